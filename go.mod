@@ -1,0 +1,3 @@
+module raftlab
+
+go 1.26
