@@ -1,0 +1,134 @@
+package viz
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Command is an app action a key or toolbar button asks for. The app maps
+// each one onto the simulator or its own state.
+type Command int
+
+// The commands, in the order the help overlay lists them.
+const (
+	CmdNone          Command = iota
+	CmdPlayPause             // pause or resume virtual time
+	CmdStep                  // advance one step while paused
+	CmdStepBack              // go back one step
+	CmdPrevEvent             // jump back to the previous notable event
+	CmdNextEvent             // jump ahead to the next notable event
+	CmdClientWrite           // submit one client write
+	CmdRestartLeader         // crash the leader and bring it back
+	CmdSpreadTimers          // spread election timeouts apart
+	CmdAlignTimers           // line election timeouts up
+	CmdSplitVote             // stage a split vote
+	CmdResumeAll             // resume every paused or crashed node
+	CmdHeal                  // heal all partitions and cut links
+	CmdHelp                  // show or hide the help overlay
+	numCommands
+)
+
+// KeyBinding ties one key to a command. Key is the canonical key name that
+// CommandForKey accepts, Label is how the help overlay shows the key, and
+// Desc says in one line what pressing it does.
+type KeyBinding struct {
+	Key   string
+	Label string
+	Cmd   Command
+	Desc  string
+}
+
+var keyBindings = []KeyBinding{
+	{" ", "Space", CmdPlayPause, "Pause or resume the simulation"},
+	{".", ".", CmdStep, "Advance by one step while paused"},
+	{",", ",", CmdStepBack, "Go back by one step"},
+	{"[", "[", CmdPrevEvent, "Jump back to the previous notable event"},
+	{"]", "]", CmdNextEvent, "Jump ahead to the next notable event"},
+	{"c", "C", CmdClientWrite, "Send a client write to the cluster"},
+	{"r", "R", CmdRestartLeader, "Crash the current leader, then bring it back"},
+	{"t", "T", CmdSpreadTimers, "Spread election timers apart so one node times out first"},
+	{"a", "A", CmdAlignTimers, "Line election timers up so several nodes time out together"},
+	{"l", "L", CmdSplitVote, "Set up a split vote between two candidates"},
+	{"b", "B", CmdResumeAll, "Bring back every paused or crashed node"},
+	{"h", "H", CmdHeal, "Heal every partition and cut link"},
+	{"?", "?", CmdHelp, "Show or hide this help"},
+}
+
+// keyAliases maps other spellings of the bound keys, as lowercased key
+// names from Ebiten (Key.String) and from browser KeyboardEvent.code and
+// .key, onto the canonical names.
+var keyAliases = map[string]string{
+	"space":        " ",
+	"spacebar":     " ",
+	"period":       ".",
+	"comma":        ",",
+	"bracketleft":  "[",
+	"bracketright": "]",
+	"question":     "?",
+	"shift+slash":  "?",
+}
+
+// KeyBindings returns the keyboard map in help-overlay order. The slice is
+// a copy: changing it changes nothing here.
+func KeyBindings() []KeyBinding {
+	return append([]KeyBinding(nil), keyBindings...)
+}
+
+// CommandForKey returns the command bound to the named key. It accepts the
+// typed character (" ", ".", "c", "?"), Ebiten key names ("Space",
+// "Period", "C") and browser key codes ("KeyC", "BracketLeft"); letters are
+// case-insensitive. Unbound keys give CmdNone and false.
+func CommandForKey(name string) (Command, bool) {
+	k := strings.ToLower(name)
+	if a, ok := keyAliases[k]; ok {
+		k = a
+	}
+	if len(k) == 4 && strings.HasPrefix(k, "key") { // browser code "KeyC"
+		k = k[3:]
+	}
+	for _, b := range keyBindings {
+		if b.Key == k {
+			return b.Cmd, true
+		}
+	}
+	return CmdNone, false
+}
+
+// Binding returns the key binding of c, and false when no key is bound to c.
+func (c Command) Binding() (KeyBinding, bool) {
+	for _, b := range keyBindings {
+		if b.Cmd == c {
+			return b, true
+		}
+	}
+	return KeyBinding{}, false
+}
+
+// Desc returns the one-line description of c, or "" for CmdNone.
+func (c Command) Desc() string {
+	b, _ := c.Binding()
+	return b.Desc
+}
+
+var commandNames = [numCommands]string{
+	"none", "play-pause", "step", "step-back", "prev-event", "next-event",
+	"client-write", "restart-leader", "spread-timers", "align-timers",
+	"split-vote", "resume-all", "heal", "help",
+}
+
+// String returns a short stable name for c, such as "play-pause".
+func (c Command) String() string {
+	if c < 0 || c >= numCommands {
+		return "Command(" + strconv.Itoa(int(c)) + ")"
+	}
+	return commandNames[c]
+}
+
+// DefaultToolbar is the row of buttons the layout puts in the toolbar when
+// LayoutOptions.Buttons is nil.
+func DefaultToolbar() []Command {
+	return []Command{
+		CmdPlayPause, CmdStepBack, CmdStep, CmdPrevEvent, CmdNextEvent,
+		CmdClientWrite, CmdHeal, CmdResumeAll, CmdHelp,
+	}
+}
