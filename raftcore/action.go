@@ -1,0 +1,349 @@
+package raftcore
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is one thing done to the world: a fault, a network change or a
+// client request. The UI, scenarios and schedules all change the world only
+// through actions, and every applied action is logged, so a run is fully
+// described by its Config and its action log.
+type Action struct {
+	// AtMs is the virtual time of the action in milliseconds.
+	AtMs float64 `json:"at_ms"`
+	Do   string  `json:"do"`
+	Node int     `json:"node,omitempty"`
+	From int     `json:"from,omitempty"`
+	To   int     `json:"to,omitempty"`
+	// OneWay limits cut, restore, latency and loss to the from->to direction.
+	OneWay bool    `json:"oneway,omitempty"`
+	Groups [][]int `json:"groups,omitempty"`
+	// Factor is the slowness of "slow" and the clock rate of "drift".
+	Factor    float64   `json:"factor,omitempty"`
+	Key       string    `json:"key,omitempty"`
+	Value     string    `json:"value,omitempty"`
+	Mode      string    `json:"mode,omitempty"`
+	ID        uint64    `json:"id,omitempty"`
+	LatencyMs []float64 `json:"latency_ms,omitempty"`
+	Loss      *float64  `json:"loss,omitempty"`
+	Duplicate *float64  `json:"duplicate,omitempty"`
+	// AfterEvents, when set, is the number of events that had been handled
+	// when the action was taken; replay uses it to act between two events of
+	// the same instant exactly as the original run did.
+	AfterEvents uint64 `json:"after_events,omitempty"`
+}
+
+// ActionNames lists every action, in the order docs/raftsim.md gives them.
+var ActionNames = []string{
+	"partition", "heal", "cut", "restore", "latency", "loss", "duplicate", "drop",
+	"pause", "resume", "crash", "restart", "slow", "drift", "timeout",
+	"write", "delete", "read",
+}
+
+// AtUs is the action's time in microseconds.
+func (a Action) AtUs() int64 { return msToUs(a.AtMs) }
+
+func (a Action) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%gms %s", a.AtMs, a.Do)
+	switch a.Do {
+	case "partition":
+		fmt.Fprintf(&b, " %v", a.Groups)
+	case "cut", "restore":
+		arrow := "<->"
+		if a.OneWay {
+			arrow = "->"
+		}
+		fmt.Fprintf(&b, " %d%s%d", a.From, arrow, a.To)
+	case "pause", "resume", "crash", "restart", "timeout":
+		fmt.Fprintf(&b, " %d", a.Node)
+	case "slow", "drift":
+		fmt.Fprintf(&b, " %d x%g", a.Node, a.Factor)
+	case "write":
+		fmt.Fprintf(&b, " %d %s=%s", a.Node, a.Key, a.Value)
+	case "delete":
+		fmt.Fprintf(&b, " %d %s", a.Node, a.Key)
+	case "read":
+		fmt.Fprintf(&b, " %d %s (%s)", a.Node, a.Key, a.Mode)
+	case "drop":
+		fmt.Fprintf(&b, " message %d", a.ID)
+	}
+	return b.String()
+}
+
+// Validate checks an action against a world of n machines without applying
+// it. Errors name the field at fault.
+func (a Action) Validate(n int) error {
+	node := func(field string, v int) error {
+		if v < 1 || v > n {
+			return fmt.Errorf("%s: %d is out of range: use 1 to %d", field, v, n)
+		}
+		return nil
+	}
+	pair := func() error {
+		if err := node("from", a.From); err != nil {
+			return err
+		}
+		if err := node("to", a.To); err != nil {
+			return err
+		}
+		if a.From == a.To {
+			return fmt.Errorf("to: a link joins two different machines, but from and to are both %d", a.From)
+		}
+		return nil
+	}
+	optionalPair := func() error {
+		if a.From == 0 && a.To == 0 {
+			return nil
+		}
+		return pair()
+	}
+	if a.AtMs < 0 {
+		return fmt.Errorf("at_ms: %g is negative", a.AtMs)
+	}
+	switch a.Do {
+	case "partition":
+		if len(a.Groups) == 0 {
+			return fmt.Errorf("groups: partition needs at least one group, e.g. [[1,2],[3]]")
+		}
+		seen := make([]bool, n+1)
+		for gi, g := range a.Groups {
+			for _, id := range g {
+				if err := node(fmt.Sprintf("groups[%d]", gi), id); err != nil {
+					return err
+				}
+				if seen[id] {
+					return fmt.Errorf("groups[%d]: machine %d is in more than one group", gi, id)
+				}
+				seen[id] = true
+			}
+		}
+	case "heal":
+	case "cut", "restore":
+		return pair()
+	case "latency":
+		if len(a.LatencyMs) != 2 || a.LatencyMs[0] < 0 || a.LatencyMs[1] < a.LatencyMs[0] || a.LatencyMs[1] > 60000 {
+			return fmt.Errorf("latency_ms: want [min, max] with 0 <= min <= max <= 60000, got %v", a.LatencyMs)
+		}
+		return optionalPair()
+	case "loss":
+		if a.Loss == nil || *a.Loss < 0 || *a.Loss > 1 {
+			return fmt.Errorf("loss: want a probability between 0 and 1")
+		}
+		return optionalPair()
+	case "duplicate":
+		if a.Duplicate == nil || *a.Duplicate < 0 || *a.Duplicate > 1 {
+			return fmt.Errorf("duplicate: want a probability between 0 and 1")
+		}
+		return optionalPair()
+	case "drop":
+		if a.ID == 0 {
+			return fmt.Errorf("id: drop needs the id of a message in flight")
+		}
+	case "pause", "resume", "crash", "restart", "timeout":
+		return node("node", a.Node)
+	case "slow":
+		if a.Factor < 1 || a.Factor > 10000 {
+			return fmt.Errorf("factor: slow takes a factor from 1 (normal) to 10000, got %g", a.Factor)
+		}
+		return node("node", a.Node)
+	case "drift":
+		if a.Factor < 0.05 || a.Factor > 20 {
+			return fmt.Errorf("factor: drift takes a clock rate from 0.05 to 20 (1 is exact), got %g", a.Factor)
+		}
+		return node("node", a.Node)
+	case "write", "delete", "read":
+		if a.Key == "" {
+			return fmt.Errorf("key: %s needs a key, e.g. \"deployments/web\"", a.Do)
+		}
+		if a.Do == "read" {
+			if _, err := ParseReadMode(a.Mode); err != nil {
+				return fmt.Errorf("mode: %v", err)
+			}
+		}
+		return node("node", a.Node)
+	case "":
+		return fmt.Errorf("do: missing; use one of %s", strings.Join(ActionNames, ", "))
+	default:
+		return fmt.Errorf("do: unknown action %q; use one of %s", a.Do, strings.Join(ActionNames, ", "))
+	}
+	return nil
+}
+
+// Apply performs the action now (its AtMs is ignored and replaced by the
+// current time in the log). An invalid action changes nothing.
+func (w *World) Apply(a Action) error {
+	if err := a.Validate(w.cfg.Nodes); err != nil {
+		return err
+	}
+	if a.Do == "drop" && !w.dropInFlight(a.ID) {
+		return fmt.Errorf("id: message %d is not in flight", a.ID)
+	}
+	a.AtMs = float64(w.now) / 1000
+	a.AfterEvents = w.processed
+	w.actions = append(w.actions, a)
+	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), Text: a.String()})
+	switch a.Do {
+	case "partition":
+		group := make([]int, w.cfg.Nodes+1)
+		for gi, g := range a.Groups {
+			for _, id := range g {
+				group[id] = gi + 1
+			}
+		}
+		// Machines named in no group are each on their own.
+		next := len(a.Groups) + 1
+		for i := 1; i <= w.cfg.Nodes; i++ {
+			if group[i] == 0 {
+				group[i] = next
+				next++
+			}
+		}
+		for i := 1; i <= w.cfg.Nodes; i++ {
+			for j := 1; j <= w.cfg.Nodes; j++ {
+				w.links[i][j].Up = group[i] == group[j]
+			}
+		}
+	case "heal":
+		w.eachLink(0, 0, false, func(l *Link) { l.Up = true })
+	case "cut":
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = false })
+	case "restore":
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = true })
+	case "latency":
+		lo, hi := msToUs(a.LatencyMs[0]), msToUs(a.LatencyMs[1])
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.LatencyMinUs, l.LatencyMaxUs = lo, hi })
+	case "loss":
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Loss = *a.Loss })
+	case "duplicate":
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Duplicate = *a.Duplicate })
+	case "drop":
+		w.dropped = append(w.dropped, a.ID)
+		w.record(TraceEvent{Kind: TraceDrop, Msg: a.ID, Text: "dropped by hand"})
+	case "pause":
+		w.pause(NodeID(a.Node))
+	case "resume":
+		w.resume(NodeID(a.Node))
+	case "crash":
+		w.crash(NodeID(a.Node))
+	case "restart":
+		w.restart(NodeID(a.Node))
+	case "slow":
+		w.machines[a.Node].slow = a.Factor
+	case "drift":
+		w.machines[a.Node].drift = a.Factor
+	case "timeout":
+		id := NodeID(a.Node)
+		if w.machines[id].status == StatusUp {
+			before := w.capture(id)
+			w.nodes[id].forceTimeout()
+			w.afterStep(id, before)
+		}
+	case "write", "delete":
+		kind := "write"
+		if a.Do == "delete" {
+			kind = "delete"
+		}
+		w.invoke(Op{Kind: kind, Node: NodeID(a.Node), Key: a.Key, Value: a.Value})
+	case "read":
+		mode, _ := ParseReadMode(a.Mode)
+		w.invoke(Op{Kind: "read", Node: NodeID(a.Node), Key: a.Key, Mode: mode})
+	}
+	return nil
+}
+
+// eachLink calls f on the links from->to (and to->from unless oneWay); with
+// from and to both 0, on every link.
+func (w *World) eachLink(from, to int, oneWay bool, f func(*Link)) {
+	if from == 0 && to == 0 {
+		for i := 1; i <= w.cfg.Nodes; i++ {
+			for j := 1; j <= w.cfg.Nodes; j++ {
+				f(&w.links[i][j])
+			}
+		}
+		return
+	}
+	f(&w.links[from][to])
+	if !oneWay {
+		f(&w.links[to][from])
+	}
+}
+
+func (w *World) dropInFlight(id uint64) bool {
+	if w.isDropped(id) {
+		return false
+	}
+	for i := range w.queue {
+		if w.queue[i].kind == evDeliver && w.queue[i].msg.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *World) pause(id NodeID) {
+	m := &w.machines[id]
+	if m.status != StatusUp {
+		return
+	}
+	m.status = StatusPaused
+	m.tickGen++
+}
+
+func (w *World) resume(id NodeID) {
+	m := &w.machines[id]
+	if m.status != StatusPaused {
+		return
+	}
+	m.status = StatusUp
+	m.tickGen++
+	m.busyUntil = w.now
+	w.schedule(event{at: w.now + w.tickUs(id), kind: evTick, node: id, gen: m.tickGen})
+	if len(m.work) == 0 {
+		return
+	}
+	if m.slow > 1 {
+		w.scheduleWork(id)
+		return
+	}
+	// Everything that waited is handled now, in order: the machine acts
+	// on news that may be long out of date.
+	work := m.work
+	m.work = nil
+	for _, msg := range work {
+		if m.status != StatusUp {
+			break
+		}
+		w.handleMessage(msg)
+	}
+}
+
+func (w *World) crash(id NodeID) {
+	m := &w.machines[id]
+	if m.status == StatusCrashed {
+		return
+	}
+	m.status = StatusCrashed
+	m.tickGen++
+	for _, msg := range m.work {
+		w.record(TraceEvent{Kind: TraceDrop, Node: msg.From, Peer: id, Msg: msg.ID, Text: "machine down"})
+	}
+	m.work = nil
+	w.failPendingAt(id)
+}
+
+func (w *World) restart(id NodeID) {
+	m := &w.machines[id]
+	if m.status != StatusCrashed {
+		return
+	}
+	m.status = StatusUp
+	m.tickGen++
+	m.busyUntil = w.now
+	m.restarts++
+	w.nodes[id].restart()
+	w.checker.onRestart(id)
+	w.afterStep(id, w.capture(id))
+	w.schedule(event{at: w.now + w.tickUs(id), kind: evTick, node: id, gen: m.tickGen})
+}

@@ -1,0 +1,341 @@
+package raftcore
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Rule names a safety property the checker enforces.
+type Rule string
+
+// The rules. The first five are the Raft paper's Figure 3; the others are
+// things the paper's proof relies on, plus what a client can observe.
+const (
+	RuleElectionSafety     Rule = "election-safety"
+	RuleLeaderAppendOnly   Rule = "leader-append-only"
+	RuleLogMatching        Rule = "log-matching"
+	RuleLeaderCompleteness Rule = "leader-completeness"
+	RuleStateMachineSafety Rule = "state-machine-safety"
+	RuleMajority           Rule = "majority-agreement"
+	RuleSingleAuthority    Rule = "single-authority"
+	RuleTermMonotonic      Rule = "term-monotonic"
+	RuleCommitMonotonic    Rule = "commit-monotonic"
+	RuleCommitWithinLog    Rule = "commit-within-log"
+	RuleOneVote            Rule = "one-vote-per-term"
+	RuleStateDigest        Rule = "state-matches-log"
+	RuleStaleRead          Rule = "stale-read"
+)
+
+// Violation is one broken rule, explained in a sentence.
+type Violation struct {
+	Rule  Rule     `json:"rule"`
+	Nodes []NodeID `json:"nodes"`
+	Term  uint64   `json:"term,omitempty"`
+	Index uint64   `json:"index,omitempty"`
+	AtUs  int64    `json:"at_us"`
+	Text  string   `json:"text"`
+}
+
+// maxViolations bounds the violations kept; counts are always exact.
+const maxViolations = 200
+
+type appliedRec struct {
+	term   uint64
+	data   Command
+	digest uint64
+	node   NodeID
+}
+
+type committedRec struct {
+	term  uint64
+	chain uint64
+}
+
+// checker watches every change a machine makes and records violations.
+type checker struct {
+	w          *World
+	raft       bool
+	leaders    map[uint64]NodeID // raft: the leader of each term
+	applied    []appliedRec      // first application seen at each index
+	committed  []committedRec    // raft: the committed prefix, as first seen
+	digestBad  []bool            // state-matches-log reported, per machine
+	commitSeen []uint64          // per machine: commit index already compared
+	list       []Violation
+	counts     map[Rule]int
+	seen       map[string]bool
+}
+
+func (c *checker) init(w *World) {
+	c.w = w
+	c.raft = w.cfg.Protocol == ProtocolRaft
+	c.leaders = make(map[uint64]NodeID)
+	c.counts = make(map[Rule]int)
+	c.seen = make(map[string]bool)
+	c.digestBad = make([]bool, w.cfg.Nodes+1)
+	c.commitSeen = make([]uint64, w.cfg.Nodes+1)
+}
+
+func (c checker) clone(w *World) checker {
+	c.w = w
+	leaders := make(map[uint64]NodeID, len(c.leaders))
+	for k, v := range c.leaders {
+		leaders[k] = v
+	}
+	c.leaders = leaders
+	c.applied = append([]appliedRec(nil), c.applied...)
+	c.committed = append([]committedRec(nil), c.committed...)
+	c.digestBad = append([]bool(nil), c.digestBad...)
+	c.commitSeen = append([]uint64(nil), c.commitSeen...)
+	c.list = append([]Violation(nil), c.list...)
+	counts := make(map[Rule]int, len(c.counts))
+	for k, v := range c.counts {
+		counts[k] = v
+	}
+	c.counts = counts
+	seen := make(map[string]bool, len(c.seen))
+	for k := range c.seen {
+		seen[k] = true
+	}
+	c.seen = seen
+	return c
+}
+
+func (c *checker) name(id NodeID) string { return c.w.cfg.Name(id) }
+
+// report records a violation once per key.
+func (c *checker) report(key string, v Violation) {
+	k := string(v.Rule) + "/" + key
+	if c.seen[k] {
+		return
+	}
+	c.seen[k] = true
+	v.AtUs = c.w.now
+	c.counts[v.Rule]++
+	if len(c.list) < maxViolations {
+		c.list = append(c.list, v)
+	}
+	c.w.record(TraceEvent{Kind: TraceViolation, Node: firstNode(v.Nodes), Term: v.Term, Index: v.Index, Text: string(v.Rule) + ": " + v.Text})
+}
+
+func firstNode(ns []NodeID) NodeID {
+	if len(ns) == 0 {
+		return None
+	}
+	return ns[0]
+}
+
+func u(v uint64) string { return strconv.FormatUint(v, 10) }
+
+func (c *checker) onLeader(id NodeID, term uint64) {
+	if !c.raft {
+		if c.w.cfg.Protocol == ProtocolFailover {
+			var auth []NodeID
+			for i := 1; i <= c.w.cfg.Nodes; i++ {
+				if c.w.nodes[i].role == RoleLeader && c.w.machines[i].status != StatusCrashed {
+					auth = append(auth, NodeID(i))
+				}
+			}
+			if len(auth) > 1 {
+				c.report(fmt.Sprint(auth), Violation{Rule: RuleSingleAuthority, Nodes: auth,
+					Text: fmt.Sprintf("%s became an authority while %s still acts as one: two machines accept writes and order them differently", c.name(id), c.others(auth, id))})
+			}
+		}
+		return
+	}
+	if prev, ok := c.leaders[term]; ok && prev != id {
+		c.report(u(term), Violation{Rule: RuleElectionSafety, Nodes: []NodeID{prev, id}, Term: term,
+			Text: fmt.Sprintf("%s and %s were both elected leader of term %d; a term may have only one leader", c.name(prev), c.name(id), term)})
+	} else {
+		c.leaders[term] = id
+	}
+	// Leader Completeness: every committed entry is in the new leader's log.
+	n := c.w.nodes[id]
+	for i := range c.committed {
+		idx := uint64(i + 1)
+		if n.log.chain(idx) != c.committed[i].chain {
+			c.report(u(term), Violation{Rule: RuleLeaderCompleteness, Nodes: []NodeID{id}, Term: term, Index: idx,
+				Text: fmt.Sprintf("%s became leader of term %d without the committed entry at index %d", c.name(id), term, idx)})
+			break
+		}
+	}
+}
+
+func (c *checker) others(ids []NodeID, not NodeID) string {
+	s := ""
+	for _, id := range ids {
+		if id == not {
+			continue
+		}
+		if s != "" {
+			s += " and "
+		}
+		s += c.name(id)
+	}
+	return s
+}
+
+func (c *checker) onNodeChange(id NodeID, before nodeState) {
+	n := c.w.nodes[id]
+	if !c.raft {
+		return
+	}
+	if n.term < before.term {
+		c.report(u(uint64(id))+"/"+u(n.term), Violation{Rule: RuleTermMonotonic, Nodes: []NodeID{id}, Term: n.term,
+			Text: fmt.Sprintf("%s's term went back from %d to %d", c.name(id), before.term, n.term)})
+	}
+	if n.term == before.term && before.vote != None && n.vote != before.vote {
+		c.report(u(uint64(id))+"/"+u(n.term), Violation{Rule: RuleOneVote, Nodes: []NodeID{id, before.vote, n.vote}, Term: n.term,
+			Text: fmt.Sprintf("%s voted for %s and then for %s in term %d; one vote per term is what makes a majority unique", c.name(id), c.name(before.vote), c.name(n.vote), n.term)})
+	}
+	if before.role == RoleLeader && n.role == RoleLeader && n.term == before.term && n.log.lastIndex() < before.last {
+		c.report(u(uint64(id))+"/"+u(n.term), Violation{Rule: RuleLeaderAppendOnly, Nodes: []NodeID{id}, Term: n.term,
+			Text: fmt.Sprintf("leader %s's log shrank from %d to %d entries", c.name(id), before.last, n.log.lastIndex())})
+	}
+	if n.commit < before.commit {
+		c.report(u(uint64(id))+"/"+u(n.commit), Violation{Rule: RuleCommitMonotonic, Nodes: []NodeID{id}, Index: n.commit,
+			Text: fmt.Sprintf("%s's commit index went back from %d to %d", c.name(id), before.commit, n.commit)})
+	}
+}
+
+func (c *checker) onLogChange(id NodeID, from uint64, truncated bool) {
+	if !c.raft {
+		return
+	}
+	n := c.w.nodes[id]
+	if truncated && n.role == RoleLeader {
+		c.report(u(uint64(id))+"/"+u(n.term), Violation{Rule: RuleLeaderAppendOnly, Nodes: []NodeID{id}, Term: n.term, Index: from,
+			Text: fmt.Sprintf("leader %s replaced its own entries from index %d", c.name(id), from)})
+	}
+	// Log Matching: wherever two logs have an entry with the same index
+	// and term, they are identical up to it. Only the changed part of this
+	// log needs checking against the others.
+	last := n.log.lastIndex()
+	for j := 1; j <= c.w.cfg.Nodes; j++ {
+		if NodeID(j) == id {
+			continue
+		}
+		o := c.w.nodes[j]
+		end := last
+		if ol := o.log.lastIndex(); ol < end {
+			end = ol
+		}
+		for i := from; i <= end; i++ {
+			if n.log.term(i) == o.log.term(i) && n.log.chain(i) != o.log.chain(i) {
+				c.report(u(i)+"/"+u(n.log.term(i)), Violation{Rule: RuleLogMatching, Nodes: []NodeID{id, NodeID(j)}, Term: n.log.term(i), Index: i,
+					Text: fmt.Sprintf("%s and %s both hold an entry of term %d at index %d, yet their logs differ up to it", c.name(id), c.name(NodeID(j)), n.log.term(i), i)})
+				break
+			}
+		}
+	}
+}
+
+func (c *checker) onCommit(id NodeID) {
+	n := c.w.nodes[id]
+	if n.commit > n.log.lastIndex() {
+		c.report(u(uint64(id))+"/"+u(n.commit), Violation{Rule: RuleCommitWithinLog, Nodes: []NodeID{id}, Index: n.commit,
+			Text: fmt.Sprintf("%s's commit index %d is past the end of its log (%d)", c.name(id), n.commit, n.log.lastIndex())})
+		return
+	}
+	if !c.raft || n.commit == 0 {
+		return
+	}
+	c.checkMajority(id, n.commit, "committed")
+	// Compare the newly committed part with the committed prefix seen so
+	// far: no two machines may ever commit different entries at an index.
+	for i := c.commitSeen[id] + 1; i <= n.commit; i++ {
+		if i > uint64(len(c.committed)) {
+			c.committed = append(c.committed, committedRec{term: n.log.term(i), chain: n.log.chain(i)})
+			continue
+		}
+		if c.committed[i-1].chain != n.log.chain(i) {
+			c.report(u(i), Violation{Rule: RuleStateMachineSafety, Nodes: []NodeID{id}, Index: i, Term: n.log.term(i),
+				Text: fmt.Sprintf("%s committed a different entry at index %d than was committed there before", c.name(id), i)})
+			break
+		}
+	}
+	c.commitSeen[id] = n.commit
+}
+
+// checkMajority reports when the entry at index on machine id is held by
+// fewer than a majority of machines. An entry on a minority can be lost or
+// replaced: nothing built on it is safe.
+func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
+	n := c.w.nodes[id]
+	want := n.log.chain(index)
+	have := 0
+	for j := 1; j <= c.w.cfg.Nodes; j++ {
+		if c.w.nodes[j].log.chain(index) == want {
+			have++
+		}
+	}
+	if have < c.w.ncfg.quorum() {
+		c.report(u(index)+"/"+u(want), Violation{Rule: RuleMajority, Nodes: []NodeID{id}, Index: index, Term: n.log.term(index),
+			Text: fmt.Sprintf("%s %s %s at index %d while only %d of %d machines had it", c.name(id), verb, n.log.entry(index).Data, index, have, c.w.cfg.Nodes)})
+	}
+}
+
+func (c *checker) onApply(id NodeID, e Entry) {
+	n := c.w.nodes[id]
+	if !c.raft {
+		c.checkMajority(id, e.Index, "applied")
+	}
+	i := e.Index
+	if i > uint64(len(c.applied)) {
+		c.applied = append(c.applied, appliedRec{term: e.Term, data: e.Data, digest: n.kv.digest, node: id})
+		return
+	}
+	first := c.applied[i-1]
+	if first.term != e.Term || first.data != e.Data {
+		what := "histories forked"
+		if c.raft {
+			what = "the replicated state machines disagree"
+		}
+		c.report(u(i), Violation{Rule: RuleStateMachineSafety, Nodes: []NodeID{first.node, id}, Index: i, Term: e.Term,
+			Text: fmt.Sprintf("%s: %s applied %s at index %d but %s applied %s there", what, c.name(first.node), first.data, i, c.name(id), e.Data)})
+		return
+	}
+	if c.raft && n.kv.digest != first.digest && !c.digestBad[id] {
+		c.digestBad[id] = true
+		c.report(u(uint64(id)), Violation{Rule: RuleStateDigest, Nodes: []NodeID{id}, Index: i,
+			Text: fmt.Sprintf("%s's store after applying index %d differs from what applying its log gives: it skipped or lost earlier changes", c.name(id), i)})
+	}
+}
+
+// onRead checks a linearizable or lease read against the writes that
+// completed before it began: the read must see each of them.
+func (c *checker) onRead(op Op, modIndex uint64) {
+	if !c.raft || op.Mode == ReadLocal {
+		return
+	}
+	for _, w := range c.w.ops {
+		if w.Kind == "read" || w.Key != op.Key || w.Result != OpOK || w.CompleteUs >= op.InvokeUs {
+			continue
+		}
+		if w.Index > op.ReadAt {
+			c.report(strconv.Itoa(op.ID), Violation{Rule: RuleStaleRead, Nodes: []NodeID{op.Node}, Index: w.Index,
+				Text: fmt.Sprintf("a %s read of %s at %s returned state as of index %d, missing the write at index %d that had already completed", op.Mode, op.Key, c.name(op.Node), op.ReadAt, w.Index)})
+			return
+		}
+	}
+}
+
+func (c *checker) onRestart(id NodeID) {
+	c.digestBad[id] = false
+	c.commitSeen[id] = 0
+}
+
+// Violations returns the violations found so far (the first 200).
+func (w *World) Violations() []Violation { return w.checker.list }
+
+// ViolationCount returns how many times rule was broken (all rules when
+// rule is empty).
+func (w *World) ViolationCount(rule Rule) int {
+	if rule != "" {
+		return w.checker.counts[rule]
+	}
+	total := 0
+	for _, v := range w.checker.counts {
+		total += v
+	}
+	return total
+}

@@ -1,0 +1,194 @@
+package raftcore
+
+// Clients. A client sends each request to one machine of its choice, as
+// kubectl or the API server does with etcd, and waits for that machine's
+// answer. The request queues behind the machine's other work (a paused or
+// slow machine answers late), and every request is recorded as an Op with its
+// invoke and completion times.
+
+// OpResult is the outcome of a client operation.
+type OpResult string
+
+const (
+	OpPending OpResult = "pending"
+	OpOK      OpResult = "ok"
+	OpTimeout OpResult = "timeout"
+	OpRefused OpResult = "refused"
+)
+
+// Op is one client operation.
+type Op struct {
+	ID    int      `json:"id"`
+	Kind  string   `json:"kind"` // "write", "delete" or "read"
+	Node  NodeID   `json:"node"`
+	Key   string   `json:"key"`
+	Value string   `json:"value,omitempty"`
+	Mode  ReadMode `json:"mode,omitempty"`
+
+	InvokeUs   int64    `json:"invoke_us"`
+	CompleteUs int64    `json:"complete_us"` // -1 while pending
+	Result     OpResult `json:"result"`
+	// Reason explains a refusal or a timeout in words.
+	Reason string `json:"reason,omitempty"`
+	// Index is the log index a write was applied at.
+	Index uint64 `json:"index,omitempty"`
+	// For reads: the value seen, whether the key existed, and the applied
+	// index of the state that answered.
+	ReadValue string `json:"read_value,omitempty"`
+	ReadFound bool   `json:"read_found,omitempty"`
+	ReadAt    uint64 `json:"read_at,omitempty"`
+	// ReadIndex is the index a linearizable or lease read waits for.
+	ReadIndex uint64 `json:"read_index,omitempty"`
+	gotIndex  bool
+}
+
+// Done reports whether the operation has completed.
+func (o Op) Done() bool { return o.Result != OpPending }
+
+// LatencyUs is the client's wait, or the wait so far at time now.
+func (o Op) LatencyUs(now int64) int64 {
+	if o.CompleteUs >= 0 {
+		return o.CompleteUs - o.InvokeUs
+	}
+	return now - o.InvokeUs
+}
+
+// Ops returns every client operation so far.
+func (w *World) Ops() []Op { return w.ops }
+
+// Op returns operation id (ids start at 1).
+func (w *World) Op(id int) (Op, bool) {
+	if id < 1 || id > len(w.ops) {
+		return Op{}, false
+	}
+	return w.ops[id-1], true
+}
+
+func (w *World) invoke(op Op) int {
+	op.ID = len(w.ops) + 1
+	op.InvokeUs = w.now
+	op.CompleteUs = -1
+	op.Result = OpPending
+	w.ops = append(w.ops, op)
+	w.pending = append(w.pending, op.ID-1)
+	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, Text: op.Kind + " " + op.Key})
+	w.schedule(event{at: w.now + int64(w.cfg.ClientTimeoutMs)*1000, kind: evTimeout, op: op.ID})
+	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode}
+	switch op.Kind {
+	case "write":
+		req.Kind = OpPut
+	case "delete":
+		req.Kind = OpDelete
+	default:
+		req.Read = true
+	}
+	w.nextMsgID++
+	m := Message{ID: w.nextMsgID, Type: MsgClient, To: op.Node, SendUs: w.now, DeliverUs: w.now, Client: req}
+	// The request reaches the machine through its inbox like any message,
+	// so it waits behind a slow or paused machine's backlog.
+	w.deliver(m)
+	return op.ID
+}
+
+func (w *World) handleClient(m Message) {
+	req := m.Client
+	if w.ops[req.OpID-1].Done() {
+		return
+	}
+	n := w.nodes[m.To]
+	before := w.capture(m.To)
+	if req.Read {
+		if req.Mode == ReadLocal || n.cfg.protocol != ProtocolRaft {
+			w.answerRead(req.OpID, n)
+		} else if err := n.requestRead(uint64(req.OpID), req.Mode == ReadLease); err != nil {
+			w.complete(req.OpID, OpRefused, err.Error())
+		}
+	} else {
+		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID}
+		if err := n.propose(cmd); err != nil {
+			w.complete(req.OpID, OpRefused, err.Error())
+		}
+	}
+	w.afterStep(m.To, before)
+}
+
+func (w *World) failClient(m Message, why string) {
+	if m.Type == MsgClient && !w.ops[m.Client.OpID-1].Done() {
+		w.complete(m.Client.OpID, OpRefused, why)
+	}
+}
+
+// onApplied answers the client whose write machine id just applied.
+func (w *World) onApplied(id NodeID, e Entry) {
+	if e.Data.OpID == 0 {
+		return
+	}
+	op := &w.ops[e.Data.OpID-1]
+	if op.Done() || op.Node != id || op.Kind == "read" {
+		return
+	}
+	op.Index = e.Index
+	w.complete(op.ID, OpOK, "")
+}
+
+func (w *World) onReadIndex(id NodeID, rs ReadState) {
+	if rs.Ctx == 0 || rs.Ctx > uint64(len(w.ops)) {
+		return
+	}
+	op := &w.ops[rs.Ctx-1]
+	if op.Done() || op.Node != id {
+		return
+	}
+	op.ReadIndex = rs.Index
+	op.gotIndex = true
+}
+
+// answerReads answers reads at machine id whose read index is now applied.
+func (w *World) answerReads(id NodeID) {
+	n := w.nodes[id]
+	for i := 0; i < len(w.pending); i++ {
+		op := &w.ops[w.pending[i]]
+		if op.Node == id && op.gotIndex && !op.Done() && n.applied >= op.ReadIndex {
+			w.answerRead(op.ID, n)
+			i--
+		}
+	}
+}
+
+func (w *World) answerRead(opID int, n *Node) {
+	op := &w.ops[opID-1]
+	v, ok := n.kv.Get(op.Key)
+	op.ReadValue, op.ReadFound, op.ReadAt = v.Value, ok, n.applied
+	w.complete(opID, OpOK, "")
+	w.checker.onRead(*op, v.ModIndex)
+}
+
+func (w *World) timeoutOp(id int) {
+	if !w.ops[id-1].Done() {
+		w.complete(id, OpTimeout, "no answer in time")
+	}
+}
+
+func (w *World) complete(id int, r OpResult, reason string) {
+	op := &w.ops[id-1]
+	op.Result, op.Reason, op.CompleteUs = r, reason, w.now
+	for i, p := range w.pending {
+		if p == id-1 {
+			w.pending = append(w.pending[:i], w.pending[i+1:]...)
+			break
+		}
+	}
+	w.record(TraceEvent{Kind: TraceOpComplete, Node: op.Node, Op: id, Index: op.Index, Text: string(r)})
+}
+
+// failPendingAt refuses every waiting operation of a machine that crashed:
+// the client's connection broke.
+func (w *World) failPendingAt(id NodeID) {
+	for i := 0; i < len(w.pending); i++ {
+		op := &w.ops[w.pending[i]]
+		if op.Node == id {
+			w.complete(op.ID, OpRefused, "the machine crashed")
+			i--
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package raftcore
+
+import "fmt"
+
+// Config is everything that fixes a world before any action: with the same
+// Config and the same actions, a run is reproduced exactly.
+type Config struct {
+	Nodes    int      `json:"nodes"`
+	Seed     int64    `json:"seed"`
+	Protocol Protocol `json:"protocol"`
+	// Names are display names for machines 1..N (e.g. "A", "etcd-1"). Empty
+	// means machine ids are shown.
+	Names []string `json:"names,omitempty"`
+
+	PreVote        bool `json:"prevote"`
+	CheckQuorum    bool `json:"checkquorum"`
+	ElectionTicks  int  `json:"election_ticks"`
+	HeartbeatTicks int  `json:"heartbeat_ticks"`
+	TickMs         int  `json:"tick_ms"`
+
+	// Network defaults for every link; single links can be changed later.
+	LatencyMinMs float64 `json:"latency_min_ms"`
+	LatencyMaxMs float64 `json:"latency_max_ms"`
+	Loss         float64 `json:"loss"`
+	Duplicate    float64 `json:"duplicate"`
+
+	// ClientTimeoutMs is how long a client waits for an answer.
+	ClientTimeoutMs int `json:"client_timeout_ms"`
+	// InboxLimit bounds the messages a paused machine holds for later.
+	InboxLimit int `json:"inbox_limit"`
+	// MaxEntriesPerMsg and MaxInflight are etcd's flow-control knobs.
+	MaxEntriesPerMsg int `json:"max_entries_per_msg"`
+	MaxInflight      int `json:"max_inflight"`
+	// TraceLimit keeps only the newest events in memory (0 keeps all). The
+	// trace hash always covers every event.
+	TraceLimit int `json:"trace_limit"`
+
+	// Bugs breaks Raft on purpose; only the checker's tests set it.
+	Bugs Bug `json:"-"`
+}
+
+// DefaultConfig is etcd's defaults: 100 ms ticks, a heartbeat every tick, an
+// election timeout of 10 ticks (randomized in [10, 20)), PreVote and
+// CheckQuorum on. Latency is tens of milliseconds so that elections can be
+// watched.
+func DefaultConfig() Config {
+	return Config{
+		Nodes:            5,
+		Seed:             1,
+		Protocol:         ProtocolRaft,
+		PreVote:          true,
+		CheckQuorum:      true,
+		ElectionTicks:    10,
+		HeartbeatTicks:   1,
+		TickMs:           100,
+		LatencyMinMs:     20,
+		LatencyMaxMs:     40,
+		ClientTimeoutMs:  5000,
+		InboxLimit:       256,
+		MaxEntriesPerMsg: 64,
+		MaxInflight:      256,
+	}
+}
+
+// MaxNodes is the largest cluster the lab runs.
+const MaxNodes = 9
+
+// Validate reports the first thing wrong with c, naming the field.
+func (c Config) Validate() error {
+	switch {
+	case c.Nodes < 1 || c.Nodes > MaxNodes:
+		return fmt.Errorf("nodes: %d is out of range: use 1 to %d", c.Nodes, MaxNodes)
+	case c.ElectionTicks < 1:
+		return fmt.Errorf("election_ticks: %d must be at least 1", c.ElectionTicks)
+	case c.HeartbeatTicks < 1:
+		return fmt.Errorf("heartbeat_ticks: %d must be at least 1", c.HeartbeatTicks)
+	case c.HeartbeatTicks >= c.ElectionTicks:
+		return fmt.Errorf("heartbeat_ticks: %d must be smaller than election_ticks (%d)", c.HeartbeatTicks, c.ElectionTicks)
+	case c.TickMs < 1 || c.TickMs > 10000:
+		return fmt.Errorf("tick_ms: %d is out of range: use 1 to 10000", c.TickMs)
+	case c.LatencyMinMs < 0 || c.LatencyMaxMs < c.LatencyMinMs || c.LatencyMaxMs > 60000:
+		return fmt.Errorf("latency_ms: [%g, %g] is not a range of 0 to 60000 ms with min <= max", c.LatencyMinMs, c.LatencyMaxMs)
+	case c.Loss < 0 || c.Loss > 1:
+		return fmt.Errorf("loss: %g is not a probability between 0 and 1", c.Loss)
+	case c.Duplicate < 0 || c.Duplicate > 1:
+		return fmt.Errorf("duplicate: %g is not a probability between 0 and 1", c.Duplicate)
+	case c.ClientTimeoutMs < 1:
+		return fmt.Errorf("client_timeout_ms: %d must be at least 1", c.ClientTimeoutMs)
+	case c.InboxLimit < 0:
+		return fmt.Errorf("inbox_limit: %d must not be negative", c.InboxLimit)
+	case c.MaxEntriesPerMsg < 1:
+		return fmt.Errorf("max_entries_per_msg: %d must be at least 1", c.MaxEntriesPerMsg)
+	case c.MaxInflight < 1:
+		return fmt.Errorf("max_inflight: %d must be at least 1", c.MaxInflight)
+	case c.TraceLimit < 0:
+		return fmt.Errorf("trace_limit: %d must not be negative", c.TraceLimit)
+	case len(c.Names) != 0 && len(c.Names) != c.Nodes:
+		return fmt.Errorf("names: %d names given for %d nodes", len(c.Names), c.Nodes)
+	}
+	if _, err := ParseProtocol(string(c.Protocol)); err != nil {
+		return fmt.Errorf("protocol: %v", err)
+	}
+	return nil
+}
+
+// Name is the display name of machine id.
+func (c Config) Name(id NodeID) string {
+	if int(id) >= 1 && int(id) <= len(c.Names) {
+		return c.Names[id-1]
+	}
+	return fmt.Sprintf("%d", id)
+}
+
+func msToUs(ms float64) int64 {
+	if ms >= 0 {
+		return int64(ms*1000 + 0.5)
+	}
+	return int64(ms*1000 - 0.5)
+}

@@ -1,0 +1,22 @@
+// Package raftcore is raftlab's engine: a deterministic Raft cluster and the
+// simulated world it lives in.
+//
+// Everything a reader sees in the app is state held here. The package has
+// three parts:
+//
+//   - Node: one machine. For the "raft" protocol it follows etcd-io/raft's
+//     semantics (PreVote, CheckQuorum, the empty entry on election, proposal
+//     forwarding, ReadIndex and lease reads, probe/replicate flow control).
+//     The two naive protocols ("naive-copy" and "failover") share the same
+//     Node type so that the app can draw them alike.
+//   - World: the clock, the network, faults and clients. It is single
+//     threaded: one seeded random source, one virtual clock in microseconds
+//     and one event queue ordered by (time, sequence). Nothing reads the wall
+//     clock or iterates a map, so the same seed and the same actions give the
+//     same trace, byte for byte, on every platform.
+//   - Checker: the safety properties of the Raft paper (Figure 3), checked
+//     after every event, each violation explained in one sentence.
+//
+// The World changes only through Actions, which are recorded, so any run can
+// be replayed exactly from its Config and its action log.
+package raftcore

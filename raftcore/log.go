@@ -1,0 +1,146 @@
+package raftcore
+
+// raftLog is a machine's log. It is never compacted: the lab keeps every
+// entry so the reader can see the whole history. Indexes start at 1; index 0
+// is the empty prefix with term 0.
+//
+// The log remembers the lowest index it changed since the checker last looked
+// (dirtyFrom) so Log Matching can be checked on the changed part only.
+type raftLog struct {
+	entries   []Entry // entries[i] has Index i+1
+	dirtyFrom uint64  // 0 when nothing changed
+	truncated bool    // an existing entry was replaced since the last look
+}
+
+func (l *raftLog) lastIndex() uint64 { return uint64(len(l.entries)) }
+
+func (l *raftLog) lastTerm() uint64 { return l.term(l.lastIndex()) }
+
+// term returns the term at index i, or 0 when i is 0 or past the end.
+func (l *raftLog) term(i uint64) uint64 {
+	if i == 0 || i > l.lastIndex() {
+		return 0
+	}
+	return l.entries[i-1].Term
+}
+
+func (l *raftLog) chain(i uint64) uint64 {
+	if i == 0 || i > l.lastIndex() {
+		return 0
+	}
+	return l.entries[i-1].Chain
+}
+
+func (l *raftLog) entry(i uint64) Entry { return l.entries[i-1] }
+
+func (l *raftLog) matchTerm(i, term uint64) bool {
+	if i > l.lastIndex() {
+		return false
+	}
+	return l.term(i) == term
+}
+
+// isUpToDate is the election restriction of §5.4.1: a voter grants its vote
+// only to a candidate whose log is at least as up to date as its own.
+func (l *raftLog) isUpToDate(lastIndex, lastTerm uint64) bool {
+	return lastTerm > l.lastTerm() || (lastTerm == l.lastTerm() && lastIndex >= l.lastIndex())
+}
+
+// slice returns up to max entries starting at index from.
+func (l *raftLog) slice(from uint64, max int) []Entry {
+	if from == 0 || from > l.lastIndex() {
+		return nil
+	}
+	end := l.lastIndex()
+	if max > 0 && end-from+1 > uint64(max) {
+		end = from + uint64(max) - 1
+	}
+	out := make([]Entry, end-from+1)
+	copy(out, l.entries[from-1:end])
+	return out
+}
+
+// appendAfter replaces everything after index after with ents, recomputing
+// each entry's chain hash from this log's own prefix.
+func (l *raftLog) appendAfter(after uint64, ents ...Entry) {
+	if after < l.lastIndex() {
+		l.truncated = true
+	}
+	l.markDirty(after + 1)
+	l.entries = l.entries[:after]
+	for _, e := range ents {
+		e.Index = l.lastIndex() + 1
+		e.Chain = chainHash(l.chain(e.Index-1), e.Term, e.Data)
+		l.entries = append(l.entries, e)
+	}
+}
+
+func (l *raftLog) markDirty(i uint64) {
+	if l.dirtyFrom == 0 || i < l.dirtyFrom {
+		l.dirtyFrom = i
+	}
+}
+
+// findConflict returns the index of the first entry of ents that is not
+// already in the log with the same term, or 0 when all are present.
+func (l *raftLog) findConflict(ents []Entry) uint64 {
+	for _, e := range ents {
+		if !l.matchTerm(e.Index, e.Term) {
+			return e.Index
+		}
+	}
+	return 0
+}
+
+// findConflictByTerm walks back from index to the last entry whose term is
+// at most term. A follower uses it to hint where its log could match the
+// leader's, and the leader uses it to jump a whole term on rejection (the
+// optimisation the Raft paper mentions at the end of §5.3, as etcd does it).
+func (l *raftLog) findConflictByTerm(index, term uint64) (uint64, uint64) {
+	for index > 0 {
+		t := l.term(index)
+		if t <= term {
+			return index, t
+		}
+		index--
+	}
+	return 0, 0
+}
+
+// clone copies the log. Entries are values, so a copy of the slice is a deep
+// copy.
+func (l raftLog) clone() raftLog {
+	l.entries = append([]Entry(nil), l.entries...)
+	return l
+}
+
+// chainHash extends a running FNV-1a hash with one entry.
+func chainHash(prev, term uint64, c Command) uint64 {
+	h := prev ^ 0xcbf29ce484222325
+	h = fnvUint(h, term)
+	h = fnvUint(h, uint64(c.Kind))
+	h = fnvString(h, c.Key)
+	h = fnvString(h, c.Value)
+	h = fnvUint(h, uint64(c.OpID))
+	return h
+}
+
+const fnvPrime = 0x100000001b3
+
+func fnvUint(h, v uint64) uint64 {
+	for i := 0; i < 8; i++ {
+		h ^= v & 0xff
+		h *= fnvPrime
+		v >>= 8
+	}
+	return h
+}
+
+func fnvString(h uint64, s string) uint64 {
+	h = fnvUint(h, uint64(len(s)))
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}

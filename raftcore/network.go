@@ -1,0 +1,173 @@
+package raftcore
+
+// Link is one direction of the connection between two machines. Links are
+// directed so that one-way partitions can be built: A may hear B while B
+// does not hear A.
+type Link struct {
+	Up           bool
+	LatencyMinUs int64
+	LatencyMaxUs int64
+	Loss         float64
+	Duplicate    float64
+}
+
+// Link returns the link from one machine to another.
+func (w *World) Link(from, to NodeID) Link { return w.links[from][to] }
+
+// InFlight returns the messages on the wire, oldest first. The app draws
+// them at their position between SendUs and DeliverUs.
+func (w *World) InFlight() []Message {
+	var out []Message
+	for i := range w.queue {
+		if w.queue[i].kind == evDeliver && !w.isDropped(w.queue[i].msg.ID) {
+			out = append(out, w.queue[i].msg)
+		}
+	}
+	sortMessages(out)
+	return out
+}
+
+// InFlightCount is len(InFlight()) without building the slice.
+func (w *World) InFlightCount() int {
+	c := 0
+	for i := range w.queue {
+		if w.queue[i].kind == evDeliver {
+			c++
+		}
+	}
+	return c
+}
+
+func sortMessages(ms []Message) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].ID < ms[j-1].ID; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+func (w *World) isDropped(id uint64) bool {
+	for _, d := range w.dropped {
+		if d == id {
+			return true
+		}
+	}
+	return false
+}
+
+// send puts a message on the wire. Whether the link is cut, and whether the
+// message will be lost or duplicated, is decided now from the world's random
+// source, so the decision is part of the reproducible run.
+func (w *World) send(m Message) {
+	w.nextMsgID++
+	m.ID = w.nextMsgID
+	m.SendUs = w.now
+	l := w.links[m.From][m.To]
+	w.record(TraceEvent{Kind: TraceSend, Node: m.From, Peer: m.To, Term: m.Term, Index: m.Index, Msg: m.ID, Text: m.Type.String()})
+	if !l.Up {
+		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "link cut"})
+		return
+	}
+	m.DeliverUs = w.now + w.latency(l)
+	m.Lost = w.rng.Chance(l.Loss)
+	dup := w.rng.Chance(l.Duplicate)
+	w.schedule(event{at: m.DeliverUs, kind: evDeliver, node: m.To, msg: m})
+	if dup {
+		w.nextMsgID++
+		d := m
+		d.ID = w.nextMsgID
+		d.DeliverUs = w.now + w.latency(l)
+		d.Lost = false
+		w.record(TraceEvent{Kind: TraceSend, Node: d.From, Peer: d.To, Term: d.Term, Msg: d.ID, Text: d.Type.String() + " (duplicate)"})
+		w.schedule(event{at: d.DeliverUs, kind: evDeliver, node: d.To, msg: d})
+	}
+}
+
+func (w *World) latency(l Link) int64 {
+	return l.LatencyMinUs + w.rng.Int63n(l.LatencyMaxUs-l.LatencyMinUs+1)
+}
+
+func (w *World) deliver(m Message) {
+	for i, d := range w.dropped {
+		if d == m.ID {
+			w.dropped = append(w.dropped[:i], w.dropped[i+1:]...)
+			return
+		}
+	}
+	switch {
+	case m.Type != MsgClient && !w.links[m.From][m.To].Up:
+		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "link cut"})
+		return
+	case m.Lost:
+		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "lost"})
+		return
+	}
+	mc := &w.machines[m.To]
+	switch mc.status {
+	case StatusCrashed:
+		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "machine down"})
+		w.failClient(m, "the machine is down")
+		return
+	case StatusPaused:
+		if len(mc.work) >= w.cfg.InboxLimit {
+			w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "inbox full"})
+			w.failClient(m, "the machine's inbox is full")
+			return
+		}
+		mc.work = append(mc.work, m)
+		return
+	}
+	if mc.slow > 1 || len(mc.work) > 0 || mc.busyUntil > w.now {
+		w.enqueueWork(m.To, m)
+		return
+	}
+	w.handleMessage(m)
+}
+
+// enqueueWork queues a message at a slow machine: each takes Slow
+// milliseconds, one after another.
+func (w *World) enqueueWork(id NodeID, m Message) {
+	mc := &w.machines[id]
+	mc.work = append(mc.work, m)
+	if len(mc.work) == 1 {
+		w.scheduleWork(id)
+	}
+}
+
+func (w *World) scheduleWork(id NodeID) {
+	mc := &w.machines[id]
+	start := mc.busyUntil
+	if start < w.now {
+		start = w.now
+	}
+	cost := int64(0)
+	if mc.slow > 1 {
+		cost = int64(mc.slow*1000 + 0.5)
+	}
+	mc.busyUntil = start + cost
+	w.schedule(event{at: mc.busyUntil, kind: evProcess, node: id, gen: mc.tickGen})
+}
+
+func (w *World) processWork(id NodeID, gen uint64) {
+	mc := &w.machines[id]
+	if gen != mc.tickGen || mc.status != StatusUp || len(mc.work) == 0 {
+		return
+	}
+	m := mc.work[0]
+	mc.work = mc.work[1:]
+	w.handleMessage(m)
+	if len(mc.work) > 0 {
+		w.scheduleWork(id)
+	}
+}
+
+func (w *World) handleMessage(m Message) {
+	w.record(TraceEvent{Kind: TraceDeliver, Node: m.To, Peer: m.From, Term: m.Term, Msg: m.ID, Text: m.Type.String()})
+	if m.Type == MsgClient {
+		w.handleClient(m)
+		return
+	}
+	before := w.capture(m.To)
+	w.nodes[m.To].step(m)
+	w.afterStep(m.To, before)
+}

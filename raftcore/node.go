@@ -1,0 +1,319 @@
+package raftcore
+
+import "errors"
+
+// Bug deliberately breaks one rule of Raft. Bugs exist only so tests can show
+// that the safety checker catches each broken variant; the app never sets one.
+type Bug uint32
+
+const (
+	// BugVoteTwice lets a machine vote for a second candidate in one term.
+	BugVoteTwice Bug = 1 << iota
+	// BugSkipUpToDate grants votes without the election restriction (§5.4.1).
+	BugSkipUpToDate
+	// BugCommitOldTerm lets a leader commit an entry of an earlier term by
+	// counting replicas (the situation of the paper's Figure 8).
+	BugCommitOldTerm
+	// BugCommitWithoutMajority lets a leader commit what only it has.
+	BugCommitWithoutMajority
+	// BugNoTruncate makes followers keep conflicting entries instead of
+	// replacing them with the leader's.
+	BugNoTruncate
+	// BugKeepCommitOnRestart keeps the commit and applied indexes across a
+	// restart while the state machine, which is volatile, starts empty.
+	BugKeepCommitOnRestart
+)
+
+// Bugs lists every deliberate bug with a short name (for tests and flags).
+var Bugs = []struct {
+	Bug  Bug
+	Name string
+}{
+	{BugVoteTwice, "vote-twice"},
+	{BugSkipUpToDate, "skip-up-to-date"},
+	{BugCommitOldTerm, "commit-old-term"},
+	{BugCommitWithoutMajority, "commit-without-majority"},
+	{BugNoTruncate, "no-truncate"},
+	{BugKeepCommitOnRestart, "keep-commit-on-restart"},
+}
+
+// nodeConfig is shared, read-only, by every machine of a world.
+type nodeConfig struct {
+	protocol       Protocol
+	size           int
+	electionTicks  int
+	heartbeatTicks int
+	preVote        bool
+	checkQuorum    bool
+	maxEntries     int // entries per append message
+	maxInflight    int // appends in flight per follower in Replicate state
+	bugs           Bug
+}
+
+func (c *nodeConfig) has(b Bug) bool { return c.bugs&b != 0 }
+
+// quorum is the number of machines that make a majority.
+func (c *nodeConfig) quorum() int { return c.size/2 + 1 }
+
+// ReadState is a read index confirmed for the read with context Ctx: the read
+// may be answered once the machine has applied Index.
+type ReadState struct {
+	Index uint64
+	Ctx   uint64
+}
+
+// readRequest is a read the leader is confirming with a heartbeat round.
+type readRequest struct {
+	ctx   uint64
+	index uint64
+	from  NodeID
+	acks  []bool
+}
+
+// RoleChange records one role transition, so the app can highlight every
+// edge of the state diagram even when several happen in one step.
+type RoleChange struct {
+	From, To Role
+	Term     uint64
+	Why      string
+}
+
+var (
+	errNoLeader     = errors.New("no leader known")
+	errNotLeader    = errors.New("not the leader")
+	errCandidate    = errors.New("an election is under way")
+	errNotAuthority = errors.New("no authority known")
+)
+
+// Node is one machine. Term, vote and log are persistent: they survive a
+// crash. Everything else is volatile and is rebuilt by the protocol after a
+// restart.
+type Node struct {
+	ID  NodeID
+	cfg *nodeConfig
+	rng *Rand
+
+	// Persistent state (Figure 2 of the Raft paper).
+	term uint64
+	vote NodeID
+	log  raftLog
+
+	// Volatile state.
+	role              Role
+	lead              NodeID
+	commit            uint64
+	applied           uint64
+	electionElapsed   int
+	heartbeatElapsed  int
+	randomizedTimeout int
+	votes             []int8 // by NodeID: 0 unknown, 1 granted, -1 rejected
+	prs               []Progress
+	kv                KV
+	pendingReads      []readRequest
+	pendingReadMsgs   []Message // reads waiting for an entry of this term to commit
+	readStates        []ReadState
+	msgs              []Message
+	roleChanges       []RoleChange
+}
+
+func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {
+	n := &Node{ID: id, cfg: cfg, rng: rng}
+	n.start()
+	return n
+}
+
+// start puts a fresh or restarted machine into its initial role.
+func (n *Node) start() {
+	n.votes = make([]int8, n.cfg.size+1)
+	switch n.cfg.protocol {
+	case ProtocolNaiveCopy:
+		n.role = RoleReplica
+	case ProtocolFailover:
+		n.role = RoleFollower
+		// Machine 1 is the designated authority when the cluster starts.
+		if n.ID == 1 && n.log.lastIndex() == 0 && n.term == 0 {
+			n.role = RoleLeader
+			n.lead = n.ID
+		}
+		n.resetTimeout()
+	default:
+		n.becomeFollower(n.term, None, "start")
+	}
+}
+
+// restart brings a crashed machine back: it keeps term, vote and log and
+// loses everything else.
+func (n *Node) restart() {
+	keepCommit, keepApplied := n.commit, n.applied
+	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, log: n.log}
+	*n = fresh
+	if n.cfg.protocol != ProtocolRaft {
+		// The naive protocols have no notion of commit beyond "I have it":
+		// everything in the log is re-applied from the start.
+		n.commit = n.log.lastIndex()
+	}
+	if n.cfg.has(BugKeepCommitOnRestart) {
+		n.commit, n.applied = keepCommit, keepApplied
+	}
+	n.start()
+}
+
+// Accessors used by the world, the checker and the app.
+
+func (n *Node) Term() uint64           { return n.term }
+func (n *Node) Vote() NodeID           { return n.vote }
+func (n *Node) Role() Role             { return n.role }
+func (n *Node) Lead() NodeID           { return n.lead }
+func (n *Node) Commit() uint64         { return n.commit }
+func (n *Node) Applied() uint64        { return n.applied }
+func (n *Node) LastIndex() uint64      { return n.log.lastIndex() }
+func (n *Node) LastTerm() uint64       { return n.log.lastTerm() }
+func (n *Node) TermAt(i uint64) uint64 { return n.log.term(i) }
+func (n *Node) KV() *KV                { return &n.kv }
+
+// Entry returns the log entry at index i (1 <= i <= LastIndex).
+func (n *Node) Entry(i uint64) Entry { return n.log.entry(i) }
+
+// Entries returns a copy of the log from index from to index to, inclusive.
+func (n *Node) Entries(from, to uint64) []Entry {
+	if from < 1 {
+		from = 1
+	}
+	if to > n.log.lastIndex() {
+		to = n.log.lastIndex()
+	}
+	if from > to {
+		return nil
+	}
+	return n.log.slice(from, int(to-from+1))
+}
+
+// ElectionTimer returns the election timer's elapsed ticks and the tick
+// count at which it fires (for a leader: the CheckQuorum period).
+func (n *Node) ElectionTimer() (elapsed, timeout int) {
+	if n.role == RoleLeader {
+		return n.electionElapsed, n.cfg.electionTicks
+	}
+	return n.electionElapsed, n.randomizedTimeout
+}
+
+// HeartbeatTimer returns the leader's heartbeat timer.
+func (n *Node) HeartbeatTimer() (elapsed, timeout int) {
+	return n.heartbeatElapsed, n.cfg.heartbeatTicks
+}
+
+// VoteFrom reports what the machine knows of from's answer in the current
+// election: 1 granted, -1 rejected, 0 no answer.
+func (n *Node) VoteFrom(from NodeID) int {
+	if int(from) >= len(n.votes) || from < 1 {
+		return 0
+	}
+	return int(n.votes[from])
+}
+
+// Progress returns the leader's view of follower id (ok is false when the
+// machine is not a leader).
+func (n *Node) Progress(id NodeID) (Progress, bool) {
+	if n.role != RoleLeader || n.cfg.protocol != ProtocolRaft || int(id) >= len(n.prs) || id < 1 {
+		return Progress{}, false
+	}
+	return n.prs[id], true
+}
+
+// PendingReads is the number of read requests the leader is confirming.
+func (n *Node) PendingReads() int { return len(n.pendingReads) + len(n.pendingReadMsgs) }
+
+func (n *Node) send(m Message) {
+	m.From = n.ID
+	n.msgs = append(n.msgs, m)
+}
+
+func (n *Node) setRole(r Role, why string) {
+	if n.role != r || why == "start" {
+		n.roleChanges = append(n.roleChanges, RoleChange{From: n.role, To: r, Term: n.term, Why: why})
+	}
+	n.role = r
+}
+
+func (n *Node) resetTimeout() {
+	n.randomizedTimeout = n.cfg.electionTicks + n.rng.Intn(n.cfg.electionTicks)
+}
+
+// tick advances the machine's logical clock by one tick.
+func (n *Node) tick() {
+	switch n.cfg.protocol {
+	case ProtocolNaiveCopy:
+		return
+	case ProtocolFailover:
+		n.tickFailover()
+	default:
+		if n.role == RoleLeader {
+			n.tickHeartbeat()
+		} else {
+			n.tickElection()
+		}
+	}
+}
+
+// step handles one message.
+func (n *Node) step(m Message) {
+	switch n.cfg.protocol {
+	case ProtocolNaiveCopy:
+		n.stepNaiveCopy(m)
+	case ProtocolFailover:
+		n.stepFailover(m)
+	default:
+		n.stepRaft(m)
+	}
+}
+
+// propose asks the machine to add cmd to the shared history.
+func (n *Node) propose(cmd Command) error {
+	switch n.cfg.protocol {
+	case ProtocolNaiveCopy:
+		n.acceptCopy(cmd)
+		n.broadcastCopy(cmd)
+		return nil
+	case ProtocolFailover:
+		return n.proposeFailover(cmd)
+	default:
+		return n.proposeRaft(cmd)
+	}
+}
+
+// nextApply returns the next committed entry to apply, if any.
+func (n *Node) nextApply() (Entry, bool) {
+	if n.applied >= n.commit || n.applied >= n.log.lastIndex() {
+		return Entry{}, false
+	}
+	return n.log.entry(n.applied + 1), true
+}
+
+func (n *Node) markApplied(e Entry) {
+	n.kv.apply(e)
+	n.applied = e.Index
+}
+
+func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {
+	c := *n
+	c.cfg, c.rng = cfg, rng
+	c.log = n.log.clone()
+	c.votes = append([]int8(nil), n.votes...)
+	if n.prs != nil {
+		c.prs = make([]Progress, len(n.prs))
+		for i := range n.prs {
+			c.prs[i] = n.prs[i].clone()
+		}
+	}
+	c.kv = n.kv.clone()
+	c.pendingReads = make([]readRequest, len(n.pendingReads))
+	for i, r := range n.pendingReads {
+		r.acks = append([]bool(nil), r.acks...)
+		c.pendingReads[i] = r
+	}
+	c.pendingReadMsgs = append([]Message(nil), n.pendingReadMsgs...)
+	c.readStates = append([]ReadState(nil), n.readStates...)
+	c.msgs = append([]Message(nil), n.msgs...)
+	c.roleChanges = append([]RoleChange(nil), n.roleChanges...)
+	return &c
+}

@@ -1,0 +1,119 @@
+package raftcore
+
+// ProgressState is how the leader currently replicates to one follower, as in
+// etcd's tracker: Probe sends one append at a time until the follower's log
+// position is known; Replicate streams appends optimistically.
+type ProgressState uint8
+
+const (
+	ProgressProbe ProgressState = iota
+	ProgressReplicate
+)
+
+func (s ProgressState) String() string {
+	if s == ProgressReplicate {
+		return "replicate"
+	}
+	return "probe"
+}
+
+// Progress is the leader's view of one follower.
+type Progress struct {
+	Match, Next uint64
+	State       ProgressState
+	// Paused: in Probe, an append is outstanding and no other is sent until
+	// the follower answers (or a heartbeat response arrives).
+	Paused bool
+	// RecentActive: the follower was heard from since the last CheckQuorum.
+	RecentActive bool
+	// inflight holds the last index of each append sent in Replicate state
+	// and not yet acknowledged.
+	inflight []uint64
+}
+
+func (p *Progress) becomeProbe() {
+	p.State = ProgressProbe
+	p.Next = p.Match + 1
+	p.Paused = false
+	p.inflight = p.inflight[:0]
+}
+
+func (p *Progress) becomeReplicate() {
+	p.State = ProgressReplicate
+	p.Next = p.Match + 1
+	p.Paused = false
+	p.inflight = p.inflight[:0]
+}
+
+func (p *Progress) isPaused(maxInflight int) bool {
+	if p.State == ProgressProbe {
+		return p.Paused
+	}
+	return len(p.inflight) >= maxInflight
+}
+
+// maybeUpdate records that the follower's log matches up to n.
+func (p *Progress) maybeUpdate(n uint64) bool {
+	updated := false
+	if p.Match < n {
+		p.Match = n
+		updated = true
+		p.Paused = false
+	}
+	if p.Next < n+1 {
+		p.Next = n + 1
+	}
+	return updated
+}
+
+// maybeDecrTo handles a rejected append at index rejected with the
+// follower's hint. It returns false for a stale rejection.
+func (p *Progress) maybeDecrTo(rejected, hint uint64) bool {
+	if p.State == ProgressReplicate {
+		if rejected <= p.Match {
+			return false
+		}
+		p.Next = p.Match + 1
+		return true
+	}
+	if p.Next-1 != rejected {
+		return false
+	}
+	next := rejected
+	if hint+1 < next {
+		next = hint + 1
+	}
+	if next < p.Match+1 {
+		next = p.Match + 1
+	}
+	p.Next = next
+	p.Paused = false
+	return true
+}
+
+// sentEntries updates flow control after an append carrying entries up to
+// last was sent.
+func (p *Progress) sentEntries(n int, last uint64) {
+	switch p.State {
+	case ProgressReplicate:
+		if n > 0 {
+			p.Next = last + 1
+			p.inflight = append(p.inflight, last)
+		}
+	case ProgressProbe:
+		p.Paused = true
+	}
+}
+
+func (p *Progress) freeInflightUpTo(index uint64) {
+	i := 0
+	for i < len(p.inflight) && p.inflight[i] <= index {
+		i++
+	}
+	p.inflight = append(p.inflight[:0], p.inflight[i:]...)
+}
+
+func (p Progress) clone() Progress {
+	p.inflight = append([]uint64(nil), p.inflight...)
+	return p
+}

@@ -1,0 +1,548 @@
+package raftcore
+
+// This file is the Raft protocol proper, following etcd-io/raft's raft.go
+// rule for rule. Section numbers refer to the Raft paper (Ongaro and
+// Ousterhout, 2014).
+
+func (n *Node) reset(term uint64) {
+	if n.term != term {
+		n.term = term
+		n.vote = None
+	}
+	n.lead = None
+	n.electionElapsed = 0
+	n.heartbeatElapsed = 0
+	n.resetTimeout()
+	for i := range n.votes {
+		n.votes[i] = 0
+	}
+	n.prs = nil
+	n.pendingReads = nil
+	n.pendingReadMsgs = nil
+}
+
+func (n *Node) becomeFollower(term uint64, lead NodeID, why string) {
+	n.reset(term)
+	n.lead = lead
+	n.setRole(RoleFollower, why)
+}
+
+// becomePreCandidate starts a PreVote round (§9.6 of Ongaro's thesis): the
+// machine asks whether it could win before it disrupts anyone by raising its
+// term. Term and vote are left alone.
+func (n *Node) becomePreCandidate() {
+	for i := range n.votes {
+		n.votes[i] = 0
+	}
+	n.lead = None
+	n.setRole(RolePreCandidate, "election timeout")
+}
+
+func (n *Node) becomeCandidate(why string) {
+	n.reset(n.term + 1)
+	n.vote = n.ID
+	n.setRole(RoleCandidate, why)
+}
+
+func (n *Node) becomeLeader() {
+	n.reset(n.term)
+	n.lead = n.ID
+	last := n.log.lastIndex()
+	n.prs = make([]Progress, n.cfg.size+1)
+	for id := 1; id <= n.cfg.size; id++ {
+		n.prs[id] = Progress{Next: last + 1}
+	}
+	self := &n.prs[n.ID]
+	self.Match = last
+	self.becomeReplicate()
+	self.RecentActive = true
+	n.setRole(RoleLeader, "won the election")
+	// An empty entry of the new term lets the leader commit entries of
+	// earlier terms (§5.4.2 and §8) and learn the commit index quickly.
+	n.appendEntries(Command{Kind: OpNoop})
+}
+
+func (n *Node) tickElection() {
+	n.electionElapsed++
+	if n.electionElapsed >= n.randomizedTimeout {
+		n.electionElapsed = 0
+		n.hup("election timeout")
+	}
+}
+
+func (n *Node) tickHeartbeat() {
+	n.heartbeatElapsed++
+	n.electionElapsed++
+	if n.electionElapsed >= n.cfg.electionTicks {
+		n.electionElapsed = 0
+		if n.cfg.checkQuorum {
+			n.checkQuorum()
+			if n.role != RoleLeader {
+				return
+			}
+		}
+	}
+	if n.heartbeatElapsed >= n.cfg.heartbeatTicks {
+		n.heartbeatElapsed = 0
+		n.broadcastHeartbeat(0)
+	}
+}
+
+// checkQuorum steps a leader down when it has not heard from a majority
+// within an election timeout: a leader cut off from the majority stops
+// believing it leads, which is also what makes lease reads possible.
+func (n *Node) checkQuorum() {
+	active := 0
+	for id := 1; id <= n.cfg.size; id++ {
+		if NodeID(id) == n.ID || n.prs[id].RecentActive {
+			active++
+		}
+	}
+	if active < n.cfg.quorum() {
+		n.becomeFollower(n.term, None, "lost contact with a majority")
+		return
+	}
+	for id := 1; id <= n.cfg.size; id++ {
+		if NodeID(id) != n.ID {
+			n.prs[id].RecentActive = false
+		}
+	}
+}
+
+// hup starts an election (with a PreVote round first when enabled).
+func (n *Node) hup(why string) {
+	if n.role == RoleLeader {
+		return
+	}
+	if n.cfg.preVote {
+		n.campaign(true, why)
+	} else {
+		n.campaign(false, why)
+	}
+}
+
+// ForceTimeout is what the "timeout" action does: the machine behaves as if
+// its election timer fired now.
+func (n *Node) forceTimeout() {
+	switch n.cfg.protocol {
+	case ProtocolRaft:
+		n.electionElapsed = 0
+		n.hup("forced timeout")
+	case ProtocolFailover:
+		n.promote("forced timeout")
+	}
+}
+
+func (n *Node) campaign(pre bool, why string) {
+	var voteType MsgType
+	var term uint64
+	if pre {
+		n.becomePreCandidate()
+		voteType = MsgPreVote
+		term = n.term + 1 // the term it would use; not adopted yet
+	} else {
+		n.becomeCandidate(why)
+		voteType = MsgVote
+		term = n.term
+	}
+	if n.poll(n.ID, true) == voteWon {
+		// A cluster of one wins at once.
+		if pre {
+			n.campaign(false, "won the pre-vote")
+		} else {
+			n.becomeLeader()
+		}
+		return
+	}
+	for id := 1; id <= n.cfg.size; id++ {
+		if NodeID(id) == n.ID {
+			continue
+		}
+		n.send(Message{Type: voteType, To: NodeID(id), Term: term, Index: n.log.lastIndex(), LogTerm: n.log.lastTerm()})
+	}
+}
+
+type voteResult int
+
+const (
+	votePending voteResult = iota
+	voteWon
+	voteLost
+)
+
+func (n *Node) poll(from NodeID, granted bool) voteResult {
+	if n.votes[from] == 0 {
+		if granted {
+			n.votes[from] = 1
+		} else {
+			n.votes[from] = -1
+		}
+	}
+	yes, no := 0, 0
+	for _, v := range n.votes {
+		switch v {
+		case 1:
+			yes++
+		case -1:
+			no++
+		}
+	}
+	switch {
+	case yes >= n.cfg.quorum():
+		return voteWon
+	case n.cfg.size-no < n.cfg.quorum():
+		return voteLost
+	}
+	return votePending
+}
+
+func (n *Node) stepRaft(m Message) {
+	// First, the term rules of §5.1, with etcd's refinements for PreVote and
+	// CheckQuorum.
+	switch {
+	case m.Term == 0:
+		// A local message (proposal or read forwarded by a follower).
+	case m.Term > n.term:
+		if m.Type == MsgVote || m.Type == MsgPreVote {
+			// A machine that heard from a live leader within the election
+			// timeout ignores vote requests: this keeps a partitioned
+			// machine with a high term from disrupting a healthy cluster.
+			inLease := n.cfg.checkQuorum && n.lead != None && n.electionElapsed < n.cfg.electionTicks
+			if inLease {
+				return
+			}
+		}
+		switch {
+		case m.Type == MsgPreVote:
+			// Never change term in answer to a PreVote.
+		case m.Type == MsgPreVoteResp && !m.Reject:
+			// A granted pre-vote carries the future term; the term moves
+			// only when the real election starts.
+		default:
+			if m.Type == MsgApp || m.Type == MsgHeartbeat {
+				n.becomeFollower(m.Term, m.From, "heard a leader of a higher term")
+			} else {
+				n.becomeFollower(m.Term, None, "saw a higher term")
+			}
+		}
+	case m.Term < n.term:
+		if (n.cfg.checkQuorum || n.cfg.preVote) && (m.Type == MsgHeartbeat || m.Type == MsgApp) {
+			// Tell a stale leader about the newer term. Without this a
+			// leader cut off and then reconnected would never step down,
+			// since its followers ignore its messages.
+			n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term})
+		} else if m.Type == MsgPreVote {
+			n.send(Message{Type: MsgPreVoteResp, To: m.From, Term: n.term, Reject: true})
+		}
+		return
+	}
+
+	switch m.Type {
+	case MsgVote, MsgPreVote:
+		canVote := n.vote == m.From ||
+			(n.vote == None && n.lead == None) ||
+			(m.Type == MsgPreVote && m.Term > n.term) ||
+			(n.cfg.has(BugVoteTwice) && m.Type == MsgVote)
+		upToDate := n.log.isUpToDate(m.Index, m.LogTerm) || n.cfg.has(BugSkipUpToDate)
+		respType := MsgVoteResp
+		if m.Type == MsgPreVote {
+			respType = MsgPreVoteResp
+		}
+		if canVote && upToDate {
+			n.send(Message{Type: respType, To: m.From, Term: m.Term})
+			if m.Type == MsgVote {
+				n.electionElapsed = 0
+				n.vote = m.From
+			}
+		} else {
+			n.send(Message{Type: respType, To: m.From, Term: n.term, Reject: true})
+		}
+		return
+	}
+
+	switch n.role {
+	case RoleLeader:
+		n.stepLeader(m)
+	case RoleCandidate, RolePreCandidate:
+		n.stepCandidate(m)
+	default:
+		n.stepFollower(m)
+	}
+}
+
+func (n *Node) stepFollower(m Message) {
+	switch m.Type {
+	case MsgProp:
+		// A follower's only job with a proposal is to pass it on.
+		if n.lead != None {
+			m.To = n.lead
+			m.Term = 0
+			n.send(m)
+		}
+	case MsgApp:
+		n.electionElapsed = 0
+		n.lead = m.From
+		n.handleAppend(m)
+	case MsgHeartbeat:
+		n.electionElapsed = 0
+		n.lead = m.From
+		n.handleHeartbeat(m)
+	case MsgReadIndex:
+		if n.lead != None {
+			m.To = n.lead
+			m.Term = 0
+			n.send(m)
+		}
+	case MsgReadIndexResp:
+		n.readStates = append(n.readStates, ReadState{Index: m.Index, Ctx: m.Context})
+	}
+}
+
+func (n *Node) stepCandidate(m Message) {
+	myResp := MsgVoteResp
+	if n.role == RolePreCandidate {
+		myResp = MsgPreVoteResp
+	}
+	switch m.Type {
+	case MsgApp:
+		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
+		n.handleAppend(m)
+	case MsgHeartbeat:
+		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
+		n.handleHeartbeat(m)
+	case myResp:
+		switch n.poll(m.From, !m.Reject) {
+		case voteWon:
+			if n.role == RolePreCandidate {
+				n.campaign(false, "won the pre-vote")
+			} else {
+				n.becomeLeader()
+				n.broadcastAppend()
+			}
+		case voteLost:
+			n.becomeFollower(n.term, None, "lost the election")
+		}
+	}
+}
+
+func (n *Node) stepLeader(m Message) {
+	switch m.Type {
+	case MsgProp:
+		n.appendEntries(m.Entries[0].Data)
+		n.broadcastAppend()
+		return
+	case MsgReadIndex:
+		n.handleReadIndex(m)
+		return
+	}
+	if m.From < 1 || int(m.From) > n.cfg.size {
+		return
+	}
+	pr := &n.prs[m.From]
+	switch m.Type {
+	case MsgAppResp:
+		pr.RecentActive = true
+		if m.Reject {
+			next := m.RejectHint
+			if m.LogTerm > 0 {
+				next, _ = n.log.findConflictByTerm(m.RejectHint, m.LogTerm)
+			}
+			if pr.maybeDecrTo(m.Index, next) {
+				if pr.State == ProgressReplicate {
+					pr.becomeProbe()
+				}
+				n.sendAppend(m.From, true)
+			}
+			return
+		}
+		wasPaused := pr.isPaused(n.cfg.maxInflight)
+		if pr.maybeUpdate(m.Index) || (pr.Match == m.Index && pr.State == ProgressProbe) {
+			switch pr.State {
+			case ProgressProbe:
+				pr.becomeReplicate()
+			case ProgressReplicate:
+				pr.freeInflightUpTo(m.Index)
+			}
+			if n.maybeCommit() {
+				n.releasePendingReadMsgs()
+				n.broadcastAppend()
+			} else if wasPaused {
+				n.sendAppend(m.From, true)
+			}
+			// Flow control may now allow several appends at once.
+			for n.sendAppend(m.From, false) {
+			}
+		}
+	case MsgHeartbeatResp:
+		pr.RecentActive = true
+		pr.Paused = false
+		if pr.Match < n.log.lastIndex() || pr.State == ProgressProbe {
+			n.sendAppend(m.From, true)
+		}
+		if m.Context != 0 {
+			n.ackRead(m.From, m.Context)
+		}
+	}
+}
+
+// appendEntries appends commands to the leader's own log in its term.
+func (n *Node) appendEntries(cmds ...Command) {
+	last := n.log.lastIndex()
+	ents := make([]Entry, len(cmds))
+	for i, c := range cmds {
+		ents[i] = Entry{Index: last + 1 + uint64(i), Term: n.term, Data: c}
+	}
+	n.log.appendAfter(last, ents...)
+	n.prs[n.ID].maybeUpdate(n.log.lastIndex())
+	n.maybeCommit()
+}
+
+// maybeCommit advances the commit index to the highest index stored on a
+// majority, but only if that entry is of the leader's current term (§5.4.2):
+// counting replicas is not enough for entries of earlier terms.
+func (n *Node) maybeCommit() bool {
+	matches := make([]uint64, 0, n.cfg.size)
+	for id := 1; id <= n.cfg.size; id++ {
+		matches = append(matches, n.prs[id].Match)
+	}
+	// Sort descending (small n: insertion sort).
+	for i := 1; i < len(matches); i++ {
+		for j := i; j > 0 && matches[j] > matches[j-1]; j-- {
+			matches[j], matches[j-1] = matches[j-1], matches[j]
+		}
+	}
+	q := n.cfg.quorum()
+	if n.cfg.has(BugCommitWithoutMajority) {
+		q = 1
+	}
+	mci := matches[q-1]
+	if mci <= n.commit {
+		return false
+	}
+	if n.log.term(mci) != n.term && !n.cfg.has(BugCommitOldTerm) {
+		return false
+	}
+	n.commit = mci
+	return true
+}
+
+func (n *Node) broadcastAppend() {
+	for id := 1; id <= n.cfg.size; id++ {
+		if NodeID(id) != n.ID {
+			n.sendAppend(NodeID(id), true)
+		}
+	}
+}
+
+// sendAppend sends the follower the entries it lacks. With sendIfEmpty false
+// it sends only when there are entries to send. It reports whether it sent.
+func (n *Node) sendAppend(to NodeID, sendIfEmpty bool) bool {
+	pr := &n.prs[to]
+	if pr.isPaused(n.cfg.maxInflight) {
+		return false
+	}
+	prev := pr.Next - 1
+	ents := n.log.slice(pr.Next, n.cfg.maxEntries)
+	if len(ents) == 0 && !sendIfEmpty {
+		return false
+	}
+	n.send(Message{Type: MsgApp, To: to, Term: n.term, Index: prev, LogTerm: n.log.term(prev), Entries: ents, Commit: n.commit})
+	last := prev
+	if len(ents) > 0 {
+		last = ents[len(ents)-1].Index
+	}
+	pr.sentEntries(len(ents), last)
+	return true
+}
+
+// broadcastHeartbeat sends heartbeats; ctx, when not zero, makes the round
+// confirm a pending read (ReadIndex).
+func (n *Node) broadcastHeartbeat(ctx uint64) {
+	if ctx == 0 && len(n.pendingReads) > 0 {
+		// Piggyback the newest pending read so that reads are not stranded
+		// by a lost heartbeat.
+		ctx = n.pendingReads[len(n.pendingReads)-1].ctx
+	}
+	for id := 1; id <= n.cfg.size; id++ {
+		if NodeID(id) == n.ID {
+			continue
+		}
+		// A follower may not yet have the leader's whole committed prefix;
+		// telling it to commit past its match would be wrong.
+		commit := n.commit
+		if m := n.prs[id].Match; m < commit {
+			commit = m
+		}
+		n.send(Message{Type: MsgHeartbeat, To: NodeID(id), Term: n.term, Commit: commit, Context: ctx})
+	}
+}
+
+func (n *Node) handleAppend(m Message) {
+	if m.Index < n.commit {
+		n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: n.commit})
+		return
+	}
+	if last, ok := n.maybeAppend(m.Index, m.LogTerm, m.Commit, m.Entries); ok {
+		n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: last})
+		return
+	}
+	hint := m.Index
+	if l := n.log.lastIndex(); l < hint {
+		hint = l
+	}
+	hint, hintTerm := n.log.findConflictByTerm(hint, m.LogTerm)
+	n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: m.Index, Reject: true, RejectHint: hint, LogTerm: hintTerm})
+}
+
+// maybeAppend is the consistency check of AppendEntries (§5.3): entries are
+// accepted only after an entry matching (index, logTerm); conflicting
+// entries and all that follow them are replaced by the leader's.
+func (n *Node) maybeAppend(index, logTerm, commit uint64, ents []Entry) (uint64, bool) {
+	if !n.log.matchTerm(index, logTerm) {
+		return 0, false
+	}
+	lastNew := index + uint64(len(ents))
+	if ci := n.log.findConflict(ents); ci != 0 {
+		if n.cfg.has(BugNoTruncate) && ci <= n.log.lastIndex() {
+			// Broken: keep our conflicting entries, add only what is new.
+			if have := n.log.lastIndex() - index; have < uint64(len(ents)) {
+				n.log.appendAfter(n.log.lastIndex(), ents[have:]...)
+			}
+		} else {
+			n.log.appendAfter(ci-1, ents[ci-index-1:]...)
+		}
+	}
+	if commit > lastNew {
+		commit = lastNew
+	}
+	n.commitTo(commit)
+	return lastNew, true
+}
+
+func (n *Node) commitTo(c uint64) {
+	if c > n.commit {
+		n.commit = c
+	}
+}
+
+func (n *Node) handleHeartbeat(m Message) {
+	n.commitTo(m.Commit)
+	n.send(Message{Type: MsgHeartbeatResp, To: m.From, Term: n.term, Context: m.Context})
+}
+
+func (n *Node) proposeRaft(cmd Command) error {
+	switch n.role {
+	case RoleLeader:
+		n.appendEntries(cmd)
+		n.broadcastAppend()
+		return nil
+	case RoleFollower:
+		if n.lead == None {
+			return errNoLeader
+		}
+		n.send(Message{Type: MsgProp, To: n.lead, Entries: []Entry{{Data: cmd}}})
+		return nil
+	default:
+		return errCandidate
+	}
+}

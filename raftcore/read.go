@@ -1,0 +1,104 @@
+package raftcore
+
+// Reads, as etcd serves them. A linearizable read uses ReadIndex (§6.4 of
+// Ongaro's thesis): the leader records its commit index, confirms with a
+// heartbeat round that a majority still follows it, and the read is answered
+// once that index is applied. A lease read skips the round and trusts
+// CheckQuorum: a leader steps down within an election timeout of losing its
+// majority, measured on its own clock, which is only as good as that clock.
+
+// requestRead starts a read with context ctx at this machine.
+func (n *Node) requestRead(ctx uint64, lease bool) error {
+	m := Message{Type: MsgReadIndex, From: n.ID, To: n.ID, Context: ctx, Lease: lease}
+	switch n.role {
+	case RoleLeader:
+		n.handleReadIndex(m)
+		return nil
+	case RoleFollower:
+		if n.lead == None {
+			return errNoLeader
+		}
+		m.To = n.lead
+		n.send(m)
+		return nil
+	default:
+		return errCandidate
+	}
+}
+
+func (n *Node) handleReadIndex(m Message) {
+	if n.cfg.size == 1 {
+		n.answerRead(m, n.commit)
+		return
+	}
+	// A new leader does not know the commit index of its predecessor until
+	// an entry of its own term commits; until then its commit index may be
+	// behind, so reads wait.
+	if n.log.term(n.commit) != n.term {
+		n.pendingReadMsgs = append(n.pendingReadMsgs, m)
+		return
+	}
+	n.serveReadIndex(m)
+}
+
+func (n *Node) serveReadIndex(m Message) {
+	if m.Lease {
+		n.answerRead(m, n.commit)
+		return
+	}
+	req := readRequest{ctx: m.Context, index: n.commit, from: m.From, acks: make([]bool, n.cfg.size+1)}
+	req.acks[n.ID] = true
+	n.pendingReads = append(n.pendingReads, req)
+	n.broadcastHeartbeat(m.Context)
+}
+
+func (n *Node) releasePendingReadMsgs() {
+	if n.log.term(n.commit) != n.term {
+		return
+	}
+	msgs := n.pendingReadMsgs
+	n.pendingReadMsgs = nil
+	for _, m := range msgs {
+		n.serveReadIndex(m)
+	}
+}
+
+// ackRead counts a heartbeat response for the read round ctx. Once a
+// majority answered, that read and every read queued before it are
+// confirmed: the leader was still the leader when they arrived.
+func (n *Node) ackRead(from NodeID, ctx uint64) {
+	at := -1
+	for i := range n.pendingReads {
+		if n.pendingReads[i].ctx == ctx {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return
+	}
+	req := &n.pendingReads[at]
+	req.acks[from] = true
+	count := 0
+	for _, a := range req.acks {
+		if a {
+			count++
+		}
+	}
+	if count < n.cfg.quorum() {
+		return
+	}
+	done := n.pendingReads[:at+1]
+	n.pendingReads = append([]readRequest(nil), n.pendingReads[at+1:]...)
+	for _, r := range done {
+		n.answerRead(Message{From: r.from, Context: r.ctx}, r.index)
+	}
+}
+
+func (n *Node) answerRead(req Message, index uint64) {
+	if req.From == None || req.From == n.ID {
+		n.readStates = append(n.readStates, ReadState{Index: index, Ctx: req.Context})
+		return
+	}
+	n.send(Message{Type: MsgReadIndexResp, To: req.From, Term: n.term, Index: index, Context: req.Context})
+}

@@ -1,0 +1,285 @@
+package raftcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Schedule is a whole run written down: the world's configuration, the
+// actions and when the run ends. It is the file format of `raftsim run -f`
+// and of the app's export (docs/raftsim.md describes it).
+type Schedule struct {
+	Nodes    int              `json:"nodes,omitempty"`
+	Seed     int64            `json:"seed"`
+	Protocol string           `json:"protocol,omitempty"`
+	Names    []string         `json:"names,omitempty"`
+	Options  *ScheduleOptions `json:"options,omitempty"`
+	UntilMs  float64          `json:"until_ms"`
+	Actions  []Action         `json:"actions"`
+}
+
+// ScheduleOptions override DefaultConfig; absent fields keep the default.
+type ScheduleOptions struct {
+	PreVote          *bool     `json:"prevote,omitempty"`
+	CheckQuorum      *bool     `json:"checkquorum,omitempty"`
+	ElectionTicks    *int      `json:"election_ticks,omitempty"`
+	HeartbeatTicks   *int      `json:"heartbeat_ticks,omitempty"`
+	TickMs           *int      `json:"tick_ms,omitempty"`
+	LatencyMs        []float64 `json:"latency_ms,omitempty"`
+	Loss             *float64  `json:"loss,omitempty"`
+	Duplicate        *float64  `json:"duplicate,omitempty"`
+	ClientTimeoutMs  *int      `json:"client_timeout_ms,omitempty"`
+	InboxLimit       *int      `json:"inbox_limit,omitempty"`
+	MaxEntriesPerMsg *int      `json:"max_entries_per_msg,omitempty"`
+	MaxInflight      *int      `json:"max_inflight,omitempty"`
+}
+
+// MaxUntilMs bounds a schedule's length (one virtual day).
+const MaxUntilMs = 24 * 3600 * 1000
+
+// DecodeSchedule reads and validates a schedule. Every error names the
+// field at fault, e.g. `actions[2].node: 7 is out of range: use 1 to 5`.
+func DecodeSchedule(r io.Reader) (Schedule, error) {
+	data, err := io.ReadAll(io.LimitReader(r, 16<<20))
+	if err != nil {
+		return Schedule{}, fmt.Errorf("reading schedule: %v", err)
+	}
+	return ParseSchedule(data)
+}
+
+// ParseSchedule is DecodeSchedule on bytes.
+func ParseSchedule(data []byte) (Schedule, error) {
+	var s Schedule
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Schedule{}, describeJSONError(data, err)
+	}
+	if dec.More() {
+		return Schedule{}, errors.New("schedule: unexpected data after the JSON object")
+	}
+	if err := s.Validate(); err != nil {
+		return Schedule{}, err
+	}
+	return s, nil
+}
+
+func describeJSONError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := position(data, syn.Offset)
+		return fmt.Errorf("schedule is not valid JSON at line %d, column %d: %v", line, col, syn)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "schedule"
+		}
+		return fmt.Errorf("%s: want %s, got JSON %s", fieldPath(field), typ.Type.String(), typ.Value)
+	case errors.Is(err, io.EOF):
+		return errors.New("schedule is empty: want a JSON object like {\"nodes\":3,\"until_ms\":5000,\"actions\":[]}")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("schedule is not valid JSON: it ends in the middle")
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field ") {
+		return fmt.Errorf("unknown field %s", strings.TrimPrefix(msg, "json: unknown field "))
+	}
+	return fmt.Errorf("schedule: %v", err)
+}
+
+// fieldPath turns encoding/json's "actions.2.node" into "actions[2].node".
+func fieldPath(f string) string {
+	parts := strings.Split(f, ".")
+	var b strings.Builder
+	for i, p := range parts {
+		if p != "" && strings.Trim(p, "0123456789") == "" {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func position(data []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return
+}
+
+// Config builds the world configuration the schedule describes.
+func (s Schedule) Config() Config {
+	c := DefaultConfig()
+	if s.Nodes != 0 {
+		c.Nodes = s.Nodes
+	}
+	c.Seed = s.Seed
+	if s.Protocol != "" {
+		c.Protocol = Protocol(s.Protocol)
+	}
+	c.Names = s.Names
+	if o := s.Options; o != nil {
+		setBool(&c.PreVote, o.PreVote)
+		setBool(&c.CheckQuorum, o.CheckQuorum)
+		setInt(&c.ElectionTicks, o.ElectionTicks)
+		setInt(&c.HeartbeatTicks, o.HeartbeatTicks)
+		setInt(&c.TickMs, o.TickMs)
+		setInt(&c.ClientTimeoutMs, o.ClientTimeoutMs)
+		setInt(&c.InboxLimit, o.InboxLimit)
+		setInt(&c.MaxEntriesPerMsg, o.MaxEntriesPerMsg)
+		setInt(&c.MaxInflight, o.MaxInflight)
+		if len(o.LatencyMs) == 2 {
+			c.LatencyMinMs, c.LatencyMaxMs = o.LatencyMs[0], o.LatencyMs[1]
+		}
+		if o.Loss != nil {
+			c.Loss = *o.Loss
+		}
+		if o.Duplicate != nil {
+			c.Duplicate = *o.Duplicate
+		}
+	}
+	return c
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setInt(dst *int, v *int) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// Validate checks the schedule's configuration and every action.
+func (s Schedule) Validate() error {
+	if s.Nodes != 0 && (s.Nodes < 1 || s.Nodes > MaxNodes) {
+		return fmt.Errorf("nodes: %d is out of range: use 1 to %d", s.Nodes, MaxNodes)
+	}
+	if s.Options != nil && s.Options.LatencyMs != nil && len(s.Options.LatencyMs) != 2 {
+		return fmt.Errorf("options.latency_ms: want [min, max], got %d numbers", len(s.Options.LatencyMs))
+	}
+	cfg := s.Config()
+	if err := cfg.Validate(); err != nil {
+		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") {
+			return fmt.Errorf("options.%v", err)
+		}
+		return err
+	}
+	if s.UntilMs < 0 || s.UntilMs > MaxUntilMs {
+		return fmt.Errorf("until_ms: %g is out of range: use 0 to %d", s.UntilMs, MaxUntilMs)
+	}
+	for i, a := range s.Actions {
+		if err := a.Validate(cfg.Nodes); err != nil {
+			return fmt.Errorf("actions[%d].%v", i, err)
+		}
+		if a.AtMs > s.UntilMs {
+			return fmt.Errorf("actions[%d].at_ms: %g is after until_ms (%g), so it would never happen", i, a.AtMs, s.UntilMs)
+		}
+	}
+	return nil
+}
+
+// Run plays the schedule in a new world and returns it.
+func (s Schedule) Run() (*World, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	w, err := NewWorld(s.Config())
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Play(s.Actions); err != nil {
+		return w, err
+	}
+	w.RunUntil(msToUs(s.UntilMs))
+	return w, nil
+}
+
+// Play applies actions at their times, in time order (stable for equal
+// times). An action with AfterEvents is applied after exactly that many
+// events, as when it was recorded.
+func (w *World) Play(actions []Action) error {
+	order := make([]int, len(actions))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return actions[order[a]].AtMs < actions[order[b]].AtMs })
+	for _, i := range order {
+		a := actions[i]
+		w.advanceTo(a)
+		if err := w.Apply(a); err != nil {
+			return fmt.Errorf("actions[%d] (%s at %gms): %v", i, a.Do, a.AtMs, err)
+		}
+	}
+	return nil
+}
+
+// advanceTo moves the world to the moment action a was (or is to be) taken.
+func (w *World) advanceTo(a Action) {
+	at := a.AtUs()
+	if a.AfterEvents == 0 {
+		w.RunUntil(at)
+		return
+	}
+	for w.processed < a.AfterEvents {
+		next, ok := w.NextEventAt()
+		if !ok || next > at {
+			break
+		}
+		w.Step()
+	}
+	if at > w.now {
+		w.now = at
+	}
+}
+
+// Schedule writes the world's run so far as a schedule ending now: running
+// it reproduces this world exactly.
+func (w *World) Schedule() Schedule {
+	c := w.cfg
+	d := DefaultConfig()
+	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, UntilMs: float64(w.now) / 1000}
+	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
+		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}
+	if c.Loss != d.Loss {
+		o.Loss = &c.Loss
+	}
+	if c.Duplicate != d.Duplicate {
+		o.Duplicate = &c.Duplicate
+	}
+	if c.ClientTimeoutMs != d.ClientTimeoutMs {
+		o.ClientTimeoutMs = &c.ClientTimeoutMs
+	}
+	if c.InboxLimit != d.InboxLimit {
+		o.InboxLimit = &c.InboxLimit
+	}
+	if c.MaxEntriesPerMsg != d.MaxEntriesPerMsg {
+		o.MaxEntriesPerMsg = &c.MaxEntriesPerMsg
+	}
+	if c.MaxInflight != d.MaxInflight {
+		o.MaxInflight = &c.MaxInflight
+	}
+	s.Options = o
+	s.Actions = append([]Action{}, w.actions...)
+	return s
+}

@@ -1,0 +1,103 @@
+package raftcore
+
+// Summary is the JSON a headless run prints: the end state of every machine,
+// every client operation and every violation.
+type Summary struct {
+	Seed            int64         `json:"seed"`
+	Protocol        Protocol      `json:"protocol"`
+	EndMs           float64       `json:"end_ms"`
+	TraceHash       string        `json:"trace_hash"`
+	TraceEvents     uint64        `json:"trace_events"`
+	Violations      []Violation   `json:"violations"`
+	ViolationCounts map[Rule]int  `json:"violation_counts"`
+	Nodes           []NodeSummary `json:"nodes"`
+	Ops             []OpSummary   `json:"ops"`
+}
+
+// NodeSummary is one machine's state.
+type NodeSummary struct {
+	ID        NodeID            `json:"id"`
+	Name      string            `json:"name"`
+	Status    string            `json:"status"`
+	Role      string            `json:"role"`
+	Term      uint64            `json:"term"`
+	Vote      NodeID            `json:"vote"`
+	Leader    NodeID            `json:"leader"`
+	Commit    uint64            `json:"commit"`
+	Applied   uint64            `json:"applied"`
+	LastIndex uint64            `json:"last_index"`
+	Log       []LogEntry        `json:"log"`
+	KV        map[string]string `json:"kv"`
+}
+
+// LogEntry is one log entry as summaries show it.
+type LogEntry struct {
+	Index uint64 `json:"index"`
+	Term  uint64 `json:"term"`
+	Data  string `json:"data"`
+	Op    int    `json:"op,omitempty"`
+}
+
+// OpSummary is one client operation, times in milliseconds.
+type OpSummary struct {
+	ID         int      `json:"id"`
+	Kind       string   `json:"kind"`
+	Node       NodeID   `json:"node"`
+	Key        string   `json:"key"`
+	Value      string   `json:"value,omitempty"`
+	Mode       ReadMode `json:"mode,omitempty"`
+	InvokeMs   float64  `json:"invoke_ms"`
+	CompleteMs *float64 `json:"complete_ms"`
+	Result     OpResult `json:"result"`
+	Reason     string   `json:"reason,omitempty"`
+	Index      uint64   `json:"index,omitempty"`
+	ReadValue  *string  `json:"read_value,omitempty"`
+	ReadFound  bool     `json:"read_found,omitempty"`
+	ReadAt     uint64   `json:"read_at,omitempty"`
+}
+
+// Summarize describes the world as it is now.
+func (w *World) Summarize() Summary {
+	s := Summary{
+		Seed:            w.cfg.Seed,
+		Protocol:        w.cfg.Protocol,
+		EndMs:           float64(w.now) / 1000,
+		TraceHash:       HashString(w.trace.hash),
+		TraceEvents:     w.trace.count,
+		Violations:      append([]Violation{}, w.checker.list...),
+		ViolationCounts: map[Rule]int{},
+		Nodes:           []NodeSummary{},
+		Ops:             []OpSummary{},
+	}
+	for r, c := range w.checker.counts {
+		s.ViolationCounts[r] = c
+	}
+	for i := 1; i <= w.cfg.Nodes; i++ {
+		n := w.nodes[i]
+		ns := NodeSummary{
+			ID: n.ID, Name: w.cfg.Name(n.ID), Status: w.machines[i].status.String(), Role: n.role.String(),
+			Term: n.term, Vote: n.vote, Leader: n.lead, Commit: n.commit, Applied: n.applied,
+			LastIndex: n.log.lastIndex(), Log: []LogEntry{}, KV: n.kv.Snapshot(),
+		}
+		for _, e := range n.log.entries {
+			ns.Log = append(ns.Log, LogEntry{Index: e.Index, Term: e.Term, Data: e.Data.String(), Op: e.Data.OpID})
+		}
+		s.Nodes = append(s.Nodes, ns)
+	}
+	for _, op := range w.ops {
+		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
+			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index}
+		if op.Done() {
+			c := float64(op.CompleteUs) / 1000
+			os.CompleteMs = &c
+		}
+		if op.Kind == "read" && op.Result == OpOK {
+			v := op.ReadValue
+			os.ReadValue = &v
+			os.ReadFound = op.ReadFound
+			os.ReadAt = op.ReadAt
+		}
+		s.Ops = append(s.Ops, os)
+	}
+	return s
+}

@@ -1,0 +1,438 @@
+package raftcore
+
+import "fmt"
+
+// Status is whether a machine is running.
+type Status uint8
+
+const (
+	StatusUp Status = iota
+	// StatusPaused keeps all state but does nothing; its clock stops and
+	// arriving messages wait (up to a bound) to be handled on resume.
+	StatusPaused
+	// StatusCrashed has lost its volatile state and drops what arrives.
+	StatusCrashed
+)
+
+var statusNames = [...]string{"up", "paused", "crashed"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("status(%d)", s)
+}
+
+// machine is the world's side of a node: how it is running, not what it
+// believes.
+type machine struct {
+	status Status
+	// slow multiplies the time the machine takes to handle a message: above
+	// 1 it takes Slow milliseconds per message and falls behind.
+	slow float64
+	// drift is the rate of the machine's clock: 0.5 ticks half as often as
+	// real time, 2 twice as often.
+	drift     float64
+	tickGen   uint64
+	busyUntil int64
+	// work holds messages that arrived while the machine was busy (slow)
+	// or paused, in arrival order.
+	work     []Message
+	restarts int
+}
+
+type eventKind uint8
+
+const (
+	evTick eventKind = iota
+	evDeliver
+	evProcess
+	evTimeout
+)
+
+type event struct {
+	at   int64
+	seq  uint64
+	kind eventKind
+	node NodeID
+	gen  uint64
+	op   int
+	msg  Message
+}
+
+// World is the whole simulation: machines, network, clients, clock, trace
+// and checker. It is not safe for concurrent use; nothing in it needs to be.
+type World struct {
+	cfg      Config
+	ncfg     *nodeConfig
+	rng      *Rand
+	now      int64
+	seq      uint64
+	queue    eventQueue
+	nodes    []*Node // index 0 unused
+	machines []machine
+	links    [][]Link // [from][to]
+	// processed counts handled events; recorded actions note it so replay
+	// can act between two events at the same instant.
+	processed uint64
+	nextMsgID uint64
+	dropped   []uint64 // ids of in-flight messages a reader dropped
+	ops       []Op
+	pending   []int // indexes into ops still waiting
+	actions   []Action
+	trace     trace
+	checker   checker
+}
+
+// NewWorld builds a world from a validated configuration.
+func NewWorld(cfg Config) (*World, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	rng := NewRand(cfg.Seed)
+	w := &World{cfg: cfg, rng: &rng}
+	w.cfg.Names = append([]string(nil), cfg.Names...)
+	w.ncfg = &nodeConfig{
+		protocol:       cfg.Protocol,
+		size:           cfg.Nodes,
+		electionTicks:  cfg.ElectionTicks,
+		heartbeatTicks: cfg.HeartbeatTicks,
+		preVote:        cfg.PreVote,
+		checkQuorum:    cfg.CheckQuorum,
+		maxEntries:     cfg.MaxEntriesPerMsg,
+		maxInflight:    cfg.MaxInflight,
+		bugs:           cfg.Bugs,
+	}
+	w.trace.limit = cfg.TraceLimit
+	w.nodes = make([]*Node, cfg.Nodes+1)
+	w.machines = make([]machine, cfg.Nodes+1)
+	w.links = make([][]Link, cfg.Nodes+1)
+	def := Link{Up: true, LatencyMinUs: msToUs(cfg.LatencyMinMs), LatencyMaxUs: msToUs(cfg.LatencyMaxMs), Loss: cfg.Loss, Duplicate: cfg.Duplicate}
+	for i := 1; i <= cfg.Nodes; i++ {
+		w.links[i] = make([]Link, cfg.Nodes+1)
+		for j := 1; j <= cfg.Nodes; j++ {
+			w.links[i][j] = def
+		}
+	}
+	w.checker.init(w)
+	tickUs := int64(cfg.TickMs) * 1000
+	for i := 1; i <= cfg.Nodes; i++ {
+		w.machines[i] = machine{slow: 1, drift: 1}
+		w.nodes[i] = newNode(NodeID(i), w.ncfg, w.rng)
+		w.afterStep(NodeID(i), nodeState{})
+		// Machines' clocks start at random phases, as real ones do.
+		w.schedule(event{at: 1 + w.rng.Int63n(tickUs), kind: evTick, node: NodeID(i)})
+	}
+	return w, nil
+}
+
+// MustWorld is NewWorld for configurations known to be valid (tests,
+// built-in scenarios).
+func MustWorld(cfg Config) *World {
+	w, err := NewWorld(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return w
+}
+
+// Config returns the configuration the world was built with.
+func (w *World) Config() Config { return w.cfg }
+
+// Now is the virtual time in microseconds.
+func (w *World) Now() int64 { return w.now }
+
+// Processed is the number of events handled so far.
+func (w *World) Processed() uint64 { return w.processed }
+
+// Size is the number of machines.
+func (w *World) Size() int { return w.cfg.Nodes }
+
+// Node returns machine id (1..Size). The returned node must be treated as
+// read-only; change the world through Apply.
+func (w *World) Node(id NodeID) *Node { return w.nodes[id] }
+
+// Status returns whether machine id is up, paused or crashed.
+func (w *World) Status(id NodeID) Status { return w.machines[id].status }
+
+// Slow and Drift return a machine's processing slowness and clock rate.
+func (w *World) Slow(id NodeID) float64  { return w.machines[id].slow }
+func (w *World) Drift(id NodeID) float64 { return w.machines[id].drift }
+
+// Backlog is the number of messages waiting at a paused or slow machine.
+func (w *World) Backlog(id NodeID) int { return len(w.machines[id].work) }
+
+// Restarts counts how often machine id was restarted.
+func (w *World) Restarts(id NodeID) int { return w.machines[id].restarts }
+
+// TraceHash is the hash of every trace event so far.
+func (w *World) TraceHash() uint64 { return w.trace.hash }
+
+// TraceCount is the number of trace events so far.
+func (w *World) TraceCount() uint64 { return w.trace.count }
+
+// Trace returns the events kept in memory (all of them when TraceLimit is 0).
+func (w *World) Trace() []TraceEvent { return w.trace.events }
+
+// Actions returns the action log.
+func (w *World) Actions() []Action { return w.actions }
+
+// NextEventAt returns the time of the next event, if any.
+func (w *World) NextEventAt() (int64, bool) {
+	if len(w.queue) == 0 {
+		return 0, false
+	}
+	return w.queue[0].at, true
+}
+
+func (w *World) schedule(e event) {
+	w.seq++
+	e.seq = w.seq
+	w.queue.push(e)
+}
+
+// Step handles the next event and reports whether there was one.
+func (w *World) Step() bool {
+	if len(w.queue) == 0 {
+		return false
+	}
+	e := w.queue.pop()
+	w.now = e.at
+	w.processed++
+	w.handle(e)
+	return true
+}
+
+// RunUntil handles every event due at or before t, then sets the clock to t.
+func (w *World) RunUntil(t int64) {
+	for len(w.queue) > 0 && w.queue[0].at <= t {
+		w.Step()
+	}
+	if t > w.now {
+		w.now = t
+	}
+}
+
+// RunFor advances the clock by d microseconds.
+func (w *World) RunFor(d int64) { w.RunUntil(w.now + d) }
+
+func (w *World) tickUs(id NodeID) int64 {
+	d := w.machines[id].drift
+	us := float64(w.cfg.TickMs) * 1000 / d
+	if us < 1 {
+		us = 1
+	}
+	return int64(us + 0.5)
+}
+
+func (w *World) handle(e event) {
+	switch e.kind {
+	case evTick:
+		m := &w.machines[e.node]
+		if e.gen != m.tickGen || m.status != StatusUp {
+			return
+		}
+		before := w.capture(e.node)
+		w.nodes[e.node].tick()
+		w.afterStep(e.node, before)
+		w.schedule(event{at: w.now + w.tickUs(e.node), kind: evTick, node: e.node, gen: m.tickGen})
+	case evDeliver:
+		w.deliver(e.msg)
+	case evProcess:
+		w.processWork(e.node, e.gen)
+	case evTimeout:
+		w.timeoutOp(e.op)
+	}
+}
+
+// nodeState is what the world compares before and after a node acts to
+// trace and check what changed.
+type nodeState struct {
+	term   uint64
+	vote   NodeID
+	commit uint64
+	role   Role
+	last   uint64
+	valid  bool
+}
+
+func (w *World) capture(id NodeID) nodeState {
+	n := w.nodes[id]
+	return nodeState{term: n.term, vote: n.vote, commit: n.commit, role: n.role, last: n.log.lastIndex(), valid: true}
+}
+
+// afterStep traces and checks what a node did, applies what it committed,
+// answers clients, and sends its messages.
+func (w *World) afterStep(id NodeID, before nodeState) {
+	n := w.nodes[id]
+	for _, rc := range n.roleChanges {
+		w.record(TraceEvent{Kind: TraceRole, Node: id, Term: rc.Term, Text: rc.From.String() + "->" + rc.To.String() + ": " + rc.Why})
+		if rc.To == RoleLeader {
+			w.checker.onLeader(id, rc.Term)
+		}
+	}
+	n.roleChanges = n.roleChanges[:0]
+	if before.valid {
+		if n.term != before.term {
+			w.record(TraceEvent{Kind: TraceTerm, Node: id, Term: n.term})
+		}
+		if n.vote != before.vote && n.vote != None {
+			w.record(TraceEvent{Kind: TraceVote, Node: id, Peer: n.vote, Term: n.term})
+		}
+		w.checker.onNodeChange(id, before)
+	}
+	if n.log.dirtyFrom != 0 {
+		if n.log.truncated {
+			w.record(TraceEvent{Kind: TraceTruncate, Node: id, Term: n.term, Index: n.log.dirtyFrom})
+		}
+		if n.log.lastIndex() >= n.log.dirtyFrom {
+			w.record(TraceEvent{Kind: TraceAppend, Node: id, Term: n.term, Index: n.log.lastIndex()})
+		}
+		w.checker.onLogChange(id, n.log.dirtyFrom, n.log.truncated)
+		n.log.dirtyFrom, n.log.truncated = 0, false
+	}
+	if before.valid && n.commit != before.commit {
+		w.record(TraceEvent{Kind: TraceCommit, Node: id, Term: n.term, Index: n.commit})
+		w.checker.onCommit(id)
+	}
+	for {
+		e, ok := n.nextApply()
+		if !ok {
+			break
+		}
+		n.markApplied(e)
+		w.record(TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID})
+		w.checker.onApply(id, e)
+		w.onApplied(id, e)
+	}
+	if len(n.readStates) > 0 {
+		for _, rs := range n.readStates {
+			w.onReadIndex(id, rs)
+		}
+		n.readStates = n.readStates[:0]
+	}
+	w.answerReads(id)
+	if len(n.msgs) > 0 {
+		msgs := n.msgs
+		n.msgs = nil
+		for _, m := range msgs {
+			w.send(m)
+		}
+	}
+}
+
+func (w *World) record(e TraceEvent) {
+	e.AtUs = w.now
+	w.trace.add(e)
+}
+
+// Clone returns an independent deep copy of the world: stepping the copy
+// never changes the original. The timeline keeps such copies as checkpoints.
+func (w *World) Clone() *World {
+	c := *w
+	rng := *w.rng
+	c.rng = &rng
+	ncfg := *w.ncfg
+	c.ncfg = &ncfg
+	c.queue = append(eventQueue(nil), w.queue...)
+	c.nodes = make([]*Node, len(w.nodes))
+	for i := 1; i < len(w.nodes); i++ {
+		c.nodes[i] = w.nodes[i].clone(c.ncfg, c.rng)
+	}
+	c.machines = make([]machine, len(w.machines))
+	for i, m := range w.machines {
+		m.work = append([]Message(nil), m.work...)
+		c.machines[i] = m
+	}
+	c.links = make([][]Link, len(w.links))
+	for i := range w.links {
+		c.links[i] = append([]Link(nil), w.links[i]...)
+	}
+	c.dropped = append([]uint64(nil), w.dropped...)
+	c.ops = append([]Op(nil), w.ops...)
+	c.pending = append([]int(nil), w.pending...)
+	c.actions = append([]Action(nil), w.actions...)
+	c.trace = w.trace.clone()
+	c.checker = w.checker.clone(&c)
+	return &c
+}
+
+// eventQueue is a binary min-heap ordered by (time, sequence): events at the
+// same instant are handled in the order they were scheduled.
+type eventQueue []event
+
+func (q eventQueue) less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+
+func (q *eventQueue) push(e event) {
+	*q = append(*q, e)
+	h := *q
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *eventQueue) pop() event {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = event{}
+	h = h[:last]
+	h.down(0)
+	*q = h
+	return top
+}
+
+func (q eventQueue) down(i int) {
+	n := len(q)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		s := l
+		if r := l + 1; r < n && q.less(r, l) {
+			s = r
+		}
+		if !q.less(s, i) {
+			return
+		}
+		q[i], q[s] = q[s], q[i]
+		i = s
+	}
+}
+
+// remove deletes the event at position i.
+func (q *eventQueue) remove(i int) {
+	h := *q
+	last := len(h) - 1
+	if i != last {
+		h[i] = h[last]
+	}
+	h[last] = event{}
+	h = h[:last]
+	if i < len(h) {
+		h.down(i)
+		// Sift up as well: the moved element may be smaller than its parent.
+		for i > 0 {
+			p := (i - 1) / 2
+			if !h.less(i, p) {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
+		}
+	}
+	*q = h
+}
