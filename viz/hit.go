@@ -22,11 +22,14 @@ const (
 
 var hitNames = [...]string{"none", "message", "node", "link", "button", "speed", "tab", "panel", "timeline", "log", "cluster", "toolbar"}
 
-func (k HitKind) String() string {
-	if k < 0 || int(k) >= len(hitNames) {
+func (k HitKind) String() string { return enumName(hitNames[:], k) }
+
+// enumName returns names[v], or "?" when v is out of range.
+func enumName[T ~int](names []string, v T) string {
+	if v < 0 || int(v) >= len(names) {
 		return "?"
 	}
-	return hitNames[k]
+	return names[v]
 }
 
 // MessageDot is a message drawn at Pos, for hit-testing.

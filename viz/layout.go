@@ -52,12 +52,7 @@ func PanelKinds() []PanelKind {
 }
 
 // Title returns the short title for the panel's heading or tab.
-func (k PanelKind) Title() string {
-	if k < 0 || k >= numPanels {
-		return "?"
-	}
-	return panelTitles[k]
-}
+func (k PanelKind) Title() string { return enumName(panelTitles[:], k) }
 
 func (k PanelKind) String() string { return k.Title() }
 
