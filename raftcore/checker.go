@@ -24,6 +24,7 @@ const (
 	RuleOneVote            Rule = "one-vote-per-term"
 	RuleStateDigest        Rule = "state-matches-log"
 	RuleStaleRead          Rule = "stale-read"
+	RuleCommitCurrentTerm  Rule = "commit-current-term"
 )
 
 // Violation is one broken rule, explained in a sentence.
@@ -47,8 +48,10 @@ type appliedRec struct {
 }
 
 type committedRec struct {
-	term  uint64
 	chain uint64
+	// inTerm is the term of the machine that first committed the entry
+	// (always a leader): only leaders of later terms must hold it.
+	inTerm uint64
 }
 
 // checker watches every change a machine makes and records violations.
@@ -148,11 +151,13 @@ func (c *checker) onLeader(id NodeID, term uint64) {
 	} else {
 		c.leaders[term] = id
 	}
-	// Leader Completeness: every committed entry is in the new leader's log.
+	// Leader Completeness: an entry committed in a term is in the log of
+	// every leader of a later term. (A leader of an older term may still be
+	// elected late, e.g. after a long pause, and need not have it.)
 	n := c.w.nodes[id]
 	for i := range c.committed {
 		idx := uint64(i + 1)
-		if n.log.chain(idx) != c.committed[i].chain {
+		if c.committed[i].inTerm < term && n.log.chain(idx) != c.committed[i].chain {
 			c.report(u(term), Violation{Rule: RuleLeaderCompleteness, Nodes: []NodeID{id}, Term: term, Index: idx,
 				Text: fmt.Sprintf("%s became leader of term %d without the committed entry at index %d", c.name(id), term, idx)})
 			break
@@ -240,11 +245,15 @@ func (c *checker) onCommit(id NodeID) {
 		return
 	}
 	c.checkMajority(id, n.commit, "committed")
+	if n.role == RoleLeader && n.log.term(n.commit) != n.term {
+		c.report(u(uint64(id))+"/"+u(n.commit), Violation{Rule: RuleCommitCurrentTerm, Nodes: []NodeID{id}, Term: n.term, Index: n.commit,
+			Text: fmt.Sprintf("leader %s of term %d committed index %d, an entry of term %d, by counting replicas; only entries of the leader's own term may be committed that way (the paper's Figure 8 shows why)", c.name(id), n.term, n.commit, n.log.term(n.commit))})
+	}
 	// Compare the newly committed part with the committed prefix seen so
 	// far: no two machines may ever commit different entries at an index.
 	for i := c.commitSeen[id] + 1; i <= n.commit; i++ {
 		if i > uint64(len(c.committed)) {
-			c.committed = append(c.committed, committedRec{term: n.log.term(i), chain: n.log.chain(i)})
+			c.committed = append(c.committed, committedRec{chain: n.log.chain(i), inTerm: n.term})
 			continue
 		}
 		if c.committed[i-1].chain != n.log.chain(i) {
