@@ -67,7 +67,10 @@ func (l *raftLog) appendAfter(after uint64, ents ...Entry) {
 		l.truncated = true
 	}
 	l.markDirty(after + 1)
-	l.entries = l.entries[:after]
+	if after < l.lastIndex() {
+		// Truncation: never overwrite an array a clone may share.
+		l.entries = append(make([]Entry, 0, after+uint64(len(ents))), l.entries[:after]...)
+	}
 	for _, e := range ents {
 		e.Index = l.lastIndex() + 1
 		e.Chain = chainHash(l.chain(e.Index-1), e.Term, e.Data)
@@ -107,11 +110,14 @@ func (l *raftLog) findConflictByTerm(index, term uint64) (uint64, uint64) {
 	return 0, 0
 }
 
-// clone copies the log. Entries are values, so a copy of the slice is a deep
-// copy.
-func (l raftLog) clone() raftLog {
-	l.entries = append([]Entry(nil), l.entries...)
-	return l
+// clone returns a copy that shares the entries with l. Both slices are
+// capped at their length, so an append to either reallocates rather than
+// writing into the shared array, and appendAfter copies before it truncates.
+// Entries are values that are never modified in place, so sharing is safe and
+// makes cloning a world (the timeline's checkpoints) cheap.
+func (l *raftLog) clone() raftLog {
+	l.entries = l.entries[:len(l.entries):len(l.entries)]
+	return *l
 }
 
 // chainHash extends a running FNV-1a hash with one entry.
