@@ -295,6 +295,12 @@ func TestCircleAndPoint(t *testing.T) {
 	if got := Seg(Pt(0, 0), Pt(10, 20)).At(0.25); got != Pt(2.5, 5) {
 		t.Errorf("At = %v", got)
 	}
+	if got := Seg(Pt(1, 1), Pt(4, 5)).Len(); got != 5 {
+		t.Errorf("Len = %v", got)
+	}
+	if got := XYWH(10, 0, 0, 5).Frac(Pt(50, 0)); got != 0 {
+		t.Errorf("Frac of an empty rect = %v", got)
+	}
 }
 
 func TestClamp(t *testing.T) {

@@ -444,3 +444,25 @@ func checkGesture(t *testing.T, l *Layout, gs Gesture) {
 		}
 	}
 }
+
+func TestGestureConfig(t *testing.T) {
+	l := NewLayout(1280, 800, 5, true)
+	node := l.Nodes[2].Center
+	// A 20px mouse slop turns a 15px wobble into a tap.
+	g := NewRecognizer(GestureConfig{TapSlop: 20})
+	if got := last(t, feedAll(g, &l, nil, stroke(false, node, node.Add(Pt(15, 0))))); got.Kind != GestureTap {
+		t.Errorf("custom mouse slop: %+v", got)
+	}
+	// A 2px finger slop makes a 5px wobble a drag, and a 3px click-drag
+	// limit makes its release a cancel rather than a click.
+	g = NewRecognizer(GestureConfig{TouchTapSlop: 2, ClickDrag: 3})
+	gs := feedAll(g, &l, nil, stroke(true, node, node.Add(Pt(5, 0))))
+	if len(gs) != 2 || gs[0].Kind != GestureNodeDrag || gs[1].Kind != GestureDragCancel {
+		t.Errorf("custom touch slop and click drag: %+v", gs)
+	}
+	// Slack set by hand widens nodes for a mouse too.
+	r := l.NodeRadius
+	if h := l.HitTest(node.Add(Pt(r+3, 0)), nil, HitOptions{Slack: 4}); h.Kind != HitNode || h.Node != 2 {
+		t.Errorf("custom slack: %+v", h)
+	}
+}
