@@ -154,6 +154,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if encoding != "" {
 		hdr.Set("Content-Encoding", encoding)
 		hdr.Set(DecodedLengthHeader, strconv.FormatInt(fi.Size(), 10))
+		// http.ServeContent leaves Content-Length out when Content-Encoding is set. The
+		// encoded file's size is the length of a whole response; a range response gets
+		// no length here and ServeContent writes its own.
+		if r.Header.Get("Range") == "" {
+			hdr.Set("Content-Length", strconv.FormatInt(serveInfo.Size(), 10))
+		}
 	}
 	hdr.Set("ETag", etag(serveInfo, etagSuffix))
 

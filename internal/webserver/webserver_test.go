@@ -187,6 +187,9 @@ func TestEncodingNegotiation(t *testing.T) {
 		if !bytes.Equal(w.Body.Bytes(), c.body) {
 			t.Errorf("Accept-Encoding %q: body of %d bytes is not the expected variant", c.accept, w.Body.Len())
 		}
+		if got, want := w.Header().Get("Content-Length"), strconv.Itoa(len(c.body)); got != want {
+			t.Errorf("Accept-Encoding %q: Content-Length %q, want %s", c.accept, got, want)
+		}
 		decoded := w.Header().Get(DecodedLengthHeader)
 		if c.encoding == "" && decoded != "" {
 			t.Errorf("Accept-Encoding %q: %s set on an unencoded response", c.accept, DecodedLengthHeader)
@@ -268,6 +271,33 @@ func TestOnlyGzipSibling(t *testing.T) {
 	}
 	if got := w.Header().Get("Vary"); got != "" {
 		t.Errorf("file without siblings: Vary %q", got)
+	}
+}
+
+func TestRangeOfEncodedFile(t *testing.T) {
+	s := newSite(t)
+	srv := httptest.NewServer(s.handler(t))
+	defer srv.Close()
+	req, err := http.NewRequest("GET", srv.URL+"/raftlab.wasm", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", "br")
+	req.Header.Set("Range", "bytes=0-4")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusPartialContent {
+		t.Fatalf("status %d, want 206", resp.StatusCode)
+	}
+	if !bytes.Equal(body, s.brWasm[:5]) || resp.ContentLength != 5 {
+		t.Errorf("range body %q (length %d), want the first 5 bytes of the .br file", body, resp.ContentLength)
 	}
 }
 
