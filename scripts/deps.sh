@@ -6,6 +6,7 @@
 #   browser  chromium, brotli (browser end-to-end tests)
 #   desktop  gcc and the X11/GL headers Ebiten's cgo build needs
 #   xvfb     xvfb, imagemagick and xdotool (desktop smoke test under a virtual display)
+#   node     nodejs, unless a `node` is already on PATH (GOOS=js tests run in Node)
 #   all      every group above (the default)
 #
 # As root with apt-get available, missing packages are installed with one `apt-get update`
@@ -26,9 +27,13 @@ for g in "${groups[@]}"; do
 	browser) required+=(chromium brotli) ;;
 	desktop) required+=(gcc libc6-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev) ;;
 	xvfb) required+=(xvfb imagemagick xdotool) ;;
-	all) required+=(chromium xvfb imagemagick brotli gcc libc6-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xdotool) ;;
+	node) command -v node >/dev/null 2>&1 || required+=(nodejs) ;;
+	all)
+		required+=(chromium xvfb imagemagick brotli gcc libc6-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xdotool)
+		command -v node >/dev/null 2>&1 || required+=(nodejs)
+		;;
 	*)
-		echo "deps.sh: unknown group '$g' (known: web browser desktop xvfb all)" >&2
+		echo "deps.sh: unknown group '$g' (known: web browser desktop xvfb node all)" >&2
 		exit 2
 		;;
 	esac

@@ -1,0 +1,116 @@
+# raftlab: build, serve and test. `make help` lists the targets.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+GO     ?= go
+ADDR   ?= 127.0.0.1:8080
+GOROOT  = $(shell $(GO) env GOROOT)
+GOFMT   = $(GOROOT)/bin/gofmt
+
+# Packages that must also pass their tests compiled to WebAssembly (run in Node).
+WASM_TEST_PATTERNS := ./raftcore/... ./scenarios/... ./viz/...
+
+# The browser app; WASM_PKG can point elsewhere for a one-off build.
+WASM_PKG        ?= ./cmd/wasm
+WASM_SOURCES    := $(wildcard $(WASM_PKG)/*.go)
+DESKTOP_SOURCES := $(wildcard cmd/desktop/*.go)
+
+.PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench clean
+
+help:
+	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
+	@echo "make run          build the WebAssembly app and serve web/ on http://$(ADDR)"
+	@echo "make wasm         build web/raftlab.wasm, copy wasm_exec.js, precompress (.gz, .br)"
+	@echo "make desktop      build bin/raftlab-desktop and run it"
+	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
+	@echo "make bench        run the benchmarks"
+	@echo "make clean        remove build outputs and test artifacts"
+
+deps:
+	@scripts/deps.sh all
+
+# --- WebAssembly -------------------------------------------------------------------------
+
+wasm:
+	@if [ -z "$(WASM_SOURCES)" ]; then echo "make wasm: $(WASM_PKG) has no Go files yet" >&2; exit 1; fi
+	@mkdir -p bin
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/raftlab.wasm.new $(WASM_PKG)
+	@# Replace the output only when it changed, so that the compressed files stay current.
+	@# The compressed files are touched after writing: brotli copies the source's mtime, and
+	@# both make and the server treat a sibling older than raftlab.wasm as stale.
+	@if cmp -s bin/raftlab.wasm.new web/raftlab.wasm; then rm bin/raftlab.wasm.new; \
+	else mv bin/raftlab.wasm.new web/raftlab.wasm; echo "wrote web/raftlab.wasm ($$(stat -c %s web/raftlab.wasm) bytes)"; fi
+	@cmp -s "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js || cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+	@if [ ! web/raftlab.wasm.gz -nt web/raftlab.wasm ]; then \
+		gzip -9 -n -c web/raftlab.wasm > bin/raftlab.wasm.gz.new && mv bin/raftlab.wasm.gz.new web/raftlab.wasm.gz; \
+		touch web/raftlab.wasm.gz; \
+		echo "wrote web/raftlab.wasm.gz ($$(stat -c %s web/raftlab.wasm.gz) bytes)"; fi
+	@if ! command -v brotli >/dev/null 2>&1; then \
+		rm -f web/raftlab.wasm.br; \
+		echo "make wasm: brotli not installed (Debian package brotli); skipping web/raftlab.wasm.br"; \
+	elif [ ! web/raftlab.wasm.br -nt web/raftlab.wasm ]; then \
+		brotli -q 11 -f -o bin/raftlab.wasm.br.new web/raftlab.wasm && mv bin/raftlab.wasm.br.new web/raftlab.wasm.br; \
+		touch web/raftlab.wasm.br; \
+		echo "wrote web/raftlab.wasm.br ($$(stat -c %s web/raftlab.wasm.br) bytes)"; fi
+
+run:
+	@scripts/deps.sh web
+	@$(MAKE) wasm
+	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
+
+# --- Desktop -----------------------------------------------------------------------------
+
+desktop:
+	@scripts/deps.sh desktop
+	@if [ -z "$(DESKTOP_SOURCES)" ]; then echo "make desktop: ./cmd/desktop has no Go files yet" >&2; exit 1; fi
+	CGO_ENABLED=1 $(GO) build -o bin/raftlab-desktop ./cmd/desktop
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+		echo "make desktop: built bin/raftlab-desktop, but there is no display to open a window on (DISPLAY is not set)" >&2; exit 1; fi
+	./bin/raftlab-desktop
+
+# --- Tests -------------------------------------------------------------------------------
+
+# Everything, under one virtual X display when DISPLAY is not set (Ebiten panics at init
+# without a display, so packages that import it need one even for unit tests).
+test:
+	@scripts/deps.sh all
+	@scripts/with-xvfb.sh $(MAKE) check
+
+check: fmt-check vet unit wasm-unit e2e-browser e2e-desktop
+
+fmt-check:
+	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path './bin/*' -not -path './artifacts/*'); \
+	if [ -z "$$files" ]; then exit 0; fi; \
+	out=$$($(GOFMT) -l $$files); \
+	if [ -n "$$out" ]; then echo "gofmt -l lists files that need formatting (run gofmt -w):"; echo "$$out"; exit 1; fi; \
+	echo "gofmt: ok"
+
+vet:
+	$(GO) vet ./...
+	$(GO) vet -tags browser,desktop ./e2e/...
+
+unit:
+	$(GO) test ./...
+
+wasm-unit:
+	GO=$(GO) scripts/go-test-wasm.sh $(WASM_TEST_PATTERNS)
+
+e2e-browser:
+	@scripts/deps.sh browser
+	@if [ -n "$(WASM_SOURCES)" ]; then $(MAKE) wasm; \
+	else echo "e2e-browser: $(WASM_PKG) has no Go files yet; tests of the app will skip (and fail under CI=true)"; fi
+	$(GO) test -count=1 -tags browser ./e2e/...
+
+e2e-desktop:
+	@scripts/deps.sh desktop xvfb
+	scripts/with-xvfb.sh $(GO) test -count=1 -tags desktop ./e2e/...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -f web/raftlab.wasm web/raftlab.wasm.gz web/raftlab.wasm.br web/wasm_exec.js
+	rm -rf bin artifacts
