@@ -25,17 +25,30 @@ if [ ! -x "$exec_dir/go_js_wasm_exec" ]; then
 	exit 1
 fi
 
+# Leave out patterns whose directory does not exist (git keeps no empty directories).
+patterns=()
+for p in "$@"; do
+	dir=${p%/...}
+	if [ -d "$dir" ]; then
+		patterns+=("$p")
+	fi
+done
+if [ ${#patterns[@]} -eq 0 ]; then
+	echo "go-test-wasm.sh: none of $* exists yet; nothing to test under GOOS=js"
+	exit 0
+fi
+
 errs=$(mktemp)
 trap 'rm -f "$errs"' EXIT
 # -e keeps packages with errors in the list, so that `go test` reports those errors.
-pkgs=$(GOOS=js GOARCH=wasm "$GO" list -e -f '{{if or .GoFiles .TestGoFiles .XTestGoFiles .Error}}{{.ImportPath}}{{end}}' "$@" 2>"$errs") || {
+pkgs=$(GOOS=js GOARCH=wasm "$GO" list -e -f '{{if or .GoFiles .TestGoFiles .XTestGoFiles .Error}}{{.ImportPath}}{{end}}' "${patterns[@]}" 2>"$errs") || {
 	cat "$errs" >&2
 	exit 1
 }
 grep -v 'matched no packages' "$errs" >&2 || true
 
 if [ -z "$pkgs" ]; then
-	echo "go-test-wasm.sh: no packages match $* yet; nothing to test under GOOS=js"
+	echo "go-test-wasm.sh: no packages match ${patterns[*]} yet; nothing to test under GOOS=js"
 	exit 0
 fi
 
