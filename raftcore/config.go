@@ -65,13 +65,18 @@ func DefaultConfig() Config {
 // MaxNodes is the largest cluster the lab runs.
 const MaxNodes = 9
 
+// MaxElectionTicks bounds Config.ElectionTicks.
+const MaxElectionTicks = 10000
+
 // Validate reports the first thing wrong with c, naming the field.
 func (c Config) Validate() error {
 	switch {
 	case c.Nodes < 1 || c.Nodes > MaxNodes:
 		return fmt.Errorf("nodes: %d is out of range: use 1 to %d", c.Nodes, MaxNodes)
-	case c.ElectionTicks < 1:
-		return fmt.Errorf("election_ticks: %d must be at least 1", c.ElectionTicks)
+	case c.ElectionTicks < 1 || c.ElectionTicks > MaxElectionTicks:
+		// The bound keeps the randomized timeout (up to twice this) from
+		// overflowing.
+		return fmt.Errorf("election_ticks: %d is out of range: use 1 to %d", c.ElectionTicks, MaxElectionTicks)
 	case c.HeartbeatTicks < 1:
 		return fmt.Errorf("heartbeat_ticks: %d must be at least 1", c.HeartbeatTicks)
 	case c.HeartbeatTicks >= c.ElectionTicks:
@@ -84,8 +89,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("loss: %g is not a probability between 0 and 1", c.Loss)
 	case c.Duplicate < 0 || c.Duplicate > 1:
 		return fmt.Errorf("duplicate: %g is not a probability between 0 and 1", c.Duplicate)
-	case c.ClientTimeoutMs < 1:
-		return fmt.Errorf("client_timeout_ms: %d must be at least 1", c.ClientTimeoutMs)
+	case c.ClientTimeoutMs < 1 || c.ClientTimeoutMs > MaxUntilMs:
+		// Beyond a virtual day the deadline in microseconds could overflow
+		// and fall before the request.
+		return fmt.Errorf("client_timeout_ms: %d is out of range: use 1 to %d", c.ClientTimeoutMs, MaxUntilMs)
 	case c.InboxLimit < 0:
 		return fmt.Errorf("inbox_limit: %d must not be negative", c.InboxLimit)
 	case c.MaxEntriesPerMsg < 1:

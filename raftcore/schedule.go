@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -77,11 +78,15 @@ func describeJSONError(data []byte, err error) error {
 		line, col := position(data, syn.Offset)
 		return fmt.Errorf("schedule is not valid JSON at line %d, column %d: %v", line, col, syn)
 	case errors.As(err, &typ):
-		field := typ.Field
+		field := fieldPath(typ.Field)
+		// encoding/json names a field inside an array without its index.
+		if loc := locate(data); strings.HasPrefix(loc, "actions[") && strings.HasPrefix(field, "actions.") {
+			field = loc + strings.TrimPrefix(field, "actions")
+		}
 		if field == "" {
 			field = "schedule"
 		}
-		return fmt.Errorf("%s: want %s, got JSON %s", fieldPath(field), typ.Type.String(), typ.Value)
+		return fmt.Errorf("%s: want %s, got JSON %s", field, jsonKind(typ.Type), typ.Value)
 	case errors.Is(err, io.EOF):
 		return errors.New("schedule is empty: want a JSON object like {\"nodes\":3,\"until_ms\":5000,\"actions\":[]}")
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -89,9 +94,75 @@ func describeJSONError(data []byte, err error) error {
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "json: unknown field ") {
-		return fmt.Errorf("unknown field %s", strings.TrimPrefix(msg, "json: unknown field "))
+		name := strings.TrimPrefix(msg, "json: unknown field ")
+		switch loc := locate(data); {
+		case loc == "options":
+			return fmt.Errorf("options: unknown field %s; known fields: %s", name, jsonFields(ScheduleOptions{}))
+		case loc != "":
+			return fmt.Errorf("%s: unknown field %s; known fields: %s", loc, name, jsonFields(Action{}))
+		}
+		return fmt.Errorf("unknown field %s; known fields: %s", name, jsonFields(Schedule{}))
 	}
-	return fmt.Errorf("schedule: %v", err)
+	return fmt.Errorf("schedule: %v", strings.TrimPrefix(msg, "json: "))
+}
+
+// locate finds the part of a schedule ("options" or "actions[i]") that
+// fails strict decoding, or "" when it is the top level.
+func locate(data []byte) string {
+	var parts struct {
+		Options json.RawMessage   `json:"options"`
+		Actions []json.RawMessage `json:"actions"`
+	}
+	if json.Unmarshal(data, &parts) != nil {
+		return ""
+	}
+	strict := func(raw []byte, v any) error {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		return dec.Decode(v)
+	}
+	if len(parts.Options) > 0 && strict(parts.Options, &ScheduleOptions{}) != nil {
+		return "options"
+	}
+	for i, a := range parts.Actions {
+		if strict(a, &Action{}) != nil {
+			return fmt.Sprintf("actions[%d]", i)
+		}
+	}
+	return ""
+}
+
+// jsonKind names the JSON a Go type is decoded from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+// jsonFields lists the JSON keys of a struct, for "unknown field" errors.
+func jsonFields(v any) string {
+	t := reflect.TypeOf(v)
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // fieldPath turns encoding/json's "actions.2.node" into "actions[2].node".
