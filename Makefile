@@ -16,7 +16,9 @@ WASM_TEST_PATTERNS := ./raftcore/... ./scenarios/... ./viz/...
 # The browser app; WASM_PKG can point elsewhere for a one-off build.
 WASM_PKG        ?= ./cmd/wasm
 WASM_SOURCES    := $(wildcard $(WASM_PKG)/*.go)
-DESKTOP_SOURCES := $(wildcard cmd/desktop/*.go)
+# The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
+DESKTOP_PKG     ?= ./cmd/desktop
+DESKTOP_SOURCES := $(wildcard $(DESKTOP_PKG)/*.go)
 
 .PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench clean
 
@@ -65,8 +67,8 @@ run:
 
 desktop:
 	@scripts/deps.sh desktop
-	@if [ -z "$(DESKTOP_SOURCES)" ]; then echo "make desktop: ./cmd/desktop has no Go files yet" >&2; exit 1; fi
-	CGO_ENABLED=1 $(GO) build -o bin/raftlab-desktop ./cmd/desktop
+	@if [ -z "$(DESKTOP_SOURCES)" ]; then echo "make desktop: $(DESKTOP_PKG) has no Go files yet" >&2; exit 1; fi
+	CGO_ENABLED=1 $(GO) build -o bin/raftlab-desktop $(DESKTOP_PKG)
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 		echo "make desktop: built bin/raftlab-desktop, but there is no display to open a window on (DISPLAY is not set)" >&2; exit 1; fi
 	./bin/raftlab-desktop
