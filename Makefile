@@ -37,6 +37,7 @@ deps:
 # --- WebAssembly -------------------------------------------------------------------------
 
 wasm:
+	@scripts/deps.sh web
 	@if [ -z "$(WASM_SOURCES)" ]; then echo "make wasm: $(WASM_PKG) has no Go files yet" >&2; exit 1; fi
 	@mkdir -p bin
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/raftlab.wasm.new $(WASM_PKG)
@@ -59,7 +60,6 @@ wasm:
 		echo "wrote web/raftlab.wasm.br ($$(stat -c %s web/raftlab.wasm.br) bytes)"; fi
 
 run:
-	@scripts/deps.sh web
 	@$(MAKE) wasm
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
 
