@@ -21,11 +21,16 @@ func (s ProgressState) String() string {
 type Progress struct {
 	Match, Next uint64
 	State       ProgressState
-	// Paused: in Probe, an append is outstanding and no other is sent until
-	// the follower answers (or a heartbeat response arrives).
+	// Paused: no append with entries is sent until the follower answers (or
+	// a heartbeat response arrives). In Probe, one append is outstanding; in
+	// Replicate, the window of appends in flight is full.
 	Paused bool
 	// RecentActive: the follower was heard from since the last CheckQuorum.
 	RecentActive bool
+	// sentCommit is the highest commit index sent to the follower (in an
+	// append or a heartbeat), so the leader knows when a follower may still
+	// be missing the commit index and needs an append just to learn it.
+	sentCommit uint64
 	// inflight holds the last index of each append sent in Replicate state
 	// and not yet acknowledged.
 	inflight []uint64
@@ -36,6 +41,7 @@ func (p *Progress) becomeProbe() {
 	p.Next = p.Match + 1
 	p.Paused = false
 	p.inflight = p.inflight[:0]
+	p.sentCommit = min(p.sentCommit, p.Next-1)
 }
 
 func (p *Progress) becomeReplicate() {
@@ -45,12 +51,9 @@ func (p *Progress) becomeReplicate() {
 	p.inflight = p.inflight[:0]
 }
 
-func (p *Progress) isPaused(maxInflight int) bool {
-	if p.State == ProgressProbe {
-		return p.Paused
-	}
-	return len(p.inflight) >= maxInflight
-}
+func (p *Progress) isPaused() bool { return p.Paused }
+
+func (p *Progress) inflightFull(maxInflight int) bool { return len(p.inflight) >= maxInflight }
 
 // maybeUpdate records that the follower's log matches up to n.
 func (p *Progress) maybeUpdate(n uint64) bool {
@@ -74,6 +77,7 @@ func (p *Progress) maybeDecrTo(rejected, hint uint64) bool {
 			return false
 		}
 		p.Next = p.Match + 1
+		p.sentCommit = min(p.sentCommit, p.Next-1)
 		return true
 	}
 	if p.Next-1 != rejected {
@@ -87,22 +91,34 @@ func (p *Progress) maybeDecrTo(rejected, hint uint64) bool {
 		next = p.Match + 1
 	}
 	p.Next = next
+	p.sentCommit = min(p.sentCommit, p.Next-1)
 	p.Paused = false
 	return true
 }
 
-// sentEntries updates flow control after an append carrying entries up to
-// last was sent.
-func (p *Progress) sentEntries(n int, last uint64) {
+// sentEntries updates flow control after an append carrying n entries up
+// to last was sent. An empty append (one that only carries the commit index
+// or probes) pauses nothing.
+func (p *Progress) sentEntries(n int, last uint64, maxInflight int) {
 	switch p.State {
 	case ProgressReplicate:
 		if n > 0 {
 			p.Next = last + 1
 			p.inflight = append(p.inflight, last)
 		}
+		p.Paused = p.inflightFull(maxInflight)
 	case ProgressProbe:
-		p.Paused = true
+		if n > 0 {
+			p.Paused = true
+		}
 	}
+}
+
+// canBumpCommit reports whether the follower may not know commit yet: it was
+// last told an older commit index, and there are entries it is being sent
+// (or has) up to which that commit index could move.
+func (p *Progress) canBumpCommit(commit uint64) bool {
+	return commit > p.sentCommit && p.sentCommit < p.Next-1
 }
 
 func (p *Progress) freeInflightUpTo(index uint64) {

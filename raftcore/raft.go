@@ -355,7 +355,6 @@ func (n *Node) stepLeader(m Message) {
 			}
 			return
 		}
-		wasPaused := pr.isPaused(n.cfg.maxInflight)
 		if pr.maybeUpdate(m.Index) || (pr.Match == m.Index && pr.State == ProgressProbe) {
 			switch pr.State {
 			case ProgressProbe:
@@ -366,7 +365,9 @@ func (n *Node) stepLeader(m Message) {
 			if n.maybeCommit() {
 				n.releasePendingReadMsgs()
 				n.broadcastAppend()
-			} else if wasPaused {
+			} else if pr.canBumpCommit(n.commit) {
+				// The follower may be missing the commit index; an append
+				// tells it sooner than the next heartbeat would.
 				n.sendAppend(m.From, true)
 			}
 			// Flow control may now allow several appends at once.
@@ -438,11 +439,17 @@ func (n *Node) broadcastAppend() {
 // it sends only when there are entries to send. It reports whether it sent.
 func (n *Node) sendAppend(to NodeID, sendIfEmpty bool) bool {
 	pr := &n.prs[to]
-	if pr.isPaused(n.cfg.maxInflight) {
+	if pr.isPaused() {
 		return false
 	}
 	prev := pr.Next - 1
-	ents := n.log.slice(pr.Next, n.cfg.maxEntries)
+	var ents []Entry
+	// With the window full (a heartbeat answer unpaused it), only an empty
+	// append goes out: if every append in flight was lost, the follower's
+	// answer to this one is what gets replication moving again.
+	if pr.State != ProgressReplicate || !pr.inflightFull(n.cfg.maxInflight) {
+		ents = n.log.slice(pr.Next, n.cfg.maxEntries)
+	}
 	if len(ents) == 0 && !sendIfEmpty {
 		return false
 	}
@@ -451,7 +458,8 @@ func (n *Node) sendAppend(to NodeID, sendIfEmpty bool) bool {
 	if len(ents) > 0 {
 		last = ents[len(ents)-1].Index
 	}
-	pr.sentEntries(len(ents), last)
+	pr.sentEntries(len(ents), last, n.cfg.maxInflight)
+	pr.sentCommit = n.commit
 	return true
 }
 
@@ -469,11 +477,9 @@ func (n *Node) broadcastHeartbeat(ctx uint64) {
 		}
 		// A follower may not yet have the leader's whole committed prefix;
 		// telling it to commit past its match would be wrong.
-		commit := n.commit
-		if m := n.prs[id].Match; m < commit {
-			commit = m
-		}
+		commit := min(n.commit, n.prs[id].Match)
 		n.send(Message{Type: MsgHeartbeat, To: NodeID(id), Term: n.term, Commit: commit, Context: ctx})
+		n.prs[id].sentCommit = commit
 	}
 }
 
