@@ -229,7 +229,10 @@ func (n *Node) send(m Message) {
 }
 
 func (n *Node) setRole(r Role, why string) {
-	if n.role != r || why == "start" {
+	// A candidate whose election timed out starts a new election: that is
+	// a transition too (the candidate's loop in the paper's Figure 4).
+	campaign := r == RoleCandidate || r == RolePreCandidate
+	if n.role != r || why == "start" || campaign {
 		n.roleChanges = append(n.roleChanges, RoleChange{From: n.role, To: r, Term: n.term, Why: why})
 	}
 	n.role = r

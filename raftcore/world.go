@@ -276,7 +276,8 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 		if n.term != before.term {
 			w.record(TraceEvent{Kind: TraceTerm, Node: id, Term: n.term})
 		}
-		if n.vote != before.vote && n.vote != None {
+		// A vote in a new term is a new vote even for the same machine.
+		if n.vote != None && (n.vote != before.vote || n.term != before.term) {
 			w.record(TraceEvent{Kind: TraceVote, Node: id, Peer: n.vote, Term: n.term})
 		}
 		w.checker.onNodeChange(id, before)
