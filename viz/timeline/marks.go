@@ -1,0 +1,299 @@
+package timeline
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// MarkKind says what a notable moment was.
+type MarkKind uint8
+
+// The kinds of notable moments, least important first: when there are too
+// many marks, the least important kinds are merged first.
+const (
+	MarkCommit    MarkKind = iota // a leader committed new entries
+	MarkClient                    // a client request was sent or answered
+	MarkFault                     // the network or a machine was changed by hand
+	MarkElection                  // a machine won an election (or took over as authority)
+	MarkViolation                 // the checker found a broken rule
+	numMarkKinds
+)
+
+var markKindNames = [...]string{"commit", "client", "fault", "election", "violation"}
+
+// markPlurals name several merged marks of a kind.
+var markPlurals = [...]string{"commits", "client requests and answers", "changes to the network or machines", "elections won", "broken rules"}
+
+func (k MarkKind) String() string {
+	if k < numMarkKinds {
+		return markKindNames[k]
+	}
+	return "mark(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText lets JSON show the kind by name.
+func (k MarkKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Mark is a notable moment on the timeline, with a line of plain words for
+// hover text. When a run has more notable moments than the timeline keeps,
+// neighbouring marks of a kind are merged: Count says how many moments the
+// mark stands for, from At to End.
+type Mark struct {
+	Kind MarkKind `json:"kind"`
+	// At is the moment right after the (first) event: seeking there shows
+	// what it did.
+	At  Position `json:"at"`
+	End Position `json:"end"`
+	// Node is the machine concerned, or raftcore.None.
+	Node  raftcore.NodeID `json:"node,omitempty"`
+	Count int             `json:"count"`
+	Text  string          `json:"text"`
+	// seq and endSeq are the trace sequence numbers of the first and last
+	// event merged into the mark.
+	seq, endSeq uint64
+}
+
+// classify says whether trace event e, just recorded by w, is notable.
+// act is the action e belongs to when e is a fault event.
+func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (Mark, bool) {
+	switch e.Kind {
+	case raftcore.TraceRole, raftcore.TraceCommit, raftcore.TraceOpInvoke, raftcore.TraceOpComplete, raftcore.TraceFault, raftcore.TraceViolation:
+	default:
+		return Mark{}, false // most events: messages sent and delivered
+	}
+	cfg := w.Config()
+	m := Mark{At: posOf(w), Node: e.Node, Count: 1, seq: e.Seq, endSeq: e.Seq}
+	m.End = m.At
+	name := cfg.Name(e.Node)
+	switch e.Kind {
+	case raftcore.TraceRole:
+		if !becameLeader(e.Text) {
+			return Mark{}, false
+		}
+		m.Kind = MarkElection
+		if cfg.Protocol == raftcore.ProtocolFailover {
+			m.Text = name + " took over as an authority"
+		} else {
+			m.Text = fmt.Sprintf("%s won the election for term %d", name, e.Term)
+		}
+	case raftcore.TraceCommit:
+		// Followers learn the commit index from the leader; only the
+		// leader's advance is news.
+		if w.Node(e.Node).Role() != raftcore.RoleLeader {
+			return Mark{}, false
+		}
+		m.Kind = MarkCommit
+		m.Text = fmt.Sprintf("leader %s committed the log up to entry %d", name, e.Index)
+	case raftcore.TraceOpInvoke:
+		op, ok := w.Op(e.Op)
+		if !ok {
+			return Mark{}, false
+		}
+		m.Kind = MarkClient
+		m.Text = "a client asks " + name + " to " + opWords(op)
+	case raftcore.TraceOpComplete:
+		op, ok := w.Op(e.Op)
+		if !ok {
+			return Mark{}, false
+		}
+		m.Kind = MarkClient
+		m.Text = answerWords(cfg, op)
+	case raftcore.TraceFault:
+		if act == nil {
+			return Mark{}, false
+		}
+		switch act.Do {
+		case "write", "delete", "read":
+			// The op-invoke event that follows tells it better.
+			return Mark{}, false
+		}
+		m.Kind = MarkFault
+		m.Text = ActionWords(cfg, *act)
+	case raftcore.TraceViolation:
+		m.Kind = MarkViolation
+		rule, text, _ := strings.Cut(e.Text, ": ")
+		m.Text = "rule broken (" + rule + "): " + text
+	default:
+		return Mark{}, false
+	}
+	return m, true
+}
+
+// becameLeader reads a role-change text "from->to: why".
+func becameLeader(text string) bool {
+	_, after, ok := strings.Cut(text, "->")
+	if !ok {
+		return false
+	}
+	to, _, _ := strings.Cut(after, ":")
+	return to == raftcore.RoleLeader.String()
+}
+
+func opWords(op raftcore.Op) string {
+	switch op.Kind {
+	case "write":
+		return "write " + op.Key + "=" + op.Value
+	case "delete":
+		return "delete " + op.Key
+	}
+	return "read " + op.Key + " (" + string(op.Mode) + ")"
+}
+
+func answerWords(cfg raftcore.Config, op raftcore.Op) string {
+	s := opWords(op) + " at " + cfg.Name(op.Node) + ": "
+	wait := durationWords(op.CompleteUs - op.InvokeUs)
+	switch op.Result {
+	case raftcore.OpOK:
+		if op.Kind == "read" {
+			if op.ReadFound {
+				s += "read " + op.ReadValue + " "
+			} else {
+				s += "not found "
+			}
+			return s + "after " + wait
+		}
+		return s + "done after " + wait
+	case raftcore.OpTimeout:
+		return s + "no answer after " + wait
+	}
+	return s + "refused after " + wait + " (" + op.Reason + ")"
+}
+
+// ActionWords describes a fault or network change in plain words, as the
+// timeline's marks do (for example "network split into A B | C").
+func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
+	name := func(id int) string { return cfg.Name(raftcore.NodeID(id)) }
+	link := func() string {
+		if a.From == 0 && a.To == 0 {
+			return "every link"
+		}
+		if a.OneWay {
+			return "the link " + name(a.From) + "→" + name(a.To)
+		}
+		return "the link " + name(a.From) + "–" + name(a.To)
+	}
+	switch a.Do {
+	case "partition":
+		return "network split into " + groupWords(cfg, a.Groups)
+	case "heal":
+		return "network healed: every link works again"
+	case "cut":
+		return link() + " was cut"
+	case "restore":
+		return link() + " works again"
+	case "latency":
+		return fmt.Sprintf("latency on %s set to %g–%g ms", link(), a.LatencyMs[0], a.LatencyMs[1])
+	case "loss":
+		return fmt.Sprintf("%s now loses %s of messages", link(), percent(*a.Loss))
+	case "duplicate":
+		return fmt.Sprintf("%s now duplicates %s of messages", link(), percent(*a.Duplicate))
+	case "drop":
+		return fmt.Sprintf("message %d was dropped by hand", a.ID)
+	case "pause":
+		return name(a.Node) + " was paused"
+	case "resume":
+		return name(a.Node) + " was resumed"
+	case "crash":
+		return name(a.Node) + " crashed"
+	case "restart":
+		return name(a.Node) + " restarted"
+	case "slow":
+		return fmt.Sprintf("%s now takes %g ms per message", name(a.Node), a.Factor)
+	case "drift":
+		return fmt.Sprintf("%s's clock now runs at %g× real time", name(a.Node), a.Factor)
+	case "timeout":
+		return name(a.Node) + "'s election timer was made to fire"
+	}
+	return a.String()
+}
+
+// groupWords writes partition groups as "A B | C", with machines named in
+// no group each on their own, as World.Apply treats them.
+func groupWords(cfg raftcore.Config, groups [][]int) string {
+	seen := make([]bool, cfg.Nodes+1)
+	var parts []string
+	add := func(ids []int) {
+		names := make([]string, len(ids))
+		for i, id := range ids {
+			names[i] = cfg.Name(raftcore.NodeID(id))
+			seen[id] = true
+		}
+		parts = append(parts, strings.Join(names, " "))
+	}
+	for _, g := range groups {
+		if len(g) > 0 {
+			add(g)
+		}
+	}
+	for id := 1; id <= cfg.Nodes; id++ {
+		if !seen[id] {
+			add([]int{id})
+		}
+	}
+	return strings.Join(parts, " | ")
+}
+
+func percent(p float64) string { return strconv.FormatFloat(p*100, 'g', 3, 64) + "%" }
+
+// durationWords writes a span of virtual time for hover text.
+func durationWords(us int64) string {
+	if us < 1_000_000 {
+		return strconv.FormatInt((us+500)/1000, 10) + " ms"
+	}
+	return strconv.FormatFloat(float64(us)/1e6, 'f', 1, 64) + " s"
+}
+
+// clockWords writes a virtual time for hover text.
+func clockWords(us int64) string {
+	return strconv.FormatFloat(float64(us)/1e6, 'f', 1, 64) + " s"
+}
+
+// mergeMarks keeps marks at most max long (max >= numMarkKinds) by merging
+// neighbouring marks of a kind, least important kinds first, until a
+// quarter of the room is free again (so merging is rare).
+func mergeMarks(marks []Mark, max int) []Mark {
+	if len(marks) <= max {
+		return marks
+	}
+	target := max * 3 / 4
+	for len(marks) > target {
+		before := len(marks)
+		for k := MarkKind(0); k < numMarkKinds && len(marks) > target; k++ {
+			marks = mergeKind(marks, k)
+		}
+		if len(marks) == before {
+			break // one mark of each kind at most: nothing left to merge
+		}
+	}
+	return marks
+}
+
+// mergeKind merges the marks of kind k pairwise, in order, halving them.
+func mergeKind(marks []Mark, k MarkKind) []Mark {
+	out := marks[:0]
+	open := -1 // index in out of a mark of kind k waiting for a partner
+	for _, m := range marks {
+		if m.Kind != k {
+			out = append(out, m)
+			continue
+		}
+		if open < 0 {
+			out = append(out, m)
+			open = len(out) - 1
+			continue
+		}
+		p := &out[open]
+		p.End, p.endSeq = m.End, m.endSeq
+		p.Count += m.Count
+		if p.Node != m.Node {
+			p.Node = raftcore.None
+		}
+		p.Text = fmt.Sprintf("%d %s from %s to %s", p.Count, markPlurals[k], clockWords(p.At.AtUs), clockWords(p.End.AtUs))
+		open = -1
+	}
+	clear(marks[len(out):])
+	return out
+}

@@ -1,0 +1,297 @@
+package timeline
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"raftlab/raftcore"
+)
+
+func kindsOf(marks []Mark) map[MarkKind]int {
+	out := map[MarkKind]int{}
+	for _, m := range marks {
+		out[m.Kind] += m.Count
+	}
+	return out
+}
+
+func findMark(marks []Mark, k MarkKind, text string) (Mark, bool) {
+	for _, m := range marks {
+		if m.Kind == k && strings.Contains(m.Text, text) {
+			return m, true
+		}
+	}
+	return Mark{}, false
+}
+
+func leaderOf(w *raftcore.World) int {
+	for i := 1; i <= w.Size(); i++ {
+		if w.Status(raftcore.NodeID(i)) == raftcore.StatusUp && w.Node(raftcore.NodeID(i)).Role() == raftcore.RoleLeader {
+			return i
+		}
+	}
+	return 0
+}
+
+func TestMarksDescribeTheRun(t *testing.T) {
+	cfg := testConfig()
+	cfg.Names = []string{"A", "B", "C", "D", "E"}
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(4_000_000)
+	l := leaderOf(tl.World())
+	if l == 0 {
+		t.Fatal("no leader after 4 s")
+	}
+	lname := cfg.Names[l-1]
+	mustAct(t, tl, raftcore.Action{Do: "write", Node: l, Key: "deployments/web", Value: "v1"})
+	tl.Advance(1_000_000)
+	others := []int{}
+	for i := 1; i <= 5; i++ {
+		if i != l {
+			others = append(others, i)
+		}
+	}
+	mustAct(t, tl, raftcore.Action{Do: "partition", Groups: [][]int{{l}, others}})
+	tl.Advance(4_000_000)
+	mustAct(t, tl, raftcore.Action{Do: "heal"})
+	tl.Advance(2_000_000)
+
+	marks := tl.Marks()
+	el, ok := findMark(marks, MarkElection, lname+" won the election for term")
+	if !ok {
+		t.Fatalf("no election mark for %s in %+v", lname, marks)
+	}
+	if el.At.AtUs <= 0 || el.At.AtUs > 4_000_000 || el.Count != 1 || el.Node != raftcore.NodeID(l) {
+		t.Fatalf("election mark %+v", el)
+	}
+	if _, ok := findMark(marks, MarkClient, "a client asks "+lname+" to write deployments/web=v1"); !ok {
+		t.Fatalf("no client request mark in %+v", marks)
+	}
+	if _, ok := findMark(marks, MarkClient, "write deployments/web=v1 at "+lname+": done after"); !ok {
+		t.Fatalf("no client answer mark in %+v", marks)
+	}
+	if _, ok := findMark(marks, MarkCommit, "leader "+lname+" committed the log up to entry"); !ok {
+		t.Fatalf("no commit mark in %+v", marks)
+	}
+	want := "network split into " + lname + " | " + strings.Join(namesOf(cfg, others), " ")
+	if _, ok := findMark(marks, MarkFault, want); !ok {
+		t.Fatalf("no fault mark %q in %+v", want, marks)
+	}
+	if _, ok := findMark(marks, MarkFault, "network healed"); !ok {
+		t.Fatalf("no heal mark in %+v", marks)
+	}
+	// The majority side elects a new leader while the old one is cut off.
+	n := 0
+	for _, m := range marks {
+		if m.Kind == MarkElection {
+			n++
+		}
+	}
+	if n < 2 {
+		t.Fatalf("%d election marks; the partition should have caused another", n)
+	}
+	for i := 1; i < len(marks); i++ {
+		if marks[i].At.Less(marks[i-1].At) {
+			t.Fatalf("marks out of order: %+v then %+v", marks[i-1], marks[i])
+		}
+	}
+}
+
+func namesOf(cfg raftcore.Config, ids []int) []string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, cfg.Name(raftcore.NodeID(id)))
+	}
+	return out
+}
+
+func TestMarksShowViolations(t *testing.T) {
+	cfg := testConfig()
+	cfg.Protocol = raftcore.ProtocolFailover
+	cfg.Nodes = 3
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: "pause", Node: 1})
+	tl.Advance(5_000_000)
+	mustAct(t, tl, raftcore.Action{Do: "resume", Node: 1})
+	tl.Advance(2_000_000)
+	m, ok := findMark(tl.Marks(), MarkViolation, "rule broken (single-authority)")
+	if !ok {
+		t.Fatalf("no violation mark in %+v", tl.Marks())
+	}
+	if _, ok := findMark(tl.Marks(), MarkElection, "took over as an authority"); !ok {
+		t.Fatalf("no takeover mark in %+v", tl.Marks())
+	}
+	tl.SeekTo(m.At)
+	if tl.World().ViolationCount("") == 0 {
+		t.Fatal("no violation at the violation mark")
+	}
+	tl.StepBack()
+	if tl.World().ViolationCount("") != 0 {
+		t.Fatal("a violation one event before the violation mark")
+	}
+}
+
+// The marks gathered while running live and the moments PrevNotable and
+// NextNotable find by replaying are the same.
+func TestNotableJumpsMatchMarks(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	tl := mustNew(t, testConfig(), smallOpts)
+	liveRun(t, tl, r, 20)
+	var want []Position
+	for _, m := range tl.Marks() {
+		if m.Count != 1 {
+			t.Fatalf("merged mark in a short run: %+v", m)
+		}
+		if len(want) == 0 || want[len(want)-1] != m.At {
+			want = append(want, m.At)
+		}
+	}
+	head := tl.Head()
+	tl.SeekTo(Position{})
+	var next []Position
+	for {
+		m, ok := tl.NextNotable()
+		if !ok || head.Less(tl.Pos()) {
+			break
+		}
+		if m.At != tl.Pos() {
+			t.Fatalf("NextNotable returned %+v but moved to %v", m, tl.Pos())
+		}
+		next = append(next, tl.Pos())
+	}
+	if !reflect.DeepEqual(next, want) {
+		t.Fatalf("NextNotable visited %d moments, marks have %d\nnext %v\nmarks %v", len(next), len(want), next, want)
+	}
+	tl.SeekTo(head)
+	var prev []Position
+	for {
+		m, ok := tl.PrevNotable()
+		if !ok {
+			break
+		}
+		if m.At != tl.Pos() {
+			t.Fatalf("PrevNotable returned %+v but moved to %v", m, tl.Pos())
+		}
+		prev = append(prev, tl.Pos())
+	}
+	// Walking back from the head finds every mark before the head, latest
+	// first, and stops at the first.
+	var before []Position
+	for i := len(want) - 1; i >= 0; i-- {
+		if want[i].Less(head) {
+			before = append(before, want[i])
+		}
+	}
+	if !reflect.DeepEqual(prev, before) {
+		t.Fatalf("PrevNotable visited %d moments, want %d\nprev %v\nwant %v", len(prev), len(before), prev, before)
+	}
+	if tl.Pos() != want[0] {
+		t.Fatalf("PrevNotable ended at %v, want the first mark %v", tl.Pos(), want[0])
+	}
+}
+
+func TestNextNotableGivesUpOnACalmCluster(t *testing.T) {
+	tl := mustNew(t, testConfig(), Options{})
+	tl.Advance(10_000_000) // elected and settled, nothing else happens
+	here := tl.Pos()
+	if m, ok := tl.NextNotable(); ok {
+		t.Fatalf("found %+v in a calm cluster", m)
+	}
+	if tl.Pos() != here {
+		t.Fatalf("moved to %v after finding nothing", tl.Pos())
+	}
+	if tl.Head().AtUs < here.AtUs+NextNotableHorizonUs {
+		t.Fatalf("head %v: the search did not look %d µs ahead", tl.Head(), NextNotableHorizonUs)
+	}
+}
+
+// Marks are gathered as the world runs, so they are exact even when each
+// world keeps only a few trace events in memory.
+func TestMarksDoNotDependOnTheTraceLimit(t *testing.T) {
+	build := func(limit int) *Timeline {
+		tl := mustNew(t, testConfig(), Options{TraceLimit: limit, CheckpointEvents: 64, DenseCheckpoints: 4})
+		liveRun(t, tl, rand.New(rand.NewPCG(13, 14)), 20)
+		return tl
+	}
+	full, tiny := build(1<<20), build(6)
+	if len(full.Marks()) < 20 {
+		t.Fatalf("only %d marks", len(full.Marks()))
+	}
+	if len(tiny.World().Trace()) > 6 {
+		t.Fatalf("trace limit not applied: %d events kept", len(tiny.World().Trace()))
+	}
+	if !reflect.DeepEqual(full.Marks(), tiny.Marks()) {
+		t.Fatalf("marks differ with a tiny trace: %d vs %d", len(full.Marks()), len(tiny.Marks()))
+	}
+	if full.World().TraceHash() != tiny.World().TraceHash() {
+		t.Fatal("the trace limit changed the run")
+	}
+}
+
+// With too many notable moments, marks are merged, and nothing is lost
+// from the counts, also across a fork.
+func TestMarksAreBoundedAndConserved(t *testing.T) {
+	const max = 40
+	var small, big *Timeline
+	for _, mm := range []int{max, 1 << 20} {
+		tl := mustNew(t, testConfig(), Options{MaxMarks: mm, CheckpointEvents: 64, DenseCheckpoints: 4})
+		r := rand.New(rand.NewPCG(15, 16))
+		for tl.Pos().AtUs < 60_000_000 {
+			tl.Advance(300_000)
+			mustAct(t, tl, randomAction(r, 5))
+			if n := len(tl.Marks()); n > mm {
+				t.Fatalf("%d marks, max %d", n, mm)
+			}
+		}
+		if mm == max {
+			small = tl
+		} else {
+			big = tl
+		}
+	}
+	if !reflect.DeepEqual(kindsOf(small.Marks()), kindsOf(big.Marks())) {
+		t.Fatalf("merging lost moments: %v vs %v", kindsOf(small.Marks()), kindsOf(big.Marks()))
+	}
+	merged := 0
+	for i, m := range small.Marks() {
+		if m.Count > 1 {
+			merged++
+			if !strings.Contains(m.Text, " from ") || !m.At.Less(m.End) {
+				t.Fatalf("merged mark %+v", m)
+			}
+		}
+		if i > 0 && m.seq <= small.Marks()[i-1].seq {
+			t.Fatal("marks out of order")
+		}
+	}
+	if merged == 0 {
+		t.Fatal("nothing was merged")
+	}
+	// Fork both in the middle of a merged mark: the counts still agree.
+	forkAt := int64(-1)
+	for _, m := range small.Marks() {
+		if m.Count > 2 && m.End.AtUs-m.At.AtUs > 2 && m.At.AtUs > 10_000_000 {
+			forkAt = (m.At.AtUs + m.End.AtUs) / 2
+			break
+		}
+	}
+	if forkAt < 0 {
+		t.Fatal("no merged mark to fork inside")
+	}
+	for _, tl := range []*Timeline{small, big} {
+		tl.SeekTime(forkAt)
+		mustAct(t, tl, raftcore.Action{Do: "write", Node: 3, Key: "x", Value: "y"})
+		tl.Advance(3_000_000)
+	}
+	if !reflect.DeepEqual(kindsOf(small.Marks()), kindsOf(big.Marks())) {
+		t.Fatalf("after a fork: %v vs %v", kindsOf(small.Marks()), kindsOf(big.Marks()))
+	}
+	for _, m := range small.Marks() {
+		if small.Head().Less(m.End) {
+			t.Fatalf("mark %+v reaches past the fork's head %v", m, small.Head())
+		}
+	}
+}
