@@ -1,0 +1,105 @@
+package timeline
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"raftlab/raftcore"
+)
+
+// Schedule writes the run up to the current position as a schedule whose
+// until_ms is now: `raftsim run -f` (or Schedule.Run) reproduces this world
+// with the same trace hash. A schedule ends at a time, not at an event: in
+// the middle of an instant (after StepForward) it also handles the events
+// left at that instant.
+func (t *Timeline) Schedule() raftcore.Schedule { return t.cur.Schedule() }
+
+// WriteSchedule writes Schedule as indented JSON.
+func (t *Timeline) WriteSchedule(w io.Writer) error {
+	data, err := json.MarshalIndent(t.Schedule(), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// WriteTrace writes every trace event of the run up to the current
+// position as JSON lines, oldest first. The worlds of a timeline keep only
+// recent events, so the run is replayed from the start and each event is
+// written as it happens.
+func (t *Timeline) WriteTrace(out io.Writer) error {
+	cfg := t.wcfg
+	cfg.TraceLimit = recoverTraceLimit
+	w := raftcore.MustWorld(cfg)
+	bw := bufio.NewWriter(out)
+	enc := json.NewEncoder(bw)
+	written := uint64(0)
+	var werr error
+	flush := func() bool {
+		evs := w.Trace()
+		fresh := w.TraceCount() - written
+		if fresh > uint64(len(evs)) {
+			werr = fmt.Errorf("trace: one moment recorded more than %d events", len(evs))
+			return true
+		}
+		for _, e := range evs[uint64(len(evs))-fresh:] {
+			if werr = enc.Encode(e); werr != nil {
+				return true
+			}
+		}
+		written = w.TraceCount()
+		return false
+	}
+	if flush() {
+		return werr
+	}
+	if _, err := replayTo(w, t.br.log, t.Pos(), func(moment) bool { return flush() }); err != nil {
+		return err
+	}
+	if werr != nil {
+		return werr
+	}
+	if w.TraceHash() != t.cur.TraceHash() {
+		return fmt.Errorf("trace: the replayed run differs from the one shown (hash %s, want %s)", raftcore.HashString(w.TraceHash()), raftcore.HashString(t.cur.TraceHash()))
+	}
+	return bw.Flush()
+}
+
+// ImportSchedule builds a new timeline from schedule JSON (the format of
+// `raftsim run -f` and of WriteSchedule), positioned at its until_ms.
+// Errors name the field at fault, as raftcore.ParseSchedule does, or the
+// action that could not be played. It touches no other timeline, so on
+// error the caller keeps the one it has.
+func ImportSchedule(data []byte) (*Timeline, error) {
+	s, err := raftcore.ParseSchedule(data)
+	if err != nil {
+		return nil, err
+	}
+	t, err := New(s.Config())
+	if err != nil {
+		return nil, err
+	}
+	if err := t.load(s.Actions, int64(math.Round(s.UntilMs*1000))); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// MaxSeekSeconds is the furthest a t= parameter may ask for: an hour, as
+// links hold.
+const MaxSeekSeconds = MaxLinkUs / 1e6
+
+// SeekSeconds positions t at virtual second s, for a URL's t= parameter
+// (a book pins a figure to a moment this way). Past the head the run goes
+// on to that time.
+func SeekSeconds(t *Timeline, s float64) error {
+	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || s > MaxSeekSeconds {
+		return fmt.Errorf("t: %g is not a time from 0 to %g seconds", s, float64(MaxSeekSeconds))
+	}
+	t.SeekTime(int64(math.Round(s * 1e6)))
+	return nil
+}

@@ -1,0 +1,209 @@
+package timeline
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/crc32"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"raftlab/raftcore"
+)
+
+// pack builds a link around any payload bytes, with a correct header, so
+// tests can reach the checks behind the checksum.
+func pack(format string, data []byte, size uint64) string {
+	var buf bytes.Buffer
+	buf.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(data)))
+	buf.Write(binary.AppendUvarint(nil, size))
+	fw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	fw.Write(data)
+	fw.Close()
+	return format + "." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+func mustEncode(t testing.TB, l Link) string {
+	t.Helper()
+	s, err := EncodeLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestLinkRoundTripRebuildsTheRun(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	cfg := testConfig()
+	cfg.Names = []string{"A", "B", "C", "D", "E"}
+	cfg.Loss = 0.02
+	cfg.ElectionTicks = 12
+	tl := mustNew(t, cfg, Options{})
+	liveRun(t, tl, r, 25)
+	headSnap := snapOf(tl.World())
+
+	for _, move := range []func(){
+		func() {}, // at the head
+		func() { tl.SeekTime(9_876_543) },
+		func() {
+			tl.SeekTime(4_000_000)
+			for i := 0; i < 7; i++ {
+				tl.StepForward() // in the middle of an instant, perhaps
+			}
+		},
+	} {
+		move()
+		want := snapOf(tl.World())
+		l := tl.Link("two-worlds")
+		s := mustEncode(t, l)
+		if strings.ContainsAny(s, "+/=?&# ") || !strings.HasPrefix(s, "1.") {
+			t.Fatalf("link is not URL-safe: %q", s[:40])
+		}
+		got, err := DecodeLink(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, l) {
+			t.Fatalf("decoded link differs:\ngot  %+v\nwant %+v", got, l)
+		}
+		opened, err := OpenLink(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameWorld(t, "opened link", opened.World(), want)
+		if opened.Head() != tl.Head() || !reflect.DeepEqual(opened.Actions(), tl.Actions()) {
+			t.Fatalf("opened link: head %v, %d actions; want %v, %d", opened.Head(), len(opened.Actions()), tl.Head(), len(tl.Actions()))
+		}
+		if !reflect.DeepEqual(opened.Marks(), tl.Marks()) {
+			t.Fatal("opened link has other marks")
+		}
+		opened.SeekTo(opened.Head())
+		sameWorld(t, "opened link's head", opened.World(), headSnap)
+	}
+}
+
+func TestLinksAreShort(t *testing.T) {
+	l := Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{}, PosUs: 3_000_000, Scenario: "majority"}
+	s := mustEncode(t, l)
+	if len(s) > 120 {
+		t.Fatalf("a link to a fresh default run is %d characters: %s", len(s), s)
+	}
+	tl := mustNew(t, raftcore.DefaultConfig(), Options{})
+	for i := 0; i < 20; i++ {
+		tl.Advance(500_000)
+		mustAct(t, tl, raftcore.Action{Do: "write", Node: 1 + i%5, Key: "deployments/web", Value: "v" + string(rune('0'+i%10))})
+	}
+	if s := mustEncode(t, tl.Link("")); len(s) > 1000 {
+		t.Fatalf("a link with 20 writes is %d characters", len(s))
+	}
+}
+
+func TestDecodeLinkErrors(t *testing.T) {
+	good := mustEncode(t, Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{{AtMs: 2000, Do: "write", Node: 1, Key: "k", Value: "v"}}, PosUs: 5_000_000})
+	payload := func(run string, rest string) string {
+		data := `{"run":` + run + rest + `}`
+		return pack("1", []byte(data), uint64(len(data)))
+	}
+	run := `{"seed":1,"until_ms":5000,"actions":[]}`
+	cases := []struct {
+		name, link, want string
+	}{
+		{"empty", "  ", "the link is empty"},
+		{"not a link", "hello", "not a raftlab link"},
+		{"no format", ".abc", "not a raftlab link"},
+		{"newer", "3." + good[2:], "this link was made by a newer raftlab (format 3); this version reads format 1"},
+		{"format zero", "0." + good[2:], "format 0"},
+		{"cut in the middle", good[:len(good)/2], "cut short"},
+		{"cut after the header", good[:10], "cut short"},
+		{"cut to the format", "1.", "cut short"},
+		{"edited character", good[:20] + "!" + good[21:], "cannot be in a link at position 21"},
+		{"flipped character", good[:len(good)-3] + flip(good[len(good)-3]) + good[len(good)-2:], "the link"},
+		{"extra data", pack("1", []byte("{}"), 2) + "AAAA", "extra data"},
+		{"bad checksum", "1." + base64.RawURLEncoding.EncodeToString(append([]byte{1, 2, 3, 4}, mustRaw(t, good)[4:]...)), "checksum does not match"},
+		{"oversized", pack("1", []byte("{}"), 5<<20), "limited to 4194304"},
+		{"bomb", pack("1", bytes.Repeat([]byte(" "), 1<<20), 100), "says it holds 100 bytes but unpacks to more"},
+		{"short data", pack("1", []byte("{}"), 100), "says it holds 100 bytes but unpacks to 2"},
+		{"not JSON", pack("1", []byte("{{"), 2), "the link's data is not valid: broken JSON"},
+		{"unknown field", payload(run, `,"x":1`), `unknown field "x"`},
+		{"wrong type", payload(run, `,"pos_us":"soon"`), "pos_us: want int64"},
+		{"no run", pack("1", []byte(`{"pos_us":1}`), 12), "run: missing"},
+		{"bad nodes", payload(`{"nodes":12,"seed":1,"until_ms":5000,"actions":[]}`, ""), "nodes: 12 is out of range"},
+		{"bad action", payload(`{"seed":1,"until_ms":5000,"actions":[{"at_ms":1,"do":"crash","node":7}]}`, ""), "actions[0].node: 7 is out of range"},
+		{"unknown action", payload(`{"seed":1,"until_ms":5000,"actions":[{"at_ms":1,"do":"explode"}]}`, ""), `unknown action "explode"`},
+		{"drop not in flight", payload(`{"seed":1,"until_ms":5000,"actions":[{"at_ms":1,"do":"write","node":1,"key":"k"},{"at_ms":3,"do":"drop","id":424242}]}`, ""), "actions[1] (drop at 3ms): id: message 424242 is not in flight"},
+		{"negative position", payload(run, `,"pos_us":-5`), "pos_us: -5 is out of range"},
+		{"too long", payload(`{"seed":1,"until_ms":4000000,"actions":[]}`, ""), "past the hour"},
+		{"bad scenario", payload(run, `,"scenario":"Two Worlds"`), `scenario: "Two Worlds" has 'T'`},
+	}
+	for _, c := range cases {
+		_, err := DecodeLink(c.link)
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q, want it to say %q", c.name, err, c.want)
+		}
+	}
+	// Every truncation of a good link is refused.
+	for i := 0; i < len(good); i++ {
+		if _, err := DecodeLink(good[:i]); err == nil {
+			t.Fatalf("link cut to %d of %d characters was accepted", i, len(good))
+		}
+	}
+}
+
+func flip(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
+}
+
+func mustRaw(t *testing.T, link string) []byte {
+	raw, err := base64.RawURLEncoding.DecodeString(link[2:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+func TestDecodeLinkAcceptsADropInFlight(t *testing.T) {
+	tl := mustNew(t, testConfig(), Options{})
+	tl.Advance(2_000_000)
+	for len(tl.World().InFlight()) == 0 {
+		tl.StepForward()
+	}
+	mustAct(t, tl, raftcore.Action{Do: "drop", ID: tl.World().InFlight()[0].ID})
+	tl.Advance(1_000_000)
+	l, err := DecodeLink(mustEncode(t, tl.Link("")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameWorld(t, "link with a drop", opened.World(), snapOf(tl.World()))
+}
+
+func TestEncodeLinkRefusesBadLinks(t *testing.T) {
+	cfg := raftcore.DefaultConfig()
+	for _, c := range []struct {
+		l    Link
+		want string
+	}{
+		{Link{Config: raftcore.Config{}}, "nodes: 0"},
+		{Link{Config: cfg, Actions: []raftcore.Action{{Do: "pause", Node: 6}}}, "actions[0].node: 6"},
+		{Link{Config: cfg, PosUs: MaxLinkUs + 1}, "pos_us"},
+		{Link{Config: cfg, EndUs: 2 * MaxLinkUs}, "export it as a schedule"},
+		{Link{Config: cfg, Scenario: "a/b"}, "scenario"},
+	} {
+		if _, err := EncodeLink(c.l); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("EncodeLink(%+v): %v, want %q", c.l, err, c.want)
+		}
+	}
+}
