@@ -1,0 +1,325 @@
+//go:build js && wasm
+
+// Command wasm is raftlab in the browser, run by web/index.html.
+//
+// It reads the page's URL parameters (the same as the desktop app's
+// flags), reports bad ones in the page's message area, and installs
+// window.raftlab, the page's handle on the app:
+//
+//	ready                  true once the first frame is drawn
+//	snapshot()             the app's state as a JSON string
+//	act(json)              apply one action; null, or an error string
+//	cmd(name, ...args)     a UI command (see app.App.Cmd); null, or an error string
+//	click(id)              press a control by id; null, or an error string
+//	setVisible(bool)       pause everything while out of view
+//	frameStats()           frame counters and timings as a JSON string
+//	link()                 the share link of the run so far
+//	exportSchedule()       the run as schedule JSON
+//	exportTrace()          the trace as JSON
+//	importSchedule(json)   open a schedule; null, or an error string
+//
+// docs/web.md describes the contract with the page.
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"raftlab/viz"
+	"raftlab/viz/app"
+	"raftlab/viz/draw"
+)
+
+func main() {
+	win := js.Global()
+	loc := win.Get("location")
+	query := loc.Get("search").String()
+	base := loc.Get("origin").String() + loc.Get("pathname").String()
+
+	cat := app.BuiltinScenarios()
+	params, problems := viz.ParseQuery(query, cat.Check)
+	var msgs []string
+	for _, p := range problems {
+		msgs = append(msgs, p.Message)
+	}
+	a, err := app.New(app.Options{
+		Params: params, SpeedGiven: app.SpeedChosen(strings.Split(strings.TrimPrefix(query, "?"), "&")),
+		Width: win.Get("innerWidth").Float(), Height: win.Get("innerHeight").Float(),
+		Measure: draw.Measure, Scenarios: cat, BaseURL: base,
+	})
+	if err != nil {
+		pageMessage("The simulator could not start: "+err.Error(), "error")
+		return
+	}
+	if v := win.Get("raftlabVisible"); v.Type() == js.TypeBoolean && !v.Bool() {
+		a.SetVisible(false)
+	}
+	b := &bridge{win: win}
+	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready})
+	b.g = g
+	b.install()
+	if len(msgs) > 0 {
+		pageMessage(strings.Join(msgs, "\n"), "info")
+	}
+	if err := draw.Run(g); err != nil {
+		pageMessage("The simulator stopped: "+err.Error(), "error")
+	}
+}
+
+// pageMessage shows text in the page's message area (index.html).
+func pageMessage(text, kind string) {
+	page := js.Global().Get("raftlabPage")
+	if page.Type() == js.TypeObject {
+		page.Call("showMessage", text, kind)
+		return
+	}
+	js.Global().Get("console").Call("log", "raftlab: "+text)
+}
+
+type bridge struct {
+	win js.Value
+	obj js.Value
+	g   *draw.Game
+}
+
+// locked runs f with the game's lock held: page calls arrive between
+// frames, but the app must never see two callers at once.
+func (b *bridge) locked(f func(a *app.App) any) any {
+	b.g.Mu.Lock()
+	defer b.g.Mu.Unlock()
+	return f(b.g.App)
+}
+
+func errValue(err error) any {
+	if err == nil {
+		return nil
+	}
+	return err.Error()
+}
+
+// jsArg turns a JavaScript argument into the text a command reads.
+func jsArg(v js.Value) string {
+	switch v.Type() {
+	case js.TypeString:
+		return v.String()
+	case js.TypeNumber:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case js.TypeBoolean:
+		return strconv.FormatBool(v.Bool())
+	case js.TypeUndefined, js.TypeNull:
+		return ""
+	}
+	return js.Global().Get("JSON").Call("stringify", v).String()
+}
+
+func (b *bridge) fn(f func(args []js.Value) any) js.Func {
+	return js.FuncOf(func(this js.Value, args []js.Value) any { return f(args) })
+}
+
+func (b *bridge) install() {
+	o := js.Global().Get("Object").New()
+	o.Set("ready", false)
+	o.Set("snapshot", b.fn(func([]js.Value) any {
+		return b.locked(func(a *app.App) any {
+			data, err := a.SnapshotJSON()
+			if err != nil {
+				return `{"error":` + strconv.Quote(err.Error()) + `}`
+			}
+			return string(data)
+		})
+	}))
+	o.Set("act", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "act: give the action as JSON, e.g. {\"do\":\"crash\",\"node\":1}"
+		}
+		text := jsArg(args[0])
+		return b.locked(func(a *app.App) any { return errValue(a.Act([]byte(text))) })
+	}))
+	o.Set("cmd", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "cmd: give a command name"
+		}
+		name := jsArg(args[0])
+		rest := make([]string, len(args)-1)
+		for i, v := range args[1:] {
+			rest[i] = jsArg(v)
+		}
+		return b.locked(func(a *app.App) any {
+			_, err := a.Cmd(name, rest...)
+			return errValue(err)
+		})
+	}))
+	o.Set("click", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "click: give a control id"
+		}
+		id := jsArg(args[0])
+		return b.locked(func(a *app.App) any { return errValue(a.Click(id)) })
+	}))
+	o.Set("setVisible", b.fn(func(args []js.Value) any {
+		v := len(args) == 0 || args[0].Truthy()
+		return b.locked(func(a *app.App) any { a.SetVisible(v); return nil })
+	}))
+	o.Set("frameStats", b.fn(func([]js.Value) any {
+		return b.locked(func(a *app.App) any {
+			data, _ := json.Marshal(struct {
+				app.Stats
+				draw.Timing
+			}{a.Stats(), b.g.Timing()})
+			return string(data)
+		})
+	}))
+	o.Set("link", b.fn(func([]js.Value) any {
+		return b.locked(func(a *app.App) any { return a.ShareLink() })
+	}))
+	o.Set("exportSchedule", b.fn(func([]js.Value) any {
+		return b.locked(func(a *app.App) any { data, _ := a.ExportSchedule(); return string(data) })
+	}))
+	o.Set("exportTrace", b.fn(func([]js.Value) any {
+		return b.locked(func(a *app.App) any { data, _ := a.ExportTrace(); return string(data) })
+	}))
+	o.Set("importSchedule", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "importSchedule: give the schedule JSON"
+		}
+		text := jsArg(args[0])
+		return b.locked(func(a *app.App) any { return errValue(a.ImportSchedule([]byte(text))) })
+	}))
+	b.obj = o
+	b.win.Set("raftlab", o)
+	b.installDrop()
+}
+
+// ready marks the app ready after its first frame.
+func (b *bridge) ready() {
+	b.obj.Set("ready", true)
+	b.win.Call("dispatchEvent", b.win.Get("Event").New("raftlab-ready"))
+}
+
+// effect carries out what the app asks of the page.
+func (b *bridge) effect(e app.Effect) {
+	switch e.Kind {
+	case app.EffectCopy:
+		b.showLink(e.Text)
+	case app.EffectSave:
+		b.download(e.Name, e.Data)
+	case app.EffectOpen:
+		b.openFile()
+	}
+}
+
+// showLink puts the link on the clipboard when the browser allows it,
+// and always shows it in a small box where it can be selected and copied.
+func (b *bridge) showLink(link string) {
+	nav := b.win.Get("navigator")
+	if cb := nav.Get("clipboard"); cb.Type() == js.TypeObject {
+		p := cb.Call("writeText", link)
+		// A refused clipboard is not an error: the box below still works.
+		p.Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	}
+	b.obj.Set("lastLink", link)
+	doc := b.win.Get("document")
+	box := doc.Call("getElementById", "raftlab-link")
+	if box.IsNull() {
+		box = doc.Call("createElement", "div")
+		box.Set("id", "raftlab-link")
+		box.Get("style").Set("cssText", "position:fixed;left:50%;top:64px;transform:translateX(-50%);z-index:30;"+
+			"display:flex;gap:8px;align-items:center;padding:10px 12px;border-radius:8px;"+
+			"background:rgba(24,30,42,0.95);color:#fff;font:14px system-ui,sans-serif;box-shadow:0 2px 12px rgba(0,0,0,.3);"+
+			"max-width:calc(100vw - 24px)")
+		label := doc.Call("createElement", "span")
+		label.Set("textContent", "Link:")
+		input := doc.Call("createElement", "input")
+		input.Set("id", "raftlab-link-text")
+		input.Set("readOnly", true)
+		input.Get("style").Set("cssText", "width:min(420px,60vw);font:13px monospace;padding:4px")
+		closeBtn := doc.Call("createElement", "button")
+		closeBtn.Set("textContent", "Close")
+		closeBtn.Call("addEventListener", "click", js.FuncOf(func(js.Value, []js.Value) any {
+			box.Get("style").Set("display", "none")
+			return nil
+		}))
+		box.Call("append", label, input, closeBtn)
+		doc.Get("body").Call("append", box)
+	}
+	box.Get("style").Set("display", "flex")
+	input := doc.Call("getElementById", "raftlab-link-text")
+	input.Set("value", link)
+	input.Call("focus")
+	input.Call("select")
+}
+
+// download offers data as a file.
+func (b *bridge) download(name string, data []byte) {
+	arr := js.Global().Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(arr, data)
+	kind := "application/json"
+	if strings.HasSuffix(name, ".png") {
+		kind = "image/png"
+	}
+	opts := js.Global().Get("Object").New()
+	opts.Set("type", kind)
+	blob := js.Global().Get("Blob").New([]any{arr}, opts)
+	url := js.Global().Get("URL").Call("createObjectURL", blob)
+	doc := b.win.Get("document")
+	link := doc.Call("createElement", "a")
+	link.Set("href", url)
+	link.Set("download", name)
+	doc.Get("body").Call("append", link)
+	link.Call("click")
+	link.Call("remove")
+	js.Global().Get("URL").Call("revokeObjectURL", url)
+}
+
+// openFile asks for a schedule file and imports it.
+func (b *bridge) openFile() {
+	doc := b.win.Get("document")
+	input := doc.Call("createElement", "input")
+	input.Set("type", "file")
+	input.Set("accept", ".json,application/json")
+	input.Call("addEventListener", "change", js.FuncOf(func(js.Value, []js.Value) any {
+		files := input.Get("files")
+		if files.Get("length").Int() > 0 {
+			b.importFile(files.Index(0))
+		}
+		return nil
+	}))
+	input.Call("click")
+}
+
+// importFile reads a File and imports it as a schedule.
+func (b *bridge) importFile(file js.Value) {
+	var then js.Func
+	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		text := args[0].String()
+		b.locked(func(a *app.App) any {
+			if err := a.ImportSchedule([]byte(text)); err != nil {
+				a.Notify(file.Get("name").String() + ": " + err.Error())
+			}
+			return nil
+		})
+		then.Release()
+		return nil
+	})
+	file.Call("text").Call("then", then)
+}
+
+// installDrop lets a schedule file be dropped on the page.
+func (b *bridge) installDrop() {
+	doc := b.win.Get("document")
+	doc.Call("addEventListener", "dragover", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		args[0].Call("preventDefault")
+		return nil
+	}))
+	doc.Call("addEventListener", "drop", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		ev.Call("preventDefault")
+		files := ev.Get("dataTransfer").Get("files")
+		if files.Get("length").Int() > 0 {
+			b.importFile(files.Index(0))
+		}
+		return nil
+	}))
+}

@@ -1,0 +1,650 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// DefaultSpeed is the speed when the reader chose none: a tenth of real
+// time, so that a message takes a few tenths of a second to cross and an
+// election can be followed by eye.
+const DefaultSpeed = 0.1
+
+// TraceLimit bounds the trace kept in memory, so that a long run does not
+// grow without end; the trace hash still covers every event.
+const TraceLimit = 4096
+
+// The key and value pattern of the app's client requests: the book's
+// Deployment, whose replica count each write changes.
+const (
+	ClientKey = "deployments/web"
+)
+
+// Options configure a new App.
+type Options struct {
+	Params viz.Params
+	// SpeedGiven says the reader chose Params.Speed; otherwise the app
+	// starts at DefaultSpeed.
+	SpeedGiven bool
+	// Problems are messages about bad parameters, shown in the banner.
+	Problems []string
+	Width    float64
+	Height   float64
+	// Measure returns the width in pixels of s at font size size. Nil
+	// estimates it, which is enough for tests.
+	Measure func(s string, size float64) float64
+	// Scenarios lists the scenarios the picker offers. Nil offers none.
+	Scenarios Catalog
+	// BaseURL is the page address share links start with.
+	BaseURL string
+}
+
+// Theme names the palette.
+type Theme string
+
+// The themes.
+const (
+	ThemeLight Theme = "light"
+	ThemeDark  Theme = "dark"
+)
+
+// EffectKind names something the app asks its host to do.
+type EffectKind string
+
+// Effects a host carries out.
+const (
+	// EffectCopy puts Text on the clipboard (or shows it for copying).
+	EffectCopy EffectKind = "copy"
+	// EffectSave offers Data as a file named Name.
+	EffectSave EffectKind = "save"
+	// EffectOpen asks the reader for a schedule file to import.
+	EffectOpen EffectKind = "open"
+	// EffectScreenshot saves the next drawn frame as a PNG named Name.
+	EffectScreenshot EffectKind = "screenshot"
+)
+
+// Effect is a request from the app to its host.
+type Effect struct {
+	Kind EffectKind
+	Name string
+	Text string
+	Data []byte
+}
+
+// App is the application: world, history, scenario and screen state.
+type App struct {
+	opts    Options
+	params  viz.Params
+	cfg     raftcore.Config
+	hist    *history
+	scen    *scenarioRun
+	measure func(string, float64) float64
+
+	w, h    float64
+	lay     viz.Layout
+	layKey  layoutKey
+	rec     *viz.Recognizer
+	touch   bool
+	zones   []int // zone of each node in the layout, nil for a ring
+	groups  [][]int
+	zoneFor zoneMode
+	// zoneMemo keeps each machine's side of the last partition drawn, so
+	// that sides keep their places when machines move between them.
+	zoneMemo []int
+
+	// Reader's choices.
+	paused    bool
+	speed     float64
+	theme     Theme
+	selected  int // node index, -1 for none
+	menu      menuState
+	tab       viz.PanelKind
+	scroll    [5]float64 // per panel, in pixels
+	logBack   uint64     // log entries scrolled back from the newest
+	help      bool
+	hover     viz.Point
+	hoverOK   bool
+	banner    banner
+	visible   bool
+	readMode  raftcore.ReadMode
+	showRules bool // the safety panel lists rules that hold too
+	// panelRects are where the panels were drawn last.
+	panelRects []panelRect
+
+	// Clock.
+	realNow  time.Duration
+	lastReal time.Duration
+	started  bool
+	carry    float64 // virtual microseconds not yet run
+
+	press pointerState
+	dots  []viz.MessageDot
+	seen  map[uint64]msgInfo
+	rec2  recentState
+
+	effects []Effect
+	version uint64
+	built   uint64 // version the frame was built at
+	frame   Frame
+	stats   Stats
+}
+
+type banner struct {
+	text  string
+	tone  Tone
+	until time.Duration // real time it disappears; 0 stays
+}
+
+// Stats count what the app did, for the page's frameStats().
+type Stats struct {
+	Updates     uint64 `json:"updates"`
+	FrameBuilds uint64 `json:"frame_builds"`
+	Draws       uint64 `json:"draws"`
+	Skipped     uint64 `json:"skipped_draws"`
+	Version     uint64 `json:"version"`
+}
+
+// New builds an app from its options. Parameters are assumed checked by
+// viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
+func New(o Options) (*App, error) {
+	a := &App{opts: o, params: o.Params, measure: o.Measure, selected: -1, visible: true}
+	if a.measure == nil {
+		a.measure = estimateWidth
+	}
+	if err := a.params.Check(); err != nil {
+		return nil, err
+	}
+	a.rec = viz.NewRecognizer(viz.GestureConfig{})
+	a.speed = a.params.Speed
+	if !o.SpeedGiven {
+		a.speed = DefaultSpeed
+	}
+	a.theme = Theme(a.params.Theme)
+	a.readMode = raftcore.ReadLinearizable
+	a.paused = !a.params.Autoplay && a.params.Scenario != ""
+	if err := a.start(); err != nil {
+		return nil, err
+	}
+	if a.params.T > 0 {
+		a.hist.RunUntil(int64(a.params.T * 1e6))
+	}
+	if a.params.Link != "" {
+		if err := a.openLink(a.params.Link); err != nil {
+			o.Problems = append(o.Problems, "The link could not be opened: "+err.Error())
+		}
+	}
+	if len(o.Problems) > 0 {
+		a.say(strings.Join(o.Problems, "\n"), ToneBad, 0)
+	}
+	a.Resize(o.Width, o.Height)
+	return a, nil
+}
+
+// start builds the world for the current parameters (and scenario).
+func (a *App) start() error {
+	a.scen = nil
+	cfg := a.baseConfig()
+	if a.params.Scenario != "" {
+		s, err := a.opts.Scenarios.get(a.params.Scenario)
+		if err != nil {
+			return err
+		}
+		a.scen = s
+		cfg = s.config(a.params.Seed)
+		cfg.TraceLimit = TraceLimit
+	}
+	h, err := newHistory(cfg)
+	if err != nil {
+		return err
+	}
+	a.cfg, a.hist = cfg, h
+	a.carry = 0
+	a.selected = -1
+	a.menu = menuState{}
+	a.logBack = 0
+	if a.scen != nil {
+		if err := a.scen.begin(a); err != nil {
+			return err
+		}
+	}
+	a.layKey = layoutKey{}
+	a.touchLayout()
+	a.changed()
+	return nil
+}
+
+func (a *App) baseConfig() raftcore.Config {
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = a.params.Nodes
+	cfg.Seed = a.params.Seed
+	cfg.Protocol = raftcore.Protocol(a.params.Protocol)
+	cfg.PreVote = a.params.PreVote
+	cfg.CheckQuorum = a.params.CheckQuorum
+	cfg.Names = nodeNames(cfg.Nodes)
+	cfg.TraceLimit = TraceLimit
+	if a.cfg.ElectionTicks > 0 && a.cfg.Protocol == cfg.Protocol {
+		cfg.ElectionTicks = a.cfg.ElectionTicks
+	}
+	return cfg
+}
+
+// World is the world shown now (read only: change it through Act).
+func (a *App) World() *raftcore.World { return a.hist.World() }
+
+// Params returns the current settings.
+func (a *App) Params() viz.Params { return a.params }
+
+// Paused reports whether virtual time stands still.
+func (a *App) Paused() bool { return a.paused }
+
+// Speed is virtual seconds per real second.
+func (a *App) Speed() float64 { return a.speed }
+
+// Version changes whenever the frame would look different.
+func (a *App) Version() uint64 { return a.version }
+
+// Stats returns the counters.
+func (a *App) Stats() Stats {
+	s := a.stats
+	s.Version = a.version
+	return s
+}
+
+// CountDraw records whether the host drew or skipped a frame.
+func (a *App) CountDraw(drew bool) {
+	if drew {
+		a.stats.Draws++
+	} else {
+		a.stats.Skipped++
+	}
+}
+
+// TakeEffects returns and forgets the host requests made since last time.
+func (a *App) TakeEffects() []Effect {
+	e := a.effects
+	a.effects = nil
+	return e
+}
+
+func (a *App) changed() { a.version++ }
+
+// say shows text in the banner for d of real time (0 keeps it until
+// replaced or dismissed).
+func (a *App) say(text string, tone Tone, d time.Duration) {
+	a.banner = banner{text: text, tone: tone}
+	if d > 0 {
+		a.banner.until = a.realNow + d
+	}
+	a.changed()
+}
+
+// note is a short-lived banner for the result of a reader's action.
+func (a *App) note(text string) { a.say(text, ToneText, 4*time.Second) }
+
+// SetVisible pauses the whole app while an embedding page has it out of
+// view: no simulation, no drawing.
+func (a *App) SetVisible(v bool) {
+	if a.visible != v {
+		a.visible = v
+		a.started = false // do not count the hidden time as elapsed
+		a.changed()
+	}
+}
+
+// Visible reports whether the app is in view.
+func (a *App) Visible() bool { return a.visible }
+
+// Update advances the app to real time now: it runs the world when
+// playing, fires long presses and expires the banner. Hosts call it once a
+// tick (60 times a second).
+func (a *App) Update(now time.Duration) {
+	a.stats.Updates++
+	a.realNow = now
+	if !a.started {
+		a.started, a.lastReal = true, now
+	}
+	dt := now - a.lastReal
+	a.lastReal = now
+	// A long gap (a hidden tab, a debugger) must not make the world leap.
+	if dt > 250*time.Millisecond {
+		dt = 250 * time.Millisecond
+	}
+	if g := a.rec.Tick(now); g.Kind != viz.GestureNone {
+		a.gesture(g)
+	}
+	if a.banner.until > 0 && now >= a.banner.until {
+		a.banner = banner{}
+		a.changed()
+	}
+	if !a.visible || a.paused || a.help {
+		return
+	}
+	a.carry += float64(dt.Microseconds()) * a.speed
+	if a.carry >= 1 {
+		step := int64(a.carry)
+		a.carry -= float64(step)
+		a.hist.RunUntil(a.hist.NowUs() + step)
+		a.afterWorldMoved()
+		a.changed()
+	}
+}
+
+// afterWorldMoved lets the scenario observe the world and updates what
+// depends on the world's shape (partition zones).
+func (a *App) afterWorldMoved() {
+	if a.scen != nil {
+		a.scen.observe(a)
+	}
+	a.touchLayout()
+}
+
+// act applies one action through the history (recorded, so replayable).
+func (a *App) act(x raftcore.Action) error {
+	if err := a.hist.Act(x); err != nil {
+		return err
+	}
+	a.afterWorldMoved()
+	a.changed()
+	return nil
+}
+
+// actAll applies several actions as one reader gesture.
+func (a *App) actAll(xs []raftcore.Action) error {
+	for _, x := range xs {
+		if err := a.act(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Act applies an action given as JSON (the page's act()).
+func (a *App) Act(data []byte) error {
+	x, err := parseAction(data)
+	if err != nil {
+		return err
+	}
+	return a.act(x)
+}
+
+// Resize lays the screen out for a canvas of w×h logical pixels.
+func (a *App) Resize(w, h float64) {
+	if w == a.w && h == a.h {
+		return
+	}
+	a.w, a.h = w, h
+	a.touchLayout()
+	a.changed()
+}
+
+// SetTouch tells the app the reader uses a touch screen: targets widen.
+func (a *App) SetTouch(t bool) {
+	if a.touch != t {
+		a.touch = t
+		a.changed()
+	}
+}
+
+// Layout returns the current screen layout.
+func (a *App) Layout() *viz.Layout { return &a.lay }
+
+// Selected is the selected machine's index, or -1.
+func (a *App) Selected() int { return a.selected }
+
+// nodeID converts a layout index to a machine id.
+func nodeID(i int) raftcore.NodeID { return raftcore.NodeID(i + 1) }
+
+// leader returns the index of the machine that leads in the highest term
+// among running machines, or -1.
+func (a *App) leader() int {
+	w := a.World()
+	best, term := -1, uint64(0)
+	for i := 0; i < w.Size(); i++ {
+		n := w.Node(nodeID(i))
+		if w.Status(nodeID(i)) == raftcore.StatusUp && n.Role() == raftcore.RoleLeader && (best < 0 || n.Term() > term) {
+			best, term = i, n.Term()
+		}
+	}
+	return best
+}
+
+// clientTarget is the machine a client write goes to: the selected one,
+// else the leader a client would find, else the first running machine.
+func (a *App) clientTarget() int {
+	if a.selected >= 0 {
+		return a.selected
+	}
+	if l := a.leader(); l >= 0 {
+		return l
+	}
+	w := a.World()
+	for i := 0; i < w.Size(); i++ {
+		if w.Status(nodeID(i)) == raftcore.StatusUp {
+			return i
+		}
+	}
+	return 0
+}
+
+// nextWrite is the action of the next client write at machine i: the
+// Deployment's replica count, counting up.
+func (a *App) nextWrite(i int) raftcore.Action {
+	n := len(a.World().Ops()) + 1
+	return raftcore.Action{Do: "write", Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
+}
+
+// Command runs a toolbar or keyboard command.
+func (a *App) Command(c viz.Command) error {
+	w := a.World()
+	switch c {
+	case viz.CmdPlayPause:
+		a.paused = !a.paused
+		a.started = false
+	case viz.CmdStep:
+		a.paused = true
+		if !a.hist.Step() {
+			a.note("Nothing more happens: no events are due.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdStepBack:
+		a.paused = true
+		if !a.hist.StepBack() {
+			a.note("This is the start of the run.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdPrevEvent:
+		a.paused = true
+		if m, ok := a.hist.PrevMark(); ok {
+			a.hist.GoTo(m.AtUs)
+			a.note(m.Text)
+		} else {
+			a.hist.GoTo(0)
+			a.note("This is the start of the run.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdNextEvent:
+		a.paused = true
+		if m, ok := a.hist.NextMark(60_000_000); ok {
+			a.note(m.Text)
+		} else {
+			a.note("Nothing notable happened in the next minute.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdClientWrite:
+		return a.act(a.nextWrite(a.clientTarget()))
+	case viz.CmdRestartLeader:
+		l := a.leader()
+		if l < 0 {
+			a.note("No machine leads right now.")
+			break
+		}
+		if err := a.actAll([]raftcore.Action{{Do: "crash", Node: l + 1}, {Do: "restart", Node: l + 1}}); err != nil {
+			return err
+		}
+		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+	case viz.CmdSpreadTimers:
+		return a.timeouts(1)
+	case viz.CmdAlignTimers:
+		return a.timeouts(w.Size())
+	case viz.CmdSplitVote:
+		return a.splitVote()
+	case viz.CmdResumeAll:
+		var xs []raftcore.Action
+		for i := 0; i < w.Size(); i++ {
+			switch w.Status(nodeID(i)) {
+			case raftcore.StatusPaused:
+				xs = append(xs, raftcore.Action{Do: "resume", Node: i + 1})
+			case raftcore.StatusCrashed:
+				xs = append(xs, raftcore.Action{Do: "restart", Node: i + 1})
+			}
+		}
+		if len(xs) == 0 {
+			a.note("Every machine is already running.")
+		}
+		return a.actAll(xs)
+	case viz.CmdHeal:
+		return a.act(raftcore.Action{Do: "heal"})
+	case viz.CmdHelp:
+		a.help = !a.help
+		a.menu = menuState{}
+	default:
+		return fmt.Errorf("unknown command %v", c)
+	}
+	a.changed()
+	return nil
+}
+
+// timeouts forces the election timer of up to k running non-leaders to
+// run out at the same instant, those furthest along first. One is a clean
+// election; all of them line the timers up so their votes may split.
+//
+// The simulator has no action that sets a timer, only one that fires it,
+// so "spread" and "align" are done by choosing who fires when.
+func (a *App) timeouts(k int) error {
+	w := a.World()
+	type cand struct {
+		i    int
+		frac float64
+	}
+	var cs []cand
+	for i := 0; i < w.Size(); i++ {
+		n := w.Node(nodeID(i))
+		if w.Status(nodeID(i)) != raftcore.StatusUp || n.Role() == raftcore.RoleLeader || n.Role() == raftcore.RoleReplica {
+			continue
+		}
+		el, to := n.ElectionTimer()
+		cs = append(cs, cand{i, float64(el) / math.Max(float64(to), 1)})
+	}
+	if len(cs) == 0 {
+		a.note("No running machine can stand for election.")
+		return nil
+	}
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].frac > cs[j-1].frac; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+	cs = cs[:min(k, len(cs))]
+	xs := make([]raftcore.Action, len(cs))
+	names := make([]string, len(cs))
+	for j, c := range cs {
+		xs[j] = raftcore.Action{Do: "timeout", Node: c.i + 1}
+		names[j] = a.cfg.Name(nodeID(c.i))
+	}
+	if err := a.actAll(xs); err != nil {
+		return err
+	}
+	if len(cs) == 1 {
+		a.note(names[0] + "'s timer ran out first: it stands for election alone.")
+	} else {
+		a.note(strings.Join(names, ", ") + " all time out at once: their votes may split.")
+	}
+	if a.leader() >= 0 && a.cfg.CheckQuorum {
+		a.note("A leader is running: machines that hear it ignore vote requests (CheckQuorum).")
+	}
+	return nil
+}
+
+// splitVote stages a split vote: the leader (if any) crashes and two
+// followers stand for election at the same instant.
+func (a *App) splitVote() error {
+	if a.cfg.Protocol != raftcore.ProtocolRaft {
+		a.note("Split votes need elections: switch the protocol to raft.")
+		return nil
+	}
+	if l := a.leader(); l >= 0 {
+		if err := a.act(raftcore.Action{Do: "crash", Node: l + 1}); err != nil {
+			return err
+		}
+	}
+	return a.timeouts(2)
+}
+
+// Key handles a key press by name; it reports whether the key did
+// something.
+func (a *App) Key(name string) bool {
+	switch strings.ToLower(name) {
+	case "escape":
+		if a.menu.kind != menuNone || a.help {
+			a.menu = menuState{}
+			a.help = false
+			a.changed()
+			return true
+		}
+		return false
+	}
+	c, ok := viz.CommandForKey(name)
+	if !ok {
+		return false
+	}
+	if a.help && c != viz.CmdHelp {
+		a.help = false
+	}
+	if err := a.Command(c); err != nil {
+		a.say(err.Error(), ToneBad, 6*time.Second)
+	}
+	return true
+}
+
+// SetSpeed sets virtual seconds per real second, clamped to the range.
+func (a *App) SetSpeed(s float64) {
+	if math.IsNaN(s) {
+		return
+	}
+	s = math.Min(math.Max(s, viz.MinSpeed), viz.MaxSpeed)
+	if s != a.speed {
+		a.speed = s
+		a.changed()
+	}
+}
+
+// Reset starts a new world with the current settings.
+func (a *App) Reset() error {
+	if err := a.start(); err != nil {
+		return err
+	}
+	a.note("New run: " + a.describeSetup())
+	return nil
+}
+
+func (a *App) describeSetup() string {
+	s := fmt.Sprintf("%d machines, %s", a.cfg.Nodes, a.cfg.Protocol)
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		var opts []string
+		if a.cfg.PreVote {
+			opts = append(opts, "PreVote")
+		}
+		if a.cfg.CheckQuorum {
+			opts = append(opts, "CheckQuorum")
+		}
+		if len(opts) > 0 {
+			s += " with " + strings.Join(opts, " and ")
+		}
+	}
+	return s + "."
+}

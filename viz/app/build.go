@@ -1,0 +1,450 @@
+package app
+
+import (
+	"math"
+	"strconv"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// Text sizes in logical pixels.
+const (
+	sizeSmall = 11.0
+	sizeBody  = 13.0
+	sizeTitle = 14.0
+)
+
+// fallRealUs is how long, in real time, a dropped message takes to fall
+// away; the fall runs in virtual time so that it freezes with the world.
+const fallRealUs = 700_000
+
+// pulseUs is how long a heartbeat ring spreads from its leader, in virtual
+// time.
+const pulseUs = 90_000
+
+// msgSeen remembers a message's path while it is on the wire, so that a
+// message dropped by hand can fall from where it was.
+type msgInfo struct {
+	from, to      int
+	send, deliver int64
+}
+
+// Frame returns the frame for the current state, building it only when
+// something changed since the last call.
+func (a *App) Frame() *Frame {
+	if a.built != a.version || a.frame.W != a.w || a.frame.H != a.h || a.stats.FrameBuilds == 0 {
+		a.build()
+	}
+	return &a.frame
+}
+
+func (a *App) build() {
+	a.stats.FrameBuilds++
+	a.built = a.version
+	f := &a.frame
+	f.W, f.H, f.Theme, f.Embed, f.Version = a.w, a.h, a.theme, a.params.Embed, a.version
+	a.recent()
+	a.buildZones()
+	a.buildNodes()
+	a.buildLinks()
+	a.buildMessages()
+	a.buildLogs()
+	a.buildToolbar()
+	a.buildTimeline()
+	a.buildPanels()
+	a.buildOverlays()
+}
+
+// recentState is what the last moments of the trace say: heartbeats sent
+// and messages dropped, for pulses and falling dots.
+type recentState struct {
+	beat  []int64 // per node: time of the last heartbeat sent, or -1
+	drops []raftcore.TraceEvent
+}
+
+// recent scans the newest trace events, back only as far as the longest
+// animation reaches.
+func (a *App) recent() {
+	w := a.World()
+	n := w.Size()
+	r := &a.rec2
+	r.beat = r.beat[:0]
+	for i := 0; i < n; i++ {
+		r.beat = append(r.beat, -1)
+	}
+	r.drops = r.drops[:0]
+	now := w.Now()
+	fall := a.fallUs()
+	horizon := now - max(fall, pulseUs)
+	tr := w.Trace()
+	for k := len(tr) - 1; k >= 0; k-- {
+		e := &tr[k]
+		if e.AtUs < horizon {
+			break
+		}
+		switch e.Kind {
+		case raftcore.TraceSend:
+			if i := int(e.Node) - 1; i >= 0 && i < n && r.beat[i] < 0 && now-e.AtUs <= pulseUs && e.Text == "Heartbeat" {
+				r.beat[i] = e.AtUs
+			}
+		case raftcore.TraceDrop:
+			if now-e.AtUs <= fall {
+				r.drops = append(r.drops, *e)
+			}
+		}
+	}
+}
+
+// fallUs is how long a fall lasts in virtual time at the current speed.
+func (a *App) fallUs() int64 {
+	return max(int64(fallRealUs*a.speed), 5_000)
+}
+
+func (a *App) buildZones() {
+	f := &a.frame
+	f.Zones = f.Zones[:0]
+	if len(a.lay.Zones) == 0 {
+		return
+	}
+	w := a.World()
+	n := w.Size()
+	hot := -1
+	if g := a.dragGesture(); g != nil && g.Zone >= 0 {
+		hot = g.Zone
+	}
+	for _, z := range a.lay.Zones {
+		var members []int
+		for i, zi := range a.zones {
+			if zi == z.Index {
+				members = append(members, i)
+			}
+		}
+		zv := ZoneView{Rect: z.Rect, Tone: ToneMuted, Empty: len(members) == 0, Hot: z.Index == hot}
+		lx, ly := z.Label.X+4, z.Label.Y+max((z.Label.H-sizeSmall)/2-1, 0)
+		switch {
+		case a.zoneFor == zonesScenario:
+			zv.Label = TextItem{Text: a.scen.zoneName(z.Index), X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted, Bold: true}
+		case zv.Empty:
+			zv.Label = TextItem{Text: "Drop a machine here to split it off", X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
+		default:
+			maj := 2*len(members) > n
+			text := "Side " + strconv.Itoa(z.Index+1) + ": " + strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
+			if a.cfg.Protocol == raftcore.ProtocolRaft {
+				if maj {
+					text += ", a majority"
+					zv.Tone = ToneGood
+				} else {
+					text += ", no majority"
+					zv.Tone = ToneWarn
+				}
+			}
+			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: zv.Tone, Bold: true}
+		}
+		f.Zones = append(f.Zones, zv)
+	}
+}
+
+// dragGesture is the node drag under way, if any.
+func (a *App) dragGesture() *viz.Gesture {
+	node, pos, ok := a.rec.Dragged()
+	if !ok {
+		return nil
+	}
+	g := viz.Gesture{Kind: viz.GestureNodeDrag, Node: node, Pos: pos, Zone: -1}
+	if len(a.lay.Zones) > 0 {
+		if z := a.lay.ZoneAt(pos); z >= 0 && z != a.lay.Nodes[node].Zone {
+			g.Zone = z
+		}
+	} else if len(a.lay.Nodes) > 1 && pos.Dist(a.lay.Ring.C)-a.lay.Ring.R > math.Max(1.5*a.lay.NodeRadius, 24) {
+		g.WouldIsolate = true
+	}
+	return &g
+}
+
+// roleLook is the tone and shape of a role.
+func roleLook(p raftcore.Protocol, r raftcore.Role) (Tone, Shape, bool) {
+	switch r {
+	case raftcore.RolePreCandidate:
+		return TonePreCandidate, ShapeDiamond, true
+	case raftcore.RoleCandidate:
+		return ToneCandidate, ShapeDiamond, false
+	case raftcore.RoleLeader:
+		return ToneLeader, ShapeSquare, false
+	case raftcore.RoleReplica:
+		return ToneReplica, ShapeCircle, false
+	}
+	return ToneFollower, ShapeCircle, false
+}
+
+func (a *App) buildNodes() {
+	f := &a.frame
+	w := a.World()
+	n := w.Size()
+	f.Nodes = f.Nodes[:0]
+	R := a.lay.NodeRadius
+	ghost := a.dragGesture()
+	f.Ghost = nil
+	if ghost != nil {
+		f.Ghost = &GhostView{Node: ghost.Node, Pos: ghost.Pos, R: R, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
+	}
+	lineSize := math.Max(sizeSmall-1, math.Min(sizeSmall+1, R*0.36))
+	for i := 0; i < n && i < len(a.lay.Nodes); i++ {
+		id := nodeID(i)
+		nd := w.Node(id)
+		st := w.Status(id)
+		c := a.lay.Nodes[i].Center
+		tone, shape, dashed := roleLook(a.cfg.Protocol, nd.Role())
+		v := NodeView{Index: i, ID: id, Center: c, R: R, Role: nd.Role(), Shape: shape, Dashed: dashed, Tone: tone,
+			Status: st, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
+			Hidden: ghost != nil && ghost.Node == i}
+		v.Name = TextItem{Text: a.cfg.Name(id), X: c.X, Y: c.Y, Size: a.lay.LabelSize, Tone: ToneText, Bold: true, Center: true}
+		role := capital(roleWord(a.cfg.Protocol, nd.Role()))
+		switch st {
+		case raftcore.StatusCrashed:
+			v.Tone, role = ToneDown, "Crashed"
+		case raftcore.StatusPaused:
+			v.Tone, role = TonePaused, "Paused ("+roleWord(a.cfg.Protocol, nd.Role())+")"
+		}
+		line2 := a.nodeLine2(nd, st)
+		if a.cfg.Protocol == raftcore.ProtocolRaft {
+			role += " · term " + utoa(nd.Term())
+		}
+		y := c.Y + R + 3
+		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineSize/2, Size: lineSize, Tone: ToneText, Center: true}
+		v.Lines[1] = TextItem{Text: line2, X: c.X, Y: y + lineSize*1.7, Size: lineSize, Tone: ToneMuted, Center: true}
+		v.Timer = -1
+		if st != raftcore.StatusCrashed && a.cfg.Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
+			el, to := nd.ElectionTimer()
+			if to > 0 {
+				v.Timer = math.Min(float64(el)/float64(to), 1)
+			}
+			v.TimerTone = ToneMuted
+			if v.Timer > 0.75 {
+				v.TimerTone = ToneWarn
+			}
+		}
+		if i < len(a.rec2.beat) && a.rec2.beat[i] >= 0 && st == raftcore.StatusUp {
+			v.Pulse = math.Max(float64(w.Now()-a.rec2.beat[i])/pulseUs, 0.01)
+		}
+		v.Badges = a.nodeBadges(v.Badges[:0], i, c, R)
+		v.Votes = v.Votes[:0]
+		if (nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate) && st == raftcore.StatusUp {
+			for j := 0; j < n; j++ {
+				if j == i {
+					continue
+				}
+				vote := nd.VoteFrom(nodeID(j))
+				if vote == 0 {
+					continue
+				}
+				d := a.lay.Nodes[j].Center.Sub(c).Unit()
+				v.Votes = append(v.Votes, VoteDot{Pos: c.Add(d.Mul(R * 0.78)), Granted: vote > 0})
+			}
+		}
+		f.Nodes = append(f.Nodes, v)
+	}
+}
+
+// nodeLine2 is the second line under a machine: its vote and the leader
+// it knows, or what it holds.
+func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
+	switch a.cfg.Protocol {
+	case raftcore.ProtocolNaiveCopy:
+		return strconv.FormatUint(nd.LastIndex(), 10) + " writes held"
+	case raftcore.ProtocolFailover:
+		if nd.Role() == raftcore.RoleLeader {
+			return "orders every write"
+		}
+		if l := nd.Lead(); l != raftcore.None {
+			return "follows " + a.cfg.Name(l)
+		}
+		return "no authority known"
+	}
+	vote := "no vote"
+	if v := nd.Vote(); v != raftcore.None {
+		vote = "voted " + a.cfg.Name(v)
+	}
+	switch {
+	case nd.Role() == raftcore.RoleLeader:
+		return vote
+	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
+		yes := 0
+		for j := 1; j <= a.cfg.Nodes; j++ {
+			if nd.VoteFrom(raftcore.NodeID(j)) > 0 {
+				yes++
+			}
+		}
+		return strconv.Itoa(yes) + " of " + strconv.Itoa(a.cfg.Nodes/2+1) + " votes needed"
+	case nd.Lead() != raftcore.None:
+		return vote + " · leader " + a.cfg.Name(nd.Lead())
+	}
+	return vote + " · no leader"
+}
+
+// nodeBadges are the small tags over a machine's disc.
+func (a *App) nodeBadges(out []TextItem, i int, c viz.Point, R float64) []TextItem {
+	w := a.World()
+	id := nodeID(i)
+	var texts [4]string
+	var tones [4]Tone
+	k := 0
+	if s := w.Slow(id); s > 1 {
+		texts[k], tones[k] = "slow "+fmtFactor(s), ToneWarn
+		k++
+	}
+	if d := w.Drift(id); d != 1 {
+		texts[k], tones[k] = "clock "+fmtFactor(d), ToneWarn
+		k++
+	}
+	if b := w.Backlog(id); b > 0 {
+		texts[k], tones[k] = strconv.Itoa(b)+" queued", ToneWarn
+		k++
+	}
+	if a.isolated(i) {
+		texts[k], tones[k] = "cut off", ToneBad
+		k++
+	}
+	y := c.Y - R - 5 - sizeSmall
+	for j := 0; j < k; j++ {
+		out = append(out, TextItem{Text: texts[j], X: c.X, Y: y - float64(k-1-j)*(sizeSmall+3) + sizeSmall/2, Size: sizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
+	}
+	return out
+}
+
+func (a *App) buildLinks() {
+	f := &a.frame
+	w := a.World()
+	f.Links = f.Links[:0]
+	cfg := a.cfg
+	var crossed []viz.LinkID
+	if a.rec.Active() {
+		crossed = a.rec.Crossed()
+	}
+	hover := viz.Hit{Kind: viz.HitNone}
+	if a.hoverOK && !a.rec.Active() {
+		hover = a.lay.HitTest(a.hover, a.dots, viz.HitOptions{Touch: a.touch})
+	}
+	defMin, defMax := int64(cfg.LatencyMinMs*1000), int64(cfg.LatencyMaxMs*1000)
+	for _, lk := range a.lay.Links {
+		ij := w.Link(nodeID(lk.I), nodeID(lk.J))
+		ji := w.Link(nodeID(lk.J), nodeID(lk.I))
+		v := LinkView{ID: lk.LinkID, Seg: lk.Seg, Lanes: lk.Lanes, Up: [2]bool{ij.Up, ji.Up}}
+		switch {
+		case ij.Up && ji.Up:
+			v.State = LinkUp
+		case !ij.Up && !ji.Up:
+			v.State = LinkCut
+		default:
+			v.State = LinkOneWay
+		}
+		loss := math.Max(ij.Loss, ji.Loss)
+		v.Lossy = loss > 0
+		slowMin, slowMax := max(ij.LatencyMinUs, ji.LatencyMinUs), max(ij.LatencyMaxUs, ji.LatencyMaxUs)
+		v.Slow = slowMin != defMin || slowMax != defMax
+		var label string
+		if v.Lossy {
+			label = fmtPercent(loss) + " loss"
+		}
+		if v.Slow {
+			if label != "" {
+				label += ", "
+			}
+			label += strconv.FormatInt(slowMin/1000, 10) + "–" + strconv.FormatInt(slowMax/1000, 10) + " ms"
+		}
+		if label != "" && v.State != LinkCut {
+			mid := lk.Seg.At(0.5)
+			off := lk.Seg.B.Sub(lk.Seg.A).Unit().Perp().Mul(10)
+			v.Label = TextItem{Text: label, X: mid.X + off.X, Y: mid.Y + off.Y, Size: sizeSmall - 1, Tone: ToneWarn, Center: true}
+		}
+		v.Faint = v.State == LinkCut && a.zoneFor == zonesPartition
+		v.Hot = hover.Kind == viz.HitLink && hover.Link == lk.LinkID
+		for _, c := range crossed {
+			if c == lk.LinkID {
+				v.Hot = true
+			}
+		}
+		f.Links = append(f.Links, v)
+	}
+}
+
+// msgTone is a message's colour by purpose.
+func msgTone(t raftcore.MsgType) Tone {
+	switch t {
+	case raftcore.MsgPreVote, raftcore.MsgPreVoteResp, raftcore.MsgVote, raftcore.MsgVoteResp:
+		return ToneVote
+	case raftcore.MsgApp, raftcore.MsgAppResp, raftcore.MsgHeartbeat, raftcore.MsgHeartbeatResp:
+		return ToneAppend
+	case raftcore.MsgCopy:
+		return ToneCopy
+	}
+	return ToneClient
+}
+
+func (a *App) buildMessages() {
+	f := &a.frame
+	w := a.World()
+	now := w.Now()
+	f.Messages = f.Messages[:0]
+	a.dots = a.dots[:0]
+	msgs := w.InFlight()
+	if a.seen == nil {
+		a.seen = map[uint64]msgInfo{}
+	}
+	r := a.lay.MessageRadius
+	labels := len(msgs) <= 16
+	for k := range msgs {
+		m := &msgs[k]
+		if m.Type == raftcore.MsgClient || m.DeliverUs <= m.SendUs {
+			continue
+		}
+		from, to := int(m.From)-1, int(m.To)-1
+		lk, ok := a.lay.Link(from, to)
+		if !ok {
+			continue
+		}
+		frac := float64(now-m.SendUs) / float64(m.DeliverUs-m.SendUs)
+		frac = math.Min(math.Max(frac, 0), 1)
+		pos := lk.Lane(from, to).At(frac)
+		v := MsgView{ID: m.ID, Type: m.Type, From: from, To: to, Pos: pos, R: r, Tone: msgTone(m.Type),
+			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: a.menu.kind == menuMsg && a.menu.msg == m.ID}
+		if labels || v.Selected {
+			d := lk.Lane(from, to)
+			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
+			v.Label = TextItem{Text: msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
+		}
+		f.Messages = append(f.Messages, v)
+		a.dots = append(a.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})
+		if _, ok := a.seen[m.ID]; !ok {
+			a.seen[m.ID] = msgInfo{from, to, m.SendUs, m.DeliverUs}
+		}
+	}
+	fall := a.fallUs()
+	for _, e := range a.rec2.drops {
+		info, ok := a.seen[e.Msg]
+		if !ok {
+			if e.Node == raftcore.None || e.Peer == raftcore.None {
+				continue
+			}
+			// Cut at sending: it never left its sender.
+			info = msgInfo{from: int(e.Node) - 1, to: int(e.Peer) - 1, send: e.AtUs, deliver: e.AtUs + 1}
+		}
+		lk, ok := a.lay.Link(info.from, info.to)
+		if !ok {
+			continue
+		}
+		frac := float64(e.AtUs-info.send) / float64(max(info.deliver-info.send, 1))
+		pos := lk.Lane(info.from, info.to).At(math.Min(math.Max(frac, 0), 1))
+		v := MsgView{ID: e.Msg, From: info.from, To: info.to, Pos: pos, R: r, Tone: ToneBad,
+			Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
+		f.Messages = append(f.Messages, v)
+	}
+	// Forget paths of messages long gone.
+	if len(a.seen) > 4*len(msgs)+64 {
+		for id, info := range a.seen {
+			if info.deliver < now-2*fall-1_000_000 {
+				delete(a.seen, id)
+			}
+		}
+	}
+}

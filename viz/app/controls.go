@@ -1,0 +1,201 @@
+package app
+
+import (
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+var cmdIcons = map[viz.Command]string{
+	viz.CmdPlayPause: "play", viz.CmdStep: "step", viz.CmdStepBack: "back",
+	viz.CmdPrevEvent: "prev", viz.CmdNextEvent: "next", viz.CmdClientWrite: "write",
+	viz.CmdRestartLeader: "restart", viz.CmdSpreadTimers: "spread", viz.CmdAlignTimers: "align",
+	viz.CmdSplitVote: "split", viz.CmdResumeAll: "resume", viz.CmdHeal: "heal", viz.CmdHelp: "help",
+}
+
+// Widget ids of the app's own controls.
+const (
+	idMenu        = "menu"
+	idBannerClose = "banner.close"
+	cmdPrefix     = "cmd:"
+	tabPrefix     = "tab:"
+)
+
+// buttonTip says what a toolbar button does, with its key.
+func buttonTip(c viz.Command, paused bool) string {
+	b, ok := c.Binding()
+	desc := c.Desc()
+	if c == viz.CmdPlayPause {
+		if paused {
+			desc = "Run the simulation"
+		} else {
+			desc = "Pause the simulation"
+		}
+	}
+	if ok {
+		return desc + " (" + b.Label + ")"
+	}
+	return desc
+}
+
+func (a *App) buildToolbar() {
+	f := &a.frame
+	f.Toolbar = f.Toolbar[:0]
+	var right float64
+	for _, b := range a.lay.Buttons {
+		icon := cmdIcons[b.Cmd]
+		on := false
+		if b.Cmd == viz.CmdPlayPause {
+			if !a.paused {
+				icon = "pause"
+			}
+			on = !a.paused
+		}
+		if b.Cmd == viz.CmdHelp {
+			on = a.help
+		}
+		f.Toolbar = append(f.Toolbar, Widget{ID: cmdPrefix + b.Cmd.String(), Kind: WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused)})
+		right = max(right, b.Rect.Right())
+	}
+	tb := a.lay.Toolbar
+	gap := 8.0
+	end := tb.Right() - gap
+	oneRow := a.lay.Speed.Y < tb.Y+tb.H/2 && a.lay.Speed.Bottom() <= tb.Bottom() && a.lay.Speed.H > 0 && a.lay.Speed.Y-tb.Y < 10
+	if oneRow {
+		end = a.lay.Speed.X - gap
+	}
+	bh := 0.0
+	by := tb.Y
+	if len(a.lay.Buttons) > 0 {
+		bh, by = a.lay.Buttons[0].Rect.H, a.lay.Buttons[0].Rect.Y
+	}
+	f.Status = TextItem{}
+	if !a.params.Embed && bh > 0 {
+		x := right + gap
+		label := "Scenarios & setup"
+		wide := a.measure(label, sizeBody) + 24
+		if end-x >= wide+40 {
+			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody})
+			x += wide + gap
+		} else if end-x >= bh {
+			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios})
+			x += bh + gap
+		}
+		if status := a.statusLine(); end-x >= a.measure(status, sizeBody)+4 {
+			f.Status = TextItem{Text: status, X: x, Y: by + (bh-sizeBody)/2 - 1, Size: sizeBody, Tone: ToneMuted}
+		}
+	}
+	// Speed slider: its value on the left, the track on the right.
+	s := a.lay.Speed
+	label := "speed " + viz.FormatSpeed(a.speed)
+	lw := a.measure("speed 1/100x", sizeSmall) + 8
+	f.Speed = SliderView{Rect: s, Frac: viz.SliderPos(a.speed)}
+	if s.W > lw+40 {
+		f.Speed.Track = viz.XYWH(s.X+lw, s.Y+s.H/2-3, s.W-lw-8, 6)
+		f.Speed.Label = TextItem{Text: label, X: s.X + 2, Y: s.Y + (s.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneText}
+	} else {
+		f.Speed.Track = viz.XYWH(s.X+4, s.Y+s.H/2-3, s.W-8, 6)
+	}
+}
+
+// statusLine sums up the run: time, and who leads.
+func (a *App) statusLine() string {
+	w := a.World()
+	s := "t = " + fmtClock(w.Now())
+	switch a.cfg.Protocol {
+	case raftcore.ProtocolRaft:
+		if l := a.leader(); l >= 0 {
+			s += " · leader " + a.cfg.Name(nodeID(l)) + ", term " + utoa(w.Node(nodeID(l)).Term())
+		} else {
+			s += " · no leader"
+		}
+	case raftcore.ProtocolFailover:
+		k := 0
+		for i := 0; i < w.Size(); i++ {
+			if w.Status(nodeID(i)) == raftcore.StatusUp && w.Node(nodeID(i)).Role() == raftcore.RoleLeader {
+				k++
+			}
+		}
+		switch k {
+		case 0:
+			s += " · no authority"
+		case 1:
+			s += " · one authority"
+		default:
+			s += " · " + itoa(k) + " authorities"
+		}
+	}
+	if a.paused {
+		s += " · paused"
+	}
+	return s
+}
+
+func (a *App) buildTimeline() {
+	f := &a.frame
+	r := a.lay.Timeline
+	tl := &f.Timeline
+	tl.Rect = r
+	tl.Marks = tl.Marks[:0]
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	head := a.hist.HeadUs()
+	now := a.hist.NowUs()
+	left := fmtClock(now)
+	lw := a.measure("000.000 s", sizeSmall) + 12
+	rw := a.measure("of 000.000 s", sizeSmall) + 12
+	tl.Track = viz.XYWH(r.X+lw, r.Y+r.H/2-4, r.W-lw-rw, 8)
+	span := float64(max(head, 1_000_000))
+	tl.Head = float64(head) / span
+	tl.Now = float64(now) / span
+	tl.Left = TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneText, Bold: true}
+	right := "of " + fmtClock(head)
+	if a.hist.AtHead() {
+		right = "live"
+	}
+	tl.Right = TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneMuted}
+	// Marks closer than 3 pixels would draw on top of each other; keep the
+	// most telling one of each cluster.
+	lastX := -10.0
+	for _, m := range a.hist.Marks() {
+		x := tl.Track.X + float64(m.AtUs)/span*tl.Track.W
+		tone := markTone(m.Kind)
+		if x-lastX < 3 && len(tl.Marks) > 0 {
+			prev := &tl.Marks[len(tl.Marks)-1]
+			if markRank(m.Kind) > markRank(prev.Kind) {
+				*prev = MarkView{X: prev.X, Kind: m.Kind, Tone: tone, Text: m.Text}
+			}
+			continue
+		}
+		tl.Marks = append(tl.Marks, MarkView{X: x, Kind: m.Kind, Tone: tone, Text: m.Text})
+		lastX = x
+	}
+}
+
+func markTone(k MarkKind) Tone {
+	switch k {
+	case MarkLeader:
+		return ToneLeader
+	case MarkElection:
+		return ToneCandidate
+	case MarkViolation:
+		return ToneBad
+	case MarkWrite:
+		return ToneClient
+	}
+	return ToneAccent
+}
+
+func markRank(k MarkKind) int {
+	switch k {
+	case MarkViolation:
+		return 4
+	case MarkFault:
+		return 3
+	case MarkLeader:
+		return 2
+	case MarkElection:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,288 @@
+package app
+
+import (
+	"time"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// pointerState is what a press that the gesture recognizer does not see
+// is doing: pressing one of the app's own controls, or scrolling a panel
+// or the logs.
+type pointerState struct {
+	active bool
+	id     int
+	widget string
+	// scrolling: panel (>= 0) or logs, from start with the value then.
+	panel    int
+	logs     bool
+	start    viz.Point
+	startVal float64
+	moved    bool
+}
+
+// Pointer takes one pointer event from the host.
+func (a *App) Pointer(ev viz.PointerEvent) {
+	if ev.Touch != a.touch {
+		a.SetTouch(ev.Touch)
+	}
+	a.setHover(ev.Pos, !ev.Touch)
+	p := &a.press
+	if p.active && ev.ID == p.id {
+		a.pressEvent(ev)
+		return
+	}
+	if ev.Action == viz.PointerDown && !a.rec.Active() {
+		if a.help {
+			// Any press closes the help; it does nothing else.
+			a.help = false
+			a.changed()
+			*p = pointerState{active: true, id: ev.ID, panel: -1}
+			return
+		}
+		if id := a.widgetAt(ev.Pos); id != "" {
+			*p = pointerState{active: true, id: ev.ID, widget: id, panel: -1, start: ev.Pos}
+			a.changed()
+			return
+		}
+		if a.menu.kind != menuNone {
+			if r, ok := a.menuRect(); ok && r.Contains(ev.Pos) {
+				// Presses on a menu's text do nothing.
+				*p = pointerState{active: true, id: ev.ID, panel: -1}
+				return
+			}
+			a.menu = menuState{}
+			a.changed()
+		}
+		if k, ok := a.panelAt(ev.Pos); ok {
+			*p = pointerState{active: true, id: ev.ID, panel: int(k), start: ev.Pos, startVal: a.scroll[k]}
+			return
+		}
+		if a.lay.Logs.Contains(ev.Pos) {
+			*p = pointerState{active: true, id: ev.ID, panel: -1, logs: true, start: ev.Pos, startVal: float64(a.logBack)}
+			return
+		}
+	}
+	g := a.rec.Feed(&a.lay, a.dots, ev)
+	a.gesture(g)
+	if a.rec.Active() || g.Kind != viz.GestureNone {
+		a.changed()
+	}
+}
+
+// pressEvent continues a press on one of the app's own controls.
+func (a *App) pressEvent(ev viz.PointerEvent) {
+	p := &a.press
+	switch ev.Action {
+	case viz.PointerMove:
+		d := ev.Pos.Sub(p.start)
+		if d.Len() > 6 {
+			p.moved = true
+		}
+		switch {
+		case p.panel >= 0:
+			a.scroll[p.panel] = max(p.startVal-d.Y, 0)
+			a.changed()
+		case p.logs:
+			if cw := a.logCellWidth(); cw > 0 {
+				a.logBack = uint64(max(p.startVal+d.X/cw, 0))
+				a.changed()
+			}
+		}
+	case viz.PointerUp:
+		id := p.widget
+		inside := id != "" && a.widgetAt(ev.Pos) == id
+		tap := !p.moved
+		logs := p.logs
+		*p = pointerState{}
+		a.changed()
+		if inside {
+			a.click(id)
+		} else if logs && tap {
+			if row := a.logRowAt(ev.Pos); row >= 0 {
+				a.selectNode(row)
+			}
+		}
+	case viz.PointerCancel:
+		*p = pointerState{}
+		a.changed()
+	}
+}
+
+// Hover tells the app where the mouse is while no button is down, for
+// hover text.
+func (a *App) Hover(p viz.Point) { a.setHover(p, true) }
+
+func (a *App) setHover(p viz.Point, ok bool) {
+	if p == a.hover && ok == a.hoverOK {
+		return
+	}
+	before := a.hoverKey()
+	a.hover, a.hoverOK = p, ok
+	if a.hoverKey() != before {
+		a.changed()
+	}
+}
+
+// Wheel scrolls whatever is under p: a panel, the logs, the speed.
+func (a *App) Wheel(p viz.Point, dx, dy float64) {
+	if k, ok := a.panelAt(p); ok {
+		a.scroll[k] = max(a.scroll[k]-dy*24, 0)
+		a.changed()
+		return
+	}
+	if a.lay.Logs.Contains(p) {
+		d := dy
+		if dx != 0 {
+			d = -dx
+		}
+		switch {
+		case d > 0:
+			a.logBack += 2
+		case d < 0 && a.logBack >= 2:
+			a.logBack -= 2
+		default:
+			a.logBack = 0
+		}
+		a.changed()
+		return
+	}
+	if a.lay.Speed.Contains(p) && dy != 0 {
+		step := 1
+		if dy < 0 {
+			step = -1
+		}
+		a.SetSpeed(viz.StepSpeed(a.speed, step))
+	}
+}
+
+// gesture carries out a recognized gesture.
+func (a *App) gesture(g viz.Gesture) {
+	var err error
+	switch g.Kind {
+	case viz.GestureTap:
+		err = a.tap(g.Target)
+	case viz.GestureMenu:
+		err = a.tap(g.Target)
+	case viz.GestureCut:
+		err = a.cutLinks(g.Links)
+	case viz.GestureIsolate:
+		err = a.isolate(g.Node)
+	case viz.GestureMoveZone:
+		err = a.moveToZone(g.Node, g.Zone)
+	case viz.GestureDragCancel:
+		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesScenario {
+			err = a.reconnect(g.Node)
+		}
+	case viz.GestureScrub:
+		switch g.Target.Kind {
+		case viz.HitSpeed:
+			a.SetSpeed(viz.SliderSpeed(g.Target.Frac))
+		case viz.HitTimeline:
+			a.seekFrac(g.Target.Frac)
+		}
+	case viz.GestureNodeDrag:
+		a.changed()
+	}
+	if err != nil {
+		a.say(err.Error(), ToneBad, 6*time.Second)
+	}
+}
+
+// tap handles a click or tap on what the layout says is there.
+func (a *App) tap(h viz.Hit) error {
+	switch h.Kind {
+	case viz.HitNode:
+		a.selectNode(h.Node)
+		a.openMenu(menuState{kind: menuNode, node: h.Node})
+	case viz.HitLog:
+		a.selectNode(h.Node)
+	case viz.HitLink:
+		a.openMenu(menuState{kind: menuLink, link: h.Link})
+	case viz.HitMessage:
+		a.openMenu(menuState{kind: menuMsg, msg: uint64(h.Msg)})
+	case viz.HitButton:
+		return a.Command(h.Cmd)
+	case viz.HitSpeed:
+		a.SetSpeed(viz.SliderSpeed(h.Frac))
+	case viz.HitTimeline:
+		a.seekFrac(h.Frac)
+	case viz.HitTab:
+		a.setTab(h.Panel)
+	case viz.HitCluster, viz.HitNone:
+		if a.selected >= 0 || a.menu.kind != menuNone {
+			a.selected = -1
+			a.menu = menuState{}
+			a.changed()
+		}
+	}
+	return nil
+}
+
+func (a *App) selectNode(i int) {
+	if i < 0 || i >= a.World().Size() {
+		return
+	}
+	a.selected = i
+	if !a.lay.Tabbed {
+		a.scroll[viz.PanelNode] = 0
+	}
+	a.changed()
+}
+
+func (a *App) setTab(k viz.PanelKind) {
+	if a.tab != k {
+		a.tab = k
+		a.touchLayout()
+		a.changed()
+	}
+}
+
+// seekFrac shows the run at a fraction of the recorded time.
+func (a *App) seekFrac(f float64) {
+	t := int64(f * float64(a.hist.HeadUs()))
+	a.hist.GoTo(t)
+	a.carry = 0
+	a.afterWorldMoved()
+	a.changed()
+}
+
+// cutLinks cuts the crossed links, or restores them when the first one
+// crossed was already cut: drawing across a cut link heals it.
+func (a *App) cutLinks(ids []viz.LinkID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	w := a.World()
+	first := ids[0]
+	restore := !w.Link(nodeID(first.I), nodeID(first.J)).Up || !w.Link(nodeID(first.J), nodeID(first.I)).Up
+	var xs []raftcore.Action
+	for _, id := range ids {
+		up := w.Link(nodeID(id.I), nodeID(id.J)).Up && w.Link(nodeID(id.J), nodeID(id.I)).Up
+		switch {
+		case restore && !up:
+			xs = append(xs, raftcore.Action{Do: "restore", From: id.I + 1, To: id.J + 1})
+		case !restore && up:
+			xs = append(xs, raftcore.Action{Do: "cut", From: id.I + 1, To: id.J + 1})
+		}
+	}
+	if err := a.actAll(xs); err != nil {
+		return err
+	}
+	if len(xs) > 0 {
+		verb := "Cut"
+		if restore {
+			verb = "Restored"
+		}
+		names := ""
+		for k, x := range xs {
+			if k > 0 {
+				names += ", "
+			}
+			names += a.cfg.Name(raftcore.NodeID(x.From)) + "–" + a.cfg.Name(raftcore.NodeID(x.To))
+		}
+		a.note(verb + " " + names + ".")
+	}
+	return nil
+}

@@ -1,0 +1,196 @@
+package app
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// logCellWidth is the width of one log entry in the strips.
+func (a *App) logCellWidth() float64 {
+	if len(a.lay.Nodes) == 0 {
+		return 0
+	}
+	h := a.lay.Nodes[0].LogStrip.H
+	return math.Min(math.Max(h*1.15, 14), 28)
+}
+
+// logWindow is the first index shown and how many entries fit. Every row
+// shows the same indexes, so entries line up across machines. By default
+// the window ends at the newest entry anywhere; logBack scrolls it back.
+func (a *App) logWindow() (first uint64, capacity int) {
+	if len(a.lay.Nodes) == 0 {
+		return 1, 0
+	}
+	cw := a.logCellWidth()
+	capacity = max(int(a.lay.Nodes[0].LogStrip.W/cw), 1)
+	w := a.World()
+	var last uint64
+	for i := 1; i <= w.Size(); i++ {
+		last = max(last, w.Node(raftcore.NodeID(i)).LastIndex())
+	}
+	if last <= uint64(capacity) {
+		a.logBack = 0
+		return 1, capacity
+	}
+	maxBack := last - uint64(capacity)
+	if a.logBack > maxBack {
+		a.logBack = maxBack
+	}
+	return last - uint64(capacity) + 1 - a.logBack, capacity
+}
+
+// logRowAt is the machine whose log row holds p, or -1.
+func (a *App) logRowAt(p viz.Point) int {
+	for i, nd := range a.lay.Nodes {
+		if nd.LogLabel.Contains(p) || nd.LogStrip.Contains(p) {
+			return i
+		}
+	}
+	return -1
+}
+
+// entryColor is the palette index of an entry: its term under Raft; under
+// the naive protocols, which have no terms, the machine that took the
+// write first, so that diverging histories show as different colours.
+func (a *App) entryColor(e raftcore.Entry) int {
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		return int(e.Term)
+	}
+	if op, ok := a.World().Op(e.Data.OpID); ok {
+		return int(op.Node)
+	}
+	return 0
+}
+
+// entryText is what a cell says: the term under Raft, the written replica
+// count (or a mark for deletes) otherwise.
+func entryText(p raftcore.Protocol, e raftcore.Entry) string {
+	if p == raftcore.ProtocolRaft {
+		return utoa(e.Term)
+	}
+	switch e.Data.Kind {
+	case raftcore.OpDelete:
+		return "x"
+	case raftcore.OpPut:
+		if _, v, ok := strings.Cut(e.Data.Value, "="); ok && len(v) <= 3 {
+			return v
+		}
+		return "w"
+	}
+	return ""
+}
+
+func (a *App) buildLogs() {
+	f := &a.frame
+	w := a.World()
+	n := w.Size()
+	L := &f.Logs
+	L.Rect = a.lay.Logs
+	first, capacity := a.logWindow()
+	cw := a.logCellWidth()
+	last := first + uint64(capacity) - 1
+	var maxLast uint64
+	for i := 1; i <= n; i++ {
+		maxLast = max(maxLast, w.Node(raftcore.NodeID(i)).LastIndex())
+	}
+	lead := a.leader()
+	var leadNode *raftcore.Node
+	if lead >= 0 && a.cfg.Protocol == raftcore.ProtocolRaft {
+		leadNode = w.Node(nodeID(lead))
+	}
+	if cap(L.Rows) < n {
+		L.Rows = make([]LogRow, 0, n)
+	}
+	L.Rows = L.Rows[:n]
+	xOf := func(strip viz.Rect, idx uint64) float64 { return strip.X + float64(idx-first)*cw }
+	for i := 0; i < n && i < len(a.lay.Nodes); i++ {
+		id := nodeID(i)
+		nd := w.Node(id)
+		ln := a.lay.Nodes[i]
+		row := &L.Rows[i]
+		tone, _, _ := roleLook(a.cfg.Protocol, nd.Role())
+		st := w.Status(id)
+		*row = LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
+			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.selected}
+		row.Name = TextItem{Text: a.cfg.Name(id), X: ln.LogLabel.X + 2, Y: ln.LogLabel.Y + (ln.LogLabel.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneText, Bold: true}
+		top := min(nd.LastIndex(), last)
+		for idx := first; idx <= top; idx++ {
+			e := nd.Entry(idx)
+			c := LogCell{Rect: viz.XYWH(xOf(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
+				Index: idx, Term: e.Term, Color: a.entryColor(e), Committed: idx <= nd.Commit()}
+			if cw >= 14 {
+				c.Text = entryText(a.cfg.Protocol, e)
+			}
+			c.Conflict = a.entryConflicts(i, e, leadNode)
+			row.Cells = append(row.Cells, c)
+		}
+		if c := nd.Commit(); c >= first && c <= last {
+			row.CommitX = xOf(ln.LogStrip, c) + cw
+		} else if c > last {
+			row.CommitX = ln.LogStrip.X + float64(capacity)*cw
+		}
+		if ap := nd.Applied(); ap >= first && ap <= last {
+			row.AppliedX = xOf(ln.LogStrip, ap) + cw
+		}
+		if leadNode != nil && i != lead {
+			if pr, ok := leadNode.Progress(id); ok {
+				if pr.Match >= first && pr.Match <= last {
+					row.MatchX = xOf(ln.LogStrip, pr.Match) + cw
+				}
+				if pr.Next >= first && pr.Next <= last+1 {
+					row.NextX = xOf(ln.LogStrip, pr.Next)
+				}
+			}
+		}
+	}
+	// Say what lies outside the window rather than cutting it silently.
+	L.Before, L.After = TextItem{}, TextItem{}
+	L.Header = L.Header[:0]
+	if n > 0 && len(a.lay.Nodes) > 0 {
+		strip := a.lay.Nodes[0].LogStrip
+		y := L.Rect.Y - sizeSmall - 3
+		every := uint64(5)
+		if cw < 18 {
+			every = 10
+		}
+		for idx := first; idx <= min(last, max(maxLast, first)); idx++ {
+			if idx%every == 0 || idx == first {
+				L.Header = append(L.Header, TextItem{Text: utoa(idx), X: xOf(strip, idx) + cw/2, Y: y + sizeSmall/2, Size: sizeSmall - 2, Tone: ToneMuted, Center: true})
+			}
+		}
+		if first > 1 {
+			L.Before = TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: a.lay.Nodes[0].LogLabel.X, Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+		}
+		if maxLast > last {
+			t := strconv.FormatUint(maxLast-last, 10) + " newer →"
+			L.After = TextItem{Text: t, X: strip.Right() - a.measure(t, sizeSmall-1), Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+		}
+	}
+}
+
+// entryConflicts reports whether machine i's entry differs from what the
+// others hold at the same index: under Raft from the leader's entry, under
+// the naive protocols from any other machine's.
+func (a *App) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) bool {
+	w := a.World()
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		if lead == nil || lead.LastIndex() < e.Index {
+			return false
+		}
+		return lead.Entry(e.Index).Chain != e.Chain
+	}
+	for j := 1; j <= w.Size(); j++ {
+		if j-1 == i {
+			continue
+		}
+		o := w.Node(raftcore.NodeID(j))
+		if o.LastIndex() >= e.Index && o.Entry(e.Index).Chain != e.Chain {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,680 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+type menuKind uint8
+
+const (
+	menuNone menuKind = iota
+	menuNode
+	menuLink
+	menuMsg
+	menuMain
+	menuScenarios
+)
+
+var menuNames = [...]string{"", "node", "link", "message", "setup", "scenarios"}
+
+// menuState is the open popover and what it is about.
+type menuState struct {
+	kind menuKind
+	node int
+	link viz.LinkID
+	msg  uint64
+}
+
+func (m menuState) String() string {
+	switch m.kind {
+	case menuNode:
+		return "node:" + strconv.Itoa(m.node+1)
+	case menuLink:
+		return fmt.Sprintf("link:%d-%d", m.link.I+1, m.link.J+1)
+	case menuMsg:
+		return "message:" + utoa(m.msg)
+	}
+	return menuNames[m.kind]
+}
+
+func (a *App) openMenu(m menuState) {
+	if a.menu == m {
+		a.menu = menuState{}
+	} else {
+		a.menu = m
+	}
+	a.help = false
+	a.changed()
+}
+
+// menuRect is where the open menu is drawn.
+func (a *App) menuRect() (viz.Rect, bool) {
+	f := a.Frame()
+	if f.Menu == nil {
+		return viz.Rect{}, false
+	}
+	return f.Menu.Rect, true
+}
+
+// widgetAt is the id of the app control under p, topmost first.
+func (a *App) widgetAt(p viz.Point) string {
+	f := a.Frame()
+	if f.Help != nil {
+		return ""
+	}
+	if f.Menu != nil {
+		for _, r := range f.Menu.Rows {
+			for _, w := range r.Widgets {
+				if w.Enabled && w.Rect.Contains(p) {
+					return w.ID
+				}
+			}
+		}
+		if f.Menu.Rect.Contains(p) {
+			return ""
+		}
+	}
+	if f.Banner != nil && f.Banner.Close.Rect.Contains(p) {
+		return idBannerClose
+	}
+	for _, pv := range f.Panels {
+		if !pv.Clip.Contains(p) {
+			continue
+		}
+		for _, w := range pv.Widgets {
+			if w.Enabled && w.Rect.Contains(p) {
+				return w.ID
+			}
+		}
+	}
+	for _, w := range f.Tabs {
+		if w.Rect.Contains(p) {
+			return w.ID
+		}
+	}
+	for _, w := range f.Toolbar {
+		if w.Enabled && w.Rect.Contains(p) {
+			return w.ID
+		}
+	}
+	return ""
+}
+
+// panelAt is the visible panel that holds p.
+func (a *App) panelAt(p viz.Point) (viz.PanelKind, bool) {
+	a.Frame()
+	for _, pn := range a.panelRects {
+		if pn.rect.Contains(p) {
+			return pn.kind, true
+		}
+	}
+	return 0, false
+}
+
+// Click presses the control with the given id, as a tap on it would.
+func (a *App) Click(id string) error { return a.click(id) }
+
+// click carries out a control by id. Menu items act on what the open menu
+// is about.
+func (a *App) click(id string) error {
+	err := a.doClick(id)
+	if err != nil {
+		a.say(err.Error(), ToneBad, 6*time.Second)
+	}
+	a.changed()
+	return err
+}
+
+func (a *App) doClick(id string) error {
+	name, arg, _ := strings.Cut(id, ":")
+	if strings.HasPrefix(id, cmdPrefix) {
+		for c := viz.CmdPlayPause; c <= viz.CmdHelp; c++ {
+			if c.String() == arg {
+				return a.Command(c)
+			}
+		}
+		return fmt.Errorf("click: no command %q", arg)
+	}
+	if strings.HasPrefix(id, tabPrefix) {
+		for _, k := range viz.PanelKinds() {
+			if k.Title() == arg {
+				a.setTab(k)
+				return nil
+			}
+		}
+		return fmt.Errorf("click: no panel %q", arg)
+	}
+	switch {
+	case id == idMenu:
+		a.openMenu(menuState{kind: menuMain})
+		return nil
+	case id == "scenarios":
+		a.openMenu(menuState{kind: menuScenarios})
+		return nil
+	case id == idBannerClose:
+		a.banner = banner{}
+		return nil
+	case id == "rules":
+		a.showRules = !a.showRules
+		return nil
+	case name == "scenario":
+		a.menu = menuState{}
+		return a.SetScenario(arg)
+	case id == "scenario.restart":
+		return a.Reset()
+	case strings.HasPrefix(id, "node."):
+		return a.nodeItem(strings.TrimPrefix(name, "node."), arg)
+	case strings.HasPrefix(id, "link."):
+		return a.linkItem(strings.TrimPrefix(name, "link."), arg)
+	case id == "msg.drop":
+		m := a.menu.msg
+		a.menu = menuState{}
+		if err := a.act(raftcore.Action{Do: "drop", ID: m}); err != nil {
+			return fmt.Errorf("that message has already arrived")
+		}
+		a.note("Message #" + utoa(m) + " dropped: it falls away and never arrives.")
+		return nil
+	}
+	return a.setupItem(name, arg, id)
+}
+
+func (a *App) nodeItem(what, arg string) error {
+	if a.menu.kind != menuNode {
+		if a.selected < 0 {
+			return fmt.Errorf("click node.%s: no machine is selected", what)
+		}
+		a.menu = menuState{kind: menuNode, node: a.selected}
+	}
+	i := a.menu.node
+	node := i + 1
+	name := a.cfg.Name(nodeID(i))
+	switch what {
+	case "pause", "resume", "crash", "restart", "timeout":
+		if err := a.act(raftcore.Action{Do: what, Node: node}); err != nil {
+			return err
+		}
+		a.note(describeAction(a.cfg, raftcore.Action{Do: what, Node: node}) + ".")
+	case "slow", "drift":
+		f, err := strconv.ParseFloat(arg, 64)
+		if err != nil {
+			return fmt.Errorf("click node.%s: %q is not a number", what, arg)
+		}
+		x := raftcore.Action{Do: what, Node: node, Factor: f}
+		if err := a.act(x); err != nil {
+			return err
+		}
+		a.note(describeAction(a.cfg, x) + ".")
+	case "write":
+		return a.act(a.nextWrite(i))
+	case "read":
+		mode := arg
+		if mode == "" {
+			mode = string(a.readMode)
+		}
+		if err := a.act(raftcore.Action{Do: "read", Node: node, Key: a.questionKey(), Mode: mode}); err != nil {
+			return err
+		}
+	case "isolate":
+		a.menu = menuState{}
+		return a.isolate(i)
+	case "reconnect":
+		a.menu = menuState{}
+		return a.reconnect(i)
+	default:
+		return fmt.Errorf("click: no machine action %q for %s", what, name)
+	}
+	return nil
+}
+
+func (a *App) linkItem(what, arg string) error {
+	if a.menu.kind != menuLink {
+		return fmt.Errorf("click link.%s: no link is open", what)
+	}
+	l := a.menu.link
+	i, j := l.I+1, l.J+1
+	w := a.World()
+	var x raftcore.Action
+	switch what {
+	case "cut", "restore":
+		x = raftcore.Action{Do: what, From: i, To: j}
+	case "ij", "ji":
+		from, to := i, j
+		if what == "ji" {
+			from, to = j, i
+		}
+		do := "cut"
+		if !w.Link(raftcore.NodeID(from), raftcore.NodeID(to)).Up {
+			do = "restore"
+		}
+		x = raftcore.Action{Do: do, From: from, To: to, OneWay: true}
+	case "latency":
+		lo, hi, ok := strings.Cut(arg, "-")
+		a1, e1 := strconv.ParseFloat(lo, 64)
+		a2, e2 := strconv.ParseFloat(hi, 64)
+		if !ok || e1 != nil || e2 != nil {
+			return fmt.Errorf("click link.latency: want min-max in ms, got %q", arg)
+		}
+		x = raftcore.Action{Do: "latency", From: i, To: j, LatencyMs: []float64{a1, a2}}
+	case "loss":
+		p, err := strconv.ParseFloat(arg, 64)
+		if err != nil {
+			return fmt.Errorf("click link.loss: %q is not a number", arg)
+		}
+		x = raftcore.Action{Do: "loss", From: i, To: j, Loss: &p}
+	default:
+		return fmt.Errorf("click: no link action %q", what)
+	}
+	if err := a.act(x); err != nil {
+		return err
+	}
+	a.note(describeAction(a.cfg, x) + ".")
+	return nil
+}
+
+// setupItem handles the setup menu: cluster size, protocol, options,
+// theme and sharing.
+func (a *App) setupItem(name, arg, id string) error {
+	p := a.params
+	switch name {
+	case "nodes":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > viz.MaxNodes {
+			return fmt.Errorf("nodes: use 1 to %d", viz.MaxNodes)
+		}
+		p.Nodes = n
+	case "protocol":
+		if _, err := raftcore.ParseProtocol(arg); err != nil {
+			return fmt.Errorf("protocol: %v", err)
+		}
+		p.Protocol = arg
+	case "prevote":
+		p.PreVote = !p.PreVote
+	case "checkquorum":
+		p.CheckQuorum = !p.CheckQuorum
+	case "election":
+		t, err := strconv.Atoi(arg)
+		if err != nil || t < 2 || t > 100 {
+			return fmt.Errorf("election: use 2 to 100 ticks")
+		}
+		a.cfg.ElectionTicks = t
+	case "theme":
+		if arg != string(ThemeLight) && arg != string(ThemeDark) {
+			return fmt.Errorf("theme: use light or dark")
+		}
+		a.theme = Theme(arg)
+		a.params.Theme = arg
+		return nil
+	case "reset":
+		return a.Reset()
+	case "reseed":
+		a.params.Seed++
+		return a.Reset()
+	case "share.link":
+		a.effects = append(a.effects, Effect{Kind: EffectCopy, Text: a.ShareLink()})
+		a.note("Link copied. It replays this run up to now.")
+		return nil
+	case "share.schedule":
+		data, err := a.ExportSchedule()
+		if err != nil {
+			return err
+		}
+		a.effects = append(a.effects, Effect{Kind: EffectSave, Name: "raftlab-run.json", Data: data})
+		return nil
+	case "share.trace":
+		data, err := a.ExportTrace()
+		if err != nil {
+			return err
+		}
+		a.effects = append(a.effects, Effect{Kind: EffectSave, Name: "raftlab-trace.json", Data: data})
+		return nil
+	case "share.png":
+		a.menu = menuState{}
+		a.effects = append(a.effects, Effect{Kind: EffectScreenshot, Name: "raftlab.png"})
+		return nil
+	case "share.import":
+		a.effects = append(a.effects, Effect{Kind: EffectOpen})
+		return nil
+	default:
+		return fmt.Errorf("click: no control %q", id)
+	}
+	if name != "election" {
+		p.Scenario = ""
+		a.params = p
+	}
+	return a.Reset()
+}
+
+// SetScenario starts scenario id ("" for free play).
+func (a *App) SetScenario(id string) error {
+	old := a.params.Scenario
+	a.params.Scenario = id
+	if err := a.start(); err != nil {
+		a.params.Scenario = old
+		_ = a.start()
+		return err
+	}
+	a.paused = false
+	if id == "" {
+		a.note("Free play: " + a.describeSetup())
+	}
+	return nil
+}
+
+// buildOverlays builds the menu, help, banner and hover text.
+func (a *App) buildOverlays() {
+	f := &a.frame
+	f.Menu = a.buildMenu()
+	f.Help = nil
+	if a.help {
+		f.Help = a.buildHelp()
+	}
+	f.Banner = a.buildBanner()
+	f.Tooltip = a.buildTooltip()
+	f.Stroke = f.Stroke[:0]
+	if a.rec.Active() {
+		f.Stroke = append(f.Stroke, a.rec.Stroke()...)
+	}
+}
+
+// menuWidth is how wide menus are on this canvas.
+func (a *App) menuWidth() float64 {
+	return math.Min(360, a.w-16)
+}
+
+func (a *App) buildMenu() *MenuView {
+	if a.menu.kind == menuNone {
+		return nil
+	}
+	w := a.World()
+	mw := a.menuWidth()
+	pad := 10.0
+	wr := a.newWriter(pad, pad+lineHeight(sizeTitle)+4, mw-2*pad)
+	var title string
+	labelW := 78.0
+	anchor := viz.Point{X: a.w / 2, Y: a.h / 3}
+	switch a.menu.kind {
+	case menuNode:
+		i := a.menu.node
+		if i >= w.Size() {
+			a.menu = menuState{}
+			return nil
+		}
+		anchor = a.lay.Nodes[i].Center
+		title = a.nodeMenu(wr, i, labelW)
+	case menuLink:
+		title = a.linkMenu(wr, labelW)
+		if lk, ok := a.lay.Link(a.menu.link.I, a.menu.link.J); ok {
+			anchor = lk.Seg.At(0.5)
+		}
+	case menuMsg:
+		var ok bool
+		title, anchor, ok = a.msgMenu(wr)
+		if !ok {
+			a.menu = menuState{}
+			return nil
+		}
+	case menuMain:
+		title = "Scenarios & setup"
+		a.mainMenu(wr, labelW+18)
+		anchor = viz.Point{X: 0, Y: a.lay.Toolbar.Bottom()}
+		for _, t := range a.frame.Toolbar {
+			if t.ID == idMenu {
+				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
+			}
+		}
+	case menuScenarios:
+		title = "Scenarios from the book"
+		a.scenarioMenu(wr)
+		anchor = viz.Point{X: 0, Y: a.lay.Toolbar.Bottom()}
+	}
+	h := wr.y + pad/2
+	// Place it beside its anchor, inside the canvas.
+	x := anchor.X + a.lay.NodeRadius + 12
+	if a.menu.kind == menuMain || a.menu.kind == menuScenarios {
+		x = anchor.X
+	}
+	if x+mw > a.w-4 {
+		x = anchor.X - a.lay.NodeRadius - 12 - mw
+	}
+	x = math.Min(math.Max(x, 4), math.Max(a.w-mw-4, 4))
+	y := anchor.Y - h/2
+	if a.menu.kind == menuMain || a.menu.kind == menuScenarios {
+		y = anchor.Y + 4
+	}
+	y = math.Min(math.Max(y, a.lay.Toolbar.Bottom()+4), math.Max(a.h-h-4, 4))
+	mv := &MenuView{Rect: viz.XYWH(x, y, mw, h)}
+	mv.Title = TextItem{Text: title, X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
+	shift := func(t TextItem) TextItem { t.X += x; t.Y += y; return t }
+	for _, l := range wr.lines {
+		mv.Lines = append(mv.Lines, shift(l))
+	}
+	for _, r := range wr.rows {
+		row := MenuRow{Label: shift(r.Label)}
+		for _, wd := range r.Widgets {
+			wd.Rect.X += x
+			wd.Rect.Y += y
+			row.Widgets = append(row.Widgets, wd)
+		}
+		mv.Rows = append(mv.Rows, row)
+	}
+	return mv
+}
+
+func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
+	w := a.World()
+	id := nodeID(i)
+	nd := w.Node(id)
+	st := w.Status(id)
+	title := "Machine " + a.cfg.Name(id)
+	wr.text(capital(roleWord(a.cfg.Protocol, nd.Role()))+", "+st.String()+termSuffix(a.cfg, nd.Term()), sizeSmall, ToneMuted, false)
+	wr.gap(2)
+	run := []Widget{}
+	switch st {
+	case raftcore.StatusUp:
+		run = append(run, button("node.pause", "Pause"), button("node.crash", "Crash"))
+	case raftcore.StatusPaused:
+		run = append(run, button("node.resume", "Resume"), button("node.crash", "Crash"))
+	case raftcore.StatusCrashed:
+		run = append(run, button("node.restart", "Restart"))
+	}
+	wr.row("Run", labelW, run...)
+	slow := w.Slow(id)
+	wr.row("Speed", labelW, chip("node.slow:1", "normal", slow == 1), chip("node.slow:20", "slow", slow == 20), chip("node.slow:200", "very slow", slow == 200))
+	drift := w.Drift(id)
+	wr.row("Clock", labelW, chip("node.drift:0.5", "half speed", drift == 0.5), chip("node.drift:1", "exact", drift == 1), chip("node.drift:2", "double", drift == 2))
+	if a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
+		wr.row("Election", labelW, button("node.timeout", "Time out now"))
+	}
+	wr.row("Client", labelW, button("node.write", "Write here"))
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		wr.row("Read here", labelW, button("node.read:linearizable", "linearizable"), button("node.read:lease", "lease"), button("node.read:local", "local"))
+	} else {
+		wr.row("Read here", labelW, button("node.read:local", "read"))
+	}
+	if a.isolated(i) {
+		wr.row("Network", labelW, button("node.reconnect", "Reconnect"))
+	} else if w.Size() > 1 {
+		wr.row("Network", labelW, button("node.isolate", "Cut off"))
+	}
+	return title
+}
+
+func (a *App) linkMenu(wr *writer, labelW float64) string {
+	w := a.World()
+	l := a.menu.link
+	ni, nj := a.cfg.Name(nodeID(l.I)), a.cfg.Name(nodeID(l.J))
+	ij, ji := w.Link(nodeID(l.I), nodeID(l.J)), w.Link(nodeID(l.J), nodeID(l.I))
+	dir := func(from, to string, k raftcore.Link) string {
+		if !k.Up {
+			return from + "→" + to + ": cut"
+		}
+		s := from + "→" + to + ": " + strconv.FormatInt(k.LatencyMinUs/1000, 10) + "–" + strconv.FormatInt(k.LatencyMaxUs/1000, 10) + " ms"
+		if k.Loss > 0 {
+			s += ", " + fmtPercent(k.Loss) + " lost"
+		}
+		return s
+	}
+	wr.text(dir(ni, nj, ij), sizeSmall, ToneMuted, false)
+	wr.text(dir(nj, ni, ji), sizeSmall, ToneMuted, false)
+	wr.gap(2)
+	wr.row("Both ways", labelW, button("link.cut", "Cut"), button("link.restore", "Restore"))
+	oneWay := func(id, from, to string, k raftcore.Link) Widget {
+		if k.Up {
+			return button(id, "Cut "+from+"→"+to)
+		}
+		return button(id, "Restore "+from+"→"+to)
+	}
+	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij), oneWay("link.ji", nj, ni, ji))
+	lat := ij.LatencyMinUs
+	wr.row("Latency", labelW,
+		chip("link.latency:20-40", "20–40 ms", lat == 20000),
+		chip("link.latency:200-400", "200–400 ms", lat == 200000),
+		chip("link.latency:1000-2000", "1–2 s", lat == 1000000))
+	loss := ij.Loss
+	wr.row("Loss", labelW, chip("link.loss:0", "none", loss == 0), chip("link.loss:0.2", "20%", loss == 0.2), chip("link.loss:0.5", "50%", loss == 0.5))
+	return "Link " + ni + " – " + nj
+}
+
+func (a *App) msgMenu(wr *writer) (string, viz.Point, bool) {
+	w := a.World()
+	for _, m := range w.InFlight() {
+		if m.ID != a.menu.msg {
+			continue
+		}
+		pos := viz.Point{X: a.w / 2, Y: a.h / 2}
+		for _, d := range a.dots {
+			if uint64(d.ID) == m.ID {
+				pos = d.Pos
+			}
+		}
+		wr.text(msgSentence(a.cfg, &m), sizeBody, ToneText, false)
+		wr.gap(2)
+		wr.text("Sent at "+fmtClock(m.SendUs)+", arrives at "+fmtClock(m.DeliverUs)+".", sizeSmall, ToneMuted, false)
+		if m.Lost {
+			wr.text("The network will lose it on the way.", sizeSmall, ToneWarn, false)
+		}
+		for k, e := range m.Entries {
+			if k == 4 {
+				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", sizeSmall, ToneMuted, false)
+				break
+			}
+			wr.text("entry "+utoa(e.Index)+" (term "+utoa(e.Term)+"): "+e.Data.String(), sizeSmall, ToneText, false)
+		}
+		wr.gap(4)
+		wr.row("", 0, button("msg.drop", "Drop it"))
+		return capital(msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg.Name(m.From) + " → " + a.cfg.Name(m.To), pos, true
+	}
+	return "", viz.Point{}, false
+}
+
+func (a *App) mainMenu(wr *writer, labelW float64) {
+	p := a.params
+	scen := "Free play"
+	if a.scen != nil {
+		scen = a.scen.title
+	}
+	if len(a.opts.Scenarios.list) > 0 {
+		wr.row("Scenario", labelW, button("scenarios", scen+" …"))
+	}
+	var nodes []Widget
+	for n := 1; n <= viz.MaxNodes; n++ {
+		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n))
+	}
+	wr.row("Machines", labelW, nodes...)
+	var protos []Widget
+	for _, pr := range viz.Protocols() {
+		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr))
+	}
+	wr.row("Protocol", labelW, protos...)
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		wr.row("Raft options", labelW, Widget{ID: "prevote", Kind: WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true},
+			Widget{ID: "checkquorum", Kind: WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true})
+	}
+	et := a.cfg.ElectionTicks
+	tick := a.cfg.TickMs
+	span := func(t int) string {
+		return fmtMs(int64(t*tick)*1000) + "–" + fmtMs(int64(2*t*tick)*1000)
+	}
+	wr.row("Election timeout", labelW, chip("election:5", span(5), et == 5), chip("election:10", span(10), et == 10), chip("election:20", span(20), et == 20))
+	wr.row("Theme", labelW, chip("theme:light", "light", a.theme == ThemeLight), chip("theme:dark", "dark", a.theme == ThemeDark))
+	wr.row("Share", labelW, button("share.link", "Copy link"), button("share.schedule", "Export run"), button("share.trace", "Export trace"), button("share.png", "Save picture"), button("share.import", "Import run"))
+	wr.row("Run", labelW, button("reset", "Start again"), button("reseed", "New seed"))
+}
+
+func (a *App) scenarioMenu(wr *writer) {
+	ws := []Widget{chip("scenario:", "Free play", a.scen == nil)}
+	for _, s := range a.opts.Scenarios.list {
+		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID))
+	}
+	before := len(wr.widgets)
+	wr.buttons(0, ws...)
+	wr.rows = append(wr.rows, MenuRow{Widgets: wr.widgets[before:]})
+}
+
+func (a *App) buildHelp() *HelpView {
+	bw := math.Min(520, a.w-24)
+	pad := 14.0
+	wr := a.newWriter(pad, pad+lineHeight(sizeTitle)+6, bw-2*pad)
+	keyW := 64.0
+	for _, b := range viz.KeyBindings() {
+		wr.lines = append(wr.lines, TextItem{Text: b.Label, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneAccent, Bold: true})
+		wr.indent(b.Desc, sizeBody, ToneText, false, keyW)
+	}
+	wr.gap(8)
+	for _, t := range []string{
+		"Drag across one or more links to cut them; drag across cut links to restore them.",
+		"Drag a machine out of the circle to cut it off; drag it back to reconnect it. When the network is split, drag machines between the sides.",
+		"Click a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
+	} {
+		wr.item("•", ToneAccent, t, sizeBody, ToneText)
+	}
+	wr.gap(4)
+	wr.text("Press any key or click to close.", sizeSmall, ToneMuted, false)
+	h := wr.y + pad
+	x := (a.w - bw) / 2
+	y := math.Max((a.h-h)/2, 4)
+	hv := &HelpView{Rect: viz.XYWH(x, y, bw, h)}
+	hv.Title = TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
+	for _, l := range wr.lines {
+		l.X += x
+		l.Y += y
+		hv.Lines = append(hv.Lines, l)
+	}
+	return hv
+}
+
+func (a *App) buildBanner() *BannerView {
+	if a.banner.text == "" {
+		return nil
+	}
+	c := a.lay.Cluster
+	bw := math.Min(c.W-16, 560)
+	if bw < 120 {
+		bw = math.Min(a.w-16, 560)
+	}
+	pad := 8.0
+	close := 22.0
+	wr := a.newWriter(pad, pad, bw-2*pad-close)
+	wr.text(a.banner.text, sizeBody, ToneText, false)
+	h := wr.y + pad - 2
+	x := c.X + (c.W-bw)/2
+	if x < 4 {
+		x = 4
+	}
+	y := c.Y + 4
+	bv := &BannerView{Rect: viz.XYWH(x, y, bw, h), Tone: a.banner.tone}
+	for _, l := range wr.lines {
+		l.X += x
+		l.Y += y
+		bv.Lines = append(bv.Lines, l)
+	}
+	bv.Close = Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: viz.XYWH(x+bw-close-4, y+4, close, close), Enabled: true, Label: "Dismiss"}
+	return bv
+}

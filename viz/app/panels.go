@@ -1,0 +1,503 @@
+package app
+
+import (
+	"strconv"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// ruleWords says each safety rule in a few plain words.
+var ruleWords = []struct {
+	Rule  raftcore.Rule
+	Words string
+}{
+	{raftcore.RuleElectionSafety, "At most one leader per term"},
+	{raftcore.RuleLeaderAppendOnly, "A leader never rewrites its own log"},
+	{raftcore.RuleLogMatching, "Logs that agree at an entry agree on all before it"},
+	{raftcore.RuleLeaderCompleteness, "A leader holds every committed entry"},
+	{raftcore.RuleStateMachineSafety, "No two machines apply different entries at one index"},
+	{raftcore.RuleMajority, "Only what a majority holds is committed"},
+	{raftcore.RuleSingleAuthority, "Only one machine decides at a time"},
+	{raftcore.RuleStaleRead, "Reads see every write finished before them"},
+	{raftcore.RuleTermMonotonic, "Terms never go back"},
+	{raftcore.RuleCommitMonotonic, "Commits are never taken back"},
+	{raftcore.RuleCommitWithinLog, "Nothing is committed beyond the log"},
+	{raftcore.RuleOneVote, "One vote per machine per term"},
+	{raftcore.RuleStateDigest, "Each state matches its applied log"},
+	{raftcore.RuleCommitCurrentTerm, "A leader commits by counting only its own term's entries"},
+}
+
+// firstViolation is the first recorded violation of rule.
+func firstViolation(w *raftcore.World, rule raftcore.Rule) (raftcore.Violation, bool) {
+	for _, v := range w.Violations() {
+		if v.Rule == rule {
+			return v, true
+		}
+	}
+	return raftcore.Violation{}, false
+}
+
+func (a *App) buildPanels() {
+	f := &a.frame
+	f.Panels = f.Panels[:0]
+	f.Tabs = f.Tabs[:0]
+	for _, t := range a.lay.Tabs {
+		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: sizeSmall + 1})
+	}
+	var kinds []viz.PanelKind
+	var rects []viz.Rect
+	for _, p := range a.lay.Panels {
+		if p.Visible && !p.Rect.Empty() {
+			kinds = append(kinds, p.Kind)
+			rects = append(rects, p.Rect)
+		}
+	}
+	if !a.lay.Tabbed && len(rects) > 1 {
+		rects = a.fitPanels(kinds, rects)
+	}
+	a.panelRects = a.panelRects[:0]
+	for i, k := range kinds {
+		f.Panels = append(f.Panels, a.buildPanel(k, rects[i]))
+		a.panelRects = append(a.panelRects, panelRect{k, rects[i]})
+	}
+}
+
+type panelRect struct {
+	kind viz.PanelKind
+	rect viz.Rect
+}
+
+// Panel padding and the height of a stacked panel's title.
+const (
+	panelPad    = 8.0
+	panelHeader = 6 + sizeTitle*1.35 + 1 + 4
+)
+
+// fitPanels shares the column of stacked panels out by content: a panel
+// with little to say takes little room, and the rest goes to those that
+// need it. The layout's equal split is the starting point: the column is
+// the same.
+func (a *App) fitPanels(kinds []viz.PanelKind, rects []viz.Rect) []viz.Rect {
+	col := rects[0]
+	for _, r := range rects[1:] {
+		col.H = r.Bottom() - col.Y
+	}
+	gap := rects[1].Y - rects[0].Bottom()
+	n := len(rects)
+	avail := col.H - gap*float64(n-1)
+	want := make([]float64, n)
+	for i, k := range kinds {
+		wr := a.newWriter(0, 0, col.W-2*panelPad)
+		a.panelContent(k, wr)
+		want[i] = panelHeader + wr.height() + panelPad
+	}
+	minH := panelHeader + 2*lineHeight(sizeBody) + panelPad
+	got := make([]float64, n)
+	left, open := avail, n
+	fixed := make([]bool, n)
+	// Water-filling: panels that want less than a fair share get what
+	// they want; the others split what is left.
+	for changed := true; changed && open > 0; {
+		changed = false
+		share := left / float64(open)
+		for i := range want {
+			if !fixed[i] && max(want[i], minH) <= share {
+				got[i], fixed[i] = max(want[i], minH), true
+				left -= got[i]
+				open--
+				changed = true
+			}
+		}
+	}
+	for i := range got {
+		if !fixed[i] {
+			got[i] = left / float64(open)
+		}
+	}
+	// Room to spare goes to the client list, which grows.
+	sum := 0.0
+	for _, g := range got {
+		sum += g
+	}
+	if extra := avail - sum; extra > 0 {
+		got[n-1] += extra
+	}
+	out := make([]viz.Rect, n)
+	y := col.Y
+	for i := range out {
+		out[i] = viz.XYWH(col.X, y, col.W, got[i])
+		y += got[i] + gap
+	}
+	return out
+}
+
+// tabLabel is a tab's title, with a warning when its panel has news the
+// reader should not miss.
+func (a *App) tabLabel(k viz.PanelKind) string {
+	if k == viz.PanelSafety && a.World().ViolationCount("") > 0 {
+		return "Safety ✗"
+	}
+	return k.Title()
+}
+
+func (a *App) buildPanel(k viz.PanelKind, r viz.Rect) PanelView {
+	pv := PanelView{Kind: k, Rect: r}
+	pv.Title = TextItem{Text: a.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: sizeTitle, Tone: ToneText, Bold: true}
+	body := viz.XYWH(r.X+panelPad, r.Y+panelHeader, r.W-2*panelPad, r.H-panelHeader-panelPad/2)
+	if a.lay.Tabbed {
+		// The tab already names the panel.
+		pv.Title = TextItem{}
+		body = viz.XYWH(r.X+panelPad, r.Y+panelPad, r.W-2*panelPad, r.H-1.5*panelPad)
+	}
+	pv.Clip = body
+	wr := a.newWriter(body.X, body.Y-a.scroll[k], body.W)
+	a.panelContent(k, wr)
+	// Keep the scroll within the content.
+	if over := wr.height() - body.H; a.scroll[k] > max(over, 0) {
+		a.scroll[k] = max(over, 0)
+	}
+	pv.More = wr.y > body.Bottom()+1
+	pv.Lines, pv.Widgets = wr.lines, wr.widgets
+	return pv
+}
+
+func (a *App) panelContent(k viz.PanelKind, wr *writer) {
+	switch k {
+	case viz.PanelScenario:
+		a.scenarioPanel(wr)
+	case viz.PanelQuestion:
+		a.questionPanel(wr)
+	case viz.PanelNode:
+		a.nodePanel(wr)
+	case viz.PanelSafety:
+		a.safetyPanel(wr)
+	case viz.PanelClient:
+		a.clientPanel(wr)
+	}
+}
+
+func (a *App) panelTitle(k viz.PanelKind) string {
+	switch k {
+	case viz.PanelScenario:
+		if a.scen != nil {
+			return a.scen.title
+		}
+		return "Free play"
+	case viz.PanelQuestion:
+		return "Ask every machine"
+	case viz.PanelNode:
+		if a.selected >= 0 {
+			return "Machine " + a.cfg.Name(nodeID(a.selected))
+		}
+		return "Machine"
+	case viz.PanelSafety:
+		return "Safety"
+	case viz.PanelClient:
+		return "Client requests"
+	}
+	return k.Title()
+}
+
+func (a *App) scenarioPanel(wr *writer) {
+	if a.scen != nil {
+		a.scen.panel(a, wr)
+		return
+	}
+	wr.text(a.describeSetup(), sizeBody, ToneText, false)
+	wr.gap(4)
+	tips := []string{
+		"Drag across links to cut them; drag across again to restore.",
+		"Drag a machine out of the circle to cut it off.",
+		"Click a machine, a link or a moving message for more.",
+		"Press c for a client write, space to pause, ? for help.",
+	}
+	for _, t := range tips {
+		wr.item("•", ToneAccent, t, sizeBody-1, ToneText)
+	}
+	wr.gap(6)
+	if len(a.opts.Scenarios.list) > 0 {
+		wr.buttons(0, button("scenarios", "Choose a scenario"), button(idMenu, "Setup"))
+	} else {
+		wr.buttons(0, button(idMenu, "Setup"))
+	}
+}
+
+// questionKey is the key the question panel asks about.
+func (a *App) questionKey() string {
+	if a.scen != nil && a.scen.askKey != "" {
+		return a.scen.askKey
+	}
+	return ClientKey
+}
+
+func (a *App) questionPanel(wr *writer) {
+	key := a.questionKey()
+	wr.text("Does "+key+" exist? Each machine answers from its own copy.", sizeBody, ToneText, false)
+	wr.gap(4)
+	answers := a.answers(key)
+	yes := 0
+	for _, ans := range answers {
+		name := a.cfg.Name(ans.Node)
+		switch {
+		case ans.Down:
+			wr.item("–", ToneMuted, name+": cannot answer ("+ans.Why+")", sizeBody, ToneMuted)
+		case ans.Yes:
+			yes++
+			wr.item("✓", ToneGood, name+": YES, "+ans.Value, sizeBody, ToneText)
+		default:
+			wr.item("✗", ToneWarn, name+": NO", sizeBody, ToneText)
+		}
+	}
+	up := 0
+	for _, ans := range answers {
+		if !ans.Down {
+			up++
+		}
+	}
+	wr.gap(4)
+	switch {
+	case up == 0:
+	case yes > 0 && yes < up:
+		wr.text("They disagree. None of them is lying: each reports what it has seen.", sizeBody, ToneWarn, true)
+	case a.valuesDiffer(answers):
+		wr.text("They all say yes, but not with the same value.", sizeBody, ToneWarn, true)
+	default:
+		wr.text("They agree.", sizeBody, ToneGood, true)
+	}
+}
+
+// Answer is one machine's own answer to "does this key exist?".
+type Answer struct {
+	Node  raftcore.NodeID `json:"node"`
+	Name  string          `json:"name"`
+	Yes   bool            `json:"yes"`
+	Value string          `json:"value,omitempty"`
+	Down  bool            `json:"down,omitempty"`
+	Why   string          `json:"why,omitempty"`
+}
+
+// answers asks every machine about key, each from its own applied state.
+// A crashed machine cannot answer, and neither can a paused one.
+func (a *App) answers(key string) []Answer {
+	w := a.World()
+	out := make([]Answer, 0, w.Size())
+	for i := 1; i <= w.Size(); i++ {
+		id := raftcore.NodeID(i)
+		ans := Answer{Node: id, Name: a.cfg.Name(id)}
+		switch w.Status(id) {
+		case raftcore.StatusCrashed:
+			ans.Down, ans.Why = true, "crashed"
+		case raftcore.StatusPaused:
+			ans.Down, ans.Why = true, "paused"
+		default:
+			if v, ok := w.Node(id).KV().Get(key); ok {
+				ans.Yes, ans.Value = true, v.Value
+			}
+		}
+		out = append(out, ans)
+	}
+	return out
+}
+
+func (a *App) valuesDiffer(ans []Answer) bool {
+	v := ""
+	for _, x := range ans {
+		if !x.Yes {
+			continue
+		}
+		if v != "" && x.Value != v {
+			return true
+		}
+		v = x.Value
+	}
+	return false
+}
+
+func (a *App) nodePanel(wr *writer) {
+	if a.selected < 0 || a.selected >= a.World().Size() {
+		wr.text("Click a machine to see everything it believes.", sizeBody, ToneMuted, false)
+		return
+	}
+	w := a.World()
+	id := nodeID(a.selected)
+	nd := w.Node(id)
+	st := w.Status(id)
+	kv := func(k, v string, tone Tone) {
+		wr.lines = append(wr.lines, TextItem{Text: k, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneMuted})
+		wr.indent(v, sizeBody, tone, false, 92)
+	}
+	kv("role", roleWord(a.cfg.Protocol, nd.Role()), ToneText)
+	state := st.String()
+	if s := w.Slow(id); s > 1 {
+		state += ", " + fmtFactor(s) + " slower"
+	}
+	if d := w.Drift(id); d != 1 {
+		state += ", clock at " + fmtFactor(d)
+	}
+	if b := w.Backlog(id); b > 0 {
+		state += ", " + strconv.Itoa(b) + " messages queued"
+	}
+	stateTone := ToneText
+	if st != raftcore.StatusUp {
+		stateTone = ToneWarn
+	}
+	kv("running", state, stateTone)
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		kv("term", utoa(nd.Term()), ToneText)
+		vote := "nobody"
+		if v := nd.Vote(); v != raftcore.None {
+			vote = a.cfg.Name(v)
+		}
+		kv("voted for", vote, ToneText)
+	}
+	lead := "nobody"
+	if l := nd.Lead(); l != raftcore.None {
+		lead = a.cfg.Name(l)
+	}
+	kv("leader", lead, ToneText)
+	kv("log", "last index "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()), ToneText)
+	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
+		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", ToneText)
+	}
+	if v, ok := nd.KV().Get(a.questionKey()); ok {
+		kv(a.questionKey(), v.Value+" (index "+utoa(v.ModIndex)+")", ToneText)
+	}
+	if n := nd.KV().Len(); n > 0 {
+		kv("keys", strconv.Itoa(n)+" stored", ToneText)
+	}
+	if nd.Role() == raftcore.RoleLeader && a.cfg.Protocol == raftcore.ProtocolRaft {
+		wr.gap(4)
+		wr.text("What it knows of each follower", sizeBody, ToneText, true)
+		for j := 1; j <= w.Size(); j++ {
+			if raftcore.NodeID(j) == id {
+				continue
+			}
+			pr, ok := nd.Progress(raftcore.NodeID(j))
+			if !ok {
+				continue
+			}
+			s := a.cfg.Name(raftcore.NodeID(j)) + ": match " + utoa(pr.Match) + ", next " + utoa(pr.Next) + ", " + pr.State.String()
+			tone := ToneText
+			if !pr.RecentActive {
+				s += ", not heard lately"
+				tone = ToneWarn
+			}
+			wr.item("•", ToneAccent, s, sizeBody-1, tone)
+		}
+	}
+	if last := nd.LastIndex(); last > 0 {
+		wr.gap(4)
+		wr.text("Newest entries", sizeBody, ToneText, true)
+		for i := last; i >= 1 && i+5 > last; i-- {
+			e := nd.Entry(i)
+			s := utoa(i) + ": " + e.Data.String()
+			if a.cfg.Protocol == raftcore.ProtocolRaft {
+				s = utoa(i) + " (term " + utoa(e.Term) + "): " + e.Data.String()
+			}
+			mark, tone := "✓", ToneGood
+			if i > nd.Commit() {
+				mark, tone = "…", ToneWarn
+			}
+			wr.item(mark, tone, s, sizeBody-1, ToneText)
+		}
+	}
+}
+
+func (a *App) safetyPanel(wr *writer) {
+	w := a.World()
+	if c := a.contract(); len(c) > 0 {
+		wr.text("The shared-history contract", sizeBody, ToneText, true)
+		for _, cl := range c {
+			mark, tone := "✓", ToneGood
+			switch cl.State {
+			case ClauseNotYet:
+				mark, tone = "…", ToneWarn
+			case ClauseBroken:
+				mark, tone = "✗", ToneBad
+			}
+			wr.item(mark, tone, cl.Title+": "+cl.Text, sizeBody-1, ToneText)
+		}
+		wr.gap(6)
+	}
+	total := w.ViolationCount("")
+	if total == 0 {
+		wr.text("All "+itoa(len(ruleWords))+" safety rules hold, checked after every event.", sizeBody, ToneGood, true)
+	} else {
+		wr.text(itoa(total)+" broken rule(s) found:", sizeBody, ToneBad, true)
+	}
+	for _, r := range ruleWords {
+		n := w.ViolationCount(r.Rule)
+		if n == 0 {
+			if a.showRules {
+				wr.item("✓", ToneGood, r.Words, sizeBody-1, ToneMuted)
+			}
+			continue
+		}
+		text := r.Words
+		if v, ok := firstViolation(w, r.Rule); ok {
+			text += ": " + v.Text
+		}
+		wr.item("✗", ToneBad, text, sizeBody-1, ToneText)
+	}
+	label := "Show every rule"
+	if a.showRules {
+		label = "Show broken rules only"
+	}
+	wr.gap(2)
+	wr.buttons(0, button("rules", label))
+}
+
+func (a *App) clientPanel(wr *writer) {
+	w := a.World()
+	ops := w.Ops()
+	if len(ops) == 0 {
+		wr.text("No requests yet. Press c, or click a machine and choose Write here.", sizeBody, ToneMuted, false)
+		return
+	}
+	ok, failed, pending := 0, 0, 0
+	for _, op := range ops {
+		switch op.Result {
+		case raftcore.OpOK:
+			ok++
+		case raftcore.OpPending:
+			pending++
+		default:
+			failed++
+		}
+	}
+	wr.text(strconv.Itoa(ok)+" done, "+strconv.Itoa(pending)+" waiting, "+strconv.Itoa(failed)+" failed", sizeBody, ToneText, true)
+	now := w.Now()
+	shown := 0
+	for k := len(ops) - 1; k >= 0 && shown < 40; k-- {
+		op := ops[k]
+		mark, tone := "✓", ToneGood
+		switch op.Result {
+		case raftcore.OpPending:
+			mark, tone = "…", ToneWarn
+		case raftcore.OpTimeout, raftcore.OpRefused:
+			mark, tone = "✗", ToneBad
+		}
+		lat := fmtMs(op.LatencyUs(now))
+		s := "#" + strconv.Itoa(op.ID) + " " + opLine(a.cfg, op) + " (" + lat + ")"
+		wr.item(mark, tone, s, sizeBody-1, ToneText)
+		shown++
+	}
+}
+
+// ClauseState is how a clause of the shared-history contract stands.
+type ClauseState string
+
+// Clause states.
+const (
+	ClauseHolding ClauseState = "holding"
+	ClauseNotYet  ClauseState = "not-yet"
+	ClauseBroken  ClauseState = "broken"
+)
+
+// Clause is one clause of the shared-history contract and how it stands.
+type Clause struct {
+	Title string      `json:"title"`
+	State ClauseState `json:"state"`
+	Text  string      `json:"text"`
+}

@@ -1,0 +1,154 @@
+package app
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"raftlab/viz"
+)
+
+// estimateWidth guesses the width of s in a proportional sans-serif font,
+// for tests and until the host supplies real measurements.
+func estimateWidth(s string, size float64) float64 {
+	return float64(utf8.RuneCountInString(s)) * size * 0.55
+}
+
+// wrap breaks text into lines no wider than width at size, at spaces
+// (a word longer than a line is broken inside). Newlines start new lines.
+func wrap(measure func(string, float64) float64, text string, size, width float64) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		words := strings.Fields(para)
+		if len(words) == 0 {
+			out = append(out, "")
+			continue
+		}
+		line := ""
+		for _, w := range words {
+			try := w
+			if line != "" {
+				try = line + " " + w
+			}
+			if measure(try, size) <= width || line == "" && measure(w, size) <= width {
+				line = try
+				continue
+			}
+			if line != "" {
+				out = append(out, line)
+				line = ""
+			}
+			// A word wider than the line: cut it where it overflows.
+			for measure(w, size) > width && utf8.RuneCountInString(w) > 1 {
+				r := []rune(w)
+				k := len(r) - 1
+				for k > 1 && measure(string(r[:k]), size) > width {
+					k--
+				}
+				out = append(out, string(r[:k]))
+				w = string(r[k:])
+			}
+			line = w
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// writer lays out text and controls top to bottom in a column, for panels,
+// menus and overlays.
+type writer struct {
+	a       *App
+	x, y, w float64
+	top     float64
+	lines   []TextItem
+	widgets []Widget
+	rows    []MenuRow
+}
+
+func (a *App) newWriter(x, y, w float64) *writer {
+	return &writer{a: a, x: x, y: y, w: w, top: y}
+}
+
+// text writes a wrapped paragraph.
+func (wr *writer) text(s string, size float64, tone Tone, bold bool) {
+	wr.indent(s, size, tone, bold, 0)
+}
+
+// indent writes a wrapped paragraph shifted right by in.
+func (wr *writer) indent(s string, size float64, tone Tone, bold bool, in float64) {
+	lh := lineHeight(size)
+	for _, l := range wrap(wr.a.measure, s, size, wr.w-in) {
+		wr.lines = append(wr.lines, TextItem{Text: l, X: wr.x + in, Y: wr.y, Size: size, Tone: tone, Bold: bold})
+		wr.y += lh
+	}
+}
+
+// item writes a line with a coloured mark (✓, ✗, •) hanging left of it.
+func (wr *writer) item(mark string, markTone Tone, s string, size float64, tone Tone) {
+	in := wr.a.measure("✓ ", size) + 2
+	wr.lines = append(wr.lines, TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: markTone, Bold: true})
+	wr.indent(s, size, tone, false, in)
+}
+
+func (wr *writer) gap(h float64) { wr.y += h }
+
+// controlHeight is the height of a button row: larger for fingers.
+func (a *App) controlHeight() float64 {
+	if a.touch {
+		return 34
+	}
+	return 26
+}
+
+// widgetWidth is the width of a labelled control.
+func (a *App) widgetWidth(label string, size float64) float64 {
+	return a.measure(label, size) + 18
+}
+
+// buttons writes controls left to right, wrapping to new lines, starting
+// at in from the left edge.
+func (wr *writer) buttons(in float64, ws ...Widget) []Widget {
+	h := wr.a.controlHeight()
+	x := wr.x + in
+	start := len(wr.widgets)
+	for _, w := range ws {
+		if w.Size == 0 {
+			w.Size = sizeSmall + 1
+		}
+		bw := wr.a.widgetWidth(w.Label, w.Size)
+		if x+bw > wr.x+wr.w && x > wr.x+in {
+			x = wr.x + in
+			wr.y += h + 4
+		}
+		w.Rect = viz.XYWH(x, wr.y, min(bw, wr.w-in), h)
+		wr.widgets = append(wr.widgets, w)
+		x += bw + 4
+	}
+	wr.y += h + 6
+	return wr.widgets[start:]
+}
+
+// row writes a labelled row of controls: the label on the left, the
+// controls after it (or below it when the label is wide).
+func (wr *writer) row(label string, labelW float64, ws ...Widget) {
+	h := wr.a.controlHeight()
+	lt := TextItem{Text: label, X: wr.x, Y: wr.y + (h-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneMuted}
+	before := len(wr.widgets)
+	wr.buttons(labelW, ws...)
+	wr.rows = append(wr.rows, MenuRow{Label: lt, Widgets: wr.widgets[before:]})
+}
+
+// height is how far the writer has come.
+func (wr *writer) height() float64 { return wr.y - wr.top }
+
+func lineHeight(size float64) float64 { return size*1.35 + 1 }
+
+// button is a labelled button widget.
+func button(id, label string) Widget {
+	return Widget{ID: id, Kind: WidgetButton, Label: label, Enabled: true}
+}
+
+// chip is one of a set of choices; on marks the current one.
+func chip(id, label string, on bool) Widget {
+	return Widget{ID: id, Kind: WidgetChip, Label: label, On: on, Enabled: true}
+}

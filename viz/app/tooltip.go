@@ -1,0 +1,172 @@
+package app
+
+import (
+	"math"
+	"strconv"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// hoverTarget names what the mouse is over, so hover text changes (and
+// the frame is rebuilt) only when the target does.
+type hoverTarget struct {
+	kind   string
+	a, b   int
+	id     uint64
+	widget string
+}
+
+func (a *App) hoverKey() hoverTarget {
+	if !a.hoverOK || a.rec.Active() || a.press.active || a.help {
+		return hoverTarget{}
+	}
+	p := a.hover
+	if id := a.widgetAt(p); id != "" {
+		return hoverTarget{kind: "widget", widget: id}
+	}
+	if a.frame.Menu != nil && a.frame.Menu.Rect.Contains(p) {
+		return hoverTarget{kind: "menu"}
+	}
+	if a.lay.Timeline.Contains(p) {
+		if k, ok := a.markAt(p); ok {
+			return hoverTarget{kind: "mark", a: k}
+		}
+		return hoverTarget{}
+	}
+	if row := a.logRowAt(p); row >= 0 {
+		if idx, ok := a.logIndexAt(row, p); ok {
+			return hoverTarget{kind: "entry", a: row, id: idx}
+		}
+		return hoverTarget{}
+	}
+	h := a.lay.HitTest(p, a.dots, viz.HitOptions{})
+	switch h.Kind {
+	case viz.HitNode:
+		return hoverTarget{kind: "node", a: h.Node}
+	case viz.HitLink:
+		return hoverTarget{kind: "link", a: h.Link.I, b: h.Link.J}
+	case viz.HitMessage:
+		return hoverTarget{kind: "msg", id: uint64(h.Msg)}
+	}
+	return hoverTarget{}
+}
+
+// markAt is the timeline mark nearest p within a few pixels.
+func (a *App) markAt(p viz.Point) (int, bool) {
+	best, bestD := -1, 5.0
+	for k, m := range a.frame.Timeline.Marks {
+		if d := math.Abs(m.X - p.X); d <= bestD {
+			best, bestD = k, d
+		}
+	}
+	return best, best >= 0
+}
+
+// logIndexAt is the log index of the cell of row under p.
+func (a *App) logIndexAt(row int, p viz.Point) (uint64, bool) {
+	if row >= len(a.frame.Logs.Rows) {
+		return 0, false
+	}
+	for _, c := range a.frame.Logs.Rows[row].Cells {
+		if c.Rect.Contains(p) {
+			return c.Index, true
+		}
+	}
+	return 0, false
+}
+
+func (a *App) buildTooltip() *TooltipView {
+	t := a.hoverKey()
+	if t.kind == "" {
+		return nil
+	}
+	w := a.World()
+	var lines []string
+	switch t.kind {
+	case "widget":
+		for _, wd := range a.frame.Toolbar {
+			if wd.ID == t.widget && wd.Kind == WidgetIcon {
+				lines = append(lines, wd.Label)
+			}
+		}
+	case "mark":
+		m := a.frame.Timeline.Marks[t.a]
+		lines = append(lines, m.Text)
+	case "entry":
+		nd := w.Node(nodeID(t.a))
+		if t.id < 1 || t.id > nd.LastIndex() {
+			return nil
+		}
+		e := nd.Entry(t.id)
+		s := "Index " + utoa(e.Index)
+		if a.cfg.Protocol == raftcore.ProtocolRaft {
+			s += ", term " + utoa(e.Term)
+		}
+		state := "not committed yet"
+		if e.Index <= nd.Commit() {
+			state = "committed"
+		}
+		if a.cfg.Protocol != raftcore.ProtocolRaft {
+			state = "taken as final: nothing here waits for agreement"
+		}
+		lines = append(lines, s+": "+e.Data.String(), state)
+	case "node":
+		id := nodeID(t.a)
+		nd := w.Node(id)
+		lines = append(lines, a.cfg.Name(id)+": "+roleWord(a.cfg.Protocol, nd.Role())+", "+w.Status(id).String(),
+			"log "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()),
+			"Click for actions; drag out to cut it off.")
+	case "link":
+		ni, nj := a.cfg.Name(nodeID(t.a)), a.cfg.Name(nodeID(t.b))
+		ij, ji := w.Link(nodeID(t.a), nodeID(t.b)), w.Link(nodeID(t.b), nodeID(t.a))
+		state := "up both ways"
+		switch {
+		case !ij.Up && !ji.Up:
+			state = "cut both ways"
+		case !ij.Up:
+			state = "only " + nj + "→" + ni + " works"
+		case !ji.Up:
+			state = "only " + ni + "→" + nj + " works"
+		}
+		lines = append(lines, "Link "+ni+" – "+nj+": "+state, "Click to change it; drag across it to cut or restore.")
+	case "msg":
+		for _, m := range w.InFlight() {
+			if m.ID == t.id {
+				lines = append(lines, msgSentence(a.cfg, &m), "Click to inspect or drop it.")
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	maxW := math.Min(320, a.w-16)
+	pad := 6.0
+	var items []TextItem
+	width := 0.0
+	y := pad
+	for _, l := range lines {
+		for _, s := range wrap(a.measure, l, sizeSmall, maxW-2*pad) {
+			items = append(items, TextItem{Text: s, X: pad, Y: y, Size: sizeSmall, Tone: ToneText})
+			width = math.Max(width, a.measure(s, sizeSmall))
+			y += lineHeight(sizeSmall)
+		}
+	}
+	bw, bh := width+2*pad, y+pad-2
+	x := a.hover.X + 14
+	if x+bw > a.w-4 {
+		x = a.hover.X - 14 - bw
+	}
+	ty := a.hover.Y + 18
+	if ty+bh > a.h-4 {
+		ty = a.hover.Y - 10 - bh
+	}
+	x, ty = math.Max(x, 4), math.Max(ty, 4)
+	for k := range items {
+		items[k].X += x
+		items[k].Y += ty
+	}
+	return &TooltipView{Rect: viz.XYWH(x, ty, bw, bh), Lines: items}
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }

@@ -1,0 +1,15 @@
+// Package draw paints raftlab's frames with Ebiten and feeds the reader's
+// mouse, touch and keys back to the app.
+//
+// All decisions live in package app: this package only turns an app.Frame
+// into shapes and text, and Ebiten's input into app calls. Game keeps
+// Update and Draw thin, and draws nothing while the frame has not changed
+// (the screen is not cleared between frames), so a paused figure costs
+// next to nothing.
+//
+// Text uses Ebiten's text/v2 with the M+ 1p font that Ebiten ships in its
+// examples/resources/fonts package. A Go font from golang.org/x/image
+// would make that module a direct dependency of raftlab, which the
+// project's dependency rules do not allow; this font keeps Ebiten the only
+// one.
+package draw

@@ -1,0 +1,292 @@
+package draw
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"raftlab/viz"
+	"raftlab/viz/app"
+)
+
+// Options connect a Game to its host.
+type Options struct {
+	// OnEffect carries out what the app asks of the host: copy a link,
+	// save a file, open a file. Screenshots are taken here and handed on
+	// as EffectSave with PNG data.
+	OnEffect func(app.Effect)
+	// OnFirstDraw is called once, after the first frame is drawn.
+	OnFirstDraw func()
+	// ShotFile, if set, saves the third frame drawn as a PNG there and
+	// ends the game (for screenshots from scripts).
+	ShotFile string
+	// OnSecond, if set, is called about once a second of real time with
+	// the last frame's timings (for -stats on the desktop).
+	OnSecond func(Timing, app.Stats)
+}
+
+// Game is the Ebiten game: it feeds input to the app and paints its
+// frames.
+type Game struct {
+	App  *app.App
+	opts Options
+	// Mu guards App: Update, Draw and LayoutF hold it, and so must any
+	// other goroutine (a page script's calls) that touches the app.
+	Mu sync.Mutex
+
+	start   time.Time
+	light   *palette
+	dark    *palette
+	cv      canvas
+	scale   float64
+	drawn   uint64
+	drawnW  int
+	drawnH  int
+	first   bool
+	shot    string
+	mouse   viz.Point
+	mouseOn bool
+	right   bool
+	touches map[ebiten.TouchID]viz.Point
+	ids     []ebiten.TouchID
+	keys    []ebiten.Key
+	chars   []rune
+	timing  Timing
+	lastSec time.Duration
+	frames  int
+	done    error
+}
+
+// Timing is how long the last frame took to build and paint, for the
+// page's frameStats().
+type Timing struct {
+	BuildUs  int64 `json:"build_us"`
+	PaintUs  int64 `json:"paint_us"`
+	UpdateUs int64 `json:"update_us"`
+	Calls    int   `json:"draw_calls"`
+}
+
+// New makes a game for an app.
+func New(a *app.App, o Options) *Game {
+	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
+		touches: map[ebiten.TouchID]viz.Point{}}
+}
+
+// Run configures Ebiten for an app that only redraws when something
+// changed, and runs the game until the window closes.
+func Run(g *Game) error {
+	ebiten.SetScreenClearedEveryFrame(false)
+	ebiten.SetRunnableOnUnfocused(true)
+	return ebiten.RunGame(g)
+}
+
+// Timing returns the last frame's timings.
+func (g *Game) Timing() Timing { return g.timing }
+
+func (g *Game) now() time.Duration { return time.Since(g.start) }
+
+// Update feeds this tick's input to the app and advances it.
+func (g *Game) Update() error {
+	g.Mu.Lock()
+	defer g.Mu.Unlock()
+	if g.done != nil {
+		return g.done
+	}
+	t0 := time.Now()
+	now := g.now()
+	a := g.App
+	g.pointerInput(now)
+	g.keyInput()
+	a.Update(now)
+	for _, e := range a.TakeEffects() {
+		if e.Kind == app.EffectScreenshot {
+			g.shot = e.Name
+			continue
+		}
+		if g.opts.OnEffect != nil {
+			g.opts.OnEffect(e)
+		}
+	}
+	g.timing.UpdateUs = time.Since(t0).Microseconds()
+	if g.opts.OnSecond != nil && now-g.lastSec >= time.Second {
+		g.lastSec = now
+		g.opts.OnSecond(g.timing, a.Stats())
+	}
+	return nil
+}
+
+func (g *Game) pos(x, y int) viz.Point {
+	return viz.Pt(float64(x)/g.scale, float64(y)/g.scale)
+}
+
+func (g *Game) pointerInput(now time.Duration) {
+	a := g.App
+	p := g.pos(ebiten.CursorPosition())
+	left := inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)
+	right := inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight)
+	switch {
+	case left || right:
+		g.mouseOn, g.right, g.mouse = true, right, p
+		a.Pointer(viz.PointerEvent{Action: viz.PointerDown, Pos: p, Time: now, Secondary: right})
+	case g.mouseOn:
+		if p != g.mouse {
+			g.mouse = p
+			a.Pointer(viz.PointerEvent{Action: viz.PointerMove, Pos: p, Time: now})
+		}
+		btn := ebiten.MouseButtonLeft
+		if g.right {
+			btn = ebiten.MouseButtonRight
+		}
+		if inpututil.IsMouseButtonJustReleased(btn) || !ebiten.IsMouseButtonPressed(btn) {
+			g.mouseOn = false
+			a.Pointer(viz.PointerEvent{Action: viz.PointerUp, Pos: p, Time: now})
+		}
+	default:
+		if p != g.mouse && len(g.touches) == 0 {
+			g.mouse = p
+			a.Hover(p)
+		}
+	}
+	if dx, dy := ebiten.Wheel(); dx != 0 || dy != 0 {
+		a.Wheel(p, dx, dy)
+	}
+	// Touches: each finger is its own pointer; the app follows the first.
+	g.ids = inpututil.AppendJustPressedTouchIDs(g.ids[:0])
+	for _, id := range g.ids {
+		tp := g.pos(ebiten.TouchPosition(id))
+		g.touches[id] = tp
+		a.Pointer(viz.PointerEvent{Action: viz.PointerDown, ID: int(id) + 1, Pos: tp, Time: now, Touch: true})
+	}
+	g.ids = ebiten.AppendTouchIDs(g.ids[:0])
+	for _, id := range g.ids {
+		tp := g.pos(ebiten.TouchPosition(id))
+		if old, ok := g.touches[id]; ok && old != tp {
+			g.touches[id] = tp
+			a.Pointer(viz.PointerEvent{Action: viz.PointerMove, ID: int(id) + 1, Pos: tp, Time: now, Touch: true})
+		}
+	}
+	for id, last := range g.touches {
+		if inpututil.IsTouchJustReleased(id) {
+			delete(g.touches, id)
+			a.Pointer(viz.PointerEvent{Action: viz.PointerUp, ID: int(id) + 1, Pos: last, Time: now, Touch: true})
+		}
+	}
+}
+
+func (g *Game) keyInput() {
+	a := g.App
+	g.chars = ebiten.AppendInputChars(g.chars[:0])
+	for _, r := range g.chars {
+		a.Key(string(r))
+	}
+	g.keys = inpututil.AppendJustPressedKeys(g.keys[:0])
+	for _, k := range g.keys {
+		switch k {
+		case ebiten.KeyEscape:
+			a.Key("Escape")
+		case ebiten.KeySpace:
+			// Some platforms report no character for the space bar.
+			if !containsRune(g.chars, ' ') {
+				a.Key(" ")
+			}
+		}
+	}
+}
+
+func containsRune(rs []rune, r rune) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Draw paints the frame, or nothing when it has not changed: the screen
+// keeps the last frame.
+func (g *Game) Draw(screen *ebiten.Image) {
+	g.Mu.Lock()
+	defer g.Mu.Unlock()
+	a := g.App
+	b := screen.Bounds()
+	if !a.Visible() || (g.first && a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && g.shot == "") {
+		a.CountDraw(false)
+		return
+	}
+	t0 := time.Now()
+	f := a.Frame()
+	t1 := time.Now()
+	pal := g.light
+	if f.Theme == app.ThemeDark {
+		pal = g.dark
+	}
+	g.cv.dst, g.cv.sc = screen, g.scale
+	g.cv.paintFrame(f, pal)
+	g.timing.BuildUs, g.timing.PaintUs = t1.Sub(t0).Microseconds(), time.Since(t1).Microseconds()
+	g.timing.Calls = g.cv.calls
+	g.drawn, g.drawnW, g.drawnH = a.Version(), b.Dx(), b.Dy()
+	a.CountDraw(true)
+	g.frames++
+	if g.opts.ShotFile != "" && g.frames == 3 {
+		g.done = g.saveShot(screen)
+	}
+	if g.shot != "" {
+		name := g.shot
+		g.shot = ""
+		if data, err := encodePNG(screen); err == nil && g.opts.OnEffect != nil {
+			g.opts.OnEffect(app.Effect{Kind: app.EffectSave, Name: name, Data: data})
+		}
+	}
+	if !g.first {
+		g.first = true
+		if g.opts.OnFirstDraw != nil {
+			g.opts.OnFirstDraw()
+		}
+	}
+}
+
+func (g *Game) saveShot(screen *ebiten.Image) error {
+	data, err := encodePNG(screen)
+	if err == nil {
+		err = os.WriteFile(g.opts.ShotFile, data, 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return ebiten.Termination
+}
+
+// encodePNG returns the screen as PNG.
+func encodePNG(screen *ebiten.Image) ([]byte, error) {
+	b := screen.Bounds()
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Layout is not used: LayoutF is.
+func (g *Game) Layout(w, h int) (int, int) { return w, h }
+
+// LayoutF sizes the screen in device pixels, so text stays sharp on
+// high-density displays, and tells the app the size in logical pixels.
+func (g *Game) LayoutF(w, h float64) (float64, float64) {
+	s := ebiten.Monitor().DeviceScaleFactor()
+	if s <= 0 {
+		s = 1
+	}
+	g.Mu.Lock()
+	defer g.Mu.Unlock()
+	g.scale = s
+	g.App.Resize(w, h)
+	return w * s, h * s
+}

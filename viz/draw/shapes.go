@@ -1,0 +1,301 @@
+package draw
+
+import (
+	"image"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"raftlab/viz"
+)
+
+// canvas draws shapes and text in logical pixels on an image scaled by sc
+// device pixels per logical pixel.
+//
+// Shapes are not drawn one by one: each is turned into triangles with
+// per-vertex colour and collected, and the whole batch goes to the GPU in
+// one anti-aliased draw call when the pass ends. Anti-aliasing costs an
+// offscreen pass per call, so one call per layer instead of one per shape
+// is what keeps a frame cheap, even on a software renderer. Text is queued
+// too and drawn after the pass's shapes, so labels sit on top.
+type canvas struct {
+	dst   *ebiten.Image
+	sc    float64
+	vs    []ebiten.Vertex
+	is    []uint16
+	texts []queuedText
+	calls int // draw calls this frame
+	// aa turns on anti-aliasing for the batch, over the region aaRect.
+	// Ebiten anti-aliases through an offscreen image twice the size of
+	// the region the vertices cover, and makes a new one whenever that
+	// region changes; pinning the region to aaRect lets it keep one.
+	aa     bool
+	aaRect viz.Rect
+}
+
+type queuedText struct {
+	t   textItem
+	clr colorF
+}
+
+var whiteSub = func() *ebiten.Image {
+	img := ebiten.NewImage(3, 3)
+	img.Fill(hex(0xffffff).rgba())
+	return img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+}()
+
+func (c *canvas) f(v float64) float32 { return float32(v * c.sc) }
+
+// flush draws the batched shapes, then the queued text.
+func (c *canvas) flush() {
+	if len(c.is) > 0 {
+		op := &ebiten.DrawTrianglesOptions{AntiAlias: c.aa, ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
+		if c.aa {
+			// A triangle of no area and no colour at the region's
+			// corners fixes the region.
+			r := c.aaRect
+			var none colorF
+			a := c.vertex(c.f(r.X), c.f(r.Y), none)
+			b := c.vertex(c.f(r.Right()), c.f(r.Bottom()), none)
+			c.is = append(c.is, a, b, a)
+		}
+		c.dst.DrawTriangles(c.vs, c.is, whiteSub, op)
+		c.calls++
+	}
+	c.vs, c.is = c.vs[:0], c.is[:0]
+	for _, q := range c.texts {
+		drawText(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
+	}
+	c.texts = c.texts[:0]
+}
+
+// room makes sure n more vertices fit in the batch (indices are 16 bits,
+// and flush adds two).
+func (c *canvas) room(n int) {
+	if len(c.vs)+n+2 > math.MaxUint16 {
+		// Keep the order: text queued so far belongs above these shapes.
+		c.flush()
+	}
+}
+
+// vertex appends one vertex in device pixels and returns its index.
+func (c *canvas) vertex(x, y float32, clr colorF) uint16 {
+	a := clr.a
+	if a < 0 {
+		a = 0
+	}
+	c.vs = append(c.vs, ebiten.Vertex{DstX: x, DstY: y, SrcX: 1, SrcY: 1,
+		ColorR: clr.r * a, ColorG: clr.g * a, ColorB: clr.b * a, ColorA: a})
+	return uint16(len(c.vs) - 1)
+}
+
+// fan fills the convex polygon through pts (logical pixels).
+func (c *canvas) fan(pts []viz.Point, clr colorF) {
+	if len(pts) < 3 || clr.a <= 0 {
+		return
+	}
+	c.room(len(pts))
+	base := uint16(len(c.vs))
+	for _, p := range pts {
+		c.vertex(c.f(p.X), c.f(p.Y), clr)
+	}
+	for i := 2; i < len(pts); i++ {
+		c.is = append(c.is, base, base+uint16(i-1), base+uint16(i))
+	}
+}
+
+// quad fills a four-cornered convex shape.
+func (c *canvas) quad(a, b, d, e viz.Point, clr colorF) {
+	if clr.a <= 0 {
+		return
+	}
+	c.room(4)
+	i0 := c.vertex(c.f(a.X), c.f(a.Y), clr)
+	i1 := c.vertex(c.f(b.X), c.f(b.Y), clr)
+	i2 := c.vertex(c.f(d.X), c.f(d.Y), clr)
+	i3 := c.vertex(c.f(e.X), c.f(e.Y), clr)
+	c.is = append(c.is, i0, i1, i2, i0, i2, i3)
+}
+
+func (c *canvas) line(a, b viz.Point, width float64, clr colorF) {
+	d := b.Sub(a)
+	if d.Len() == 0 {
+		return
+	}
+	n := d.Unit().Perp().Mul(width / 2)
+	c.quad(a.Add(n), b.Add(n), b.Sub(n), a.Sub(n), clr)
+}
+
+// dashed draws a line as dashes of length dash with gaps of gap.
+func (c *canvas) dashed(a, b viz.Point, width, dash, gap float64, clr colorF) {
+	d := b.Sub(a)
+	n := d.Len()
+	if n == 0 {
+		return
+	}
+	u := d.Mul(1 / n)
+	for t := 0.0; t < n; t += dash + gap {
+		e := math.Min(t+dash, n)
+		c.line(a.Add(u.Mul(t)), a.Add(u.Mul(e)), width, clr)
+	}
+}
+
+// segments is how many straight pieces make a smooth circle of radius r.
+func (c *canvas) segments(r float64, turn float64) int {
+	n := int(math.Ceil(math.Sqrt(r*c.sc)*4*turn)) + 4
+	return min(max(n, 8), 96)
+}
+
+func (c *canvas) disc(p viz.Point, r float64, clr colorF) {
+	if r <= 0 || clr.a <= 0 {
+		return
+	}
+	n := c.segments(r, 1)
+	c.room(n + 1)
+	center := c.vertex(c.f(p.X), c.f(p.Y), clr)
+	first := uint16(len(c.vs))
+	for i := 0; i < n; i++ {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		c.vertex(c.f(p.X+r*math.Cos(a)), c.f(p.Y+r*math.Sin(a)), clr)
+	}
+	for i := 0; i < n; i++ {
+		c.is = append(c.is, center, first+uint16(i), first+uint16((i+1)%n))
+	}
+}
+
+// band strokes part of a circle: from angle a0 for sweep radians (screen
+// angles, clockwise), as a strip of quads.
+func (c *canvas) band(p viz.Point, r, width, a0, sweep float64, clr colorF) {
+	if sweep <= 0 || clr.a <= 0 {
+		return
+	}
+	n := c.segments(r, sweep/(2*math.Pi))
+	c.room(2 * (n + 1))
+	ri, ro := r-width/2, r+width/2
+	base := uint16(len(c.vs))
+	for i := 0; i <= n; i++ {
+		a := a0 + sweep*float64(i)/float64(n)
+		cs, sn := math.Cos(a), math.Sin(a)
+		c.vertex(c.f(p.X+ri*cs), c.f(p.Y+ri*sn), clr)
+		c.vertex(c.f(p.X+ro*cs), c.f(p.Y+ro*sn), clr)
+	}
+	for i := 0; i < n; i++ {
+		k := base + uint16(2*i)
+		c.is = append(c.is, k, k+1, k+3, k, k+3, k+2)
+	}
+}
+
+func (c *canvas) ring(p viz.Point, r, width float64, clr colorF) {
+	c.band(p, r, width, 0, 2*math.Pi, clr)
+}
+
+// arc strokes the part of a circle from straight up, clockwise, for a
+// fraction frac of the turn.
+func (c *canvas) arc(p viz.Point, r, frac, width float64, clr colorF) {
+	c.arcFrom(p, r, 0, frac, width, clr)
+}
+
+// arcFrom is arc starting a fraction from of a turn past straight up.
+func (c *canvas) arcFrom(p viz.Point, r, from, frac, width float64, clr colorF) {
+	c.band(p, r, width, -math.Pi/2+2*math.Pi*from, 2*math.Pi*math.Min(frac, 1), clr)
+}
+
+func (c *canvas) rect(r viz.Rect, clr colorF) {
+	c.quad(viz.Pt(r.X, r.Y), viz.Pt(r.Right(), r.Y), viz.Pt(r.Right(), r.Bottom()), viz.Pt(r.X, r.Bottom()), clr)
+}
+
+func (c *canvas) rectLine(r viz.Rect, width float64, clr colorF) {
+	h := width / 2
+	c.rect(viz.XYWH(r.X-h, r.Y-h, r.W+width, width), clr)
+	c.rect(viz.XYWH(r.X-h, r.Bottom()-h, r.W+width, width), clr)
+	c.rect(viz.XYWH(r.X-h, r.Y+h, width, r.H-width), clr)
+	c.rect(viz.XYWH(r.Right()-h, r.Y+h, width, r.H-width), clr)
+}
+
+// roundPoints is the outline of a rounded rectangle, clockwise.
+func (c *canvas) roundPoints(r viz.Rect, rad float64) []viz.Point {
+	rad = math.Max(math.Min(rad, math.Min(r.W, r.H)/2), 0)
+	k := c.segments(rad, 0.25)
+	pts := make([]viz.Point, 0, 4*(k+1))
+	corners := [4]struct{ cx, cy, a float64 }{
+		{r.Right() - rad, r.Y + rad, -math.Pi / 2},
+		{r.Right() - rad, r.Bottom() - rad, 0},
+		{r.X + rad, r.Bottom() - rad, math.Pi / 2},
+		{r.X + rad, r.Y + rad, math.Pi},
+	}
+	for _, q := range corners {
+		for i := 0; i <= k; i++ {
+			a := q.a + math.Pi/2*float64(i)/float64(k)
+			pts = append(pts, viz.Pt(q.cx+rad*math.Cos(a), q.cy+rad*math.Sin(a)))
+		}
+	}
+	return pts
+}
+
+func (c *canvas) roundRect(r viz.Rect, rad float64, clr colorF) {
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	c.fan(c.roundPoints(r, rad), clr)
+}
+
+func (c *canvas) roundRectLine(r viz.Rect, rad, width float64, clr colorF) {
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	c.outline(c.roundPoints(r, rad), width, clr)
+}
+
+// outline strokes a closed convex outline as a strip centred on it.
+func (c *canvas) outline(pts []viz.Point, width float64, clr colorF) {
+	n := len(pts)
+	if n < 2 || clr.a <= 0 {
+		return
+	}
+	c.room(2 * (n + 1))
+	base := uint16(len(c.vs))
+	for i := 0; i <= n; i++ {
+		p := pts[i%n]
+		prev, next := pts[(i+n-1)%n], pts[(i+1)%n]
+		// The normal at a corner is the average of its two sides'.
+		nrm := next.Sub(p).Unit().Perp().Add(p.Sub(prev).Unit().Perp()).Unit().Mul(width / 2)
+		c.vertex(c.f(p.X-nrm.X), c.f(p.Y-nrm.Y), clr)
+		c.vertex(c.f(p.X+nrm.X), c.f(p.Y+nrm.Y), clr)
+	}
+	for i := 0; i < n; i++ {
+		k := base + uint16(2*i)
+		c.is = append(c.is, k, k+1, k+3, k, k+3, k+2)
+	}
+}
+
+// arrowHead draws a filled arrowhead with its tip at tip, pointing along
+// dir.
+func (c *canvas) arrowHead(tip, dir viz.Point, size float64, clr colorF) {
+	u := dir.Unit()
+	side := u.Perp().Mul(size * 0.55)
+	back := tip.Sub(u.Mul(size))
+	c.fan([]viz.Point{tip, back.Add(side), back.Sub(side)}, clr)
+}
+
+// cross draws an ×.
+func (c *canvas) cross(p viz.Point, r, width float64, clr colorF) {
+	c.line(viz.Pt(p.X-r, p.Y-r), viz.Pt(p.X+r, p.Y+r), width, clr)
+	c.line(viz.Pt(p.X-r, p.Y+r), viz.Pt(p.X+r, p.Y-r), width, clr)
+}
+
+// text queues a text item; it is drawn at the next flush, above the
+// pass's shapes.
+func (c *canvas) text(t textItem, clr colorF) {
+	if t.Text == "" || clr.a <= 0 {
+		return
+	}
+	c.texts = append(c.texts, queuedText{t, clr})
+}
+
+// clip returns a canvas that draws only inside r. Flush it before going
+// on with the outer canvas.
+func (c *canvas) clip(r viz.Rect) *canvas {
+	b := image.Rect(int(math.Floor(r.X*c.sc)), int(math.Floor(r.Y*c.sc)), int(math.Ceil(r.Right()*c.sc)), int(math.Ceil(r.Bottom()*c.sc)))
+	b = b.Intersect(c.dst.Bounds())
+	return &canvas{dst: c.dst.SubImage(b).(*ebiten.Image), sc: c.sc}
+}
