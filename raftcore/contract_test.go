@@ -1,0 +1,154 @@
+package raftcore
+
+import (
+	"strings"
+	"testing"
+)
+
+func clause(t *testing.T, w *World, id string) Clause {
+	t.Helper()
+	for _, c := range w.Contract() {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no clause %q", id)
+	return Clause{}
+}
+
+func wantClause(t *testing.T, w *World, id string, state ClauseState, words ...string) {
+	t.Helper()
+	c := clause(t, w, id)
+	if c.State != state {
+		t.Fatalf("%s is %s, want %s: %s", id, c.State, state, c.Text)
+	}
+	for _, s := range words {
+		if !strings.Contains(c.Text, s) {
+			t.Fatalf("%s: %q does not mention %q", id, c.Text, s)
+		}
+	}
+}
+
+func abc(c *Config, p Protocol) {
+	c.Nodes, c.Protocol, c.Names = 3, p, []string{"A", "B", "C"}
+}
+
+func TestContractHasFourClausesInOrder(t *testing.T) {
+	w := newTestWorld(t, nil)
+	got := w.Contract()
+	ids := []string{ClauseOneHistory, ClauseConverge, ClauseNoFork, ClauseAgreed}
+	if len(got) != len(ids) {
+		t.Fatalf("want %d clauses, got %d", len(ids), len(got))
+	}
+	for i, c := range got {
+		if c.ID != ids[i] || c.Title == "" || c.Text == "" || c.State != ClauseHolding {
+			t.Fatalf("clause %d of an empty world: %+v", i, c)
+		}
+	}
+}
+
+// TestContractRaftHoldsAndBendsOnlyTemporarily: under Raft every promise
+// holds once the cluster is quiet; a paused follower is "not yet", and an
+// isolated leader's uncommitted entries are a temporary fork.
+func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolRaft) })
+	mustApply(t, w, Action{Do: "timeout", Node: 1})
+	w.RunFor(1_000_000)
+	mustApply(t, w, Action{Do: "write", Node: 2, Key: "deployments/web", Value: "replicas=3"})
+	w.RunFor(1_000_000)
+	for _, c := range w.Contract() {
+		if c.State != ClauseHolding {
+			t.Fatalf("after one committed write, %s is %s: %s", c.ID, c.State, c.Text)
+		}
+	}
+	wantClause(t, w, ClauseConverge, ClauseHolding, "3 machines", "2 committed entries")
+
+	// C pauses and misses a write: it is behind, and Raft will catch it up.
+	mustApply(t, w, Action{Do: "pause", Node: 3})
+	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=5"})
+	w.RunFor(500_000)
+	wantClause(t, w, ClauseConverge, ClauseNotYet, "C is paused", "2 of 3")
+	mustApply(t, w, Action{Do: "resume", Node: 3})
+	w.RunFor(1_000_000)
+	wantClause(t, w, ClauseConverge, ClauseHolding)
+
+	// Isolate the leader A and write to it: its entry is uncommitted and
+	// differs from what the new majority leader appends.
+	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2, 3}}})
+	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=9"})
+	w.RunFor(4_000_000)
+	wantClause(t, w, ClauseNoFork, ClauseNotYet, "A holds", "none is committed")
+	wantClause(t, w, ClauseOneHistory, ClauseHolding)
+	mustApply(t, w, Action{Do: "heal"})
+	w.RunFor(3_000_000)
+	for _, c := range w.Contract() {
+		if c.State != ClauseHolding {
+			t.Fatalf("after the heal, %s is %s: %s", c.ID, c.State, c.Text)
+		}
+	}
+	noViolations(t, w)
+}
+
+// TestContractNaiveCopyDroppedDelivery: a dropped copy is "not yet" while
+// copies fly and broken once nothing will ever resend it.
+func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolNaiveCopy) })
+	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=3"})
+	wantClause(t, w, ClauseConverge, ClauseNotYet, "2 copies are still on the way")
+	var toC uint64
+	for _, m := range w.InFlight() {
+		if m.To == 3 {
+			toC = m.ID
+		}
+	}
+	if toC == 0 {
+		t.Fatal("no copy in flight to C")
+	}
+	mustApply(t, w, Action{Do: "drop", ID: toC})
+	wantClause(t, w, ClauseConverge, ClauseBroken, "C lacks deployments/web=replicas=3", "nothing will ever send it")
+	w.RunFor(1_000_000)
+	wantClause(t, w, ClauseConverge, ClauseBroken, "C lacks deployments/web=replicas=3 (index 1 at A)")
+	// C's history is a prefix of A's: no fork, one history.
+	wantClause(t, w, ClauseOneHistory, ClauseHolding)
+	wantClause(t, w, ClauseNoFork, ClauseHolding)
+	// A applied the write before anyone else had it.
+	wantClause(t, w, ClauseAgreed, ClauseBroken, "A applied deployments/web=replicas=3", "1 of 3")
+}
+
+// TestContractNaiveCopyPartition: writes on both sides of a partition fork
+// the histories for good.
+func TestContractNaiveCopyPartition(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolNaiveCopy) })
+	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1, 2}, {3}}})
+	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=5"})
+	mustApply(t, w, Action{Do: "write", Node: 3, Key: "deployments/web", Value: "replicas=1"})
+	w.RunFor(1_000_000)
+	mustApply(t, w, Action{Do: "heal"})
+	w.RunFor(1_000_000)
+	wantClause(t, w, ClauseOneHistory, ClauseBroken, "A and C", "index 1")
+	wantClause(t, w, ClauseNoFork, ClauseBroken, "naive-copy never reconciles")
+	wantClause(t, w, ClauseConverge, ClauseBroken, "index 1")
+	wantClause(t, w, ClauseAgreed, ClauseBroken)
+}
+
+// TestContractFailoverTwoAuthorities: a silent authority yields a second
+// one; the first promise is broken as soon as there are two.
+func TestContractFailoverTwoAuthorities(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolFailover) })
+	w.RunFor(1_000_000)
+	wantClause(t, w, ClauseOneHistory, ClauseHolding)
+	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2, 3}}})
+	w.RunFor(3_000_000)
+	if w.ViolationCount(RuleSingleAuthority) == 0 {
+		t.Fatal("no second authority after 3 s of silence")
+	}
+	wantClause(t, w, ClauseOneHistory, ClauseBroken, "A and", "both act as the authority")
+	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=5"})
+	mustApply(t, w, Action{Do: "write", Node: 2, Key: "deployments/web", Value: "replicas=0"})
+	w.RunFor(1_000_000)
+	mustApply(t, w, Action{Do: "heal"})
+	w.RunFor(2_000_000)
+	wantClause(t, w, ClauseOneHistory, ClauseBroken, "index 1")
+	wantClause(t, w, ClauseNoFork, ClauseBroken, "failover never reconciles")
+	wantClause(t, w, ClauseAgreed, ClauseBroken)
+}
