@@ -1,0 +1,101 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+
+	"raftlab/raftcore"
+)
+
+func TestRolesShowEveryTransition(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		_, w, r := mustRun(t, "roles", seed)
+		h := scan(w)
+		var last int64
+		for _, e := range []struct {
+			from, to raftcore.Role
+			why      string
+		}{
+			{raftcore.RoleFollower, raftcore.RolePreCandidate, "election timeout"},
+			{raftcore.RolePreCandidate, raftcore.RoleCandidate, "won the pre-vote"},
+			{raftcore.RoleCandidate, raftcore.RoleLeader, "won the election"},
+			{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
+		} {
+			rc, ok := firstRole(h, e.from, e.to, e.why)
+			if !ok || rc.atUs < last {
+				t.Fatalf("seed %d: %s -> %s (%s) missing or out of order", seed, e.from, e.to, e.why)
+			}
+			last = rc.atUs
+		}
+		// The leader that stepped down on a higher term is the first one.
+		first, _ := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
+		down, _ := firstRole(h, raftcore.RoleLeader, raftcore.RoleFollower, "higher term")
+		if down.node != first.node || down.term <= first.term {
+			t.Fatalf("seed %d: %+v stepped down, first leader %+v", seed, down, first)
+		}
+		if !strings.HasPrefix(r.Final, "Seen: ") || !strings.Contains(r.Final, "1 leader stepping down on a higher term") {
+			t.Fatalf("closing line: %q", r.Final)
+		}
+	}
+}
+
+func TestPartitionHaltsEveryWrite(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		s, w, r := mustRun(t, "partition-halts", seed)
+		var split, heal int64
+		for _, a := range s.Autoplay() {
+			switch a.Do {
+			case "partition":
+				split = a.AtUs()
+			case "heal":
+				heal = a.AtUs()
+			}
+		}
+		for _, op := range w.Ops() {
+			during := op.InvokeUs >= split && op.InvokeUs < heal
+			if during && op.Result == raftcore.OpOK {
+				t.Fatalf("seed %d: a write at %s succeeded without quorum", seed, name(w, op.Node))
+			}
+			if !during && op.Result != raftcore.OpOK {
+				t.Fatalf("seed %d: a write at %s with quorum %s", seed, name(w, op.Node), outcome(op))
+			}
+		}
+		if before, during := commitsBetween(w, split, heal); during != before {
+			t.Fatalf("seed %d: the commit index moved from %d to %d with no quorum", seed, before, during)
+		}
+		if !strings.Contains(r.Final, "0 committed") {
+			t.Fatalf("closing line: %q", r.Final)
+		}
+	}
+}
+
+// TestCommitLatencyWaitsForAMajority: each write returns only after a
+// majority holds its entry, and waits as long as the slowest member of the
+// fastest majority.
+func TestCommitLatencyWaitsForAMajority(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		_, w, r := mustRun(t, "commit-latency", seed)
+		ws := okWrites(w)
+		if len(ws) != 3 {
+			t.Fatalf("seed %d: %d writes succeeded", seed, len(ws))
+		}
+		for _, op := range ws {
+			holders := map[raftcore.NodeID]bool{}
+			for _, e := range w.Trace() {
+				if e.Kind == raftcore.TraceAppend && e.Index >= op.Index && e.AtUs <= op.CompleteUs {
+					holders[e.Node] = true
+				}
+			}
+			if len(holders) < quorum(w.Size()) {
+				t.Fatalf("seed %d: write %d returned when only %d members held it", seed, op.ID, len(holders))
+			}
+		}
+		fast, slow2, slow3 := ws[0].LatencyUs(0), ws[1].LatencyUs(0), ws[2].LatencyUs(0)
+		if fast > 100_000 || slow2 > 100_000 || slow3 < 2*slowMs*1000 || slow3 > 2*slowMs*1000+100_000 {
+			t.Fatalf("seed %d: waits %s, %s, %s", seed, ms(fast), ms(slow2), ms(slow3))
+		}
+		if !strings.Contains(r.Final, "with 3 slow members") {
+			t.Fatalf("closing line: %q", r.Final)
+		}
+	}
+}

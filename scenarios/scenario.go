@@ -1,0 +1,331 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// Scenario is one figure of the book: a world to start from, what the reader
+// is asked to try, the steps of the story and a script that plays it.
+// Scenarios are built fresh by All, Get and With; a caller may keep and read
+// one freely but should not change it.
+type Scenario struct {
+	// ID is stable: pages link to ?scenario=ID.
+	ID    string
+	Title string
+	// Chapter names the book chapter the figure belongs to.
+	Chapter string
+	// Prompt tells the reader, in one line, what to try.
+	Prompt string
+	// Base is the world's configuration; Config sets the seed.
+	Base raftcore.Config
+	// Steps is the story. Step 0 is where it starts; each later step is
+	// reached when its condition holds, in order.
+	Steps []Step
+	// Script is the autoplay: actions at fixed virtual times that play the
+	// figure through without a reader. UntilMs is when autoplay ends.
+	Script  []raftcore.Action
+	UntilMs float64
+	UI      UI
+	// Knobs are the choices this scenario offers; Settings holds the value
+	// of each, in the same order.
+	Knobs    []Knob
+	Settings []Setting
+
+	// Expect checks that a finished run made the figure's point: nil if it
+	// did, otherwise what was missing. Tests assert it on every autoplay.
+	Expect func(w *raftcore.World) error
+
+	// final says what just happened, from the run's own numbers.
+	final func(v *View) string
+}
+
+// Step is one beat of a scenario's story.
+type Step struct {
+	// Text is what the reader is told when the step is reached.
+	Text string
+	// When reports whether the step has happened; nil means at once.
+	When func(v *View) bool
+	// HoldMs, if set, asks that When stay true this long (virtual time)
+	// before the step counts: "nothing repairs it" needs time to be seen.
+	HoldMs float64
+	// Live, if set, replaces Text with words computed from the world at the
+	// moment the step is reached (names, terms, times).
+	Live func(v *View) string
+}
+
+// Knob is a choice a scenario offers before it starts. Values are strings so
+// they travel in URLs unchanged.
+type Knob struct {
+	Name    string   // stable, e.g. "protocol", "members", "split"
+	Label   string   // what the reader sees
+	Values  []string // allowed values, in the order offered
+	Default string
+}
+
+// Setting is a value chosen for a knob.
+type Setting struct {
+	Knob  string
+	Value string
+}
+
+// Panel names a panel the app can show beside the cluster.
+type Panel string
+
+const (
+	// PanelQuestion puts one question to every machine (raftcore.World.Ask).
+	PanelQuestion Panel = "question"
+	// PanelContract shows the shared-history contract (World.Contract).
+	PanelContract Panel = "contract"
+	// PanelClient lists client operations, their results and waits.
+	PanelClient Panel = "client"
+	// PanelRoles is the follower/candidate/leader state diagram.
+	PanelRoles Panel = "roles"
+	// PanelLogs shows every machine's log as a strip.
+	PanelLogs Panel = "logs"
+	// PanelChecker lists the safety checker's findings.
+	PanelChecker Panel = "checker"
+)
+
+// UI is how the app should present a scenario.
+type UI struct {
+	// Panels to show, the most important first.
+	Panels []Panel
+	// Highlight names machines the story is about.
+	Highlight []raftcore.NodeID
+	// Key is the default key for the question panel and for writes the
+	// reader makes.
+	Key string
+	// Zones, when set, places machine i+1 in zone Zones[i] (0-based) for a
+	// zone layout; nil means the usual ring.
+	Zones []int
+	// Compare, when set, is the setting to offer once the story is over, so
+	// the reader can see the same figure under the other protocol.
+	Compare *Setting
+}
+
+// Result is what an autoplay run produced.
+type Result struct {
+	// StepsReached lists the step indexes reached, in order, and
+	// ReachedAtMs the virtual time each was reached.
+	StepsReached []int
+	ReachedAtMs  []float64
+	// Texts are the step texts as the reader saw them.
+	Texts []string
+	// Final is the closing "what just happened" line.
+	Final string
+	// Expect is nil when the run made the figure's point, and otherwise says
+	// what was missing.
+	Expect error
+}
+
+// Complete reports whether every step of s was reached.
+func (r Result) Complete(s *Scenario) bool { return len(r.StepsReached) == len(s.Steps) }
+
+// def is how a scenario is registered: its knobs and a builder that makes the
+// scenario for one value of each.
+type def struct {
+	id    string
+	knobs []Knob
+	build func(k values) *Scenario
+}
+
+// values are knob settings by name.
+type values []Setting
+
+func (v values) get(name string) string {
+	for _, s := range v {
+		if s.Knob == name {
+			return s.Value
+		}
+	}
+	return ""
+}
+
+// registry lists the scenarios in the order the app offers them: the book's
+// chapters in order, figures in page order.
+var registry = []def{
+	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
+	roles, partitionHalts, commitLatency,
+}
+
+func (d def) make(k values) *Scenario {
+	s := d.build(k)
+	s.ID = d.id
+	s.Knobs = d.knobs
+	s.Settings = append([]Setting(nil), k...)
+	return s
+}
+
+func (d def) defaults() values {
+	v := make(values, len(d.knobs))
+	for i, kn := range d.knobs {
+		v[i] = Setting{Knob: kn.Name, Value: kn.Default}
+	}
+	return v
+}
+
+// All returns every scenario with its default settings, in a stable order.
+func All() []*Scenario {
+	out := make([]*Scenario, len(registry))
+	for i, d := range registry {
+		out[i] = d.make(d.defaults())
+	}
+	return out
+}
+
+// IDs returns every scenario id in the order of All.
+func IDs() []string {
+	out := make([]string, len(registry))
+	for i, d := range registry {
+		out[i] = d.id
+	}
+	return out
+}
+
+// Get returns the scenario with the given id and its default settings.
+func Get(id string) (*Scenario, error) {
+	for _, d := range registry {
+		if d.id == id {
+			return d.make(d.defaults()), nil
+		}
+	}
+	if id == "" {
+		return nil, fmt.Errorf("scenario: no id given; use one of %s", strings.Join(IDs(), ", "))
+	}
+	return nil, fmt.Errorf("scenario: unknown id %q; use one of %s", id, strings.Join(IDs(), ", "))
+}
+
+// Check is Get for callers that only need to know whether id is valid.
+func Check(id string) error {
+	_, err := Get(id)
+	return err
+}
+
+// Knob returns the knob with the given name.
+func (s *Scenario) Knob(name string) (Knob, bool) {
+	for _, k := range s.Knobs {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Knob{}, false
+}
+
+// Setting returns the value of the named knob ("" if there is no such knob).
+func (s *Scenario) Setting(name string) string { return values(s.Settings).get(name) }
+
+// With returns the scenario rebuilt with knob name set to value; the other
+// knobs keep their current values. Errors name the knob and list what it
+// accepts.
+func (s *Scenario) With(name, value string) (*Scenario, error) {
+	var d *def
+	for i := range registry {
+		if registry[i].id == s.ID {
+			d = &registry[i]
+		}
+	}
+	if d == nil {
+		return nil, fmt.Errorf("scenario %q is not registered", s.ID)
+	}
+	k, ok := s.Knob(name)
+	if !ok {
+		if len(s.Knobs) == 0 {
+			return nil, fmt.Errorf("%s: scenario %s has no settings", name, s.ID)
+		}
+		names := make([]string, len(s.Knobs))
+		for i, kn := range s.Knobs {
+			names[i] = kn.Name
+		}
+		return nil, fmt.Errorf("%s: scenario %s has no such setting; it has %s", name, s.ID, strings.Join(names, ", "))
+	}
+	found := false
+	for _, v := range k.Values {
+		found = found || v == value
+	}
+	if !found {
+		return nil, fmt.Errorf("%s: %q is not offered by scenario %s; use one of %s", name, value, s.ID, strings.Join(k.Values, ", "))
+	}
+	next := append(values(nil), s.Settings...)
+	for i := range next {
+		if next[i].Knob == name {
+			next[i].Value = value
+		}
+	}
+	return d.make(next), nil
+}
+
+// Config returns the scenario's world configuration with the given seed.
+func (s *Scenario) Config(seed int64) raftcore.Config {
+	c := s.Base
+	c.Seed = seed
+	c.Names = append([]string(nil), s.Base.Names...)
+	return c
+}
+
+// Autoplay returns a copy of the scripted actions, in time order.
+func (s *Scenario) Autoplay() []raftcore.Action {
+	out := append([]raftcore.Action(nil), s.Script...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].AtMs < out[j].AtMs })
+	return out
+}
+
+// Schedule writes the autoplay as a schedule (the `raftsim run -f` format):
+// running it gives exactly the world Run gives.
+func (s *Scenario) Schedule(seed int64) raftcore.Schedule {
+	w := raftcore.MustWorld(s.Config(seed))
+	sch := w.Schedule()
+	sch.Actions = s.Autoplay()
+	sch.UntilMs = s.UntilMs
+	return sch
+}
+
+// Run plays the autoplay from a new world with the given seed up to UntilMs,
+// watching the steps after every event. The error is for a scenario that
+// cannot be played at all; whether the run made its point is Result.Expect.
+func (s *Scenario) Run(seed int64) (*raftcore.World, Result, error) {
+	w, err := raftcore.NewWorld(s.Config(seed))
+	if err != nil {
+		return nil, Result{}, fmt.Errorf("scenario %s: %v", s.ID, err)
+	}
+	t := NewTracker(s)
+	t.Observe(w)
+	for i, a := range s.Autoplay() {
+		runObserved(w, t, a.AtUs())
+		if err := w.Apply(a); err != nil {
+			return w, Result{}, fmt.Errorf("scenario %s: autoplay action %d (%s): %v", s.ID, i, a, err)
+		}
+		t.Observe(w)
+	}
+	runObserved(w, t, int64(s.UntilMs*1000))
+	res := Result{Final: s.final(t.view(w)), Expect: s.Expect(w)}
+	for i, r := range t.reached {
+		res.StepsReached = append(res.StepsReached, i)
+		res.ReachedAtMs = append(res.ReachedAtMs, float64(r.atUs)/1000)
+		res.Texts = append(res.Texts, r.text)
+	}
+	return w, res, nil
+}
+
+// runObserved advances w to time t like World.RunUntil, letting the tracker
+// look after every event so that no step is missed between two events.
+func runObserved(w *raftcore.World, t *Tracker, until int64) {
+	for {
+		next, ok := w.NextEventAt()
+		if !ok || next > until {
+			break
+		}
+		w.Step()
+		t.Observe(w)
+	}
+	w.RunUntil(until)
+}
+
+// FinalText is the closing line for a world the reader drove: what the
+// scenario's story amounts to in this run.
+func (s *Scenario) FinalText(w *raftcore.World) string {
+	return s.final(&View{W: w, h: scan(w)})
+}

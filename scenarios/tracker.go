@@ -1,0 +1,260 @@
+package scenarios
+
+import (
+	"sort"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// Tracker follows a scenario's steps on a world the reader drives. Call
+// Observe whenever the world may have changed (every frame is fine); steps
+// only move forward, each once its condition holds.
+type Tracker struct {
+	s       *Scenario
+	h       *history
+	reached []reach
+	// holdFrom is when the next step's condition became true, for steps
+	// with HoldMs; -1 while it is false.
+	holdFrom int64
+	// last is the world seen by the latest Observe; the closing line is
+	// computed from it on demand (and kept until the world moves on).
+	last      *raftcore.World
+	final     string
+	finalAt   uint64
+	finalTime int64
+}
+
+type reach struct {
+	atUs int64
+	text string
+}
+
+// NewTracker starts following s at its first step.
+func NewTracker(s *Scenario) *Tracker {
+	return &Tracker{s: s, h: newHistory(), holdFrom: -1}
+}
+
+// Observe looks at the world and moves through every step whose condition
+// now holds.
+func (t *Tracker) Observe(w *raftcore.World) {
+	t.h.update(w)
+	v := t.view(w)
+	if len(t.reached) == 0 {
+		t.reach(v, 0)
+	}
+	for len(t.reached) < len(t.s.Steps) {
+		i := len(t.reached)
+		st := t.s.Steps[i]
+		if st.When != nil && !st.When(v) {
+			t.holdFrom = -1
+			break
+		}
+		if st.HoldMs > 0 {
+			if t.holdFrom < 0 || t.holdFrom > w.Now() {
+				t.holdFrom = w.Now()
+			}
+			if float64(w.Now()-t.holdFrom) < st.HoldMs*1000 {
+				break
+			}
+		}
+		t.reach(v, i)
+	}
+	t.last = w
+}
+
+func (t *Tracker) reach(v *View, i int) {
+	st := t.s.Steps[i]
+	text := st.Text
+	if st.Live != nil {
+		text = st.Live(v)
+	}
+	t.reached = append(t.reached, reach{atUs: v.W.Now(), text: text})
+	t.holdFrom = -1
+}
+
+func (t *Tracker) view(w *raftcore.World) *View { return &View{W: w, h: t.h} }
+
+// Step is the index of the latest step reached (0 before anything happened).
+func (t *Tracker) Step() int {
+	if len(t.reached) == 0 {
+		return 0
+	}
+	return len(t.reached) - 1
+}
+
+// StepText is what the reader is told at the current step.
+func (t *Tracker) StepText() string {
+	if len(t.reached) == 0 {
+		return t.s.Steps[0].Text
+	}
+	return t.reached[len(t.reached)-1].text
+}
+
+// StepCount is the number of steps in the story.
+func (t *Tracker) StepCount() int { return len(t.s.Steps) }
+
+// ReachedAtMs is the virtual time step i was reached, if it was.
+func (t *Tracker) ReachedAtMs(i int) (float64, bool) {
+	if i < 0 || i >= len(t.reached) {
+		return 0, false
+	}
+	return float64(t.reached[i].atUs) / 1000, true
+}
+
+// Done reports whether the last step was reached.
+func (t *Tracker) Done() bool { return len(t.reached) == len(t.s.Steps) }
+
+// Final is the closing "what just happened" line, computed from the world
+// of the latest Observe once the story is done; empty before that.
+func (t *Tracker) Final() string {
+	if !t.Done() || t.last == nil {
+		return ""
+	}
+	if t.final == "" || t.finalAt != t.last.Processed() || t.finalTime != t.last.Now() {
+		t.final = t.s.final(t.view(t.last))
+		t.finalAt, t.finalTime = t.last.Processed(), t.last.Now()
+	}
+	return t.final
+}
+
+// View is what a step's condition reads: the world now, and what has been
+// seen of its past.
+type View struct {
+	W *raftcore.World
+	h *history
+}
+
+// history is what a tracker remembers of a world's past that the world's
+// state alone does not show: role changes, lost messages, replaced entries,
+// and the network as it was when each client request was made.
+type history struct {
+	seq   uint64          // the last trace event read
+	sends map[uint64]link // sender and recipient of each message in flight
+	roles []roleChange
+	drops []drop
+	// truncs counts, per machine, how often entries were replaced.
+	truncs []int
+	// stale lists entries a machine appended in a term lower than one a
+	// leader had already reached: acts on outdated beliefs.
+	stale     []staleAppend
+	topLeader uint64 // highest term any machine became leader in
+	net       netLog
+}
+
+type roleChange struct {
+	node     raftcore.NodeID
+	from, to raftcore.Role
+	term     uint64
+	why      string
+	atUs     int64
+}
+
+type drop struct {
+	from, to raftcore.NodeID
+	kind     string // the message type, e.g. "Append" or "Copy"
+	atUs     int64
+	why      string
+}
+
+type staleAppend struct {
+	node  raftcore.NodeID
+	term  uint64
+	index uint64
+	atUs  int64
+}
+
+// link is a message's sender, recipient and type.
+type link struct {
+	from, to raftcore.NodeID
+	kind     string
+}
+
+func newHistory() *history { return &history{sends: map[uint64]link{}} }
+
+// scan builds the history of a world from its whole trace (for checks on a
+// finished run, whose trace is kept in full).
+func scan(w *raftcore.World) *history {
+	h := newHistory()
+	h.update(w)
+	return h
+}
+
+// update reads the trace events added since the last look.
+func (h *history) update(w *raftcore.World) {
+	if n := w.Size() + 1; len(h.truncs) < n {
+		h.truncs = append(h.truncs, make([]int, n-len(h.truncs))...)
+	}
+	if w.TraceCount() < h.seq {
+		// The world went back in time (the reader rewound it): forget what
+		// cannot be matched any more and carry on from here.
+		h.seq = w.TraceCount()
+		h.sends = map[uint64]link{}
+		return
+	}
+	evs := w.Trace()
+	i := sort.Search(len(evs), func(i int) bool { return evs[i].Seq > h.seq })
+	for _, e := range evs[i:] {
+		h.event(e)
+	}
+	h.seq = w.TraceCount()
+}
+
+func (h *history) event(e raftcore.TraceEvent) {
+	switch e.Kind {
+	case raftcore.TraceSend:
+		h.sends[e.Msg] = link{e.Node, e.Peer, e.Text}
+	case raftcore.TraceDeliver:
+		delete(h.sends, e.Msg)
+	case raftcore.TraceDrop:
+		l, ok := h.sends[e.Msg]
+		delete(h.sends, e.Msg)
+		if !ok {
+			// A client request or a message sent before the tracker began.
+			l = link{from: e.Node, to: e.Peer}
+		}
+		h.drops = append(h.drops, drop{from: l.from, to: l.to, kind: l.kind, atUs: e.AtUs, why: e.Text})
+	case raftcore.TraceRole:
+		if rc, ok := parseRole(e); ok {
+			h.roles = append(h.roles, rc)
+			if rc.to == raftcore.RoleLeader && rc.term > h.topLeader {
+				h.topLeader = rc.term
+			}
+		}
+	case raftcore.TraceTruncate:
+		if int(e.Node) < len(h.truncs) {
+			h.truncs[e.Node]++
+		}
+	case raftcore.TraceAppend:
+		if e.Term < h.topLeader {
+			h.stale = append(h.stale, staleAppend{node: e.Node, term: e.Term, index: e.Index, atUs: e.AtUs})
+		}
+	}
+}
+
+// parseRole reads a role trace event ("follower->leader: won the election").
+func parseRole(e raftcore.TraceEvent) (roleChange, bool) {
+	arrow, why, ok := strings.Cut(e.Text, ": ")
+	if !ok {
+		return roleChange{}, false
+	}
+	from, to, ok := strings.Cut(arrow, "->")
+	if !ok {
+		return roleChange{}, false
+	}
+	rf, ok1 := roleNamed(from)
+	rt, ok2 := roleNamed(to)
+	if !ok1 || !ok2 {
+		return roleChange{}, false
+	}
+	return roleChange{node: e.Node, from: rf, to: rt, term: e.Term, why: why, atUs: e.AtUs}, true
+}
+
+func roleNamed(s string) (raftcore.Role, bool) {
+	for r := raftcore.RoleFollower; r <= raftcore.RoleReplica; r++ {
+		if r.String() == s {
+			return r, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,201 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+
+	"raftlab/raftcore"
+)
+
+// frameUs is how much virtual time passes between two looks in these
+// free-play tests, like an app drawing frames at speed.
+const frameUs = 50_000
+
+func mustApply(t *testing.T, w *raftcore.World, a raftcore.Action) {
+	t.Helper()
+	if err := w.Apply(a); err != nil {
+		t.Fatalf("apply %s: %v", a, err)
+	}
+}
+
+// play advances w by d in frames, letting the tracker look after each, and
+// checks that steps only move forward.
+func play(t *testing.T, w *raftcore.World, tr *Tracker, d int64) {
+	t.Helper()
+	end := w.Now() + d
+	for w.Now() < end {
+		before := tr.Step()
+		w.RunFor(min(frameUs, end-w.Now()))
+		tr.Observe(w)
+		if tr.Step() < before {
+			t.Fatalf("the tracker went back from step %d to %d", before, tr.Step())
+		}
+	}
+}
+
+func leaderOf(t *testing.T, w *raftcore.World) raftcore.NodeID {
+	t.Helper()
+	l, ok := topLeader(w)
+	if !ok {
+		t.Fatal("no leader")
+	}
+	return l
+}
+
+// TestTrackerFollowsAReader plays the majority figure the way a reader
+// might, not as the script does: no forced leader, the split drawn around
+// whoever leads, writes at other times. The story must still unfold.
+func TestTrackerFollowsAReader(t *testing.T) {
+	s, _ := Get("majority")
+	w := raftcore.MustWorld(s.Config(11))
+	tr := NewTracker(s)
+	tr.Observe(w)
+	if tr.Step() != 0 || tr.StepText() != s.Steps[0].Text || tr.Done() || tr.Final() != "" {
+		t.Fatalf("a new tracker is at step %d (%q), done %v", tr.Step(), tr.StepText(), tr.Done())
+	}
+	play(t, w, tr, 3_000_000)
+	if tr.Step() != 0 {
+		t.Fatalf("the story moved to step %d before the reader did anything", tr.Step())
+	}
+	l := leaderOf(t, w)
+	small := []int{int(l), int(l%5) + 1}
+	var big []int
+	for i := 1; i <= 5; i++ {
+		if i != small[0] && i != small[1] {
+			big = append(big, i)
+		}
+	}
+	mustApply(t, w, partition(big, small))
+	tr.Observe(w)
+	if tr.Step() != 1 || !strings.Contains(tr.StepText(), "split 3/2") {
+		t.Fatalf("after the split: step %d %q", tr.Step(), tr.StepText())
+	}
+	play(t, w, tr, 300_000)
+	mustApply(t, w, write(small[0], keyWeb, "replicas=2"))
+	play(t, w, tr, 4_000_000)
+	mustApply(t, w, write(big[0], keyWeb, "replicas=5"))
+	play(t, w, tr, 3_000_000)
+	if tr.Step() != 3 {
+		t.Fatalf("want step 3 (the small side waits) once both writes are settled, got %d: %q", tr.Step(), tr.StepText())
+	}
+	healAt := float64(w.Now()) / 1000
+	mustApply(t, w, heal())
+	play(t, w, tr, 3_000_000)
+	if !tr.Done() || tr.StepText() != s.Steps[len(s.Steps)-1].Text {
+		t.Fatalf("after the heal: step %d %q", tr.Step(), tr.StepText())
+	}
+	if at, ok := tr.ReachedAtMs(4); !ok || at < healAt {
+		t.Fatalf("the last step was reached at %v ms, before the heal at %v ms", at, healAt)
+	}
+	if f := tr.Final(); !strings.Contains(f, "3-machine side committed 1 write") || !strings.Contains(f, "2-machine side's 1 write never committed") {
+		t.Fatalf("closing line: %q", f)
+	}
+	if err := s.Expect(w); err != nil {
+		t.Fatalf("the reader's run made the point, yet Check says: %v", err)
+	}
+}
+
+// TestTrackerWaitsForItsCause: a step whose condition never comes true is
+// never reached, and a step that must hold for a while waits that long.
+func TestTrackerWaitsForItsCause(t *testing.T) {
+	s, _ := Get("replicated-memory")
+	w := raftcore.MustWorld(s.Config(1))
+	tr := NewTracker(s)
+	mustApply(t, w, write(1, keyWeb, "replicas=3"))
+	play(t, w, tr, 10_000_000)
+	if tr.Step() != 1 {
+		t.Fatalf("one write delivered everywhere should stop at step 1, got %d: %q", tr.Step(), tr.StepText())
+	}
+	mustApply(t, w, write(2, keyWeb, "replicas=5"))
+	var toC uint64
+	for _, m := range w.InFlight() {
+		if m.To == 3 {
+			toC = m.ID
+		}
+	}
+	mustApply(t, w, raftcore.Action{Do: "drop", ID: toC})
+	play(t, w, tr, 1_000_000)
+	if tr.Step() != 2 || !strings.Contains(tr.StepText(), "C holds 1 entry") {
+		t.Fatalf("after a dropped copy: step %d %q", tr.Step(), tr.StepText())
+	}
+	play(t, w, tr, 1_000_000)
+	if tr.Step() != 2 {
+		t.Fatal("the last step needs the gap to last 3 s")
+	}
+	play(t, w, tr, 1_500_000)
+	if !tr.Done() || !strings.Contains(tr.Final(), "C never got deployments/web=replicas=5, dropped at") {
+		t.Fatalf("step %d, final %q", tr.Step(), tr.Final())
+	}
+}
+
+// TestTrackerNeverGoesBack: rewinding the world (the app's timeline gives the
+// tracker an earlier copy) keeps the steps reached, and the story goes on
+// from the earlier world.
+func TestTrackerNeverGoesBack(t *testing.T) {
+	s, _ := Get("two-worlds")
+	w := raftcore.MustWorld(s.Config(2))
+	tr := NewTracker(s)
+	tr.Observe(w)
+	early := w.Clone()
+	mustApply(t, w, partition([]int{1, 2}, []int{3}))
+	mustApply(t, w, write(1, keyWeb, "a"))
+	mustApply(t, w, write(3, keyWeb, "b"))
+	play(t, w, tr, 500_000)
+	if tr.Step() != 2 {
+		t.Fatalf("step %d, want 2", tr.Step())
+	}
+	tr.Observe(early)
+	if tr.Step() != 2 {
+		t.Fatalf("rewinding took the story back to step %d", tr.Step())
+	}
+	// The earlier world moves on; the tracker reads it without confusion.
+	mustApply(t, early, partition([]int{1}, []int{2, 3}))
+	mustApply(t, early, write(1, keyWeb, "c"))
+	mustApply(t, early, write(2, keyWeb, "d"))
+	play(t, early, tr, 500_000)
+	mustApply(t, early, heal())
+	play(t, early, tr, 500_000)
+	if !tr.Done() {
+		t.Fatalf("after healing the rewound world: step %d %q", tr.Step(), tr.StepText())
+	}
+}
+
+// TestChecksCanFail: each Expect check rejects a world that does not make
+// its figure's point, here the quiet world where nothing happened.
+func TestChecksCanFail(t *testing.T) {
+	for _, s := range everyVariant(t) {
+		w := raftcore.MustWorld(s.Config(1))
+		w.RunFor(20_000_000)
+		if err := s.Expect(w); err == nil {
+			t.Errorf("%s: Expect accepts a world where nothing happened", label(s))
+		}
+	}
+	// And a run of the other protocol does not pass for this one.
+	fo, _ := Get("two-leaders")
+	rf, _ := fo.With("protocol", "raft")
+	wf, _, _ := fo.Run(1)
+	if err := rf.Expect(wf); err == nil {
+		t.Error("the raft check of two-leaders accepts the failover run")
+	}
+	wr, _, _ := rf.Run(1)
+	if err := fo.Expect(wr); err == nil {
+		t.Error("the failover check of two-leaders accepts the raft run")
+	}
+}
+
+// TestHistoryReadsRoleChanges pins the trace format the tracker relies on.
+func TestHistoryReadsRoleChanges(t *testing.T) {
+	rc, ok := parseRole(raftcore.TraceEvent{Kind: raftcore.TraceRole, Node: 2, Term: 3, Text: "pre-candidate->candidate: won the pre-vote"})
+	if !ok || rc.node != 2 || rc.from != raftcore.RolePreCandidate || rc.to != raftcore.RoleCandidate || rc.term != 3 || rc.why != "won the pre-vote" {
+		t.Fatalf("parsed %+v, %v", rc, ok)
+	}
+	if _, ok := parseRole(raftcore.TraceEvent{Text: "leader->king: coup"}); ok {
+		t.Fatal("an unknown role was accepted")
+	}
+	w := raftcore.MustWorld(raftcore.DefaultConfig())
+	w.RunFor(5_000_000)
+	h := scan(w)
+	if _, ok := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader, "won"); !ok {
+		t.Fatalf("no election seen in %d role changes", len(h.roles))
+	}
+}
