@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// Exit codes. They are part of the documented interface: scripts and CI
+// tell a broken rule (1) from a mistake in what they passed in (2).
+const (
+	exitOK        = 0
+	exitViolation = 1
+	exitInput     = 2
+)
+
+const usage = `raftsim runs raftlab's Raft simulation without a screen and prints JSON.
+
+Usage:
+  raftsim run -f FILE [-trace FILE] [-strict]
+  raftsim run -scenario ID [-set NAME=VALUE]... [-seed N] [-trace FILE] [-strict]
+  raftsim list
+  raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
+  raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
+  raftsim help
+
+Commands:
+  run      play a schedule file or a book scenario; print a JSON summary
+  list     print the scenario ids and titles
+  export   print a scenario as a schedule file to edit and run with -f
+  random   play a random fault run; print the schedule it played
+           (or, with -run, its summary)
+  help     print this text (so do -h and --help)
+
+Flags:
+  -f FILE           schedule in JSON; - reads standard input
+  -scenario ID      a scenario id, as 'raftsim list' prints them
+  -set NAME=VALUE   a scenario setting, e.g. -set protocol=raft; repeatable
+  -seed N           random seed (a schedule file names its own; a scenario
+                    has a default)
+  -trace FILE       also write every trace event to FILE, one JSON object a line
+  -strict           exit 1 on any violation, also for naive-copy and failover
+  -nodes N          random: cluster size, 1 to 9 (default: 3, 5 or 7 by seed)
+  -protocol P       random: raft, naive-copy or failover (default raft)
+  -run              random: print the summary instead of the schedule
+
+Exit status:
+  0  no rule was broken; naive-copy and failover runs exit 0 even when they
+     break rules (that is what they show), unless -strict is given
+  1  a rule was broken in a raft run (any run with -strict), or a
+     scenario did not show what it is for
+  2  bad input: flags, an unreadable file, invalid JSON, a field out of
+     range, or an unknown scenario; the message names the field
+
+Examples:
+  raftsim run -f docs/examples/partition-3-2.json
+  raftsim run -f - < schedule.json
+  raftsim run -f schedule.json -trace trace.jsonl
+  raftsim run -scenario majority
+  raftsim export -scenario majority > mine.json && raftsim run -f mine.json
+  raftsim random -seed 42 -nodes 5 > seed42.json
+  raftsim random -seed 42 -protocol failover -run -strict
+
+docs/raftsim.md describes the schedule format and every summary key.
+`
+
+// cli is one invocation: its streams stand in for the process's so that
+// tests can run commands in-process.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// raftsim runs the command line args and returns the exit code.
+func raftsim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitInput
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return c.run(rest)
+	case "list":
+		return c.list(rest)
+	case "export":
+		return c.export(rest)
+	case "random":
+		return c.random(rest)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	return c.inputError("", "unknown command %q; use run, list, export, random or help", cmd)
+}
+
+// inputError reports bad input on stderr and returns exitInput.
+func (c *cli) inputError(cmd, format string, a ...any) int {
+	prefix := "raftsim"
+	if cmd != "" {
+		prefix += " " + cmd
+	}
+	fmt.Fprintf(c.stderr, "%s: %s\nRun 'raftsim help' for usage.\n", prefix, fmt.Sprintf(format, a...))
+	return exitInput
+}
+
+// parse parses a command's flags. When it returns false, the command is
+// over and code is its exit code (help was printed, or the flags were bad).
+func (c *cli) parse(fs *flag.FlagSet, args []string) (set map[string]bool, code int, ok bool) {
+	// The flag package's own messages and usage are replaced by ours.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(c.stdout, usage)
+		return nil, exitOK, false
+	}
+	if err != nil {
+		return nil, c.inputError(fs.Name(), "%v", err), false
+	}
+	if fs.NArg() > 0 {
+		return nil, c.inputError(fs.Name(), "unexpected argument %q (flags come as -name value)", fs.Arg(0)), false
+	}
+	set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set, exitOK, true
+}
+
+// writeJSON prints v indented, as every command's output is. Characters
+// like < and > are written as they are: the output is read by people and
+// tools, never embedded in HTML.
+func (c *cli) writeJSON(v any) int {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		// Only a bug in this program could make a summary unencodable.
+		fmt.Fprintf(c.stderr, "raftsim: encoding output: %v\n", err)
+		return exitViolation
+	}
+	if _, err := c.stdout.Write(buf.Bytes()); err != nil {
+		fmt.Fprintf(c.stderr, "raftsim: writing output: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}
+
+// verdict is the exit code for a finished run: a broken rule fails a raft
+// run, while naive-copy and failover break rules by design and only fail
+// with -strict.
+func (c *cli) verdict(s raftcore.Summary, strict bool) int {
+	total := 0
+	rules := make([]string, 0, len(s.ViolationCounts))
+	for r, n := range s.ViolationCounts {
+		total += n
+		rules = append(rules, string(r))
+	}
+	if total == 0 {
+		return exitOK
+	}
+	sort.Strings(rules)
+	what := fmt.Sprintf("%d %s (%s)", total, plural(total, "violation", "violations"), strings.Join(rules, ", "))
+	if s.Protocol != raftcore.ProtocolRaft && !strict {
+		fmt.Fprintf(c.stderr, "raftsim: %s in a %s run, as that protocol allows; -strict makes this exit 1\n", what, s.Protocol)
+		return exitOK
+	}
+	fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
+	return exitViolation
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// traceFile is an output file for -trace. It is created before the run so
+// that an unwritable path fails at once, as bad input, not after a long run.
+type traceFile struct {
+	path string
+	f    *os.File
+}
+
+func (c *cli) createTrace(cmd, path string) (*traceFile, int, bool) {
+	if path == "" {
+		return nil, exitOK, true
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, c.inputError(cmd, "-trace: %v", err), false
+	}
+	return &traceFile{path: path, f: f}, exitOK, true
+}
+
+// abandon closes and removes a trace file whose run did not happen.
+func (t *traceFile) abandon() {
+	if t == nil {
+		return
+	}
+	t.f.Close()
+	os.Remove(t.path)
+}
+
+// write stores every event of w's trace as one JSON object a line.
+func (t *traceFile) write(w *raftcore.World) error {
+	if t == nil {
+		return nil
+	}
+	events := w.Trace()
+	if uint64(len(events)) != w.TraceCount() {
+		t.abandon()
+		return fmt.Errorf("-trace: the run kept only the last %d of its %d events", len(events), w.TraceCount())
+	}
+	b := bufio.NewWriter(t.f)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	for _, e := range events {
+		if err := enc.Encode(e); err != nil {
+			t.f.Close()
+			return fmt.Errorf("-trace: %v", err)
+		}
+	}
+	if err := b.Flush(); err != nil {
+		t.f.Close()
+		return fmt.Errorf("-trace: %v", err)
+	}
+	if err := t.f.Close(); err != nil {
+		return fmt.Errorf("-trace: %v", err)
+	}
+	return nil
+}
