@@ -152,10 +152,12 @@ type Stats struct {
 // New builds an app from its options. Parameters are assumed checked by
 // viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
 func New(o Options) (*App, error) {
-	a := &App{opts: o, params: o.Params, measure: o.Measure, selected: -1, visible: true}
-	if a.measure == nil {
-		a.measure = estimateWidth
+	a := &App{opts: o, params: o.Params, selected: -1, visible: true}
+	m := o.Measure
+	if m == nil {
+		m = estimateWidth
 	}
+	a.measure = (&measureCache{f: m, m: map[measureKey]float64{}}).measure
 	if err := a.params.Check(); err != nil {
 		return nil, err
 	}
@@ -460,16 +462,15 @@ func (a *App) Command(c viz.Command) error {
 	case viz.CmdPrevEvent:
 		a.paused = true
 		if m, ok := a.hist.PrevMark(); ok {
-			a.hist.GoTo(m.AtUs)
 			a.note(m.Text)
 		} else {
 			a.hist.GoTo(0)
-			a.note("This is the start of the run.")
+			a.note("Nothing notable happened before this.")
 		}
 		a.afterWorldMoved()
 	case viz.CmdNextEvent:
 		a.paused = true
-		if m, ok := a.hist.NextMark(60_000_000); ok {
+		if m, ok := a.hist.NextMark(); ok {
 			a.note(m.Text)
 		} else {
 			a.note("Nothing notable happened in the next minute.")

@@ -239,7 +239,7 @@ func (a *App) State() Snapshot {
 		}
 	}
 	for _, m := range a.hist.Marks() {
-		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
+		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
 	}
 	sc := &s.Screen
 	sc.Width, sc.Height, sc.Touch = a.w, a.h, a.touch

@@ -3,6 +3,7 @@ package app
 import (
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/timeline"
 )
 
 var cmdIcons = map[viz.Command]string{
@@ -57,16 +58,16 @@ func (a *App) buildToolbar() {
 		right = max(right, b.Rect.Right())
 	}
 	tb := a.lay.Toolbar
-	gap := 8.0
-	end := tb.Right() - gap
-	oneRow := a.lay.Speed.Y < tb.Y+tb.H/2 && a.lay.Speed.Bottom() <= tb.Bottom() && a.lay.Speed.H > 0 && a.lay.Speed.Y-tb.Y < 10
-	if oneRow {
-		end = a.lay.Speed.X - gap
-	}
-	bh := 0.0
-	by := tb.Y
+	gap := 4.0
+	bh, by, pad := 0.0, tb.Y, gap
 	if len(a.lay.Buttons) > 0 {
-		bh, by = a.lay.Buttons[0].Rect.H, a.lay.Buttons[0].Rect.Y
+		b := a.lay.Buttons[0].Rect
+		bh, by, pad = b.H, b.Y, b.X-tb.X
+	}
+	end := tb.Right() - pad
+	// The speed slider shares the buttons' row on a wide canvas.
+	if a.lay.Speed.Y < by+bh && a.lay.Speed.Bottom() > by {
+		end = a.lay.Speed.X - 2*gap
 	}
 	f.Status = TextItem{}
 	if !a.params.Embed && bh > 0 {
@@ -158,11 +159,12 @@ func (a *App) buildTimeline() {
 	// most telling one of each cluster.
 	lastX := -10.0
 	for _, m := range a.hist.Marks() {
-		x := tl.Track.X + float64(m.AtUs)/span*tl.Track.W
+		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
 		tone := markTone(m.Kind)
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]
-			if markRank(m.Kind) > markRank(prev.Kind) {
+			// Later kinds are the more important ones.
+			if m.Kind > prev.Kind {
 				*prev = MarkView{X: prev.X, Kind: m.Kind, Tone: tone, Text: m.Text}
 			}
 			continue
@@ -172,30 +174,16 @@ func (a *App) buildTimeline() {
 	}
 }
 
-func markTone(k MarkKind) Tone {
+func markTone(k timeline.MarkKind) Tone {
 	switch k {
-	case MarkLeader:
+	case timeline.MarkElection:
 		return ToneLeader
-	case MarkElection:
-		return ToneCandidate
-	case MarkViolation:
+	case timeline.MarkCommit:
+		return ToneGood
+	case timeline.MarkViolation:
 		return ToneBad
-	case MarkWrite:
+	case timeline.MarkClient:
 		return ToneClient
 	}
 	return ToneAccent
-}
-
-func markRank(k MarkKind) int {
-	switch k {
-	case MarkViolation:
-		return 4
-	case MarkFault:
-		return 3
-	case MarkLeader:
-		return 2
-	case MarkElection:
-		return 1
-	}
-	return 0
 }

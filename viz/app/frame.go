@@ -3,6 +3,7 @@ package app
 import (
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/timeline"
 )
 
 // Tone is a colour by meaning; the draw package maps each onto the theme.
@@ -276,7 +277,7 @@ type TimelineView struct {
 // MarkView is a notable moment on the timeline.
 type MarkView struct {
 	X    float64
-	Kind MarkKind
+	Kind timeline.MarkKind
 	Tone Tone
 	Text string
 }

@@ -619,30 +619,71 @@ func (a *App) scenarioMenu(wr *writer) {
 }
 
 func (a *App) buildHelp() *HelpView {
-	bw := math.Min(520, a.w-24)
+	// One column if it fits, else two side by side, else smaller text.
+	for _, try := range []struct {
+		cols int
+		size float64
+	}{{1, sizeBody}, {2, sizeBody}, {2, sizeSmall}, {2, sizeSmall - 2}} {
+		if hv := a.layoutHelp(try.cols, try.size); hv != nil {
+			return hv
+		}
+	}
+	return a.layoutHelpForce()
+}
+
+var gestureHelp = []string{
+	"Drag across one or more links to cut them; drag across cut links to restore them.",
+	"Drag a machine out of the circle to cut it off; drag it back to reconnect it. When the network is split, drag machines between the sides.",
+	"Click a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
+}
+
+// layoutHelp lays the help out in cols columns at text size size, or
+// returns nil when it does not fit the canvas.
+func (a *App) layoutHelp(cols int, size float64) *HelpView {
+	hv := a.helpAt(cols, size)
+	if hv.Rect.H > a.h-8 || hv.Rect.W > a.w-8 {
+		return nil
+	}
+	return hv
+}
+
+// layoutHelpForce is the smallest help, whatever its height.
+func (a *App) layoutHelpForce() *HelpView { return a.helpAt(2, sizeSmall-2) }
+
+func (a *App) helpAt(cols int, size float64) *HelpView {
 	pad := 14.0
-	wr := a.newWriter(pad, pad+lineHeight(sizeTitle)+6, bw-2*pad)
-	keyW := 64.0
+	colW := math.Min(480, (a.w-8-2*pad-24*float64(cols-1))/float64(cols))
+	top := pad + lineHeight(sizeTitle) + 6
+	keys := a.newWriter(pad, top, colW)
+	keyW := a.measure("Space", size) + 14
 	for _, b := range viz.KeyBindings() {
-		wr.lines = append(wr.lines, TextItem{Text: b.Label, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneAccent, Bold: true})
-		wr.indent(b.Desc, sizeBody, ToneText, false, keyW)
+		keys.lines = append(keys.lines, TextItem{Text: b.Label, X: keys.x, Y: keys.y, Size: size, Tone: ToneAccent, Bold: true})
+		keys.indent(b.Desc, size, ToneText, false, keyW)
 	}
-	wr.gap(8)
-	for _, t := range []string{
-		"Drag across one or more links to cut them; drag across cut links to restore them.",
-		"Drag a machine out of the circle to cut it off; drag it back to reconnect it. When the network is split, drag machines between the sides.",
-		"Click a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
-	} {
-		wr.item("•", ToneAccent, t, sizeBody, ToneText)
+	more := keys
+	if cols == 2 {
+		more = a.newWriter(pad+colW+24, top, colW)
+	} else {
+		more.gap(8)
 	}
-	wr.gap(4)
-	wr.text("Press any key or click to close.", sizeSmall, ToneMuted, false)
-	h := wr.y + pad
+	for _, t := range gestureHelp {
+		more.item("•", ToneAccent, t, size, ToneText)
+	}
+	more.gap(4)
+	more.text("Press any key or click to close.", sizeSmall, ToneMuted, false)
+	bw := pad*2 + colW
+	h := keys.y + pad
+	lines := keys.lines
+	if cols == 2 {
+		bw += colW + 24
+		h = math.Max(h, more.y+pad)
+		lines = append(lines, more.lines...)
+	}
 	x := (a.w - bw) / 2
 	y := math.Max((a.h-h)/2, 4)
 	hv := &HelpView{Rect: viz.XYWH(x, y, bw, h)}
 	hv.Title = TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
-	for _, l := range wr.lines {
+	for _, l := range lines {
 		l.X += x
 		l.Y += y
 		hv.Lines = append(hv.Lines, l)

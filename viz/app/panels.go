@@ -53,12 +53,19 @@ func (a *App) buildPanels() {
 			rects = append(rects, p.Rect)
 		}
 	}
+	// Lay each panel's content out once, at the origin; it is moved into
+	// place (and scrolled) afterwards.
+	contents := make([]*writer, len(kinds))
+	for i, k := range kinds {
+		contents[i] = a.newWriter(0, 0, rects[i].W-2*panelPad)
+		a.panelContent(k, contents[i])
+	}
 	if !a.lay.Tabbed && len(rects) > 1 {
-		rects = a.fitPanels(kinds, rects)
+		rects = a.fitPanels(contents, rects)
 	}
 	a.panelRects = a.panelRects[:0]
 	for i, k := range kinds {
-		f.Panels = append(f.Panels, a.buildPanel(k, rects[i]))
+		f.Panels = append(f.Panels, a.placePanel(k, rects[i], contents[i]))
 		a.panelRects = append(a.panelRects, panelRect{k, rects[i]})
 	}
 }
@@ -78,7 +85,7 @@ const (
 // with little to say takes little room, and the rest goes to those that
 // need it. The layout's equal split is the starting point: the column is
 // the same.
-func (a *App) fitPanels(kinds []viz.PanelKind, rects []viz.Rect) []viz.Rect {
+func (a *App) fitPanels(contents []*writer, rects []viz.Rect) []viz.Rect {
 	col := rects[0]
 	for _, r := range rects[1:] {
 		col.H = r.Bottom() - col.Y
@@ -87,9 +94,7 @@ func (a *App) fitPanels(kinds []viz.PanelKind, rects []viz.Rect) []viz.Rect {
 	n := len(rects)
 	avail := col.H - gap*float64(n-1)
 	want := make([]float64, n)
-	for i, k := range kinds {
-		wr := a.newWriter(0, 0, col.W-2*panelPad)
-		a.panelContent(k, wr)
+	for i, wr := range contents {
 		want[i] = panelHeader + wr.height() + panelPad
 	}
 	minH := panelHeader + 2*lineHeight(sizeBody) + panelPad
@@ -141,7 +146,9 @@ func (a *App) tabLabel(k viz.PanelKind) string {
 	return k.Title()
 }
 
-func (a *App) buildPanel(k viz.PanelKind, r viz.Rect) PanelView {
+// placePanel puts content laid out at the origin into panel rectangle r,
+// scrolled.
+func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) PanelView {
 	pv := PanelView{Kind: k, Rect: r}
 	pv.Title = TextItem{Text: a.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: sizeTitle, Tone: ToneText, Bold: true}
 	body := viz.XYWH(r.X+panelPad, r.Y+panelHeader, r.W-2*panelPad, r.H-panelHeader-panelPad/2)
@@ -151,14 +158,23 @@ func (a *App) buildPanel(k viz.PanelKind, r viz.Rect) PanelView {
 		body = viz.XYWH(r.X+panelPad, r.Y+panelPad, r.W-2*panelPad, r.H-1.5*panelPad)
 	}
 	pv.Clip = body
-	wr := a.newWriter(body.X, body.Y-a.scroll[k], body.W)
-	a.panelContent(k, wr)
 	// Keep the scroll within the content.
-	if over := wr.height() - body.H; a.scroll[k] > max(over, 0) {
-		a.scroll[k] = max(over, 0)
+	h := content.height()
+	a.scroll[k] = min(a.scroll[k], max(h-body.H, 0))
+	dx, dy := body.X, body.Y-a.scroll[k]
+	pv.More = h-a.scroll[k] > body.H+1
+	pv.Lines = make([]TextItem, len(content.lines))
+	for i, l := range content.lines {
+		l.X += dx
+		l.Y += dy
+		pv.Lines[i] = l
 	}
-	pv.More = wr.y > body.Bottom()+1
-	pv.Lines, pv.Widgets = wr.lines, wr.widgets
+	pv.Widgets = make([]Widget, len(content.widgets))
+	for i, w := range content.widgets {
+		w.Rect.X += dx
+		w.Rect.Y += dy
+		pv.Widgets[i] = w
+	}
 	return pv
 }
 

@@ -15,43 +15,85 @@ func estimateWidth(s string, size float64) float64 {
 
 // wrap breaks text into lines no wider than width at size, at spaces
 // (a word longer than a line is broken inside). Newlines start new lines.
+// A line's width is taken as the sum of its words and spaces, so each
+// word is measured once.
 func wrap(measure func(string, float64) float64, text string, size, width float64) []string {
 	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		words := strings.Fields(para)
-		if len(words) == 0 {
-			out = append(out, "")
-			continue
+	space := measure(" ", size)
+	for len(text) > 0 || out == nil {
+		para := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			para, text = text[:i], text[i+1:]
+		} else {
+			text = ""
 		}
-		line := ""
-		for _, w := range words {
-			try := w
-			if line != "" {
-				try = line + " " + w
-			}
-			if measure(try, size) <= width || line == "" && measure(w, size) <= width {
-				line = try
-				continue
-			}
-			if line != "" {
-				out = append(out, line)
-				line = ""
-			}
-			// A word wider than the line: cut it where it overflows.
-			for measure(w, size) > width && utf8.RuneCountInString(w) > 1 {
-				r := []rune(w)
-				k := len(r) - 1
-				for k > 1 && measure(string(r[:k]), size) > width {
-					k--
-				}
-				out = append(out, string(r[:k]))
-				w = string(r[k:])
-			}
-			line = w
-		}
-		out = append(out, line)
+		out = wrapPara(out, measure, para, size, width, space)
 	}
 	return out
+}
+
+func wrapPara(out []string, measure func(string, float64) float64, para string, size, width, space float64) []string {
+	words := strings.Fields(para)
+	if len(words) == 0 {
+		return append(out, "")
+	}
+	var line []string
+	lineW := 0.0
+	flush := func() {
+		if len(line) > 0 {
+			out = append(out, strings.Join(line, " "))
+		}
+		line, lineW = line[:0], 0
+	}
+	for _, w := range words {
+		ww := measure(w, size)
+		if len(line) > 0 && lineW+space+ww > width {
+			flush()
+		}
+		// A word wider than the line: cut it where it overflows.
+		for ww > width && utf8.RuneCountInString(w) > 1 {
+			r := []rune(w)
+			k := len(r) - 1
+			for k > 1 && measure(string(r[:k]), size) > width {
+				k--
+			}
+			out = append(out, string(r[:k]))
+			w = string(r[k:])
+			ww = measure(w, size)
+		}
+		if len(line) > 0 {
+			lineW += space
+		}
+		line = append(line, w)
+		lineW += ww
+	}
+	flush()
+	return out
+}
+
+// measureCache remembers text widths: the same labels are measured frame
+// after frame.
+type measureCache struct {
+	f func(string, float64) float64
+	m map[measureKey]float64
+}
+
+type measureKey struct {
+	s    string
+	size float64
+}
+
+func (c *measureCache) measure(s string, size float64) float64 {
+	k := measureKey{s, size}
+	if w, ok := c.m[k]; ok {
+		return w
+	}
+	if len(c.m) > 8192 {
+		clear(c.m)
+	}
+	w := c.f(s, size)
+	c.m[k] = w
+	return w
 }
 
 // writer lays out text and controls top to bottom in a column, for panels,

@@ -279,3 +279,11 @@ func msgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	}
 	return from + " → " + to + ": " + m.Type.String()
 }
+
+// termSuffix is " (term N)" under Raft, where terms mean something.
+func termSuffix(cfg raftcore.Config, term uint64) string {
+	if cfg.Protocol != raftcore.ProtocolRaft || term == 0 {
+		return ""
+	}
+	return " (term " + utoa(term) + ")"
+}

@@ -6,6 +6,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/timeline"
 )
 
 type textItem = app.TextItem
@@ -480,7 +481,7 @@ func (c *canvas) paintTimeline(f *app.Frame, p *palette) {
 	c.roundRect(done, 4, p.tone(app.ToneAccent).alpha(0.45))
 	for _, m := range t.Marks {
 		h := 7.0
-		if m.Kind == app.MarkLeader || m.Kind == app.MarkViolation || m.Kind == app.MarkFault {
+		if m.Kind >= timeline.MarkFault {
 			h = 10
 		}
 		c.line(viz.Pt(m.X, tr.Y+tr.H/2-h), viz.Pt(m.X, tr.Y+tr.H/2+h), 2, p.tone(m.Tone))

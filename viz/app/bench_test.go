@@ -1,0 +1,73 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"raftlab/viz"
+)
+
+// busyApp is nine machines with slow links and steady writes, so that
+// hundreds of messages are on the wire at once.
+func busyApp(b testing.TB, want int) *App {
+	a := newApp(b, 9, 1280, 800)
+	var c clock
+	untilLeader(b, a, &c)
+	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 400 && a.World().InFlightCount() < want; i++ {
+		a.Key("c")
+		c.run(a, 50*time.Millisecond)
+	}
+	if n := a.World().InFlightCount(); n < want {
+		b.Fatalf("only %d messages in flight, want %d", n, want)
+	}
+	a.paused = true
+	return a
+}
+
+// BenchmarkFrame builds the frame of a busy nine-machine cluster with at
+// least 300 messages in flight: the work a host does every frame while the
+// world runs.
+func BenchmarkFrame(b *testing.B) {
+	a := busyApp(b, 300)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.changed()
+		if f := a.Frame(); len(f.Nodes) != 9 {
+			b.Fatal("bad frame")
+		}
+	}
+	b.ReportMetric(float64(len(a.Frame().Messages)), "dots")
+}
+
+// BenchmarkTick is one 60 Hz tick of the running app: advance the world a
+// frame's worth at real time, then build the frame.
+func BenchmarkTick(b *testing.B) {
+	a := busyApp(b, 300)
+	a.paused = false
+	a.SetSpeed(1)
+	c := clock{now: time.Hour}
+	a.Update(c.now)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.now += time.Second / 60
+		a.Update(c.now)
+		a.Frame()
+	}
+}
+
+// BenchmarkHover is the cost of moving the mouse over the cluster.
+func BenchmarkHover(b *testing.B) {
+	a := busyApp(b, 300)
+	c := a.Layout().Ring.C
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.Hover(viz.Pt(c.X+float64(i%50), c.Y))
+		a.Frame()
+	}
+}
