@@ -108,7 +108,7 @@ func TestStepBackKeepsTransientClones(t *testing.T) {
 		t.Fatalf("%d transient clones after stepping back far from a checkpoint", len(tl.near))
 	}
 	for _, c := range tl.near {
-		if c.pos.Events%32 != 0 || c.pos.Events+4*32 <= want.pos.Events {
+		if c.pos.Events%4 != 0 || c.pos.Events+nearCheckpoints*4 <= want.pos.Events {
 			t.Fatalf("transient clone at %v", c.pos)
 		}
 	}

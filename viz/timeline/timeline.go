@@ -29,11 +29,14 @@ type Options struct {
 
 // The defaults. A five-machine cluster handles about 240 events per
 // virtual second under steady client writes, so the dense checkpoints are
-// about 4 virtual seconds apart and a ten-minute run keeps its older
-// checkpoints 4096 to 8192 events apart. BENCHMARKS.md ("Timeline") has the
-// figures they were chosen from; checkpoint.go explains the rule.
+// about 17 virtual seconds apart, and a ten-minute run keeps about 20
+// checkpoints, its older ones 8192 events apart. Denser checkpoints would
+// make running live slower (each is a full clone) without making seeks
+// faster: what bounds a seek is the older ones' spacing. BENCHMARKS.md
+// ("Timeline") has the figures they were chosen from; checkpoint.go
+// explains the rule.
 const (
-	DefaultCheckpointEvents  = 1024
+	DefaultCheckpointEvents  = 4096
 	DefaultDenseCheckpoints  = 4
 	DefaultSpacedCheckpoints = 24
 	DefaultCheckpointBytes   = 128 << 20
@@ -258,10 +261,10 @@ func (t *Timeline) replay(target Position, stop func(moment) bool) bool {
 // moveTo makes the world shown the run at target: from the world shown if
 // target is ahead of it, else from the latest checkpoint before target.
 //
-// Rebuilding the run at an event far from any checkpoint (stepping back
-// where checkpoints are sparse) also keeps transient clones at every S-th
-// event of the last 4*S before the target, so that stepping back again
-// replays at most S events.
+// Rebuilding the run at an event far from a checkpoint (as stepping back
+// does) also keeps transient clones every S/8 events over the last S/2
+// before the target, so that stepping back again replays at most S/8
+// events.
 func (t *Timeline) moveTo(target Position) {
 	cp := checkpointBefore(t.br.cps, target)
 	if n := checkpointBefore(append([]checkpoint{cp}, t.near...), target); cp.pos.Less(n.pos) {
@@ -274,22 +277,22 @@ func (t *Timeline) moveTo(target Position) {
 	if !here.within(target) || cp.pos.Events > here.Events+every {
 		t.cur = cp.w.Clone()
 	}
+	step := max(every/8, 1)
 	from := t.cur.Processed()
-	if target.Events == math.MaxUint64 || target.Events-from <= 2*every {
+	if target.Events == math.MaxUint64 || target.Events-from <= 2*step {
 		t.replay(target, nil)
 		return
 	}
 	var near []checkpoint
-	frontier := t.br.cps[len(t.br.cps)-1].pos.Events
 	t.replay(target, func(m moment) bool {
 		p := t.cur.Processed()
-		if m == stepMoment && p%every == 0 && p+4*every > target.Events && p < frontier && p%(every<<t.br.sparse) != 0 {
+		if m == stepMoment && p%step == 0 && p+nearCheckpoints*step > target.Events && p < t.br.head.Events {
 			near = append(near, checkpoint{pos: t.Pos(), w: t.cur.Clone()})
 		}
 		return false
 	})
 	if len(near) > 0 {
-		t.near = near[max(0, len(near)-nearCheckpoints):]
+		t.near = near
 	}
 }
 

@@ -207,3 +207,58 @@ func TestSeekTimeMatchesScheduleReplay(t *testing.T) {
 		sameWorld(t, "seek to "+clockWords(us), tl.World(), snapOf(w))
 	}
 }
+
+func TestAdvanceFromThePastReplaysTheRun(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	tl := mustNew(t, testConfig(), smallOpts)
+	liveRun(t, tl, r, 20)
+	tl.Advance(1)
+	head := snapOf(tl.World())
+	log := len(tl.Actions())
+	tl.SeekFraction(0.25)
+	if got := tl.Pos().AtUs; got != (head.pos.AtUs+2)/4 && got != head.pos.AtUs/4 {
+		t.Fatalf("SeekFraction(0.25) went to %v of %v", tl.Pos(), head.pos)
+	}
+	for tl.Pos().AtUs < head.pos.AtUs {
+		tl.Advance(min(777_777, head.pos.AtUs-tl.Pos().AtUs))
+	}
+	sameWorld(t, "advanced back to the head", tl.World(), head)
+	if _, ok := tl.Ghost(); ok || len(tl.Actions()) != log {
+		t.Fatal("replaying forward changed the log")
+	}
+}
+
+func TestStepForwardAppliesActionsWhenNoEventIsLeft(t *testing.T) {
+	tl := mustNew(t, testConfig(), Options{})
+	tl.Advance(2_000_000)
+	for i := 1; i <= 5; i++ {
+		mustAct(t, tl, raftcore.Action{Do: "crash", Node: i})
+	}
+	tl.Advance(10_000_000)
+	if _, ok := tl.World().NextEventAt(); ok {
+		t.Fatal("events left with every machine down")
+	}
+	quiet := tl.Pos()
+	mustAct(t, tl, raftcore.Action{Do: "restart", Node: 2})
+	tl.Advance(1_000_000)
+	want := snapOf(tl.World())
+
+	tl.SeekTime(quiet.AtUs - 1)
+	for i := 0; tl.Pos().Actions < quiet.Actions+1; i++ {
+		if !tl.StepForward() || i > 10_000 {
+			t.Fatalf("StepForward stuck at %v", tl.Pos())
+		}
+	}
+	if tl.World().Status(2) != raftcore.StatusUp {
+		t.Fatal("the restart was not applied")
+	}
+	tl.SeekTo(want.pos)
+	sameWorld(t, "after the restart", tl.World(), want)
+	tl.SeekTo(Position{})
+	if m, ok := tl.PrevNotable(); ok {
+		t.Fatalf("PrevNotable at the start found %+v", m)
+	}
+	if tl.StepBack() {
+		t.Fatal("StepBack at the start moved")
+	}
+}
