@@ -175,27 +175,18 @@ func scheduleOf(cfg raftcore.Config, actions []raftcore.Action, endUs int64) raf
 	// Schedule spells out the main options; a link is shorter without
 	// the ones that are defaults.
 	d := raftcore.DefaultConfig()
-	o := s.Options
-	if *o.PreVote == d.PreVote {
-		o.PreVote = nil
-	}
-	if *o.CheckQuorum == d.CheckQuorum {
-		o.CheckQuorum = nil
-	}
-	if *o.ElectionTicks == d.ElectionTicks {
-		o.ElectionTicks = nil
-	}
-	if *o.HeartbeatTicks == d.HeartbeatTicks {
-		o.HeartbeatTicks = nil
-	}
-	if *o.TickMs == d.TickMs {
-		o.TickMs = nil
-	}
-	if o.LatencyMs[0] == d.LatencyMinMs && o.LatencyMs[1] == d.LatencyMaxMs {
-		o.LatencyMs = nil
-	}
-	if reflect.ValueOf(*o).IsZero() {
-		s.Options = nil
+	if o := s.Options; o != nil {
+		dropDefault(&o.PreVote, d.PreVote)
+		dropDefault(&o.CheckQuorum, d.CheckQuorum)
+		dropDefault(&o.ElectionTicks, d.ElectionTicks)
+		dropDefault(&o.HeartbeatTicks, d.HeartbeatTicks)
+		dropDefault(&o.TickMs, d.TickMs)
+		if len(o.LatencyMs) == 2 && o.LatencyMs[0] == d.LatencyMinMs && o.LatencyMs[1] == d.LatencyMaxMs {
+			o.LatencyMs = nil
+		}
+		if reflect.ValueOf(*o).IsZero() {
+			s.Options = nil
+		}
 	}
 	if s.Protocol == string(d.Protocol) {
 		s.Protocol = ""
@@ -204,6 +195,12 @@ func scheduleOf(cfg raftcore.Config, actions []raftcore.Action, endUs int64) raf
 		s.Nodes = 0
 	}
 	return s
+}
+
+func dropDefault[T comparable](p **T, def T) {
+	if *p != nil && **p == def {
+		*p = nil
+	}
 }
 
 // DecodeLink reads a link written by EncodeLink (surrounding spaces are
