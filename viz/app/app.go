@@ -168,12 +168,12 @@ func New(o Options) (*App, error) {
 	}
 	a.theme = Theme(a.params.Theme)
 	a.readMode = raftcore.ReadLinearizable
-	a.paused = !a.params.Autoplay && a.params.Scenario != ""
 	if err := a.start(); err != nil {
 		return nil, err
 	}
 	if a.params.T > 0 {
-		a.hist.RunUntil(int64(a.params.T * 1e6))
+		a.advance(int64(a.params.T * 1e6))
+		a.afterWorldMoved()
 	}
 	if a.params.Link != "" {
 		if err := a.openLink(a.params.Link); err != nil {
@@ -192,32 +192,44 @@ func (a *App) start() error {
 	a.scen = nil
 	cfg := a.baseConfig()
 	if a.params.Scenario != "" {
-		s, err := a.opts.Scenarios.get(a.params.Scenario)
+		r, err := a.opts.Scenarios.get(a.params.Scenario)
 		if err != nil {
 			return err
 		}
-		a.scen = s
-		cfg = s.config(a.params.Seed)
-		cfg.TraceLimit = TraceLimit
+		a.scen = r
+		r.autoplay = a.params.Autoplay
+		cfg = r.config(a.params.Seed)
 	}
 	h, err := newHistory(cfg)
 	if err != nil {
 		return err
 	}
 	a.cfg, a.hist = cfg, h
-	a.carry = 0
-	a.selected = -1
-	a.menu = menuState{}
-	a.logBack = 0
+	a.resetView()
 	if a.scen != nil {
 		if err := a.scen.begin(a); err != nil {
 			return err
 		}
+		if ks := a.scen.panelKinds(); len(ks) > 0 {
+			a.tab = ks[0]
+		}
+		a.touchLayout()
 	}
+	return nil
+}
+
+// resetView forgets what the reader had chosen on screen about the old
+// world.
+func (a *App) resetView() {
+	a.carry = 0
+	a.selected = -1
+	a.menu = menuState{}
+	a.logBack = 0
+	a.scroll = [5]float64{}
 	a.layKey = layoutKey{}
+	a.zoneMemo = nil
 	a.touchLayout()
 	a.changed()
-	return nil
 }
 
 func (a *App) baseConfig() raftcore.Config {
@@ -330,7 +342,7 @@ func (a *App) Update(now time.Duration) {
 	if a.carry >= 1 {
 		step := int64(a.carry)
 		a.carry -= float64(step)
-		a.hist.RunUntil(a.hist.NowUs() + step)
+		a.advance(a.hist.NowUs() + step)
 		a.afterWorldMoved()
 		a.changed()
 	}
@@ -339,14 +351,16 @@ func (a *App) Update(now time.Duration) {
 // afterWorldMoved lets the scenario observe the world and updates what
 // depends on the world's shape (partition zones).
 func (a *App) afterWorldMoved() {
-	if a.scen != nil {
+	if a.scen != nil && a.scen.tr != nil {
 		a.scen.observe(a)
 	}
 	a.touchLayout()
 }
 
-// act applies one action through the history (recorded, so replayable).
+// act applies one of the reader's actions through the history (recorded,
+// so replayable).
 func (a *App) act(x raftcore.Action) error {
+	a.takeOver()
 	if err := a.hist.Act(x); err != nil {
 		return err
 	}
@@ -624,8 +638,18 @@ func (a *App) SetSpeed(s float64) {
 	}
 }
 
-// Reset starts a new world with the current settings.
+// Reset starts a new world with the current settings (a scenario starts
+// again with its knobs as they are).
 func (a *App) Reset() error {
+	if a.scen != nil {
+		auto := a.scen.autoplay
+		if err := a.restartScenario(); err != nil {
+			return err
+		}
+		a.scen.autoplay = auto
+		a.note("Started again: " + a.scen.title + ".")
+		return nil
+	}
 	if err := a.start(); err != nil {
 		return err
 	}

@@ -116,8 +116,8 @@ func TestClientWriteKeyGoesToTheLeaderAndCompletes(t *testing.T) {
 		t.Errorf("the write ended %q (%s), want ok", op.Result, op.Reason)
 	}
 	// The question panel now hears YES from every machine.
-	for _, ans := range a.answers(ClientKey) {
-		if !ans.Yes || ans.Value != "replicas=1" {
+	for _, ans := range a.World().Ask(ClientKey) {
+		if !ans.Exists || ans.Value != "replicas=1" {
 			t.Errorf("%s answers %+v, want YES replicas=1", ans.Name, ans)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/scenarios"
 	"raftlab/viz"
 )
 
@@ -46,8 +47,8 @@ type Snapshot struct {
 	InFlight   []FlightState        `json:"in_flight"`
 	Ops        []raftcore.Op        `json:"ops"`
 	Violations []raftcore.Violation `json:"violations"`
-	Contract   []Clause             `json:"contract"`
-	Answers    []Answer             `json:"answers"`
+	Contract   []raftcore.Clause    `json:"contract"`
+	Answers    []raftcore.Answer    `json:"answers"`
 	Marks      []MarkState          `json:"marks"`
 	TraceHash  string               `json:"trace_hash"`
 	TraceCount uint64               `json:"trace_events"`
@@ -58,12 +59,16 @@ type Snapshot struct {
 
 // ScenarioState is the scenario being played.
 type ScenarioState struct {
-	ID       string `json:"id"`
-	Title    string `json:"title"`
-	Step     int    `json:"step"`
-	Steps    int    `json:"steps"`
-	StepText string `json:"step_text"`
-	Done     bool   `json:"done"`
+	ID       string              `json:"id"`
+	Title    string              `json:"title"`
+	Prompt   string              `json:"prompt"`
+	Step     int                 `json:"step"`
+	Steps    int                 `json:"steps"`
+	StepText string              `json:"step_text"`
+	Done     bool                `json:"done"`
+	Final    string              `json:"final"`
+	Autoplay bool                `json:"autoplay"`
+	Settings []scenarios.Setting `json:"settings"`
 }
 
 // MachineState is one machine in a snapshot.
@@ -161,7 +166,7 @@ func (a *App) State() Snapshot {
 		Theme: a.theme, Embed: a.params.Embed, Protocol: string(a.cfg.Protocol), Nodes: a.cfg.Nodes, Seed: a.cfg.Seed,
 		PreVote: a.cfg.PreVote, CheckQuorum: a.cfg.CheckQuorum, Election: a.cfg.ElectionTicks,
 		Selected: a.selected + 1, Menu: a.menu.String(), Panel: a.tab.Title(), Help: a.help, Banner: a.banner.text,
-		Ops: w.Ops(), Violations: w.Violations(), Contract: a.contract(), Answers: a.answers(a.questionKey()),
+		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.questionKey()),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
 	}
 	if s.Ops == nil {
@@ -187,9 +192,9 @@ func (a *App) State() Snapshot {
 	case zonesScenario:
 		s.Layout = "zones"
 	}
-	if a.scen != nil {
-		src := a.scen.src
-		s.Scenario = &ScenarioState{ID: a.scen.id, Title: a.scen.title, Step: src.Step(), Steps: src.Steps(), StepText: src.StepText(), Done: src.Done()}
+	if r := a.scen; r != nil {
+		s.Scenario = &ScenarioState{ID: r.id, Title: r.title, Prompt: r.s.Prompt, Step: r.tr.Step(), Steps: r.tr.StepCount(),
+			StepText: r.tr.StepText(), Done: r.tr.Done(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings}
 	}
 	s.Leader = a.leader() + 1
 	for i := 0; i < w.Size(); i++ {

@@ -124,7 +124,7 @@ func (a *App) buildZones() {
 		lx, ly := z.Label.X+4, z.Label.Y+max((z.Label.H-sizeSmall)/2-1, 0)
 		switch {
 		case a.zoneFor == zonesScenario:
-			zv.Label = TextItem{Text: a.scen.zoneName(z.Index), X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted, Bold: true}
+			zv.Label = TextItem{Text: z.Name + " · " + itoa(len(members)) + " of " + itoa(n), X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted, Bold: true}
 		case zv.Empty:
 			zv.Label = TextItem{Text: "Drop a machine here to split it off", X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
 		default:

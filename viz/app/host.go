@@ -27,6 +27,3 @@ func SpeedChosen(parts []string) bool {
 // Notify shows a short message from the host (a saved file, a copied
 // link) in the banner.
 func (a *App) Notify(text string) { a.say(text, ToneText, 6*time.Second) }
-
-// BuiltinScenarios is the catalog of the book's scenarios.
-func BuiltinScenarios() Catalog { return builtin() }

@@ -169,6 +169,23 @@ func (a *App) doClick(id string) error {
 		return a.SetScenario(arg)
 	case id == "scenario.restart":
 		return a.Reset()
+	case id == "scenario.autoplay":
+		if a.scen == nil {
+			return fmt.Errorf("click %s: no scenario is playing", id)
+		}
+		if a.scen.autoplay {
+			a.scen.autoplay = false
+			return nil
+		}
+		// The script plays from the start.
+		if err := a.restartScenario(); err != nil {
+			return err
+		}
+		a.scen.autoplay, a.paused = true, false
+		return nil
+	case name == "knob":
+		k, v, _ := strings.Cut(arg, "=")
+		return a.setKnob(k, v)
 	case strings.HasPrefix(id, "node."):
 		return a.nodeItem(strings.TrimPrefix(name, "node."), arg)
 	case strings.HasPrefix(id, "link."):

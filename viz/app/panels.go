@@ -251,83 +251,33 @@ func (a *App) questionPanel(wr *writer) {
 	key := a.questionKey()
 	wr.text("Does "+key+" exist? Each machine answers from its own copy.", sizeBody, ToneText, false)
 	wr.gap(4)
-	answers := a.answers(key)
-	yes := 0
+	answers := a.World().Ask(key)
+	yes, up := 0, 0
+	values := map[string]bool{}
 	for _, ans := range answers {
-		name := a.cfg.Name(ans.Node)
 		switch {
-		case ans.Down:
-			wr.item("–", ToneMuted, name+": cannot answer ("+ans.Why+")", sizeBody, ToneMuted)
-		case ans.Yes:
+		case !ans.Answered:
+			wr.item("–", ToneMuted, ans.Name+": "+ans.Text, sizeBody, ToneMuted)
+			continue
+		case ans.Exists:
 			yes++
-			wr.item("✓", ToneGood, name+": YES, "+ans.Value, sizeBody, ToneText)
+			values[ans.Value] = true
+			wr.item("✓", ToneGood, ans.Name+": "+ans.Text, sizeBody, ToneText)
 		default:
-			wr.item("✗", ToneWarn, name+": NO", sizeBody, ToneText)
+			wr.item("✗", ToneWarn, ans.Name+": "+ans.Text, sizeBody, ToneText)
 		}
-	}
-	up := 0
-	for _, ans := range answers {
-		if !ans.Down {
-			up++
-		}
+		up++
 	}
 	wr.gap(4)
 	switch {
 	case up == 0:
 	case yes > 0 && yes < up:
 		wr.text("They disagree. None of them is lying: each reports what it has seen.", sizeBody, ToneWarn, true)
-	case a.valuesDiffer(answers):
+	case len(values) > 1:
 		wr.text("They all say yes, but not with the same value.", sizeBody, ToneWarn, true)
 	default:
 		wr.text("They agree.", sizeBody, ToneGood, true)
 	}
-}
-
-// Answer is one machine's own answer to "does this key exist?".
-type Answer struct {
-	Node  raftcore.NodeID `json:"node"`
-	Name  string          `json:"name"`
-	Yes   bool            `json:"yes"`
-	Value string          `json:"value,omitempty"`
-	Down  bool            `json:"down,omitempty"`
-	Why   string          `json:"why,omitempty"`
-}
-
-// answers asks every machine about key, each from its own applied state.
-// A crashed machine cannot answer, and neither can a paused one.
-func (a *App) answers(key string) []Answer {
-	w := a.World()
-	out := make([]Answer, 0, w.Size())
-	for i := 1; i <= w.Size(); i++ {
-		id := raftcore.NodeID(i)
-		ans := Answer{Node: id, Name: a.cfg.Name(id)}
-		switch w.Status(id) {
-		case raftcore.StatusCrashed:
-			ans.Down, ans.Why = true, "crashed"
-		case raftcore.StatusPaused:
-			ans.Down, ans.Why = true, "paused"
-		default:
-			if v, ok := w.Node(id).KV().Get(key); ok {
-				ans.Yes, ans.Value = true, v.Value
-			}
-		}
-		out = append(out, ans)
-	}
-	return out
-}
-
-func (a *App) valuesDiffer(ans []Answer) bool {
-	v := ""
-	for _, x := range ans {
-		if !x.Yes {
-			continue
-		}
-		if v != "" && x.Value != v {
-			return true
-		}
-		v = x.Value
-	}
-	return false
 }
 
 func (a *App) nodePanel(wr *writer) {
@@ -422,14 +372,14 @@ func (a *App) nodePanel(wr *writer) {
 
 func (a *App) safetyPanel(wr *writer) {
 	w := a.World()
-	if c := a.contract(); len(c) > 0 {
+	if c := w.Contract(); len(c) > 0 {
 		wr.text("The shared-history contract", sizeBody, ToneText, true)
 		for _, cl := range c {
 			mark, tone := "✓", ToneGood
 			switch cl.State {
-			case ClauseNotYet:
+			case raftcore.ClauseNotYet:
 				mark, tone = "…", ToneWarn
-			case ClauseBroken:
+			case raftcore.ClauseBroken:
 				mark, tone = "✗", ToneBad
 			}
 			wr.item(mark, tone, cl.Title+": "+cl.Text, sizeBody-1, ToneText)
@@ -499,21 +449,4 @@ func (a *App) clientPanel(wr *writer) {
 		wr.item(mark, tone, s, sizeBody-1, ToneText)
 		shown++
 	}
-}
-
-// ClauseState is how a clause of the shared-history contract stands.
-type ClauseState string
-
-// Clause states.
-const (
-	ClauseHolding ClauseState = "holding"
-	ClauseNotYet  ClauseState = "not-yet"
-	ClauseBroken  ClauseState = "broken"
-)
-
-// Clause is one clause of the shared-history contract and how it stands.
-type Clause struct {
-	Title string      `json:"title"`
-	State ClauseState `json:"state"`
-	Text  string      `json:"text"`
 }

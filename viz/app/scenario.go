@@ -5,53 +5,20 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/scenarios"
 	"raftlab/viz"
 )
 
 // Catalog is the list of scenarios the app offers.
 type Catalog struct {
-	list []ScenarioInfo
-	make func(id string) (ScenarioSource, error)
+	list []*scenarios.Scenario
 }
 
-// ScenarioInfo names a scenario in the picker.
-type ScenarioInfo struct {
-	ID    string
-	Title string
-}
+// NewCatalog offers the given scenarios.
+func NewCatalog(list []*scenarios.Scenario) Catalog { return Catalog{list: list} }
 
-// ScenarioSource is what the app needs of a scenario: its world, the
-// actions that set it up, its words, and a tracker of the reader's
-// progress.
-type ScenarioSource interface {
-	Title() string
-	Prompt() string
-	Config(seed int64) raftcore.Config
-	// Setup are actions applied at the start, before anything runs.
-	Setup() []raftcore.Action
-	// Zones places machines in failure domains (nil for a ring), with the
-	// zones' names.
-	Zones() ([]int, []string)
-	// Buttons are the toolbar commands an embedded figure shows.
-	Buttons() []viz.Command
-	// AskKey is the key the question panel asks about ("" for the
-	// default).
-	AskKey() string
-	// Observe lets the tracker look at the world after it moved.
-	Observe(w *raftcore.World)
-	// Step is the number of the current step (from 0) and Steps the count.
-	Step() int
-	Steps() int
-	StepText() string
-	Done() bool
-	// Summary is the closing "what just happened", once done.
-	Summary() string
-}
-
-// NewCatalog makes a catalog from a list and a constructor.
-func NewCatalog(list []ScenarioInfo, make func(id string) (ScenarioSource, error)) Catalog {
-	return Catalog{list: list, make: make}
-}
+// BuiltinScenarios is the catalog of the book's figures.
+func BuiltinScenarios() Catalog { return NewCatalog(scenarios.All()) }
 
 // Check says whether id names a scenario (for viz.ParseQuery).
 func (c Catalog) Check(id string) error {
@@ -60,139 +27,236 @@ func (c Catalog) Check(id string) error {
 			return nil
 		}
 	}
+	if len(c.list) == 0 {
+		return fmt.Errorf("no scenarios are built in")
+	}
 	ids := make([]string, len(c.list))
 	for i, s := range c.list {
 		ids[i] = s.ID
-	}
-	if len(ids) == 0 {
-		return fmt.Errorf("no scenarios are built in")
 	}
 	return fmt.Errorf("no scenario is called %q; known: %s", id, strings.Join(ids, ", "))
 }
 
 func (c Catalog) get(id string) (*scenarioRun, error) {
-	if err := c.Check(id); err != nil {
-		return nil, err
-	}
-	src, err := c.make(id)
-	if err != nil {
-		return nil, err
-	}
-	s := &scenarioRun{id: id, src: src, title: src.Title(), buttons: src.Buttons(), askKey: src.AskKey()}
-	s.zones, s.zoneNames = src.Zones()
-	return s, nil
-}
-
-// scenarioRun is a scenario being played.
-type scenarioRun struct {
-	id        string
-	src       ScenarioSource
-	title     string
-	zones     []int
-	zoneNames []string
-	buttons   []viz.Command
-	askKey    string
-	lastStep  int
-}
-
-func (s *scenarioRun) config(seed int64) raftcore.Config { return s.src.Config(seed) }
-
-// begin applies the scenario's setup actions to a fresh world.
-func (s *scenarioRun) begin(a *App) error {
-	for _, x := range s.src.Setup() {
-		if err := a.hist.Act(x); err != nil {
-			return fmt.Errorf("scenario %s: %v", s.id, err)
+	for _, s := range c.list {
+		if s.ID == id {
+			return newScenarioRun(s), nil
 		}
 	}
-	s.src.Observe(a.World())
-	s.lastStep = s.src.Step()
+	return nil, c.Check(id)
+}
+
+// scenarioRun is a scenario being played: the figure (with its knob
+// settings), the tracker following the reader's progress, and whether the
+// app plays the figure's script itself.
+type scenarioRun struct {
+	id       string
+	s        *scenarios.Scenario
+	tr       *scenarios.Tracker
+	title    string
+	zones    []int
+	askKey   string
+	script   []raftcore.Action
+	autoplay bool
+	// next is the script's next action to apply.
+	next     int
+	lastStep int
+}
+
+func newScenarioRun(s *scenarios.Scenario) *scenarioRun {
+	return &scenarioRun{id: s.ID, s: s, title: s.Title, zones: s.UI.Zones, askKey: s.UI.Key, script: s.Autoplay()}
+}
+
+// config is the scenario's world with the app's trace bound.
+func (r *scenarioRun) config(seed int64) raftcore.Config {
+	cfg := r.s.Config(seed)
+	cfg.TraceLimit = TraceLimit
+	if len(cfg.Names) == 0 {
+		cfg.Names = nodeNames(cfg.Nodes)
+	}
+	return cfg
+}
+
+// begin starts following a fresh world.
+func (r *scenarioRun) begin(a *App) error {
+	r.tr = scenarios.NewTracker(r.s)
+	r.tr.Observe(a.World())
+	r.lastStep = r.tr.Step()
+	r.next = 0
 	return nil
 }
 
-// observe feeds the tracker and announces a new step.
-func (s *scenarioRun) observe(a *App) {
-	s.src.Observe(a.World())
-	if st := s.src.Step(); st != s.lastStep {
-		s.lastStep = st
+// observe feeds the tracker; a new step is news worth a redraw.
+func (r *scenarioRun) observe(a *App) {
+	if r.tr == nil {
+		r.tr = scenarios.NewTracker(r.s)
+	}
+	r.tr.Observe(a.World())
+	if st := r.tr.Step(); st != r.lastStep {
+		r.lastStep = st
 		a.changed()
 	}
 }
 
-func (s *scenarioRun) zoneName(z int) string {
-	if z >= 0 && z < len(s.zoneNames) {
-		return s.zoneNames[z]
+// highlighted reports whether the story is about machine id.
+func (r *scenarioRun) highlighted(id raftcore.NodeID) bool {
+	for _, h := range r.s.UI.Highlight {
+		if h == id {
+			return true
+		}
 	}
-	return "Zone " + string(rune('A'+z))
+	return false
 }
 
-func (s *scenarioRun) panel(a *App, wr *writer) {
-	wr.text(s.src.Prompt(), sizeBody, ToneText, false)
-	wr.gap(6)
-	if n := s.src.Steps(); n > 0 {
-		step := min(s.src.Step()+1, n)
-		wr.text(fmt.Sprintf("Step %d of %d", step, n), sizeSmall, ToneMuted, true)
+// wants reports whether the scenario asks for a panel.
+func (r *scenarioRun) wants(p scenarios.Panel) bool {
+	for _, q := range r.s.UI.Panels {
+		if q == p {
+			return true
+		}
 	}
-	if t := s.src.StepText(); t != "" {
+	return false
+}
+
+// panelKinds maps the scenario's panels onto the app's, most important
+// first.
+func (r *scenarioRun) panelKinds() []viz.PanelKind {
+	var out []viz.PanelKind
+	add := func(k viz.PanelKind) {
+		for _, x := range out {
+			if x == k {
+				return
+			}
+		}
+		out = append(out, k)
+	}
+	for _, p := range r.s.UI.Panels {
+		switch p {
+		case scenarios.PanelQuestion:
+			add(viz.PanelQuestion)
+		case scenarios.PanelContract, scenarios.PanelChecker:
+			add(viz.PanelSafety)
+		case scenarios.PanelClient:
+			add(viz.PanelClient)
+		case scenarios.PanelRoles:
+			add(viz.PanelNode)
+		}
+	}
+	return out
+}
+
+// advance moves the world to time to, applying the script's actions on
+// the way when the app plays the figure. Script actions are applied only
+// at the head: behind it, the recorded run already holds them.
+func (a *App) advance(to int64) {
+	r := a.scen
+	if r != nil && r.autoplay && a.hist.AtHead() {
+		for ; r.next < len(r.script) && r.script[r.next].AtUs() <= to; r.next++ {
+			x := r.script[r.next]
+			if x.AtUs() < a.hist.NowUs() {
+				continue
+			}
+			a.runObserved(x.AtUs())
+			if err := a.hist.Act(x); err != nil {
+				a.say("The figure's script failed: "+err.Error(), ToneBad, 0)
+				r.autoplay = false
+				break
+			}
+			r.tr.Observe(a.World())
+		}
+	}
+	a.runObserved(to)
+}
+
+// maxObserved bounds the events handled one by one in a frame; beyond it
+// the world runs on unobserved (only at high speed on a busy cluster).
+const maxObserved = 5000
+
+// runObserved moves the world to time to. While a scenario's story is
+// under way the tracker looks after every event, as the scenario's own
+// autoplay does, so that no step is missed between two frames.
+func (a *App) runObserved(to int64) {
+	r := a.scen
+	if r != nil && r.tr != nil && !r.tr.Done() {
+		for i := 0; i < maxObserved; i++ {
+			next, ok := a.World().NextEventAt()
+			if !ok || next > to || !a.hist.tl.StepForward() {
+				break
+			}
+			r.tr.Observe(a.World())
+		}
+	}
+	a.hist.RunUntil(to)
+}
+
+// takeOver stops the app playing the figure: the reader acted.
+func (a *App) takeOver() {
+	if a.scen != nil && a.scen.autoplay {
+		a.scen.autoplay = false
+		a.note("You took over: the figure no longer plays itself.")
+	}
+}
+
+// setKnob restarts the scenario with a knob set to a value.
+func (a *App) setKnob(name, value string) error {
+	if a.scen == nil {
+		return fmt.Errorf("knob %s: no scenario is playing", name)
+	}
+	s, err := a.scen.s.With(name, value)
+	if err != nil {
+		return err
+	}
+	auto := a.scen.autoplay
+	a.scen = newScenarioRun(s)
+	a.scen.autoplay = auto
+	return a.restartScenario()
+}
+
+// restartScenario starts the current scenario (and its settings) again.
+func (a *App) restartScenario() error {
+	r := a.scen
+	cfg := r.config(a.params.Seed)
+	h, err := newHistory(cfg)
+	if err != nil {
+		return err
+	}
+	a.cfg, a.hist = cfg, h
+	a.resetView()
+	return r.begin(a)
+}
+
+func (r *scenarioRun) panel(a *App, wr *writer) {
+	s := r.s
+	wr.text(s.Prompt, sizeBody, ToneText, false)
+	wr.gap(4)
+	for _, k := range s.Knobs {
+		var chips []Widget
+		cur := s.Setting(k.Name)
+		for _, v := range k.Values {
+			chips = append(chips, chip("knob:"+k.Name+"="+v, v, v == cur))
+		}
+		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, chips...)
+	}
+	if n := r.tr.StepCount(); n > 1 {
+		wr.text(fmt.Sprintf("Step %d of %d", r.tr.Step()+1, n), sizeSmall, ToneMuted, true)
+	}
+	if t := r.tr.StepText(); t != "" {
 		wr.text(t, sizeBody, ToneAccent, true)
 	}
-	if s.src.Done() {
-		wr.gap(6)
+	if r.tr.Done() {
+		wr.gap(4)
 		wr.text("What just happened", sizeBody, ToneText, true)
-		wr.text(s.src.Summary(), sizeBody, ToneText, false)
-	}
-	wr.gap(6)
-	wr.buttons(0, button("scenario.restart", "Start again"), button("scenarios", "Other scenarios"), button("scenario:", "Free play"))
-}
-
-// contract is how each clause of the shared-history contract stands now,
-// judged from the checker's findings and the machines' states.
-func (a *App) contract() []Clause {
-	w := a.World()
-	var out []Clause
-	forks := w.ViolationCount(raftcore.RuleStateMachineSafety) + w.ViolationCount(raftcore.RuleLogMatching) +
-		w.ViolationCount(raftcore.RuleLeaderCompleteness) + w.ViolationCount(raftcore.RuleMajority) +
-		w.ViolationCount(raftcore.RuleSingleAuthority)
-	one := Clause{Title: "One history", State: ClauseHolding, Text: "there is one committed sequence of events."}
-	if forks > 0 {
-		one.State, one.Text = ClauseBroken, "machines committed different histories."
-	}
-	out = append(out, one)
-	conv := Clause{Title: "Everyone converges", State: ClauseHolding, Text: "every running machine has applied the same history."}
-	var applied uint64
-	var digest uint64
-	first := true
-	differ := false
-	for i := 1; i <= w.Size(); i++ {
-		id := raftcore.NodeID(i)
-		if w.Status(id) != raftcore.StatusUp {
-			continue
-		}
-		nd := w.Node(id)
-		if first {
-			applied, digest, first = nd.Applied(), nd.KV().Digest(), false
-			continue
-		}
-		if nd.Applied() != applied || nd.KV().Digest() != digest {
-			differ = true
+		wr.text(r.tr.Final(), sizeBody, ToneText, false)
+		if c := s.UI.Compare; c != nil && s.Setting(c.Knob) != c.Value {
+			k, _ := s.Knob(c.Knob)
+			wr.gap(2)
+			wr.buttons(0, button("knob:"+c.Knob+"="+c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
 		}
 	}
-	if differ {
-		conv.State, conv.Text = ClauseNotYet, "running machines still hold different states."
-		if forks > 0 {
-			conv.State = ClauseBroken
-			conv.Text = "their histories differ, and nothing will reconcile them."
-		}
+	wr.gap(4)
+	play := "Play it for me"
+	if r.autoplay {
+		play = "Stop playing"
 	}
-	out = append(out, conv)
-	fork := Clause{Title: "Never forks", State: ClauseHolding, Text: "no two machines applied different entries at one place."}
-	if n := w.ViolationCount(raftcore.RuleStateMachineSafety); n > 0 {
-		fork.State, fork.Text = ClauseBroken, "two machines applied different entries at the same index."
-	}
-	out = append(out, fork)
-	dec := Clause{Title: "Decisions use shared history", State: ClauseHolding, Text: "every read saw every write finished before it."}
-	if w.ViolationCount(raftcore.RuleStaleRead) > 0 {
-		dec.State, dec.Text = ClauseBroken, "a read answered from a history that was out of date."
-	}
-	out = append(out, dec)
-	return out
+	wr.buttons(0, button("scenario.autoplay", play), button("scenario.restart", "Start again"), button("scenarios", "Other scenarios"))
 }

@@ -96,11 +96,10 @@ func (a *App) toolbarCommands() []viz.Command {
 	return viz.DefaultToolbar()
 }
 
+// embedCommands are the few buttons an embedded figure keeps: time, a
+// client write and healing; the figure's own controls sit in its caption.
 func (a *App) embedCommands() []viz.Command {
-	if a.scen != nil && len(a.scen.buttons) > 0 {
-		return a.scen.buttons
-	}
-	return []viz.Command{viz.CmdPlayPause, viz.CmdStep, viz.CmdClientWrite, viz.CmdHeal}
+	return []viz.Command{viz.CmdPlayPause, viz.CmdStepBack, viz.CmdStep, viz.CmdClientWrite, viz.CmdHeal, viz.CmdHelp}
 }
 
 // cleanPartition returns the sides of the network when it is cleanly
