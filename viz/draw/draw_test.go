@@ -1,0 +1,336 @@
+//go:build desktop
+
+// These tests draw real frames with Ebiten, so they need a display (run
+// them under Xvfb: scripts/with-xvfb.sh go test -tags desktop ./viz/draw).
+// They are behind the desktop tag because a test binary that imports Ebiten
+// panics at start without a display, which would break a plain go test.
+//
+// With RAFTLAB_SHOTS=dir set, every scene is also saved there as a PNG.
+
+package draw
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+	"raftlab/viz/app"
+)
+
+// TestMain runs the tests inside Ebiten's game loop, where images can be
+// drawn and read back (Ebiten's own tests do the same).
+func TestMain(m *testing.M) {
+	code := 0
+	g := &testGame{run: func() { code = m.Run() }}
+	ebiten.SetWindowSize(320, 240)
+	if err := ebiten.RunGame(g); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+type testGame struct {
+	run  func()
+	done bool
+}
+
+func (g *testGame) Update() error {
+	if !g.done {
+		g.done = true
+		g.run()
+	}
+	return ebiten.Termination
+}
+
+func (g *testGame) Draw(*ebiten.Image)         {}
+func (g *testGame) Layout(w, h int) (int, int) { return w, h }
+
+// scene builds an app in a given state.
+type scene struct {
+	name  string
+	w, h  float64
+	theme string
+	nodes int
+	setup func(t *testing.T, a *app.App)
+}
+
+func newApp(t *testing.T, s scene) *app.App {
+	t.Helper()
+	p := viz.DefaultParams()
+	p.Nodes = s.nodes
+	if s.theme != "" {
+		p.Theme = s.theme
+	}
+	a, err := app.New(app.Options{Params: p, Width: s.w, Height: s.h, Measure: Measure, SpeedGiven: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// run advances the app by d of real time at 60 ticks a second.
+func run(a *app.App, from *time.Duration, d time.Duration) {
+	for end := *from + d; *from < end; *from += time.Second / 60 {
+		a.Update(*from)
+	}
+}
+
+func untilLeader(t *testing.T, a *app.App, now *time.Duration) int {
+	t.Helper()
+	for i := 0; i < 300; i++ {
+		if l := a.State().Leader; l > 0 {
+			return l
+		}
+		run(a, now, 100*time.Millisecond)
+	}
+	t.Fatal("no leader")
+	return 0
+}
+
+// render paints the app's frame into a new image and returns its pixels.
+func render(t *testing.T, a *app.App, name string) *image.RGBA {
+	t.Helper()
+	f := a.Frame()
+	w, h := int(f.W), int(f.H)
+	img := ebiten.NewImage(w, h)
+	defer img.Deallocate()
+	c := &canvas{dst: img, sc: 1}
+	pal := lightPalette()
+	if f.Theme == app.ThemeDark {
+		pal = darkPalette()
+	}
+	c.paintFrame(f, pal)
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.ReadPixels(out.Pix)
+	if dir := os.Getenv("RAFTLAB_SHOTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fp, err := os.Create(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fp.Close()
+		if err := png.Encode(fp, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// near reports whether the pixel at p is within tol of want in every
+// channel.
+func near(img *image.RGBA, p viz.Point, want colorF, tol int) bool {
+	got := img.RGBAAt(int(math.Round(p.X)), int(math.Round(p.Y)))
+	w := want.rgba()
+	d := func(a, b uint8) int { return int(math.Abs(float64(a) - float64(b))) }
+	return d(got.R, w.R) <= tol && d(got.G, w.G) <= tol && d(got.B, w.B) <= tol
+}
+
+func pixel(img *image.RGBA, p viz.Point) color.RGBA {
+	return img.RGBAAt(int(math.Round(p.X)), int(math.Round(p.Y)))
+}
+
+func TestNodesAreDrawnInTheirRoleColours(t *testing.T) {
+	for _, theme := range []string{"light", "dark"} {
+		a := newApp(t, scene{w: 1280, h: 800, nodes: 5, theme: theme})
+		var now time.Duration
+		leader := untilLeader(t, a, &now)
+		a.Cmd("pause")
+		follower := leader%5 + 1
+		crashed := follower%5 + 1
+		if err := a.Act([]byte(`{"do":"crash","node":` + strconv.Itoa(crashed) + `}`)); err != nil {
+			t.Fatal(err)
+		}
+		img := render(t, a, "roles-"+theme)
+		pal := lightPalette()
+		if theme == "dark" {
+			pal = darkPalette()
+		}
+		f := a.Frame()
+		// Just left of centre: off the name's letters.
+		probe := func(i int) viz.Point {
+			n := f.Nodes[i]
+			return n.Center.Add(viz.Pt(-n.R*0.7, 0))
+		}
+		if p := probe(leader - 1); !near(img, p, pal.tone(app.ToneLeader), 12) {
+			t.Errorf("%s: the leader's disc is %v, want the leader colour", theme, pixel(img, p))
+		}
+		if p := probe(follower - 1); !near(img, p, pal.tone(app.ToneFollower), 12) {
+			t.Errorf("%s: a follower's disc is %v, want the follower colour", theme, pixel(img, p))
+		}
+		if p := probe(crashed - 1); !near(img, p, pal.tone(app.ToneDown), 12) {
+			t.Errorf("%s: the crashed machine's disc is %v, want the dark crashed colour", theme, pixel(img, p))
+		}
+		// The background shows between the machines.
+		if p := a.Layout().Cluster.Center(); !near(img, p.Add(viz.Pt(0, -a.Layout().Ring.R*0.3)), pal.bg, 40) && !near(img, p, pal.bg, 40) {
+			t.Errorf("%s: the cluster's centre is %v, want the background", theme, pixel(img, p))
+		}
+	}
+}
+
+func TestCutLinksAndPanelsAreDrawn(t *testing.T) {
+	a := newApp(t, scene{w: 1280, h: 800, nodes: 3})
+	var now time.Duration
+	untilLeader(t, a, &now)
+	a.Cmd("pause")
+	if err := a.Act([]byte(`{"do":"cut","from":1,"to":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	img := render(t, a, "cut-link")
+	pal := lightPalette()
+	f := a.Frame()
+	var cut app.LinkView
+	for _, l := range f.Links {
+		if l.State == app.LinkCut {
+			cut = l
+		}
+	}
+	if cut.State != app.LinkCut {
+		t.Fatal("no cut link in the frame")
+	}
+	// The scissors sit on the middle of a cut link, on a disc of
+	// background; somewhere on that disc is the cut colour.
+	mid := cut.Seg.At(0.5)
+	found := false
+	for dx := -6.0; dx <= 6 && !found; dx++ {
+		for dy := -6.0; dy <= 6 && !found; dy++ {
+			found = near(img, mid.Add(viz.Pt(dx, dy)), pal.linkCut, 60)
+		}
+	}
+	if !found {
+		t.Error("no scissors in the cut colour on the cut link")
+	}
+	for _, p := range f.Panels {
+		inner := viz.Pt(p.Rect.Right()-3, p.Rect.Y+p.Rect.H/2)
+		if !near(img, inner, pal.surface, 6) {
+			t.Errorf("panel %v is %v inside its right edge, want the surface colour", p.Kind, pixel(img, inner))
+		}
+	}
+}
+
+// TestScenes draws the app in the states a reader meets, on a desktop and
+// a phone canvas, and checks that each frame shows something in each of
+// its regions (set RAFTLAB_SHOTS to look at them).
+func TestScenes(t *testing.T) {
+	scenes := []scene{
+		{name: "running", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {}},
+		{name: "node-menu", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {
+			a.Cmd("select", "2")
+			a.Click("node.pause")
+		}},
+		{name: "partition", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {
+			a.Act([]byte(`{"do":"partition","groups":[[1,2,3],[4,5]]}`))
+			a.Key("c")
+		}},
+		{name: "one-way-lossy", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {
+			a.Act([]byte(`{"do":"cut","from":1,"to":3,"oneway":true}`))
+			a.Act([]byte(`{"do":"loss","from":2,"to":4,"loss":0.3}`))
+			a.Act([]byte(`{"do":"latency","from":2,"to":5,"latency_ms":[300,500]}`))
+			a.Act([]byte(`{"do":"slow","node":4,"factor":20}`))
+			a.Act([]byte(`{"do":"drift","node":5,"factor":2}`))
+		}},
+		{name: "setup-menu", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) { a.Click("menu") }},
+		{name: "help", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) { a.Key("?") }},
+		{name: "nine", w: 1280, h: 800, nodes: 9, setup: func(t *testing.T, a *app.App) {
+			for i := 0; i < 30; i++ {
+				a.Key("c")
+			}
+		}},
+		{name: "dark", w: 1280, h: 800, nodes: 5, theme: "dark", setup: func(t *testing.T, a *app.App) { a.Key("c") }},
+		{name: "phone", w: 390, h: 844, nodes: 5, setup: func(t *testing.T, a *app.App) { a.Key("c") }},
+		{name: "phone-menu", w: 390, h: 844, nodes: 5, setup: func(t *testing.T, a *app.App) {
+			a.Cmd("select", "1")
+			a.Click("node.crash")
+		}},
+		{name: "naive-copy", w: 1280, h: 800, nodes: 3, setup: func(t *testing.T, a *app.App) {
+			a.Cmd("protocol", "naive-copy")
+			a.Act([]byte(`{"do":"partition","groups":[[1,2],[3]]}`))
+			a.Act([]byte(`{"do":"write","node":1,"key":"deployments/web","value":"replicas=3"}`))
+			a.Act([]byte(`{"do":"write","node":3,"key":"deployments/web","value":"replicas=1"}`))
+		}},
+	}
+	for _, s := range scenes {
+		t.Run(s.name, func(t *testing.T) {
+			a := newApp(t, s)
+			var now time.Duration
+			untilLeader(t, a, &now)
+			s.setup(t, a)
+			run(a, &now, 400*time.Millisecond)
+			a.Cmd("pause")
+			img := render(t, a, s.name)
+			f := a.Frame()
+			for _, region := range []struct {
+				name string
+				r    viz.Rect
+			}{{"toolbar", a.Layout().Toolbar}, {"cluster", a.Layout().Cluster}, {"logs", a.Layout().Logs}, {"timeline", a.Layout().Timeline}} {
+				if colours(img, region.r) < 3 {
+					t.Errorf("the %s region holds fewer than 3 colours: nothing is drawn there", region.name)
+				}
+			}
+			if f.Menu != nil && colours(img, f.Menu.Rect) < 3 {
+				t.Error("the open menu is blank")
+			}
+		})
+	}
+}
+
+// colours counts the distinct colours in r, sampled every 3 pixels.
+func colours(img *image.RGBA, r viz.Rect) int {
+	seen := map[color.RGBA]bool{}
+	for y := r.Y; y < r.Bottom(); y += 3 {
+		for x := r.X; x < r.Right(); x += 3 {
+			seen[img.RGBAAt(int(x), int(y))] = true
+		}
+	}
+	return len(seen)
+}
+
+func TestMeasureGrowsWithTextAndSize(t *testing.T) {
+	a, b := Measure("leader", 13), Measure("leader A", 13)
+	if !(a > 0 && b > a) {
+		t.Errorf("widths %v and %v: a longer text should be wider", a, b)
+	}
+	if c := Measure("leader", 26); math.Abs(c-2*a) > 2 {
+		t.Errorf("twice the size measures %v, want about %v", c, 2*a)
+	}
+	if Measure("", 13) != 0 {
+		t.Error("empty text has width")
+	}
+}
+
+func TestRoleShapesDiffer(t *testing.T) {
+	// A candidate's diamond leaves the corners of its box empty; a
+	// leader's square fills them.
+	a := newApp(t, scene{w: 800, h: 600, nodes: 3})
+	var now time.Duration
+	l := untilLeader(t, a, &now)
+	a.Cmd("pause")
+	img := render(t, a, "shapes")
+	f := a.Frame()
+	n := f.Nodes[l-1]
+	corner := n.Center.Add(viz.Pt(n.R*0.75, -n.R*0.75))
+	if !near(img, corner, lightPalette().tone(app.ToneLeader), 20) {
+		t.Errorf("the leader's corner is %v, want it filled (a square)", pixel(img, corner))
+	}
+	for _, m := range f.Nodes {
+		if m.Role == raftcore.RoleFollower {
+			c := m.Center.Add(viz.Pt(m.R*0.8, -m.R*0.8))
+			if near(img, c, lightPalette().tone(app.ToneFollower), 20) {
+				t.Errorf("a follower's box corner is filled: it should be a disc")
+			}
+		}
+	}
+}
