@@ -202,18 +202,20 @@ func (h *lockstep) pumpEtcd() {
 // events (ticks, client timeouts) stay queued and never run: the world's
 // clock does not move.
 func (h *lockstep) collectRaftcore() {
-	var keep eventQueue
+	var keep []event
 	var got []Message
 	for _, e := range h.w.queue {
-		if e.kind == evDeliver {
+		switch e.kind {
+		case evDeliver:
 			got = append(got, e.msg)
-		} else {
+		case evFree:
+		default:
 			keep = append(keep, e)
 		}
 	}
-	h.w.queue = nil
+	h.w.queue, h.w.order, h.w.free = nil, nil, nil
 	for _, e := range keep {
-		h.w.queue.push(e)
+		h.w.enqueue(e)
 	}
 	sortMessages(got)
 	h.rq = append(h.rq, got...)

@@ -402,7 +402,8 @@ func (n *Node) appendEntries(cmds ...Command) {
 // majority, but only if that entry is of the leader's current term (§5.4.2):
 // counting replicas is not enough for entries of earlier terms.
 func (n *Node) maybeCommit() bool {
-	matches := make([]uint64, 0, n.cfg.size)
+	var buf [MaxNodes]uint64
+	matches := buf[:0]
 	for id := 1; id <= n.cfg.size; id++ {
 		matches = append(matches, n.prs[id].Match)
 	}

@@ -88,7 +88,22 @@ func (t *trace) add(e TraceEvent) {
 		copy(t.events, t.events[len(t.events)-keep:])
 		t.events = t.events[:keep]
 	}
+	if len(t.events) == cap(t.events) {
+		t.grow()
+	}
 	t.events = append(t.events, e)
+}
+
+// grow doubles the room for events. Left to append, a long slice grows by
+// a quarter at a time, and a long trace would be copied over and over.
+func (t *trace) grow() {
+	n := max(128, 2*cap(t.events))
+	if t.limit > 0 {
+		n = min(n, t.limit)
+	}
+	grown := make([]TraceEvent, len(t.events), n)
+	copy(grown, t.events)
+	t.events = grown
 }
 
 func (t trace) clone() trace {

@@ -48,6 +48,8 @@ const (
 	evDeliver
 	evProcess
 	evTimeout
+	// evFree marks an empty slot of the event queue.
+	evFree
 )
 
 type event struct {
@@ -63,12 +65,17 @@ type event struct {
 // World is the whole simulation: machines, network, clients, clock, trace
 // and checker. It is not safe for concurrent use; nothing in it needs to be.
 type World struct {
-	cfg      Config
-	ncfg     *nodeConfig
-	rng      *Rand
-	now      int64
-	seq      uint64
-	queue    eventQueue
+	cfg  Config
+	ncfg *nodeConfig
+	rng  *Rand
+	now  int64
+	seq  uint64
+	// queue holds the pending events in reusable slots (an empty one has
+	// kind evFree) and order is a min-heap of their keys by (time,
+	// sequence): sifting moves small keys, never events carrying messages.
+	queue    []event
+	order    eventHeap
+	free     []int32 // empty slots of queue
 	nodes    []*Node // index 0 unused
 	machines []machine
 	links    [][]Link // [from][to]
@@ -91,6 +98,11 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	rng := NewRand(cfg.Seed)
 	w := &World{cfg: cfg, rng: &rng}
+	// Room for the usual number of pending events (a tick per machine and
+	// a few messages each) saves growing the queue step by step.
+	w.queue = make([]event, 0, 4*cfg.Nodes)
+	w.order = make(eventHeap, 0, 4*cfg.Nodes)
+	w.free = make([]int32, 0, 4*cfg.Nodes)
 	w.cfg.Names = append([]string(nil), cfg.Names...)
 	w.ncfg = &nodeConfig{
 		protocol:       cfg.Protocol,
@@ -179,24 +191,47 @@ func (w *World) Actions() []Action { return w.actions }
 
 // NextEventAt returns the time of the next event, if any.
 func (w *World) NextEventAt() (int64, bool) {
-	if len(w.queue) == 0 {
+	if len(w.order) == 0 {
 		return 0, false
 	}
-	return w.queue[0].at, true
+	return w.order[0].at, true
 }
 
 func (w *World) schedule(e event) {
 	w.seq++
 	e.seq = w.seq
-	w.queue.push(e)
+	w.enqueue(e)
+}
+
+// enqueue stores an event, already numbered, in a free slot of the queue.
+func (w *World) enqueue(e event) {
+	var slot int32
+	if n := len(w.free); n > 0 {
+		slot = w.free[n-1]
+		w.free = w.free[:n-1]
+		w.queue[slot] = e
+	} else {
+		slot = int32(len(w.queue))
+		w.queue = append(w.queue, e)
+	}
+	w.order.push(eventKey{at: e.at, seq: e.seq, slot: slot})
+}
+
+// dequeue removes and returns the next event.
+func (w *World) dequeue() event {
+	k := w.order.pop()
+	e := w.queue[k.slot]
+	w.queue[k.slot] = event{kind: evFree}
+	w.free = append(w.free, k.slot)
+	return e
 }
 
 // Step handles the next event and reports whether there was one.
 func (w *World) Step() bool {
-	if len(w.queue) == 0 {
+	if len(w.order) == 0 {
 		return false
 	}
-	e := w.queue.pop()
+	e := w.dequeue()
 	w.now = e.at
 	w.processed++
 	w.handle(e)
@@ -205,7 +240,7 @@ func (w *World) Step() bool {
 
 // RunUntil handles every event due at or before t, then sets the clock to t.
 func (w *World) RunUntil(t int64) {
-	for len(w.queue) > 0 && w.queue[0].at <= t {
+	for len(w.order) > 0 && w.order[0].at <= t {
 		w.Step()
 	}
 	if t > w.now {
@@ -314,11 +349,12 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 	}
 	w.answerReads(id)
 	if len(n.msgs) > 0 {
-		msgs := n.msgs
-		n.msgs = nil
-		for _, m := range msgs {
-			w.send(m)
+		// Sending never steps a node, so the buffer can be reused.
+		for i := range n.msgs {
+			w.send(n.msgs[i])
 		}
+		clear(n.msgs)
+		n.msgs = n.msgs[:0]
 	}
 }
 
@@ -335,7 +371,9 @@ func (w *World) Clone() *World {
 	c.rng = &rng
 	ncfg := *w.ncfg
 	c.ncfg = &ncfg
-	c.queue = append(eventQueue(nil), w.queue...)
+	c.queue = append([]event(nil), w.queue...)
+	c.order = append(eventHeap(nil), w.order...)
+	c.free = append([]int32(nil), w.free...)
 	c.nodes = make([]*Node, len(w.nodes))
 	for i := 1; i < len(w.nodes); i++ {
 		c.nodes[i] = w.nodes[i].clone(c.ncfg, c.rng)
@@ -358,82 +396,64 @@ func (w *World) Clone() *World {
 	return &c
 }
 
-// eventQueue is a binary min-heap ordered by (time, sequence): events at the
-// same instant are handled in the order they were scheduled.
-type eventQueue []event
-
-func (q eventQueue) less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
-	}
-	return q[i].seq < q[j].seq
+// eventKey orders one queued event; slot is where the event is stored.
+type eventKey struct {
+	at   int64
+	seq  uint64
+	slot int32
 }
 
-func (q *eventQueue) push(e event) {
-	*q = append(*q, e)
-	h := *q
-	i := len(h) - 1
+// eventHeap is a binary min-heap ordered by (time, sequence): events at the
+// same instant are handled in the order they were scheduled.
+type eventHeap []eventKey
+
+func (h eventHeap) less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+
+func (h *eventHeap) push(k eventKey) {
+	*h = append(*h, k)
+	q := *h
+	i := len(q) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.less(i, p) {
+		if !q.less(i, p) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		q[i], q[p] = q[p], q[i]
 		i = p
 	}
 }
 
-func (q *eventQueue) pop() event {
-	h := *q
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h[last] = event{}
-	h = h[:last]
-	h.down(0)
-	*q = h
+func (h *eventHeap) pop() eventKey {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	q.down(0)
+	*h = q
 	return top
 }
 
-func (q eventQueue) down(i int) {
-	n := len(q)
+func (h eventHeap) down(i int) {
+	n := len(h)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			return
 		}
 		s := l
-		if r := l + 1; r < n && q.less(r, l) {
+		if r := l + 1; r < n && h.less(r, l) {
 			s = r
 		}
-		if !q.less(s, i) {
+		if !h.less(s, i) {
 			return
 		}
-		q[i], q[s] = q[s], q[i]
+		h[i], h[s] = h[s], h[i]
 		i = s
 	}
-}
-
-// remove deletes the event at position i.
-func (q *eventQueue) remove(i int) {
-	h := *q
-	last := len(h) - 1
-	if i != last {
-		h[i] = h[last]
-	}
-	h[last] = event{}
-	h = h[:last]
-	if i < len(h) {
-		h.down(i)
-		// Sift up as well: the moved element may be smaller than its parent.
-		for i > 0 {
-			p := (i - 1) / 2
-			if !h.less(i, p) {
-				break
-			}
-			h[i], h[p] = h[p], h[i]
-			i = p
-		}
-	}
-	*q = h
 }
