@@ -383,6 +383,27 @@ func TestElectionRestriction(t *testing.T) {
 			}
 		}
 	}
+
+	// In leader-crash.txt, x=a is on n2 and n3 only when the leader
+	// crashes. Timeouts forced on n4 and n5 once the others' lease has run
+	// out cannot make either leader; without the restriction n4 wins and
+	// x=a is gone.
+	s := loadScript(t, "leader-crash.txt")
+	for _, bug := range []Bug{0, BugSkipUpToDate} {
+		cfg := s.cfg
+		cfg.Bugs = bug
+		w, _ := s.run(t, cfg, 3_150)
+		mustApply(t, w, Action{Do: "timeout", Node: 4})
+		mustApply(t, w, Action{Do: "timeout", Node: 5})
+		lead := waitSettled(t, w, 2_000)
+		hasX := w.Node(lead).LastIndex() >= 2 && w.Node(lead).Entry(2).Data.Key == "x"
+		if bug == 0 && (lead == 4 || lead == 5 || !hasX) {
+			t.Errorf("n%d won with log [%s]; only n2 or n3, which hold x=a, may win", lead, logTerms(w.Node(lead)))
+		}
+		if bug != 0 && lead != 4 && lead != 5 {
+			t.Errorf("without the restriction n4 or n5 should win here; n%d did", lead)
+		}
+	}
 }
 
 // TestAppendConsistencyCheck checks §5.3: "When sending an AppendEntries
