@@ -268,9 +268,11 @@ func (a *App) State() Snapshot {
 		}
 		sc.Panels = append(sc.Panels, ps)
 	}
-	if f.Menu != nil {
-		for _, r := range f.Menu.Rows {
-			add(r.Widgets)
+	for _, m := range []*MenuView{f.Caption, f.Menu} {
+		if m != nil {
+			for _, r := range m.Rows {
+				add(r.Widgets)
+			}
 		}
 	}
 	if f.Banner != nil {

@@ -126,7 +126,11 @@ func (a *App) buildZones() {
 		case a.zoneFor == zonesScenario:
 			zv.Label = TextItem{Text: z.Name + " · " + itoa(len(members)) + " of " + itoa(n), X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted, Bold: true}
 		case zv.Empty:
-			zv.Label = TextItem{Text: "Drop a machine here to split it off", X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
+			text := "Drop a machine here to split it off"
+			if a.measure(text, sizeSmall) > z.Label.W-8 {
+				text = "Drop here to split"
+			}
+			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
 		default:
 			maj := 2*len(members) > n
 			text := "Side " + strconv.Itoa(z.Index+1) + ": " + strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
@@ -189,6 +193,9 @@ func (a *App) buildNodes() {
 		f.Ghost = &GhostView{Node: ghost.Node, Pos: ghost.Pos, R: R, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
 	}
 	lineSize := math.Max(sizeSmall-1, math.Min(sizeSmall+1, R*0.36))
+	// Machines placed close together share little room for words: the
+	// lines under each shrink to what fits beside its neighbours.
+	room, rows := a.labelRoom(lineSize * 1.2)
 	for i := 0; i < n && i < len(a.lay.Nodes); i++ {
 		id := nodeID(i)
 		nd := w.Node(id)
@@ -204,11 +211,27 @@ func (a *App) buildNodes() {
 		case raftcore.StatusCrashed:
 			v.Tone, role = ToneDown, "Crashed"
 		case raftcore.StatusPaused:
-			v.Tone, role = TonePaused, "Paused ("+roleWord(a.cfg.Protocol, nd.Role())+")"
+			v.Tone, role = TonePaused, "Paused"
 		}
+		v.Highlight = a.scen != nil && a.scen.highlighted(id)
 		line2 := a.nodeLine2(nd, st)
 		if a.cfg.Protocol == raftcore.ProtocolRaft {
-			role += " · term " + utoa(nd.Term())
+			full := role + " · term " + utoa(nd.Term())
+			switch {
+			case a.measure(full, lineSize) <= room[i] && a.measure(line2, lineSize) <= room[i]:
+				role = full
+			case a.measure(full, lineSize) <= room[i]:
+				role, line2 = full, ""
+			default:
+				line2 = "term " + utoa(nd.Term())
+			}
+		} else if a.measure(line2, lineSize) > room[i] {
+			line2 = ""
+		}
+		// The role line stays whatever the room: shape and colour say the
+		// role too, but words are what a first-time reader trusts.
+		if rows[i] < 2 {
+			line2 = ""
 		}
 		y := c.Y + R + 3
 		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineSize/2, Size: lineSize, Tone: ToneText, Center: true}
@@ -246,11 +269,41 @@ func (a *App) buildNodes() {
 	}
 }
 
+// labelRoom is how much room the words under each machine have: how wide
+// (to the nearest machine at about the same height, less a margin) and how
+// many lines (before the disc of a machine below).
+func (a *App) labelRoom(lineH float64) ([]float64, []int) {
+	nodes := a.lay.Nodes
+	R := a.lay.NodeRadius
+	width := make([]float64, len(nodes))
+	lines := make([]int, len(nodes))
+	for i, p := range nodes {
+		room, below := 400.0, 2
+		for j, q := range nodes {
+			if j == i {
+				continue
+			}
+			dx, dy := math.Abs(p.Center.X-q.Center.X), q.Center.Y-p.Center.Y
+			if math.Abs(dy) <= 3*a.lay.LabelSize {
+				room = math.Min(room, dx-8)
+			}
+			if dy > 0 && dx < 2*R+20 {
+				below = min(below, max(int((dy-2*R-6)/lineH), 0))
+			}
+		}
+		width[i], lines[i] = room, below
+	}
+	return width, lines
+}
+
 // nodeLine2 is the second line under a machine: its vote and the leader
 // it knows, or what it holds.
 func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	switch a.cfg.Protocol {
 	case raftcore.ProtocolNaiveCopy:
+		if nd.LastIndex() == 1 {
+			return "1 write held"
+		}
 		return strconv.FormatUint(nd.LastIndex(), 10) + " writes held"
 	case raftcore.ProtocolFailover:
 		if nd.Role() == raftcore.RoleLeader {
@@ -392,7 +445,9 @@ func (a *App) buildMessages() {
 		a.seen = map[uint64]msgInfo{}
 	}
 	r := a.lay.MessageRadius
-	labels := len(msgs) <= 16
+	// Labels while few messages fly; heartbeats, the most common and the
+	// least telling, only while very few do.
+	labels, beatLabels := len(msgs) <= 12, len(msgs) <= 6
 	for k := range msgs {
 		m := &msgs[k]
 		if m.Type == raftcore.MsgClient || m.DeliverUs <= m.SendUs {
@@ -408,7 +463,8 @@ func (a *App) buildMessages() {
 		pos := lk.Lane(from, to).At(frac)
 		v := MsgView{ID: m.ID, Type: m.Type, From: from, To: to, Pos: pos, R: r, Tone: msgTone(m.Type),
 			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: a.menu.kind == menuMsg && a.menu.msg == m.ID}
-		if labels || v.Selected {
+		beat := m.Type == raftcore.MsgHeartbeat || m.Type == raftcore.MsgHeartbeatResp
+		if (labels && (!beat || beatLabels)) || v.Selected {
 			d := lk.Lane(from, to)
 			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
 			v.Label = TextItem{Text: msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}

@@ -67,6 +67,9 @@ type Frame struct {
 	// Status is the one-line summary of the run at the top right.
 	Status TextItem
 
+	// Caption is an embedded figure's own panel: what to try, the story's
+	// step and the figure's controls.
+	Caption *MenuView
 	Menu    *MenuView
 	Help    *HelpView
 	Banner  *BannerView
@@ -167,7 +170,9 @@ type NodeView struct {
 	Badges   []TextItem
 	Votes    []VoteDot
 	Selected bool
-	Hidden   bool // being dragged: the ghost is drawn instead
+	// Highlight marks a machine the scenario's story is about.
+	Highlight bool
+	Hidden    bool // being dragged: the ghost is drawn instead
 }
 
 // VoteDot is one vote a candidate holds or was refused, drawn on its rim.
@@ -222,6 +227,7 @@ type PanelView struct {
 	Title   TextItem
 	Lines   []TextItem
 	Widgets []Widget
+	Diagram *DiagramView
 	// Clip is where the body may draw; lines outside it are not drawn.
 	Clip viz.Rect
 	// More says the body continues below (scroll to see).

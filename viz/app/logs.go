@@ -157,17 +157,27 @@ func (a *App) buildLogs() {
 		if cw < 18 {
 			every = 10
 		}
-		for idx := first; idx <= min(last, max(maxLast, first)); idx++ {
-			if idx%every == 0 || idx == first {
-				L.Header = append(L.Header, TextItem{Text: utoa(idx), X: xOf(strip, idx) + cw/2, Y: y + sizeSmall/2, Size: sizeSmall - 2, Tone: ToneMuted, Center: true})
-			}
-		}
+		left, right := strip.X-1e9, strip.Right()+1e9
 		if first > 1 {
 			L.Before = TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: a.lay.Nodes[0].LogLabel.X, Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+			left = L.Before.X + a.measure(L.Before.Text, L.Before.Size) + 6
 		}
 		if maxLast > last {
 			t := strconv.FormatUint(maxLast-last, 10) + " newer →"
 			L.After = TextItem{Text: t, X: strip.Right() - a.measure(t, sizeSmall-1), Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+			right = L.After.X - 6
+		}
+		// Index numbers over the columns, where the notes leave room.
+		for idx := first; idx <= min(last, max(maxLast, first)); idx++ {
+			if idx%every != 0 && idx != first {
+				continue
+			}
+			t := utoa(idx)
+			x := xOf(strip, idx) + cw/2
+			if hw := a.measure(t, sizeSmall-2) / 2; x-hw < left || x+hw > right {
+				continue
+			}
+			L.Header = append(L.Header, TextItem{Text: t, X: x, Y: y + sizeSmall/2, Size: sizeSmall - 2, Tone: ToneMuted, Center: true})
 		}
 	}
 }

@@ -84,6 +84,15 @@ func (a *App) widgetAt(p viz.Point) string {
 	if f.Banner != nil && f.Banner.Close.Rect.Contains(p) {
 		return idBannerClose
 	}
+	if f.Caption != nil {
+		for _, r := range f.Caption.Rows {
+			for _, w := range r.Widgets {
+				if w.Enabled && w.Rect.Contains(p) {
+					return w.ID
+				}
+			}
+		}
+	}
 	for _, pv := range f.Panels {
 		if !pv.Clip.Contains(p) {
 			continue
@@ -387,12 +396,19 @@ func (a *App) SetScenario(id string) error {
 // buildOverlays builds the menu, help, banner and hover text.
 func (a *App) buildOverlays() {
 	f := &a.frame
+	f.Caption = nil
+	if a.params.Embed {
+		f.Caption = a.buildCaption()
+	}
 	f.Menu = a.buildMenu()
 	f.Help = nil
 	if a.help {
 		f.Help = a.buildHelp()
 	}
-	f.Banner = a.buildBanner()
+	f.Banner = nil
+	if !a.params.Embed {
+		f.Banner = a.buildBanner()
+	}
 	f.Tooltip = a.buildTooltip()
 	f.Stroke = f.Stroke[:0]
 	if a.rec.Active() {
@@ -402,8 +418,17 @@ func (a *App) buildOverlays() {
 
 // menuWidth is how wide menus are on this canvas.
 func (a *App) menuWidth() float64 {
-	return math.Min(360, a.w-16)
+	w := 360.0
+	if a.menu.kind == menuMain || a.menu.kind == menuScenarios {
+		w = 460
+	}
+	return math.Min(w, a.w-16)
 }
+
+// sheet reports whether menus open as a sheet over the panels rather than
+// beside what they are about: on a narrow canvas a popover would hide the
+// cluster the reader is changing.
+func (a *App) sheet() bool { return a.lay.Tabbed && a.lay.Orientation == viz.Portrait }
 
 func (a *App) buildMenu() *MenuView {
 	if a.menu.kind == menuNone {
@@ -466,6 +491,13 @@ func (a *App) buildMenu() *MenuView {
 		y = anchor.Y + 4
 	}
 	y = math.Min(math.Max(y, a.lay.Toolbar.Bottom()+4), math.Max(a.h-h-4, 4))
+	if a.sheet() {
+		x = (a.w - mw) / 2
+		y = math.Max(a.h-h-4, a.lay.Toolbar.Bottom()+4)
+		if len(a.lay.Tabs) > 0 {
+			y = math.Max(math.Min(a.lay.Tabs[0].Rect.Y, a.h-h-4), a.lay.Toolbar.Bottom()+4)
+		}
+	}
 	mv := &MenuView{Rect: viz.XYWH(x, y, mw, h)}
 	mv.Title = TextItem{Text: title, X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
 	shift := func(t TextItem) TextItem { t.X += x; t.Y += y; return t }
@@ -617,7 +649,8 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 	et := a.cfg.ElectionTicks
 	tick := a.cfg.TickMs
 	span := func(t int) string {
-		return fmtMs(int64(t*tick)*1000) + "–" + fmtMs(int64(2*t*tick)*1000)
+		sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
+		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
 	}
 	wr.row("Election timeout", labelW, chip("election:5", span(5), et == 5), chip("election:10", span(10), et == 10), chip("election:20", span(20), et == 20))
 	wr.row("Theme", labelW, chip("theme:light", "light", a.theme == ThemeLight), chip("theme:dark", "dark", a.theme == ThemeDark))
@@ -722,17 +755,157 @@ func (a *App) buildBanner() *BannerView {
 	wr := a.newWriter(pad, pad, bw-2*pad-close)
 	wr.text(a.banner.text, sizeBody, ToneText, false)
 	h := wr.y + pad - 2
-	x := c.X + (c.W-bw)/2
-	if x < 4 {
-		x = 4
-	}
-	y := c.Y + 4
-	bv := &BannerView{Rect: viz.XYWH(x, y, bw, h), Tone: a.banner.tone}
+	x := math.Max(c.X+(c.W-bw)/2, 4)
+	r := a.quietSpot(viz.XYWH(x, 0, bw, h))
+	bv := &BannerView{Rect: r, Tone: a.banner.tone}
 	for _, l := range wr.lines {
-		l.X += x
-		l.Y += y
+		l.X += r.X
+		l.Y += r.Y
 		bv.Lines = append(bv.Lines, l)
 	}
-	bv.Close = Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: viz.XYWH(x+bw-close-4, y+4, close, close), Enabled: true, Label: "Dismiss"}
+	bv.Close = Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: viz.XYWH(r.Right()-close-4, r.Y+4, close, close), Enabled: true, Label: "Dismiss"}
 	return bv
+}
+
+// quietSpot places a box of r's size at the top or the bottom of the
+// cluster, wherever it hides less of the machines and their words.
+func (a *App) quietSpot(r viz.Rect) viz.Rect {
+	c := a.lay.Cluster
+	best, bestCost := r, math.Inf(1)
+	for _, y := range []float64{c.Y + 4, c.Bottom() - r.H - 4} {
+		try := viz.XYWH(r.X, y, r.W, r.H)
+		cost := 0.0
+		for _, n := range a.lay.Nodes {
+			R := a.lay.NodeRadius
+			// The disc, its badges above and its two lines below.
+			around := viz.XYWH(n.Center.X-R-30, n.Center.Y-R-22, 2*R+60, 2*R+58)
+			cost += overlapArea(try, around)
+		}
+		for _, z := range a.lay.Zones {
+			cost += overlapArea(try, z.Label)
+		}
+		if cost < bestCost-1 {
+			best, bestCost = try, cost
+		}
+	}
+	return best
+}
+
+func overlapArea(a, b viz.Rect) float64 {
+	w := math.Min(a.Right(), b.Right()) - math.Max(a.X, b.X)
+	h := math.Min(a.Bottom(), b.Bottom()) - math.Max(a.Y, b.Y)
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// captionColumn is the width of an embedded figure's caption when it
+// stands beside the figure (a wide canvas), or 0 when it goes below.
+func (a *App) captionColumn() float64 {
+	if a.w >= 640 && a.w >= 1.3*a.h {
+		return math.Min(math.Max(a.w*0.3, 220), 320)
+	}
+	return 0
+}
+
+// captionHeight is the height of an embedded figure's caption strip: room
+// for the longest thing the story says, so the figure above does not jump
+// from step to step.
+func (a *App) captionHeight() float64 {
+	wr := a.captionContent()
+	h := wr.y + 6
+	if r := a.scen; r != nil {
+		lines := len(wrap(a.measure, r.s.Prompt, sizeBody, a.w-16))
+		for _, st := range r.s.Steps {
+			lines = max(lines, len(wrap(a.measure, st.Text, sizeBody, a.w-16)))
+		}
+		shown := len(wrap(a.measure, r.s.Prompt, sizeBody, a.w-16))
+		if r.tr.Step() > 0 {
+			shown = len(wrap(a.measure, r.tr.StepText(), sizeBody, a.w-16))
+		}
+		if r.tr.Done() {
+			shown = len(wrap(a.measure, r.tr.Final(), sizeBody, a.w-16))
+		}
+		h += float64(max(lines-shown, 0)) * lineHeight(sizeBody)
+	}
+	return h
+}
+
+// captionContent lays an embedded figure's caption out at the origin, for
+// the full width of the canvas.
+func (a *App) captionContent() *writer {
+	pad := 8.0
+	width := a.w
+	if cw := a.captionColumn(); cw > 0 {
+		width = cw
+	}
+	wr := a.newWriter(pad, pad, width-2*pad)
+	if r := a.scen; r != nil {
+		text := r.s.Prompt
+		if r.tr.Step() > 0 {
+			text = r.tr.StepText()
+		}
+		if r.tr.Done() {
+			text = r.tr.Final()
+		}
+		wr.y += lineHeight(sizeTitle)
+		wr.text(text, sizeBody, ToneText, false)
+		var ws []Widget
+		for _, k := range r.s.Knobs {
+			cur := r.s.Setting(k.Name)
+			for _, v := range k.Values {
+				ws = append(ws, chip("knob:"+k.Name+"="+v, v, v == cur))
+			}
+		}
+		play := "Play it for me"
+		if r.autoplay {
+			play = "Stop playing"
+		}
+		ws = append(ws, button("scenario.autoplay", play), button("scenario.restart", "Start again"))
+		wr.row("", 0, ws...)
+	} else {
+		wr.y += lineHeight(sizeTitle)
+		wr.text("Drag across links to cut them; drag a machine out to cut it off; click anything for more.", sizeBody-1, ToneText, false)
+	}
+	return wr
+}
+
+// buildCaption is an embedded figure's caption: in a page, panels would
+// crowd the figure, so its words and controls sit in a strip under the
+// timeline. Notes that would go to the banner replace the words for a
+// moment.
+func (a *App) buildCaption() *MenuView {
+	wr := a.captionContent()
+	top := a.lay.Canvas.Bottom()
+	title := a.describeSetup()
+	if a.scen != nil {
+		title = a.scen.title
+	}
+	r := viz.XYWH(0, top, a.w, a.h-top)
+	if cw := a.captionColumn(); cw > 0 {
+		r = viz.XYWH(a.w-cw, 0, cw, a.h)
+	}
+	mv := &MenuView{Rect: r, Title: TextItem{Text: title, X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: ToneText, Bold: true}}
+	if a.banner.text != "" {
+		// The note takes the title's line.
+		mv.Title = TextItem{Text: a.banner.text, X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: ToneAccent, Bold: true}
+	}
+	for _, l := range wr.lines {
+		l.X += r.X
+		l.Y += r.Y
+		mv.Lines = append(mv.Lines, l)
+	}
+	for _, row := range wr.rows {
+		out := MenuRow{Label: row.Label}
+		out.Label.X += r.X
+		out.Label.Y += r.Y
+		for _, w := range row.Widgets {
+			w.Rect.X += r.X
+			w.Rect.Y += r.Y
+			out.Widgets = append(out.Widgets, w)
+		}
+		mv.Rows = append(mv.Rows, out)
+	}
+	return mv
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strconv"
 
 	"raftlab/raftcore"
@@ -61,7 +62,7 @@ func (a *App) buildPanels() {
 		a.panelContent(k, contents[i])
 	}
 	if !a.lay.Tabbed && len(rects) > 1 {
-		rects = a.fitPanels(contents, rects)
+		rects = a.fitPanels(kinds, contents, rects)
 	}
 	a.panelRects = a.panelRects[:0]
 	for i, k := range kinds {
@@ -85,7 +86,7 @@ const (
 // with little to say takes little room, and the rest goes to those that
 // need it. The layout's equal split is the starting point: the column is
 // the same.
-func (a *App) fitPanels(contents []*writer, rects []viz.Rect) []viz.Rect {
+func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.Rect) []viz.Rect {
 	col := rects[0]
 	for _, r := range rects[1:] {
 		col.H = r.Bottom() - col.Y
@@ -101,6 +102,17 @@ func (a *App) fitPanels(contents []*writer, rects []viz.Rect) []viz.Rect {
 	got := make([]float64, n)
 	left, open := avail, n
 	fixed := make([]bool, n)
+	// Panels a scenario does not ask for keep to a couple of lines.
+	if a.scen != nil {
+		wanted := a.scen.panelKinds()
+		for i, k := range kinds {
+			if k != viz.PanelScenario && !slices.Contains(wanted, k) {
+				got[i], fixed[i] = min(want[i], minH), true
+				left -= got[i]
+				open--
+			}
+		}
+	}
 	// Water-filling: panels that want less than a fair share get what
 	// they want; the others split what is left.
 	for changed := true; changed && open > 0; {
@@ -175,6 +187,9 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) PanelView
 		w.Rect.Y += dy
 		pv.Widgets[i] = w
 	}
+	if d := content.diagram; d != nil {
+		pv.Diagram = d.moved(dx, dy)
+	}
 	return pv
 }
 
@@ -203,6 +218,9 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 	case viz.PanelQuestion:
 		return "Ask every machine"
 	case viz.PanelNode:
+		if a.cfg.Protocol == raftcore.ProtocolRaft {
+			return "Roles"
+		}
 		if a.selected >= 0 {
 			return "Machine " + a.cfg.Name(nodeID(a.selected))
 		}
@@ -220,20 +238,15 @@ func (a *App) scenarioPanel(wr *writer) {
 		a.scen.panel(a, wr)
 		return
 	}
-	wr.text(a.describeSetup(), sizeBody, ToneText, false)
+	wr.text(a.describeSetup(), sizeBody, ToneText, true)
+	hint := "Drag across links to cut them, drag a machine out of the circle to cut it off, click anything for more. Press ? for every key."
+	if a.touch {
+		hint = "Swipe across links to cut them, drag a machine out of the circle to cut it off, tap anything for more."
+	}
+	wr.text(hint, sizeBody-1, ToneText, false)
 	wr.gap(4)
-	tips := []string{
-		"Drag across links to cut them; drag across again to restore.",
-		"Drag a machine out of the circle to cut it off.",
-		"Click a machine, a link or a moving message for more.",
-		"Press c for a client write, space to pause, ? for help.",
-	}
-	for _, t := range tips {
-		wr.item("•", ToneAccent, t, sizeBody-1, ToneText)
-	}
-	wr.gap(6)
 	if len(a.opts.Scenarios.list) > 0 {
-		wr.buttons(0, button("scenarios", "Choose a scenario"), button(idMenu, "Setup"))
+		wr.buttons(0, button("scenarios", "Scenarios from the book"), button(idMenu, "Setup"))
 	} else {
 		wr.buttons(0, button(idMenu, "Setup"))
 	}
@@ -250,25 +263,44 @@ func (a *App) questionKey() string {
 func (a *App) questionPanel(wr *writer) {
 	key := a.questionKey()
 	wr.text("Does "+key+" exist? Each machine answers from its own copy.", sizeBody, ToneText, false)
-	wr.gap(4)
+	wr.gap(2)
 	answers := a.World().Ask(key)
 	yes, up := 0, 0
 	values := map[string]bool{}
 	for _, ans := range answers {
-		switch {
-		case !ans.Answered:
-			wr.item("–", ToneMuted, ans.Name+": "+ans.Text, sizeBody, ToneMuted)
+		if !ans.Answered {
 			continue
-		case ans.Exists:
-			yes++
-			values[ans.Value] = true
-			wr.item("✓", ToneGood, ans.Name+": "+ans.Text, sizeBody, ToneText)
-		default:
-			wr.item("✗", ToneWarn, ans.Name+": "+ans.Text, sizeBody, ToneText)
 		}
 		up++
+		if ans.Exists {
+			yes++
+			values[ans.Value] = true
+		}
 	}
-	wr.gap(4)
+	// When everyone agrees one line says it; otherwise each machine
+	// answers for itself.
+	if up == len(answers) && len(values) <= 1 && (yes == 0 || yes == up) {
+		switch {
+		case yes == 0:
+			wr.item("✗", ToneWarn, "All "+itoa(up)+" machines answer NO.", sizeBody, ToneText)
+		default:
+			for v := range values {
+				wr.item("✓", ToneGood, "All "+itoa(up)+" machines answer YES: "+v+".", sizeBody, ToneText)
+			}
+		}
+		return
+	}
+	for _, ans := range answers {
+		switch {
+		case !ans.Answered:
+			wr.item("–", ToneMuted, ans.Name+": "+ans.Text, sizeBody-1, ToneMuted)
+		case ans.Exists:
+			wr.item("✓", ToneGood, ans.Name+": "+ans.Text, sizeBody-1, ToneText)
+		default:
+			wr.item("✗", ToneWarn, ans.Name+": "+ans.Text, sizeBody-1, ToneText)
+		}
+	}
+	wr.gap(2)
 	switch {
 	case up == 0:
 	case yes > 0 && yes < up:
@@ -276,15 +308,21 @@ func (a *App) questionPanel(wr *writer) {
 	case len(values) > 1:
 		wr.text("They all say yes, but not with the same value.", sizeBody, ToneWarn, true)
 	default:
-		wr.text("They agree.", sizeBody, ToneGood, true)
+		wr.text("The machines that can answer agree.", sizeBody, ToneGood, true)
 	}
 }
 
 func (a *App) nodePanel(wr *writer) {
+	if a.cfg.Protocol == raftcore.ProtocolRaft {
+		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
+		wr.diagram = d
+		wr.y += h + 4
+	}
 	if a.selected < 0 || a.selected >= a.World().Size() {
 		wr.text("Click a machine to see everything it believes.", sizeBody, ToneMuted, false)
 		return
 	}
+	wr.text("Machine "+a.cfg.Name(nodeID(a.selected)), sizeBody, ToneText, true)
 	w := a.World()
 	id := nodeID(a.selected)
 	nd := w.Node(id)

@@ -64,7 +64,7 @@ type scenarioRun struct {
 }
 
 func newScenarioRun(s *scenarios.Scenario) *scenarioRun {
-	return &scenarioRun{id: s.ID, s: s, title: s.Title, zones: s.UI.Zones, askKey: s.UI.Key, script: s.Autoplay()}
+	return &scenarioRun{id: s.ID, s: s, tr: scenarios.NewTracker(s), title: s.Title, zones: s.UI.Zones, askKey: s.UI.Key, script: s.Autoplay()}
 }
 
 // config is the scenario's world with the app's trace bound.

@@ -59,7 +59,17 @@ func (a *App) touchLayout() {
 		a.zoneMemo = a.zones
 	}
 	buttons := a.toolbarCommands()
-	key := layoutKey{w: a.w, h: a.h, n: n, panels: !a.params.Embed, active: a.tab, count: count, buttons: commandsKey(buttons)}
+	// An embedded figure keeps room for its caption: a column on the right
+	// of a wide canvas, else a strip at the bottom.
+	w, h := a.w, a.h
+	if a.params.Embed {
+		if cw := a.captionColumn(); cw > 0 {
+			w = a.w - cw
+		} else {
+			h = max(a.h-a.captionHeight(), min(a.h, 200))
+		}
+	}
+	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.tab, count: count, buttons: commandsKey(buttons)}
 	for _, z := range a.zones {
 		key.zones += string(rune('0' + z))
 	}
@@ -67,7 +77,7 @@ func (a *App) touchLayout() {
 		return
 	}
 	a.layKey = key
-	o := viz.LayoutOptions{Width: a.w, Height: a.h, Nodes: n, Panels: key.panels, Active: a.tab, Buttons: buttons}
+	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.tab, Buttons: buttons}
 	if a.zones != nil {
 		o.Zones, o.ZoneCount = a.zones, count
 	}

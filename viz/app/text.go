@@ -105,6 +105,7 @@ type writer struct {
 	lines   []TextItem
 	widgets []Widget
 	rows    []MenuRow
+	diagram *DiagramView
 }
 
 func (a *App) newWriter(x, y, w float64) *writer {

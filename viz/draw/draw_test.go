@@ -59,11 +59,13 @@ func (g *testGame) Layout(w, h int) (int, int) { return w, h }
 
 // scene builds an app in a given state.
 type scene struct {
-	name  string
-	w, h  float64
-	theme string
-	nodes int
-	setup func(t *testing.T, a *app.App)
+	name     string
+	w, h     float64
+	theme    string
+	nodes    int
+	scenario string
+	embed    bool
+	setup    func(t *testing.T, a *app.App)
 }
 
 func newApp(t *testing.T, s scene) *app.App {
@@ -73,7 +75,8 @@ func newApp(t *testing.T, s scene) *app.App {
 	if s.theme != "" {
 		p.Theme = s.theme
 	}
-	a, err := app.New(app.Options{Params: p, Width: s.w, Height: s.h, Measure: Measure, SpeedGiven: true})
+	p.Scenario, p.Embed = s.scenario, s.embed
+	a, err := app.New(app.Options{Params: p, Width: s.w, Height: s.h, Measure: Measure, SpeedGiven: true, Scenarios: app.BuiltinScenarios()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,6 +258,16 @@ func TestScenes(t *testing.T) {
 			a.Cmd("select", "1")
 			a.Click("node.crash")
 		}},
+		{name: "embed-majority", w: 720, h: 480, nodes: 5, scenario: "majority", embed: true, setup: func(t *testing.T, a *app.App) {
+			a.Act([]byte(`{"do":"partition","groups":[[1,2,3],[4,5]]}`))
+		}},
+		{name: "scenario-roles", w: 1280, h: 800, nodes: 5, scenario: "roles", setup: func(t *testing.T, a *app.App) {}},
+		{name: "scenario-three-answers", w: 1280, h: 800, nodes: 3, scenario: "three-answers", setup: func(t *testing.T, a *app.App) {
+			a.Click("scenario.autoplay")
+		}},
+		{name: "phone-majority", w: 390, h: 844, nodes: 5, scenario: "majority", setup: func(t *testing.T, a *app.App) {
+			a.Act([]byte(`{"do":"partition","groups":[[1,2,3],[4,5]]}`))
+		}},
 		{name: "naive-copy", w: 1280, h: 800, nodes: 3, setup: func(t *testing.T, a *app.App) {
 			a.Cmd("protocol", "naive-copy")
 			a.Act([]byte(`{"do":"partition","groups":[[1,2],[3]]}`))
@@ -266,9 +279,14 @@ func TestScenes(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			a := newApp(t, s)
 			var now time.Duration
-			untilLeader(t, a, &now)
+			if a.State().Protocol == "raft" {
+				untilLeader(t, a, &now)
+			}
 			s.setup(t, a)
 			run(a, &now, 400*time.Millisecond)
+			if s.scenario != "" {
+				run(a, &now, 3*time.Second)
+			}
 			a.Cmd("pause")
 			img := render(t, a, s.name)
 			f := a.Frame()
@@ -282,6 +300,9 @@ func TestScenes(t *testing.T) {
 			}
 			if f.Menu != nil && colours(img, f.Menu.Rect) < 3 {
 				t.Error("the open menu is blank")
+			}
+			if s.embed && (f.Caption == nil || len(f.Panels) != 0) {
+				t.Errorf("an embedded figure shows %d panels and caption %v; want no panels and a caption", len(f.Panels), f.Caption != nil)
 			}
 		})
 	}

@@ -43,7 +43,9 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.flush()
 	c.paintBanner(f, p)
 	c.flush()
-	c.paintMenu(f, p)
+	c.paintPopover(f.Caption, p)
+	c.flush()
+	c.paintPopover(f.Menu, p)
 	c.flush()
 	c.paintHelp(f, p)
 	c.flush()
@@ -53,14 +55,14 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 
 func (c *canvas) paintZones(f *app.Frame, p *palette) {
 	for _, z := range f.Zones {
-		fill := p.surface.alpha(0.7)
+		fill := p.surface.mix(p.bg, 0.3)
 		edge := p.border
 		if z.Tone == app.ToneGood || z.Tone == app.ToneWarn {
-			fill = p.tone(z.Tone).alpha(0.06).mix(p.surface, 0.3)
-			edge = p.tone(z.Tone).alpha(0.55)
+			fill = p.surface.mix(p.tone(z.Tone), 0.07)
+			edge = p.tone(z.Tone).mix(p.surface, 0.35)
 		}
 		if z.Hot {
-			fill = p.tone(app.ToneAccent).alpha(0.12)
+			fill = p.surface.mix(p.tone(app.ToneAccent), 0.12)
 			edge = p.tone(app.ToneAccent)
 		}
 		c.roundRect(z.Rect, 10, fill)
@@ -216,6 +218,12 @@ func (c *canvas) paintNodes(f *app.Frame, p *palette) {
 		if n.Selected {
 			c.ring(n.Center, n.R+10, 2.5, p.tone(app.ToneAccent))
 		}
+		if n.Highlight && !n.Selected {
+			// The machines a story is about wear a dotted ring.
+			for k := 0; k < 24; k += 2 {
+				c.arcFrom(n.Center, n.R+10, float64(k)/24, 1.0/24, 2, p.tone(app.ToneAccent).alpha(0.8))
+			}
+		}
 		c.nodeShape(n, n.Center, n.R, fill, edge, 2.5)
 		for _, v := range n.Votes {
 			if v.Granted {
@@ -360,6 +368,9 @@ func (c *canvas) paintPanel(pv *app.PanelView, p *palette) {
 			continue
 		}
 		in.paintWidget(w, p)
+	}
+	if pv.Diagram != nil {
+		in.paintDiagram(pv.Diagram, p)
 	}
 	in.flush()
 	c.calls += in.calls
@@ -507,8 +518,7 @@ func (c *canvas) paintBanner(f *app.Frame, p *palette) {
 	c.icon("close", b.Close.Rect, p.tone(app.ToneMuted), p)
 }
 
-func (c *canvas) paintMenu(f *app.Frame, p *palette) {
-	m := f.Menu
+func (c *canvas) paintPopover(m *app.MenuView, p *palette) {
 	if m == nil {
 		return
 	}
@@ -548,4 +558,35 @@ func (c *canvas) paintTooltip(f *app.Frame, p *palette) {
 	for _, l := range t.Lines {
 		c.text(l, p.bg)
 	}
+}
+
+// paintDiagram draws the role diagram.
+func (c *canvas) paintDiagram(d *app.DiagramView, p *palette) {
+	for _, ar := range d.Arrows {
+		clr := p.tone(app.ToneMuted).alpha(0.8)
+		w := 1.3
+		if ar.Hot {
+			clr, w = p.tone(app.ToneAccent), 2.5
+		}
+		for i := 1; i < len(ar.Path); i++ {
+			c.line(ar.Path[i-1], ar.Path[i], w, clr)
+		}
+		if n := len(ar.Path); n >= 2 {
+			c.arrowHead(ar.Path[n-1], ar.Path[n-1].Sub(ar.Path[n-2]), 7, clr)
+		}
+		c.text(ar.Label, p.tone(ar.Label.Tone))
+	}
+	for _, b := range d.Boxes {
+		fill := p.surface.mix(p.tone(b.Tone), 0.35)
+		edge := p.tone(b.Tone).mix(p.onDisc, 0.3)
+		w := 1.5
+		if b.Hot {
+			edge, w = p.tone(app.ToneAccent), 3
+		}
+		c.roundRect(b.Rect, 6, fill)
+		c.roundRectLine(b.Rect, 6, w, edge)
+		c.text(b.Label, p.tone(b.Label.Tone))
+		c.text(b.Members, p.tone(b.Members.Tone))
+	}
+	c.text(d.Last, p.tone(d.Last.Tone))
 }

@@ -1,0 +1,197 @@
+package app
+
+import (
+	"strings"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// DiagramView is Raft's role diagram: a box per role holding the machines
+// in it now, and an arrow per transition, the latest one lit.
+type DiagramView struct {
+	Boxes  []DiagramBox
+	Arrows []DiagramArrow
+	// Last says in words what the latest transition was.
+	Last TextItem
+}
+
+// DiagramBox is one role.
+type DiagramBox struct {
+	Rect    viz.Rect
+	Label   TextItem
+	Members TextItem
+	Tone    Tone
+	Shape   Shape
+	Dashed  bool
+	Hot     bool // the latest transition ended here
+}
+
+// DiagramArrow is one transition: a path of straight pieces ending in an
+// arrowhead, with its label.
+type DiagramArrow struct {
+	Path  []viz.Point
+	Label TextItem
+	Hot   bool
+}
+
+// roleEdge is a transition of the diagram.
+type roleEdge struct {
+	from, to raftcore.Role
+	label    string
+}
+
+// roleDiagram lays the diagram out at x, y in width w and returns it with
+// its height. With PreVote off there is no pre-candidate box.
+func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
+	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RolePreCandidate, raftcore.RoleCandidate, raftcore.RoleLeader}
+	edges := []roleEdge{
+		{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
+		{raftcore.RolePreCandidate, raftcore.RoleCandidate, "pre-vote won"},
+		{raftcore.RoleCandidate, raftcore.RoleLeader, "majority"},
+		{raftcore.RolePreCandidate, raftcore.RoleFollower, "gave up"},
+		{raftcore.RoleCandidate, raftcore.RoleFollower, "lost"},
+		{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
+		{raftcore.RoleCandidate, raftcore.RoleCandidate, "new election"},
+	}
+	if !a.cfg.PreVote {
+		roles = []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
+		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate, "timeout"}}, edges[2:]...)
+		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
+	}
+	latest, who, why := a.lastRoleChange()
+	d := &DiagramView{}
+	n := float64(len(roles))
+	gap := 22.0
+	bw := (w - gap*(n-1)) / n
+	bh := 40.0
+	top := y + 24 // room for the forward labels and the loop
+	boxOf := map[raftcore.Role]viz.Rect{}
+	members := a.roleMembers()
+	for i, r := range roles {
+		rect := viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
+		boxOf[r] = rect
+		tone, shape, dashed := roleLook(a.cfg.Protocol, r)
+		b := DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
+		b.Label = TextItem{Text: capital(roleWord(a.cfg.Protocol, r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: ToneText, Bold: true, Center: true}
+		b.Members = TextItem{Text: members[r], X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: ToneText, Center: true}
+		d.Boxes = append(d.Boxes, b)
+	}
+	backDepth := 8.0
+	for _, e := range edges {
+		f, t := boxOf[e.from], boxOf[e.to]
+		hot := latest != nil && latest.From == e.from && latest.To == e.to
+		var path []viz.Point
+		var label TextItem
+		switch {
+		case e.from == e.to:
+			// A loop over the box.
+			cx := f.X + f.W*0.5
+			path = []viz.Point{{X: cx - 7, Y: f.Y}, {X: cx - 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y}}
+			label = TextItem{Text: e.label, X: cx, Y: f.Y - 19, Size: sizeSmall - 3, Tone: ToneMuted, Center: true}
+		case t.X > f.X:
+			// Forward, between neighbours, across the upper half.
+			ay := f.Y + f.H*0.3
+			path = []viz.Point{{X: f.Right(), Y: ay}, {X: t.X, Y: ay}}
+			label = TextItem{Text: e.label, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: sizeSmall - 3, Tone: ToneMuted, Center: true}
+		default:
+			// Back to the follower, under the boxes.
+			by := f.Bottom() + backDepth
+			path = []viz.Point{{X: f.X + f.W*0.5, Y: f.Bottom()}, {X: f.X + f.W*0.5, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: t.Bottom()}}
+			label = TextItem{Text: e.label, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: sizeSmall - 3, Tone: ToneMuted}
+			label.X -= a.measure(e.label, label.Size)
+			backDepth += 11
+		}
+		if hot {
+			label.Tone, label.Bold = ToneAccent, true
+		}
+		d.Arrows = append(d.Arrows, DiagramArrow{Path: path, Label: label, Hot: hot})
+	}
+	h := top - y + bh + backDepth + 4
+	if latest != nil {
+		text := who + ": " + roleWord(a.cfg.Protocol, latest.From) + " → " + roleWord(a.cfg.Protocol, latest.To)
+		if why != "" {
+			text += " (" + why + ")"
+		}
+		d.Last = TextItem{Text: text, X: x, Y: y + h, Size: sizeSmall, Tone: ToneAccent}
+		h += lineHeight(sizeSmall)
+	}
+	return d, h
+}
+
+// roleMembers names the running machines in each role.
+func (a *App) roleMembers() map[raftcore.Role]string {
+	w := a.World()
+	out := map[raftcore.Role]string{}
+	for i := 1; i <= w.Size(); i++ {
+		id := raftcore.NodeID(i)
+		if w.Status(id) == raftcore.StatusCrashed {
+			continue
+		}
+		r := w.Node(id).Role()
+		if out[r] != "" {
+			out[r] += " "
+		}
+		out[r] += a.cfg.Name(id)
+	}
+	return out
+}
+
+// lastRoleChange is the latest role transition the trace still holds.
+func (a *App) lastRoleChange() (*raftcore.RoleChange, string, string) {
+	tr := a.World().Trace()
+	for k := len(tr) - 1; k >= 0; k-- {
+		e := tr[k]
+		if e.Kind != raftcore.TraceRole {
+			continue
+		}
+		fromTo, why, _ := strings.Cut(e.Text, ": ")
+		f, t, ok := strings.Cut(fromTo, "->")
+		if !ok {
+			return nil, "", ""
+		}
+		from, ok1 := roleByName(f)
+		to, ok2 := roleByName(t)
+		if !ok1 || !ok2 {
+			return nil, "", ""
+		}
+		return &raftcore.RoleChange{From: from, To: to, Term: e.Term, Why: why}, a.cfg.Name(e.Node), why
+	}
+	return nil, "", ""
+}
+
+func roleByName(s string) (raftcore.Role, bool) {
+	for r := raftcore.RoleFollower; r <= raftcore.RoleReplica; r++ {
+		if r.String() == s {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// moved returns the diagram shifted by dx, dy.
+func (d *DiagramView) moved(dx, dy float64) *DiagramView {
+	out := &DiagramView{Last: d.Last}
+	out.Last.X += dx
+	out.Last.Y += dy
+	for _, b := range d.Boxes {
+		b.Rect.X += dx
+		b.Rect.Y += dy
+		b.Label.X += dx
+		b.Label.Y += dy
+		b.Members.X += dx
+		b.Members.Y += dy
+		out.Boxes = append(out.Boxes, b)
+	}
+	for _, ar := range d.Arrows {
+		path := make([]viz.Point, len(ar.Path))
+		for i, p := range ar.Path {
+			path[i] = viz.Pt(p.X+dx, p.Y+dy)
+		}
+		ar.Path = path
+		ar.Label.X += dx
+		ar.Label.Y += dy
+		out.Arrows = append(out.Arrows, ar)
+	}
+	return out
+}
