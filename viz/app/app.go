@@ -210,9 +210,8 @@ func (a *App) start() error {
 		if err := a.scen.begin(a); err != nil {
 			return err
 		}
-		if ks := a.scen.panelKinds(); len(ks) > 0 {
-			a.tab = ks[0]
-		}
+		// Behind tabs, the scenario's own words come first.
+		a.tab = viz.PanelScenario
 		a.touchLayout()
 	}
 	return nil

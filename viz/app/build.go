@@ -128,19 +128,24 @@ func (a *App) buildZones() {
 		case zv.Empty:
 			text := "Drop a machine here to split it off"
 			if a.measure(text, sizeSmall) > z.Label.W-8 {
-				text = "Drop here to split"
+				text = "Drop here"
 			}
 			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
 		default:
-			maj := 2*len(members) > n
-			text := "Side " + strconv.Itoa(z.Index+1) + ": " + strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
+			count := strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
+			verdict := ""
 			if a.cfg.Protocol == raftcore.ProtocolRaft {
-				if maj {
-					text += ", a majority"
-					zv.Tone = ToneGood
-				} else {
-					text += ", no majority"
-					zv.Tone = ToneWarn
+				verdict, zv.Tone = ", no majority", ToneWarn
+				if 2*len(members) > n {
+					verdict, zv.Tone = ", a majority", ToneGood
+				}
+			}
+			// The longest wording that fits the zone's label.
+			text := ""
+			for _, t := range []string{"Side " + strconv.Itoa(z.Index+1) + ": " + count + verdict, count + verdict, count} {
+				text = t
+				if a.measure(t, sizeSmall) <= z.Label.W-8 {
+					break
 				}
 			}
 			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: zv.Tone, Bold: true}

@@ -74,7 +74,11 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		tone, shape, dashed := roleLook(a.cfg.Protocol, r)
 		b := DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
 		b.Label = TextItem{Text: capital(roleWord(a.cfg.Protocol, r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: ToneText, Bold: true, Center: true}
-		b.Members = TextItem{Text: members[r], X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: ToneText, Center: true}
+		who := members[r]
+		if a.measure(who, sizeSmall) > bw-6 {
+			who = itoa(strings.Count(who, " ")+1) + " machines"
+		}
+		b.Members = TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: ToneText, Center: true}
 		d.Boxes = append(d.Boxes, b)
 	}
 	backDepth := 8.0

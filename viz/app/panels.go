@@ -102,6 +102,15 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	got := make([]float64, n)
 	left, open := avail, n
 	fixed := make([]bool, n)
+	// The scenario's own words come first: what to try, the step, what
+	// just happened and its buttons.
+	for i, k := range kinds {
+		if k == viz.PanelScenario && a.scen != nil {
+			got[i], fixed[i] = min(max(want[i], minH), avail*0.6), true
+			left -= got[i]
+			open--
+		}
+	}
 	// Panels a scenario does not ask for keep to a couple of lines.
 	if a.scen != nil {
 		wanted := a.scen.panelKinds()
