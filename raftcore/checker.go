@@ -34,7 +34,9 @@ type Violation struct {
 	Term  uint64   `json:"term,omitempty"`
 	Index uint64   `json:"index,omitempty"`
 	AtUs  int64    `json:"at_us"`
-	Text  string   `json:"text"`
+	// Op is the client operation that saw the violation (stale reads).
+	Op   int    `json:"op,omitempty"`
+	Text string `json:"text"`
 }
 
 // maxViolations bounds the violations kept; counts are always exact.
@@ -321,7 +323,7 @@ func (c *checker) onRead(op Op, modIndex uint64) {
 			continue
 		}
 		if w.Index > op.ReadAt {
-			c.report(strconv.Itoa(op.ID), Violation{Rule: RuleStaleRead, Nodes: []NodeID{op.Node}, Index: w.Index,
+			c.report(strconv.Itoa(op.ID), Violation{Rule: RuleStaleRead, Nodes: []NodeID{op.Node}, Index: w.Index, Op: op.ID,
 				Text: fmt.Sprintf("a %s read of %s at %s returned state as of index %d, missing the write at index %d that had already completed", op.Mode, op.Key, c.name(op.Node), op.ReadAt, w.Index)})
 			return
 		}

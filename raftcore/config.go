@@ -118,9 +118,14 @@ func (c Config) Name(id NodeID) string {
 	return fmt.Sprintf("%d", id)
 }
 
+// msToUs rounds milliseconds to whole microseconds. The explicit float64
+// conversion of the product forbids the compiler from fusing the multiply
+// and add into one instruction (the Go spec allows that on some CPUs), so the
+// result, and with it the trace, is the same on every platform.
 func msToUs(ms float64) int64 {
-	if ms >= 0 {
-		return int64(ms*1000 + 0.5)
+	us := float64(ms * 1000)
+	if us >= 0 {
+		return int64(us + 0.5)
 	}
-	return int64(ms*1000 - 0.5)
+	return int64(us - 0.5)
 }

@@ -145,7 +145,7 @@ func (w *World) scheduleWork(id NodeID) {
 	}
 	cost := int64(0)
 	if mc.slow > 1 {
-		cost = int64(mc.slow*1000 + 0.5)
+		cost = int64(float64(mc.slow*1000) + 0.5) // no fused multiply-add: see msToUs
 	}
 	mc.busyUntil = start + cost
 	w.schedule(event{at: mc.busyUntil, kind: evProcess, node: id, gen: mc.tickGen})

@@ -93,9 +93,15 @@ func RandomRun(seed int64, o RandomOptions) *World {
 			cut := 1 + r.Intn(n-1)
 			acts = append(acts, Action{Do: "partition", Groups: [][]int{perm[:cut], perm[cut:]}})
 		case k < 11:
-			// Put the leader in a minority.
+			// Cut the leader off from everyone else.
 			l := leader()
-			acts = append(acts, Action{Do: "partition", Groups: [][]int{{l}}})
+			var rest []int
+			for i := 1; i <= n; i++ {
+				if i != l {
+					rest = append(rest, i)
+				}
+			}
+			acts = append(acts, Action{Do: "partition", Groups: [][]int{{l}, rest}})
 		case k < 16:
 			acts = append(acts, Action{Do: "heal"})
 		case k < 22:

@@ -25,7 +25,7 @@ func TestRandomRunsKeepRaftSafe(t *testing.T) {
 	}
 	for seed := int64(1); seed <= int64(runs); seed++ {
 		w := RandomRun(seed, RandomOptions{})
-		if len(w.Violations()) > 0 {
+		if unexpectedViolations(w) {
 			failWithSchedule(t, w, "raft broke a safety rule")
 		}
 		// Replaying the recorded schedule gives the same world.
@@ -39,6 +39,24 @@ func TestRandomRunsKeepRaftSafe(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unexpectedViolations reports whether w broke any rule other than a stale
+// lease read. Lease reads are unsafe even in etcd: a follower's lease is one
+// election timeout while a leader notices it lost its majority only at its
+// next CheckQuorum, one to two timeouts later (etcd-io/raft issue 166), and
+// clock drift widens the window. The lab shows exactly that, so the random
+// runs allow it; every other rule must hold.
+func unexpectedViolations(w *World) bool {
+	for _, v := range w.Violations() {
+		if v.Rule == RuleStaleRead {
+			if op, ok := w.Op(v.Op); ok && op.Mode == ReadLease {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // TestCheckerCatchesBrokenVariants shows the checker is not vacuous: each
