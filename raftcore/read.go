@@ -9,7 +9,7 @@ package raftcore
 
 // requestRead starts a read with context ctx at this machine.
 func (n *Node) requestRead(ctx uint64, lease bool) error {
-	m := Message{Type: MsgReadIndex, From: n.ID, To: n.ID, Context: ctx, Lease: lease}
+	m := Message{Type: MsgReadIndex, From: n.ID, To: n.ID, Context: ctx, Lease: lease, Origin: n.ID}
 	switch n.role {
 	case RoleLeader:
 		n.handleReadIndex(m)
@@ -27,6 +27,11 @@ func (n *Node) requestRead(ctx uint64, lease bool) error {
 }
 
 func (n *Node) handleReadIndex(m Message) {
+	if m.Origin != None {
+		// Answer the machine the client asked, not the follower that
+		// passed the request on: only the former can match it to a client.
+		m.From = m.Origin
+	}
 	if n.cfg.size == 1 {
 		n.answerRead(m, n.commit)
 		return

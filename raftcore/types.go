@@ -177,6 +177,11 @@ type Message struct {
 	Context uint64
 	// Lease asks for a lease-based read instead of a quorum round.
 	Lease bool
+	// Origin is, on a read request, the machine the client asked. A follower
+	// that passes the request on keeps it, so the leader answers that
+	// machine even when the request crossed two hops (etcd keeps From for
+	// this; here From is always the sender, whose link the message uses).
+	Origin NodeID
 
 	SendUs    int64
 	DeliverUs int64
