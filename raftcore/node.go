@@ -83,6 +83,8 @@ var (
 	errNotLeader    = errors.New("not the leader")
 	errCandidate    = errors.New("an election is under way")
 	errNotAuthority = errors.New("no authority known")
+	// The reason a reader sees for a refused lease read.
+	errLeaseNoCheckQuorum = errors.New("lease reads need CheckQuorum, which is off")
 )
 
 // Node is one machine. Term, vote and log are persistent: they survive a

@@ -9,6 +9,12 @@ package raftcore
 
 // requestRead starts a read with context ctx at this machine.
 func (n *Node) requestRead(ctx uint64, lease bool) error {
+	if lease && !n.cfg.checkQuorum {
+		// Without CheckQuorum a leader cut off from the majority never
+		// steps down, so its lease never ends and it would answer from old
+		// state for ever. etcd refuses this combination outright.
+		return errLeaseNoCheckQuorum
+	}
 	m := Message{Type: MsgReadIndex, From: n.ID, To: n.ID, Context: ctx, Lease: lease, Origin: n.ID}
 	switch n.role {
 	case RoleLeader:

@@ -1,6 +1,9 @@
 package raftcore
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Tests from a review of the engine against etcd-io/raft. Those that come
 // with a change to the engine or its tests failed before that change.
@@ -55,6 +58,38 @@ func rvLastOp(t *testing.T, w *World) Op {
 	return ops[len(ops)-1]
 }
 
+// rvReplaceLeader elects machine 1, writes x=1 through it, cuts it off from
+// machines 2 and 3 (pausing it first when pause is set) and waits until they
+// elect a leader and commit x=2 through it. It returns that new leader;
+// machine 1 still believes it leads.
+func rvReplaceLeader(t *testing.T, w *World, pause bool) NodeID {
+	t.Helper()
+	rvApply(t, w, Action{Do: "timeout", Node: 1})
+	if !rvRunUntil(w, 2_000_000, func() bool { return rvLeads(w, 1) }) {
+		t.Fatal("machine 1 did not become leader")
+	}
+	rvApply(t, w, Action{Do: "write", Node: 1, Key: "x", Value: "1"})
+	w.RunFor(500_000)
+	if pause {
+		rvApply(t, w, Action{Do: "pause", Node: 1})
+	}
+	rvApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2, 3}}})
+	if !rvRunUntil(w, 5_000_000, func() bool { return rvLeads(w, 2) || rvLeads(w, 3) }) {
+		t.Fatal("the majority elected no leader")
+	}
+	lead := NodeID(2)
+	if !rvLeads(w, 2) {
+		lead = 3
+	}
+	rvApply(t, w, Action{Do: "write", Node: int(lead), Key: "x", Value: "2"})
+	write := rvLastOp(t, w).ID
+	w.RunFor(500_000)
+	if op, _ := w.Op(write); op.Result != OpOK || w.Node(1).Role() != RoleLeader {
+		t.Fatalf("setup: write %s; machine 1 is %s", op.Result, w.Node(1).Role())
+	}
+	return lead
+}
+
 // A read asked of a follower whose leader has just been deposed travels
 // follower -> old leader -> new leader. etcd's stepFollower forwards the
 // MsgReadIndex unchanged, so the new leader answers the follower that asked.
@@ -82,6 +117,26 @@ func TestReviewReadForwardedTwiceIsAnswered(t *testing.T) {
 	w.RunFor(1_000_000)
 	if op, _ := w.Op(read); op.Result != OpOK {
 		t.Fatalf("read forwarded through the old leader: %s (%s); want it answered", op.Result, op.Reason)
+	}
+	if v := w.Violations(); len(v) > 0 {
+		t.Fatalf("violations: %+v", v)
+	}
+}
+
+// etcd refuses ReadOnlyLeaseBased without CheckQuorum ("CheckQuorum must be
+// enabled when ReadOnlyOption is ReadOnlyLeaseBased"): without it a leader
+// cut off from the majority never steps down, so its lease never ends. A
+// lease read at such a leader must be refused, not answered from old state.
+func TestReviewLeaseReadNeedsCheckQuorum(t *testing.T) {
+	w := rvWorld(t, 3, true, false)
+	lead := rvReplaceLeader(t, w, false)
+	w.RunFor(1_000)
+	for _, at := range []NodeID{1, lead} {
+		rvApply(t, w, Action{Do: "read", Node: int(at), Key: "x", Mode: "lease"})
+		op := rvLastOp(t, w)
+		if op.Result != OpRefused || !strings.Contains(op.Reason, "CheckQuorum") {
+			t.Errorf("lease read at machine %d without CheckQuorum: %s %q (read %q); want refused, naming CheckQuorum", at, op.Result, op.Reason, op.ReadValue)
+		}
 	}
 	if v := w.Violations(); len(v) > 0 {
 		t.Fatalf("violations: %+v", v)

@@ -199,7 +199,8 @@ const (
 	// quorum that it still leads, then the answer waits for apply.
 	ReadLinearizable ReadMode = "linearizable"
 	// ReadLease lets the leader answer from its lease (CheckQuorum) without a
-	// quorum round; the lease is measured on the leader's own clock.
+	// quorum round; the lease is measured on the leader's own clock. With
+	// CheckQuorum off there is no lease, and lease reads are refused.
 	ReadLease ReadMode = "lease"
 	// ReadLocal answers from the asked machine's own applied state. Fast and
 	// always available, possibly stale (etcd's "serializable" reads).
