@@ -36,7 +36,9 @@ func (w *World) InFlight() []Message {
 func (w *World) InFlightCount() int {
 	c := 0
 	for i := range w.queue {
-		if w.queue[i].kind == evDeliver {
+		// A message dropped by hand still has its event queued; it is
+		// off the wire all the same, as InFlight says.
+		if w.queue[i].kind == evDeliver && !w.isDropped(w.queue[i].msg.ID) {
 			c++
 		}
 	}

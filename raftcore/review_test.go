@@ -142,3 +142,16 @@ func TestReviewLeaseReadNeedsCheckQuorum(t *testing.T) {
 		t.Fatalf("violations: %+v", v)
 	}
 }
+
+// Dropping a message by hand takes it off the wire: InFlightCount, which the
+// app may use instead of len(InFlight()), must agree.
+func TestReviewInFlightCountLeavesOutDropped(t *testing.T) {
+	w := rvWorld(t, 3, true, true)
+	if !rvRunUntil(w, 5_000_000, func() bool { return len(w.InFlight()) > 0 }) {
+		t.Fatal("no message was ever in flight")
+	}
+	rvApply(t, w, Action{Do: "drop", ID: w.InFlight()[0].ID})
+	if got, want := w.InFlightCount(), len(w.InFlight()); got != want {
+		t.Fatalf("InFlightCount() = %d after a drop, len(InFlight()) = %d", got, want)
+	}
+}
