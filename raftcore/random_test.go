@@ -68,8 +68,12 @@ func TestCheckerCatchesBrokenVariants(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			for seed := int64(1); seed <= maxSeeds; seed++ {
 				w := RandomRun(seed, RandomOptions{Bugs: b.Bug, StopOnViolation: true})
-				if v := w.Violations(); len(v) > 0 {
-					t.Logf("caught with seed %d: %s: %s", seed, v[0].Rule, v[0].Text)
+				// A stale lease read happens without any bug, so it does
+				// not count as catching one.
+				if unexpectedViolations(w) {
+					for _, v := range w.Violations() {
+						t.Logf("caught with seed %d: %s: %s", seed, v.Rule, v.Text)
+					}
 					return
 				}
 			}
