@@ -182,3 +182,47 @@ func TestReviewLeaseReadAfterPauseIsStale(t *testing.T) {
 		t.Fatal("the random runs would count the stale lease read as Raft breaking")
 	}
 }
+
+// No deliberate bug breaks term-monotonic, one-vote-per-term,
+// commit-monotonic, commit-within-log or leader-append-only, so the random
+// runs never show that these rules can fire at all. Breaking each by hand
+// shows that none of them is vacuous.
+func TestReviewEveryInvariantRuleCanFire(t *testing.T) {
+	settled := rvWorld(t, 3, true, true)
+	rvApply(t, settled, Action{Do: "timeout", Node: 1})
+	if !rvRunUntil(settled, 2_000_000, func() bool { return rvLeads(settled, 1) }) {
+		t.Fatal("machine 1 did not become leader")
+	}
+	rvApply(t, settled, Action{Do: "write", Node: 1, Key: "x", Value: "1"})
+	rvApply(t, settled, Action{Do: "write", Node: 1, Key: "y", Value: "1"})
+	settled.RunFor(500_000)
+	if settled.Node(2).Commit() < 3 || settled.Node(2).Vote() != 1 {
+		t.Fatalf("setup: machine 2 has commit %d, vote %d", settled.Node(2).Commit(), settled.Node(2).Vote())
+	}
+	cases := []struct {
+		rule   Rule
+		node   NodeID
+		mutate func(n *Node)
+	}{
+		{RuleTermMonotonic, 2, func(n *Node) { n.term-- }},
+		{RuleOneVote, 2, func(n *Node) { n.vote = 3 }},
+		{RuleCommitMonotonic, 2, func(n *Node) { n.commit-- }},
+		{RuleCommitWithinLog, 2, func(n *Node) { n.commit = n.log.lastIndex() + 1 }},
+		// The leader's log shrinks without a trace of truncation...
+		{RuleLeaderAppendOnly, 1, func(n *Node) { n.log.entries = n.log.entries[:len(n.log.entries)-1] }},
+		// ...or keeps its length but replaces its last entry.
+		{RuleLeaderAppendOnly, 1, func(n *Node) {
+			last := n.log.lastIndex()
+			n.log.appendAfter(last-1, Entry{Term: n.term, Data: Command{Kind: OpPut, Key: "x", Value: "2"}})
+		}},
+	}
+	for _, tc := range cases {
+		w := settled.Clone()
+		before := w.capture(tc.node)
+		tc.mutate(w.nodes[tc.node])
+		w.afterStep(tc.node, before)
+		if w.ViolationCount(tc.rule) != 1 {
+			t.Errorf("%s did not fire: %+v", tc.rule, w.Violations())
+		}
+	}
+}
