@@ -3,6 +3,7 @@ package raftcore
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"testing"
 )
 
@@ -13,6 +14,23 @@ func failWithSchedule(t *testing.T, w *World, why string) {
 	t.Helper()
 	js, _ := json.Marshal(w.Schedule())
 	t.Fatalf("%s\nseed %d; reproduce with: go run ./cmd/raftsim run -f - <<'EOF'\n%s\nEOF\nviolations: %+v", why, w.Config().Seed, js, w.Violations())
+}
+
+// diverged lets w, whose faults are healed, run quietly for three seconds and
+// reports how a machine's log or state then differs from machine 1's, or ""
+// when every machine holds the same committed and applied history.
+func diverged(w *World) string {
+	w.RunFor(3_000_000)
+	a := w.Node(1)
+	for id := NodeID(2); int(id) <= w.Size(); id++ {
+		b := w.Node(id)
+		if b.LastIndex() != a.LastIndex() || b.LastTerm() != a.LastTerm() || b.Commit() != a.Commit() ||
+			b.Applied() != a.Applied() || b.KV().Digest() != a.KV().Digest() {
+			return fmt.Sprintf("after healing, machine %d (last %d, commit %d, applied %d) differs from machine 1 (last %d, commit %d, applied %d)",
+				id, b.LastIndex(), b.Commit(), b.Applied(), a.LastIndex(), a.Commit(), a.Applied())
+		}
+	}
+	return ""
 }
 
 // TestRandomRunsKeepRaftSafe runs Raft through randomized fault runs with
@@ -27,6 +45,9 @@ func TestRandomRunsKeepRaftSafe(t *testing.T) {
 		w := RandomRun(seed, RandomOptions{})
 		if unexpectedViolations(w) {
 			failWithSchedule(t, w, "raft broke a safety rule")
+		}
+		if why := diverged(w.Clone()); why != "" {
+			failWithSchedule(t, w, why)
 		}
 		// Replaying the recorded schedule gives the same world.
 		if seed%50 == 0 {
