@@ -175,10 +175,12 @@ func (wr *writer) buttons(in float64, ws ...Widget) []Widget {
 // controls after it (or below it when the label is wide).
 func (wr *writer) row(label string, labelW float64, ws ...Widget) {
 	h := wr.a.controlHeight()
-	lt := TextItem{Text: label, X: wr.x, Y: wr.y + (h-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneMuted}
+	if label != "" {
+		wr.lines = append(wr.lines, TextItem{Text: label, X: wr.x, Y: wr.y + (h-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneMuted})
+	}
 	before := len(wr.widgets)
 	wr.buttons(labelW, ws...)
-	wr.rows = append(wr.rows, MenuRow{Label: lt, Widgets: wr.widgets[before:]})
+	wr.rows = append(wr.rows, MenuRow{Widgets: wr.widgets[before:]})
 }
 
 // height is how far the writer has come.

@@ -109,7 +109,7 @@ func render(t *testing.T, a *app.App, name string) *image.RGBA {
 	w, h := int(f.W), int(f.H)
 	img := ebiten.NewImage(w, h)
 	defer img.Deallocate()
-	c := &canvas{dst: img, sc: 1}
+	c := &canvas{dst: img, sc: 1, tc: &textCache{}}
 	pal := lightPalette()
 	if f.Theme == app.ThemeDark {
 		pal = darkPalette()

@@ -59,6 +59,7 @@ type Game struct {
 	chars   []rune
 	timing  Timing
 	lastSec time.Duration
+	texts   textCache
 	frames  int
 	done    error
 }
@@ -226,8 +227,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if f.Theme == app.ThemeDark {
 		pal = g.dark
 	}
-	g.cv.dst, g.cv.sc = screen, g.scale
+	g.cv.dst, g.cv.sc, g.cv.tc = screen, g.scale, &g.texts
 	g.cv.paintFrame(f, pal)
+	g.texts.endFrame()
 	g.timing.BuildUs, g.timing.PaintUs = t1.Sub(t0).Microseconds(), time.Since(t1).Microseconds()
 	g.timing.Calls = g.cv.calls
 	g.drawn, g.drawnW, g.drawnH = a.Version(), b.Dx(), b.Dy()

@@ -24,6 +24,7 @@ type canvas struct {
 	vs    []ebiten.Vertex
 	is    []uint16
 	texts []queuedText
+	tc    *textCache
 	calls int // draw calls this frame
 	// aa turns on anti-aliasing for the batch, over the region aaRect.
 	// Ebiten anti-aliases through an offscreen image twice the size of
@@ -64,7 +65,7 @@ func (c *canvas) flush() {
 	}
 	c.vs, c.is = c.vs[:0], c.is[:0]
 	for _, q := range c.texts {
-		drawText(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
+		c.tc.drawText(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
 	}
 	c.texts = c.texts[:0]
 }
@@ -297,5 +298,5 @@ func (c *canvas) text(t textItem, clr colorF) {
 func (c *canvas) clip(r viz.Rect) *canvas {
 	b := image.Rect(int(math.Floor(r.X*c.sc)), int(math.Floor(r.Y*c.sc)), int(math.Ceil(r.Right()*c.sc)), int(math.Ceil(r.Bottom()*c.sc)))
 	b = b.Intersect(c.dst.Bounds())
-	return &canvas{dst: c.dst.SubImage(b).(*ebiten.Image), sc: c.sc}
+	return &canvas{dst: c.dst.SubImage(b).(*ebiten.Image), sc: c.sc, tc: c.tc}
 }
