@@ -336,7 +336,7 @@ func (c *checker) onRestart(id NodeID) {
 }
 
 // Violations returns the violations found so far (the first 200).
-func (w *World) Violations() []Violation { return w.checker.list }
+func (w *World) Violations() []Violation { return capped(w.checker.list) }
 
 // ViolationCount returns how many times rule was broken (all rules when
 // rule is empty).

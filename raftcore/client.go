@@ -54,7 +54,7 @@ func (o Op) LatencyUs(now int64) int64 {
 }
 
 // Ops returns every client operation so far.
-func (w *World) Ops() []Op { return w.ops }
+func (w *World) Ops() []Op { return capped(w.ops) }
 
 // Op returns operation id (ids start at 1).
 func (w *World) Op(id int) (Op, bool) {

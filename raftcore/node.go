@@ -120,12 +120,12 @@ type Node struct {
 
 func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {
 	n := &Node{ID: id, cfg: cfg, rng: rng}
-	n.start()
+	n.start(true)
 	return n
 }
 
-// start puts a fresh or restarted machine into its initial role.
-func (n *Node) start() {
+// start puts a fresh (first) or restarted machine into its initial role.
+func (n *Node) start(first bool) {
 	n.votes = make([]int8, n.cfg.size+1)
 	switch n.cfg.protocol {
 	case ProtocolNaiveCopy:
@@ -133,7 +133,7 @@ func (n *Node) start() {
 	case ProtocolFailover:
 		n.role = RoleFollower
 		// Machine 1 is the designated authority when the cluster starts.
-		if n.ID == 1 && n.log.lastIndex() == 0 && n.term == 0 {
+		if first && n.ID == 1 {
 			n.role = RoleLeader
 			n.lead = n.ID
 		}
@@ -157,7 +157,7 @@ func (n *Node) restart() {
 	if n.cfg.has(BugKeepCommitOnRestart) {
 		n.commit, n.applied = keepCommit, keepApplied
 	}
-	n.start()
+	n.start(false)
 }
 
 // Accessors used by the world, the checker and the app.

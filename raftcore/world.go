@@ -184,10 +184,15 @@ func (w *World) TraceHash() uint64 { return w.trace.hash }
 func (w *World) TraceCount() uint64 { return w.trace.count }
 
 // Trace returns the events kept in memory (all of them when TraceLimit is 0).
-func (w *World) Trace() []TraceEvent { return w.trace.events }
+func (w *World) Trace() []TraceEvent { return capped(w.trace.events) }
 
 // Actions returns the action log.
-func (w *World) Actions() []Action { return w.actions }
+func (w *World) Actions() []Action { return capped(w.actions) }
+
+// capped returns s with its capacity cut to its length, so a caller that
+// appends to a slice the world hands out gets a copy instead of writing into
+// the world's own storage.
+func capped[T any](s []T) []T { return s[:len(s):len(s)] }
 
 // NextEventAt returns the time of the next event, if any.
 func (w *World) NextEventAt() (int64, bool) {

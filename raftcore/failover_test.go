@@ -1,0 +1,30 @@
+package raftcore
+
+import "testing"
+
+// Machine 1 is the failover authority only when the cluster starts: after a
+// crash it comes back as a follower like any other machine, even if it never
+// wrote anything.
+func TestFailoverRestartedAuthorityComesBackAsFollower(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolFailover; c.Nodes = 3 })
+	if w.Node(1).Role() != RoleLeader {
+		t.Fatalf("machine 1 should start as the authority, is %v", w.Node(1).Role())
+	}
+	mustApply(t, w, Action{Do: "crash", Node: 1})
+	w.RunFor(4_000_000) // another machine promotes itself meanwhile
+	mustApply(t, w, Action{Do: "restart", Node: 1})
+	if r := w.Node(1).Role(); r != RoleFollower {
+		t.Fatalf("restarted machine 1 is %v, want follower", r)
+	}
+}
+
+// Slices the world hands out cannot be used to write into it.
+func TestWorldSlicesAreCapped(t *testing.T) {
+	w := newTestWorld(t, nil)
+	mustApply(t, w, Action{Do: "write", Node: 1, Key: "k", Value: "v"})
+	acts := w.Actions()
+	_ = append(acts, Action{Do: "heal"})
+	if len(w.Actions()) != 1 || cap(acts) != len(acts) {
+		t.Fatalf("Actions() leaked its storage: cap %d len %d", cap(acts), len(acts))
+	}
+}
