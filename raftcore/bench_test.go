@@ -14,50 +14,7 @@ import (
 	"testing"
 
 	etcdraft "go.etcd.io/raft/v3"
-	"go.etcd.io/raft/v3/raftpb"
 )
-
-// etcdPump is a three-machine etcd cluster whose messages are delivered in
-// memory, in send order, as soon as they are sent.
-type etcdPump struct {
-	rns     []*etcdraft.RawNode
-	stores  []*etcdraft.MemoryStorage
-	applied []uint64
-	queue   []raftpb.Message
-}
-
-func newEtcdPump(o clusterOpts) *etcdPump {
-	p := &etcdPump{
-		rns:     make([]*etcdraft.RawNode, o.nodes+1),
-		stores:  make([]*etcdraft.MemoryStorage, o.nodes+1),
-		applied: make([]uint64, o.nodes+1),
-	}
-	for id := 1; id <= o.nodes; id++ {
-		p.rns[id], p.stores[id] = newEtcdNode(uint64(id), o)
-	}
-	return p
-}
-
-// ready persists, applies and queues what machine id produced.
-func (p *etcdPump) ready(id int) {
-	rn, ms := p.rns[id], p.stores[id]
-	for rn.HasReady() {
-		rd := rn.Ready()
-		if !etcdraft.IsEmptyHardState(rd.HardState) {
-			if err := ms.SetHardState(rd.HardState); err != nil {
-				panic(err)
-			}
-		}
-		if err := ms.Append(rd.Entries); err != nil {
-			panic(err)
-		}
-		if n := len(rd.CommittedEntries); n > 0 {
-			p.applied[id] = rd.CommittedEntries[n-1].Index
-		}
-		p.queue = append(p.queue, rd.Messages...)
-		rn.Advance(rd)
-	}
-}
 
 // drain delivers messages until none is left.
 func (p *etcdPump) drain() {

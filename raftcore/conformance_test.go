@@ -125,6 +125,48 @@ func newEtcdNode(id uint64, o clusterOpts) (*etcdraft.RawNode, *etcdraft.MemoryS
 	return rn, ms
 }
 
+// etcdPump is an etcd cluster with an in-memory network: ready persists
+// what a machine produced and queues its messages; the caller delivers them.
+type etcdPump struct {
+	rns     []*etcdraft.RawNode
+	stores  []*etcdraft.MemoryStorage
+	applied []uint64
+	queue   []raftpb.Message
+}
+
+func newEtcdPump(o clusterOpts) *etcdPump {
+	p := &etcdPump{
+		rns:     make([]*etcdraft.RawNode, o.nodes+1),
+		stores:  make([]*etcdraft.MemoryStorage, o.nodes+1),
+		applied: make([]uint64, o.nodes+1),
+	}
+	for id := 1; id <= o.nodes; id++ {
+		p.rns[id], p.stores[id] = newEtcdNode(uint64(id), o)
+	}
+	return p
+}
+
+// ready persists, applies and queues what machine id produced.
+func (p *etcdPump) ready(id int) {
+	rn, ms := p.rns[id], p.stores[id]
+	for rn.HasReady() {
+		rd := rn.Ready()
+		if !etcdraft.IsEmptyHardState(rd.HardState) {
+			if err := ms.SetHardState(rd.HardState); err != nil {
+				panic(err)
+			}
+		}
+		if err := ms.Append(rd.Entries); err != nil {
+			panic(err)
+		}
+		if n := len(rd.CommittedEntries); n > 0 {
+			p.applied[id] = rd.CommittedEntries[n-1].Index
+		}
+		p.queue = append(p.queue, rd.Messages...)
+		rn.Advance(rd)
+	}
+}
+
 func newConformanceWorld(o clusterOpts) *World {
 	cfg := DefaultConfig()
 	cfg.Nodes = o.nodes
@@ -139,15 +181,13 @@ func newConformanceWorld(o clusterOpts) *World {
 
 // lockstep holds the two clusters and the messages waiting on their links.
 type lockstep struct {
-	t      *testing.T
-	o      clusterOpts
-	rns    []*etcdraft.RawNode // by id; index 0 unused
-	stores []*etcdraft.MemoryStorage
-	eq     []raftpb.Message // etcd messages waiting, in send order
-	w      *World
-	rq     []Message // raftcore messages waiting, in send order
-	cut    [][]bool  // cut[a][b]: the transcript drops messages from a to b
-	steps  []string  // the transcript so far, for failure reports
+	t     *testing.T
+	o     clusterOpts
+	etcd  *etcdPump // its queue holds etcd's messages waiting, in send order
+	w     *World
+	rq    []Message // raftcore messages waiting, in send order
+	cut   [][]bool  // cut[a][b]: the transcript drops messages from a to b
+	steps []string  // the transcript so far, for failure reports
 	// rejects counts rejected appends delivered, so that transcripts about
 	// repair can check they still exercise it.
 	rejects int
@@ -155,12 +195,9 @@ type lockstep struct {
 
 func newLockstep(t *testing.T, o clusterOpts) *lockstep {
 	t.Helper()
-	h := &lockstep{t: t, o: o, w: newConformanceWorld(o)}
-	h.rns = make([]*etcdraft.RawNode, o.nodes+1)
-	h.stores = make([]*etcdraft.MemoryStorage, o.nodes+1)
+	h := &lockstep{t: t, o: o, etcd: newEtcdPump(o), w: newConformanceWorld(o)}
 	h.cut = make([][]bool, o.nodes+1)
 	for id := 1; id <= o.nodes; id++ {
-		h.rns[id], h.stores[id] = newEtcdNode(uint64(id), o)
 		h.cut[id] = make([]bool, o.nodes+1)
 	}
 	h.settle("start")
@@ -176,24 +213,10 @@ func (h *lockstep) settle(step string) {
 	h.compare()
 }
 
-// pumpEtcd runs each node's Ready loop: persist, apply, queue the messages,
-// advance. Advance may step self-addressed messages that produce more.
+// pumpEtcd runs each machine's Ready loop.
 func (h *lockstep) pumpEtcd() {
 	for id := 1; id <= h.o.nodes; id++ {
-		rn, ms := h.rns[id], h.stores[id]
-		for rn.HasReady() {
-			rd := rn.Ready()
-			if !etcdraft.IsEmptyHardState(rd.HardState) {
-				if err := ms.SetHardState(rd.HardState); err != nil {
-					h.t.Fatal(err)
-				}
-			}
-			if err := ms.Append(rd.Entries); err != nil {
-				h.t.Fatal(err)
-			}
-			h.eq = append(h.eq, rd.Messages...)
-			rn.Advance(rd)
-		}
+		h.etcd.ready(id)
 	}
 }
 
@@ -323,7 +346,7 @@ func confLinks(ws []confMsg) []string {
 
 func (h *lockstep) etcdMsgs() []confMsg {
 	var ws []confMsg
-	for _, m := range h.eq {
+	for _, m := range h.etcd.queue {
 		ws = append(ws, h.etcdMsg(m))
 	}
 	return ws
@@ -366,9 +389,9 @@ func confProgress(id uint64, state ProgressState, match, next uint64, paused, ac
 }
 
 func (h *lockstep) etcdView(id int) confView {
-	st := h.rns[id].Status()
+	st := h.etcd.rns[id].Status()
 	v := confView{term: st.Term, commit: st.Commit, applied: st.Applied, vote: st.Vote, lead: st.Lead, role: confEtcdRoles[st.RaftState]}
-	ms := h.stores[id]
+	ms := h.etcd.stores[id]
 	last, _ := ms.LastIndex()
 	if last > 0 {
 		ents, err := ms.Entries(1, last+1, math.MaxUint64)
@@ -457,7 +480,7 @@ func (h *lockstep) fail(why string) {
 // on raftcore.
 func (h *lockstep) campaign(id int) {
 	h.t.Helper()
-	if err := h.rns[id].Campaign(); err != nil {
+	if err := h.etcd.rns[id].Campaign(); err != nil {
 		h.t.Fatal(err)
 	}
 	if err := h.w.Apply(Action{Do: "timeout", Node: id}); err != nil {
@@ -469,7 +492,7 @@ func (h *lockstep) campaign(id int) {
 // tick advances id's logical clock by one tick on both sides.
 func (h *lockstep) tick(id int) {
 	h.t.Helper()
-	h.rns[id].Tick()
+	h.etcd.rns[id].Tick()
 	before := h.w.capture(NodeID(id))
 	h.w.nodes[id].tick()
 	h.w.afterStep(NodeID(id), before)
@@ -481,7 +504,7 @@ func (h *lockstep) tick(id int) {
 // forwarded it) and fails if the two disagree.
 func (h *lockstep) propose(id int, key, value string) bool {
 	h.t.Helper()
-	eok := h.rns[id].Propose([]byte(key+"="+value)) == nil
+	eok := h.etcd.rns[id].Propose([]byte(key+"="+value)) == nil
 	if err := h.w.Apply(Action{Do: "write", Node: id, Key: key, Value: value}); err != nil {
 		h.t.Fatal(err)
 	}
@@ -497,7 +520,7 @@ func (h *lockstep) propose(id int, key, value string) bool {
 // next returns the positions of the oldest message from->to on each side.
 func (h *lockstep) next(from, to int) (int, int, bool) {
 	ei, ri := -1, -1
-	for i, m := range h.eq {
+	for i, m := range h.etcd.queue {
 		if m.From == uint64(from) && m.To == uint64(to) {
 			ei = i
 			break
@@ -522,12 +545,12 @@ func (h *lockstep) deliver(from, to int) {
 	if !ok {
 		h.fail(fmt.Sprintf("transcript delivers %d->%d, but nothing waits there", from, to))
 	}
-	em, rm := h.eq[ei], h.rq[ri]
-	h.eq = append(h.eq[:ei], h.eq[ei+1:]...)
+	em, rm := h.etcd.queue[ei], h.rq[ri]
+	h.etcd.queue = append(h.etcd.queue[:ei], h.etcd.queue[ei+1:]...)
 	h.rq = append(h.rq[:ri], h.rq[ri+1:]...)
 	// A proposal that reaches a machine without a leader is dropped by
 	// both; etcd reports it as an error, which is expected here.
-	if err := h.rns[to].Step(em); err != nil && err != etcdraft.ErrProposalDropped {
+	if err := h.etcd.rns[to].Step(em); err != nil && err != etcdraft.ErrProposalDropped {
 		h.t.Fatal(err)
 	}
 	h.w.deliver(rm)
@@ -545,7 +568,7 @@ func (h *lockstep) drop(from, to int) {
 		h.fail(fmt.Sprintf("transcript drops %d->%d, but nothing waits there", from, to))
 	}
 	rm := h.rq[ri]
-	h.eq = append(h.eq[:ei], h.eq[ei+1:]...)
+	h.etcd.queue = append(h.etcd.queue[:ei], h.etcd.queue[ei+1:]...)
 	h.rq = append(h.rq[:ri], h.rq[ri+1:]...)
 	h.settle("drop " + confRaftcoreMsg(rm).String())
 }
@@ -613,11 +636,11 @@ func (h *lockstep) heal() {
 // until none is left; messages on cut links are dropped.
 func (h *lockstep) flush() {
 	h.t.Helper()
-	for i := 0; len(h.eq) > 0; i++ {
+	for i := 0; len(h.etcd.queue) > 0; i++ {
 		if i > 10000 {
 			h.fail("messages kept flowing after 10000 deliveries")
 		}
-		from, to := int(h.eq[0].From), int(h.eq[0].To)
+		from, to := int(h.etcd.queue[0].From), int(h.etcd.queue[0].To)
 		if h.cut[from][to] {
 			h.drop(from, to)
 		} else {
