@@ -113,6 +113,8 @@ type App struct {
 	visible   bool
 	readMode  raftcore.ReadMode
 	showRules bool // the safety panel lists rules that hold too
+	// noteSlot is the toolbar's free stretch, where short notes go.
+	noteSlot viz.Rect
 	// panelRects are where the panels were drawn last.
 	panelRects []panelRect
 
@@ -180,8 +182,12 @@ func New(o Options) (*App, error) {
 			o.Problems = append(o.Problems, "The link could not be opened: "+err.Error())
 		}
 	}
-	if len(o.Problems) > 0 {
+	switch {
+	case len(o.Problems) > 0:
 		a.say(strings.Join(o.Problems, "\n"), ToneBad, 0)
+	case a.scen == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg.Protocol == raftcore.ProtocolRaft:
+		// The first election takes a while at a watchable speed; say why.
+		a.say("No machine leads yet: each waits out its own random election timeout (the ring around it). Press t to start an election now.", ToneText, 20*time.Second)
 	}
 	a.Resize(o.Width, o.Height)
 	return a, nil

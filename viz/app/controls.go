@@ -81,9 +81,12 @@ func (a *App) buildToolbar() {
 			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios})
 			x += bh + gap
 		}
+		a.noteSlot = viz.XYWH(x, by, max(end-x, 0), bh)
 		if status := a.statusLine(); end-x >= a.measure(status, sizeBody)+4 {
 			f.Status = TextItem{Text: status, X: x, Y: by + (bh-sizeBody)/2 - 1, Size: sizeBody, Tone: ToneMuted}
 		}
+	} else {
+		a.noteSlot = viz.Rect{}
 	}
 	// Speed slider: its value on the left, the track on the right.
 	s := a.lay.Speed

@@ -146,7 +146,7 @@ func (a *App) lastRoleChange() (*raftcore.RoleChange, string, string) {
 	tr := a.World().Trace()
 	for k := len(tr) - 1; k >= 0; k-- {
 		e := tr[k]
-		if e.Kind != raftcore.TraceRole {
+		if e.Kind != raftcore.TraceRole || strings.HasPrefix(e.Text, "follower->follower") {
 			continue
 		}
 		fromTo, why, _ := strings.Cut(e.Text, ": ")

@@ -324,6 +324,8 @@ type BannerView struct {
 	Lines []TextItem
 	Tone  Tone
 	Close Widget
+	// InToolbar: the note sits in the toolbar's free stretch.
+	InToolbar bool
 }
 
 // TooltipView is hover text.

@@ -745,6 +745,22 @@ func (a *App) buildBanner() *BannerView {
 	if a.banner.text == "" {
 		return nil
 	}
+	// A short note takes the toolbar's free stretch (in place of the
+	// status line), where it hides nothing.
+	if slot := a.noteSlot; slot.W > 200 {
+		size := sizeSmall + 1
+		lines := wrap(a.measure, a.banner.text, size, slot.W-40)
+		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
+			bv := &BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
+			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
+			for i, l := range lines {
+				bv.Lines = append(bv.Lines, TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: ToneText})
+			}
+			bv.Close = Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: viz.XYWH(slot.Right()-26, slot.Y+(slot.H-22)/2, 22, 22), Enabled: true, Label: "Dismiss"}
+			a.frame.Status = TextItem{}
+			return bv
+		}
+	}
 	c := a.lay.Cluster
 	bw := math.Min(c.W-16, 560)
 	if bw < 120 {

@@ -506,10 +506,15 @@ func (c *canvas) paintBanner(f *app.Frame, p *palette) {
 	if b == nil {
 		return
 	}
-	c.card(b.Rect, p)
 	edge := p.tone(app.ToneAccent)
 	if b.Tone == app.ToneBad {
 		edge = p.tone(app.ToneBad)
+	}
+	if b.InToolbar {
+		c.roundRect(b.Rect, 7, p.surface.mix(edge, 0.08))
+		c.roundRectLine(b.Rect, 7, 1, edge.alpha(0.5))
+	} else {
+		c.card(b.Rect, p)
 	}
 	c.rect(viz.XYWH(b.Rect.X, b.Rect.Y+6, 4, b.Rect.H-12), edge)
 	for _, l := range b.Lines {
