@@ -43,7 +43,7 @@ type Snapshot struct {
 
 	Leader     int                  `json:"leader"` // machine id, 0 for none
 	Machines   []MachineState       `json:"machines"`
-	Links      []LinkState2         `json:"links"`
+	Links      []DirLink            `json:"links"`
 	InFlight   []FlightState        `json:"in_flight"`
 	Ops        []raftcore.Op        `json:"ops"`
 	Violations []raftcore.Violation `json:"violations"`
@@ -92,8 +92,8 @@ type MachineState struct {
 	R         float64 `json:"r"`
 }
 
-// LinkState2 is one direction of a link in a snapshot.
-type LinkState2 struct {
+// DirLink is one direction of a link in a snapshot.
+type DirLink struct {
 	From      int        `json:"from"`
 	To        int        `json:"to"`
 	Up        bool       `json:"up"`
@@ -216,7 +216,7 @@ func (a *App) State() Snapshot {
 				continue
 			}
 			l := w.Link(nodeID(i), nodeID(j))
-			ls := LinkState2{From: i + 1, To: j + 1, Up: l.Up, LatencyMs: [2]float64{float64(l.LatencyMinUs) / 1000, float64(l.LatencyMaxUs) / 1000}, Loss: l.Loss}
+			ls := DirLink{From: i + 1, To: j + 1, Up: l.Up, LatencyMs: [2]float64{float64(l.LatencyMinUs) / 1000, float64(l.LatencyMaxUs) / 1000}, Loss: l.Loss}
 			if lk, ok := a.lay.Link(i, j); ok {
 				mid := lk.Seg.At(0.5)
 				ls.X, ls.Y = mid.X, mid.Y
