@@ -600,3 +600,35 @@ func TestImportAndExportSchedule(t *testing.T) {
 		t.Errorf("trace export: %v, %d bytes", err, len(trace))
 	}
 }
+
+func TestActingInThePastForksAndTheOldRunComesBack(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	var c clock
+	untilLeader(t, a, &c)
+	c.run(a, time.Second)
+	head := a.World().Now()
+	headHash := a.World().TraceHash()
+	a.Cmd("pause")
+	a.Cmd("seek", "500")
+	if a.World().Now() != 500_000 {
+		t.Fatalf("seek to 500 ms reached %v", a.World().Now())
+	}
+	if _, ok := widgetRect(a, "timeline.ghost"); ok {
+		t.Fatal("an other-run button before any fork")
+	}
+	if err := a.Act([]byte(`{"do":"crash","node":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if a.hist.HeadUs() != 500_000 {
+		t.Errorf("after acting at 500 ms the head is %v: the future should be dropped", a.hist.HeadUs())
+	}
+	r, ok := widgetRect(a, "timeline.ghost")
+	if !ok {
+		t.Fatal("no button to go back to the abandoned run")
+	}
+	press(a, &c, r.Center(), r.Center(), 0)
+	a.hist.GoTo(head)
+	if a.World().TraceHash() != headHash {
+		t.Error("the run brought back is not the one left")
+	}
+}

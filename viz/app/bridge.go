@@ -260,6 +260,9 @@ func (a *App) State() Snapshot {
 	}
 	add(f.Toolbar)
 	add(f.Tabs)
+	if b := f.Timeline.Button; b != nil {
+		add([]Widget{*b})
+	}
 	for _, p := range f.Panels {
 		add(p.Widgets)
 		ps := PanelState{Kind: p.Kind.Title(), Rect: p.Rect, Title: p.Title.Text}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"math"
+
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/timeline"
@@ -148,6 +150,17 @@ func (a *App) buildTimeline() {
 	left := fmtClock(now)
 	lw := a.measure("000.000 s", sizeSmall) + 12
 	rw := a.measure("of 000.000 s", sizeSmall) + 12
+	tl.Button = nil
+	if _, ok := a.hist.tl.Ghost(); ok {
+		// After acting in the past, the run that was abandoned can be
+		// brought back.
+		label := "Back to the other run"
+		bw := a.widgetWidth(label, sizeSmall)
+		h := math.Min(r.H-8, 26)
+		tl.Button = &Widget{ID: "timeline.ghost", Kind: WidgetButton, Label: label, Enabled: true, Size: sizeSmall,
+			Rect: viz.XYWH(r.Right()-bw-6, r.Y+(r.H-h)/2, bw, h)}
+		rw += bw + 6
+	}
 	tl.Track = viz.XYWH(r.X+lw, r.Y+r.H/2-4, r.W-lw-rw, 8)
 	span := float64(max(head, 1_000_000))
 	tl.Head = float64(head) / span

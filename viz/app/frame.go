@@ -278,6 +278,8 @@ type TimelineView struct {
 	Marks     []MarkView
 	Left      TextItem
 	Right     TextItem
+	// Button brings back the run abandoned by acting in the past.
+	Button *Widget
 }
 
 // MarkView is a notable moment on the timeline.

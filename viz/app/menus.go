@@ -113,6 +113,9 @@ func (a *App) widgetAt(p viz.Point) string {
 			return w.ID
 		}
 	}
+	if b := f.Timeline.Button; b != nil && b.Rect.Contains(p) {
+		return b.ID
+	}
 	return ""
 }
 
@@ -172,6 +175,14 @@ func (a *App) doClick(id string) error {
 		return nil
 	case id == "rules":
 		a.showRules = !a.showRules
+		return nil
+	case id == "timeline.ghost":
+		if !a.hist.tl.ReturnToGhost() {
+			return fmt.Errorf("click %s: there is no other run to go back to", id)
+		}
+		a.paused = true
+		a.afterWorldMoved()
+		a.note("Back on the run you had left; the one you made is kept in its place.")
 		return nil
 	case name == "scenario":
 		a.menu = menuState{}

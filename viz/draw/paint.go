@@ -499,6 +499,9 @@ func (c *canvas) paintTimeline(f *app.Frame, p *palette) {
 	}
 	x := tr.X + t.Now*tr.W
 	c.line(viz.Pt(x, tr.Y-8), viz.Pt(x, tr.Bottom()+8), 2.5, p.tone(app.ToneText))
+	if t.Button != nil {
+		c.paintWidget(*t.Button, p)
+	}
 }
 
 func (c *canvas) paintBanner(f *app.Frame, p *palette) {
