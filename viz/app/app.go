@@ -10,6 +10,10 @@ import (
 	"raftlab/viz"
 )
 
+// noLeaderYet explains the wait for the first election; it goes away as
+// soon as a machine leads.
+const noLeaderYet = "No machine leads yet: each waits out its own random election timeout (the ring around it). Press t to start an election now."
+
 // DefaultSpeed is the speed when the reader chose none: a tenth of real
 // time, so that a message takes a few tenths of a second to cross and an
 // election can be followed by eye.
@@ -187,7 +191,7 @@ func New(o Options) (*App, error) {
 		a.say(strings.Join(o.Problems, "\n"), ToneBad, 0)
 	case a.scen == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg.Protocol == raftcore.ProtocolRaft:
 		// The first election takes a while at a watchable speed; say why.
-		a.say("No machine leads yet: each waits out its own random election timeout (the ring around it). Press t to start an election now.", ToneText, 20*time.Second)
+		a.say(noLeaderYet, ToneText, 20*time.Second)
 	}
 	a.Resize(o.Width, o.Height)
 	return a, nil
@@ -358,6 +362,9 @@ func (a *App) Update(now time.Duration) {
 func (a *App) afterWorldMoved() {
 	if a.scen != nil && a.scen.tr != nil {
 		a.scen.observe(a)
+	}
+	if a.banner.text == noLeaderYet && a.leader() >= 0 {
+		a.banner = banner{}
 	}
 	a.touchLayout()
 }
