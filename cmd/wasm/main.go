@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"raftlab/viz"
 	"raftlab/viz/app"
@@ -62,6 +63,7 @@ func main() {
 	b.install()
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
+		b.noteShown = true
 	}
 	if err := draw.Run(g); err != nil {
 		pageMessage("The simulator stopped: "+err.Error(), "error")
@@ -78,10 +80,20 @@ func pageMessage(text, kind string) {
 	js.Global().Get("console").Call("log", "raftlab: "+text)
 }
 
+// clearPageMessage hides the page's message area.
+func clearPageMessage() {
+	if page := js.Global().Get("raftlabPage"); page.Type() == js.TypeObject {
+		page.Call("clearMessage")
+	}
+}
+
 type bridge struct {
 	win js.Value
 	obj js.Value
 	g   *draw.Game
+	// noteShown: the page shows a note about bad parameters, to be
+	// cleared a while after the app appears (the defaults are in use).
+	noteShown bool
 }
 
 // locked runs f with the game's lock held: page calls arrive between
@@ -196,6 +208,9 @@ func (b *bridge) install() {
 func (b *bridge) ready() {
 	b.obj.Set("ready", true)
 	b.win.Call("dispatchEvent", b.win.Get("Event").New("raftlab-ready"))
+	if b.noteShown {
+		time.AfterFunc(20*time.Second, clearPageMessage)
+	}
 }
 
 // effect carries out what the app asks of the page.

@@ -586,14 +586,14 @@ func (a *App) timeouts(k int) error {
 	if err := a.actAll(xs); err != nil {
 		return err
 	}
+	msg := strings.Join(names, ", ") + " all time out at once: their votes may split."
 	if len(cs) == 1 {
-		a.note(names[0] + "'s timer ran out first: it stands for election alone.")
-	} else {
-		a.note(strings.Join(names, ", ") + " all time out at once: their votes may split.")
+		msg = names[0] + "'s timer ran out first: it stands for election alone."
 	}
 	if a.leader() >= 0 && a.cfg.CheckQuorum {
-		a.note("A leader is running: machines that hear it ignore vote requests (CheckQuorum).")
+		msg += " A leader is running, so machines that hear it ignore the request (CheckQuorum)."
 	}
+	a.note(msg)
 	return nil
 }
 

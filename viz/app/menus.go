@@ -784,6 +784,11 @@ func (a *App) buildBanner() *BannerView {
 	h := wr.y + pad - 2
 	x := math.Max(c.X+(c.W-bw)/2, 4)
 	r := a.quietSpot(viz.XYWH(x, 0, bw, h))
+	if a.sheet() && len(a.lay.Tabs) > 0 {
+		// On a phone the cluster has no room to spare: the note covers
+		// the top of the panels instead.
+		r = viz.XYWH(x, a.lay.Tabs[0].Rect.Y, bw, h)
+	}
 	bv := &BannerView{Rect: r, Tone: a.banner.tone}
 	for _, l := range wr.lines {
 		l.X += r.X

@@ -161,7 +161,6 @@ func keepSides(gs [][]int, memo []int) [][]int {
 		return gs
 	}
 	out := make([][]int, len(gs))
-	placed := make([]bool, len(gs))
 	// Larger sides choose first.
 	order := make([]int, len(gs))
 	for i := range order {
@@ -190,7 +189,7 @@ func keepSides(gs [][]int, memo []int) [][]int {
 			left = append(left, g)
 			continue
 		}
-		out[best], placed[g] = gs[g], true
+		out[best] = gs[g]
 	}
 	for _, g := range left {
 		for z := range out {
