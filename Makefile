@@ -16,11 +16,13 @@ WASM_TEST_PATTERNS := ./raftcore/... ./scenarios/... ./viz/...
 # The browser app; WASM_PKG can point elsewhere for a one-off build.
 WASM_PKG        ?= ./cmd/wasm
 WASM_SOURCES    := $(wildcard $(WASM_PKG)/*.go)
+# Packages whose tests draw with Ebiten (behind the desktop tag; they need a display).
+DRAW_TEST_PKGS := $(if $(wildcard viz/draw/*.go),./viz/draw/...)
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG     ?= ./cmd/desktop
 DESKTOP_SOURCES := $(wildcard $(DESKTOP_PKG)/*.go)
 
-.PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench clean
+.PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -29,6 +31,7 @@ help:
 	@echo "make desktop      build bin/raftlab-desktop and run it"
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
 	@echo "make bench        run the benchmarks"
+	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
 	@echo "make clean        remove build outputs and test artifacts"
 
 deps:
@@ -92,7 +95,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags browser,desktop ./e2e/...
+	$(GO) vet -tags browser,desktop ./e2e/... $(DRAW_TEST_PKGS)
 
 unit:
 	$(GO) test ./...
@@ -106,12 +109,22 @@ e2e-browser:
 	else echo "e2e-browser: $(WASM_PKG) has no Go files yet; tests of the app will skip (and fail under CI=true)"; fi
 	$(GO) test -count=1 -v -tags browser ./e2e/...
 
+# The desktop tag also takes in the drawing tests of viz/draw, which paint real frames
+# inside Ebiten's game loop and so need a display.
 e2e-desktop:
 	@scripts/deps.sh desktop xvfb
-	scripts/with-xvfb.sh $(GO) test -count=1 -v -tags desktop ./e2e/...
+	scripts/with-xvfb.sh $(GO) test -count=1 -v -tags desktop ./e2e/... $(DRAW_TEST_PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Measurements of the app in headless Chromium and of its download (BENCHMARKS.md, "App").
+# BENCH selects benchmarks by name, e.g. `make bench-app BENCH=AppPaused`.
+BENCH ?= .
+bench-app:
+	@scripts/deps.sh browser
+	@$(MAKE) wasm
+	$(GO) test -count=1 -v -tags browser -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./e2e/
 
 clean:
 	rm -f web/raftlab.wasm web/raftlab.wasm.gz web/raftlab.wasm.br web/wasm_exec.js

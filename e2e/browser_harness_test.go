@@ -75,7 +75,6 @@ type browser struct {
 	ctx       context.Context // the tab; no deadline (see chromedp docs, "Set a timeout for one action")
 	shots     string          // screenshot directory, made on first use
 	shotsTest string          // the test that shots belongs to
-	nshot     int
 
 	mu      sync.Mutex
 	console []string // console messages and uncaught exceptions, in order
@@ -85,6 +84,14 @@ type browser struct {
 // fresh profile directory and its tab go away when the test ends; the console output of
 // the page is logged if the test failed.
 func newBrowser(t testing.TB, width, height int) *browser {
+	t.Helper()
+	return newBrowserWith(t, width, height)
+}
+
+// newBrowserWith is newBrowser with more command-line flags for Chromium, added after
+// the usual ones (a later flag of the same name wins), such as
+// chromedp.Flag("disable-gpu", true) for a measurement without the GPU process.
+func newBrowserWith(t testing.TB, width, height int, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	execPath := os.Getenv(envChromium)
 	if execPath == "" {
@@ -108,6 +115,7 @@ func newBrowser(t testing.TB, width, height int) *browser {
 		chromedp.Flag("no-first-run", true),
 		chromedp.WindowSize(width, height),
 	)
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(allocCtx)
 	b := &browser{t: t, ctx: ctx}
@@ -361,7 +369,7 @@ func (b *browser) pressKey(key string) {
 func (b *browser) screenshot(name string) string {
 	b.t.Helper()
 	if b.shotsTest != b.t.Name() {
-		b.shots, b.shotsTest, b.nshot = screenshotDir(b.t, "browser"), b.t.Name(), 0
+		b.shots, b.shotsTest = screenshotDir(b.t, "browser"), b.t.Name()
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
 	defer cancel()
@@ -369,8 +377,7 @@ func (b *browser) screenshot(name string) string {
 	if err != nil {
 		b.t.Fatalf("screenshot: %v", err)
 	}
-	b.nshot++
-	p := filepath.Join(b.shots, shotName(b.nshot, name))
+	p := filepath.Join(b.shots, shotName(nextShot(b.t), name))
 	if err := os.WriteFile(p, buf, 0o644); err != nil {
 		b.t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func copyFile(t *testing.T, src, dir, name string) {
 	}
 }
 
-func goRootFile(t *testing.T, rel string) string {
+func goRootFile(t testing.TB, rel string) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

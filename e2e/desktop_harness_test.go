@@ -93,7 +93,6 @@ type desktopApp struct {
 	exited  chan struct{}
 	waitErr error // set before exited is closed
 	shots   string
-	nshot   int
 	window  string // X window id, found on first use
 }
 
@@ -221,8 +220,7 @@ func (a *desktopApp) screenshot(name string) string {
 	if a.shots == "" {
 		a.shots = screenshotDir(a.t, "desktop")
 	}
-	a.nshot++
-	p := filepath.Join(a.shots, shotName(a.nshot, name))
+	p := filepath.Join(a.shots, shotName(nextShot(a.t), name))
 	a.capture(p)
 	return p
 }

@@ -98,6 +98,20 @@ func screenshotDir(t testing.TB, kind string) string {
 	return dir
 }
 
+var shotCounts = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// nextShot numbers the screenshots of a test in the order they are taken, across all
+// the browsers or windows the test uses.
+func nextShot(t testing.TB) int {
+	shotCounts.Lock()
+	defer shotCounts.Unlock()
+	shotCounts.n[t.Name()]++
+	return shotCounts.n[t.Name()]
+}
+
 // shotName makes a file name for the n-th screenshot of a test.
 func shotName(n int, name string) string {
 	name = strings.TrimSuffix(name, ".png")
