@@ -896,6 +896,9 @@ func (a *App) captionContent() *writer {
 		}
 		ws = append(ws, button("scenario.autoplay", play), button("scenario.restart", "Start again"))
 		wr.row("", 0, ws...)
+		if a.captionColumn() > 0 {
+			a.captionPanels(wr, r)
+		}
 	} else {
 		wr.y += lineHeight(sizeTitle)
 		wr.text("Drag across links to cut them; drag a machine out to cut it off; click anything for more.", sizeBody-1, ToneText, false)
@@ -940,4 +943,67 @@ func (a *App) buildCaption() *MenuView {
 		mv.Rows = append(mv.Rows, out)
 	}
 	return mv
+}
+
+// captionPanels adds to a figure's caption column, in short, the panels
+// its scenario asks for: the question's answers, the contract, the roles,
+// the latest client requests.
+func (a *App) captionPanels(wr *writer, r *scenarioRun) {
+	w := a.World()
+	for _, k := range r.panelKinds() {
+		wr.gap(6)
+		switch k {
+		case viz.PanelQuestion:
+			key := a.questionKey()
+			wr.text("Does "+key+" exist?", sizeSmall, ToneText, true)
+			for _, ans := range w.Ask(key) {
+				mark, tone := "✗", ToneWarn
+				switch {
+				case !ans.Answered:
+					mark, tone = "–", ToneMuted
+				case ans.Exists:
+					mark, tone = "✓", ToneGood
+				}
+				wr.item(mark, tone, ans.Name+": "+ans.Word(), sizeSmall, ToneText)
+			}
+		case viz.PanelSafety:
+			wr.text("The shared-history contract", sizeSmall, ToneText, true)
+			for _, cl := range w.Contract() {
+				mark, tone := "✓", ToneGood
+				switch cl.State {
+				case raftcore.ClauseNotYet:
+					mark, tone = "…", ToneWarn
+				case raftcore.ClauseBroken:
+					mark, tone = "✗", ToneBad
+				}
+				wr.item(mark, tone, cl.Title, sizeSmall, ToneText)
+			}
+		case viz.PanelNode:
+			wr.text("Roles", sizeSmall, ToneText, true)
+			members := a.roleMembers()
+			for _, role := range []raftcore.Role{raftcore.RoleLeader, raftcore.RoleCandidate, raftcore.RolePreCandidate, raftcore.RoleFollower} {
+				if m := members[role]; m != "" {
+					tone, _, _ := roleLook(a.cfg.Protocol, role)
+					wr.item("•", tone, capital(roleWord(a.cfg.Protocol, role))+": "+m, sizeSmall, ToneText)
+				}
+			}
+		case viz.PanelClient:
+			ops := w.Ops()
+			if len(ops) == 0 {
+				continue
+			}
+			wr.text("Client requests", sizeSmall, ToneText, true)
+			for i := len(ops) - 1; i >= 0 && i >= len(ops)-3; i-- {
+				op := ops[i]
+				mark, tone := "✓", ToneGood
+				switch op.Result {
+				case raftcore.OpPending:
+					mark, tone = "…", ToneWarn
+				case raftcore.OpTimeout, raftcore.OpRefused:
+					mark, tone = "✗", ToneBad
+				}
+				wr.item(mark, tone, opLine(a.cfg, op), sizeSmall, ToneText)
+			}
+		}
+	}
 }

@@ -51,8 +51,11 @@ func (a *App) touchLayout() {
 			}
 		}
 		// An empty zone to drop a machine in makes a further split one
-		// gesture.
-		count = min(len(gs)+1, viz.MaxZones)
+		// gesture, where the canvas is wide enough to give it room.
+		count = len(gs)
+		if a.w >= 600 {
+			count = min(len(gs)+1, viz.MaxZones)
+		}
 	}
 	a.zoneMemo = nil
 	if a.zoneFor == zonesPartition {
