@@ -117,6 +117,8 @@ type App struct {
 	visible   bool
 	readMode  raftcore.ReadMode
 	showRules bool // the safety panel lists rules that hold too
+	// opened is a panel the reader unfolded (-1: none).
+	opened viz.PanelKind
 	// noteSlot is the toolbar's free stretch, where short notes go.
 	noteSlot viz.Rect
 	// panelRects are where the panels were drawn last.
@@ -158,7 +160,7 @@ type Stats struct {
 // New builds an app from its options. Parameters are assumed checked by
 // viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
 func New(o Options) (*App, error) {
-	a := &App{opts: o, params: o.Params, selected: -1, visible: true}
+	a := &App{opts: o, params: o.Params, selected: -1, visible: true, opened: -1}
 	m := o.Measure
 	if m == nil {
 		m = estimateWidth
@@ -235,6 +237,7 @@ func (a *App) resetView() {
 	a.menu = menuState{}
 	a.logBack = 0
 	a.scroll = [5]float64{}
+	a.opened = -1
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
 	a.touchLayout()

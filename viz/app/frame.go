@@ -232,6 +232,8 @@ type PanelView struct {
 	Clip viz.Rect
 	// More says the body continues below (scroll to see).
 	More bool
+	// Folded: only the title shows; its one widget opens it.
+	Folded bool
 }
 
 // WidgetKind is how a control looks.
@@ -244,6 +246,7 @@ const (
 	WidgetToggle                   // on or off
 	WidgetIcon                     // a toolbar button drawn as an icon
 	WidgetTab                      // a panel tab
+	WidgetFold                     // a folded panel's title: press to open
 )
 
 // Widget is a control the reader can press. ID names what it does (the

@@ -94,7 +94,7 @@ func (a *App) widgetAt(p viz.Point) string {
 		}
 	}
 	for _, pv := range f.Panels {
-		if !pv.Clip.Contains(p) {
+		if !pv.Clip.Contains(p) && !pv.Folded {
 			continue
 		}
 		for _, w := range pv.Widgets {
@@ -173,6 +173,14 @@ func (a *App) doClick(id string) error {
 	case id == idBannerClose:
 		a.banner = banner{}
 		return nil
+	case name == "open":
+		for _, k := range viz.PanelKinds() {
+			if k.Title() == arg {
+				a.opened = k
+				return nil
+			}
+		}
+		return fmt.Errorf("click: no panel %q", arg)
 	case id == "rules":
 		a.showRules = !a.showRules
 		return nil

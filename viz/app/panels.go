@@ -106,20 +106,37 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	// just happened and its buttons.
 	for i, k := range kinds {
 		if k == viz.PanelScenario && a.scen != nil {
-			got[i], fixed[i] = min(max(want[i], minH), avail*0.6), true
+			got[i], fixed[i] = min(max(want[i], minH), avail*0.5), true
 			left -= got[i]
 			open--
 		}
 	}
-	// Panels a scenario does not ask for keep to a couple of lines.
+	// Panels a scenario does not ask for keep to their title, unless the
+	// reader opened one.
 	if a.scen != nil {
 		wanted := a.scen.panelKinds()
+		if a.opened >= 0 && !slices.Contains(wanted, a.opened) {
+			wanted = append([]viz.PanelKind{a.opened}, wanted...)
+		}
+		small := panelHeader + panelPad/2
 		for i, k := range kinds {
 			if k != viz.PanelScenario && !slices.Contains(wanted, k) {
-				got[i], fixed[i] = min(want[i], minH), true
+				got[i], fixed[i] = min(want[i], small), true
 				left -= got[i]
 				open--
 			}
+		}
+		// The ones it asks for are served in its order of importance,
+		// each leaving the rest at least a couple of lines.
+		for _, k := range wanted {
+			i := slices.Index(kinds, k)
+			if i < 0 || fixed[i] {
+				continue
+			}
+			got[i] = max(min(want[i], left-minH*float64(open-1)), minH)
+			fixed[i] = true
+			left -= got[i]
+			open--
 		}
 	}
 	// Water-filling: panels that want less than a fair share get what
@@ -179,6 +196,12 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) PanelView
 		body = viz.XYWH(r.X+panelPad, r.Y+panelPad, r.W-2*panelPad, r.H-1.5*panelPad)
 	}
 	pv.Clip = body
+	if body.H < lineHeight(sizeBody) && !a.lay.Tabbed {
+		// Folded to its title: a press on it opens it.
+		pv.Folded = true
+		pv.Widgets = []Widget{{ID: "open:" + k.Title(), Kind: WidgetFold, Rect: r, Label: "Show", Enabled: true}}
+		return pv
+	}
 	// Keep the scroll within the content.
 	h := content.height()
 	a.scroll[k] = min(a.scroll[k], max(h-body.H, 0))

@@ -148,3 +148,27 @@ func TestEmbeddedFigureHasACaptionAndNoPanels(t *testing.T) {
 		checkFrame(t, a, "embedded "+id)
 	}
 }
+
+func TestFoldedPanelsOpenOnAPress(t *testing.T) {
+	a := scenarioApp(t, "contract", false)
+	var folded []string
+	for _, p := range a.Frame().Panels {
+		if p.Folded {
+			folded = append(folded, p.Kind.Title())
+		}
+	}
+	if len(folded) == 0 {
+		t.Skip("the contract scenario folds no panel on this canvas")
+	}
+	r, ok := widgetRect(a, "open:"+folded[0])
+	if !ok {
+		t.Fatalf("folded panel %s has no control to open it", folded[0])
+	}
+	var c clock
+	press(a, &c, r.Center(), r.Center(), 0)
+	for _, p := range a.Frame().Panels {
+		if p.Kind.Title() == folded[0] && (p.Folded || len(p.Lines) == 0) {
+			t.Errorf("panel %s is still folded after a press on it", folded[0])
+		}
+	}
+}

@@ -355,6 +355,11 @@ func (c *canvas) card(r viz.Rect, p *palette) {
 func (c *canvas) paintPanel(pv *app.PanelView, p *palette) {
 	c.card(pv.Rect, p)
 	c.text(pv.Title, p.tone(pv.Title.Tone))
+	if pv.Folded {
+		t := app.TextItem{Text: "show ↓", X: pv.Rect.Right() - Measure("show ↓", 11) - 10, Y: pv.Title.Y + 2, Size: 11}
+		c.text(t, p.tone(app.ToneAccent))
+		return
+	}
 	c.flush()
 	in := c.clip(pv.Clip)
 	for _, l := range pv.Lines {
