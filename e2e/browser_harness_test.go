@@ -32,7 +32,7 @@ const (
 	// Default limits for waits. They bound how long a broken page can hang a test;
 	// nothing is measured against them.
 	readyTimeout = 60 * time.Second
-	waitTimeout  = 20 * time.Second
+	waitTimeout  = 60 * time.Second // generous: a loaded 2-core machine can starve the renderer for a while
 	// framesPerInput is how many animation frames the mouse and key helpers wait between
 	// the press and the release, so that Ebiten's once-per-frame input polling sees both.
 	framesPerInput = 3
