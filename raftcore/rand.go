@@ -30,20 +30,7 @@ func (r *Rand) next() uint32 {
 func (r *Rand) Uint64() uint64 { return uint64(r.next())<<32 | uint64(r.next()) }
 
 // Intn returns a value in [0, n). n must be positive.
-func (r *Rand) Intn(n int) int {
-	if n <= 1 {
-		return 0
-	}
-	// Rejection sampling keeps the distribution exact.
-	bound := uint64(n)
-	limit := ^uint64(0) - (^uint64(0) % bound)
-	for {
-		v := r.Uint64()
-		if v < limit {
-			return int(v % bound)
-		}
-	}
-}
+func (r *Rand) Intn(n int) int { return int(r.Int63n(int64(n))) }
 
 // Int63n returns a value in [0, n) for int64 bounds.
 func (r *Rand) Int63n(n int64) int64 {
