@@ -279,8 +279,12 @@ func (w interval) String() string {
 	for _, k := range []string{"renderer", "GPU", "browser", "utility"} {
 		cpu = append(cpu, fmt.Sprintf("%s %.3f", k, w.perSecond(w.cpu[k])))
 	}
-	return fmt.Sprintf("main thread busy %.0f ms/s (CPU %.0f ms/s), %.1f frames/s, %.1f painted/s, %.1f updates/s; CPU-s/s: %s",
-		1000*w.perSecond(w.busy), 1000*w.perSecond(w.thread), w.perSecond(w.frames), w.perSecond(w.draws), w.perSecond(w.ticks), strings.Join(cpu, ", "))
+	perFrame := ""
+	if w.frames > 0 {
+		perFrame = fmt.Sprintf(" (per frame: busy %.1f ms, CPU %.1f ms)", 1000*w.busy/w.frames, 1000*w.thread/w.frames)
+	}
+	return fmt.Sprintf("main thread busy %.0f ms/s, CPU %.0f ms/s; %.1f frames/s%s, %.1f painted/s, %.1f updates/s; CPU-s/s: %s",
+		1000*w.perSecond(w.busy), 1000*w.perSecond(w.thread), w.perSecond(w.frames), perFrame, w.perSecond(w.draws), w.perSecond(w.ticks), strings.Join(cpu, ", "))
 }
 
 // site is a directory served to the browser, built once per test binary.
@@ -511,7 +515,8 @@ func percentile(xs []float64, p float64) float64 {
 }
 
 // BenchmarkAppBusyFrame measures frames of nine machines with 300 or more messages in
-// flight (links slowed to 2-3 s so that heartbeats pile up on the wire), running at 1x:
+// flight (links slowed to 2-3 s so that heartbeats pile up on the wire, election
+// timeouts lengthened to match, client writes until 300 are on the wire), at 1x:
 // the app's own timings of each frame from frameStats (building the frame, painting it,
 // the Update before it), sampled from distinct frames for 10 s, and the main thread's
 // busy time over the same window.
@@ -520,7 +525,10 @@ func BenchmarkAppBusyFrame(b *testing.B) {
 		br := newBrowser(b, 1280, 800)
 		logMachine(b, br)
 		openAppIn(br, appSite(b), "nodes=9&seed=1&speed=1")
-		waitState(br, "a leader", func(s app.Snapshot) bool { return s.Leader > 0 })
+		// Election timeouts of 5-10 s keep one leader although its heartbeats take 2-3 s
+		// to arrive; with the default 1-2 s the followers would keep starting elections.
+		appCmd(br, "click", "election:50")
+		waitState(br, "a leader", func(s app.Snapshot) bool { return s.Leader > 0 && s.Election == 50 })
 		jsCall(br, "act", `{"do":"latency","latency_ms":[2000,3000]}`)
 		deadline := time.Now().Add(readyTimeout)
 		for len(appState(br).InFlight) < 300 {
@@ -587,10 +595,10 @@ const recordReady = `window.addEventListener("raftlab-ready", function () {
 // BenchmarkAppFirstFrame measures page load to first frame, five times per iteration,
 // each in a fresh browser (cold cache, the files from a local server, so network time
 // is near zero and the figure is download handling, compilation, start-up and the first
-// frame). The goal is 0.6 s.
+// frame), then the same for the bare Ebiten program. The goal is 0.6 s.
 func BenchmarkAppFirstFrame(b *testing.B) {
 	const loads = 5
-	var ready, painted []float64
+	var ready, painted, rendererCPU []float64
 	for i := range b.N * loads {
 		br := newBrowser(b, 1280, 800)
 		if i == 0 {
@@ -602,22 +610,44 @@ func BenchmarkAppFirstFrame(b *testing.B) {
 		if err != nil {
 			b.Fatalf("Page.addScriptToEvaluateOnNewDocument: %v", err)
 		}
+		// CPU time is less sensitive than wall time to other work on the machine.
+		cpu0, _ := processCPU(br)
 		openAppIn(br, appSite(b), "")
 		br.waitFor(`window.__raftlabPaintedAt !== undefined`)
+		cpu1, _ := processCPU(br)
 		t := evalJS[readyTimes](br, `(function () {
 			var nav = performance.getEntriesByType("navigation")[0];
 			var wasm = performance.getEntriesByType("resource").filter(function (e) { return /raftlab\.wasm/.test(e.name); })[0] || {};
 			return {dcl: nav.domContentLoadedEventEnd, wasmEnd: wasm.responseEnd || 0, wasmBytes: wasm.encodedBodySize || 0,
 				wasmDecoded: wasm.decodedBodySize || 0, ready: window.__raftlabReadyAt, painted: window.__raftlabPaintedAt};
 		})()`)
-		b.Logf("run %d: DOMContentLoaded %.0f ms, .wasm received %.0f ms (%.2f MB on the wire, %.2f MB decoded), first Draw %.0f ms, shown %.0f ms",
-			i+1, t.DOMContentLoaded, t.WasmEnd, t.WasmBytes/1e6, t.WasmDecoded/1e6, t.Ready, t.Painted)
+		renderer, gpu := cpu1["renderer"]-cpu0["renderer"], cpu1["GPU"]-cpu0["GPU"]
+		b.Logf("run %d: DOMContentLoaded %.0f ms, .wasm received %.0f ms (%.2f MB on the wire, %.2f MB decoded), first Draw %.0f ms, shown %.0f ms; CPU until shown: renderer %.2f s, GPU %.2f s, browser %.2f s; load average %s",
+			i+1, t.DOMContentLoaded, t.WasmEnd, t.WasmBytes/1e6, t.WasmDecoded/1e6, t.Ready, t.Painted,
+			renderer, gpu, cpu1["browser"]-cpu0["browser"], loadAverage())
 		ready = append(ready, t.Ready)
 		painted = append(painted, t.Painted)
+		rendererCPU = append(rendererCPU, renderer)
 	}
-	b.Logf("load average after: %s", loadAverage())
+	// The bare Ebiten program with the same font, loaded the same way.
+	var floor, floorCPU []float64
+	for range b.N * loads {
+		br := newBrowser(b, 1280, 800)
+		cpu0, _ := processCPU(br)
+		br.navigate(startWebServer(b, floorSite(b)) + "index.html")
+		br.waitFor(`window.sizefloorFirstDraw !== undefined`)
+		cpu1, _ := processCPU(br)
+		at := evalJS[float64](br, `window.sizefloorFirstDraw`)
+		b.Logf("bare Ebiten program: first Draw %.0f ms; CPU until then: renderer %.2f s, GPU %.2f s; load average %s",
+			at, cpu1["renderer"]-cpu0["renderer"], cpu1["GPU"]-cpu0["GPU"], loadAverage())
+		floor = append(floor, at)
+		floorCPU = append(floorCPU, cpu1["renderer"]-cpu0["renderer"])
+	}
 	b.ReportMetric(percentile(ready, 50), "first-draw-ms-median")
 	b.ReportMetric(percentile(painted, 50), "first-frame-ms-median")
+	b.ReportMetric(percentile(rendererCPU, 50), "renderer-cpu-s-median")
+	b.ReportMetric(percentile(floor, 50), "floor-first-draw-ms-median")
+	b.ReportMetric(percentile(floorCPU, 50), "floor-renderer-cpu-s-median")
 }
 
 // BenchmarkAppMemory leaves a tab running five machines at 10x until 30 virtual minutes
@@ -676,6 +706,126 @@ func sizes(b *testing.B, path string) (raw, gz, br float64) {
 	return out[0], out[1], out[2]
 }
 
+// uleb reads an unsigned LEB128 number from b at i.
+func uleb(b []byte, i int) (uint64, int, error) {
+	var v uint64
+	for shift := 0; i < len(b) && shift < 64; shift += 7 {
+		c := b[i]
+		i++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, i, nil
+		}
+	}
+	return 0, i, fmt.Errorf("bad LEB128 number")
+}
+
+// wasmBreakdown reads a WebAssembly module built without -s (so that it keeps its
+// "name" section) and returns the bytes of function code per Go package (the package
+// path as the function names spell it) and the size of the data section.
+func wasmBreakdown(path string) (map[string]int, int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	var imports uint64
+	var bodies []int
+	names := map[uint64]string{}
+	data := 0
+	read := func(i int) (uint64, int) {
+		v, j, e := uleb(b, i)
+		if e != nil && err == nil {
+			err = e
+		}
+		return v, j
+	}
+	for i := 8; i < len(b) && err == nil; {
+		id := b[i]
+		size, j := read(i + 1)
+		end := j + int(size)
+		switch id {
+		case 2: // imports: only functions shift the function index space
+			n, k := read(j)
+			for range n {
+				l, k2 := read(k)
+				l2, k3 := read(k2 + int(l))
+				k = k3 + int(l2)
+				kind := b[k]
+				k++
+				switch kind {
+				case 0:
+					_, k = read(k)
+					imports++
+				case 1:
+					k++
+					flags := b[k]
+					_, k = read(k + 1)
+					if flags&1 != 0 {
+						_, k = read(k)
+					}
+				case 2:
+					flags := b[k]
+					_, k = read(k + 1)
+					if flags&1 != 0 {
+						_, k = read(k)
+					}
+				case 3:
+					k += 2
+				}
+			}
+		case 10: // code
+			n, k := read(j)
+			for range n {
+				l, k2 := read(k)
+				bodies = append(bodies, k2-k+int(l))
+				k = k2 + int(l)
+			}
+		case 11:
+			data = int(size)
+		case 0: // custom: the name section's function names
+			l, k := read(j)
+			if string(b[k:k+int(l)]) == "name" {
+				for k += int(l); k < end; {
+					sub := b[k]
+					ss, k2 := read(k + 1)
+					if sub == 1 {
+						n, m := read(k2)
+						for range n {
+							idx, m2 := read(m)
+							nl, m3 := read(m2)
+							names[idx] = string(b[m3 : m3+int(nl)])
+							m = m3 + int(nl)
+						}
+					}
+					k = k2 + int(ss)
+				}
+			}
+		}
+		i = end
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	}
+	byPkg := map[string]int{}
+	for k, size := range bodies {
+		byPkg[goPackage(names[uint64(k)+imports])] += size
+	}
+	return byPkg, data, nil
+}
+
+// goPackage is the package part of a Go symbol name such as
+// "raftlab/viz/app.(*App).Frame" or "encoding/json.Marshal".
+func goPackage(sym string) string {
+	if sym == "" {
+		return "?"
+	}
+	slash := strings.LastIndex(sym, "/")
+	if dot := strings.Index(sym[slash+1:], "."); dot >= 0 {
+		return sym[:slash+1+dot]
+	}
+	return sym
+}
+
 // BenchmarkWasmSize builds the app and the bare Ebiten program with the same font
 // (e2e/sizefloor) with the same flags in the same run and compares their sizes raw,
 // gzipped and brotli-compressed. The goal is within 15% of the floor.
@@ -690,6 +840,7 @@ func BenchmarkWasmSize(b *testing.B) {
 		}{{"raw", ar, fr}, {"gzip -9", ag, fg}, {"brotli -q 11", ab, fb}} {
 			b.Logf("%-12s app %6.2f MB, floor %6.2f MB, app is %+.1f%%", r.name, r.app/1e6, r.floor/1e6, 100*(r.app/r.floor-1))
 		}
+		logBreakdown(b)
 		b.ReportMetric(ar/1e6, "raw-MB")
 		b.ReportMetric(ag/1e6, "gzip-MB")
 		b.ReportMetric(ab/1e6, "brotli-MB")
@@ -697,4 +848,50 @@ func BenchmarkWasmSize(b *testing.B) {
 		b.ReportMetric(100*(ag/fg-1), "gzip-%over-floor")
 		b.ReportMetric(100*(ab/fb-1), "brotli-%over-floor")
 	}
+}
+
+// logBreakdown builds both programs again without -s, reads their name sections and logs
+// where the app's extra bytes are: the packages whose code grew most, and the data.
+func logBreakdown(b *testing.B) {
+	b.Helper()
+	root, dir := repoRoot(b), b.TempDir()
+	var pkgs [2]map[string]int
+	var data [2]int
+	for i, pkg := range []string{"./cmd/wasm", "./e2e/sizefloor"} {
+		out := filepath.Join(dir, fmt.Sprint(i, ".wasm"))
+		cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if data, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", pkg, err, data)
+		}
+		var err error
+		if pkgs[i], data[i], err = wasmBreakdown(out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	type grow struct {
+		pkg   string
+		bytes int
+	}
+	var gs []grow
+	code := 0
+	for p, n := range pkgs[0] {
+		code += n - pkgs[1][p]
+		if d := n - pkgs[1][p]; d >= 30000 {
+			gs = append(gs, grow{p, d})
+		}
+	}
+	for p, n := range pkgs[1] {
+		if _, ok := pkgs[0][p]; !ok {
+			code -= n
+		}
+	}
+	slices.SortFunc(gs, func(x, y grow) int { return y.bytes - x.bytes })
+	var parts []string
+	for _, g := range gs {
+		parts = append(parts, fmt.Sprintf("%s %.0f KB", g.pkg, float64(g.bytes)/1e3))
+	}
+	b.Logf("app minus floor, unstripped: code %+.2f MB, data section %+.2f MB; code by package: %s",
+		float64(code)/1e6, float64(data[0]-data[1])/1e6, strings.Join(parts, ", "))
 }

@@ -10,7 +10,8 @@
 //	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o floor.wasm ./e2e/sizefloor
 //
 // It also runs natively and in a page, drawing one line of text every
-// frame, as a floor for the cost of a frame.
+// frame, as a floor for the cost of a frame and for the time to the first
+// frame (in a page it sets window.sizefloorFirstDraw then).
 package main
 
 import (
@@ -26,6 +27,7 @@ import (
 type game struct {
 	face  *text.GoTextFace
 	frame int
+	drawn bool
 }
 
 func (g *game) Update() error {
@@ -38,6 +40,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	op.GeoM.Translate(20, 20)
 	// The frame count makes every frame differ, as a running simulation's do.
 	text.Draw(screen, "floor "+strconv.Itoa(g.frame), g.face, op)
+	if !g.drawn {
+		g.drawn = true
+		firstDrawn()
+	}
 }
 
 func (g *game) Layout(w, h int) (int, int) { return w, h }

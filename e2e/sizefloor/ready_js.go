@@ -1,0 +1,13 @@
+//go:build js
+
+package main
+
+import "syscall/js"
+
+// firstDrawn records when the first frame was drawn, in the page's performance.now()
+// milliseconds, as window.sizefloorFirstDraw, so that page load to first frame can be
+// measured against the app's (the app reports it with its raftlab-ready event).
+// syscall/js is linked in anyway by Ebiten's browser backend.
+func firstDrawn() {
+	js.Global().Set("sizefloorFirstDraw", js.Global().Get("performance").Call("now"))
+}
