@@ -172,3 +172,48 @@ func TestFoldedPanelsOpenOnAPress(t *testing.T) {
 		}
 	}
 }
+
+// TestShareLinkKeepsTheScenarioSettings: a link made while a figure plays
+// with a knob changed reopens the figure with that setting, not its
+// default, since the story, zones and checks depend on it.
+func TestShareLinkKeepsTheScenarioSettings(t *testing.T) {
+	s, err := scenarios.Get("majority")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := s.Knobs[0]
+	other := k.Values[len(k.Values)-1]
+	if other == k.Default {
+		other = k.Values[0]
+	}
+	a := scenarioApp(t, s.ID, true)
+	if err := a.setKnob(k.Name, other); err != nil {
+		t.Fatal(err)
+	}
+	var c clock
+	c.run(a, 2*time.Second)
+	_, payload, ok := strings.Cut(a.ShareLink(), "link=")
+	if !ok {
+		t.Fatal("the share link has no payload")
+	}
+	p := viz.DefaultParams()
+	p.Link = payload
+	b, err := New(Options{Params: p, Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.scen == nil || b.scen.s.Setting(k.Name) != other {
+		t.Fatalf("the link reopened %s with %s=%q, want %q", s.ID, k.Name, b.scenKnob(k.Name), other)
+	}
+	if b.World().TraceHash() != a.World().TraceHash() {
+		t.Error("the link reopened another run")
+	}
+}
+
+// scenKnob is the value of a knob of the scenario played, or "".
+func (a *App) scenKnob(name string) string {
+	if a.scen == nil {
+		return ""
+	}
+	return a.scen.s.Setting(name)
+}

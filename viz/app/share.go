@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"raftlab/raftcore"
 	"raftlab/viz/timeline"
@@ -33,9 +35,27 @@ func (a *App) scenarioID() string {
 	return a.scen.id
 }
 
+// scenarioKnobs is the played scenario's settings that differ from their
+// defaults, by knob name (nil if none).
+func (a *App) scenarioKnobs() map[string]string {
+	if a.scen == nil {
+		return nil
+	}
+	var m map[string]string
+	for _, k := range a.scen.s.Knobs {
+		if v := a.scen.s.Setting(k.Name); v != k.Default {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[k.Name] = v
+		}
+	}
+	return m
+}
+
 // ShareLink is a URL that opens this run at this moment.
 func (a *App) ShareLink() string {
-	payload, err := timeline.EncodeLink(a.hist.tl.Link(a.scenarioID()))
+	payload, err := timeline.EncodeLink(a.hist.tl.Link(a.scenarioID(), a.scenarioKnobs()))
 	if err != nil {
 		return a.opts.BaseURL
 	}
@@ -62,6 +82,15 @@ func (a *App) openLink(payload string) error {
 	if l.Scenario != "" {
 		if scen, err = a.opts.Scenarios.get(l.Scenario); err != nil {
 			return err
+		}
+		// Sorted, so that knobs that depend on one another are set in
+		// the same order every time.
+		for _, name := range slices.Sorted(maps.Keys(l.Knobs)) {
+			s, err := scen.s.With(name, l.Knobs[name])
+			if err != nil {
+				return fmt.Errorf("the link's setting for %s: %v", l.Scenario, err)
+			}
+			scen = newScenarioRun(s)
 		}
 	}
 	a.adopt(tl, scen)

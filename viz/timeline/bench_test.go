@@ -116,7 +116,7 @@ func heapBytes() int64 {
 func BenchmarkOpenLink(b *testing.B) {
 	tl := benchRun()
 	tl.SeekTime(benchRunUs / 2)
-	s, err := EncodeLink(tl.Link(""))
+	s, err := EncodeLink(tl.Link("", nil))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func FuzzDecodeLink(f *testing.F) {
 	mustAct(f, tl, raftcore.Action{Do: "drop", ID: tl.World().InFlight()[0].ID})
 	liveRun(f, tl, rand.New(rand.NewPCG(25, 26)), 3)
 	tl.SeekTime(4_000_000)
-	good := mustEncode(f, tl.Link("majority"))
+	good := mustEncode(f, tl.Link("majority", nil))
 	for _, s := range []string{
 		good,
 		mustEncode(f, Link{Config: raftcore.DefaultConfig()}),

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,7 +28,8 @@ import (
 // caps decompression before it starts (no zip bombs) and the checksum
 // catches links damaged in copying or edited by hand. The JSON is
 //
-//	{"run": <schedule>, "pos_us": 12345, "pos_events": 678, "scenario": "majority"}
+//	{"run": <schedule>, "pos_us": 12345, "pos_events": 678, "scenario": "majority",
+//	 "knobs": {"split": "2/2/1"}}
 //
 // where <schedule> is a raftcore schedule (docs/raftsim.md) whose until_ms
 // is the end of the run, so a link's run is also a valid `raftsim run -f`
@@ -62,11 +65,24 @@ type Link struct {
 	EndUs int64
 	// Scenario is the id of the book figure the run belongs to, if any.
 	Scenario string
+	// Knobs are the figure's settings that differ from its defaults, by
+	// knob name. The run itself does not need them (Config and Actions
+	// are the whole run), but the figure's story, zones and checks
+	// depend on them.
+	Knobs map[string]string
 }
+
+// Limits on a link's knob settings.
+const (
+	maxLinkKnobs   = 16
+	maxKnobWordLen = 32
+	knobNameRunes  = "a-z, 0-9 and -"
+	knobValueRunes = "letters, digits and - / . : +"
+)
 
 // Link describes the timeline as a link showing the current position, with
 // the whole run up to the head.
-func (t *Timeline) Link(scenario string) Link {
+func (t *Timeline) Link(scenario string, knobs map[string]string) Link {
 	p := t.Pos()
 	return Link{
 		Config:    t.cfg,
@@ -75,6 +91,7 @@ func (t *Timeline) Link(scenario string) Link {
 		PosEvents: p.Events,
 		EndUs:     t.br.head.AtUs,
 		Scenario:  scenario,
+		Knobs:     knobs,
 	}
 }
 
@@ -98,7 +115,38 @@ func (l Link) Validate() error {
 	if l.EndUs < 0 || l.EndUs > MaxLinkUs {
 		return fmt.Errorf("until_ms: the run ends at %s, past the hour of virtual time a link can hold; export it as a schedule instead", clockWords(l.EndUs))
 	}
-	return validScenario(l.Scenario)
+	if err := validScenario(l.Scenario); err != nil {
+		return err
+	}
+	return validKnobs(l.Scenario, l.Knobs)
+}
+
+// validKnobs checks the form of a link's knob settings (whether the
+// scenario has such knobs is for the app to say).
+func validKnobs(scenario string, knobs map[string]string) error {
+	if len(knobs) == 0 {
+		return nil
+	}
+	if scenario == "" {
+		return errors.New("knobs: settings are given but no scenario")
+	}
+	if len(knobs) > maxLinkKnobs {
+		return fmt.Errorf("knobs: %d settings; a link holds at most %d", len(knobs), maxLinkKnobs)
+	}
+	for _, name := range slices.Sorted(maps.Keys(knobs)) {
+		if name == "" || len(name) > maxKnobWordLen || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return fmt.Errorf("knobs: %q is not a knob name: names have 1 to %d characters from %s", name, maxKnobWordLen, knobNameRunes)
+		}
+		v := knobs[name]
+		ok := v != "" && len(v) <= maxKnobWordLen
+		for _, c := range v {
+			ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-/.:+", c))
+		}
+		if !ok {
+			return fmt.Errorf("knobs.%s: %q is not a knob value: values have 1 to %d characters, %s", name, v, maxKnobWordLen, knobValueRunes)
+		}
+	}
+	return nil
 }
 
 // validScenario checks the form of a scenario id (whether it names a
@@ -121,6 +169,9 @@ type linkPayload struct {
 	PosUs     int64           `json:"pos_us"`
 	PosEvents uint64          `json:"pos_events,omitempty"`
 	Scenario  string          `json:"scenario,omitempty"`
+	// A JSON object's keys are written sorted, so the same settings
+	// always make the same link.
+	Knobs map[string]string `json:"knobs,omitempty"`
 }
 
 // end is the link's run end: EndUs, or later if the moment or an action is.
@@ -141,7 +192,7 @@ func EncodeLink(l Link) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := json.Marshal(linkPayload{Run: run, PosUs: l.PosUs, PosEvents: l.PosEvents, Scenario: l.Scenario})
+	data, err := json.Marshal(linkPayload{Run: run, PosUs: l.PosUs, PosEvents: l.PosEvents, Scenario: l.Scenario, Knobs: l.Knobs})
 	if err != nil {
 		return "", err
 	}
@@ -310,6 +361,7 @@ func parsePayload(data []byte) (Link, error) {
 		PosEvents: p.PosEvents,
 		EndUs:     int64(math.Round(s.UntilMs * 1000)),
 		Scenario:  p.Scenario,
+		Knobs:     p.Knobs,
 	}
 	if l.Actions == nil {
 		l.Actions = []raftcore.Action{}

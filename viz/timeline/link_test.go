@@ -57,7 +57,7 @@ func TestLinkRoundTripRebuildsTheRun(t *testing.T) {
 	} {
 		move()
 		want := snapOf(tl.World())
-		l := tl.Link("two-worlds")
+		l := tl.Link("two-worlds", map[string]string{"protocol": "failover", "members": "2/2/1"})
 		s := mustEncode(t, l)
 		if strings.ContainsAny(s, "+/=?&# ") || !strings.HasPrefix(s, "1.") {
 			t.Fatalf("link is not URL-safe: %q", s[:40])
@@ -96,7 +96,7 @@ func TestLinksAreShort(t *testing.T) {
 		tl.Advance(500_000)
 		mustAct(t, tl, raftcore.Action{Do: "write", Node: 1 + i%5, Key: "deployments/web", Value: "v" + string(rune('0'+i%10))})
 	}
-	if s := mustEncode(t, tl.Link("")); len(s) > 1000 {
+	if s := mustEncode(t, tl.Link("", nil)); len(s) > 1000 {
 		t.Fatalf("a link with 20 writes is %d characters", len(s))
 	}
 }
@@ -137,6 +137,8 @@ func TestDecodeLinkErrors(t *testing.T) {
 		{"negative position", payload(run, `,"pos_us":-5`), "pos_us: -5 is out of range"},
 		{"too long", payload(`{"seed":1,"until_ms":4000000,"actions":[]}`, ""), "past the hour"},
 		{"bad scenario", payload(run, `,"scenario":"Two Worlds"`), `scenario: "Two Worlds" has 'T'`},
+		{"knobs without a scenario", payload(run, `,"knobs":{"split":"4/1"}`), "knobs: settings are given but no scenario"},
+		{"knob value not a string", payload(run, `,"scenario":"majority","knobs":{"split":4}`), "knobs: want string, got JSON number"},
 	}
 	for _, c := range cases {
 		_, err := DecodeLink(c.link)
@@ -179,7 +181,7 @@ func TestDecodeLinkAcceptsADropInFlight(t *testing.T) {
 	}
 	mustAct(t, tl, raftcore.Action{Do: "drop", ID: tl.World().InFlight()[0].ID})
 	tl.Advance(1_000_000)
-	l, err := DecodeLink(mustEncode(t, tl.Link("")))
+	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,6 +203,10 @@ func TestEncodeLinkRefusesBadLinks(t *testing.T) {
 		{Link{Config: cfg, PosUs: MaxLinkUs + 1}, "pos_us"},
 		{Link{Config: cfg, EndUs: 2 * MaxLinkUs}, "export it as a schedule"},
 		{Link{Config: cfg, Scenario: "a/b"}, "scenario"},
+		{Link{Config: cfg, Knobs: map[string]string{"split": "2/2/1"}}, "knobs: settings are given but no scenario"},
+		{Link{Config: cfg, Scenario: "majority", Knobs: map[string]string{"Split": "2/2/1"}}, `knobs: "Split" is not a knob name`},
+		{Link{Config: cfg, Scenario: "majority", Knobs: map[string]string{"split": ""}}, `knobs.split: "" is not a knob value`},
+		{Link{Config: cfg, Scenario: "majority", Knobs: map[string]string{"split": "2 2"}}, `knobs.split: "2 2" is not a knob value`},
 	} {
 		if _, err := EncodeLink(c.l); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("EncodeLink(%+v): %v, want %q", c.l, err, c.want)
