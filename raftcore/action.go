@@ -28,6 +28,9 @@ type Action struct {
 	LatencyMs []float64 `json:"latency_ms,omitempty"`
 	Loss      *float64  `json:"loss,omitempty"`
 	Duplicate *float64  `json:"duplicate,omitempty"`
+	// Ms is how far ahead "timer" sets a machine's election timer to run
+	// out, in virtual milliseconds.
+	Ms float64 `json:"ms,omitempty"`
 	// AfterEvents, when set, is the number of events that had been handled
 	// when the action was taken; replay uses it to act between two events of
 	// the same instant exactly as the original run did.
@@ -38,7 +41,7 @@ type Action struct {
 var ActionNames = []string{
 	"partition", "heal", "cut", "restore", "latency", "loss", "duplicate", "drop",
 	"pause", "resume", "crash", "restart", "slow", "drift", "timeout",
-	"write", "delete", "read",
+	"timer", "write", "delete", "read",
 }
 
 // AtUs is the action's time in microseconds.
@@ -60,6 +63,8 @@ func (a Action) String() string {
 		fmt.Fprintf(&b, " %d", a.Node)
 	case "slow", "drift":
 		fmt.Fprintf(&b, " %d x%g", a.Node, a.Factor)
+	case "timer":
+		fmt.Fprintf(&b, " %d in %gms", a.Node, a.Ms)
 	case "write":
 		fmt.Fprintf(&b, " %d %s=%s", a.Node, a.Key, a.Value)
 	case "delete":
@@ -153,6 +158,16 @@ func (a Action) Validate(n int) error {
 			return fmt.Errorf("factor: drift takes a clock rate from 0.05 to 20 (1 is exact), got %g", a.Factor)
 		}
 		return node("node", a.Node)
+	case "timer":
+		// The bound that depends on the world's timing is in ValidateFor;
+		// this one only keeps the arithmetic far from overflow.
+		if !(a.Ms > 0) || msToUs(a.Ms) < 1 {
+			return fmt.Errorf("ms: timer needs a time ahead of at least 0.001 ms, got %g", a.Ms)
+		}
+		if a.Ms > MaxUntilMs {
+			return fmt.Errorf("ms: %g is more than a virtual day ahead", a.Ms)
+		}
+		return node("node", a.Node)
 	case "write", "delete", "read":
 		if a.Key == "" {
 			return fmt.Errorf("key: %s needs a key, e.g. \"deployments/web\"", a.Do)
@@ -171,10 +186,29 @@ func (a Action) Validate(n int) error {
 	return nil
 }
 
+// MaxTimerMs is the furthest ahead a "timer" action may set an election
+// timer in a world built from cfg: twice the election timeout, the longest
+// randomized timeout etcd draws (in virtual time at the configured tick).
+func MaxTimerMs(cfg Config) float64 {
+	return float64(2 * cfg.ElectionTicks * cfg.TickMs)
+}
+
+// ValidateFor is Validate for a world built from cfg; it also checks the
+// bounds that depend on the world's timing.
+func (a Action) ValidateFor(cfg Config) error {
+	if err := a.Validate(cfg.Nodes); err != nil {
+		return err
+	}
+	if a.Do == "timer" && a.Ms > MaxTimerMs(cfg) {
+		return fmt.Errorf("ms: %g is beyond the longest election timeout, %g ms (2 × election_ticks × tick_ms)", a.Ms, MaxTimerMs(cfg))
+	}
+	return nil
+}
+
 // Apply performs the action now (its AtMs is ignored and replaced by the
 // current time in the log). An invalid action changes nothing.
 func (w *World) Apply(a Action) error {
-	if err := a.Validate(w.cfg.Nodes); err != nil {
+	if err := a.ValidateFor(w.cfg); err != nil {
 		return err
 	}
 	if a.Do == "drop" && !w.dropInFlight(a.ID) {
@@ -240,6 +274,11 @@ func (w *World) Apply(a Action) error {
 			w.nodes[id].forceTimeout()
 			w.afterStep(id, before)
 		}
+	case "timer":
+		// Like "timeout", it changes only a running machine with an
+		// election timer; the action is logged either way, so a replay
+		// takes the same path.
+		w.setTimer(NodeID(a.Node), msToUs(a.Ms))
 	case "write", "delete":
 		kind := "write"
 		if a.Do == "delete" {
@@ -299,7 +338,7 @@ func (w *World) resume(id NodeID) {
 	m.status = StatusUp
 	m.tickGen++
 	m.busyUntil = w.now
-	w.schedule(event{at: w.now + w.tickUs(id), kind: evTick, node: id, gen: m.tickGen})
+	w.scheduleTick(id, w.now+w.tickUs(id))
 	if len(m.work) == 0 {
 		return
 	}
@@ -345,5 +384,5 @@ func (w *World) restart(id NodeID) {
 	w.nodes[id].restart()
 	w.checker.onRestart(id)
 	w.afterStep(id, w.capture(id))
-	w.schedule(event{at: w.now + w.tickUs(id), kind: evTick, node: id, gen: m.tickGen})
+	w.scheduleTick(id, w.now+w.tickUs(id))
 }

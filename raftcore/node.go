@@ -240,6 +240,32 @@ func (n *Node) setRole(r Role, why string) {
 	n.role = r
 }
 
+// runsElectionTimer reports whether the machine has an election timer that
+// can run out: under raft and failover every machine but the leader. A
+// leader's election timer is the CheckQuorum period, which only checks
+// that it is still heard; naive-copy has no timers at all.
+func (n *Node) runsElectionTimer() bool {
+	return n.cfg.protocol != ProtocolNaiveCopy && n.role != RoleLeader
+}
+
+// setElectionTimer makes the election timer run out on the ticks-th tick
+// from now (the "timer" action) and reports whether the machine has such a
+// timer. Only the timeout moves, not electionElapsed: in etcd that counter
+// is also how long ago the machine last heard its leader, which decides
+// whether it ignores vote requests (the CheckQuorum lease), and setting a
+// timer must not rewrite that. The new timeout lasts, like a randomized
+// one in etcd, until the timeout is drawn afresh (when the machine next
+// becomes follower, candidate or leader; under failover never): a
+// heartbeat restarts the count but keeps the length. A leader is left
+// alone, as "timeout" leaves it.
+func (n *Node) setElectionTimer(ticks int) bool {
+	if !n.runsElectionTimer() {
+		return false
+	}
+	n.randomizedTimeout = n.electionElapsed + ticks
+	return true
+}
+
 func (n *Node) resetTimeout() {
 	n.randomizedTimeout = n.cfg.electionTicks + n.rng.Intn(n.cfg.electionTicks)
 }

@@ -260,7 +260,7 @@ func (s Schedule) Validate() error {
 		return fmt.Errorf("until_ms: %g is out of range: use 0 to %d", s.UntilMs, MaxUntilMs)
 	}
 	for i, a := range s.Actions {
-		if err := a.Validate(cfg.Nodes); err != nil {
+		if err := a.ValidateFor(cfg); err != nil {
 			return fmt.Errorf("actions[%d].%v", i, err)
 		}
 		if a.AtMs > s.UntilMs {

@@ -32,8 +32,11 @@ type machine struct {
 	slow float64
 	// drift is the rate of the machine's clock: 0.5 ticks half as often as
 	// real time, 2 twice as often.
-	drift     float64
-	tickGen   uint64
+	drift   float64
+	tickGen uint64
+	// nextTick is when the machine's next tick of generation tickGen is
+	// due; TimerDue counts from it.
+	nextTick  int64
 	busyUntil int64
 	// work holds messages that arrived while the machine was busy (slow)
 	// or paused, in arrival order.
@@ -133,7 +136,7 @@ func NewWorld(cfg Config) (*World, error) {
 		w.nodes[i] = newNode(NodeID(i), w.ncfg, w.rng)
 		w.afterStep(NodeID(i), nodeState{})
 		// Machines' clocks start at random phases, as real ones do.
-		w.schedule(event{at: 1 + w.rng.Int63n(tickUs), kind: evTick, node: NodeID(i)})
+		w.scheduleTick(NodeID(i), 1+w.rng.Int63n(tickUs))
 	}
 	return w, nil
 }
@@ -265,6 +268,56 @@ func (w *World) tickUs(id NodeID) int64 {
 	return int64(us + 0.5)
 }
 
+// scheduleTick queues machine id's next tick, of its current generation, at
+// time at.
+func (w *World) scheduleTick(id NodeID, at int64) {
+	m := &w.machines[id]
+	m.nextTick = at
+	w.schedule(event{at: at, kind: evTick, node: id, gen: m.tickGen})
+}
+
+// setTimer makes machine id's election timer run out exactly us
+// microseconds from now (the "timer" action). A timer only runs out on a
+// tick, and machines tick at their own phases, so the machine's clock is
+// re-phased: the pending tick is abandoned (a new generation) and the next
+// one is placed so that the k-th tick from now lands at now+us, at the
+// machine's own tick length (drift included). Two machines given the same
+// us therefore time out at the same instant. Only a running machine that
+// has an election timer is changed, as with "timeout"; see
+// Node.setElectionTimer.
+func (w *World) setTimer(id NodeID, us int64) {
+	m := &w.machines[id]
+	if m.status != StatusUp {
+		return
+	}
+	tick := w.tickUs(id)
+	k := (us + tick - 1) / tick
+	if !w.nodes[id].setElectionTimer(int(k)) {
+		return
+	}
+	m.tickGen++
+	w.scheduleTick(id, w.now+us-(k-1)*tick)
+}
+
+// TimerDue returns the virtual time at which machine id's election timer
+// runs out if nothing restarts it first (a message from a leader, a vote
+// granted, a new term). ok is false when no such timer runs: the machine is
+// paused or crashed, leads (its election timer is the CheckQuorum check,
+// not a timeout that starts an election), or runs naive-copy. The answer
+// assumes the machine's clock rate stays as it is.
+func (w *World) TimerDue(id NodeID) (us int64, ok bool) {
+	if id < 1 || int(id) > w.cfg.Nodes {
+		return 0, false
+	}
+	m := &w.machines[id]
+	n := w.nodes[id]
+	if m.status != StatusUp || !n.runsElectionTimer() {
+		return 0, false
+	}
+	left := max(n.randomizedTimeout-n.electionElapsed, 1)
+	return m.nextTick + int64(left-1)*w.tickUs(id), true
+}
+
 func (w *World) handle(e event) {
 	switch e.kind {
 	case evTick:
@@ -275,7 +328,7 @@ func (w *World) handle(e event) {
 		before := w.capture(e.node)
 		w.nodes[e.node].tick()
 		w.afterStep(e.node, before)
-		w.schedule(event{at: w.now + w.tickUs(e.node), kind: evTick, node: e.node, gen: m.tickGen})
+		w.scheduleTick(e.node, w.now+w.tickUs(e.node))
 	case evDeliver:
 		w.deliver(e.msg)
 	case evProcess:

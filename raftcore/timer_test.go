@@ -1,0 +1,247 @@
+package raftcore
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// campaignAt returns the time of machine id's first role change into a
+// campaign (pre-candidate or candidate) at or after from, or -1.
+func campaignAt(w *World, id NodeID, from int64) int64 {
+	for _, e := range w.Trace() {
+		if e.Kind == TraceRole && e.Node == id && e.AtUs >= from &&
+			(strings.Contains(e.Text, "->pre-candidate") || strings.Contains(e.Text, "->candidate")) {
+			return e.AtUs
+		}
+	}
+	return -1
+}
+
+// firstCampaign returns the machine that campaigns first at or after from.
+func firstCampaign(w *World, from int64) (NodeID, int64) {
+	for _, e := range w.Trace() {
+		if e.Kind == TraceRole && e.AtUs >= from &&
+			(strings.Contains(e.Text, "->pre-candidate") || strings.Contains(e.Text, "->candidate")) {
+			return e.Node, e.AtUs
+		}
+	}
+	return None, -1
+}
+
+func TestTimerFiresWhenAsked(t *testing.T) {
+	for _, drift := range []float64{1, 0.7, 3} {
+		w := newTestWorld(t, nil)
+		w.RunUntil(50_000)
+		// Machine 4's clock runs at another rate: its ticks are longer or
+		// shorter, and the timer must still land on the microsecond.
+		mustApply(t, w, Action{Do: "drift", Node: 4, Factor: drift})
+		w.RunUntil(123_456)
+		start := w.Now()
+		mustApply(t, w, Action{Do: "timer", Node: 2, Ms: 250.5})
+		mustApply(t, w, Action{Do: "timer", Node: 4, Ms: 250.5})
+		want := start + 250_500
+		for _, id := range []NodeID{2, 4} {
+			if due, ok := w.TimerDue(id); !ok || due != want {
+				t.Errorf("drift %g: TimerDue(%d) = %d, %v; want %d", drift, id, due, ok, want)
+			}
+		}
+		w.RunUntil(want + 1)
+		for _, id := range []NodeID{2, 4} {
+			if at := campaignAt(w, id, start); at != want {
+				t.Errorf("drift %g: machine %d campaigned at %d, want %d", drift, id, at, want)
+			}
+		}
+		// Nobody else's timer was touched, and none ran out yet: the
+		// shortest randomized timeout is a second.
+		for _, id := range []NodeID{1, 3, 5} {
+			if at := campaignAt(w, id, start); at != -1 {
+				t.Errorf("drift %g: machine %d campaigned at %d without being asked", drift, id, at)
+			}
+		}
+		// Both campaign in the same term.
+		if a, b := w.Node(2).Term(), w.Node(4).Term(); a != b {
+			t.Errorf("drift %g: terms %d and %d after aligned timers", drift, a, b)
+		}
+		noViolations(t, w)
+	}
+}
+
+// TestTimerDuePredictsTheTimeout checks TimerDue against what happens when
+// the world runs untouched: the first machine to campaign does so exactly
+// when its TimerDue said.
+func TestTimerDuePredictsTheTimeout(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		w := newTestWorld(t, func(c *Config) { c.Seed = seed })
+		w.RunUntil(10_000)
+		best, bestAt := None, int64(0)
+		for id := NodeID(1); int(id) <= w.Size(); id++ {
+			due, ok := w.TimerDue(id)
+			if !ok {
+				t.Fatalf("seed %d: follower %d has no timer", seed, id)
+			}
+			if best == None || due < bestAt {
+				best, bestAt = id, due
+			}
+		}
+		w.RunUntil(bestAt)
+		if id, at := firstCampaign(w, 0); id != best || at != bestAt {
+			t.Errorf("seed %d: machine %d campaigned first at %d; TimerDue said %d at %d", seed, id, at, best, bestAt)
+		}
+	}
+}
+
+func TestTimerLeavesWhatHasNoTimer(t *testing.T) {
+	w := newTestWorld(t, nil)
+	l := waitSettled(t, w, 5_000)
+	if _, ok := w.TimerDue(l); ok {
+		t.Errorf("the leader %d reports an election timer", l)
+	}
+	before := w.Node(l).Term()
+	mustApply(t, w, Action{Do: "timer", Node: int(l), Ms: 1})
+	w.RunFor(500_000)
+	if w.Node(l).Role() != RoleLeader || w.Node(l).Term() != before {
+		t.Errorf("timer on the leader changed it: %v in term %d", w.Node(l).Role(), w.Node(l).Term())
+	}
+	f := l%5 + 1
+	mustApply(t, w, Action{Do: "pause", Node: int(f)})
+	if _, ok := w.TimerDue(f); ok {
+		t.Errorf("paused machine %d reports a running timer", f)
+	}
+	mustApply(t, w, Action{Do: "timer", Node: int(f), Ms: 1})
+	mustApply(t, w, Action{Do: "crash", Node: int(f%5 + 1)})
+	mustApply(t, w, Action{Do: "timer", Node: int(f%5 + 1), Ms: 1})
+	from := w.Now()
+	w.RunFor(100_000)
+	if id, at := firstCampaign(w, from); id != None {
+		t.Errorf("machine %d campaigned at %d after timers on paused and crashed machines", id, at)
+	}
+	if n := len(w.Actions()); w.Actions()[n-1].Do != "timer" {
+		t.Errorf("a timer that changed nothing was not logged: %v", w.Actions()[n-1])
+	}
+
+	naive := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolNaiveCopy })
+	mustApply(t, naive, Action{Do: "timer", Node: 1, Ms: 100})
+	if _, ok := naive.TimerDue(1); ok {
+		t.Error("a naive-copy machine reports an election timer")
+	}
+
+	// Under failover a follower's timer running out promotes it.
+	fo := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolFailover })
+	fo.RunUntil(300_000)
+	mustApply(t, fo, Action{Do: "crash", Node: 1})
+	start := fo.Now()
+	mustApply(t, fo, Action{Do: "timer", Node: 3, Ms: 120})
+	fo.RunUntil(start + 120_000)
+	if fo.Node(3).Role() != RoleLeader {
+		t.Errorf("failover machine 3 is %v after its timer ran out", fo.Node(3).Role())
+	}
+}
+
+// TestTimerKeepsTheLease: setting a timer changes when it runs out, not how
+// long ago the machine heard its leader (which etcd keeps in the same
+// counter), and one follower whose timer runs out does not unseat a leader
+// the others still hear.
+func TestTimerKeepsTheLease(t *testing.T) {
+	w := newTestWorld(t, nil)
+	l := waitSettled(t, w, 5_000)
+	f := l%5 + 1
+	term := w.Node(l).Term()
+	for _, id := range []NodeID{f, f%5 + 1} {
+		el, _ := w.Node(id).ElectionTimer()
+		mustApply(t, w, Action{Do: "timer", Node: int(id), Ms: 1900})
+		if now, _ := w.Node(id).ElectionTimer(); now != el {
+			t.Errorf("machine %d: timer moved the time since it heard its leader from %d to %d ticks", id, el, now)
+		}
+	}
+	mustApply(t, w, Action{Do: "timer", Node: int(f), Ms: 2})
+	w.RunFor(2_000)
+	if r := w.Node(f).Role(); r != RolePreCandidate {
+		t.Fatalf("machine %d is %v after its timer ran out, want pre-candidate", f, r)
+	}
+	w.RunFor(1_000_000)
+	if w.Node(l).Role() != RoleLeader || w.Node(l).Term() != term {
+		t.Errorf("the leader %d was unseated (%v, term %d, was %d)", l, w.Node(l).Role(), w.Node(l).Term(), term)
+	}
+	noViolations(t, w)
+}
+
+func TestTimerReplaysAndRoundTrips(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Seed = 3 })
+	w.RunUntil(77_777)
+	mustApply(t, w, Action{Do: "timer", Node: 1, Ms: 300})
+	mustApply(t, w, Action{Do: "timer", Node: 5, Ms: 300})
+	mustApply(t, w, Action{Do: "drift", Node: 2, Factor: 1.7})
+	w.RunFor(10_001)
+	mustApply(t, w, Action{Do: "timer", Node: 2, Ms: 999.25})
+	w.RunFor(3_000_000)
+	data, err := json.Marshal(w.Schedule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"do":"timer","node":1,"ms":300`) {
+		t.Errorf("schedule does not carry the timer's ms: %s", data)
+	}
+	s, err := ParseSchedule(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TraceHash() != w.TraceHash() || r.TraceCount() != w.TraceCount() {
+		t.Errorf("replay: hash %s (%d events), want %s (%d events)",
+			HashString(r.TraceHash()), r.TraceCount(), HashString(w.TraceHash()), w.TraceCount())
+	}
+	var faults int
+	for _, e := range w.Trace() {
+		if e.Kind == TraceFault && strings.Contains(e.Text, "timer 1 in 300ms") {
+			faults++
+		}
+	}
+	if faults != 1 {
+		t.Errorf("trace has %d fault events for the timer, want 1", faults)
+	}
+	// Without the timers the run differs: the action does something.
+	plain := newTestWorld(t, func(c *Config) { c.Seed = 3 })
+	plain.RunUntil(w.Now())
+	if plain.TraceHash() == w.TraceHash() {
+		t.Error("timers left the trace unchanged")
+	}
+}
+
+func TestTimerValidation(t *testing.T) {
+	for _, c := range []struct {
+		js, want string
+	}{
+		{`{"at_ms":1,"do":"timer","node":1}`, "actions[0].ms: timer needs a time ahead"},
+		{`{"at_ms":1,"do":"timer","node":1,"ms":-5}`, "actions[0].ms: timer needs a time ahead"},
+		{`{"at_ms":1,"do":"timer","node":1,"ms":0.0001}`, "actions[0].ms: timer needs a time ahead"},
+		{`{"at_ms":1,"do":"timer","node":1,"ms":2000.5}`, "actions[0].ms: 2000.5 is beyond the longest election timeout, 2000 ms"},
+		{`{"at_ms":1,"do":"timer","node":1,"ms":1e12}`, "actions[0].ms: 1e+12 is more than a virtual day ahead"},
+		{`{"at_ms":1,"do":"timer","node":6,"ms":10}`, "actions[0].node: 6 is out of range"},
+		{`{"at_ms":1,"do":"timer","node":1,"ms":"soon"}`, "actions[0].ms: want a number"},
+	} {
+		_, err := ParseSchedule([]byte(`{"nodes":5,"until_ms":10,"actions":[` + c.js + `]}`))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q...", c.js, err, c.want)
+		}
+	}
+	// The bound follows the world's timing.
+	s, err := ParseSchedule([]byte(`{"nodes":3,"until_ms":10,"options":{"election_ticks":20,"tick_ms":50},
+		"actions":[{"at_ms":1,"do":"timer","node":1,"ms":2000}]}`))
+	if err != nil {
+		t.Errorf("2000 ms with election_ticks 20 and tick_ms 50: %v", err)
+	} else if _, err := s.Run(); err != nil {
+		t.Errorf("running it: %v", err)
+	}
+	w := newTestWorld(t, nil)
+	before := w.TraceHash()
+	if err := w.Apply(Action{Do: "timer", Node: 1, Ms: 5000}); err == nil || !strings.HasPrefix(err.Error(), "ms: ") {
+		t.Errorf("Apply of a timer too far ahead: %v", err)
+	}
+	if w.TraceHash() != before || len(w.Actions()) != 0 {
+		t.Error("a refused timer changed the world")
+	}
+}
