@@ -28,6 +28,12 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 		a.SetTouch(ev.Touch)
 	}
 	a.setHover(ev.Pos, !ev.Touch)
+	if ev.Action == viz.PointerDown {
+		if k := a.hoverKey(); k != a.quietHover {
+			a.quietHover = k
+			a.changed()
+		}
+	}
 	p := &a.press
 	if p.active && ev.ID == p.id {
 		a.pressEvent(ev)
@@ -120,7 +126,11 @@ func (a *App) setHover(p viz.Point, ok bool) {
 	}
 	before := a.hoverKey()
 	a.hover, a.hoverOK = p, ok
-	if a.hoverKey() != before {
+	after := a.hoverKey()
+	if after != a.quietHover && !a.press.active && !a.rec.Active() {
+		a.quietHover = hoverTarget{}
+	}
+	if after != before {
 		a.changed()
 	}
 }

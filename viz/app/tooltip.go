@@ -25,8 +25,13 @@ func (a *App) hoverKey() hoverTarget {
 	if id := a.widgetAt(p); id != "" {
 		return hoverTarget{kind: "widget", widget: id}
 	}
-	if a.frame.Menu != nil && a.frame.Menu.Rect.Contains(p) {
-		return hoverTarget{kind: "menu"}
+	if a.frame.Menu != nil {
+		// With a menu open, the reader is busy with it: hover text for
+		// what lies around it would only cover it.
+		if a.frame.Menu.Rect.Contains(p) {
+			return hoverTarget{kind: "menu"}
+		}
+		return hoverTarget{}
 	}
 	if a.lay.Timeline.Contains(p) {
 		if k, ok := a.markAt(p); ok {
@@ -78,7 +83,7 @@ func (a *App) logIndexAt(row int, p viz.Point) (uint64, bool) {
 
 func (a *App) buildTooltip() *TooltipView {
 	t := a.hoverKey()
-	if t.kind == "" {
+	if t.kind == "" || t == a.quietHover {
 		return nil
 	}
 	w := a.World()
