@@ -2,6 +2,7 @@ package draw
 
 import (
 	"bytes"
+	"image"
 	"math"
 	"sync"
 
@@ -49,13 +50,28 @@ func Measure(s string, size float64) float64 {
 	return text.Advance(s, face(size))
 }
 
-// textCache keeps each label drawn once into its own small image, so a
-// frame draws one image per label instead of one per glyph: in the
-// browser, per-draw costs dominate a frame full of text. Labels unused for
-// a while are dropped.
+// textCache draws text from an atlas of glyphs: every glyph a frame needs
+// is copied once into one image of ours, and each label becomes a few
+// quads cut from it, so that all the text of a pass goes to the GPU in one
+// draw call. Drawing each label as its own image, or each glyph with
+// DrawImage, costs a call per label or glyph; in the browser, where the
+// Go side of every call is slow, that was most of a busy frame. Labels
+// keep their layout (the glyphs and where they go) while they are used.
 type textCache struct {
-	m     map[textKey]*textEntry
-	frame int
+	layouts map[textKey]*textLayout
+	frame   int
+
+	atlas *ebiten.Image
+	slots map[*ebiten.Image]glyphSlot
+	// The atlas fills shelf by shelf: glyphs go left to right along a
+	// shelf as tall as the tallest of them, and a new shelf starts below.
+	shelfX, shelfY, shelfH int
+	// Resets counts how often the atlas filled up and started over.
+	resets int
+
+	vs      []ebiten.Vertex
+	is      []uint16
+	scratch []text.Glyph
 }
 
 type textKey struct {
@@ -64,73 +80,150 @@ type textKey struct {
 	bold bool
 }
 
-type textEntry struct {
-	img  *ebiten.Image
-	w, h float64 // the line box, in device pixels
-	used int
+// textLayout is a label laid out at a size: its glyphs relative to the
+// top-left of its line box, in device pixels.
+type textLayout struct {
+	w, h   float64 // the line box
+	glyphs []placedGlyph
+	used   int
 }
 
-// textPad is the margin around a label's line box in its image, for
-// glyphs that reach past their advance.
-const textPad = 2
+type placedGlyph struct {
+	img  *ebiten.Image // the glyph's image from the text package
+	x, y float32
+}
 
-func (c *textCache) get(s string, size float64, bold bool) *textEntry {
-	if c.m == nil {
-		c.m = map[textKey]*textEntry{}
+// glyphSlot is where a glyph sits in the atlas.
+type glyphSlot struct{ x, y, w, h int }
+
+// atlasSize is the atlas's side in pixels: room for thousands of glyphs,
+// every size and sub-pixel variant the app draws.
+const atlasSize = 1024
+
+// glyphGap keeps glyphs apart in the atlas so that none samples its
+// neighbour.
+const glyphGap = 1
+
+func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
+	if c.layouts == nil {
+		c.layouts = map[textKey]*textLayout{}
 	}
 	k := textKey{s, size, bold}
-	e, ok := c.m[k]
+	l, ok := c.layouts[k]
 	if !ok {
 		f := face(size)
 		m := f.Metrics()
-		w := text.Advance(s, f)
-		h := m.HAscent + m.HDescent
-		extra := 0.0
+		l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
+		c.scratch = text.AppendGlyphs(c.scratch[:0], s, f, nil)
+		// Bold is the glyphs twice, the second set a little to the
+		// right (the font has no bold face).
+		shifts := []float64{0}
 		if bold {
-			extra = 1
+			shifts = append(shifts, 0.6*size/13)
 		}
-		img := ebiten.NewImage(int(math.Ceil(w+extra))+2*textPad, int(math.Ceil(h))+2*textPad)
-		op := &text.DrawOptions{}
-		op.GeoM.Translate(textPad, textPad)
-		text.Draw(img, s, f, op)
-		if bold {
-			op.GeoM.Translate(0.6*size/13, 0)
-			text.Draw(img, s, f, op)
+		for _, dx := range shifts {
+			for _, g := range c.scratch {
+				if g.Image != nil {
+					l.glyphs = append(l.glyphs, placedGlyph{img: g.Image, x: float32(g.X + dx), y: float32(g.Y)})
+				}
+			}
 		}
-		e = &textEntry{img: img, w: w, h: h}
-		c.m[k] = e
+		c.layouts[k] = l
 	}
-	e.used = c.frame
-	return e
+	l.used = c.frame
+	return l
 }
 
-// endFrame drops labels not drawn in the last few seconds of frames.
+// slot returns where glyph img sits in the atlas, copying it there first
+// if need be. When the atlas is full it draws the text queued so far onto
+// dst and starts the atlas over.
+func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
+	if s, ok := c.slots[img]; ok {
+		return s
+	}
+	if c.atlas == nil {
+		c.atlas = ebiten.NewImageWithOptions(image.Rect(0, 0, atlasSize, atlasSize), &ebiten.NewImageOptions{Unmanaged: true})
+		c.slots = map[*ebiten.Image]glyphSlot{}
+	}
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if c.shelfX+w+glyphGap > atlasSize {
+		c.shelfX, c.shelfY, c.shelfH = 0, c.shelfY+c.shelfH+glyphGap, 0
+	}
+	if c.shelfY+h+glyphGap > atlasSize {
+		// Full: what is queued still needs the old glyphs.
+		c.draw(dst)
+		c.atlas.Clear()
+		clear(c.slots)
+		c.shelfX, c.shelfY, c.shelfH = 0, 0, 0
+		c.resets++
+	}
+	s := glyphSlot{c.shelfX, c.shelfY, w, h}
+	op := &ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
+	op.GeoM.Translate(float64(s.x-b.Min.X), float64(s.y-b.Min.Y))
+	c.atlas.DrawImage(img, op)
+	c.shelfX += w + glyphGap
+	c.shelfH = max(c.shelfH, h)
+	c.slots[img] = s
+	return s
+}
+
+// add queues s with its line box's top-left at x, y (or centred on x, y),
+// in logical pixels scaled by sc. Labels sit on whole device pixels, so a
+// label looks the same wherever it is drawn.
+func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr colorF, center, bold bool, sc float64) {
+	if s == "" {
+		return
+	}
+	l := c.layout(s, math.Round(size*sc*4)/4, bold)
+	px, py := x*sc, y*sc
+	if center {
+		px, py = px-l.w/2, py-l.h/2
+	}
+	ox, oy := float32(math.Round(px)), float32(math.Round(py))
+	a := max(clr.a, 0)
+	r, g, bl := clr.r*a, clr.g*a, clr.b*a
+	for _, pg := range l.glyphs {
+		if len(c.vs)+4 > math.MaxUint16 {
+			c.draw(dst)
+		}
+		sl := c.slot(dst, pg.img)
+		x0, y0 := ox+pg.x, oy+pg.y
+		x1, y1 := x0+float32(sl.w), y0+float32(sl.h)
+		sx0, sy0 := float32(sl.x), float32(sl.y)
+		sx1, sy1 := sx0+float32(sl.w), sy0+float32(sl.h)
+		base := uint16(len(c.vs))
+		c.vs = append(c.vs,
+			ebiten.Vertex{DstX: x0, DstY: y0, SrcX: sx0, SrcY: sy0, ColorR: r, ColorG: g, ColorB: bl, ColorA: a},
+			ebiten.Vertex{DstX: x1, DstY: y0, SrcX: sx1, SrcY: sy0, ColorR: r, ColorG: g, ColorB: bl, ColorA: a},
+			ebiten.Vertex{DstX: x1, DstY: y1, SrcX: sx1, SrcY: sy1, ColorR: r, ColorG: g, ColorB: bl, ColorA: a},
+			ebiten.Vertex{DstX: x0, DstY: y1, SrcX: sx0, SrcY: sy1, ColorR: r, ColorG: g, ColorB: bl, ColorA: a})
+		c.is = append(c.is, base, base+1, base+2, base, base+2, base+3)
+	}
+}
+
+// draw draws the queued text onto dst in one call, and reports whether
+// there was any.
+func (c *textCache) draw(dst *ebiten.Image) bool {
+	if len(c.is) == 0 {
+		return false
+	}
+	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
+	dst.DrawTriangles(c.vs, c.is, c.atlas, op)
+	c.vs, c.is = c.vs[:0], c.is[:0]
+	return true
+}
+
+// endFrame forgets the layouts of labels not drawn in the last few
+// seconds of frames.
 func (c *textCache) endFrame() {
 	c.frame++
 	if c.frame%60 != 0 {
 		return
 	}
-	for k, e := range c.m {
-		if c.frame-e.used > 180 {
-			e.img.Deallocate()
-			delete(c.m, k)
+	for k, l := range c.layouts {
+		if c.frame-l.used > 180 {
+			delete(c.layouts, k)
 		}
 	}
-}
-
-// drawText draws s with its line box's top-left at x, y (or centred on
-// x, y), in logical pixels scaled by sc.
-func (c *textCache) drawText(dst *ebiten.Image, s string, x, y, size float64, clr colorF, center, bold bool, sc float64) {
-	if s == "" {
-		return
-	}
-	e := c.get(s, math.Round(size*sc*4)/4, bold)
-	px, py := x*sc, y*sc
-	if center {
-		px, py = px-e.w/2, py-e.h/2
-	}
-	op := &ebiten.DrawImageOptions{}
-	op.GeoM.Translate(math.Round(px)-textPad, math.Round(py)-textPad)
-	op.ColorScale = clr.scale()
-	dst.DrawImage(e.img, op)
 }

@@ -65,7 +65,10 @@ func (c *canvas) flush() {
 	}
 	c.vs, c.is = c.vs[:0], c.is[:0]
 	for _, q := range c.texts {
-		c.tc.drawText(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
+		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
+	}
+	if c.tc.draw(c.dst) {
+		c.calls++
 	}
 	c.texts = c.texts[:0]
 }
