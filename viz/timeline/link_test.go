@@ -119,6 +119,7 @@ func TestDecodeLinkErrors(t *testing.T) {
 		{"cut in the middle", good[:len(good)/2], "cut short"},
 		{"cut after the header", good[:10], "cut short"},
 		{"cut to the format", "1.", "cut short"},
+		{"cut to a lone character", good[:2+((len(good)-2)/4-1)*4+1], "cut short"},
 		{"edited character", good[:20] + "!" + good[21:], "cannot be in a link at position 21"},
 		{"flipped character", good[:len(good)-3] + flip(good[len(good)-3]) + good[len(good)-2:], "the link"},
 		{"extra data", pack("1", []byte("{}"), 2) + "AAAA", "extra data"},
