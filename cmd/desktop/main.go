@@ -24,11 +24,14 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/draw"
+	"raftlab/viz/timeline"
 )
 
 const usage = `usage: raftlab-desktop [-f run.json] [-size WxH] [-base URL] [-stats] [-shot out.png] [param=value ...]
 
 -shot saves the third frame as a PNG and quits.
+-stats prints frame timings each second, and the app's state as JSON
+after the first frame and whenever it changed.
 
 Parameters (also as -param value or --param=value):
   scenario, nodes, protocol, seed, speed, prevote, checkquorum,
@@ -91,6 +94,13 @@ func run(args []string) error {
 		fmt.Fprintln(os.Stderr, "raftlab:", p.Message)
 		msgs = append(msgs, p.Message)
 	}
+	if params.Link != "" {
+		// The app says so in the window and opens the default run instead;
+		// the terminal hears of it too, as of any other bad parameter.
+		if _, err := timeline.DecodeLink(params.Link); err != nil {
+			fmt.Fprintln(os.Stderr, "raftlab: -link:", err)
+		}
+	}
 	w, h := 1280, 800
 	if size != "" {
 		if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w < 200 || h < 200 {
@@ -119,9 +129,25 @@ func run(args []string) error {
 		ShotFile:    shot,
 	}
 	if stats {
+		// The app's state, as the web page's snapshot() gives it, each time
+		// it changed: what the window shows, for scripts and tests.
+		printed, shown := uint64(0), false
+		snapshot := func() {
+			if v := a.Version(); !shown || v != printed {
+				if data, err := a.SnapshotJSON(); err == nil {
+					printed, shown = v, true
+					fmt.Printf("raftlab: snapshot %s\n", data)
+				}
+			}
+		}
+		o.OnFirstDraw = func() {
+			fmt.Println("raftlab: ready")
+			snapshot()
+		}
 		o.OnSecond = func(t draw.Timing, s app.Stats) {
 			fmt.Printf("raftlab: stats updates=%d draws=%d skipped=%d build=%dus paint=%dus update=%dus calls=%d fps=%.0f tps=%.0f\n",
 				s.Updates, s.Draws, s.Skipped, t.BuildUs, t.PaintUs, t.UpdateUs, t.Calls, ebiten.ActualFPS(), ebiten.ActualTPS())
+			snapshot()
 		}
 	}
 	g := draw.New(a, o)
