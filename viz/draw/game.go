@@ -216,7 +216,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	defer g.Mu.Unlock()
 	a := g.App
 	b := screen.Bounds()
-	if !a.Visible() || (g.first && a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && g.shot == "") {
+	// ShotFile counts painted frames, so they are painted even when nothing
+	// changes (a paused run, as a share link opens), or -shot never ends.
+	shooting := g.opts.ShotFile != "" && g.frames < 3
+	if !a.Visible() || (g.first && !shooting && a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && g.shot == "") {
 		a.CountDraw(false)
 		return
 	}
