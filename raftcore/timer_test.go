@@ -245,3 +245,36 @@ func TestTimerValidation(t *testing.T) {
 		t.Error("a refused timer changed the world")
 	}
 }
+
+// TestLeaseEndIsWhenVotesAreHeardAgain: after its leader falls silent, a
+// follower trusts it until exactly LeaseEnd, and not after.
+func TestLeaseEndIsWhenVotesAreHeardAgain(t *testing.T) {
+	w := newTestWorld(t, nil)
+	l := waitSettled(t, w, 5_000)
+	mustApply(t, w, Action{Do: "crash", Node: int(l)})
+	w.RunFor(5_000)
+	for id := NodeID(1); int(id) <= w.Size(); id++ {
+		if id == l {
+			if w.LeaseEnd(id) != w.Now() {
+				t.Errorf("crashed machine %d has a lease until %d", id, w.LeaseEnd(id))
+			}
+			continue
+		}
+		c := w.Clone()
+		end := c.LeaseEnd(id)
+		if end <= c.Now() {
+			t.Fatalf("follower %d has no lease %d µs after its leader crashed", id, c.Now())
+		}
+		c.RunUntil(end - 1)
+		if el, _ := c.Node(id).ElectionTimer(); c.Node(id).Lead() == None || el >= c.Config().ElectionTicks {
+			t.Errorf("follower %d stopped trusting its leader before %d", id, end)
+		}
+		c.RunUntil(end)
+		if el, _ := c.Node(id).ElectionTimer(); c.Node(id).Lead() != None && el < c.Config().ElectionTicks {
+			t.Errorf("follower %d still trusts its leader at %d", id, end)
+		}
+		if c.LeaseEnd(id) != c.Now() {
+			t.Errorf("follower %d: LeaseEnd %d after its lease ran out, want now", id, c.LeaseEnd(id))
+		}
+	}
+}

@@ -318,6 +318,25 @@ func (w *World) TimerDue(id NodeID) (us int64, ok bool) {
 	return m.nextTick + int64(left-1)*w.tickUs(id), true
 }
 
+// LeaseEnd returns the virtual time at which machine id stops trusting the
+// leader it last heard, if nothing is heard from it again. Until then, with
+// CheckQuorum on, it ignores requests for votes of a higher term, as etcd's
+// followers do; from then on it answers them. It is now when the machine
+// already would answer: it trusts no leader, its lease ran out, CheckQuorum
+// is off, the protocol is not raft, or it is not running.
+func (w *World) LeaseEnd(id NodeID) int64 {
+	if id < 1 || int(id) > w.cfg.Nodes {
+		return w.now
+	}
+	m := &w.machines[id]
+	n := w.nodes[id]
+	e := n.cfg.electionTicks
+	if m.status != StatusUp || n.cfg.protocol != ProtocolRaft || !n.cfg.checkQuorum || n.lead == None || n.electionElapsed >= e {
+		return w.now
+	}
+	return m.nextTick + int64(e-n.electionElapsed-1)*w.tickUs(id)
+}
+
 func (w *World) handle(e event) {
 	switch e.kind {
 	case evTick:
