@@ -19,9 +19,9 @@ const (
 	CmdNextEvent             // jump ahead to the next notable event
 	CmdClientWrite           // submit one client write
 	CmdRestartLeader         // crash the leader and bring it back
-	CmdSpreadTimers          // spread election timeouts apart
-	CmdAlignTimers           // line election timeouts up
-	CmdSplitVote             // stage a split vote
+	CmdSpreadTimers          // spread election timers apart
+	CmdAlignTimers           // make the two earliest election timers run out together
+	CmdSplitVote             // crash the leader and stage a split vote
 	CmdResumeAll             // resume every paused or crashed node
 	CmdHeal                  // heal all partitions and cut links
 	CmdHelp                  // show or hide the help overlay
@@ -47,8 +47,8 @@ var keyBindings = []KeyBinding{
 	{"c", "C", CmdClientWrite, "Send a client write to the cluster"},
 	{"r", "R", CmdRestartLeader, "Crash the current leader, then bring it back"},
 	{"t", "T", CmdSpreadTimers, "Spread election timers apart so one node times out first"},
-	{"a", "A", CmdAlignTimers, "Line election timers up so several nodes time out together"},
-	{"l", "L", CmdSplitVote, "Set up a split vote between two candidates"},
+	{"a", "A", CmdAlignTimers, "Make the two earliest election timers run out together"},
+	{"l", "L", CmdSplitVote, "Crash the leader and time two nodes out together so their votes may split"},
 	{"b", "B", CmdResumeAll, "Bring back every paused or crashed node"},
 	{"h", "H", CmdHeal, "Heal every partition and cut link"},
 	{"?", "?", CmdHelp, "Show or hide this help"},

@@ -149,6 +149,8 @@ func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 		return node + "'s clock runs at " + fmtFactor(a.Factor)
 	case "timeout":
 		return node + "'s election timer forced to run out"
+	case "timer":
+		return node + "'s election timer set to run out in " + fmtMs(int64(math.Round(a.Ms*1000)))
 	case "write":
 		return "Client asked " + node + " to write " + a.Key + " = " + a.Value
 	case "delete":

@@ -206,6 +206,8 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return fmt.Sprintf("%s's clock now runs at %g× real time", name(a.Node), a.Factor)
 	case "timeout":
 		return name(a.Node) + "'s election timer was made to fire"
+	case "timer":
+		return fmt.Sprintf("%s's election timer was set to run out in %g ms", name(a.Node), a.Ms)
 	}
 	return a.String()
 }
