@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // copyFile copies src to dir/name.
@@ -108,6 +110,13 @@ func TestEmbedExample(t *testing.T) {
 	evalJS[bool](b, `window.scrollTo(0, 0), true`)
 	b.waitFor(`document.querySelectorAll("iframe")[0].contentWindow.raftlabVisible === true`)
 	b.waitFor(`document.querySelectorAll("iframe")[1].contentWindow.raftlabVisible === false`)
+
+	// On a phone the app puts its panel under the machines: both figures, the
+	// one with an aspect ratio and the one with a fixed height, grow to 560 px.
+	b.do(waitTimeout, chromedp.EmulateViewport(390, 844))
+	b.waitFor(`Array.from(document.querySelectorAll("iframe")).every(function (f) {
+		var r = f.getBoundingClientRect(); return r.width < 400 && r.height >= 560;
+	})`)
 
 	if ex := b.exceptions(); len(ex) > 0 {
 		t.Errorf("uncaught exceptions on the page:\n%s", strings.Join(ex, "\n"))

@@ -24,7 +24,13 @@
 
   var DEFAULT_ASPECT = "16 / 10";
   var DEFAULT_HEIGHT = 420; // px, used when the browser has no CSS aspect-ratio
-  var MIN_HEIGHT = 240;     // px, floor for aspect-ratio sizing on narrow pages
+  var MIN_HEIGHT = 240;     // px, floor for aspect-ratio sizing
+  // On a narrow page (a phone) the app puts its panel under the machines, so a
+  // figure needs more height than its width suggests: at least NARROW_HEIGHT,
+  // or NARROW_SHARE of the window if that is less.
+  var NARROW_WIDTH = 600;   // px
+  var NARROW_HEIGHT = 560;  // px
+  var NARROW_SHARE = 0.85;
   // Attributes read by this script; they do not become URL parameters.
   var OWN = { raftlab: true, height: true, aspect: true, title: true };
   // Parameters that the page itself sets.
@@ -140,6 +146,21 @@
     });
   }
 
+  // fitNarrow keeps a figure on a narrow page tall enough for the machines and
+  // the panel under them, whatever height or aspect the page asked for.
+  function fitNarrow(fig, iframe) {
+    var floor = fig.height ? 0 : MIN_HEIGHT;
+    var width = iframe.getBoundingClientRect().width || (iframe.parentNode && iframe.parentNode.clientWidth) || 0;
+    if (width > 0 && width < NARROW_WIDTH) {
+      floor = Math.max(floor, Math.round(Math.min(NARROW_HEIGHT, NARROW_SHARE * window.innerHeight)));
+    }
+    iframe.style.minHeight = floor ? floor + "px" : "";
+  }
+
+  window.addEventListener("resize", function () {
+    for (var i = 0; i < figures.length; i++) fitNarrow(figures[i], figures[i].iframe);
+  });
+
   function mount(el) {
     if (el.__raftlab || el.hasAttribute("data-raftlab-mounted")) return;
     var fig = readFigure(el);
@@ -157,7 +178,6 @@
     } else if (supportsAspect) {
       iframe.style.aspectRatio = fig.aspect;
       iframe.style.height = "auto";
-      iframe.style.minHeight = MIN_HEIGHT + "px";
     } else {
       iframe.style.height = DEFAULT_HEIGHT + "px";
     }
@@ -175,6 +195,7 @@
     });
     el.textContent = "";
     el.appendChild(iframe);
+    fitNarrow(fig, iframe);
     figures.push(fig);
 
     if (loadObserver) {
