@@ -102,7 +102,7 @@ func (l Link) Validate() error {
 		return err
 	}
 	for i, a := range l.Actions {
-		if err := a.Validate(l.Config.Nodes); err != nil {
+		if err := a.ValidateFor(l.Config); err != nil {
 			return fmt.Errorf("actions[%d].%v", i, err)
 		}
 		if a.AtUs() > MaxLinkUs {

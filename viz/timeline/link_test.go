@@ -201,6 +201,7 @@ func TestEncodeLinkRefusesBadLinks(t *testing.T) {
 	}{
 		{Link{Config: raftcore.Config{}}, "nodes: 0"},
 		{Link{Config: cfg, Actions: []raftcore.Action{{Do: "pause", Node: 6}}}, "actions[0].node: 6"},
+		{Link{Config: cfg, Actions: []raftcore.Action{{Do: "timer", Node: 1, Ms: 1e6}}}, "actions[0].ms: "},
 		{Link{Config: cfg, PosUs: MaxLinkUs + 1}, "pos_us"},
 		{Link{Config: cfg, EndUs: 2 * MaxLinkUs}, "export it as a schedule"},
 		{Link{Config: cfg, Scenario: "a/b"}, "scenario"},
