@@ -11,11 +11,14 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
+	"math"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"raftlab/raftcore"
 	"raftlab/viz/app"
@@ -229,4 +232,98 @@ func TestDesktopBadLinkFallsBack(t *testing.T) {
 			keepShot(t, r, "bad-link")
 		})
 	}
+}
+
+// lastSnapshot returns the last snapshot the running app printed (-stats), if any.
+func lastSnapshot(t *testing.T, a *desktopApp) (app.Snapshot, bool) {
+	t.Helper()
+	out := a.output.String()
+	i := strings.LastIndex(out, "raftlab: snapshot ")
+	if i < 0 {
+		return app.Snapshot{}, false
+	}
+	line, _, complete := strings.Cut(out[i+len("raftlab: snapshot "):], "\n")
+	if !complete {
+		return app.Snapshot{}, false // still being written
+	}
+	var s app.Snapshot
+	if err := json.Unmarshal([]byte(line), &s); err != nil {
+		t.Fatalf("a snapshot line is not a snapshot: %v\n%.300s", err, line)
+	}
+	return s, true
+}
+
+// waitSnapshot waits until the app prints a snapshot for which ok holds.
+func waitSnapshot(t *testing.T, a *desktopApp, what string, ok func(app.Snapshot) bool) app.Snapshot {
+	t.Helper()
+	deadline := time.Now().Add(desktopStartTimeout)
+	for {
+		a.running()
+		if s, found := lastSnapshot(t, a); found && ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: no such snapshot within %v; output:\n%.3000s", what, desktopStartTimeout, a.output.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// clickControl clicks the middle of a control of the snapshot in the desktop window.
+func clickControl(t *testing.T, a *desktopApp, s app.Snapshot, id string) {
+	t.Helper()
+	for _, w := range s.Screen.Widgets {
+		if w.ID == id {
+			c := w.Rect.Center()
+			a.click(int(math.Round(c.X)), int(math.Round(c.Y)))
+			return
+		}
+	}
+	t.Fatalf("no control %q in the window", id)
+}
+
+// TestDesktopCopyLinkRoundTrip opens a share link in the desktop app, then copies the
+// link again with the mouse, through the setup menu's "Copy link", which prints it in the
+// terminal. That link must hold the same run at the same moment.
+func TestDesktopCopyLinkRoundTrip(t *testing.T) {
+	tl := sharedRun(t)
+	payload, err := timeline.EncodeLink(tl.Link("", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startDesktop(t, "-size", "1024x640", "-link", payload, "-stats")
+	a.waitWindow()
+	s := waitSnapshot(t, a, "the first frame", func(app.Snapshot) bool { return true })
+	if s.Screen.Width != 1024 {
+		t.Fatalf("the app lays out %g px across, the window is 1024: clicks would miss", s.Screen.Width)
+	}
+	clickControl(t, a, s, "menu")
+	s = waitSnapshot(t, a, "the setup menu", func(s app.Snapshot) bool { return s.Menu == "setup" })
+	a.screenshot("setup-menu")
+	clickControl(t, a, s, "share.link")
+	a.waitOutput("raftlab: link: ", desktopStartTimeout)
+	out := a.output.String()
+	line, _, _ := strings.Cut(out[strings.Index(out, "raftlab: link: ")+len("raftlab: link: "):], "\n")
+	u, err := url.Parse(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatalf("the printed link %q is not a URL: %v", line, err)
+	}
+	l, err := timeline.DecodeLink(u.Query().Get("link"))
+	if err != nil {
+		t.Fatalf("the printed link %q does not decode: %v", line, err)
+	}
+	again, err := timeline.OpenLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, w2 := tl.World(), again.World()
+	if w2.TraceHash() != w.TraceHash() || w2.Now() != w.Now() || again.Head() != tl.Head() {
+		t.Errorf("the copied link opens trace %s at %d µs of %d µs, the original %s at %d µs of %d µs",
+			raftcore.HashString(w2.TraceHash()), w2.Now(), again.Head().AtUs, raftcore.HashString(w.TraceHash()), w.Now(), tl.Head().AtUs)
+	}
+	s = waitSnapshot(t, a, "a note about the printed link", func(s app.Snapshot) bool { return s.Banner != "" })
+	if !strings.Contains(s.Banner, "terminal") {
+		t.Errorf("after copying, the window says %q; want it to say where the link went", s.Banner)
+	}
+	a.screenshot("link-copied")
 }
