@@ -12,6 +12,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -267,6 +268,10 @@ func DecodeLink(s string) (Link, error) {
 	if len(s) > MaxLinkChars {
 		return Link{}, fmt.Errorf("the link is too long: %d characters; raftlab links have at most %d", len(s), MaxLinkChars)
 	}
+	s, err := linkParam(s)
+	if err != nil {
+		return Link{}, err
+	}
 	ver, body, ok := strings.Cut(s, ".")
 	n, err := strconv.Atoi(ver)
 	if !ok || err != nil || len(ver) > 6 || strings.TrimLeft(ver, "0123456789") != "" {
@@ -301,6 +306,30 @@ func DecodeLink(s string) (Link, error) {
 		return Link{}, err
 	}
 	return parsePayload(data)
+}
+
+// linkParam takes the link out of a whole share address
+// ("https://…/index.html?nodes=3&link=1.…") or a query ("link=1.…"), as a
+// reader may paste either. A bare link has no '?', '&' or '=' (base64url
+// without padding), so it is returned as it is.
+func linkParam(s string) (string, error) {
+	if !strings.ContainsAny(s, "?&=") {
+		return s, nil
+	}
+	query := s
+	if _, q, ok := strings.Cut(s, "?"); ok {
+		query = q
+	}
+	query, _, _ = strings.Cut(query, "#")
+	v, err := url.ParseQuery(query)
+	if err != nil {
+		return "", fmt.Errorf("this address cannot be read (%v): copy the whole link again", err)
+	}
+	link := strings.TrimSpace(v.Get("link"))
+	if link == "" {
+		return "", errors.New("this address has no link= parameter: use the address that Copy link gives")
+	}
+	return link, nil
 }
 
 // unpack checks and decompresses a link's bytes.

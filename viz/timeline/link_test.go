@@ -215,3 +215,37 @@ func TestEncodeLinkRefusesBadLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLinkTakesWholeAddresses: readers paste what Copy link gave
+// them, a whole address, where a bare link is expected (the desktop's
+// -link flag); the link inside it is read, and an address without one is
+// refused by name.
+func TestDecodeLinkTakesWholeAddresses(t *testing.T) {
+	l := Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{{AtMs: 2000, Do: "write", Node: 1, Key: "k", Value: "v"}}, PosUs: 3_000_000, Scenario: "majority"}
+	s := mustEncode(t, l)
+	for _, in := range []string{
+		s,
+		"https://example.org/raftlab/index.html?nodes=5&seed=1&link=" + s,
+		"http://127.0.0.1:8080/?link=" + s + "#figure",
+		"link=" + s,
+		"  ?link=" + s + "\n",
+	} {
+		got, err := DecodeLink(in)
+		if err != nil {
+			t.Errorf("DecodeLink(%.60q…): %v", in, err)
+			continue
+		}
+		if got.PosUs != l.PosUs || len(got.Actions) != 1 || got.Scenario != "majority" {
+			t.Errorf("DecodeLink(%.60q…) = %+v", in, got)
+		}
+	}
+	for in, want := range map[string]string{
+		"https://example.org/raftlab/index.html?nodes=5": "no link= parameter",
+		"https://example.org/?link=%zz":                  "cannot be read",
+		"https://example.org/?link=2." + s[2:]:           "newer raftlab (format 2)",
+	} {
+		if _, err := DecodeLink(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("DecodeLink(%q): %v, want it to say %q", in, err, want)
+		}
+	}
+}
