@@ -65,7 +65,7 @@ func BenchmarkBusyFrame(b *testing.B) {
 	c := &canvas{dst: img, sc: 1, tc: &texts}
 	pal := lightPalette()
 	var update, build, paint time.Duration
-	var dots, calls int
+	var dots, calls, verts int
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -79,7 +79,7 @@ func BenchmarkBusyFrame(b *testing.B) {
 		texts.endFrame()
 		t3 := time.Now()
 		update, build, paint = update+t1.Sub(t0), build+t2.Sub(t1), paint+t3.Sub(t2)
-		dots, calls = dots+len(f.Messages), calls+c.calls
+		dots, calls, verts = dots+len(f.Messages), calls+c.calls, verts+c.verts
 		b.StopTimer()
 		px.ReadPixels(make([]byte, 4))
 		b.StartTimer()
@@ -90,4 +90,5 @@ func BenchmarkBusyFrame(b *testing.B) {
 	b.ReportMetric(float64(paint.Microseconds())/n, "paint-us")
 	b.ReportMetric(float64(dots)/n, "dots")
 	b.ReportMetric(float64(calls)/n, "calls")
+	b.ReportMetric(float64(verts)/n, "vertices")
 }

@@ -63,10 +63,8 @@ type textCache struct {
 
 	atlas *ebiten.Image
 	slots map[*ebiten.Image]glyphSlot
-	// The atlas fills shelf by shelf: glyphs go left to right along a
-	// shelf as tall as the tallest of them, and a new shelf starts below.
-	shelfX, shelfY, shelfH int
-	// Resets counts how often the atlas filled up and started over.
+	pack  shelf
+	// resets counts how often the atlas filled up and started over.
 	resets int
 
 	vs      []ebiten.Vertex
@@ -99,10 +97,6 @@ type glyphSlot struct{ x, y, w, h int }
 // atlasSize is the atlas's side in pixels: room for thousands of glyphs,
 // every size and sub-pixel variant the app draws.
 const atlasSize = 1024
-
-// glyphGap keeps glyphs apart in the atlas so that none samples its
-// neighbour.
-const glyphGap = 1
 
 func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 	if c.layouts == nil {
@@ -144,26 +138,24 @@ func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
 	if c.atlas == nil {
 		c.atlas = ebiten.NewImageWithOptions(image.Rect(0, 0, atlasSize, atlasSize), &ebiten.NewImageOptions{Unmanaged: true})
 		c.slots = map[*ebiten.Image]glyphSlot{}
+		c.pack = shelf{size: atlasSize}
 	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	if c.shelfX+w+glyphGap > atlasSize {
-		c.shelfX, c.shelfY, c.shelfH = 0, c.shelfY+c.shelfH+glyphGap, 0
-	}
-	if c.shelfY+h+glyphGap > atlasSize {
+	x, y, ok := c.pack.place(w, h)
+	if !ok {
 		// Full: what is queued still needs the old glyphs.
 		c.draw(dst)
 		c.atlas.Clear()
 		clear(c.slots)
-		c.shelfX, c.shelfY, c.shelfH = 0, 0, 0
+		c.pack.reset(0)
 		c.resets++
+		x, y, _ = c.pack.place(w, h)
 	}
-	s := glyphSlot{c.shelfX, c.shelfY, w, h}
+	s := glyphSlot{x, y, w, h}
 	op := &ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
-	op.GeoM.Translate(float64(s.x-b.Min.X), float64(s.y-b.Min.Y))
+	op.GeoM.Translate(float64(x-b.Min.X), float64(y-b.Min.Y))
 	c.atlas.DrawImage(img, op)
-	c.shelfX += w + glyphGap
-	c.shelfH = max(c.shelfH, h)
 	c.slots[img] = s
 	return s
 }
@@ -202,16 +194,17 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 	}
 }
 
-// draw draws the queued text onto dst in one call, and reports whether
-// there was any.
-func (c *textCache) draw(dst *ebiten.Image) bool {
+// draw draws the queued text onto dst in one call, and returns how many
+// vertices that took.
+func (c *textCache) draw(dst *ebiten.Image) int {
+	n := len(c.vs)
 	if len(c.is) == 0 {
-		return false
+		return 0
 	}
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 	dst.DrawTriangles(c.vs, c.is, c.atlas, op)
 	c.vs, c.is = c.vs[:0], c.is[:0]
-	return true
+	return n
 }
 
 // endFrame forgets the layouts of labels not drawn in the last few

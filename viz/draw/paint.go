@@ -13,7 +13,7 @@ type textItem = app.TextItem
 
 // paint draws the whole frame.
 func (c *canvas) paintFrame(f *app.Frame, p *palette) {
-	c.calls = 0
+	c.calls, c.verts = 0, 0
 	c.dst.Fill(p.bg.rgba())
 	// Each pass is one batch of shapes with its text on top. Only the
 	// cluster, with its circles and slanted lines, is anti-aliased; the
@@ -162,13 +162,13 @@ func (c *canvas) paintMessages(f *app.Frame, p *palette) {
 			c.ring(m.Pos, m.R+4, 2, p.tone(app.ToneAccent))
 		}
 		if m.Hollow {
-			c.disc(m.Pos, m.R, p.bg)
-			c.ring(m.Pos, m.R-0.8, 2, clr)
+			c.sprite(spriteDisc, m.Pos, m.R, 0, p.bg)
+			c.sprite(spriteRing, m.Pos, m.R-0.8, 2, clr)
 			if m.Reject {
 				c.cross(m.Pos, m.R*0.45, 1.5, clr)
 			}
 		} else {
-			c.disc(m.Pos, m.R, clr)
+			c.sprite(spriteDisc, m.Pos, m.R, 0, clr)
 		}
 		if m.Label.Text != "" {
 			c.text(m.Label, p.tone(m.Label.Tone))
@@ -379,6 +379,7 @@ func (c *canvas) paintPanel(pv *app.PanelView, p *palette) {
 	}
 	in.flush()
 	c.calls += in.calls
+	c.verts += in.verts
 	if pv.More {
 		b := pv.Clip.Bottom()
 		for k := 0; k < 10; k++ {

@@ -26,12 +26,26 @@ type canvas struct {
 	texts []queuedText
 	tc    *textCache
 	calls int // draw calls this frame
+	verts int // vertices sent this frame
 	// aa turns on anti-aliasing for the batch, over the region aaRect.
 	// Ebiten anti-aliases through an offscreen image twice the size of
 	// the region the vertices cover, and makes a new one whenever that
 	// region changes; pinning the region to aaRect lets it keep one.
 	aa     bool
 	aaRect viz.Rect
+	// sheet is the source of the batch: its white corner for plain
+	// shapes, its sprites for message dots. src, if set, is the source
+	// instead (a plain white image; it is how sprites are drawn into the
+	// sheet), with its white at srcUV.
+	sheet *spriteSheet
+	src   *ebiten.Image
+	srcUV float32
+	// clips are the clipped canvases of earlier frames, kept so that
+	// their buffers (and Ebiten's for their images) are reused.
+	clips []*canvas
+	// parent is the image a clipped canvas cuts its region from.
+	parent *ebiten.Image
+	pts    []viz.Point // scratch for outlines
 }
 
 type queuedText struct {
@@ -60,15 +74,27 @@ func (c *canvas) flush() {
 			b := c.vertex(c.f(r.Right()), c.f(r.Bottom()), none)
 			c.is = append(c.is, a, b, a)
 		}
-		c.dst.DrawTriangles(c.vs, c.is, whiteSub, op)
+		src := c.src
+		if src == nil {
+			// Sprites are drawn smaller or larger than they are in the
+			// sheet; plain shapes sample white wherever they sample.
+			src = c.sheets().image()
+			op.Filter = ebiten.FilterLinear
+		}
+		c.dst.DrawTriangles(c.vs, c.is, src, op)
 		c.calls++
+		c.verts += len(c.vs)
 	}
 	c.vs, c.is = c.vs[:0], c.is[:0]
 	for _, q := range c.texts {
 		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
 	}
-	if c.tc.draw(c.dst) {
+	if c.tc == nil {
+		return
+	}
+	if n := c.tc.draw(c.dst); n > 0 {
 		c.calls++
+		c.verts += n
 	}
 	c.texts = c.texts[:0]
 }
@@ -82,13 +108,20 @@ func (c *canvas) room(n int) {
 	}
 }
 
-// vertex appends one vertex in device pixels and returns its index.
+// vertex appends one vertex of a plain shape in device pixels and returns
+// its index.
 func (c *canvas) vertex(x, y float32, clr colorF) uint16 {
-	a := clr.a
-	if a < 0 {
-		a = 0
+	uv := float32(whiteUV)
+	if c.src != nil {
+		uv = c.srcUV
 	}
-	c.vs = append(c.vs, ebiten.Vertex{DstX: x, DstY: y, SrcX: 1, SrcY: 1,
+	return c.vertexUV(x, y, uv, uv, clr)
+}
+
+// vertexUV appends a vertex that samples the source at u, v.
+func (c *canvas) vertexUV(x, y, u, v float32, clr colorF) uint16 {
+	a := max(clr.a, 0)
+	c.vs = append(c.vs, ebiten.Vertex{DstX: x, DstY: y, SrcX: u, SrcY: v,
 		ColorR: clr.r * a, ColorG: clr.g * a, ColorB: clr.b * a, ColorA: a})
 	return uint16(len(c.vs) - 1)
 }
@@ -220,7 +253,7 @@ func (c *canvas) rectLine(r viz.Rect, width float64, clr colorF) {
 func (c *canvas) roundPoints(r viz.Rect, rad float64) []viz.Point {
 	rad = math.Max(math.Min(rad, math.Min(r.W, r.H)/2), 0)
 	k := c.segments(rad, 0.25)
-	pts := make([]viz.Point, 0, 4*(k+1))
+	pts := c.pts[:0]
 	corners := [4]struct{ cx, cy, a float64 }{
 		{r.Right() - rad, r.Y + rad, -math.Pi / 2},
 		{r.Right() - rad, r.Bottom() - rad, 0},
@@ -233,6 +266,7 @@ func (c *canvas) roundPoints(r viz.Rect, rad float64) []viz.Point {
 			pts = append(pts, viz.Pt(q.cx+rad*math.Cos(a), q.cy+rad*math.Sin(a)))
 		}
 	}
+	c.pts = pts
 	return pts
 }
 
@@ -301,5 +335,17 @@ func (c *canvas) text(t textItem, clr colorF) {
 func (c *canvas) clip(r viz.Rect) *canvas {
 	b := image.Rect(int(math.Floor(r.X*c.sc)), int(math.Floor(r.Y*c.sc)), int(math.Ceil(r.Right()*c.sc)), int(math.Ceil(r.Bottom()*c.sc)))
 	b = b.Intersect(c.dst.Bounds())
-	return &canvas{dst: c.dst.SubImage(b).(*ebiten.Image), sc: c.sc, tc: c.tc}
+	for _, in := range c.clips {
+		if in.parent == c.dst && in.dst.Bounds() == b && in.sc == c.sc {
+			in.tc, in.sheet, in.calls, in.verts = c.tc, c.sheets(), 0, 0
+			return in
+		}
+	}
+	in := &canvas{dst: c.dst.SubImage(b).(*ebiten.Image), parent: c.dst, sc: c.sc, tc: c.tc, sheet: c.sheets()}
+	// A handful of panels are drawn a frame; the oldest regions go.
+	if len(c.clips) >= 16 {
+		c.clips = append(c.clips[:0], c.clips[1:]...)
+	}
+	c.clips = append(c.clips, in)
+	return in
 }
