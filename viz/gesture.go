@@ -258,11 +258,15 @@ func (g *Recognizer) down(l *Layout, msgs []MessageDot, ev PointerEvent) Gesture
 func (g *Recognizer) move(l *Layout, ev PointerEvent) Gesture {
 	switch g.state {
 	case pressed:
-		if g.longPressDue(ev.Time) {
-			g.state = spent
-			return g.menu()
-		}
+		// The slop is tested before the time: a pointer seen outside it has
+		// moved, even when the host reports the move late (a slow frame on a
+		// busy tablet); only a pointer seen still past the time is a long
+		// press. Tick, called every frame, fires the menu for a still one.
 		if ev.Pos.Dist(g.downPos) <= g.cfg.slop(g.touch) {
+			if g.longPressDue(ev.Time) {
+				g.state = spent
+				return g.menu()
+			}
 			return none()
 		}
 		switch g.target.Kind {

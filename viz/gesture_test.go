@@ -306,6 +306,19 @@ func TestLongPress(t *testing.T) {
 		t.Errorf("menu during a drag: %+v", got)
 	}
 	g.Reset()
+	// A move out of the slop that the host reports late, with no Tick since
+	// the press (a slow frame), is still a move: a drag, not the menu.
+	g.Feed(&l, nil, down(true))
+	if got := g.Feed(&l, nil, PointerEvent{Action: PointerMove, Pos: node.Add(Pt(0, 30)), Time: 800 * ms, Touch: true}); got.Kind != GestureNodeDrag {
+		t.Errorf("late move out of the slop: %+v", got)
+	}
+	g.Reset()
+	// A late move that stays inside the slop is a finger that rested: the menu.
+	g.Feed(&l, nil, down(true))
+	if got := g.Feed(&l, nil, PointerEvent{Action: PointerMove, Pos: node.Add(Pt(3, 4)), Time: 800 * ms, Touch: true}); got.Kind != GestureMenu || got.Target.Node != 1 {
+		t.Errorf("late move inside the slop: %+v", got)
+	}
+	g.Reset()
 	// A secondary click opens the menu at once.
 	got = g.Feed(&l, nil, PointerEvent{Action: PointerDown, Pos: node, Secondary: true})
 	if got.Kind != GestureMenu || got.Target.Node != 1 {
