@@ -21,15 +21,20 @@ func (w *World) Link(from, to NodeID) Link { return w.links[from][to] }
 
 // InFlight returns the messages on the wire, oldest first. The app draws
 // them at their position between SendUs and DeliverUs.
-func (w *World) InFlight() []Message {
-	var out []Message
+func (w *World) InFlight() []Message { return w.AppendInFlight(nil) }
+
+// AppendInFlight appends the messages on the wire to dst, oldest first,
+// and returns the longer slice: InFlight into a buffer the caller reuses,
+// for a host that draws hundreds of them every frame.
+func (w *World) AppendInFlight(dst []Message) []Message {
+	start := len(dst)
 	for i := range w.queue {
 		if w.queue[i].kind == evDeliver && !w.isDropped(w.queue[i].msg.ID) {
-			out = append(out, w.queue[i].msg)
+			dst = append(dst, w.queue[i].msg)
 		}
 	}
-	sortMessages(out)
-	return out
+	sortMessages(dst[start:])
+	return dst
 }
 
 // InFlightCount is len(InFlight()) without building the slice.

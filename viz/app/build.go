@@ -61,6 +61,9 @@ func (a *App) build() {
 type recentState struct {
 	beat  []int64 // per node: time of the last heartbeat sent, or -1
 	drops []raftcore.TraceEvent
+	// wire is the messages on the wire, in a buffer kept from build to
+	// build: hundreds of messages are copied every frame.
+	wire []raftcore.Message
 }
 
 // recent scans the newest trace events, back only as far as the longest
@@ -445,7 +448,8 @@ func (a *App) buildMessages() {
 	now := w.Now()
 	f.Messages = f.Messages[:0]
 	a.dots = a.dots[:0]
-	msgs := w.InFlight()
+	a.rec2.wire = w.AppendInFlight(a.rec2.wire[:0])
+	msgs := a.rec2.wire
 	if a.seen == nil {
 		a.seen = map[uint64]msgInfo{}
 	}
