@@ -211,6 +211,10 @@ func (g *Recognizer) Reset() {
 	*g = Recognizer{cfg: cfg}
 }
 
+// Slop is how far a mouse (touch false) or a finger may wander from where it
+// was pressed and still tap.
+func (g *Recognizer) Slop(touch bool) float64 { return g.cfg.slop(touch) }
+
 // Active reports whether a pointer is down and taking part in a gesture.
 func (g *Recognizer) Active() bool { return g.state != idle }
 

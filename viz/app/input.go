@@ -83,8 +83,13 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 	switch ev.Action {
 	case viz.PointerMove:
 		d := ev.Pos.Sub(p.start)
-		if d.Len() > 6 {
+		if d.Len() > a.pressSlop(ev.Touch) {
 			p.moved = true
+		}
+		if !p.moved {
+			// A fingertip wobbles during a tap: it neither scrolls nor
+			// stops the tap until it leaves the slop.
+			return
 		}
 		switch {
 		case p.panel >= 0:
@@ -114,6 +119,16 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		*p = pointerState{}
 		a.changed()
 	}
+}
+
+// pressSlop is how far a press on a control, a panel or the logs may
+// wander and still tap rather than scroll: for a finger, the gesture
+// recognizer's touch slop.
+func (a *App) pressSlop(touch bool) float64 {
+	if touch {
+		return a.rec.Slop(true)
+	}
+	return 6
 }
 
 // Hover tells the app where the mouse is while no button is down, for

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"raftlab/viz"
+)
+
+// touchAt puts a finger down at p, moves it by each offset from p one tick
+// apart, and lifts it where it last was.
+func touchAt(a *App, c *clock, p viz.Point, offsets ...viz.Point) {
+	a.Pointer(viz.PointerEvent{Action: viz.PointerDown, ID: 1, Pos: p, Time: c.now, Touch: true})
+	last := p
+	for _, d := range offsets {
+		c.now += time.Second / 60
+		last = p.Add(d)
+		a.Pointer(viz.PointerEvent{Action: viz.PointerMove, ID: 1, Pos: last, Time: c.now, Touch: true})
+	}
+	c.now += time.Second / 60
+	a.Pointer(viz.PointerEvent{Action: viz.PointerUp, ID: 1, Pos: last, Time: c.now, Touch: true})
+}
+
+// fingerWobble is a fingertip's drift during a tap: up to 7 px away, more
+// than a mouse may move and still click, less than the touch slop.
+var fingerWobble = []viz.Point{{X: 2, Y: -1}, {X: 4, Y: -3}, {X: 3, Y: -6}, {X: 1, Y: -7}}
+
+// phoneApp is a paused five-machine app on a phone-sized canvas, laid out.
+func phoneApp(t *testing.T) *App {
+	t.Helper()
+	a := newApp(t, 5, 390, 844)
+	a.paused = true
+	a.Frame()
+	return a
+}
+
+func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
+	a := phoneApp(t)
+	var c clock
+	row := a.lay.Nodes[2].LogStrip.Center()
+	if !a.lay.Logs.Contains(row) || a.logRowAt(row) != 2 || a.widgetAt(row) != "" {
+		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
+	}
+	touchAt(a, &c, row, fingerWobble...)
+	if a.selected != 2 {
+		t.Errorf("a wobbling tap on machine 3's log row selected %d, want 2", a.selected)
+	}
+
+	// A finger that travels along the logs pans them and selects nothing.
+	b := phoneApp(t)
+	touchAt(b, &c, row, viz.Pt(20, 0), viz.Pt(40, 0), viz.Pt(60, 0))
+	if b.selected != -1 {
+		t.Errorf("a pan along the logs selected %d", b.selected)
+	}
+	if b.logBack == 0 {
+		t.Error("a 60 px pan along the logs did not move them")
+	}
+}
+
+func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
+	a := phoneApp(t)
+	var c clock
+	var at viz.Point
+	var kind viz.PanelKind
+	found := false
+	for _, pn := range a.panelRects {
+		for y := pn.rect.Y + 10; y < pn.rect.Bottom()-10 && !found; y += 4 {
+			p := viz.Pt(pn.rect.Center().X, y)
+			if a.widgetAt(p) == "" && !a.lay.Logs.Contains(p) {
+				at, kind, found = p, pn.kind, true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no bare spot in any panel of a phone-sized app")
+	}
+	touchAt(a, &c, at, fingerWobble...)
+	if a.scroll[kind] != 0 {
+		t.Errorf("a finger's 7 px wobble scrolled the %v panel by %.0f", kind, a.scroll[kind])
+	}
+	touchAt(a, &c, at, viz.Pt(0, -20), viz.Pt(0, -40))
+	if a.scroll[kind] != 40 {
+		t.Errorf("a 40 px swipe up scrolled the %v panel by %.0f, want 40", kind, a.scroll[kind])
+	}
+}
+
+func TestPressSlop(t *testing.T) {
+	a := phoneApp(t)
+	if m, f := a.pressSlop(false), a.pressSlop(true); m != 6 || f != a.rec.Slop(true) || f <= m {
+		t.Errorf("press slop: mouse %v, finger %v; want 6 and the recognizer's touch slop, which is larger", m, f)
+	}
+}
