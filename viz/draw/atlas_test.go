@@ -1,0 +1,137 @@
+//go:build desktop
+
+package draw
+
+import (
+	"image"
+	"math"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"raftlab/viz"
+	"raftlab/viz/app"
+)
+
+func TestShelfPlacesWithoutOverlapAndSaysWhenFull(t *testing.T) {
+	s := shelf{size: 64}
+	var placed []image.Rectangle
+	for i := 0; ; i++ {
+		w, h := 5+i%7, 3+i%5
+		x, y, ok := s.place(w, h)
+		if !ok {
+			break
+		}
+		r := image.Rect(x, y, x+w, y+h)
+		if !r.In(image.Rect(0, 0, 64, 64)) {
+			t.Fatalf("rectangle %d at %v is outside the image", i, r)
+		}
+		for _, q := range placed {
+			// A pixel apart: grown by one, they still do not overlap.
+			if r.Inset(-1).Overlaps(q) {
+				t.Fatalf("rectangle %d at %v touches %v", i, r, q)
+			}
+		}
+		placed = append(placed, r)
+	}
+	if len(placed) < 30 {
+		t.Errorf("only %d small rectangles fit in 64×64", len(placed))
+	}
+	s.reset(0)
+	if x, y, ok := s.place(10, 10); !ok || x != 0 || y != 0 {
+		t.Errorf("after a reset the first rectangle goes to %d,%d (ok %v), want 0,0", x, y, ok)
+	}
+}
+
+// paintText draws a few labels with tc onto a new image and returns its
+// pixels.
+func paintText(t *testing.T, tc *textCache) *image.RGBA {
+	t.Helper()
+	img := ebiten.NewImage(240, 60)
+	defer img.Deallocate()
+	img.Fill(hex(0xffffff).rgba())
+	c := &canvas{dst: img, sc: 1, tc: tc}
+	c.text(app.TextItem{Text: "Leader · term 3", X: 4, Y: 4, Size: 13}, hex(0x1d2330))
+	c.text(app.TextItem{Text: "votes", X: 120, Y: 40, Size: 11, Bold: true, Center: true}, hex(0x0072b2))
+	c.flush()
+	out := image.NewRGBA(image.Rect(0, 0, 240, 60))
+	img.ReadPixels(out.Pix)
+	return out
+}
+
+func TestTextIsTheSameAfterTheAtlasStartsOver(t *testing.T) {
+	tc := &textCache{}
+	first := paintText(t, tc)
+	if colours(first, viz.XYWH(0, 0, 240, 60)) < 3 {
+		t.Fatal("no text drawn")
+	}
+	// Fill the atlas and take out the last glyph of the first label: the
+	// label's first glyphs are queued from the full atlas before that one
+	// starts it over, and must still come out right.
+	tc.pack.y = atlasSize
+	l := tc.layouts[textKey{"Leader · term 3", 13, false}]
+	if l == nil {
+		t.Fatal("the label was not laid out at size 13")
+	}
+	delete(tc.slots, l.glyphs[len(l.glyphs)-1].img)
+	again := paintText(t, tc)
+	if tc.resets != 1 {
+		t.Fatalf("the atlas started over %d times, want 1", tc.resets)
+	}
+	for i := range first.Pix {
+		if first.Pix[i] != again.Pix[i] {
+			t.Fatalf("byte %d differs after the atlas started over: %d, then %d", i, first.Pix[i], again.Pix[i])
+		}
+	}
+}
+
+// coverage sums how far each pixel of r moved from white towards ink, in
+// pixels' worth.
+func coverage(img *image.RGBA, r image.Rectangle) float64 {
+	sum := 0.0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			sum += float64(255-img.RGBAAt(x, y).R) / 255
+		}
+	}
+	return sum
+}
+
+func TestSpriteDotsLookLikeDiscsAndCostFourVertices(t *testing.T) {
+	img := ebiten.NewImage(200, 100)
+	defer img.Deallocate()
+	img.Fill(hex(0xffffff).rgba())
+	c := &canvas{dst: img, sc: 1}
+	c.aa, c.aaRect = true, viz.XYWH(0, 0, 200, 100)
+	ink := hex(0x000000)
+	// On half pixels, where a sprite lands exactly.
+	c.disc(viz.Pt(30.5, 50), 6, ink)
+	c.ring(viz.Pt(80.5, 50), 5.2, 2, ink)
+	before := len(c.vs)
+	c.sprite(spriteDisc, viz.Pt(130.5, 50), 6, 0, ink)
+	c.sprite(spriteRing, viz.Pt(180.5, 50), 5.2, 2, ink)
+	if n := len(c.vs) - before; n != 8 {
+		t.Errorf("two sprites took %d vertices, want 8", n)
+	}
+	c.flush()
+	out := image.NewRGBA(image.Rect(0, 0, 200, 100))
+	img.ReadPixels(out.Pix)
+	for _, k := range []struct {
+		name      string
+		shape, sp int
+		want      float64
+	}{{"disc", 30, 130, math.Pi * 36}, {"ring", 80, 180, 2 * math.Pi * 5.2 * 2}} {
+		box := func(x int) image.Rectangle { return image.Rect(x-10, 40, x+11, 61) }
+		a, b := coverage(out, box(k.shape)), coverage(out, box(k.sp))
+		if math.Abs(a-k.want) > 0.1*k.want || math.Abs(b-a) > 0.04*a {
+			t.Errorf("%s: drawn as shapes it covers %.1f pixels, as a sprite %.1f; want both about %.1f", k.name, a, b, k.want)
+		}
+	}
+	// Plain shapes after the sprites still sample white.
+	c.rect(viz.XYWH(0, 0, 10, 10), ink)
+	c.flush()
+	img.ReadPixels(out.Pix)
+	if p := out.RGBAAt(5, 5); p.R > 2 {
+		t.Errorf("a black square drawn after sprites is %v inside", p)
+	}
+}
