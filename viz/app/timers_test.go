@@ -272,7 +272,7 @@ func TestTimerActionInWords(t *testing.T) {
 	cfg := raftcore.DefaultConfig()
 	cfg.Names = []string{"A", "B", "C", "D", "E"}
 	x := raftcore.Action{Do: "timer", Node: 2, Ms: 250}
-	if got, want := describeAction(cfg, x), "B's election timer set to run out in 250 ms"; got != want {
+	if got, want := describeAction(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {
 		t.Errorf("describeAction = %q, want %q", got, want)
 	}
 	if got, want := timeline.ActionWords(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {

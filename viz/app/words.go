@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/timeline"
 )
 
 // The words the app shows for machines, actions and operations. Every
@@ -83,74 +83,12 @@ func capital(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-func linkWords(cfg raftcore.Config, a raftcore.Action) string {
-	if a.From == 0 && a.To == 0 {
-		return "every link"
-	}
-	arrow := "–"
-	if a.OneWay {
-		arrow = "→"
-	}
-	return cfg.Name(raftcore.NodeID(a.From)) + arrow + cfg.Name(raftcore.NodeID(a.To))
-}
-
-func groupWords(cfg raftcore.Config, groups [][]int) string {
-	parts := make([]string, len(groups))
-	for i, g := range groups {
-		names := make([]string, len(g))
-		for j, id := range g {
-			names[j] = cfg.Name(raftcore.NodeID(id))
-		}
-		parts[i] = "{" + strings.Join(names, ",") + "}"
-	}
-	return strings.Join(parts, " | ")
-}
-
-// describeAction says in a few words what an action did.
+// describeAction says in a few words what an action did: the timeline's
+// words for it (the same the timeline's marks use), or for a client
+// request, what the client asked.
 func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 	node := cfg.Name(raftcore.NodeID(a.Node))
 	switch a.Do {
-	case "partition":
-		return "Split the network: " + groupWords(cfg, a.Groups)
-	case "heal":
-		return "Healed the network"
-	case "cut":
-		if a.OneWay {
-			return "Cut " + linkWords(cfg, a) + " one way"
-		}
-		return "Cut the link " + linkWords(cfg, a)
-	case "restore":
-		return "Restored " + linkWords(cfg, a)
-	case "latency":
-		return fmt.Sprintf("Latency of %s set to %g–%g ms", linkWords(cfg, a), a.LatencyMs[0], a.LatencyMs[1])
-	case "loss":
-		return "Loss on " + linkWords(cfg, a) + " set to " + fmtPercent(*a.Loss)
-	case "duplicate":
-		return "Duplicates on " + linkWords(cfg, a) + " set to " + fmtPercent(*a.Duplicate)
-	case "drop":
-		return "Dropped message #" + utoa(a.ID)
-	case "pause":
-		return "Paused " + node
-	case "resume":
-		return "Resumed " + node
-	case "crash":
-		return "Crashed " + node
-	case "restart":
-		return "Restarted " + node
-	case "slow":
-		if a.Factor == 1 {
-			return node + " back to normal speed"
-		}
-		return node + " made " + fmtFactor(a.Factor) + " slower"
-	case "drift":
-		if a.Factor == 1 {
-			return node + "'s clock back to exact"
-		}
-		return node + "'s clock runs at " + fmtFactor(a.Factor)
-	case "timeout":
-		return node + "'s election timer forced to run out"
-	case "timer":
-		return node + "'s election timer set to run out in " + fmtMs(int64(math.Round(a.Ms*1000)))
 	case "write":
 		return "Client asked " + node + " to write " + a.Key + " = " + a.Value
 	case "delete":
@@ -158,7 +96,7 @@ func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 	case "read":
 		return "Client asked " + node + " to read " + a.Key + " (" + a.Mode + ")"
 	}
-	return a.String()
+	return capital(timeline.ActionWords(cfg, a))
 }
 
 // opLine says what became of a client operation.
