@@ -64,6 +64,8 @@ type recentState struct {
 	// wire is the messages on the wire, in a buffer kept from build to
 	// build: hundreds of messages are copied every frame.
 	wire []raftcore.Message
+	// labels are the boxes of the link labels kept (a reused buffer).
+	labels []viz.Rect
 }
 
 // recent scans the newest trace events, back only as far as the longest
@@ -427,6 +429,51 @@ func (a *App) buildLinks() {
 		}
 		f.Links = append(f.Links, v)
 	}
+	a.thinLinkLabels()
+}
+
+// thinLinkLabels keeps only the link labels a reader can read: a label
+// that would lie over one already kept, or over a machine, is dropped.
+// Slowing every link of nine machines would otherwise stack 36 labels in
+// the middle of the ring, unreadable and costly to draw; the link under
+// the pointer keeps its label whatever it covers, and comes first.
+func (a *App) thinLinkLabels() {
+	f := &a.frame
+	kept := a.rec2.labels[:0]
+	box := func(t TextItem) viz.Rect {
+		w, h := a.measure(t.Text, t.Size)+6, t.Size+4
+		return viz.XYWH(t.X-w/2, t.Y-h/2, w, h)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range f.Links {
+			l := &f.Links[i]
+			if l.Label.Text == "" || l.Hot != (pass == 0) {
+				continue
+			}
+			r := box(l.Label)
+			clear := l.Hot
+			if !clear {
+				clear = true
+				for _, k := range kept {
+					if r.Overlaps(k) {
+						clear = false
+						break
+					}
+				}
+				for _, n := range f.Nodes {
+					if clear && r.Inset(-n.R).Contains(n.Center) {
+						clear = false
+					}
+				}
+			}
+			if clear {
+				kept = append(kept, r)
+			} else {
+				l.Label = TextItem{}
+			}
+		}
+	}
+	a.rec2.labels = kept
 }
 
 // msgTone is a message's colour by purpose.
