@@ -64,8 +64,9 @@ type textCache struct {
 	atlas *ebiten.Image
 	slots map[*ebiten.Image]glyphSlot
 	pack  shelf
-	// resets counts how often the atlas filled up and started over.
-	resets int
+	// resets counts how often the atlas filled up and started over,
+	// laid how many labels were laid out anew.
+	resets, laid int
 
 	vs      []ebiten.Vertex
 	is      []uint16
@@ -105,6 +106,7 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 	k := textKey{s, size, bold}
 	l, ok := c.layouts[k]
 	if !ok {
+		c.laid++
 		f := face(size)
 		m := f.Metrics()
 		l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
