@@ -235,7 +235,7 @@ var paramSpecs = []paramSpec{
 		},
 		get:   func(p Params) string { return strconv.FormatFloat(p.T, 'g', -1, 64) },
 		reset: func(p *Params, d Params) { p.T = d.T }},
-	{name: "link", accepts: "use the payload of a share link",
+	{name: "link", accepts: "use a share link (the whole address Copy link gives, or its link= part)",
 		set:   func(p *Params, v string) string { p.Link = v; return "" },
 		get:   func(p Params) string { return p.Link },
 		reset: func(p *Params, d Params) { p.Link = d.Link }},

@@ -5,7 +5,7 @@
 //
 //	raftlab-desktop scenario=majority speed=1/10 theme=dark
 //	raftlab-desktop -nodes 3 -protocol failover -autoplay
-//	raftlab-desktop -link <payload of a share link>
+//	raftlab-desktop -link <share link: the whole address, or its link= part>
 //	raftlab-desktop -f run.json     (open an exported run)
 //
 // Bad values are reported on stderr and in the window, and the default is
