@@ -12,7 +12,8 @@
 //	cmd(name, ...args)     a UI command (see app.App.Cmd); null, or an error string
 //	click(id)              press a control by id; null, or an error string
 //	setVisible(bool)       pause everything while out of view
-//	frameStats()           frame counters and timings as a JSON string
+//	frameStats()           frame counters and timings as a JSON string, and
+//	                       whether the app rests (draws nothing until woken)
 //	link()                 the share link of the run so far
 //	exportSchedule()       the run as schedule JSON
 //	exportTrace()          the trace as JSON
@@ -104,6 +105,14 @@ func (b *bridge) locked(f func(a *app.App) any) any {
 	return f(b.g.App)
 }
 
+// changing is locked for calls that may change the app: it wakes the game
+// afterwards, which may be resting and would otherwise go on showing the
+// old picture until the next input.
+func (b *bridge) changing(f func(a *app.App) any) any {
+	defer b.g.Wake()
+	return b.locked(f)
+}
+
 func errValue(err error) any {
 	if err == nil {
 		return nil
@@ -147,7 +156,7 @@ func (b *bridge) install() {
 			return "act: give the action as JSON, e.g. {\"do\":\"crash\",\"node\":1}"
 		}
 		text := jsArg(args[0])
-		return b.locked(func(a *app.App) any { return errValue(a.Act([]byte(text))) })
+		return b.changing(func(a *app.App) any { return errValue(a.Act([]byte(text))) })
 	}))
 	o.Set("cmd", b.fn(func(args []js.Value) any {
 		if len(args) == 0 {
@@ -158,7 +167,7 @@ func (b *bridge) install() {
 		for i, v := range args[1:] {
 			rest[i] = jsArg(v)
 		}
-		return b.locked(func(a *app.App) any {
+		return b.changing(func(a *app.App) any {
 			_, err := a.Cmd(name, rest...)
 			return errValue(err)
 		})
@@ -168,18 +177,21 @@ func (b *bridge) install() {
 			return "click: give a control id"
 		}
 		id := jsArg(args[0])
-		return b.locked(func(a *app.App) any { return errValue(a.Click(id)) })
+		return b.changing(func(a *app.App) any { return errValue(a.Click(id)) })
 	}))
 	o.Set("setVisible", b.fn(func(args []js.Value) any {
 		v := len(args) == 0 || args[0].Truthy()
-		return b.locked(func(a *app.App) any { a.SetVisible(v); return nil })
+		return b.changing(func(a *app.App) any { a.SetVisible(v); return nil })
 	}))
 	o.Set("frameStats", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any {
 			data, _ := json.Marshal(struct {
 				app.Stats
 				draw.Timing
-			}{a.Stats(), b.g.Timing()})
+				// Resting: the app is idle and Ebiten has stopped running
+				// frames until input or a page call wakes it.
+				Resting bool `json:"resting"`
+			}{a.Stats(), b.g.Timing(), b.g.Resting()})
 			return string(data)
 		})
 	}))
@@ -197,7 +209,7 @@ func (b *bridge) install() {
 			return "importSchedule: give the schedule JSON"
 		}
 		text := jsArg(args[0])
-		return b.locked(func(a *app.App) any { return errValue(a.ImportSchedule([]byte(text))) })
+		return b.changing(func(a *app.App) any { return errValue(a.ImportSchedule([]byte(text))) })
 	}))
 	b.obj = o
 	b.win.Set("raftlab", o)
@@ -309,7 +321,7 @@ func (b *bridge) importFile(file js.Value) {
 	var then js.Func
 	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		text := args[0].String()
-		b.locked(func(a *app.App) any {
+		b.changing(func(a *app.App) any {
 			if err := a.ImportSchedule([]byte(text)); err != nil {
 				a.Notify(file.Get("name").String() + ": " + err.Error())
 			}

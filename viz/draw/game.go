@@ -62,6 +62,7 @@ type Game struct {
 	texts   textCache
 	frames  int
 	done    error
+	rest    rest
 }
 
 // Timing is how long the last frame took to build and paint, for the
@@ -76,7 +77,7 @@ type Timing struct {
 // New makes a game for an app.
 func New(a *app.App, o Options) *Game {
 	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
-		touches: map[ebiten.TouchID]viz.Point{}}
+		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)}}
 }
 
 // Run configures Ebiten for an app that only redraws when something
@@ -84,6 +85,7 @@ func New(a *app.App, o Options) *Game {
 func Run(g *Game) error {
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true)
+	g.listen()
 	return ebiten.RunGame(g)
 }
 
@@ -94,6 +96,8 @@ func (g *Game) now() time.Duration { return time.Since(g.start) }
 
 // Update feeds this tick's input to the app and advances it.
 func (g *Game) Update() error {
+	moved := g.rest.sawInput()
+	g.parkIfIdle(moved)
 	g.Mu.Lock()
 	defer g.Mu.Unlock()
 	if g.done != nil {
@@ -102,6 +106,10 @@ func (g *Game) Update() error {
 	t0 := time.Now()
 	now := g.now()
 	a := g.App
+	g.rest.updated = true
+	if moved {
+		g.rest.lastInput = now
+	}
 	g.pointerInput(now)
 	g.keyInput()
 	a.Update(now)
@@ -210,10 +218,11 @@ func containsRune(rs []rune, r rune) bool {
 }
 
 // Draw paints the frame, or nothing when it has not changed: the screen
-// keeps the last frame.
+// keeps the last frame. Then it decides whether the game may rest.
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.Mu.Lock()
 	defer g.Mu.Unlock()
+	defer g.settle()
 	a := g.App
 	b := screen.Bounds()
 	// ShotFile counts painted frames, so they are painted even when nothing
