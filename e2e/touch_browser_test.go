@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"raftlab/viz"
@@ -24,35 +25,62 @@ import (
 // ticks, so that each touch is sent after the app has seen the one before (Ebiten reads
 // input once per tick).
 
-// The phone the touch tests emulate: a phone-sized viewport in CSS pixels at a high
-// device pixel ratio, so that the app's conversion from device pixels to its own is on
-// the path of every touch. (Phones have 2 or 3; 2 keeps software rendering cheaper.)
-const (
-	phoneW, phoneH = 390, 844
-	phoneScale     = 2
-)
+// The phone the touch tests emulate: a phone-sized viewport in CSS pixels.
+const phoneW, phoneH = 390, 844
+
+// denseScale is a phone's device pixel ratio. The tap test runs at it, so that the
+// app's conversion from device pixels to its own is on the path of every touch. The
+// swipes and drags run at 1: software rendering of three times as many pixels slows
+// the frames of a busy machine so much that a finger waiting for the app to see it
+// touch down can rest long enough to make a long press.
+const denseScale = 3
 
 // newPhone starts a browser that looks like a phone to the page: a mobile viewport with
-// touch emulation on, so touch events reach the canvas as they do on a tablet or phone.
-func newPhone(t *testing.T) *browser {
+// touch emulation on, so touch events reach the canvas as they do on a tablet or phone,
+// at the given device pixel ratio.
+func newPhone(t *testing.T, scale float64) *browser {
 	t.Helper()
 	b := newBrowser(t, phoneW, phoneH)
 	b.do(waitTimeout, chromedp.EmulateViewport(phoneW, phoneH,
-		chromedp.EmulateScale(phoneScale), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		chromedp.EmulateScale(scale), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: touchTickScript}); err != nil {
+		t.Fatalf("installing the touch tick counter: %v", err)
+	}
 	return b
 }
 
+// touchTickScript runs in the page before its own scripts. It notes the app's tick
+// count when each touch event arrives, so that a test can wait for the very tick that
+// sees the event and send the next one at once: every tick more that a finger waits
+// counts towards a long press.
+const touchTickScript = `(function () {
+	window.raftlabTouchTick = 0;
+	["touchstart", "touchmove", "touchend"].forEach(function (name) {
+		window.addEventListener(name, function () {
+			window.raftlabTouchTick = window.raftlab && window.raftlab.ready ? JSON.parse(window.raftlab.frameStats()).updates : 0;
+		}, {capture: true, passive: true});
+	});
+})();`
+
 // waitTicks waits until the app has run Update n more times, so that input sent
-// before the call has been seen. It is one round trip that checks the app's tick
-// counter every few milliseconds, so that the next touch goes out right after the
-// tick: a finger that waits for a slow frame looks like one resting on the screen.
+// before the call has been seen.
 func waitTicks(b *browser, n int) {
+	b.t.Helper()
+	waitTicksFrom(b, "ticks()", n)
+}
+
+// waitTicksFrom waits until the app has run Update n times more than the JavaScript
+// expression base says, in one round trip that checks the tick counter every few
+// milliseconds.
+func waitTicksFrom(b *browser, base string, n int) {
 	b.t.Helper()
 	evalJS[chromedp.Void](b, fmt.Sprintf(`new Promise(function (done) {
 		function ticks() { return JSON.parse(window.raftlab.frameStats()).updates; }
-		var until = ticks() + %d;
+		var until = %s + %d;
 		(function check() { if (ticks() >= until) done(); else setTimeout(check, 4); })();
-	})`, n))
+	})`, base, n))
 }
 
 // finger is one finger on the screen, driven with CDP touch events.
@@ -80,6 +108,13 @@ func (f *finger) point() *input.TouchPoint {
 	return &input.TouchPoint{X: f.at.X, Y: f.at.Y, ID: &id}
 }
 
+// seen waits until the app has run n ticks since the last touch event arrived; the
+// first of them is the one that sees it.
+func (f *finger) seen(n int) {
+	f.b.t.Helper()
+	waitTicksFrom(f.b, "window.raftlabTouchTick", n)
+}
+
 // down puts the finger on the screen at p and waits until the app has seen it: one
 // tick, and no more, since a finger that rests for half a second makes a long press.
 func (f *finger) down(p viz.Point) {
@@ -87,7 +122,7 @@ func (f *finger) down(p viz.Point) {
 	f.at = p
 	f.send(input.DispatchTouchEventTypeTouchStart, f.point())
 	f.downAt = time.Now()
-	waitTicks(f.b, 1)
+	f.seen(1)
 }
 
 // move slides the finger to p and waits one tick.
@@ -95,14 +130,14 @@ func (f *finger) move(p viz.Point) {
 	f.b.t.Helper()
 	f.at = p
 	f.send(input.DispatchTouchEventTypeTouchMove, f.point())
-	waitTicks(f.b, 1)
+	f.seen(1)
 }
 
 // up lifts the finger where it is and waits until the app has seen it.
 func (f *finger) up() {
 	f.b.t.Helper()
 	f.send(input.DispatchTouchEventTypeTouchEnd)
-	waitTicks(f.b, 2)
+	f.seen(2)
 }
 
 // tap touches p, wanders by the given offsets from p one tick apart (a finger is
@@ -256,7 +291,7 @@ func isolationDrop(t *testing.T, s app.Snapshot, m app.MachineState) viz.Point {
 // TestTouchTapMachinePausesIt taps the play/pause control to stop the run, taps a
 // machine to open its menu and taps the menu's Pause, all with a finger on a phone.
 func TestTouchTapMachinePausesIt(t *testing.T) {
-	b := newPhone(t)
+	b := newPhone(t, denseScale)
 	b.openApp("nodes=5&seed=1&speed=1")
 	f := &finger{b: b, id: 1}
 	s := pauseByTouch(t, f)
@@ -293,7 +328,7 @@ func TestTouchTapMachinePausesIt(t *testing.T) {
 // machine side by side and checks that exactly those two are cut both ways; a second
 // swipe along the same path restores them.
 func TestTouchSwipeAcrossTwoLinksCutsThem(t *testing.T) {
-	b := newPhone(t)
+	b := newPhone(t, 1)
 	b.openApp("nodes=5&seed=1")
 	f := &finger{b: b, id: 2}
 	// Paused, the message dots stand still, so the finger lands on empty space.
@@ -330,7 +365,7 @@ func TestTouchSwipeAcrossTwoLinksCutsThem(t *testing.T) {
 // cluster and checks that it is cut off, and that once the run goes on (a tap on play)
 // the majority left behind elects a new leader in a later term.
 func TestTouchDragLeaderAwayIsolatesIt(t *testing.T) {
-	b := newPhone(t)
+	b := newPhone(t, 1)
 	b.openApp("nodes=5&seed=2&speed=10")
 	f := &finger{b: b, id: 3}
 	waitState(b, "a first leader", func(s app.Snapshot) bool { return s.Leader > 0 })
@@ -373,7 +408,7 @@ func TestTouchDragLeaderAwayIsolatesIt(t *testing.T) {
 // rests for a while, still taps: on the play/pause control, a panel tab, a machine and
 // empty space. None of these may start a drag, cut a link or move a machine.
 func TestTouchWobbleAndLongPressAreTaps(t *testing.T) {
-	b := newPhone(t)
+	b := newPhone(t, 1)
 	b.openApp("nodes=5&seed=1&speed=1")
 	f := &finger{b: b, id: 4}
 	s := pauseByTouch(t, f) // a wobbling tap on play/pause
