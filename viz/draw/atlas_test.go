@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"raftlab/viz"
 	"raftlab/viz/app"
@@ -133,5 +134,24 @@ func TestSpriteDotsLookLikeDiscsAndCostFourVertices(t *testing.T) {
 	img.ReadPixels(out.Pix)
 	if p := out.RGBAAt(5, 5); p.R > 2 {
 		t.Errorf("a black square drawn after sprites is %v inside", p)
+	}
+}
+
+func TestMeasureIsTheWholeLine(t *testing.T) {
+	lines := []string{
+		"t = 8.416 s · leader B, term 1",
+		"Follower · term 12",
+		"voted B · leader B",
+		"#46 write deployments/web = replicas=46 at B: waiting (67 ms)",
+		"2000–3000 ms, 20% loss",
+		"← 36 earlier", "12 newer →", "  two  spaces ", "AV To Wa ry.", "✓ done", "",
+	}
+	for _, size := range []float64{9, 11, 13, 14, 26} {
+		for _, s := range lines {
+			whole := text.Advance(s, face(size))
+			if got := Measure(s, size); math.Abs(got-whole) > 1e-9 {
+				t.Errorf("Measure(%q, %v) = %v, but the whole line is %v wide", s, size, got, whole)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -46,8 +47,59 @@ func face(size float64) *text.GoTextFace {
 
 // Measure returns the width of s in logical pixels at font size size. The
 // app lays out text with it.
+//
+// The app measures new strings every frame (a clock, a latency), and
+// shaping a whole line anew each time was most of the cost of building a
+// busy frame. So a line is measured as the sum of its words and spaces,
+// each word shaped once and remembered: the font kerns nothing across a
+// space, so the sum is the width of the whole (TestMeasureIsTheWholeLine
+// holds it to that).
 func Measure(s string, size float64) float64 {
-	return text.Advance(s, face(size))
+	f := face(size)
+	wordMu.Lock()
+	defer wordMu.Unlock()
+	if len(words) > 8192 {
+		clear(words)
+	}
+	w := 0.0
+	for {
+		word, rest, more := strings.Cut(s, " ")
+		if word != "" {
+			k := wordKey{word, f.Size}
+			a, ok := words[k]
+			if !ok {
+				a = text.Advance(word, f)
+				words[k] = a
+			}
+			w += a
+		}
+		if !more {
+			return w
+		}
+		w += spaceAdvance(f)
+		s = rest
+	}
+}
+
+var (
+	wordMu sync.Mutex
+	words  = map[wordKey]float64{}
+)
+
+type wordKey struct {
+	s    string
+	size float64
+}
+
+// spaceAdvance is the width of a space in f; the caller holds wordMu.
+func spaceAdvance(f *text.GoTextFace) float64 {
+	k := wordKey{" ", f.Size}
+	a, ok := words[k]
+	if !ok {
+		a = text.Advance(" ", f)
+		words[k] = a
+	}
+	return a
 }
 
 // textCache draws text from an atlas of glyphs: every glyph a frame needs

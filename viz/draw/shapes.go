@@ -80,6 +80,9 @@ func (c *canvas) flush() {
 			// sheet; plain shapes sample white wherever they sample.
 			src = c.sheets().image()
 			op.Filter = ebiten.FilterLinear
+			// Nothing is drawn smaller than half size, so mipmaps would
+			// only cost Ebiten a pass over every triangle to rule them out.
+			op.DisableMipmaps = true
 		}
 		c.dst.DrawTriangles(c.vs, c.is, src, op)
 		c.calls++
