@@ -230,7 +230,7 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 	a := max(clr.a, 0)
 	r, g, bl := clr.r*a, clr.g*a, clr.b*a
 	for _, pg := range l.glyphs {
-		if len(c.vs)+4 > math.MaxUint16 {
+		if len(c.vs)+4 > batchVertices {
 			c.draw(dst)
 		}
 		sl := c.slot(dst, pg.img)

@@ -63,6 +63,29 @@ func (c *canvas) f(v float64) float32 { return float32(v * c.sc) }
 
 // flush draws the batched shapes, then the queued text.
 func (c *canvas) flush() {
+	c.drawShapes()
+	if c.tc == nil {
+		return
+	}
+	for _, q := range c.texts {
+		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
+	}
+	c.texts = c.texts[:0]
+	if n := c.tc.draw(c.dst); n > 0 {
+		c.calls++
+		c.verts += n
+	}
+}
+
+// batchVertices caps a batch. Ebiten copies a batch's vertices into a
+// buffer it keeps per image and grows to fit the largest batch so far: one
+// batch that grew with the messages on the wire had it allocate anew frame
+// after frame. Batches of at most this many reuse one buffer, and Ebiten
+// still merges consecutive ones into one draw call.
+const batchVertices = 8192
+
+// drawShapes draws the batched shapes.
+func (c *canvas) drawShapes() {
 	if len(c.is) > 0 {
 		op := &ebiten.DrawTrianglesOptions{AntiAlias: c.aa, ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 		if c.aa {
@@ -89,25 +112,14 @@ func (c *canvas) flush() {
 		c.verts += len(c.vs)
 	}
 	c.vs, c.is = c.vs[:0], c.is[:0]
-	for _, q := range c.texts {
-		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
-	}
-	if c.tc == nil {
-		return
-	}
-	if n := c.tc.draw(c.dst); n > 0 {
-		c.calls++
-		c.verts += n
-	}
-	c.texts = c.texts[:0]
 }
 
-// room makes sure n more vertices fit in the batch (indices are 16 bits,
-// and flush adds two).
+// room makes sure n more vertices fit in the batch (drawShapes adds
+// two). The text queued so far stays queued: it goes above all of the
+// pass's shapes either way.
 func (c *canvas) room(n int) {
-	if len(c.vs)+n+2 > math.MaxUint16 {
-		// Keep the order: text queued so far belongs above these shapes.
-		c.flush()
+	if len(c.vs)+n+2 > batchVertices {
+		c.drawShapes()
 	}
 }
 

@@ -150,7 +150,7 @@ func (c *canvas) sprite(kind spriteKind, p viz.Point, r, width float64, clr colo
 	sl, ok := sh.slot(key)
 	if !ok {
 		// Full: what is batched still needs the old sprites.
-		c.flush()
+		c.drawShapes()
 		sh.clear()
 		if sl, ok = sh.slot(key); !ok {
 			c.disc(p, r, clr)
