@@ -1,6 +1,7 @@
 package app
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -69,5 +70,42 @@ func BenchmarkHover(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		a.Hover(viz.Pt(c.X+float64(i%50), c.Y))
 		a.Frame()
+	}
+}
+
+// BenchmarkLongRunHeap runs five machines at 10x for 90 virtual minutes,
+// as a tab left open would, with a client write every ten virtual seconds,
+// and reports the live heap (after a collection) at 30 and at 90 minutes.
+// The trace and the message history are bounded and the timeline thins its
+// checkpoints, but each checkpoint holds the logs as they were, and logs
+// are never compacted (etcd would take a snapshot and drop the prefix), so
+// the heap grows with the number of entries written.
+func BenchmarkLongRunHeap(b *testing.B) {
+	for range b.N {
+		p := viz.DefaultParams()
+		p.Nodes, p.Speed = 5, 10
+		a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var c clock
+		heapAt := map[int]float64{}
+		for m := 1; m <= 90; m++ {
+			// A virtual minute is 6 s of app time at 10x.
+			for s := 0; s < 6; s++ {
+				a.Key("c")
+				c.run(a, time.Second)
+			}
+			a.Frame()
+			if m == 30 || m == 90 {
+				var ms runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				heapAt[m] = float64(ms.HeapAlloc) / 1e6
+			}
+		}
+		b.ReportMetric(heapAt[30], "heap-MB-30min")
+		b.ReportMetric(heapAt[90], "heap-MB-90min")
+		b.ReportMetric(float64(len(a.World().Ops())), "client-ops")
 	}
 }
