@@ -196,10 +196,12 @@ func jsHeap(br *browser) float64 {
 // frameStats is window.raftlab.frameStats().
 type frameStats struct {
 	app.Stats
-	BuildUs  int64 `json:"build_us"`
-	PaintUs  int64 `json:"paint_us"`
-	UpdateUs int64 `json:"update_us"`
-	Calls    int   `json:"draw_calls"`
+	BuildUs  int64  `json:"build_us"`
+	PaintUs  int64  `json:"paint_us"`
+	UpdateUs int64  `json:"update_us"`
+	Calls    int    `json:"draw_calls"`
+	HeapLive uint64 `json:"heapLive"` // the Go heap's objects, live or not yet collected
+	HeapSys  uint64 `json:"heapSys"`  // what the Go heap holds from the WebAssembly memory
 }
 
 func readFrameStats(br *browser) frameStats {
@@ -683,10 +685,10 @@ func BenchmarkAppMemory(b *testing.B) {
 			for _, pid := range pids["renderer"] {
 				r += rssBytes(pid)
 			}
-			wm, jh := wasmMemory(br), jsHeap(br)
+			wm, jh, fs := wasmMemory(br), jsHeap(br), readFrameStats(br)
 			wasm, heap, rss = append(wasm, wm), append(heap, jh), append(rss, r)
-			b.Logf("%6.0f s real, %7.1f virtual min: wasm memory %6.1f MB, JS heap %5.1f MB, renderer RSS %6.1f MB, trace events %d, actions %d",
-				time.Since(start).Seconds(), s.NowMs/60000, wm/1e6, jh/1e6, r/1e6, s.TraceCount, len(s.Actions))
+			b.Logf("%6.0f s real, %7.1f virtual min: wasm memory %6.1f MB (Go heap %5.1f MB, objects %5.1f MB), JS heap %5.1f MB, renderer RSS %6.1f MB, trace events %d, actions %d",
+				time.Since(start).Seconds(), s.NowMs/60000, wm/1e6, float64(fs.HeapSys)/1e6, float64(fs.HeapLive)/1e6, jh/1e6, r/1e6, s.TraceCount, len(s.Actions))
 			if s.NowMs >= virtual {
 				break
 			}

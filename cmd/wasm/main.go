@@ -12,8 +12,9 @@
 //	cmd(name, ...args)     a UI command (see app.App.Cmd); null, or an error string
 //	click(id)              press a control by id; null, or an error string
 //	setVisible(bool)       pause everything while out of view
-//	frameStats()           frame counters and timings as a JSON string, and
+//	frameStats()           frame counters and timings as a JSON string,
 //	                       whether the app rests (draws nothing until woken)
+//	                       and the size of the Go heap
 //	link()                 the share link of the run so far
 //	exportSchedule()       the run as schedule JSON
 //	exportTrace()          the trace as JSON
@@ -24,6 +25,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -185,13 +187,21 @@ func (b *bridge) install() {
 	}))
 	o.Set("frameStats", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any {
+			// The Go heap, so that a page can tell live data from the
+			// WebAssembly memory the runtime has grown and cannot give back.
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
 			data, _ := json.Marshal(struct {
 				app.Stats
 				draw.Timing
 				// Resting: the app is idle and Ebiten has stopped running
 				// frames until input or a page call wakes it.
 				Resting bool `json:"resting"`
-			}{a.Stats(), b.g.Timing(), b.g.Resting()})
+				// HeapLive is the heap in use by objects (live and not yet
+				// collected), HeapSys what the heap holds from the system.
+				HeapLive uint64 `json:"heapLive"`
+				HeapSys  uint64 `json:"heapSys"`
+			}{a.Stats(), b.g.Timing(), b.g.Resting(), ms.HeapAlloc, ms.HeapSys})
 			return string(data)
 		})
 	}))
