@@ -1003,13 +1003,7 @@ func (a *App) captionPanels(wr *writer, r *scenarioRun) {
 			wr.text("Client requests", sizeSmall, ToneText, true)
 			for i := len(ops) - 1; i >= 0 && i >= len(ops)-3; i-- {
 				op := ops[i]
-				mark, tone := "✓", ToneGood
-				switch op.Result {
-				case raftcore.OpPending:
-					mark, tone = "…", ToneWarn
-				case raftcore.OpTimeout, raftcore.OpRefused:
-					mark, tone = "✗", ToneBad
-				}
+				mark, tone := opMark(op)
 				wr.item(mark, tone, opLine(a.cfg, op), sizeSmall, ToneText)
 			}
 		}

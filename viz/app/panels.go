@@ -507,13 +507,7 @@ func (a *App) clientPanel(wr *writer) {
 	shown := 0
 	for k := len(ops) - 1; k >= 0 && shown < 40; k-- {
 		op := ops[k]
-		mark, tone := "✓", ToneGood
-		switch op.Result {
-		case raftcore.OpPending:
-			mark, tone = "…", ToneWarn
-		case raftcore.OpTimeout, raftcore.OpRefused:
-			mark, tone = "✗", ToneBad
-		}
+		mark, tone := opMark(op)
 		lat := fmtMs(op.LatencyUs(now))
 		s := "#" + strconv.Itoa(op.ID) + " " + opLine(a.cfg, op) + " (" + lat + ")"
 		wr.item(mark, tone, s, sizeBody-1, ToneText)

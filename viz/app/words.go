@@ -99,6 +99,18 @@ func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 	return capital(timeline.ActionWords(cfg, a))
 }
 
+// opMark is the mark and tone of a client operation's outcome: done,
+// waiting, or failed (timed out or refused).
+func opMark(op raftcore.Op) (string, Tone) {
+	switch op.Result {
+	case raftcore.OpPending:
+		return "…", ToneWarn
+	case raftcore.OpTimeout, raftcore.OpRefused:
+		return "✗", ToneBad
+	}
+	return "✓", ToneGood
+}
+
 // opLine says what became of a client operation.
 func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	node := cfg.Name(op.Node)
