@@ -240,6 +240,21 @@ func noExceptions(t *testing.T, b *browser) {
 // TestAppDragAcrossTwoLinksCutsThem draws a stroke with the mouse across two links that
 // leave one machine side by side and checks that those two links, and no others, are cut
 // in both directions; a second stroke along the same path restores them.
+// requireTwoCuts checks that a stroke cut exactly the links want, said so, and
+// was recorded as two cut actions.
+func requireTwoCuts(t *testing.T, s app.Snapshot, want []linkKey) {
+	t.Helper()
+	if got := downLinks(t, s); !slices.Equal(got, want) {
+		t.Fatalf("cut links %v, want exactly %v", got, want)
+	}
+	if !strings.HasPrefix(s.Banner, "Cut ") {
+		t.Errorf("banner %q, want it to say what was cut", s.Banner)
+	}
+	if n := len(s.Actions); n < 2 || s.Actions[n-1].Do != "cut" || s.Actions[n-2].Do != "cut" {
+		t.Errorf("actions %+v, want two cuts at the end", s.Actions)
+	}
+}
+
 func TestAppDragAcrossTwoLinksCutsThem(t *testing.T) {
 	b := newBrowser(t, 1280, 800)
 	b.openApp("nodes=5&seed=1")
@@ -254,15 +269,7 @@ func TestAppDragAcrossTwoLinksCutsThem(t *testing.T) {
 
 	b.drag(p.X, p.Y, q.X, q.Y, 12)
 	s = waitState(b, "the stroke to cut links", func(s app.Snapshot) bool { return len(downLinks(t, s)) > 0 })
-	if got := downLinks(t, s); !slices.Equal(got, want) {
-		t.Fatalf("cut links %v, want exactly %v", got, want)
-	}
-	if !strings.HasPrefix(s.Banner, "Cut ") {
-		t.Errorf("banner %q, want it to say what was cut", s.Banner)
-	}
-	if n := len(s.Actions); n < 2 || s.Actions[n-1].Do != "cut" || s.Actions[n-2].Do != "cut" {
-		t.Errorf("actions %+v, want two cuts at the end", s.Actions)
-	}
+	requireTwoCuts(t, s, want)
 	requireNotBlank(t, b.screenshot("two-links-cut"))
 
 	// Drawing across a cut link again restores what the stroke crosses.

@@ -342,15 +342,7 @@ func TestTouchSwipeAcrossTwoLinksCutsThem(t *testing.T) {
 	f.swipe(p, q, 12)
 	s = waitState(b, "the swipe to cut links", func(s app.Snapshot) bool { return len(downLinks(t, s)) > 0 })
 	requireTouch(t, s)
-	if got := downLinks(t, s); !slices.Equal(got, want) {
-		t.Fatalf("cut links %v, want exactly %v", got, want)
-	}
-	if !strings.HasPrefix(s.Banner, "Cut ") {
-		t.Errorf("banner %q, want it to say what was cut", s.Banner)
-	}
-	if n := len(s.Actions); n < 2 || s.Actions[n-1].Do != "cut" || s.Actions[n-2].Do != "cut" {
-		t.Errorf("actions %+v, want two cuts at the end", s.Actions)
-	}
+	requireTwoCuts(t, s, want)
 	requireNotBlank(t, b.screenshot("two-links-cut"))
 
 	f.swipe(p, q, 12)
