@@ -977,13 +977,7 @@ func (a *App) captionPanels(wr *writer, r *scenarioRun) {
 		case viz.PanelSafety:
 			wr.text("The shared-history contract", sizeSmall, ToneText, true)
 			for _, cl := range w.Contract() {
-				mark, tone := "✓", ToneGood
-				switch cl.State {
-				case raftcore.ClauseNotYet:
-					mark, tone = "…", ToneWarn
-				case raftcore.ClauseBroken:
-					mark, tone = "✗", ToneBad
-				}
+				mark, tone := clauseMark(cl)
 				wr.item(mark, tone, cl.Title, sizeSmall, ToneText)
 			}
 		case viz.PanelNode:

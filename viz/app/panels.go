@@ -445,13 +445,7 @@ func (a *App) safetyPanel(wr *writer) {
 	if c := w.Contract(); len(c) > 0 {
 		wr.text("The shared-history contract", sizeBody, ToneText, true)
 		for _, cl := range c {
-			mark, tone := "✓", ToneGood
-			switch cl.State {
-			case raftcore.ClauseNotYet:
-				mark, tone = "…", ToneWarn
-			case raftcore.ClauseBroken:
-				mark, tone = "✗", ToneBad
-			}
+			mark, tone := clauseMark(cl)
 			wr.item(mark, tone, cl.Title+": "+cl.Text, sizeBody-1, ToneText)
 		}
 		wr.gap(6)

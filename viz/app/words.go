@@ -111,6 +111,18 @@ func opMark(op raftcore.Op) (string, Tone) {
 	return "✓", ToneGood
 }
 
+// clauseMark is the mark and tone of a contract clause: holds, not yet
+// (the cluster has not caught up), or broken.
+func clauseMark(cl raftcore.Clause) (string, Tone) {
+	switch cl.State {
+	case raftcore.ClauseNotYet:
+		return "…", ToneWarn
+	case raftcore.ClauseBroken:
+		return "✗", ToneBad
+	}
+	return "✓", ToneGood
+}
+
 // opLine says what became of a client operation.
 func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	node := cfg.Name(op.Node)
