@@ -240,6 +240,20 @@ func noExceptions(t *testing.T, b *browser) {
 // TestAppDragAcrossTwoLinksCutsThem draws a stroke with the mouse across two links that
 // leave one machine side by side and checks that those two links, and no others, are cut
 // in both directions; a second stroke along the same path restores them.
+// requireOnlyPaused checks that machine id, and no other, was paused by the
+// last action.
+func requireOnlyPaused(t *testing.T, s app.Snapshot, id int) {
+	t.Helper()
+	for _, o := range s.Machines {
+		if o.ID != id && o.Status != "up" {
+			t.Errorf("machine %s is %s, want up", o.Name, o.Status)
+		}
+	}
+	if last := s.Actions[len(s.Actions)-1]; last.Do != "pause" || last.Node != id {
+		t.Errorf("last action %+v, want pause of machine %d", last, id)
+	}
+}
+
 // requireTwoCuts checks that a stroke cut exactly the links want, said so, and
 // was recorded as two cut actions.
 func requireTwoCuts(t *testing.T, s app.Snapshot, want []linkKey) {
@@ -377,14 +391,7 @@ func TestAppPauseMachineFromItsMenu(t *testing.T) {
 	b.screenshot("node-menu")
 	clickWidget(b, s, "node.pause")
 	s = waitState(b, "the machine to pause", func(s app.Snapshot) bool { return machine(s, id).Status == "paused" })
-	for _, o := range s.Machines {
-		if o.ID != id && o.Status != "up" {
-			t.Errorf("machine %s is %s, want up", o.Name, o.Status)
-		}
-	}
-	if last := s.Actions[len(s.Actions)-1]; last.Do != "pause" || last.Node != id {
-		t.Errorf("last action %+v, want pause of machine %d", last, id)
-	}
+	requireOnlyPaused(t, s, id)
 	requireNotBlank(t, b.screenshot("machine-paused"))
 
 	if s.Menu != fmt.Sprintf("node:%d", id) {

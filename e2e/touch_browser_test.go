@@ -312,14 +312,7 @@ func TestTouchTapMachinePausesIt(t *testing.T) {
 
 	tapWidget(t, f, s, "node.pause")
 	s = waitState(b, "the machine to pause", func(s app.Snapshot) bool { return machine(s, id).Status == "paused" })
-	for _, o := range s.Machines {
-		if o.ID != id && o.Status != "up" {
-			t.Errorf("machine %s is %s, want up", o.Name, o.Status)
-		}
-	}
-	if last := s.Actions[len(s.Actions)-1]; last.Do != "pause" || last.Node != id {
-		t.Errorf("last action %+v, want pause of machine %d", last, id)
-	}
+	requireOnlyPaused(t, s, id)
 	requireNotBlank(t, b.screenshot("machine-paused"))
 	noExceptions(t, b)
 }
