@@ -155,3 +155,64 @@ func TestMeasureIsTheWholeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitTemplatesMatchShaping holds the font to what laying out labels
+// from templates relies on: a label with digits, built from its template
+// and the digits' own images, is glyph for glyph what shaping the whole
+// label gives (the same images at the same pixels), at every size the app
+// uses, with digits next to every printable ASCII character and the
+// symbols the app writes.
+func TestDigitTemplatesMatchShaping(t *testing.T) {
+	labels := []string{
+		"t = 8.416 s · leader B, term 1", "8.450 s", "(233 ms)", "#46 write deployments/web = replicas=46 at B: waiting (67 ms)",
+		"2000–3000 ms, 20% loss", "← 36 earlier", "12 newer →", "✓ 1 of 3", "×10", "1/100×", "term 12 · 3 votes", "9", "0",
+	}
+	for r := rune(32); r < 127; r++ {
+		labels = append(labels, string(r)+"1234567890"+string(r)+"98.7"+string(r))
+	}
+	for _, r := range "→←·–—×✓✗…≥≤½" {
+		labels = append(labels, string(r)+"5"+string(r)+"67")
+	}
+	shapes := 0
+	for _, size := range []float64{9, 10.5, 11, 12, 13, 14, 16.25, 18, 22, 26, 39} {
+		tc := &textCache{}
+		f := face(size)
+		for _, s := range labels {
+			for _, bold := range []bool{false, true} {
+				shifts := []float64{0}
+				if bold {
+					shifts = append(shifts, 0.6*size/13)
+				}
+				got := tc.fromTemplate(s, f, shifts)
+				if got == nil {
+					continue // shaped whole: right by construction
+				}
+				shapes++
+				var want []placedGlyph
+				for _, dx := range shifts {
+					for _, g := range text.AppendGlyphs(nil, s, f, nil) {
+						if g.Image != nil {
+							want = append(want, placedGlyph{img: g.Image, x: float32(g.X + dx), y: float32(g.Y)})
+						}
+					}
+				}
+				if got.w != text.Advance(s, f) {
+					t.Errorf("size %v %q: template width %v, shaped %v", size, s, got.w, text.Advance(s, f))
+				}
+				if len(got.glyphs) != len(want) {
+					t.Errorf("size %v %q: %d glyphs from the template, %d shaped", size, s, len(got.glyphs), len(want))
+					continue
+				}
+				for i := range want {
+					if got.glyphs[i] != want[i] {
+						t.Errorf("size %v %q glyph %d: template gives %+v, shaping %+v", size, s, i, got.glyphs[i], want[i])
+						break
+					}
+				}
+			}
+		}
+	}
+	if shapes < 1000 {
+		t.Errorf("only %d labels came from templates; the digits' images were missing for the rest", shapes)
+	}
+}

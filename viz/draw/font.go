@@ -65,10 +65,13 @@ func Measure(s string, size float64) float64 {
 	for {
 		word, rest, more := strings.Cut(s, " ")
 		if word != "" {
-			k := wordKey{word, f.Size}
-			a, ok := words[k]
+			// A word is as wide as its template (see digits.go), so
+			// "8.416" and "8.433" are measured once, as "0.000".
+			wordBuf, _ = zeroDigits(wordBuf, word)
+			a, ok := words[wordKey{string(wordBuf), f.Size}]
 			if !ok {
-				a = text.Advance(word, f)
+				k := wordKey{string(wordBuf), f.Size}
+				a = text.Advance(k.s, f)
 				words[k] = a
 			}
 			w += a
@@ -82,8 +85,9 @@ func Measure(s string, size float64) float64 {
 }
 
 var (
-	wordMu sync.Mutex
-	words  = map[wordKey]float64{}
+	wordMu  sync.Mutex
+	words   = map[wordKey]float64{}
+	wordBuf []byte
 )
 
 type wordKey struct {
@@ -119,6 +123,12 @@ type textCache struct {
 	// resets counts how often the atlas filled up and started over,
 	// laid how many labels were laid out anew.
 	resets, laid int
+
+	// templates and digits lay out labels with numbers in them (see
+	// digits.go).
+	templates map[textKey]*templateLayout
+	digits    map[digitKey]digitGlyph
+	tplBuf    []byte
 
 	vs      []ebiten.Vertex
 	is      []uint16
@@ -160,19 +170,24 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 	if !ok {
 		c.laid++
 		f := face(size)
-		m := f.Metrics()
-		l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
-		c.scratch = text.AppendGlyphs(c.scratch[:0], s, f, nil)
 		// Bold is the glyphs twice, the second set a little to the
 		// right (the font has no bold face).
 		shifts := []float64{0}
 		if bold {
 			shifts = append(shifts, 0.6*size/13)
 		}
-		for _, dx := range shifts {
-			for _, g := range c.scratch {
-				if g.Image != nil {
-					l.glyphs = append(l.glyphs, placedGlyph{img: g.Image, x: float32(g.X + dx), y: float32(g.Y)})
+		if _, digits := zeroDigits(c.tplBuf, s); digits {
+			l = c.fromTemplate(s, f, shifts)
+		}
+		if l == nil {
+			m := f.Metrics()
+			l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
+			c.scratch = text.AppendGlyphs(c.scratch[:0], s, f, nil)
+			for _, dx := range shifts {
+				for _, g := range c.scratch {
+					if g.Image != nil {
+						l.glyphs = append(l.glyphs, placedGlyph{img: g.Image, x: float32(g.X + dx), y: float32(g.Y)})
+					}
 				}
 			}
 		}
@@ -271,6 +286,11 @@ func (c *textCache) endFrame() {
 	for k, l := range c.layouts {
 		if c.frame-l.used > 180 {
 			delete(c.layouts, k)
+		}
+	}
+	for k, t := range c.templates {
+		if c.frame-t.used > 180 {
+			delete(c.templates, k)
 		}
 	}
 }
