@@ -27,13 +27,22 @@ func (w *World) InFlight() []Message { return w.AppendInFlight(nil) }
 // and returns the longer slice: InFlight into a buffer the caller reuses,
 // for a host that draws hundreds of them every frame.
 func (w *World) AppendInFlight(dst []Message) []Message {
-	start := len(dst)
+	// Sort where each message sits by id rather than the messages
+	// themselves: a Message is large, and the app asks every frame.
+	type idAt struct {
+		id uint64
+		at int
+	}
+	order := make([]idAt, 0, len(w.queue))
 	for i := range w.queue {
 		if w.queue[i].kind == evDeliver && !w.isDropped(w.queue[i].msg.ID) {
-			dst = append(dst, w.queue[i].msg)
+			order = append(order, idAt{w.queue[i].msg.ID, i})
 		}
 	}
-	sortMessages(dst[start:])
+	slices.SortFunc(order, func(a, b idAt) int { return cmp.Compare(a.id, b.id) })
+	for _, o := range order {
+		dst = append(dst, w.queue[o.at].msg)
+	}
 	return dst
 }
 

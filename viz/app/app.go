@@ -90,6 +90,7 @@ type App struct {
 	hist    *history
 	scen    *scenarioRun
 	measure func(string, float64) float64
+	wraps   map[wrapKey][]string // wrapped paragraphs, see wrap
 
 	w, h    float64
 	lay     viz.Layout
@@ -172,6 +173,7 @@ func New(o Options) (*App, error) {
 		m = estimateWidth
 	}
 	a.measure = (&measureCache{f: m, m: map[measureKey]float64{}}).measure
+	a.wraps = map[wrapKey][]string{}
 	if err := a.params.Check(); err != nil {
 		return nil, err
 	}

@@ -768,7 +768,7 @@ func (a *App) buildBanner() *BannerView {
 	// status line), where it hides nothing.
 	if slot := a.noteSlot; slot.W > 200 {
 		size := sizeSmall + 1
-		lines := wrap(a.measure, a.banner.text, size, slot.W-40)
+		lines := a.wrap(a.banner.text, size, slot.W-40)
 		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
 			bv := &BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
 			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
@@ -856,16 +856,16 @@ func (a *App) captionHeight() float64 {
 	wr := a.captionContent()
 	h := wr.y + 6
 	if r := a.scen; r != nil {
-		lines := len(wrap(a.measure, r.s.Prompt, sizeBody, a.w-16))
+		lines := len(a.wrap(r.s.Prompt, sizeBody, a.w-16))
 		for _, st := range r.s.Steps {
-			lines = max(lines, len(wrap(a.measure, st.Text, sizeBody, a.w-16)))
+			lines = max(lines, len(a.wrap(st.Text, sizeBody, a.w-16)))
 		}
-		shown := len(wrap(a.measure, r.s.Prompt, sizeBody, a.w-16))
+		shown := len(a.wrap(r.s.Prompt, sizeBody, a.w-16))
 		if r.tr.Step() > 0 {
-			shown = len(wrap(a.measure, r.tr.StepText(), sizeBody, a.w-16))
+			shown = len(a.wrap(r.tr.StepText(), sizeBody, a.w-16))
 		}
 		if r.tr.Done() {
-			shown = len(wrap(a.measure, r.tr.Final(), sizeBody, a.w-16))
+			shown = len(a.wrap(r.tr.Final(), sizeBody, a.w-16))
 		}
 		h += float64(max(lines-shown, 0)) * lineHeight(sizeBody)
 	}

@@ -503,6 +503,12 @@ func (a *App) clientPanel(wr *writer) {
 		op := ops[k]
 		mark, tone := opMark(op)
 		lat := fmtMs(op.LatencyUs(now))
+		if op.Result == raftcore.OpPending {
+			// When it was sent, beside the clock, rather than how long
+			// it has waited: that would change the line every frame,
+			// and the panel would be painted anew every frame with it.
+			lat = "sent at t = " + fmtClock(op.InvokeUs)
+		}
 		s := "#" + strconv.Itoa(op.ID) + " " + opLine(a.cfg, op) + " (" + lat + ")"
 		wr.item(mark, tone, s, sizeBody-1, ToneText)
 		shown++

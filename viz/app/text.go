@@ -71,6 +71,26 @@ func wrapPara(out []string, measure func(string, float64) float64, para string, 
 	return out
 }
 
+type wrapKey struct {
+	s           string
+	size, width float64
+}
+
+// wrap is wrap with a.measure, remembered: panels wrap the same
+// paragraphs frame after frame. Callers must not change the lines.
+func (a *App) wrap(s string, size, width float64) []string {
+	k := wrapKey{s, size, width}
+	if l, ok := a.wraps[k]; ok {
+		return l
+	}
+	if len(a.wraps) > 4096 {
+		clear(a.wraps)
+	}
+	l := wrap(a.measure, s, size, width)
+	a.wraps[k] = l
+	return l
+}
+
 // measureCache remembers text widths: the same labels are measured frame
 // after frame.
 type measureCache struct {
@@ -120,7 +140,7 @@ func (wr *writer) text(s string, size float64, tone Tone, bold bool) {
 // indent writes a wrapped paragraph shifted right by in.
 func (wr *writer) indent(s string, size float64, tone Tone, bold bool, in float64) {
 	lh := lineHeight(size)
-	for _, l := range wrap(wr.a.measure, s, size, wr.w-in) {
+	for _, l := range wr.a.wrap(s, size, wr.w-in) {
 		wr.lines = append(wr.lines, TextItem{Text: l, X: wr.x + in, Y: wr.y, Size: size, Tone: tone, Bold: bold})
 		wr.y += lh
 	}

@@ -151,7 +151,7 @@ func (a *App) buildTooltip() *TooltipView {
 	width := 0.0
 	y := pad
 	for _, l := range lines {
-		for _, s := range wrap(a.measure, l, sizeSmall, maxW-2*pad) {
+		for _, s := range a.wrap(l, sizeSmall, maxW-2*pad) {
 			items = append(items, TextItem{Text: s, X: pad, Y: y, Size: sizeSmall, Tone: ToneText})
 			width = math.Max(width, a.measure(s, sizeSmall))
 			y += lineHeight(sizeSmall)

@@ -62,13 +62,13 @@ func BenchmarkBusyFrame(b *testing.B) {
 	defer img.Deallocate()
 	px := img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
 	var texts textCache
-	c := &canvas{dst: img, sc: 1, tc: &texts}
+	c := &canvas{dst: img, sc: 1, tc: &texts, layer: &panelLayer{}}
 	// The first frame lays out every label; count the frames after it.
-	c.paintFrame(a.Frame(), lightPalette())
-	texts.laid = 0
 	pal := lightPalette()
+	c.paintFrame(a.Frame(), pal)
+	texts.laid = 0
 	var update, build, paint time.Duration
-	var dots, calls, verts int
+	var dots, calls, verts, repaints int
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -83,6 +83,9 @@ func BenchmarkBusyFrame(b *testing.B) {
 		t3 := time.Now()
 		update, build, paint = update+t1.Sub(t0), build+t2.Sub(t1), paint+t3.Sub(t2)
 		dots, calls, verts = dots+len(f.Messages), calls+c.calls, verts+c.verts
+		if c.layer.moved {
+			repaints++
+		}
 		b.StopTimer()
 		px.ReadPixels(make([]byte, 4))
 		b.StartTimer()
@@ -95,4 +98,5 @@ func BenchmarkBusyFrame(b *testing.B) {
 	b.ReportMetric(float64(calls)/n, "calls")
 	b.ReportMetric(float64(verts)/n, "vertices")
 	b.ReportMetric(float64(texts.laid)/n, "new-labels")
+	b.ReportMetric(float64(repaints)/n, "panel-repaints")
 }

@@ -77,7 +77,8 @@ type Timing struct {
 // New makes a game for an app.
 func New(a *app.App, o Options) *Game {
 	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
-		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)}}
+		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)},
+		cv: canvas{layer: &panelLayer{}}}
 }
 
 // Run configures Ebiten for an app that only redraws when something

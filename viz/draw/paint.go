@@ -32,9 +32,7 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.aa = false
 	c.paintLogs(f, p)
 	c.flush()
-	for i := range f.Panels {
-		c.paintPanel(&f.Panels[i], p)
-	}
+	c.paintPanels(f, p)
 	for _, w := range f.Tabs {
 		c.paintWidget(w, p)
 	}

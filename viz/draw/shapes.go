@@ -46,6 +46,8 @@ type canvas struct {
 	// parent is the image a clipped canvas cuts its region from.
 	parent *ebiten.Image
 	pts    []viz.Point // scratch for outlines
+	// layer, if set, keeps the panels between frames (see panelLayer).
+	layer *panelLayer
 }
 
 type queuedText struct {

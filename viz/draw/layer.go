@@ -1,0 +1,176 @@
+package draw
+
+import (
+	"image"
+	"math"
+	"slices"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"raftlab/viz/app"
+)
+
+// panelLayer keeps the side panels as they were last painted, on an image
+// of their own, so that a frame repaints only the panels whose content
+// changed and copies the others. While a run plays, the cluster changes
+// every frame but most panels do not, and painting a panel's text and
+// cards was close to half the cost of a busy frame in the browser.
+type panelLayer struct {
+	img   *ebiten.Image
+	pal   *palette
+	sc    float64
+	kept  []keptPanel
+	cv    canvas // paints onto img; kept to reuse its buffers
+	moved bool   // a panel was repainted this frame (for tests)
+}
+
+// keptPanel is a panel as painted on the layer, and where.
+type keptPanel struct {
+	pv  app.PanelView
+	box image.Rectangle
+}
+
+// panelBox is the part of the screen a panel paints, in device pixels:
+// its card, the card's shadow and the anti-aliased edge.
+func panelBox(pv *app.PanelView, sc float64) image.Rectangle {
+	r := pv.Rect
+	return image.Rect(int(math.Floor((r.X-1)*sc)), int(math.Floor((r.Y-1)*sc)),
+		int(math.Ceil((r.Right()+2)*sc)), int(math.Ceil((r.Bottom()+3)*sc)))
+}
+
+// paintPanels draws the frame's panels: from the layer where they have
+// not changed, painted anew onto it where they have. The layer is not
+// used when panels overlap (clearing one would wipe the other); then they
+// are painted straight onto the screen, as everything else is.
+func (c *canvas) paintPanels(f *app.Frame, p *palette) {
+	if c.layer == nil {
+		c.paintPanelsDirect(f, p)
+		return
+	}
+	boxes := make([]image.Rectangle, len(f.Panels))
+	for i := range f.Panels {
+		boxes[i] = panelBox(&f.Panels[i], c.sc).Intersect(c.dst.Bounds())
+		for _, b := range boxes[:i] {
+			if b.Overlaps(boxes[i]) {
+				c.paintPanelsDirect(f, p)
+				return
+			}
+		}
+	}
+	l := c.layer
+	l.moved = false
+	// The layer covers the panels only (an image may start anywhere), and
+	// is made anew when they move out of it or take much less room.
+	var all image.Rectangle
+	for _, b := range boxes {
+		all = all.Union(b)
+	}
+	if all.Empty() {
+		return
+	}
+	if l.img == nil || !all.In(l.img.Bounds()) || area(l.img.Bounds()) > 2*area(all) {
+		if l.img != nil {
+			l.img.Deallocate()
+		}
+		l.img = ebiten.NewImageWithOptions(all, nil)
+		l.kept = l.kept[:0]
+	}
+	if l.pal != p || l.sc != c.sc {
+		l.pal, l.sc, l.kept = p, c.sc, l.kept[:0]
+		l.img.Clear()
+	}
+	l.cv.dst, l.cv.sc, l.cv.tc, l.cv.sheet = l.img, c.sc, c.tc, c.sheets()
+	// First wipe where changed panels were, then paint them where they
+	// are: a panel that grew may now cover where its neighbour was.
+	dirty := make([]bool, len(f.Panels))
+	for i := range f.Panels {
+		dirty[i] = i >= len(l.kept) || l.kept[i].box != boxes[i] || !samePanel(&l.kept[i].pv, &f.Panels[i])
+		if dirty[i] && i < len(l.kept) {
+			l.img.SubImage(l.kept[i].box).(*ebiten.Image).Clear()
+		}
+	}
+	if len(l.kept) > len(f.Panels) {
+		for _, k := range l.kept[len(f.Panels):] {
+			l.img.SubImage(k.box).(*ebiten.Image).Clear()
+		}
+		l.kept = l.kept[:len(f.Panels)]
+	}
+	for i := range f.Panels {
+		if !dirty[i] {
+			continue
+		}
+		pv := &f.Panels[i]
+		l.img.SubImage(boxes[i]).(*ebiten.Image).Clear()
+		l.cv.calls, l.cv.verts = 0, 0
+		l.cv.paintPanel(pv, p)
+		l.cv.flush()
+		c.calls += l.cv.calls
+		c.verts += l.cv.verts
+		if i == len(l.kept) {
+			l.kept = append(l.kept, keptPanel{})
+		}
+		l.kept[i] = keptPanel{pv: clonePanel(pv), box: boxes[i]}
+		l.moved = true
+	}
+	for _, b := range boxes {
+		if b.Empty() {
+			continue
+		}
+		op := &ebiten.DrawImageOptions{}
+		op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
+		c.dst.DrawImage(l.img.SubImage(b).(*ebiten.Image), op)
+		c.calls++
+		c.verts += 4
+	}
+}
+
+func (c *canvas) paintPanelsDirect(f *app.Frame, p *palette) {
+	for i := range f.Panels {
+		c.paintPanel(&f.Panels[i], p)
+	}
+}
+
+// samePanel says whether two panels paint the same pixels.
+func samePanel(a, b *app.PanelView) bool {
+	if a.Kind != b.Kind || a.Rect != b.Rect || a.Title != b.Title || a.Clip != b.Clip ||
+		a.More != b.More || a.Folded != b.Folded ||
+		!slices.Equal(a.Lines, b.Lines) || !slices.Equal(a.Widgets, b.Widgets) {
+		return false
+	}
+	if (a.Diagram == nil) != (b.Diagram == nil) {
+		return false
+	}
+	if a.Diagram == nil {
+		return true
+	}
+	da, db := a.Diagram, b.Diagram
+	if da.Last != db.Last || !slices.Equal(da.Boxes, db.Boxes) || len(da.Arrows) != len(db.Arrows) {
+		return false
+	}
+	for i := range da.Arrows {
+		x, y := da.Arrows[i], db.Arrows[i]
+		if x.Label != y.Label || x.Hot != y.Hot || !slices.Equal(x.Path, y.Path) {
+			return false
+		}
+	}
+	return true
+}
+
+// clonePanel copies a panel so that the app may reuse the frame's slices.
+func clonePanel(pv *app.PanelView) app.PanelView {
+	out := *pv
+	out.Lines = slices.Clone(pv.Lines)
+	out.Widgets = slices.Clone(pv.Widgets)
+	if pv.Diagram != nil {
+		d := *pv.Diagram
+		d.Boxes = slices.Clone(d.Boxes)
+		d.Arrows = slices.Clone(d.Arrows)
+		for i := range d.Arrows {
+			d.Arrows[i].Path = slices.Clone(d.Arrows[i].Path)
+		}
+		out.Diagram = &d
+	}
+	return out
+}
+
+func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
