@@ -196,12 +196,16 @@ func jsHeap(br *browser) float64 {
 // frameStats is window.raftlab.frameStats().
 type frameStats struct {
 	app.Stats
-	BuildUs  int64  `json:"build_us"`
-	PaintUs  int64  `json:"paint_us"`
-	UpdateUs int64  `json:"update_us"`
-	Calls    int    `json:"draw_calls"`
-	HeapLive uint64 `json:"heapLive"` // the Go heap's objects, live or not yet collected
-	HeapSys  uint64 `json:"heapSys"`  // what the Go heap holds from the WebAssembly memory
+	BuildUs  int64 `json:"build_us"`
+	PaintUs  int64 `json:"paint_us"`
+	UpdateUs int64 `json:"update_us"`
+	Calls    int   `json:"draw_calls"`
+	// ClusterUs and PanelsUs are the parts of PaintUs spent on the
+	// cluster and on the side panels.
+	ClusterUs int64  `json:"paint_cluster_us"`
+	PanelsUs  int64  `json:"paint_panels_us"`
+	HeapLive  uint64 `json:"heapLive"` // the Go heap's objects, live or not yet collected
+	HeapSys   uint64 `json:"heapSys"`  // what the Go heap holds from the WebAssembly memory
 }
 
 func readFrameStats(br *browser) frameStats {
@@ -555,7 +559,7 @@ func BenchmarkAppBusyFrame(b *testing.B) {
 		startFlight := len(appState(br).InFlight)
 		evalJS[bool](br, rafCounter)
 		a := takeSample(br, true)
-		var build, paint, update, total []float64
+		var build, paint, update, total, cluster, panels []float64
 		last := a.stats.Draws
 		for end := time.Now().Add(measureWindow); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 			s := readFrameStats(br)
@@ -566,6 +570,8 @@ func BenchmarkAppBusyFrame(b *testing.B) {
 			build = append(build, float64(s.BuildUs))
 			paint = append(paint, float64(s.PaintUs))
 			update = append(update, float64(s.UpdateUs))
+			cluster = append(cluster, float64(s.ClusterUs))
+			panels = append(panels, float64(s.PanelsUs))
 			total = append(total, float64(s.BuildUs+s.PaintUs+s.UpdateUs))
 		}
 		w := between(a, takeSample(br, true))
@@ -574,7 +580,7 @@ func BenchmarkAppBusyFrame(b *testing.B) {
 		for _, m := range []struct {
 			name string
 			xs   []float64
-		}{{"build", build}, {"paint", paint}, {"update", update}, {"update+build+paint", total}} {
+		}{{"build", build}, {"paint", paint}, {"  cluster", cluster}, {"  panels", panels}, {"update", update}, {"update+build+paint", total}} {
 			b.Logf("%-18s median %6.2f ms, p90 %6.2f ms, max %6.2f ms", m.name,
 				percentile(m.xs, 50)/1000, percentile(m.xs, 90)/1000, percentile(m.xs, 100)/1000)
 		}

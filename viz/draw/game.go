@@ -72,6 +72,9 @@ type Timing struct {
 	PaintUs  int64 `json:"paint_us"`
 	UpdateUs int64 `json:"update_us"`
 	Calls    int   `json:"draw_calls"`
+	// The parts of PaintUs spent on the cluster and on the side panels.
+	ClusterUs int64 `json:"paint_cluster_us"`
+	PanelsUs  int64 `json:"paint_panels_us"`
 }
 
 // New makes a game for an app.
@@ -245,6 +248,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.texts.endFrame()
 	g.timing.BuildUs, g.timing.PaintUs = t1.Sub(t0).Microseconds(), time.Since(t1).Microseconds()
 	g.timing.Calls = g.cv.calls
+	g.timing.ClusterUs, g.timing.PanelsUs = g.cv.clusterUs, g.cv.panelsUs
 	g.drawn, g.drawnW, g.drawnH = a.Version(), b.Dx(), b.Dy()
 	a.CountDraw(true)
 	g.frames++

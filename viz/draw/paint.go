@@ -2,6 +2,7 @@ package draw
 
 import (
 	"math"
+	"time"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -14,6 +15,7 @@ type textItem = app.TextItem
 // paint draws the whole frame.
 func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.calls, c.verts = 0, 0
+	t0 := time.Now()
 	c.dst.Fill(p.bg.rgba())
 	// Each pass is one batch of shapes with its text on top. Only the
 	// cluster, with its circles and slanted lines, is anti-aliased; the
@@ -29,10 +31,14 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.paintGhost(f, p)
 	c.paintStroke(f, p)
 	c.flush()
+	t1 := time.Now()
 	c.aa = false
 	c.paintLogs(f, p)
 	c.flush()
+	t2 := time.Now()
 	c.paintPanels(f, p)
+	t3 := time.Now()
+	c.clusterUs, c.panelsUs = t1.Sub(t0).Microseconds(), t3.Sub(t2).Microseconds()
 	for _, w := range f.Tabs {
 		c.paintWidget(w, p)
 	}

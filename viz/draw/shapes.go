@@ -27,6 +27,9 @@ type canvas struct {
 	tc    *textCache
 	calls int // draw calls this frame
 	verts int // vertices sent this frame
+	// clusterUs and panelsUs are how long the frame's cluster and its
+	// side panels took to paint (the panels mostly copied, see panelLayer).
+	clusterUs, panelsUs int64
 	// aa turns on anti-aliasing for the batch, over the region aaRect.
 	// Ebiten anti-aliases through an offscreen image twice the size of
 	// the region the vertices cover, and makes a new one whenever that
