@@ -72,7 +72,10 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		if l.img != nil {
 			l.img.Deallocate()
 		}
-		l.img = ebiten.NewImageWithOptions(all, nil)
+		// Unmanaged keeps it off Ebiten's shared atlas, as the glyph
+		// atlas is: an image both painted and copied from gains nothing
+		// from sharing a texture.
+		l.img = ebiten.NewImageWithOptions(all, &ebiten.NewImageOptions{Unmanaged: true})
 		l.kept = l.kept[:0]
 	}
 	if l.pal != p || l.sc != c.sc {
