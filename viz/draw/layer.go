@@ -21,6 +21,13 @@ type panelLayer struct {
 	sc    float64
 	kept  []keptPanel
 	cv    canvas // paints onto img; kept to reuse its buffers
+	// subs are img's regions as images, made once each: Ebiten keeps a
+	// buffer per image, which a region made anew every frame would
+	// allocate every frame.
+	subs map[image.Rectangle]*ebiten.Image
+	// boxes and dirty are scratch for paintPanels.
+	boxes []image.Rectangle
+	dirty []bool
 	moved bool   // a panel was repainted this frame (for tests)
 }
 
@@ -47,7 +54,9 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		c.paintPanelsDirect(f, p)
 		return
 	}
-	boxes := make([]image.Rectangle, len(f.Panels))
+	l := c.layer
+	boxes := append(l.boxes[:0], make([]image.Rectangle, len(f.Panels))...)
+	l.boxes = boxes
 	for i := range f.Panels {
 		boxes[i] = panelBox(&f.Panels[i], c.sc).Intersect(c.dst.Bounds())
 		for _, b := range boxes[:i] {
@@ -57,7 +66,6 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 			}
 		}
 	}
-	l := c.layer
 	l.moved = false
 	// The layer covers the panels only (an image may start anywhere), and
 	// is made anew when they move out of it or take much less room.
@@ -77,6 +85,7 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		// from sharing a texture.
 		l.img = ebiten.NewImageWithOptions(all, &ebiten.NewImageOptions{Unmanaged: true})
 		l.kept = l.kept[:0]
+		l.subs = map[image.Rectangle]*ebiten.Image{}
 	}
 	if l.pal != p || l.sc != c.sc {
 		l.pal, l.sc, l.kept = p, c.sc, l.kept[:0]
@@ -85,16 +94,17 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 	l.cv.dst, l.cv.sc, l.cv.tc, l.cv.sheet = l.img, c.sc, c.tc, c.sheets()
 	// First wipe where changed panels were, then paint them where they
 	// are: a panel that grew may now cover where its neighbour was.
-	dirty := make([]bool, len(f.Panels))
+	dirty := append(l.dirty[:0], make([]bool, len(f.Panels))...)
+	l.dirty = dirty
 	for i := range f.Panels {
 		dirty[i] = i >= len(l.kept) || l.kept[i].box != boxes[i] || !samePanel(&l.kept[i].pv, &f.Panels[i])
 		if dirty[i] && i < len(l.kept) {
-			l.img.SubImage(l.kept[i].box).(*ebiten.Image).Clear()
+			l.sub(l.kept[i].box).Clear()
 		}
 	}
 	if len(l.kept) > len(f.Panels) {
 		for _, k := range l.kept[len(f.Panels):] {
-			l.img.SubImage(k.box).(*ebiten.Image).Clear()
+			l.sub(k.box).Clear()
 		}
 		l.kept = l.kept[:len(f.Panels)]
 	}
@@ -103,7 +113,7 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 			continue
 		}
 		pv := &f.Panels[i]
-		l.img.SubImage(boxes[i]).(*ebiten.Image).Clear()
+		l.sub(boxes[i]).Clear()
 		l.cv.calls, l.cv.verts = 0, 0
 		l.cv.paintPanel(pv, p)
 		l.cv.flush()
@@ -121,10 +131,23 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		}
 		op := &ebiten.DrawImageOptions{}
 		op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
-		c.dst.DrawImage(l.img.SubImage(b).(*ebiten.Image), op)
+		c.dst.DrawImage(l.sub(b), op)
 		c.calls++
 		c.verts += 4
 	}
+}
+
+// sub returns the layer's region r as an image.
+func (l *panelLayer) sub(r image.Rectangle) *ebiten.Image {
+	s, ok := l.subs[r]
+	if !ok {
+		if len(l.subs) > 64 {
+			clear(l.subs)
+		}
+		s = l.img.SubImage(r).(*ebiten.Image)
+		l.subs[r] = s
+	}
+	return s
 }
 
 func (c *canvas) paintPanelsDirect(f *app.Frame, p *palette) {
