@@ -16,11 +16,11 @@ import (
 // every frame but most panels do not, and painting a panel's text and
 // cards was close to half the cost of a busy frame in the browser.
 type panelLayer struct {
-	img   *ebiten.Image
-	pal   *palette
-	sc    float64
-	kept  []keptPanel
-	cv    canvas // paints onto img; kept to reuse its buffers
+	img  *ebiten.Image
+	pal  *palette
+	sc   float64
+	kept []keptPanel
+	cv   canvas // paints onto img; kept to reuse its buffers
 	// subs are img's regions as images, made once each: Ebiten keeps a
 	// buffer per image, which a region made anew every frame would
 	// allocate every frame.
@@ -28,7 +28,7 @@ type panelLayer struct {
 	// boxes and dirty are scratch for paintPanels.
 	boxes []image.Rectangle
 	dirty []bool
-	moved bool   // a panel was repainted this frame (for tests)
+	moved bool // a panel was repainted this frame (for tests)
 }
 
 // keptPanel is a panel as painted on the layer, and where.
