@@ -103,7 +103,7 @@ func TestSpriteDotsLookLikeDiscsAndCostFourVertices(t *testing.T) {
 	defer img.Deallocate()
 	img.Fill(hex(0xffffff).rgba())
 	c := &canvas{dst: img, sc: 1}
-	c.aa, c.aaRect = true, viz.XYWH(0, 0, 200, 100)
+	c.aa = true
 	ink := hex(0x000000)
 	// On half pixels, where a sprite lands exactly.
 	c.disc(viz.Pt(30.5, 50), 6, ink)

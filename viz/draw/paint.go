@@ -20,10 +20,7 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	// Each pass is one batch of shapes with its text on top. Only the
 	// cluster, with its circles and slanted lines, is anti-aliased; the
 	// rest is mostly upright rectangles, which do not need it.
-	c.aa, c.aaRect = true, viz.XYWH(0, 0, f.W, f.H)
-	if len(f.Logs.Rows) > 0 {
-		c.aaRect.H = f.Logs.Rect.Y
-	}
+	c.aa = true
 	c.paintZones(f, p)
 	c.paintLinks(f, p)
 	c.paintMessages(f, p)

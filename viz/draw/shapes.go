@@ -30,12 +30,9 @@ type canvas struct {
 	// clusterUs and panelsUs are how long the frame's cluster and its
 	// side panels took to paint (the panels mostly copied, see panelLayer).
 	clusterUs, panelsUs int64
-	// aa turns on anti-aliasing for the batch, over the region aaRect.
-	// Ebiten anti-aliases through an offscreen image twice the size of
-	// the region the vertices cover, and makes a new one whenever that
-	// region changes; pinning the region to aaRect lets it keep one.
-	aa     bool
-	aaRect viz.Rect
+	// aa turns on anti-aliasing: shapes fade out at their edges (see
+	// feather).
+	aa bool
 	// sheet is the source of the batch: its white corner for plain
 	// shapes, its sprites for message dots. src, if set, is the source
 	// instead (a plain white image; it is how sprites are drawn into the
@@ -49,6 +46,8 @@ type canvas struct {
 	// parent is the image a clipped canvas cuts its region from.
 	parent *ebiten.Image
 	pts    []viz.Point // scratch for outlines
+	// More scratch: normals, a closed outline, points in device pixels.
+	nrm, ring2, dev []viz.Point
 	// layer, if set, keeps the panels between frames (see panelLayer).
 	layer *panelLayer
 }
@@ -92,16 +91,7 @@ const batchVertices = 8192
 // drawShapes draws the batched shapes.
 func (c *canvas) drawShapes() {
 	if len(c.is) > 0 {
-		op := &ebiten.DrawTrianglesOptions{AntiAlias: c.aa, ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
-		if c.aa {
-			// A triangle of no area and no colour at the region's
-			// corners fixes the region.
-			r := c.aaRect
-			var none colorF
-			a := c.vertex(c.f(r.X), c.f(r.Y), none)
-			b := c.vertex(c.f(r.Right()), c.f(r.Bottom()), none)
-			c.is = append(c.is, a, b, a)
-		}
+		op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 		src := c.src
 		if src == nil {
 			// Sprites are drawn smaller or larger than they are in the
@@ -119,11 +109,10 @@ func (c *canvas) drawShapes() {
 	c.vs, c.is = c.vs[:0], c.is[:0]
 }
 
-// room makes sure n more vertices fit in the batch (drawShapes adds
-// two). The text queued so far stays queued: it goes above all of the
+// room makes sure n more vertices fit in the batch. The text queued so far stays queued: it goes above all of the
 // pass's shapes either way.
 func (c *canvas) room(n int) {
-	if len(c.vs)+n+2 > batchVertices {
+	if len(c.vs)+n > batchVertices {
 		c.drawShapes()
 	}
 }
@@ -151,6 +140,10 @@ func (c *canvas) fan(pts []viz.Point, clr colorF) {
 	if len(pts) < 3 || clr.a <= 0 {
 		return
 	}
+	if c.aa {
+		c.featherFan(pts, clr)
+		return
+	}
 	c.room(len(pts))
 	base := uint16(len(c.vs))
 	for _, p := range pts {
@@ -166,6 +159,10 @@ func (c *canvas) quad(a, b, d, e viz.Point, clr colorF) {
 	if clr.a <= 0 {
 		return
 	}
+	if c.aa {
+		c.featherFan([]viz.Point{a, b, d, e}, clr)
+		return
+	}
 	c.room(4)
 	i0 := c.vertex(c.f(a.X), c.f(a.Y), clr)
 	i1 := c.vertex(c.f(b.X), c.f(b.Y), clr)
@@ -176,11 +173,41 @@ func (c *canvas) quad(a, b, d, e viz.Point, clr colorF) {
 
 func (c *canvas) line(a, b viz.Point, width float64, clr colorF) {
 	d := b.Sub(a)
-	if d.Len() == 0 {
+	if d.Len() == 0 || clr.a <= 0 {
 		return
 	}
-	n := d.Unit().Perp().Mul(width / 2)
-	c.quad(a.Add(n), b.Add(n), b.Sub(n), a.Sub(n), clr)
+	if !c.aa {
+		n := d.Unit().Perp().Mul(width / 2)
+		c.quad(a.Add(n), b.Add(n), b.Sub(n), a.Sub(n), clr)
+		return
+	}
+	// In device pixels: the line's core, and a rim that fades out over a
+	// device pixel all round it.
+	u := d.Unit()
+	half := width * c.sc / 2
+	if half < feather {
+		clr.a *= float32(half / feather)
+		half = feather
+	}
+	a, b = a.Mul(c.sc), b.Mul(c.sc)
+	faded := clr
+	faded.a = 0
+	c.room(8)
+	base := uint16(len(c.vs))
+	for _, k := range [2]struct {
+		along, across float64
+		clr           colorF
+	}{{-feather, half - feather, clr}, {feather, half + feather, faded}} {
+		n, t := u.Perp().Mul(k.across), u.Mul(k.along)
+		for _, q := range [4]viz.Point{a.Sub(t).Add(n), b.Add(t).Add(n), b.Add(t).Sub(n), a.Sub(t).Sub(n)} {
+			c.vertex(float32(q.X), float32(q.Y), k.clr)
+		}
+	}
+	c.is = append(c.is, base, base+1, base+2, base, base+2, base+3)
+	for i := uint16(0); i < 4; i++ {
+		j := (i + 1) % 4
+		c.is = append(c.is, base+i, base+4+i, base+4+j, base+i, base+4+j, base+j)
+	}
 }
 
 // dashed draws a line as dashes of length dash with gaps of gap.
@@ -208,6 +235,27 @@ func (c *canvas) disc(p viz.Point, r float64, clr colorF) {
 		return
 	}
 	n := c.segments(r, 1)
+	if c.aa {
+		// The fan and its fading rim, with the normals the radii.
+		c.room(2*n + 1)
+		cx, cy, rd := c.sc*p.X, c.sc*p.Y, c.sc*r
+		rin, rout := max(rd-feather, 0), rd+feather
+		center := c.vertex(float32(cx), float32(cy), clr)
+		faded := clr
+		faded.a = 0
+		first := uint16(len(c.vs))
+		for i := 0; i < n; i++ {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			cs, sn := math.Cos(a), math.Sin(a)
+			c.vertex(float32(cx+rin*cs), float32(cy+rin*sn), clr)
+			c.vertex(float32(cx+rout*cs), float32(cy+rout*sn), faded)
+		}
+		for i := 0; i < n; i++ {
+			a, b := first+uint16(2*i), first+uint16(2*((i+1)%n))
+			c.is = append(c.is, center, a, b, a, a+1, b+1, a, b+1, b)
+		}
+		return
+	}
 	c.room(n + 1)
 	center := c.vertex(c.f(p.X), c.f(p.Y), clr)
 	first := uint16(len(c.vs))
@@ -227,19 +275,15 @@ func (c *canvas) band(p viz.Point, r, width, a0, sweep float64, clr colorF) {
 		return
 	}
 	n := c.segments(r, sweep/(2*math.Pi))
-	c.room(2 * (n + 1))
-	ri, ro := r-width/2, r+width/2
-	base := uint16(len(c.vs))
+	pts, nrm := c.pts[:0], c.nrm[:0]
 	for i := 0; i <= n; i++ {
 		a := a0 + sweep*float64(i)/float64(n)
 		cs, sn := math.Cos(a), math.Sin(a)
-		c.vertex(c.f(p.X+ri*cs), c.f(p.Y+ri*sn), clr)
-		c.vertex(c.f(p.X+ro*cs), c.f(p.Y+ro*sn), clr)
+		pts = append(pts, viz.Pt(p.X+r*cs, p.Y+r*sn))
+		nrm = append(nrm, viz.Pt(cs, sn))
 	}
-	for i := 0; i < n; i++ {
-		k := base + uint16(2*i)
-		c.is = append(c.is, k, k+1, k+3, k, k+3, k+2)
-	}
+	c.pts, c.nrm = pts, nrm
+	c.strip(pts, nrm, width, clr)
 }
 
 func (c *canvas) ring(p viz.Point, r, width float64, clr colorF) {
@@ -310,19 +354,130 @@ func (c *canvas) outline(pts []viz.Point, width float64, clr colorF) {
 	if n < 2 || clr.a <= 0 {
 		return
 	}
-	c.room(2 * (n + 1))
-	base := uint16(len(c.vs))
+	ring, nrm := c.ring2[:0], c.nrm[:0]
 	for i := 0; i <= n; i++ {
 		p := pts[i%n]
 		prev, next := pts[(i+n-1)%n], pts[(i+1)%n]
 		// The normal at a corner is the average of its two sides'.
-		nrm := next.Sub(p).Unit().Perp().Add(p.Sub(prev).Unit().Perp()).Unit().Mul(width / 2)
-		c.vertex(c.f(p.X-nrm.X), c.f(p.Y-nrm.Y), clr)
-		c.vertex(c.f(p.X+nrm.X), c.f(p.Y+nrm.Y), clr)
+		ring = append(ring, p)
+		nrm = append(nrm, next.Sub(p).Unit().Perp().Add(p.Sub(prev).Unit().Perp()).Unit())
+	}
+	c.ring2, c.nrm = ring, nrm
+	c.strip(ring, nrm, width, clr)
+}
+
+// strip strokes the path through pts, width wide and centred on it, with
+// nrm the unit normal at each point. In an anti-aliased pass each side
+// fades out over a device pixel (see feather).
+func (c *canvas) strip(pts, nrm []viz.Point, width float64, clr colorF) {
+	if c.aa {
+		// Offsets from the path, in device pixels, and the alpha at each.
+		half := width * c.sc / 2
+		if half < feather {
+			// Thinner than the fade: as wide as it, and as faint as
+			// the line is thin.
+			clr.a *= float32(half / feather)
+			half = feather
+		}
+		off := [4]float64{-half - feather, -half + feather, half - feather, half + feather}
+		c.rails(pts, nrm, off[:], []float64{0, 1, 1, 0}, clr)
+		return
+	}
+	c.rails(pts, nrm, []float64{-width / 2 * c.sc, width / 2 * c.sc}, []float64{1, 1}, clr)
+}
+
+// rails lays len(off) rails along the path through pts (logical pixels),
+// each offset along the normal by off (device pixels) with alpha alpha
+// times clr's, and joins neighbouring rails with quads.
+func (c *canvas) rails(pts, nrm []viz.Point, off, alpha []float64, clr colorF) {
+	n, k := len(pts), len(off)
+	if n < 2 {
+		return
+	}
+	c.room(k * n)
+	if k*n > batchVertices {
+		return // longer than any shape the app draws
+	}
+	base := uint16(len(c.vs))
+	for i, p := range pts {
+		x, y := p.X*c.sc, p.Y*c.sc
+		for j, o := range off {
+			v := clr
+			v.a *= float32(alpha[j])
+			c.vertex(float32(x+nrm[i].X*o), float32(y+nrm[i].Y*o), v)
+		}
+	}
+	for i := 0; i+1 < n; i++ {
+		for j := 0; j+1 < k; j++ {
+			a := base + uint16(i*k+j)
+			b := a + uint16(k)
+			c.is = append(c.is, a, a+1, b+1, a, b+1, b)
+		}
+	}
+}
+
+// feather is half the width, in device pixels, over which an edge fades
+// from the shape's colour to nothing in an anti-aliased pass: the fade is
+// centred on the edge, so the shape covers as much as a sharp one would.
+// Drawing the fade as geometry costs a few vertices per shape; Ebiten's own
+// anti-aliasing draws the whole pass into an offscreen image at twice the
+// size, which on a software renderer was a third of every frame.
+const feather = 0.5
+
+// featherFan fills the convex polygon through pts (logical pixels) with
+// its edges faded out over a device pixel.
+func (c *canvas) featherFan(pts []viz.Point, clr colorF) {
+	// In device pixels, without points that repeat (a rounded rectangle
+	// with no rounding repeats its corners).
+	dev := c.dev[:0]
+	for _, p := range pts {
+		q := viz.Pt(p.X*c.sc, p.Y*c.sc)
+		if len(dev) == 0 || q.Dist(dev[len(dev)-1]) > 1e-3 {
+			dev = append(dev, q)
+		}
+	}
+	for len(dev) > 1 && dev[0].Dist(dev[len(dev)-1]) <= 1e-3 {
+		dev = dev[:len(dev)-1]
+	}
+	c.dev = dev
+	n := len(dev)
+	if n < 3 {
+		return
+	}
+	// Which way round the points go decides which side is out.
+	area := 0.0
+	for i := range dev {
+		area += dev[i].Cross(dev[(i+1)%n])
+	}
+	out := 1.0
+	if area > 0 {
+		out = -1
+	}
+	if area == 0 {
+		return
+	}
+	c.room(2 * n)
+	base := uint16(len(c.vs))
+	faded := clr
+	faded.a = 0
+	for i, p := range dev {
+		prev, next := dev[(i+n-1)%n], dev[(i+1)%n]
+		n1 := p.Sub(prev).Unit().Perp().Mul(out)
+		n2 := next.Sub(p).Unit().Perp().Mul(out)
+		m := n1.Add(n2).Unit()
+		// Along the corner's bisector, far enough to be feather away
+		// from both sides (within reason at sharp corners).
+		d := feather / math.Max(m.Dot(n1), 0.35)
+		in, o := p.Sub(m.Mul(d)), p.Add(m.Mul(d))
+		c.vertex(float32(in.X), float32(in.Y), clr)
+		c.vertex(float32(o.X), float32(o.Y), faded)
 	}
 	for i := 0; i < n; i++ {
-		k := base + uint16(2*i)
-		c.is = append(c.is, k, k+1, k+3, k, k+3, k+2)
+		a, b := base+uint16(2*i), base+uint16(2*((i+1)%n))
+		if i >= 2 {
+			c.is = append(c.is, base, base+uint16(2*(i-1)), a)
+		}
+		c.is = append(c.is, a, a+1, b+1, a, b+1, b)
 	}
 }
 
