@@ -77,40 +77,49 @@ func (c *canvas) paintZones(f *app.Frame, p *palette) {
 }
 
 func (c *canvas) paintLinks(f *app.Frame, p *palette) {
+	// The lines first, then what marks them (scissors, arrowheads,
+	// crosses, labels) on top: dashed lines are drawn apart from the
+	// other shapes, when the lines are done.
 	for i := range f.Links {
 		l := &f.Links[i]
-		base := p.link
-		w := 2.0
-		if l.Hot {
-			base, w = p.tone(app.ToneAccent), 3
-		}
+		base, w := linkLook(l, p)
 		switch l.State {
 		case app.LinkUp:
 			if l.Lossy || l.Slow {
 				// Striped and thinner: the link works, badly.
-				c.dashed(l.Seg.A, l.Seg.B, w*0.75, 6, 4, p.tone(app.ToneWarn).mix(base, 0.3))
+				c.dashedLink(l.Seg.A, l.Seg.B, w*0.75, 6, 4, p.tone(app.ToneWarn).mix(base, 0.3))
 			} else {
 				c.line(l.Seg.A, l.Seg.B, w, base.alpha(0.75))
 			}
 		case app.LinkCut:
 			if l.Faint {
-				c.dashed(l.Seg.A, l.Seg.B, 1, 3, 7, p.linkCut.alpha(0.25))
+				c.dashedLink(l.Seg.A, l.Seg.B, 1, 3, 7, p.linkCut.alpha(0.25))
 				break
 			}
-			cut := p.linkCut.alpha(0.8)
-			if l.Hot {
-				cut = p.tone(app.ToneAccent)
-			}
-			c.dashed(l.Seg.A, l.Seg.B, 1.5, 5, 5, cut)
-			c.scissors(l.Seg.At(0.5), l.Seg.B.Sub(l.Seg.A), cut, p)
+			c.dashedLink(l.Seg.A, l.Seg.B, 1.5, 5, 5, cutColour(l, p))
 		case app.LinkOneWay:
 			for k := 0; k < 2; k++ {
 				lane := l.Lanes[k]
 				if l.Up[k] {
 					c.line(lane.A, lane.B, w, p.tone(app.ToneWarn).mix(base, 0.2))
+				} else {
+					c.dashedLink(lane.A, lane.B, 1.5, 5, 5, p.linkCut.alpha(0.8))
+				}
+			}
+		}
+	}
+	c.flushDashes()
+	for i := range f.Links {
+		l := &f.Links[i]
+		switch {
+		case l.State == app.LinkCut && !l.Faint:
+			c.scissors(l.Seg.At(0.5), l.Seg.B.Sub(l.Seg.A), cutColour(l, p), p)
+		case l.State == app.LinkOneWay:
+			for k := 0; k < 2; k++ {
+				lane := l.Lanes[k]
+				if l.Up[k] {
 					c.arrowHead(lane.At(0.62), lane.B.Sub(lane.A), 11, p.tone(app.ToneWarn))
 				} else {
-					c.dashed(lane.A, lane.B, 1.5, 5, 5, p.linkCut.alpha(0.8))
 					c.cross(lane.At(0.5), 4, 1.8, p.linkCut)
 				}
 			}
@@ -122,8 +131,23 @@ func (c *canvas) paintLinks(f *app.Frame, p *palette) {
 	}
 }
 
-// scissors draws a small pair of scissors across a link at p, with dir
-// along the link, in a disc of background so it reads on top of lines.
+// linkLook is a link's colour and width: the accent, and wider, while the
+// pointer is on it.
+func linkLook(l *app.LinkView, p *palette) (colorF, float64) {
+	if l.Hot {
+		return p.tone(app.ToneAccent), 3
+	}
+	return p.link, 2
+}
+
+// cutColour is the colour of a cut link's dashes and scissors.
+func cutColour(l *app.LinkView, p *palette) colorF {
+	if l.Hot {
+		return p.tone(app.ToneAccent)
+	}
+	return p.linkCut.alpha(0.8)
+}
+
 func (c *canvas) scissors(at, dir viz.Point, clr colorF, p *palette) {
 	u := dir.Unit()
 	n := u.Perp()

@@ -48,6 +48,10 @@ type canvas struct {
 	pts    []viz.Point // scratch for outlines
 	// More scratch: normals, a closed outline, points in device pixels.
 	nrm, ring2, dev []viz.Point
+	// dashes are the dash patterns of dashed links, with the strips
+	// queued for each (see dashedLink).
+	dashes   map[dashKey]*dashBatch
+	dashKeys []dashKey
 	// layer, if set, keeps the panels between frames (see panelLayer).
 	layer *panelLayer
 }
@@ -181,9 +185,13 @@ func (c *canvas) line(a, b viz.Point, width float64, clr colorF) {
 		c.quad(a.Add(n), b.Add(n), b.Sub(n), a.Sub(n), clr)
 		return
 	}
-	// In device pixels: the line's core, and a rim that fades out over a
-	// device pixel all round it.
-	u := d.Unit()
+	c.featherLine(a, b, d.Unit(), width, clr)
+}
+
+// featherLine draws the line from a to b (logical pixels, along unit u) in
+// device pixels: its core, and a rim that fades out over a device pixel
+// all round it.
+func (c *canvas) featherLine(a, b, u viz.Point, width float64, clr colorF) {
 	half := width * c.sc / 2
 	if half < feather {
 		clr.a *= float32(half / feather)
@@ -220,7 +228,11 @@ func (c *canvas) dashed(a, b viz.Point, width, dash, gap float64, clr colorF) {
 	u := d.Mul(1 / n)
 	for t := 0.0; t < n; t += dash + gap {
 		e := math.Min(t+dash, n)
-		c.line(a.Add(u.Mul(t)), a.Add(u.Mul(e)), width, clr)
+		if c.aa && clr.a > 0 {
+			c.featherLine(a.Add(u.Mul(t)), a.Add(u.Mul(e)), u, width, clr)
+		} else {
+			c.line(a.Add(u.Mul(t)), a.Add(u.Mul(e)), width, clr)
+		}
 	}
 }
 
@@ -244,11 +256,14 @@ func (c *canvas) disc(p viz.Point, r float64, clr colorF) {
 		faded := clr
 		faded.a = 0
 		first := uint16(len(c.vs))
+		// Round the circle by turning a unit vector a step at a time,
+		// which is cheaper than a sine and a cosine per point.
+		cs, sn := 1.0, 0.0
+		dc, ds := math.Cos(2*math.Pi/float64(n)), math.Sin(2*math.Pi/float64(n))
 		for i := 0; i < n; i++ {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			cs, sn := math.Cos(a), math.Sin(a)
 			c.vertex(float32(cx+rin*cs), float32(cy+rin*sn), clr)
 			c.vertex(float32(cx+rout*cs), float32(cy+rout*sn), faded)
+			cs, sn = cs*dc-sn*ds, sn*dc+cs*ds
 		}
 		for i := 0; i < n; i++ {
 			a, b := first+uint16(2*i), first+uint16(2*((i+1)%n))
@@ -276,11 +291,12 @@ func (c *canvas) band(p viz.Point, r, width, a0, sweep float64, clr colorF) {
 	}
 	n := c.segments(r, sweep/(2*math.Pi))
 	pts, nrm := c.pts[:0], c.nrm[:0]
+	cs, sn := math.Cos(a0), math.Sin(a0)
+	dc, ds := math.Cos(sweep/float64(n)), math.Sin(sweep/float64(n))
 	for i := 0; i <= n; i++ {
-		a := a0 + sweep*float64(i)/float64(n)
-		cs, sn := math.Cos(a), math.Sin(a)
 		pts = append(pts, viz.Pt(p.X+r*cs, p.Y+r*sn))
 		nrm = append(nrm, viz.Pt(cs, sn))
+		cs, sn = cs*dc-sn*ds, sn*dc+cs*ds
 	}
 	c.pts, c.nrm = pts, nrm
 	c.strip(pts, nrm, width, clr)
@@ -335,10 +351,36 @@ func (c *canvas) roundPoints(r viz.Rect, rad float64) []viz.Point {
 }
 
 func (c *canvas) roundRect(r viz.Rect, rad float64, clr colorF) {
-	if r.W <= 0 || r.H <= 0 {
+	if r.W <= 0 || r.H <= 0 || clr.a <= 0 {
 		return
 	}
-	c.fan(c.roundPoints(r, rad), clr)
+	pts := c.roundPoints(r, rad)
+	if !c.aa {
+		c.fan(pts, clr)
+		return
+	}
+	// The normal at each point of a corner is along its radius.
+	rad = math.Max(math.Min(rad, math.Min(r.W, r.H)/2), 0)
+	k := c.segments(rad, 0.25)
+	n := len(pts)
+	c.room(2 * n)
+	base := uint16(len(c.vs))
+	faded := clr
+	faded.a = 0
+	for i, p := range pts {
+		a := math.Pi/2*float64(i/(k+1)-1) + math.Pi/2*float64(i%(k+1))/float64(k)
+		cs, sn := math.Cos(a), math.Sin(a)
+		x, y := p.X*c.sc, p.Y*c.sc
+		c.vertex(float32(x-cs*feather), float32(y-sn*feather), clr)
+		c.vertex(float32(x+cs*feather), float32(y+sn*feather), faded)
+	}
+	for i := 0; i < n; i++ {
+		a, b := base+uint16(2*i), base+uint16(2*((i+1)%n))
+		if i >= 2 {
+			c.is = append(c.is, base, base+uint16(2*(i-1)), a)
+		}
+		c.is = append(c.is, a, a+1, b+1, a, b+1, b)
+	}
 }
 
 func (c *canvas) roundRectLine(r viz.Rect, rad, width float64, clr colorF) {
