@@ -38,7 +38,7 @@ type keptPanel struct {
 }
 
 // panelBox is the part of the screen a panel paints, in device pixels:
-// its card, the card's shadow and the anti-aliased edge.
+// its card, the card's shadow and a pixel to spare.
 func panelBox(pv *app.PanelView, sc float64) image.Rectangle {
 	r := pv.Rect
 	return image.Rect(int(math.Floor((r.X-1)*sc)), int(math.Floor((r.Y-1)*sc)),

@@ -14,10 +14,11 @@ import (
 //
 // Shapes are not drawn one by one: each is turned into triangles with
 // per-vertex colour and collected, and the whole batch goes to the GPU in
-// one anti-aliased draw call when the pass ends. Anti-aliasing costs an
-// offscreen pass per call, so one call per layer instead of one per shape
-// is what keeps a frame cheap, even on a software renderer. Text is queued
-// too and drawn after the pass's shapes, so labels sit on top.
+// one draw call when the pass ends, which is what keeps a frame cheap in
+// the browser, where the Go side of every call is slow. In an
+// anti-aliased pass the triangles include each shape's edge fading out
+// (see feather). Text is queued too and drawn after the pass's shapes, so
+// labels sit on top.
 type canvas struct {
 	dst   *ebiten.Image
 	sc    float64

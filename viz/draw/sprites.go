@@ -72,8 +72,8 @@ const (
 	whiteSize = 4
 	whiteUV   = 2
 	// spriteScale is how many sheet pixels a sprite has per device
-	// pixel: shapes in an anti-aliased pass are drawn at twice the size
-	// and then shrunk, and a sprite drawn at that size stays sharp.
+	// pixel: a sprite is drawn sharp at twice the size and shrunk as it is
+	// drawn, each device pixel the average of four sheet pixels.
 	spriteScale = 2
 	// spritePad is the blank margin around a sprite, in sheet pixels.
 	spritePad = 2
@@ -106,8 +106,7 @@ func (s *spriteSheet) slot(k spriteKey) (spriteSlot, bool) {
 	sl := spriteSlot{x, y, size}
 	// Drawn with the canvas's own shapes from the small white image (a
 	// sheet cannot be its own source), and not anti-aliased: the sheet
-	// holds the shape at the size an anti-aliased pass draws it before
-	// shrinking it, so the pass smooths it as it would the shape itself.
+	// holds the shape at twice its size, and shrinking it smooths it.
 	in := &canvas{dst: img.SubImage(image.Rect(x, y, x+size, y+size)).(*ebiten.Image), sc: 1, src: whiteSub, srcUV: 1}
 	at := viz.Pt(float64(x+size/2), float64(y+size/2))
 	white := hex(0xffffff)
@@ -134,9 +133,9 @@ func (s *spriteSheet) clear() {
 // sprite draws a white shape from the sheet centred at p, tinted clr: a
 // disc of radius r, or a ring of radius r and width (in logical pixels).
 // It looks as disc or ring would draw it, at the cost of one quad. The
-// centre snaps to the nearest half device pixel, so that in an
-// anti-aliased pass each sheet pixel lands on one pixel of the doubled
-// image and is copied, not blurred between four.
+// centre snaps to the nearest half device pixel, so that each device pixel
+// samples the sheet where four of its pixels meet and takes their average,
+// not a blur of more.
 func (c *canvas) sprite(kind spriteKind, p viz.Point, r, width float64, clr colorF) {
 	if r <= 0 || clr.a <= 0 {
 		return
