@@ -292,6 +292,14 @@ func (c *canvas) band(p viz.Point, r, width, a0, sweep float64, clr colorF) {
 	}
 	n := c.segments(r, sweep/(2*math.Pi))
 	pts, nrm := c.pts[:0], c.nrm[:0]
+	// An arc's ends fade out too, over a device pixel past each end.
+	capped := c.aa && sweep < 2*math.Pi-1e-9 && r > 0
+	cap := 0.0
+	if capped {
+		cap = 2 * feather / (r * c.sc)
+		pts = append(pts, viz.Pt(p.X+r*math.Cos(a0-cap), p.Y+r*math.Sin(a0-cap)))
+		nrm = append(nrm, viz.Pt(math.Cos(a0-cap), math.Sin(a0-cap)))
+	}
 	cs, sn := math.Cos(a0), math.Sin(a0)
 	dc, ds := math.Cos(sweep/float64(n)), math.Sin(sweep/float64(n))
 	for i := 0; i <= n; i++ {
@@ -299,8 +307,13 @@ func (c *canvas) band(p viz.Point, r, width, a0, sweep float64, clr colorF) {
 		nrm = append(nrm, viz.Pt(cs, sn))
 		cs, sn = cs*dc-sn*ds, sn*dc+cs*ds
 	}
+	if capped {
+		a1 := a0 + sweep + cap
+		pts = append(pts, viz.Pt(p.X+r*math.Cos(a1), p.Y+r*math.Sin(a1)))
+		nrm = append(nrm, viz.Pt(math.Cos(a1), math.Sin(a1)))
+	}
 	c.pts, c.nrm = pts, nrm
-	c.strip(pts, nrm, width, clr)
+	c.strip(pts, nrm, width, clr, capped)
 }
 
 func (c *canvas) ring(p viz.Point, r, width float64, clr colorF) {
@@ -406,13 +419,14 @@ func (c *canvas) outline(pts []viz.Point, width float64, clr colorF) {
 		nrm = append(nrm, next.Sub(p).Unit().Perp().Add(p.Sub(prev).Unit().Perp()).Unit())
 	}
 	c.ring2, c.nrm = ring, nrm
-	c.strip(ring, nrm, width, clr)
+	c.strip(ring, nrm, width, clr, false)
 }
 
 // strip strokes the path through pts, width wide and centred on it, with
 // nrm the unit normal at each point. In an anti-aliased pass each side
-// fades out over a device pixel (see feather).
-func (c *canvas) strip(pts, nrm []viz.Point, width float64, clr colorF) {
+// fades out over a device pixel (see feather), and if capped the first and
+// last points are where the ends have faded out.
+func (c *canvas) strip(pts, nrm []viz.Point, width float64, clr colorF, capped bool) {
 	if c.aa {
 		// Offsets from the path, in device pixels, and the alpha at each.
 		half := width * c.sc / 2
@@ -423,16 +437,17 @@ func (c *canvas) strip(pts, nrm []viz.Point, width float64, clr colorF) {
 			half = feather
 		}
 		off := [4]float64{-half - feather, -half + feather, half - feather, half + feather}
-		c.rails(pts, nrm, off[:], []float64{0, 1, 1, 0}, clr)
+		c.rails(pts, nrm, off[:], []float64{0, 1, 1, 0}, clr, capped)
 		return
 	}
-	c.rails(pts, nrm, []float64{-width / 2 * c.sc, width / 2 * c.sc}, []float64{1, 1}, clr)
+	c.rails(pts, nrm, []float64{-width / 2 * c.sc, width / 2 * c.sc}, []float64{1, 1}, clr, false)
 }
 
 // rails lays len(off) rails along the path through pts (logical pixels),
 // each offset along the normal by off (device pixels) with alpha alpha
-// times clr's, and joins neighbouring rails with quads.
-func (c *canvas) rails(pts, nrm []viz.Point, off, alpha []float64, clr colorF) {
+// times clr's, and joins neighbouring rails with quads. With fadeEnds the
+// first and last points are clear on every rail.
+func (c *canvas) rails(pts, nrm []viz.Point, off, alpha []float64, clr colorF, fadeEnds bool) {
 	n, k := len(pts), len(off)
 	if n < 2 {
 		return
@@ -447,6 +462,9 @@ func (c *canvas) rails(pts, nrm []viz.Point, off, alpha []float64, clr colorF) {
 		for j, o := range off {
 			v := clr
 			v.a *= float32(alpha[j])
+			if fadeEnds && (i == 0 || i == n-1) {
+				v.a = 0
+			}
 			c.vertex(float32(x+nrm[i].X*o), float32(y+nrm[i].Y*o), v)
 		}
 	}
