@@ -590,11 +590,12 @@ func busyFrame(b *testing.B, flags []chromedp.ExecAllocatorOption) {
 			name string
 			xs   []float64
 		}{{"build", build}, {"paint", paint}, {"  cluster", cluster}, {"  panels", panels}, {"update", update}, {"update+build+paint", total}} {
-			b.Logf("%-18s median %6.2f ms, p90 %6.2f ms, max %6.2f ms", m.name,
-				percentile(m.xs, 50)/1000, percentile(m.xs, 90)/1000, percentile(m.xs, 100)/1000)
+			b.Logf("%-18s p25 %6.2f ms, median %6.2f ms, p90 %6.2f ms, max %6.2f ms", m.name,
+				percentile(m.xs, 25)/1000, percentile(m.xs, 50)/1000, percentile(m.xs, 90)/1000, percentile(m.xs, 100)/1000)
 		}
 		b.Logf("window: %v", w)
 		b.Logf("load average after: %s", loadAverage())
+		b.ReportMetric(percentile(total, 25)/1000, "frame-ms-p25")
 		b.ReportMetric(percentile(total, 50)/1000, "frame-ms-median")
 		b.ReportMetric(percentile(total, 90)/1000, "frame-ms-p90")
 		b.ReportMetric(percentile(build, 50)/1000, "build-ms-median")
