@@ -22,7 +22,7 @@ DRAW_TEST_PKGS := $(if $(wildcard viz/draw/*.go),./viz/draw/...)
 DESKTOP_PKG     ?= ./cmd/desktop
 DESKTOP_SOURCES := $(wildcard $(DESKTOP_PKG)/*.go)
 
-.PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app clean
+.PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -32,6 +32,7 @@ help:
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
+	@echo "make font         cut viz/fonts/mplus-1p-regular-latin.ttf again from Ebiten's M+ 1p (needs pyftsubset)"
 	@echo "make clean        remove build outputs and test artifacts"
 
 deps:
@@ -125,6 +126,15 @@ bench-app:
 	@scripts/deps.sh browser
 	@$(MAKE) wasm
 	$(GO) test -count=1 -v -tags browser -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./e2e/
+
+# The app's font: Ebiten's M+ 1p cut down to the characters the app writes
+# (viz/fonts). The result is committed; this remakes it.
+FONT_SRC = $(shell $(GO) list -m -f '{{.Dir}}' github.com/hajimehoshi/ebiten/v2)/examples/resources/fonts/mplus-1p-regular.ttf
+FONT_UNICODES = U+0020-007E,U+00A0-00FF,U+2010-2027,U+2030-203A,U+2190-2199,U+2212,U+2264,U+2265,U+2713,U+2717,U+25A0-25CF
+font:
+	@command -v pyftsubset >/dev/null || { echo "make font: pyftsubset is missing; install the Debian package fonttools" >&2; exit 1; }
+	pyftsubset "$(FONT_SRC)" --unicodes="$(FONT_UNICODES)" --layout-features='*' --no-hinting --name-IDs='*' \
+		--notdef-outline --output-file=viz/fonts/mplus-1p-regular-latin.ttf
 
 clean:
 	rm -f web/raftlab.wasm web/raftlab.wasm.gz web/raftlab.wasm.br web/wasm_exec.js

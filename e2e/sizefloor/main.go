@@ -1,6 +1,6 @@
 // Command sizefloor is the smallest Ebiten program that draws text with
-// the font raftlab uses (M+ 1p from Ebiten's examples/resources/fonts,
-// through text/v2). It exists only to be measured: built for GOOS=js with
+// the font raftlab uses (M+ 1p from Ebiten's examples/resources/fonts, cut
+// down to Latin in package raftlab/viz/fonts, through text/v2). It exists only to be measured: built for GOOS=js with
 // the same flags as web/raftlab.wasm, its size is the floor that the app's
 // .wasm is compared against, since most of the app's download is Ebiten,
 // the Go runtime and the font rather than raftlab's own code. BENCHMARKS.md
@@ -20,8 +20,9 @@ import (
 	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/examples/resources/fonts"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"raftlab/viz/fonts"
 )
 
 type game struct {
@@ -49,7 +50,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 func (g *game) Layout(w, h int) (int, int) { return w, h }
 
 func main() {
-	src, err := text.NewGoTextFaceSource(bytes.NewReader(fonts.MPlus1pRegular_ttf))
+	src, err := text.NewGoTextFaceSource(bytes.NewReader(fonts.MPlus1pRegularLatin))
 	if err != nil {
 		log.Fatal(err)
 	}

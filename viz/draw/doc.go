@@ -8,8 +8,8 @@
 // next to nothing.
 //
 // Text uses Ebiten's text/v2 with the M+ 1p font that Ebiten ships in its
-// examples/resources/fonts package. A Go font from golang.org/x/image
-// would make that module a direct dependency of raftlab, which the
-// project's dependency rules do not allow; this font keeps Ebiten the only
-// one.
+// examples/resources/fonts package, cut down to the characters the app
+// writes (package fonts). A Go font from golang.org/x/image would make
+// that module a direct dependency of raftlab, which the project's
+// dependency rules do not allow; this font keeps Ebiten the only one.
 package draw

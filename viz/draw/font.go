@@ -8,8 +8,9 @@ import (
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/examples/resources/fonts"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"raftlab/viz/fonts"
 )
 
 var (
@@ -22,7 +23,7 @@ var (
 
 func source() *text.GoTextFaceSource {
 	fontOnce.Do(func() {
-		fontSrc, fontErr = text.NewGoTextFaceSource(bytes.NewReader(fonts.MPlus1pRegular_ttf))
+		fontSrc, fontErr = text.NewGoTextFaceSource(bytes.NewReader(fonts.MPlus1pRegularLatin))
 	})
 	if fontErr != nil {
 		// The font is compiled in; failing to parse it is a broken build.
