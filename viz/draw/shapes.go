@@ -114,8 +114,8 @@ func (c *canvas) drawShapes() {
 	c.vs, c.is = c.vs[:0], c.is[:0]
 }
 
-// room makes sure n more vertices fit in the batch. The text queued so far stays queued: it goes above all of the
-// pass's shapes either way.
+// room makes sure n more vertices fit in the batch. The text queued so
+// far stays queued: it goes above all of the pass's shapes either way.
 func (c *canvas) room(n int) {
 	if len(c.vs)+n > batchVertices {
 		c.drawShapes()
@@ -203,10 +203,13 @@ func (c *canvas) featherLine(a, b, u viz.Point, width float64, clr colorF) {
 	faded.a = 0
 	c.room(8)
 	base := uint16(len(c.vs))
+	// The core stops short of the ends by the fade, or meets itself in the
+	// middle of a line shorter than the fade.
+	in := math.Min(feather, a.Dist(b)/2)
 	for _, k := range [2]struct {
 		along, across float64
 		clr           colorF
-	}{{-feather, half - feather, clr}, {feather, half + feather, faded}} {
+	}{{-in, half - feather, clr}, {feather, half + feather, faded}} {
 		n, t := u.Perp().Mul(k.across), u.Mul(k.along)
 		for _, q := range [4]viz.Point{a.Sub(t).Add(n), b.Add(t).Add(n), b.Add(t).Sub(n), a.Sub(t).Sub(n)} {
 			c.vertex(float32(q.X), float32(q.Y), k.clr)
