@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -284,6 +285,48 @@ func TestLogCellsShowTermsCommitsAndConflicts(t *testing.T) {
 	for _, r := range f.Logs.Rows {
 		if r.Node != nl && r.Node != l && r.MatchX < 0 {
 			t.Errorf("follower row %s shows no match marker for the leader's view", r.Name.Text)
+		}
+	}
+}
+
+// TestClientPanelStaysStillWhileRequestsWait: a waiting request says when
+// it was sent, so the client panel shows the same lines frame after frame
+// until a request completes (the drawing keeps an unchanged panel and
+// repaints only panels that change).
+func TestClientPanelStaysStillWhileRequestsWait(t *testing.T) {
+	a := newApp(t, 5, 1280, 800)
+	var c clock
+	untilLeader(t, a, &c)
+	// Slow links keep the write waiting for seconds.
+	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
+		t.Fatal(err)
+	}
+	a.Key("c")
+	c.run(a, time.Second/60)
+	client := func() []TextItem {
+		for _, p := range a.Frame().Panels {
+			if p.Kind == viz.PanelClient {
+				return p.Lines
+			}
+		}
+		t.Fatal("no client panel")
+		return nil
+	}
+	first := client()
+	var text []string
+	for _, l := range first {
+		text = append(text, l.Text)
+	}
+	if all := strings.Join(text, " "); !strings.Contains(all, "waiting (sent at t = ") {
+		t.Fatalf("the client panel reads %q; want the waiting request to say when it was sent", all)
+	}
+	for i := 0; i < 30; i++ {
+		c.run(a, time.Second/60)
+		if a.World().Ops()[0].Result != raftcore.OpPending {
+			t.Fatal("the write completed within half a second over 2-3 s links")
+		}
+		if got := client(); !slices.Equal(got, first) {
+			t.Fatalf("frame %d: the client panel changed while the request waited:\n%v\nwas\n%v", i, got, first)
 		}
 	}
 }
