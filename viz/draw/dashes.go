@@ -51,6 +51,9 @@ func (c *canvas) dashPattern(k dashKey) *dashBatch {
 	img.WritePixels(pix)
 	d := &dashBatch{img: img, period: period}
 	c.dashes[k] = d
+	// In the order they were first used: a frame draws them the same
+	// way every time, whatever the map's order.
+	c.dashKeys = append(c.dashKeys, k)
 	return d
 }
 
@@ -104,7 +107,7 @@ func (c *canvas) dashedLink(a, b viz.Point, width, dash, gap float64, clr colorF
 // far.
 func (c *canvas) flushDashes() {
 	c.drawShapes()
-	for _, k := range c.dashOrder() {
+	for _, k := range c.dashKeys {
 		d := c.dashes[k]
 		if len(d.is) == 0 {
 			continue
@@ -116,30 +119,4 @@ func (c *canvas) flushDashes() {
 		c.verts += len(d.vs)
 		d.vs, d.is = d.vs[:0], d.is[:0]
 	}
-}
-
-// dashOrder lists the patterns in a fixed order, so that a frame is drawn
-// the same way every time.
-func (c *canvas) dashOrder() []dashKey {
-	ks := c.dashKeys[:0]
-	for k := range c.dashes {
-		ks = append(ks, k)
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && lessDash(ks[j], ks[j-1]); j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	c.dashKeys = ks
-	return ks
-}
-
-func lessDash(a, b dashKey) bool {
-	if a.sc != b.sc {
-		return a.sc < b.sc
-	}
-	if a.dash != b.dash {
-		return a.dash < b.dash
-	}
-	return a.gap < b.gap
 }

@@ -85,14 +85,16 @@ func (c *textCache) digitGlyph(f *text.GoTextFace, d byte, step int32) (digitGly
 	if g, ok := c.digits[k]; ok {
 		return g, true
 	}
-	probe := digitKey{f.Size, d, -1}
-	if c.digits[probe].relX != 0 {
-		return digitGlyph{}, false // probed before: this step never occurs
+	// Each digit's line is rendered once per size; a step it did not
+	// reach is not to be had.
+	line := digitKey{size: f.Size, digit: d}
+	if c.digitLines[line] {
+		return digitGlyph{}, false
 	}
 	if c.digits == nil {
-		c.digits = map[digitKey]digitGlyph{}
+		c.digits, c.digitLines = map[digitKey]digitGlyph{}, map[digitKey]bool{}
 	}
-	c.digits[probe] = digitGlyph{relX: 1}
+	c.digitLines[line] = true
 	steps := subpixelSteps(f)
 	c.scratch = text.AppendGlyphs(c.scratch[:0], strings.Repeat(string('0'+rune(d)), 16), f, nil)
 	for _, g := range c.scratch {

@@ -129,7 +129,10 @@ type textCache struct {
 	// digits.go).
 	templates map[textKey]*templateLayout
 	digits    map[digitKey]digitGlyph
-	tplBuf    []byte
+	// digitLines are the digits (at a size, step 0) whose line of copies
+	// has been rendered.
+	digitLines map[digitKey]bool
+	tplBuf     []byte
 
 	vs      []ebiten.Vertex
 	is      []uint16

@@ -50,7 +50,8 @@ type canvas struct {
 	// More scratch: normals, a closed outline, points in device pixels.
 	nrm, ring2, dev []viz.Point
 	// dashes are the dash patterns of dashed links, with the strips
-	// queued for each (see dashedLink).
+	// queued for each (see dashedLink); dashKeys lists them in the order
+	// they were made.
 	dashes   map[dashKey]*dashBatch
 	dashKeys []dashKey
 	// layer, if set, keeps the panels between frames (see panelLayer).
