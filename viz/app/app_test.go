@@ -44,6 +44,19 @@ func untilLeader(t testing.TB, a *App, c *clock) int {
 	return -1
 }
 
+// slowCluster is a free-play app of n machines on 1280×800 that has a
+// leader, with every link then slowed to 2-3 s.
+func slowCluster(t testing.TB, n int) (*App, *clock) {
+	t.Helper()
+	a := newApp(t, n, 1280, 800)
+	c := &clock{}
+	untilLeader(t, a, c)
+	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
+		t.Fatal(err)
+	}
+	return a, c
+}
+
 func lastAction(t *testing.T, a *App) raftcore.Action {
 	t.Helper()
 	acts := a.World().Actions()

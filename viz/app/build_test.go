@@ -7,12 +7,7 @@ import (
 )
 
 func TestLinkLabelsThatWouldStackAreDropped(t *testing.T) {
-	a := newApp(t, 9, 1280, 800)
-	var c clock
-	untilLeader(t, a, &c)
-	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
-		t.Fatal(err)
-	}
+	a, _ := slowCluster(t, 9)
 	f := a.Frame()
 	var boxes []viz.Rect
 	for _, l := range f.Links {

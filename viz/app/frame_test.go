@@ -294,13 +294,8 @@ func TestLogCellsShowTermsCommitsAndConflicts(t *testing.T) {
 // until a request completes (the drawing keeps an unchanged panel and
 // repaints only panels that change).
 func TestClientPanelStaysStillWhileRequestsWait(t *testing.T) {
-	a := newApp(t, 5, 1280, 800)
-	var c clock
-	untilLeader(t, a, &c)
 	// Slow links keep the write waiting for seconds.
-	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
-		t.Fatal(err)
-	}
+	a, c := slowCluster(t, 5)
 	a.Key("c")
 	c.run(a, time.Second/60)
 	client := func() []TextItem {
