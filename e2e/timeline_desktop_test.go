@@ -22,7 +22,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz/app"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 // The tests in this file open share links in the desktop app. They read what the window

@@ -98,3 +98,10 @@ const (
 	keyAPI = "deployments/api"
 	keyDB  = "deployments/db"
 )
+
+// The protocols the figures run, by short name.
+const (
+	naive    = raftcore.ProtocolNaiveCopy
+	failover = raftcore.ProtocolFailover
+	raft     = raftcore.ProtocolRaft
+)

@@ -24,7 +24,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/draw"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 const usage = `usage: raftlab-desktop [-f run.json] [-size WxH] [-base URL] [-stats] [-shot out.png] [param=value ...]

@@ -5,7 +5,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 var cmdIcons = map[viz.Command]string{

@@ -3,7 +3,7 @@ package app
 import (
 	"raftlab/raftcore"
 	"raftlab/viz"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 // Tone is a colour by meaning; the draw package maps each onto the theme.

@@ -2,7 +2,7 @@ package app
 
 import (
 	"raftlab/raftcore"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 // history is the app's view of the run's timeline: the world shown, the

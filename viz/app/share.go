@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"raftlab/raftcore"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 // ExportSchedule writes the run up to now as a schedule (the format of

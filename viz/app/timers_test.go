@@ -6,7 +6,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 // roleEvent is one role change read from the trace.

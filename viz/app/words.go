@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"raftlab/raftcore"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 // The words the app shows for machines, actions and operations. Every

@@ -7,7 +7,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app"
-	"raftlab/viz/timeline"
+	"raftlab/raftcore/timeline"
 )
 
 type textItem = app.TextItem

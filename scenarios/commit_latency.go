@@ -1,0 +1,146 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure commit-latency, from "Distributed systems fundamentals".
+
+const slowMs = 400
+
+var commitLatency = def{id: "commit-latency", build: func(values) *Scenario {
+	var sc script
+	sc.at(300, act("timeout", 1))
+	sc.at(2000, write(1, keyWeb, "replicas=1"))
+	sc.at(3000, latency(1, 4, slowMs, slowMs), latency(1, 5, slowMs, slowMs))
+	sc.at(4000, write(1, keyWeb, "replicas=2"))
+	sc.at(5000, latency(1, 3, slowMs, slowMs))
+	sc.at(6000, write(1, keyWeb, "replicas=3"))
+	return &Scenario{
+		Title:   "The latency floor of a write",
+		Chapter: chapterFundamentals,
+		Prompt:  "Write, then make some members' links slow and write again; watch how long the client waits.",
+		Base:    config(raft, etcdNames(5)),
+		Script:  sc, UntilMs: 10000,
+		UI: UI{Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Highlight: []id{1}},
+		Steps: []Step{
+			{Text: "A write returns only once a majority of members hold it. Write with every link fast."},
+			{Text: "Committed: the leader heard back from a majority.",
+				When: func(v *View) bool { return len(okWrites(v.W)) > 0 },
+				Live: func(v *View) string {
+					op := okWrites(v.W)[0]
+					return fmt.Sprintf("Committed in %s: the leader heard back from a majority, %d of %d members.", ms(op.LatencyUs(0)), quorum(v.W.Size()), v.W.Size())
+				}},
+			{Text: "Some members are slow, yet the write was as fast: the fast members were still a majority.",
+				When: func(v *View) bool { _, ok := fastDespiteSlow(v.W); return ok },
+				Live: func(v *View) string {
+					op, _ := fastDespiteSlow(v.W)
+					return fmt.Sprintf("%s are slow, yet the write took %s: the fast members were still a majority.",
+						capital(count(len(slowMembersAt(v.W, op)), "member", "members")), ms(op.LatencyUs(0)))
+				}},
+			{Text: "Now every majority includes a slow member, and the write waits for its round trip.",
+				When: func(v *View) bool { _, ok := slowWrite(v.W); return ok },
+				Live: func(v *View) string {
+					op, _ := slowWrite(v.W)
+					return fmt.Sprintf("Now every majority includes a slow member: the write waited %s, a round trip to it.", ms(op.LatencyUs(0)))
+				}},
+		},
+		Expect: func(w *raftcore.World) error {
+			ws := okWrites(w)
+			if len(ws) != 3 {
+				return fmt.Errorf("%d writes succeeded, want 3", len(ws))
+			}
+			if l := ws[0].LatencyUs(0); l > 150_000 {
+				return fmt.Errorf("with every link fast the write took %s", ms(l))
+			}
+			if l := ws[1].LatencyUs(0); l > 150_000 {
+				return fmt.Errorf("with two slow members the write took %s; three fast members are a majority", ms(l))
+			}
+			if l := ws[2].LatencyUs(0); l < 2*slowMs*1000 {
+				return fmt.Errorf("with three slow members the write took only %s, less than one round trip of %d ms", ms(l), 2*slowMs)
+			}
+			return nil
+		},
+		final: func(v *View) string {
+			var parts []string
+			for _, op := range okWrites(v.W) {
+				slow := len(slowMembersAt(v.W, op))
+				what := count(slow, "slow member", "slow members")
+				if slow == 0 {
+					what = "every link fast"
+				}
+				parts = append(parts, fmt.Sprintf("%s with %s", ms(op.LatencyUs(0)), what))
+			}
+			if len(parts) == 0 {
+				return "No write has committed yet."
+			}
+			return "Waits: " + strings.Join(parts, ", ") + ". A write waits for the slowest member of the fastest majority."
+		},
+	}
+}}
+
+func okWrites(w *raftcore.World) []raftcore.Op {
+	var out []raftcore.Op
+	for _, op := range w.Ops() {
+		if isWrite(op) && op.Result == raftcore.OpOK {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// slowMembersAt lists the members whose link with the op's machine was slow
+// when the op was made, replayed from the action log.
+func slowMembersAt(w *raftcore.World, op raftcore.Op) []id {
+	slow := make([]bool, w.Size()+1)
+	for _, a := range w.Actions() {
+		if a.AtUs() > op.InvokeUs {
+			break
+		}
+		if a.Do != "latency" || len(a.LatencyMs) != 2 {
+			continue
+		}
+		s := a.LatencyMs[0] >= 200
+		switch {
+		case a.From == 0 && a.To == 0:
+			for i := range slow {
+				slow[i] = s
+			}
+		case id(a.From) == op.Node:
+			slow[a.To] = s
+		case id(a.To) == op.Node:
+			slow[a.From] = s
+		}
+	}
+	var out []id
+	for _, n := range all(w) {
+		if n != op.Node && slow[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// fastDespiteSlow finds a quick write (under 150 ms) made while a member's
+// link to the writer was slow.
+func fastDespiteSlow(w *raftcore.World) (raftcore.Op, bool) {
+	for _, op := range okWrites(w) {
+		if len(slowMembersAt(w, op)) > 0 && op.LatencyUs(0) < 150_000 {
+			return op, true
+		}
+	}
+	return raftcore.Op{}, false
+}
+
+// slowWrite finds a write that waited half a second or more.
+func slowWrite(w *raftcore.World) (raftcore.Op, bool) {
+	for _, op := range okWrites(w) {
+		if len(slowMembersAt(w, op)) > 0 && op.LatencyUs(0) >= 500_000 {
+			return op, true
+		}
+	}
+	return raftcore.Op{}, false
+}

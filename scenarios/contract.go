@@ -1,0 +1,143 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure contract, from "One authoritative history".
+
+var contractDef = def{id: "contract",
+	knobs: []Knob{protocolKnob(raft, naive, failover)},
+	build: func(k values) *Scenario {
+		p := raftcore.Protocol(k.get("protocol"))
+		sc := silenceA(p)
+		sc.at(8000, write(3, keyAPI, "replicas=2"))
+		sc.at(10000, heal())
+		sc.at(12000, write(2, keyDB, "replicas=1"))
+		return &Scenario{
+			Title:   "The shared-history contract",
+			Chapter: chapterHistory,
+			Prompt:  "Watch the contract's four promises while the network splits and heals; compare raft, naive-copy and failover.",
+			Base:    config(p, abc),
+			Script:  sc, UntilMs: 15000,
+			UI: UI{Panels: []Panel{PanelContract, PanelLogs, PanelClient}, Key: keyWeb},
+			Steps: []Step{
+				{Text: "Four promises a shared history must keep. Watch them hold, bend or break while the network fails."},
+				{Text: "The network split. A promise may bend for a while; bent is not broken.",
+					When: func(v *View) bool { return !whole(v.W) }},
+				{Text: "Both sides were asked to write.",
+					When: func(v *View) bool { return v.sidesAsked() >= 2 },
+					Live: func(v *View) string { return "Both sides were asked to write. " + contractTally(v.W) }},
+				{Text: "The network is whole again. What is still broken now stays broken.", HoldMs: 2000,
+					When: func(v *View) bool { return v.healedAfterSplit() },
+					Live: func(v *View) string {
+						broken := clauseTitles(v.W, raftcore.ClauseBroken)
+						if len(broken) == 0 {
+							return "The network is whole again. " + contractTally(v.W)
+						}
+						return "The network is whole again, and these promises stay broken: " + strings.Join(broken, "; ") + "."
+					}},
+			},
+			Expect: func(w *raftcore.World) error {
+				v := &View{W: w, h: scan(w)}
+				if !v.healedAfterSplit() || v.sidesAsked() < 2 {
+					return errors.New("the network did not split with writes on both sides and heal")
+				}
+				cs := w.Contract()
+				if p == raft {
+					for _, c := range cs {
+						if c.State != raftcore.ClauseHolding {
+							return fmt.Errorf("under raft %q is %s at the end: %s", c.Title, c.State, c.Text)
+						}
+					}
+					return nil
+				}
+				want := []string{raftcore.ClauseOneHistory, raftcore.ClauseAgreed}
+				if p == naive {
+					want = append(want, raftcore.ClauseNoFork)
+				}
+				for _, c := range cs {
+					for _, id := range want {
+						if c.ID == id && c.State != raftcore.ClauseBroken {
+							return fmt.Errorf("under %s %q is %s at the end, want broken: %s", p, c.Title, c.State, c.Text)
+						}
+					}
+				}
+				return nil
+			},
+			final: func(v *View) string {
+				broken := clauseTitles(v.W, raftcore.ClauseBroken)
+				if len(broken) == 0 {
+					s := fmt.Sprintf("Under %s all four promises hold at the end: %s", p, lowerFirst(v.W.Contract()[1].Text))
+					for _, op := range v.minorityWrites() {
+						s += fmt.Sprintf(" The write %s took while cut off %s and is in no history.", name(v.W, op.Node), outcome(op))
+					}
+					return s
+				}
+				var first raftcore.Clause
+				for _, c := range v.W.Contract() {
+					if c.State == raftcore.ClauseBroken {
+						first = c
+						break
+					}
+				}
+				return fmt.Sprintf("Under %s, %d of 4 promises ended broken (%s). %s", p, len(broken), strings.Join(broken, "; "), first.Text)
+			},
+		}
+	}}
+
+// sidesAsked counts the groups asked to write during the latest split,
+// whatever the answer.
+func (v *View) sidesAsked() int {
+	seen := map[int]bool{}
+	for _, op := range v.opsDuringSplit() {
+		if s, ok := v.opSnap(op.ID); ok && isWrite(op) && s.sideOf(op.Node) > 0 {
+			seen[s.sideOf(op.Node)] = true
+		}
+	}
+	return len(seen)
+}
+
+func clauseTitles(w *raftcore.World, st raftcore.ClauseState) []string {
+	var out []string
+	for _, c := range w.Contract() {
+		if c.State == st {
+			out = append(out, c.Title)
+		}
+	}
+	return out
+}
+
+// contractTally counts the promises by state, e.g. "Right now 2 of 4
+// promises hold, 2 bend and none is broken."
+func contractTally(w *raftcore.World) string {
+	h, n, b := 0, 0, 0
+	for _, c := range w.Contract() {
+		switch c.State {
+		case raftcore.ClauseHolding:
+			h++
+		case raftcore.ClauseNotYet:
+			n++
+		default:
+			b++
+		}
+	}
+	if h == 4 {
+		return "Right now all four promises hold."
+	}
+	parts := []string{}
+	for _, p := range []struct {
+		k          int
+		one, other string
+	}{{h, "holds", "hold"}, {n, "bends", "bend"}, {b, "is broken", "are broken"}} {
+		if p.k > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.k, verb(p.k, p.one, p.other)))
+		}
+	}
+	return "Right now, of the four promises, " + strings.Join(parts, ", ") + "."
+
+}

@@ -1,0 +1,232 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure notebooks, from "One authoritative history".
+
+var notebooks = def{id: "notebooks",
+	knobs: []Knob{protocolKnob(naive, raft)},
+	build: func(k values) *Scenario {
+		p := raftcore.Protocol(k.get("protocol"))
+		var sc script
+		if p == raft {
+			sc.at(300, act("timeout", 3))
+		}
+		sc.at(1000, lossOneWay(3, 2, 1), write(3, "orders/1", "2 chairs"))
+		sc.at(1100, lossOneWay(3, 2, 0))
+		sc.at(3000, latency(1, 3, 2500, 3000), latency(2, 3, 2500, 3000))
+		sc.at(3300, write(3, "orders/2", "1 desk"))
+		sc.at(3600, write(1, "orders/3", "4 lamps"))
+		sc.at(5000, write(2, "orders/4", "3 rugs"))
+		sc.at(6500, write(1, "orders/5", "6 cups"))
+		sc.at(9000, latency(1, 3, 20, 40), latency(2, 3, 20, 40))
+		s := &Scenario{
+			Title:   "Exercise: three notebooks",
+			Chapter: chapterHistory,
+			Prompt:  "Let an order reach only two notebooks, delay one notebook while everyone keeps recording, then restore it.",
+			Base:    config(p, abc),
+			Script:  sc, UntilMs: 15000,
+			UI: UI{Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: "orders/1", Highlight: []id{3},
+				Compare: compareWith(p, naive, raft)},
+		}
+		delayed := func(v *View) bool {
+			at, ok := slowSince(v.W)
+			if !ok {
+				return false
+			}
+			writers := map[id]bool{}
+			for _, op := range v.W.Ops() {
+				if isWrite(op) && op.InvokeUs >= at {
+					writers[op.Node] = true
+				}
+			}
+			return len(writers) >= 2
+		}
+		if p == naive {
+			s.Steps = []Step{
+				{Text: "Three notebooks copy every order to each other. Let one order reach only two of them."},
+				{Text: "An order reached two notebooks; the third never saw it.",
+					When: func(v *View) bool { return settled(v.W) && !logsEqual(v.W, nil) },
+					Live: func(v *View) string {
+						if short, long, ok := prefixPair(v.W); ok {
+							e := v.W.Node(long).Entry(v.W.Node(short).LastIndex() + 1)
+							return fmt.Sprintf("%s never got %s; the others did.", name(v.W, short), e.Data)
+						}
+						return logGroupsLine(v.W)
+					}},
+				{Text: "One notebook's messages are delayed, and everyone keeps recording.", When: delayed},
+				{Text: "Restored. Each notebook is consistent on its own, and no two of them match.",
+					When: func(v *View) bool { _, slow := slowSince(v.W); return !slow && settled(v.W) && allDiffer(v.W) }},
+			}
+			s.Expect = func(w *raftcore.World) error {
+				if !settled(w) || !allDiffer(w) {
+					return errors.New("some notebooks ended up identical")
+				}
+				if w.ViolationCount(raftcore.RuleStateMachineSafety) == 0 {
+					return errors.New("the checker saw no fork")
+				}
+				return nil
+			}
+			s.final = func(v *View) string {
+				var parts []string
+				for _, n := range all(v.W) {
+					parts = append(parts, name(v.W, n)+": "+orderList(v.W, n))
+				}
+				lead := "No two notebooks match."
+				if !allDiffer(v.W) {
+					lead = "Some notebooks match."
+				}
+				return lead + " Orders as each recorded them: " + strings.Join(parts, "; ") + "."
+			}
+			return s
+		}
+		s.Steps = []Step{
+			{Text: "Three notebooks under raft: the leader orders what they record. Let one order reach only two of them."},
+			{Text: "A copy was lost, but the leader saw the notebook lagging and sent the order again: all three match.",
+				When: func(v *View) bool {
+					return lostKind(v.h, "Append") && logsEqual(v.W, nil) && v.W.Node(1).LastIndex() > 1
+				}},
+			{Text: "One notebook's messages are delayed. The others stopped hearing it and elected a new leader, while it kept recording.",
+				When: func(v *View) bool {
+					at, ok := slowSince(v.W)
+					return ok && electedSince(v.h, at) && delayed(v)
+				},
+				Live: func(v *View) string {
+					at, _ := slowSince(v.W)
+					for _, rc := range v.h.roles {
+						if rc.to == raftcore.RoleLeader && rc.atUs >= at {
+							return fmt.Sprintf("Messages are delayed. The others stopped hearing the leader and elected %s for term %d, while everyone kept recording.", name(v.W, rc.node), rc.term)
+						}
+					}
+					return "Messages are delayed."
+				}},
+			{Text: "Restored. The committed history wins: what only the delayed notebook had recorded was replaced.",
+				When: func(v *View) bool {
+					_, slow := slowSince(v.W)
+					return !slow && logsEqual(v.W, nil) && replacedAny(v.h) && allDone(v.W)
+				}},
+		}
+		s.Expect = func(w *raftcore.World) error {
+			h := scan(w)
+			if !logsEqual(w, nil) {
+				return errors.New("the notebooks differ at the end")
+			}
+			if !replacedAny(h) {
+				return errors.New("no uncommitted order was replaced")
+			}
+			if n := w.ViolationCount(""); n > 0 {
+				return fmt.Errorf("raft broke a safety rule: %s", w.Violations()[0].Text)
+			}
+			for _, op := range w.Ops() {
+				_, in := inLog(w, 1, op.ID)
+				if op.Result == raftcore.OpOK && !in {
+					return fmt.Errorf("order %s was confirmed but is not in the history", op.Key)
+				}
+			}
+			return nil
+		}
+		s.final = func(v *View) string {
+			w := v.W
+			var lost []string
+			for _, op := range w.Ops() {
+				if _, in := inLog(w, 1, op.ID); isWrite(op) && !in && op.Done() {
+					lost = append(lost, fmt.Sprintf("%s, sent to %s, %s", op.Key, name(w, op.Node), outcome(op)))
+				}
+			}
+			s := fmt.Sprintf("All three notebooks hold the same orders: %s.", orderList(w, 1))
+			if len(lost) > 0 {
+				s += " Not recorded: " + strings.Join(lost, "; ") + "; each client was told."
+			}
+			return s
+		}
+		return s
+	}}
+
+// slowSince is when the latest latency change made some link slow (a second
+// or more), if a link is slow now.
+func slowSince(w *raftcore.World) (int64, bool) {
+	slow := false
+	for _, a := range all(w) {
+		for _, b := range all(w) {
+			if a != b && w.Link(a, b).LatencyMinUs >= 1_000_000 {
+				slow = true
+			}
+		}
+	}
+	if !slow {
+		return 0, false
+	}
+	acts := w.Actions()
+	at := int64(0)
+	for i := len(acts) - 1; i >= 0; i-- {
+		if acts[i].Do == "latency" && len(acts[i].LatencyMs) == 2 && acts[i].LatencyMs[0] >= 1000 {
+			at = acts[i].AtUs()
+			// Keep going back through a burst of changes made together.
+			if i == 0 || acts[i-1].Do != "latency" || acts[i-1].LatencyMs[0] < 1000 {
+				break
+			}
+		}
+	}
+	return at, true
+}
+
+// electedSince reports whether a leader was elected at or after time at.
+func electedSince(h *history, at int64) bool {
+	for _, rc := range h.roles {
+		if rc.to == raftcore.RoleLeader && rc.atUs >= at {
+			return true
+		}
+	}
+	return false
+}
+
+// lostKind reports whether a message of the given type was lost or dropped.
+func lostKind(h *history, kind string) bool {
+	for _, d := range h.drops {
+		if isNetworkLoss(d.why) && strings.HasPrefix(d.kind, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+func replacedAny(h *history) bool {
+	for _, n := range h.truncs {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// allDone reports whether every client op has finished.
+func allDone(w *raftcore.World) bool {
+	for _, op := range w.Ops() {
+		if !op.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// orderList lists the keys a machine recorded, in its log's order, without
+// their "orders/" prefix.
+func orderList(w *raftcore.World, n id) string {
+	var out []string
+	nd := w.Node(n)
+	for i := uint64(1); i <= nd.LastIndex(); i++ {
+		if k := nd.Entry(i).Data.Key; k != "" {
+			out = append(out, strings.TrimPrefix(k, "orders/"))
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}

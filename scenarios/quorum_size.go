@@ -1,0 +1,198 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure quorum-size, from "One authoritative history".
+
+var quorumSize = def{id: "quorum-size",
+	knobs: []Knob{{Name: "members", Label: "Members", Values: []string{"1", "2", "3", "4", "5", "6", "7"}, Default: "3"}},
+	build: func(k values) *Scenario {
+		n, _ := strconv.Atoi(k.get("members"))
+		q, f := quorum(n), (n-1)/2
+		var sc script
+		sc.at(300, act("timeout", 1))
+		sc.at(2000, write(1, keyWeb, "replicas=1"))
+		// Round r makes r members unreachable from etcd-1, one more each
+		// round, until a majority is out of reach.
+		for r := 1; r <= f+1; r++ {
+			t := 2000 + 1500*float64(r)
+			switch {
+			case n == 1:
+				// The only member cannot be cut off by the network.
+				sc.at(t, act("crash", 1))
+			case r < q:
+				sc.at(t, partition(seq(1, n-r), seq(n-r+1, n)))
+			default:
+				// The unreachable members each alone, so that they
+				// cannot form a majority among themselves either.
+				sc.at(t, partition(seq(1, n-r)))
+			}
+			sc.at(t+500, write(1, keyWeb, fmt.Sprintf("replicas=%d", r+1)))
+		}
+		last := 2000 + 1500*float64(f+1)
+		if n == 1 {
+			sc.at(last+6000, act("restart", 1))
+		} else {
+			sc.at(last+6000, heal())
+		}
+		sc.at(last+11000, write(1, keyWeb, "replicas=9"))
+		intro := fmt.Sprintf("%d members: a write needs %d of them. Make one member unreachable, then more.", n, q)
+		if n == 1 {
+			intro = "1 member: a write needs only itself. Make it unreachable."
+		}
+		s := &Scenario{
+			Title:   "Exercise: observing etcd's quorum",
+			Chapter: chapterHistory,
+			Prompt:  "Pick 1 to 7 members, make one unreachable, then half; see when writes stop.",
+			Base:    config(raft, etcdNames(n)),
+			Script:  sc, UntilMs: last + 12500,
+			UI:    UI{Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb},
+			Steps: []Step{{Text: intro}},
+		}
+		if f >= 1 {
+			s.Steps = append(s.Steps, Step{Text: "A member is unreachable, and the write still committed: the rest are a majority.",
+				When: func(v *View) bool { _, ok := v.quorumWrite(true); return ok },
+				Live: func(v *View) string {
+					u, _ := v.quorumWrite(true)
+					return fmt.Sprintf("With %d of %d unreachable, the write still committed: %d of %d is a majority.", u, n, n-u, n)
+				}})
+		}
+		s.Steps = append(s.Steps,
+			Step{Text: "Too few members are reachable: the write failed rather than risk two histories.",
+				When: func(v *View) bool { _, ok := v.quorumWrite(false); return ok },
+				Live: func(v *View) string {
+					u, _ := v.quorumWrite(false)
+					if u == n {
+						return fmt.Sprintf("With %s unreachable, nobody can take the write: it failed.", verb(n, "the only member", "every member"))
+					}
+					return fmt.Sprintf("With %d of %d unreachable, only %d remain, fewer than the %d a write needs: it failed rather than risk two histories.", u, n, n-u, q)
+				}},
+			Step{Text: "Every member is back, and writes commit again.",
+				When: func(v *View) bool {
+					_, failedOnce := v.quorumWrite(false)
+					return failedOnce && v.writeOKWithAll()
+				}},
+		)
+		s.Expect = func(w *raftcore.World) error {
+			v := &View{W: w, h: scan(w)}
+			fails := 0
+			for _, op := range w.Ops() {
+				snap, _ := v.opSnap(op.ID)
+				u := n - snap.groupSize(op.Node)
+				want := u <= f
+				if got := op.Result == raftcore.OpOK; got != want {
+					return fmt.Errorf("with %d of %d unreachable, write %d %s", u, n, op.ID, outcome(op))
+				}
+				if op.Result != raftcore.OpOK {
+					fails++
+				}
+			}
+			if fails == 0 || !v.writeOKWithAll() {
+				return errors.New("writes never stopped, or never came back")
+			}
+			return nil
+		}
+		s.final = func(v *View) string {
+			okMax, failMin := -1, -1
+			for _, op := range v.W.Ops() {
+				snap, _ := v.opSnap(op.ID)
+				u := n - snap.groupSize(op.Node)
+				if op.Result == raftcore.OpOK && u > okMax {
+					okMax = u
+				}
+				if failed(op) && (failMin < 0 || u < failMin) {
+					failMin = u
+				}
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "With %s, ", count(n, "member", "members"))
+			switch {
+			case n == 1 && okMax == 0:
+				b.WriteString("writes committed while it was up")
+			case okMax > 0:
+				fmt.Fprintf(&b, "writes committed with up to %d unreachable", okMax)
+			case okMax == 0:
+				b.WriteString("writes committed only with every member reachable")
+			default:
+				b.WriteString("no write committed")
+			}
+			switch {
+			case n == 1 && failMin == 1:
+				b.WriteString(" and stopped while it was down")
+			case failMin >= 0:
+				fmt.Fprintf(&b, " and stopped with %d", failMin)
+			}
+			b.WriteString(". ")
+			switch {
+			case n%2 == 0:
+				fmt.Fprintf(&b, "%d members need %d to agree, so they survive %s, as %s %s: the extra member is one more to wait for, not one more failure survived.",
+					n, q, failures(n-q), count(n-1, "member", "members"), verb(n-1, "does", "do"))
+			case n == 1:
+				b.WriteString("A single member survives no failure at all.")
+			default:
+				fmt.Fprintf(&b, "%d members would need %d to agree and still survive only %s: odd sizes waste nothing.", n+1, quorum(n+1), failures(n+1-quorum(n+1)))
+			}
+			return b.String()
+		}
+		return s
+	}}
+
+func failures(k int) string {
+	if k == 0 {
+		return "no failure"
+	}
+	return count(k, "failure", "failures")
+}
+
+// seq lists the integers from a to b.
+func seq(a, b int) []int {
+	var out []int
+	for i := a; i <= b; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// quorumWrite finds a finished write made while some members were out of
+// the writer's reach: a successful one (ok) or a failed one. It returns how
+// many members were unreachable.
+func (v *View) quorumWrite(ok bool) (int, bool) {
+	n := v.W.Size()
+	for _, op := range v.W.Ops() {
+		if !isWrite(op) || !op.Done() {
+			continue
+		}
+		snap, _ := v.opSnap(op.ID)
+		u := n - snap.groupSize(op.Node)
+		if u > 0 && (op.Result == raftcore.OpOK) == ok {
+			return u, true
+		}
+	}
+	return 0, false
+}
+
+// writeOKWithAll reports whether a write made after a failed one, with every
+// member reachable, succeeded.
+func (v *View) writeOKWithAll() bool {
+	sawFail := false
+	for _, op := range v.W.Ops() {
+		if !isWrite(op) {
+			continue
+		}
+		snap, _ := v.opSnap(op.ID)
+		if failed(op) && snap.groupSize(op.Node) < v.W.Size() {
+			sawFail = true
+		}
+		if sawFail && op.Result == raftcore.OpOK && snap.groupSize(op.Node) == v.W.Size() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,129 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure roles, from "Distributed systems fundamentals".
+
+var roles = def{id: "roles", build: func(values) *Scenario {
+	var sc script
+	sc.at(300, act("timeout", 1))
+	sc.at(3000, act("pause", 1))
+	sc.at(7000, act("resume", 1))
+	return &Scenario{
+		Title:   "Raft roles",
+		Chapter: chapterFundamentals,
+		Prompt:  "Watch an election; force a timeout, or pause the leader and resume it later.",
+		Base:    config(raft, etcdNames(5)),
+		Script:  sc, UntilMs: 10000,
+		UI: UI{Panels: []Panel{PanelRoles, PanelLogs}},
+		Steps: []Step{
+			{Text: "Every member starts as a follower, waiting to hear from a leader."},
+			{Text: "Timeout: a follower heard no leader in time and stood as a candidate.",
+				When: func(v *View) bool { _, ok := firstRole(v.h, raftcore.RoleFollower, anyRole, ""); return ok },
+				Live: func(v *View) string {
+					rc, _ := firstRole(v.h, raftcore.RoleFollower, anyRole, "")
+					return fmt.Sprintf("Timeout: %s's election timer ran out with no leader heard, so it asked the others for their votes.", name(v.W, rc.node))
+				}},
+			{Text: "Majority vote: a candidate won a majority and leads.",
+				When: func(v *View) bool {
+					_, ok := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
+					return ok
+				},
+				Live: func(v *View) string {
+					rc, _ := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
+					return fmt.Sprintf("Majority vote: %s won at least %d of %d votes and leads term %d.", name(v.W, rc.node), quorum(v.W.Size()), v.W.Size(), rc.term)
+				}},
+			{Text: "The leader went quiet; a follower timed out and won a higher term.",
+				When: func(v *View) bool { _, ok := secondLeader(v.h); return ok },
+				Live: func(v *View) string {
+					rc, _ := secondLeader(v.h)
+					return fmt.Sprintf("The leader went quiet; %s timed out and won term %d.", name(v.W, rc.node), rc.term)
+				}},
+			{Text: "Higher term: the old leader saw a newer term and stepped down to follower.",
+				When: func(v *View) bool {
+					_, ok := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, "higher term")
+					return ok
+				},
+				Live: func(v *View) string {
+					rc, _ := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, "higher term")
+					return fmt.Sprintf("Higher term: %s saw term %d and stepped down to follower.", name(v.W, rc.node), rc.term)
+				}},
+		},
+		Expect: func(w *raftcore.World) error {
+			h := scan(w)
+			for _, e := range []struct {
+				from, to raftcore.Role
+				why      string
+			}{
+				{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
+				{raftcore.RolePreCandidate, raftcore.RoleCandidate, ""},
+				{raftcore.RoleCandidate, raftcore.RoleLeader, ""},
+				{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
+			} {
+				if _, ok := firstRole(h, e.from, e.to, e.why); !ok {
+					return fmt.Errorf("no %s -> %s (%s) was seen", e.from, e.to, e.why)
+				}
+			}
+			if err := oneLeaderPerTerm(&View{W: w, h: h}); err != nil {
+				return err
+			}
+			if n := w.ViolationCount(""); n > 0 {
+				return fmt.Errorf("raft broke a safety rule: %s", w.Violations()[0].Text)
+			}
+			return nil
+		},
+		final: func(v *View) string {
+			timeouts, wins, downs := 0, 0, 0
+			var terms []string
+			for _, rc := range v.h.roles {
+				switch {
+				case rc.from == raftcore.RoleFollower && (rc.to == raftcore.RolePreCandidate || rc.to == raftcore.RoleCandidate):
+					timeouts++
+				case rc.to == raftcore.RoleLeader:
+					wins++
+					terms = append(terms, fmt.Sprint(rc.term))
+				case rc.from == raftcore.RoleLeader && strings.Contains(rc.why, "higher term"):
+					downs++
+				}
+			}
+			return fmt.Sprintf("Seen: %s, %s (terms %s) and %s.",
+				count(timeouts, "election timeout", "election timeouts"), count(wins, "election won", "elections won"),
+				strings.Join(terms, ", "), count(downs, "leader stepping down on a higher term", "leaders stepping down on a higher term"))
+		},
+	}
+}}
+
+// anyRole matches every role in firstRole.
+const anyRole raftcore.Role = 255
+
+// firstRole finds the first role change from one role to another (or to any
+// other role) whose reason contains why.
+func firstRole(h *history, from raftcore.Role, to raftcore.Role, why string) (roleChange, bool) {
+	for _, rc := range h.roles {
+		if rc.from == from && (to == anyRole || rc.to == to) && rc.to != from && strings.Contains(rc.why, why) {
+			return rc, true
+		}
+	}
+	return roleChange{}, false
+}
+
+// secondLeader is the first election won in a term above the first one won.
+func secondLeader(h *history) (roleChange, bool) {
+	first := uint64(0)
+	for _, rc := range h.roles {
+		if rc.to != raftcore.RoleLeader {
+			continue
+		}
+		if first == 0 {
+			first = rc.term
+		} else if rc.term > first {
+			return rc, true
+		}
+	}
+	return roleChange{}, false
+}

@@ -1,0 +1,269 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure slow-or-dead, from "One authoritative history".
+
+var slowOrDead = def{id: "slow-or-dead",
+	knobs: []Knob{{Name: "silence", Label: "C goes silent by", Values: []string{"pause", "crash"}, Default: "pause"}},
+	build: func(k values) *Scenario {
+		pause := k.get("silence") == "pause"
+		stop, wake := "crash", "restart"
+		if pause {
+			stop, wake = "pause", "resume"
+		}
+		var sc script
+		sc.at(300, act("timeout", 3))
+		sc.at(2000, write(1, keyWeb, "replicas=3"))
+		sc.at(4000, act(stop, 3))
+		// A client that does not know C went quiet still sends to it.
+		sc.at(4200, write(3, keyWeb, "replicas=0"))
+		sc.at(9000, act(wake, 3))
+		cfg := config(raft, abc)
+		// The client sending to C keeps waiting until after C wakes, so the
+		// stale leader gets to handle it; five seconds of silence leave room
+		// for the others to elect a leader even after a split vote.
+		cfg.ClientTimeoutMs = 10000
+		s := &Scenario{
+			Title:   "The machine that was only slow",
+			Chapter: chapterHistory,
+			Prompt:  "C leads. Make it silent, paused (only slow) or crashed (dead), and compare what A and B can tell.",
+			Base:    cfg,
+			Script:  sc, UntilMs: 16000,
+			UI: UI{Panels: []Panel{PanelLogs, PanelRoles, PanelClient}, Key: keyWeb, Highlight: []id{3}},
+			Steps: []Step{
+				{Text: "C leads; A and B follow. Make C silent: pause it (slow) or crash it (dead)."},
+				{Text: "C went silent. From A and B a pause and a crash look exactly alike: the heartbeats stop.",
+					When: func(v *View) bool { _, ok := silenced(v.W); return ok && silent(v.W, mustSilenced(v.W)) },
+					Live: func(v *View) string {
+						x := mustSilenced(v.W)
+						return fmt.Sprintf("%s went silent. From %s a pause and a crash look exactly alike: the heartbeats stop.", name(v.W, x), others(v.W, x))
+					}},
+				{Text: "The others gave up waiting and elected a new leader, still unable to tell whether the silent machine is slow or dead.",
+					When: func(v *View) bool {
+						x, ok := silenced(v.W)
+						l, has := topLeader(v.W)
+						return ok && silent(v.W, x) && has && v.W.Node(l).Term() > v.W.Node(x).Term()
+					},
+					Live: func(v *View) string {
+						x := mustSilenced(v.W)
+						l, _ := topLeader(v.W)
+						return fmt.Sprintf("%s gave up waiting: %s now leads term %d. Nobody can tell whether %s is slow or dead.",
+							others(v.W, x), name(v.W, l), v.W.Node(l).Term(), name(v.W, x))
+					}},
+			},
+			Expect: func(w *raftcore.World) error { return expectSlowOrDead(w, pause) },
+			final:  func(v *View) string { return finalSlowOrDead(v, pause) },
+		}
+		woke := func(v *View) bool {
+			x, ok := silenced(v.W)
+			return ok && isUp(v.W, x)
+		}
+		if pause {
+			s.Steps = append(s.Steps,
+				Step{Text: "C resumes and handles, all at once, everything that waited for it, starting from what it believed when it stopped.", When: woke,
+					Live: func(v *View) string {
+						x := mustSilenced(v.W)
+						return fmt.Sprintf("%s resumes and handles, all at once, everything that waited for it, starting from what it believed when it stopped.", name(v.W, x))
+					}},
+				Step{Text: "It still believed it led its old term, and acted on it: it accepted a write as leader.",
+					When: func(v *View) bool { _, ok := staleBy(v); return ok },
+					Live: func(v *View) string {
+						st, _ := staleBy(v)
+						return fmt.Sprintf("%s still believed it led term %d, and acted on it: it put a write at index %d, though term %d had begun without it.",
+							name(v.W, st.node), st.term, st.index, v.h.topLeader)
+					}},
+				Step{Text: "It heard the newer term, stepped down, and its write was replaced: nothing it did on old beliefs survived.",
+					When: func(v *View) bool {
+						st, ok := staleBy(v)
+						return ok && v.W.Node(st.node).Role() != raftcore.RoleLeader && logsEqual(v.W, nil) && !staleEntryKept(v.W, st)
+					}},
+			)
+		} else {
+			s.Steps = append(s.Steps,
+				Step{Text: "C restarts. The crash wiped what it believed; it keeps only its log and term, and starts as a follower.", When: woke,
+					Live: func(v *View) string {
+						x := mustSilenced(v.W)
+						return fmt.Sprintf("%s restarts. The crash wiped what it believed; it keeps only its log and term %d, and starts as a follower.", name(v.W, x), v.W.Node(x).Term())
+					}},
+				Step{Text: "It caught up from the new leader without ever acting on a stale belief.",
+					When: func(v *View) bool {
+						x, _ := silenced(v.W)
+						l, ok := topLeader(v.W)
+						return woke(v) && ok && l != x && sameLog(v.W, x, l) && v.W.Node(x).Commit() == v.W.Node(l).Commit()
+					}},
+			)
+		}
+		return s
+	}}
+
+// silenced is the machine most recently paused or crashed.
+func silenced(w *raftcore.World) (id, bool) {
+	acts := w.Actions()
+	for i := len(acts) - 1; i >= 0; i-- {
+		if acts[i].Do == "pause" || acts[i].Do == "crash" {
+			return id(acts[i].Node), true
+		}
+	}
+	return 0, false
+}
+
+func mustSilenced(w *raftcore.World) id {
+	x, _ := silenced(w)
+	return x
+}
+
+// silencedAt is when machine x last went silent.
+func silencedAt(w *raftcore.World, x id) (int64, bool) {
+	acts := w.Actions()
+	for i := len(acts) - 1; i >= 0; i-- {
+		if (acts[i].Do == "pause" || acts[i].Do == "crash") && id(acts[i].Node) == x {
+			return acts[i].AtUs(), true
+		}
+	}
+	return 0, false
+}
+
+// others names every machine but x.
+func others(w *raftcore.World, x id) string {
+	var ids []id
+	for _, n := range all(w) {
+		if n != x {
+			ids = append(ids, n)
+		}
+	}
+	return names(w, ids)
+}
+
+// staleBy is the first stale act of the silenced machine.
+func staleBy(v *View) (staleAppend, bool) {
+	x, ok := silenced(v.W)
+	if !ok {
+		return staleAppend{}, false
+	}
+	for _, st := range v.h.stale {
+		if st.node == x {
+			return st, true
+		}
+	}
+	return staleAppend{}, false
+}
+
+// staleEntryKept reports whether the entry of a stale append still stands
+// at its index on the machine that made it.
+func staleEntryKept(w *raftcore.World, st staleAppend) bool {
+	n := w.Node(st.node)
+	return st.index <= n.LastIndex() && n.Entry(st.index).Term == st.term
+}
+
+// writesTo lists the write ops sent to machine x after time from.
+func writesTo(w *raftcore.World, x id, from int64) []raftcore.Op {
+	var out []raftcore.Op
+	for _, op := range w.Ops() {
+		if isWrite(op) && op.Node == x && op.InvokeUs >= from {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+func expectSlowOrDead(w *raftcore.World, pause bool) error {
+	h := scan(w)
+	v := &View{W: w, h: h}
+	x, ok := silenced(w)
+	if !ok {
+		return errors.New("no machine went silent")
+	}
+	at, _ := silencedAt(w, x)
+	ws := writesTo(w, x, at)
+	if len(ws) == 0 {
+		return fmt.Errorf("no write was sent to %s while it was silent", name(w, x))
+	}
+	if !logsEqual(w, nil) {
+		return errors.New("the machines did not converge after the silence ended")
+	}
+	for _, op := range ws {
+		if op.Result == raftcore.OpOK {
+			return fmt.Errorf("the write sent to silent %s succeeded", name(w, x))
+		}
+		if _, in := inLog(w, 1, op.ID); in {
+			return fmt.Errorf("the write sent to silent %s is in the history", name(w, x))
+		}
+	}
+	st, stale := staleBy(v)
+	if pause && !stale {
+		return fmt.Errorf("%s woke from its pause without acting on a stale belief", name(w, x))
+	}
+	if !pause && stale {
+		return fmt.Errorf("%s acted on a stale belief after a crash: %+v", name(w, x), st)
+	}
+	if !pause && ws[0].Result != raftcore.OpRefused {
+		return fmt.Errorf("the write to crashed %s was %s, want refused at once", name(w, x), ws[0].Result)
+	}
+	if n := w.ViolationCount(""); n > 0 {
+		return fmt.Errorf("raft broke a safety rule: %s", w.Violations()[0].Text)
+	}
+	return nil
+}
+
+func finalSlowOrDead(v *View, pause bool) string {
+	w := v.W
+	x, ok := silenced(w)
+	if !ok {
+		return "No machine went silent."
+	}
+	at, _ := silencedAt(w, x)
+	var b strings.Builder
+	how := "down"
+	if pause {
+		how = "paused"
+	}
+	woke := int64(-1)
+	for _, a := range w.Actions() {
+		if (a.Do == "resume" || a.Do == "restart") && id(a.Node) == x && a.AtUs() > at {
+			woke = a.AtUs()
+			break
+		}
+	}
+	if woke >= 0 {
+		fmt.Fprintf(&b, "%s was %s for %s", name(w, x), how, secs(woke-at))
+	} else {
+		fmt.Fprintf(&b, "%s has been %s since %s", name(w, x), how, secs(at))
+	}
+	for _, rc := range v.h.roles {
+		if rc.to == raftcore.RoleLeader && rc.node != x && rc.atUs > at {
+			fmt.Fprintf(&b, "; %s later %s took over as leader of term %d", secs(rc.atUs-at), name(w, rc.node), rc.term)
+			break
+		}
+	}
+	b.WriteString(". ")
+	ws := writesTo(w, x, at)
+	if st, ok := staleBy(v); ok {
+		fmt.Fprintf(&b, "On waking, %s acted as leader of term %d and took a write at index %d, which was then replaced", name(w, x), st.term, st.index)
+		if len(ws) > 0 && ws[0].Done() {
+			fmt.Fprintf(&b, "; its client's write %s", outcome(ws[0]))
+		}
+		b.WriteString(".")
+		return b.String()
+	}
+	if len(ws) > 0 && ws[0].Done() {
+		fmt.Fprintf(&b, "The write sent to %s %s", name(w, x), outcome(ws[0]))
+		if ws[0].Result == raftcore.OpRefused && ws[0].CompleteUs == ws[0].InvokeUs {
+			b.WriteString(" at once")
+		}
+		b.WriteString("; ")
+	}
+	if woke >= 0 {
+		fmt.Fprintf(&b, "after coming back, %s holds the same %s as the others and never acted on a stale belief.", name(w, x),
+			count(int(w.Node(x).LastIndex()), "entry", "entries"))
+	} else {
+		b.WriteString("it has not come back.")
+	}
+	return b.String()
+}

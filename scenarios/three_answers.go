@@ -1,0 +1,145 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+
+	"raftlab/raftcore"
+)
+
+// The figure three-answers, from "One authoritative history".
+
+var threeAnswers = def{id: "three-answers", build: func(values) *Scenario {
+	var sc script
+	sc.at(1000, lossOneWay(1, 3, 1), write(1, keyWeb, "replicas=3"))
+	sc.at(1100, lossOneWay(1, 3, 0))
+	sc.at(3000, readLocal(1, keyWeb), readLocal(2, keyWeb), readLocal(3, keyWeb))
+	// Asked again later, C still says no: nothing repairs it.
+	sc.at(8000, readLocal(3, keyWeb))
+	return &Scenario{
+		Title:   "Three machines, three answers",
+		Chapter: chapterHistory,
+		Prompt:  "Write deployments/web on A, lose its copy to C, then ask every machine whether it exists.",
+		Base:    config(naive, abc),
+		Script:  sc, UntilMs: 10000,
+		UI: UI{Panels: []Panel{PanelQuestion, PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}},
+		Steps: []Step{
+			{Text: "Three machines start empty; each keeps its own copy of history. Write deployments/web on one of them, and let the network lose one copy."},
+			{Text: "A copy was lost on its way, and nothing will send it again. Ask each machine whether the key exists.",
+				When: func(v *View) bool {
+					_, _, _, ok := keyDisagreement(v.W)
+					return ok && settled(v.W)
+				},
+				Live: func(v *View) string {
+					k, _, no, _ := keyDisagreement(v.W)
+					return fmt.Sprintf("The copy to %s was lost, and nothing will send it again. Ask each machine: does %s exist?", names(v.W, no), k)
+				}},
+			{Text: "The machines disagree, and none of them is lying: each reports what reached it.",
+				When: func(v *View) bool { _, ok := readsDisagree(v.W); return ok },
+				Live: func(v *View) string {
+					k, _ := readsDisagree(v.W)
+					yes, no := readAnswers(v.W, k)
+					return fmt.Sprintf("%s %s YES; %s %s NO. None is lying: each reports what reached it.",
+						names(v.W, yes), verb(len(yes), "answers", "answer"), names(v.W, no), verb(len(no), "answers", "answer"))
+				}},
+		},
+		Expect: func(w *raftcore.World) error {
+			k, _, no, ok := keyDisagreement(w)
+			if !ok || !settled(w) {
+				return errors.New("the machines ended up agreeing about every key")
+			}
+			if _, ok := readsDisagree(w); !ok {
+				return errors.New("no two reads of the same key gave different answers")
+			}
+			if _, ok := lossTo(scan(w), no); !ok {
+				return fmt.Errorf("%s lacks %s, but no message to it was lost", names(w, no), k)
+			}
+			return nil
+		},
+		final: func(v *View) string {
+			k, yes, no, ok := keyDisagreement(v.W)
+			if !ok {
+				return "Every machine gives the same answer about every key: no copy was lost."
+			}
+			val, _ := v.W.Node(yes[0]).KV().Get(k)
+			s := fmt.Sprintf("%s %s YES to %s (%s, index %d); %s %s NO", names(v.W, yes), verb(len(yes), "answers", "answer"), k, val.Value, val.ModIndex,
+				names(v.W, no), verb(len(no), "answers", "answer"))
+			if d, ok := lossTo(v.h, no); ok {
+				s += fmt.Sprintf(": its copy was %s at %s, and naive-copy never sends it again.", lossWords(d.why), secs(d.atUs))
+			} else {
+				s += "."
+			}
+			return s
+		},
+	}
+}}
+
+// readsDisagree finds a key that one completed read found and another did
+// not.
+func readsDisagree(w *raftcore.World) (string, bool) {
+	for _, op := range w.Ops() {
+		if op.Kind != "read" || op.Result != raftcore.OpOK {
+			continue
+		}
+		yes, no := readAnswers(w, op.Key)
+		if len(yes) > 0 && len(no) > 0 {
+			return op.Key, true
+		}
+	}
+	return "", false
+}
+
+// readAnswers returns the machines whose latest completed read of key found
+// it, and those whose latest did not.
+func readAnswers(w *raftcore.World, key string) (yes, no []id) {
+	last := make([]int, w.Size()+1) // 1 found, -1 not found
+	for _, op := range w.Ops() {
+		if op.Kind == "read" && op.Key == key && op.Result == raftcore.OpOK {
+			if op.ReadFound {
+				last[op.Node] = 1
+			} else {
+				last[op.Node] = -1
+			}
+		}
+	}
+	for _, n := range all(w) {
+		switch last[n] {
+		case 1:
+			yes = append(yes, n)
+		case -1:
+			no = append(no, n)
+		}
+	}
+	return yes, no
+}
+
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// lossTo finds the first message lost on its way to one of the machines.
+func lossTo(h *history, to []id) (drop, bool) {
+	for _, d := range h.drops {
+		if contains(to, d.to) && isNetworkLoss(d.why) {
+			return d, true
+		}
+	}
+	return drop{}, false
+}
+
+func isNetworkLoss(why string) bool {
+	return why == "lost" || why == "link cut" || why == "dropped by hand"
+}
+
+func lossWords(why string) string {
+	switch why {
+	case "link cut":
+		return "stopped by a cut link"
+	case "dropped by hand":
+		return "dropped"
+	}
+	return "lost in the network"
+}

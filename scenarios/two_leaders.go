@@ -1,0 +1,308 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// The figure two-leaders, from "One authoritative history".
+
+var twoLeaders = def{id: "two-leaders",
+	knobs: []Knob{protocolKnob(failover, raft)},
+	build: func(k values) *Scenario {
+		p := raftcore.Protocol(k.get("protocol"))
+		sc := silenceA(p)
+		sc.at(10000, heal())
+		s := &Scenario{
+			Title:   "The two leaders",
+			Chapter: chapterHistory,
+			Base:    config(p, abc),
+			Script:  sc, UntilMs: 13000,
+			UI: UI{Panels: []Panel{PanelLogs, PanelRoles, PanelContract, PanelClient}, Key: keyWeb, Highlight: []id{1},
+				Compare: compareWith(p, failover, raft)},
+		}
+		cutOff := Step{Text: "The leader can no longer reach the others. They cannot tell whether it failed or the network did.",
+			When: func(v *View) bool { _, ok := cutOffLeader(v.W); return ok },
+			Live: func(v *View) string {
+				x, _ := cutOffLeader(v.W)
+				return fmt.Sprintf("%s can no longer reach %s. They cannot tell whether it failed or the network did.", name(v.W, x), others(v.W, x))
+			}}
+		if p == failover {
+			s.Prompt = "A alone orders every write. Silence it, write on both sides, then heal; then try the same under raft."
+			s.Steps = []Step{
+				{Text: "A is the only authority: it orders every write, and B and C copy what it orders. Silence A."},
+				cutOff,
+				{Text: "A follower stopped hearing the authority and made itself the authority. The old one never stepped down: there are two.",
+					When: func(v *View) bool { return len(authorities(v.W)) >= 2 },
+					Live: func(v *View) string {
+						a := authorities(v.W)
+						return fmt.Sprintf("%s both act as the authority now: the new one stopped hearing the old one, and the old one never stepped down.", names(v.W, a))
+					}},
+				{Text: "Both authorities accepted a write. Each side now has its own future.",
+					When: func(v *View) bool { return v.sidesThatWrote() >= 2 },
+					Live: func(v *View) string { return capital(v.splitWritesLine()) + ": two authorities, two futures." }},
+				{Text: "The network is whole again, yet both still act as the authority and their histories stay different.",
+					When: func(v *View) bool {
+						a := authorities(v.W)
+						return v.healedAfterSplit() && len(a) >= 2 && !logsEqual(v.W, a)
+					}},
+			}
+			s.Expect = expectTwoAuthorities
+			s.final = func(v *View) string {
+				w := v.W
+				var b strings.Builder
+				if vs := violationsOf(w, raftcore.RuleSingleAuthority); len(vs) > 0 {
+					fmt.Fprintf(&b, "From %s on, %s both acted as the authority. ", secs(vs[0].AtUs), names(w, vs[0].Nodes))
+				}
+				if line := v.splitWritesLine(); line != "" {
+					fmt.Fprintf(&b, "During the split %s. ", line)
+				}
+				b.WriteString(logGroupsLine(w))
+				if !logsEqual(w, nil) {
+					b.WriteString(" Nothing will ever choose between them.")
+				}
+				return b.String()
+			}
+			return s
+		}
+		s.Prompt = "The same silence under raft: terms and majority votes allow one leader per term."
+		s.Steps = []Step{
+			{Text: "A leads term 1; B and C follow. Silence A."},
+			cutOff,
+			{Text: "The majority elected a new leader in a higher term. The isolated machine could not: one vote is no majority.",
+				When: func(v *View) bool { _, ok := majorityLeader(v.W); return ok && !whole(v.W) },
+				Live: func(v *View) string {
+					l, _ := majorityLeader(v.W)
+					g, _ := majorityGroup(v.W)
+					return fmt.Sprintf("%s elected %s to lead term %d with %d of %d votes. The machines cut off could not win: too few votes.",
+						names(v.W, g), name(v.W, l), v.W.Node(l).Term(), len(g), v.W.Size())
+				}},
+			{Text: "Only the side with a majority committed its write; the other side's write never committed.",
+				When: func(v *View) bool {
+					ok, bad := v.splitOutcomes()
+					return ok > 0 && bad > 0
+				}},
+			{Text: "After the heal, the isolated machine took the new term's history and its uncommitted write was replaced. One leader per term, one history.",
+				When: func(v *View) bool {
+					return v.healedAfterSplit() && logsEqual(v.W, nil) && v.minorityWritesGone()
+				}},
+		}
+		s.Expect = func(w *raftcore.World) error {
+			v := &View{W: w, h: scan(w)}
+			if err := oneLeaderPerTerm(v); err != nil {
+				return err
+			}
+			if n := w.ViolationCount(""); n > 0 {
+				return fmt.Errorf("raft broke a safety rule: %s", w.Violations()[0].Text)
+			}
+			ok, bad := v.splitOutcomes()
+			if ok == 0 || bad == 0 {
+				return fmt.Errorf("during the split %d majority-side writes succeeded and %d minority-side writes failed; want at least one of each", ok, bad)
+			}
+			if !logsEqual(w, nil) || !v.minorityWritesGone() {
+				return errors.New("after the heal the histories differ, or a minority write survived")
+			}
+			return nil
+		}
+		s.final = func(v *View) string {
+			w := v.W
+			var b strings.Builder
+			first := uint64(0)
+			for _, rc := range v.h.roles {
+				if rc.to != raftcore.RoleLeader {
+					continue
+				}
+				if first == 0 {
+					first = rc.term
+				} else if rc.term > first {
+					fmt.Fprintf(&b, "%s won term %d at %s. ", name(w, rc.node), rc.term, secs(rc.atUs))
+					break
+				}
+			}
+			for _, op := range v.minorityWrites() {
+				fmt.Fprintf(&b, "The write sent to %s during the split %s and never committed. ", name(w, op.Node), outcome(op))
+			}
+			b.WriteString(logGroupsLine(w))
+			if oneLeaderPerTerm(v) == nil {
+				fmt.Fprintf(&b, " In %s, no term had two leaders.", count(int(v.h.topLeader), "term", "terms"))
+			}
+			return b.String()
+		}
+		return s
+	}}
+
+// silenceA is the start two figures share: A leads (the designated
+// authority, or made leader under raft), a write commits, then A is cut off
+// from B and C and each side is asked to write.
+func silenceA(p raftcore.Protocol) script {
+	var sc script
+	if p == raft {
+		sc.at(300, act("timeout", 1))
+	}
+	sc.at(1500, write(2, keyWeb, "replicas=3"))
+	sc.at(3000, partition([]int{1}, []int{2, 3}))
+	sc.at(3500, write(1, keyWeb, "replicas=5"))
+	// Late enough for B and C to have settled on a leader even after a
+	// split vote.
+	sc.at(7500, write(2, keyWeb, "replicas=0"))
+	return sc
+}
+
+// cutOffLeader is a machine that believes it leads but is paused or cannot
+// reach any other machine.
+func cutOffLeader(w *raftcore.World) (id, bool) {
+	for _, a := range authorities(w) {
+		if !isUp(w, a) {
+			return a, true
+		}
+		alone := true
+		for _, b := range all(w) {
+			if b != a && linked(w, a, b) {
+				alone = false
+			}
+		}
+		if alone && w.Size() > 1 {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// majorityLeader is a leader inside a group that can commit, whose term is
+// above that of every machine outside the group.
+func majorityLeader(w *raftcore.World) (id, bool) {
+	g, ok := majorityGroup(w)
+	l, has := topLeader(w)
+	if !ok || !has || !contains(g, l) {
+		return 0, false
+	}
+	for _, n := range all(w) {
+		if !contains(g, n) && w.Node(n).Term() >= w.Node(l).Term() {
+			return 0, false
+		}
+	}
+	return l, true
+}
+
+// splitWritesLine lists the writes accepted during the latest split, e.g.
+// "A took deployments/web=replicas=5 and B took deployments/web=replicas=0".
+func (v *View) splitWritesLine() string {
+	var parts []string
+	for _, op := range v.opsDuringSplit() {
+		if isWrite(op) && op.Result == raftcore.OpOK {
+			parts = append(parts, fmt.Sprintf("%s took %s=%s", name(v.W, op.Node), op.Key, op.Value))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// splitOutcomes counts, among writes made during the latest split, those
+// that succeeded in a group able to commit and those that failed outside
+// one.
+func (v *View) splitOutcomes() (okMajority, failedMinority int) {
+	q := quorum(v.W.Size())
+	for _, op := range v.opsDuringSplit() {
+		s, _ := v.opSnap(op.ID)
+		switch {
+		case !isWrite(op):
+		case op.Result == raftcore.OpOK && s.groupSize(op.Node) >= q:
+			okMajority++
+		case failed(op) && s.groupSize(op.Node) < q:
+			failedMinority++
+		}
+	}
+	return okMajority, failedMinority
+}
+
+// minorityWrites are the writes made during the latest split by machines in
+// a group too small to commit.
+func (v *View) minorityWrites() []raftcore.Op {
+	var out []raftcore.Op
+	for _, op := range v.opsDuringSplit() {
+		if s, _ := v.opSnap(op.ID); isWrite(op) && s.groupSize(op.Node) < quorum(v.W.Size()) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// minorityWritesGone reports whether every minority write has finished
+// without success and left no entry in any log.
+func (v *View) minorityWritesGone() bool {
+	for _, op := range v.minorityWrites() {
+		if !failed(op) {
+			return false
+		}
+		for _, n := range all(v.W) {
+			if _, in := inLog(v.W, n, op.ID); in {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// oneLeaderPerTerm checks, from every leadership change seen, that no term
+// had two leaders.
+func oneLeaderPerTerm(v *View) error {
+	byTerm := map[uint64]id{}
+	for _, rc := range v.h.roles {
+		if rc.to != raftcore.RoleLeader {
+			continue
+		}
+		if prev, ok := byTerm[rc.term]; ok && prev != rc.node {
+			return fmt.Errorf("%s and %s both led term %d", name(v.W, prev), name(v.W, rc.node), rc.term)
+		}
+		byTerm[rc.term] = rc.node
+	}
+	return nil
+}
+
+func violationsOf(w *raftcore.World, r raftcore.Rule) []raftcore.Violation {
+	var out []raftcore.Violation
+	for _, x := range w.Violations() {
+		if x.Rule == r {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func expectTwoAuthorities(w *raftcore.World) error {
+	v := &View{W: w, h: scan(w)}
+	if w.ViolationCount(raftcore.RuleSingleAuthority) == 0 {
+		return errors.New("there was never a second authority")
+	}
+	if a := authorities(w); len(a) < 2 {
+		return fmt.Errorf("at the end only %s acts as the authority", names(w, a))
+	}
+	// Two accepted writes of the same key, with different values, on
+	// different sides of the split.
+	ops := v.opsDuringSplit()
+	found := false
+	for _, a := range ops {
+		for _, b := range ops {
+			sa, _ := v.opSnap(a.ID)
+			if isWrite(a) && isWrite(b) && a.Result == raftcore.OpOK && b.Result == raftcore.OpOK &&
+				a.Key == b.Key && a.Value != b.Value && sa.sideOf(a.Node) != sa.sideOf(b.Node) {
+				found = true
+			}
+		}
+	}
+	if !found {
+		return errors.New("the two sides did not both accept conflicting writes")
+	}
+	if logsEqual(w, nil) {
+		return errors.New("the histories ended up equal")
+	}
+	return nil
+}
