@@ -381,7 +381,7 @@ func TestTimelineSavePictureAndExports(t *testing.T) {
 	}
 	writes := 0
 	for _, a := range sched.Actions {
-		if a.Do == "write" {
+		if a.Do == raftcore.DoWrite {
 			writes++
 		}
 	}

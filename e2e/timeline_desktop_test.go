@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"raftlab/raftcore"
-	"raftlab/viz/app"
 	"raftlab/raftcore/timeline"
+	"raftlab/viz/app"
 )
 
 // The tests in this file open share links in the desktop app. They read what the window
@@ -99,11 +99,11 @@ func sharedRun(t *testing.T) *timeline.Timeline {
 		t.Fatal(err)
 	}
 	tl.Advance(3_000_000)
-	if err := tl.Act(raftcore.Action{Do: "crash", Node: 2}); err != nil {
+	if err := tl.Act(raftcore.Action{Do: raftcore.DoCrash, Node: 2}); err != nil {
 		t.Fatal(err)
 	}
 	tl.Advance(500_000)
-	if err := tl.Act(raftcore.Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=3"}); err != nil {
+	if err := tl.Act(raftcore.Action{Do: raftcore.DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=3"}); err != nil {
 		t.Fatal(err)
 	}
 	tl.Advance(1_500_000)

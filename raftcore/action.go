@@ -12,18 +12,23 @@ import (
 type Action struct {
 	// AtMs is the virtual time of the action in milliseconds.
 	AtMs float64 `json:"at_ms"`
-	Do   string  `json:"do"`
+	Do   Verb    `json:"do"`
 	Node int     `json:"node,omitempty"`
 	From int     `json:"from,omitempty"`
 	To   int     `json:"to,omitempty"`
 	// OneWay limits cut, restore, latency and loss to the from->to direction.
 	OneWay bool    `json:"oneway,omitempty"`
 	Groups [][]int `json:"groups,omitempty"`
-	// Factor is the slowness of "slow" and the clock rate of "drift".
-	Factor    float64   `json:"factor,omitempty"`
-	Key       string    `json:"key,omitempty"`
-	Value     string    `json:"value,omitempty"`
-	Mode      string    `json:"mode,omitempty"`
+	// MsPerMessage is, for "slow", how long the machine takes to handle
+	// each message, in virtual milliseconds (1 is normal).
+	MsPerMessage float64 `json:"ms_per_message,omitempty"`
+	// Rate is, for "drift", how fast the machine's clock runs against real
+	// time (1 is exact, 0.5 ticks half as often).
+	Rate  float64 `json:"rate,omitempty"`
+	Key   string  `json:"key,omitempty"`
+	Value string  `json:"value,omitempty"`
+	// Mode is how a "read" is served; empty means linearizable.
+	Mode      ReadMode  `json:"mode,omitempty"`
 	ID        uint64    `json:"id,omitempty"`
 	LatencyMs []float64 `json:"latency_ms,omitempty"`
 	Loss      *float64  `json:"loss,omitempty"`
@@ -37,11 +42,46 @@ type Action struct {
 	AfterEvents uint64 `json:"after_events,omitempty"`
 }
 
-// ActionNames lists every action, in the order docs/raftsim.md gives them.
-var ActionNames = []string{
-	"partition", "heal", "cut", "restore", "latency", "loss", "duplicate", "drop",
-	"pause", "resume", "crash", "restart", "slow", "drift", "timeout",
-	"timer", "write", "delete", "read",
+// Verb names what an action does. In JSON it is the plain word ("crash").
+type Verb string
+
+// The verbs, in the order docs/raftsim.md gives them.
+const (
+	DoPartition Verb = "partition" // split the machines into groups that cannot talk
+	DoHeal      Verb = "heal"      // bring every link back
+	DoCut       Verb = "cut"       // take one link down
+	DoRestore   Verb = "restore"   // bring one link back
+	DoLatency   Verb = "latency"   // set how long messages take
+	DoLoss      Verb = "loss"      // set the chance a message is lost
+	DoDuplicate Verb = "duplicate" // set the chance a message arrives twice
+	DoDrop      Verb = "drop"      // lose one message in flight
+	DoPause     Verb = "pause"     // freeze a machine, keeping everything
+	DoResume    Verb = "resume"    // unfreeze it
+	DoCrash     Verb = "crash"     // stop a machine, losing what is not on disk
+	DoRestart   Verb = "restart"   // start a crashed machine from its disk
+	DoSlow      Verb = "slow"      // make a machine take longer per message
+	DoDrift     Verb = "drift"     // make a machine's clock run fast or slow
+	DoTimeout   Verb = "timeout"   // make a machine's election timer run out now
+	DoTimer     Verb = "timer"     // set when a machine's election timer runs out
+	DoWrite     Verb = "write"     // a client writes a key
+	DoDelete    Verb = "delete"    // a client deletes a key
+	DoRead      Verb = "read"      // a client reads a key
+)
+
+// Verbs lists every verb, in the order docs/raftsim.md gives them.
+var Verbs = []Verb{
+	DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop,
+	DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
+	DoTimer, DoWrite, DoDelete, DoRead,
+}
+
+// verbList is the verbs as a comma-separated list, for error messages.
+func verbList() string {
+	names := make([]string, len(Verbs))
+	for i, v := range Verbs {
+		names[i] = string(v)
+	}
+	return strings.Join(names, ", ")
 }
 
 // AtUs is the action's time in microseconds.
@@ -51,27 +91,29 @@ func (a Action) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%gms %s", a.AtMs, a.Do)
 	switch a.Do {
-	case "partition":
+	case DoPartition:
 		fmt.Fprintf(&b, " %v", a.Groups)
-	case "cut", "restore":
+	case DoCut, DoRestore:
 		arrow := "<->"
 		if a.OneWay {
 			arrow = "->"
 		}
 		fmt.Fprintf(&b, " %d%s%d", a.From, arrow, a.To)
-	case "pause", "resume", "crash", "restart", "timeout":
+	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout:
 		fmt.Fprintf(&b, " %d", a.Node)
-	case "slow", "drift":
-		fmt.Fprintf(&b, " %d x%g", a.Node, a.Factor)
-	case "timer":
+	case DoSlow:
+		fmt.Fprintf(&b, " %d x%g", a.Node, a.MsPerMessage)
+	case DoDrift:
+		fmt.Fprintf(&b, " %d x%g", a.Node, a.Rate)
+	case DoTimer:
 		fmt.Fprintf(&b, " %d in %gms", a.Node, a.Ms)
-	case "write":
+	case DoWrite:
 		fmt.Fprintf(&b, " %d %s=%s", a.Node, a.Key, a.Value)
-	case "delete":
+	case DoDelete:
 		fmt.Fprintf(&b, " %d %s", a.Node, a.Key)
-	case "read":
+	case DoRead:
 		fmt.Fprintf(&b, " %d %s (%s)", a.Node, a.Key, a.Mode)
-	case "drop":
+	case DoDrop:
 		fmt.Fprintf(&b, " message %d", a.ID)
 	}
 	return b.String()
@@ -108,7 +150,7 @@ func (a Action) Validate(n int) error {
 		return fmt.Errorf("at_ms: %g is negative", a.AtMs)
 	}
 	switch a.Do {
-	case "partition":
+	case DoPartition:
 		if len(a.Groups) == 0 {
 			return fmt.Errorf("groups: partition needs at least one group, e.g. [[1,2],[3]]")
 		}
@@ -124,41 +166,41 @@ func (a Action) Validate(n int) error {
 				seen[id] = true
 			}
 		}
-	case "heal":
-	case "cut", "restore":
+	case DoHeal:
+	case DoCut, DoRestore:
 		return pair()
-	case "latency":
+	case DoLatency:
 		if len(a.LatencyMs) != 2 || a.LatencyMs[0] < 0 || a.LatencyMs[1] < a.LatencyMs[0] || a.LatencyMs[1] > 60000 {
 			return fmt.Errorf("latency_ms: want [min, max] with 0 <= min <= max <= 60000, got %v", a.LatencyMs)
 		}
 		return optionalPair()
-	case "loss":
+	case DoLoss:
 		if a.Loss == nil || *a.Loss < 0 || *a.Loss > 1 {
 			return fmt.Errorf("loss: want a probability between 0 and 1")
 		}
 		return optionalPair()
-	case "duplicate":
+	case DoDuplicate:
 		if a.Duplicate == nil || *a.Duplicate < 0 || *a.Duplicate > 1 {
 			return fmt.Errorf("duplicate: want a probability between 0 and 1")
 		}
 		return optionalPair()
-	case "drop":
+	case DoDrop:
 		if a.ID == 0 {
 			return fmt.Errorf("id: drop needs the id of a message in flight")
 		}
-	case "pause", "resume", "crash", "restart", "timeout":
+	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout:
 		return node("node", a.Node)
-	case "slow":
-		if a.Factor < 1 || a.Factor > 10000 {
-			return fmt.Errorf("factor: slow takes a factor from 1 (normal) to 10000, got %g", a.Factor)
+	case DoSlow:
+		if a.MsPerMessage < 1 || a.MsPerMessage > 10000 {
+			return fmt.Errorf("ms_per_message: slow takes from 1 (normal) to 10000 milliseconds per message, got %g", a.MsPerMessage)
 		}
 		return node("node", a.Node)
-	case "drift":
-		if a.Factor < 0.05 || a.Factor > 20 {
-			return fmt.Errorf("factor: drift takes a clock rate from 0.05 to 20 (1 is exact), got %g", a.Factor)
+	case DoDrift:
+		if a.Rate < 0.05 || a.Rate > 20 {
+			return fmt.Errorf("rate: drift takes a clock rate from 0.05 to 20 (1 is exact), got %g", a.Rate)
 		}
 		return node("node", a.Node)
-	case "timer":
+	case DoTimer:
 		// The bound that depends on the world's timing is in ValidateFor;
 		// this one only keeps the arithmetic far from overflow.
 		if !(a.Ms > 0) || msToUs(a.Ms) < 1 {
@@ -168,20 +210,20 @@ func (a Action) Validate(n int) error {
 			return fmt.Errorf("ms: %g is more than a virtual day ahead", a.Ms)
 		}
 		return node("node", a.Node)
-	case "write", "delete", "read":
+	case DoWrite, DoDelete, DoRead:
 		if a.Key == "" {
 			return fmt.Errorf("key: %s needs a key, e.g. \"deployments/web\"", a.Do)
 		}
-		if a.Do == "read" {
-			if _, err := ParseReadMode(a.Mode); err != nil {
+		if a.Do == DoRead {
+			if _, err := ParseReadMode(string(a.Mode)); err != nil {
 				return fmt.Errorf("mode: %v", err)
 			}
 		}
 		return node("node", a.Node)
 	case "":
-		return fmt.Errorf("do: missing; use one of %s", strings.Join(ActionNames, ", "))
+		return fmt.Errorf("do: missing; use one of %s", verbList())
 	default:
-		return fmt.Errorf("do: unknown action %q; use one of %s", a.Do, strings.Join(ActionNames, ", "))
+		return fmt.Errorf("do: unknown action %q; use one of %s", a.Do, verbList())
 	}
 	return nil
 }
@@ -199,7 +241,7 @@ func (a Action) ValidateFor(cfg Config) error {
 	if err := a.Validate(cfg.Nodes); err != nil {
 		return err
 	}
-	if a.Do == "timer" && a.Ms > MaxTimerMs(cfg) {
+	if a.Do == DoTimer && a.Ms > MaxTimerMs(cfg) {
 		return fmt.Errorf("ms: %g is beyond the longest election timeout, %g ms (2 × election_ticks × tick_ms)", a.Ms, MaxTimerMs(cfg))
 	}
 	return nil
@@ -211,7 +253,7 @@ func (w *World) Apply(a Action) error {
 	if err := a.ValidateFor(w.cfg); err != nil {
 		return err
 	}
-	if a.Do == "drop" && !w.dropInFlight(a.ID) {
+	if a.Do == DoDrop && !w.dropInFlight(a.ID) {
 		return fmt.Errorf("id: message %d is not in flight", a.ID)
 	}
 	a.AtMs = float64(w.now) / 1000
@@ -219,7 +261,7 @@ func (w *World) Apply(a Action) error {
 	w.actions = append(w.actions, a)
 	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), Text: a.String()})
 	switch a.Do {
-	case "partition":
+	case DoPartition:
 		group := make([]int, w.cfg.Nodes+1)
 		for gi, g := range a.Groups {
 			for _, id := range g {
@@ -239,55 +281,51 @@ func (w *World) Apply(a Action) error {
 				w.links[i][j].Up = group[i] == group[j]
 			}
 		}
-	case "heal":
+	case DoHeal:
 		w.eachLink(0, 0, false, func(l *Link) { l.Up = true })
-	case "cut":
+	case DoCut:
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = false })
-	case "restore":
+	case DoRestore:
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = true })
-	case "latency":
+	case DoLatency:
 		lo, hi := msToUs(a.LatencyMs[0]), msToUs(a.LatencyMs[1])
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.LatencyMinUs, l.LatencyMaxUs = lo, hi })
-	case "loss":
+	case DoLoss:
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Loss = *a.Loss })
-	case "duplicate":
+	case DoDuplicate:
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Duplicate = *a.Duplicate })
-	case "drop":
+	case DoDrop:
 		w.dropped = append(w.dropped, a.ID)
 		w.record(TraceEvent{Kind: TraceDrop, Msg: a.ID, Text: "dropped by hand"})
-	case "pause":
+	case DoPause:
 		w.pause(NodeID(a.Node))
-	case "resume":
+	case DoResume:
 		w.resume(NodeID(a.Node))
-	case "crash":
+	case DoCrash:
 		w.crash(NodeID(a.Node))
-	case "restart":
+	case DoRestart:
 		w.restart(NodeID(a.Node))
-	case "slow":
-		w.machines[a.Node].slow = a.Factor
-	case "drift":
-		w.machines[a.Node].drift = a.Factor
-	case "timeout":
+	case DoSlow:
+		w.machines[a.Node].slow = a.MsPerMessage
+	case DoDrift:
+		w.machines[a.Node].drift = a.Rate
+	case DoTimeout:
 		id := NodeID(a.Node)
 		if w.machines[id].status == StatusUp {
 			before := w.capture(id)
 			w.nodes[id].forceTimeout()
 			w.afterStep(id, before)
 		}
-	case "timer":
+	case DoTimer:
 		// Like "timeout", it changes only a running machine with an
 		// election timer; the action is logged either way, so a replay
 		// takes the same path.
 		w.setTimer(NodeID(a.Node), msToUs(a.Ms))
-	case "write", "delete":
-		kind := "write"
-		if a.Do == "delete" {
-			kind = "delete"
-		}
-		w.invoke(Op{Kind: kind, Node: NodeID(a.Node), Key: a.Key, Value: a.Value})
-	case "read":
-		mode, _ := ParseReadMode(a.Mode)
-		w.invoke(Op{Kind: "read", Node: NodeID(a.Node), Key: a.Key, Mode: mode})
+	case DoWrite, DoDelete:
+		w.invoke(Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value})
+	case DoRead:
+		mode, _ := ParseReadMode(string(a.Mode))
+		w.invoke(Op{Kind: DoRead, Node: NodeID(a.Node), Key: a.Key, Mode: mode})
 	}
 	return nil
 }

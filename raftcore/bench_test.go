@@ -63,7 +63,7 @@ func raftcoreLeader(w *World) NodeID {
 // raftcoreCommitOne writes at the leader and steps the world until every
 // machine has applied the write.
 func raftcoreCommitOne(b *testing.B, w *World, l NodeID) {
-	if err := w.Apply(Action{Do: "write", Node: int(l), Key: "deployments/web", Value: "replicas=3"}); err != nil {
+	if err := w.Apply(Action{Do: DoWrite, Node: int(l), Key: "deployments/web", Value: "replicas=3"}); err != nil {
 		b.Fatal(err)
 	}
 	want := w.Node(l).LastIndex()
@@ -91,7 +91,7 @@ func BenchmarkElectAndCommit3(b *testing.B) {
 				cfg.Seed = int64(i%16) + 1
 				w := MustWorld(cfg)
 				if start == "campaign" {
-					if err := w.Apply(Action{Do: "timeout", Node: 1}); err != nil {
+					if err := w.Apply(Action{Do: DoTimeout, Node: 1}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -185,7 +185,7 @@ func benchSteadyState(b *testing.B, traceLimit int) {
 		w := MustWorld(cfg)
 		for k := 0; k < writes; k++ {
 			w.RunUntil(int64(k) * gapUs)
-			if err := w.Apply(Action{Do: "write", Node: 1 + k%5, Key: keys[k], Value: values[k]}); err != nil {
+			if err := w.Apply(Action{Do: DoWrite, Node: 1 + k%5, Key: keys[k], Value: values[k]}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -319,7 +319,7 @@ func (c *checker) onRead(op Op, modIndex uint64) {
 		return
 	}
 	for _, w := range c.w.ops {
-		if w.Kind == "read" || w.Key != op.Key || w.Result != OpOK || w.CompleteUs >= op.InvokeUs {
+		if w.Kind == DoRead || w.Key != op.Key || w.Result != OpOK || w.CompleteUs >= op.InvokeUs {
 			continue
 		}
 		if w.Index > op.ReadAt {

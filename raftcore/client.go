@@ -19,7 +19,7 @@ const (
 // Op is one client operation.
 type Op struct {
 	ID    int      `json:"id"`
-	Kind  string   `json:"kind"` // "write", "delete" or "read"
+	Kind  Verb     `json:"kind"` // DoWrite, DoDelete or DoRead
 	Node  NodeID   `json:"node"`
 	Key   string   `json:"key"`
 	Value string   `json:"value,omitempty"`
@@ -71,13 +71,13 @@ func (w *World) invoke(op Op) int {
 	op.Result = OpPending
 	w.ops = append(w.ops, op)
 	w.pending = append(w.pending, op.ID-1)
-	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, Text: op.Kind + " " + op.Key})
+	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, Text: string(op.Kind) + " " + op.Key})
 	w.schedule(event{at: w.now + int64(w.cfg.ClientTimeoutMs)*1000, kind: evTimeout, op: op.ID})
 	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode}
 	switch op.Kind {
-	case "write":
+	case DoWrite:
 		req.Kind = OpPut
-	case "delete":
+	case DoDelete:
 		req.Kind = OpDelete
 	default:
 		req.Read = true
@@ -124,7 +124,7 @@ func (w *World) onApplied(id NodeID, e Entry) {
 		return
 	}
 	op := &w.ops[e.Data.OpID-1]
-	if op.Done() || op.Node != id || op.Kind == "read" {
+	if op.Done() || op.Node != id || op.Kind == DoRead {
 		return
 	}
 	op.Index = e.Index

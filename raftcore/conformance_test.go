@@ -483,7 +483,7 @@ func (h *lockstep) campaign(id int) {
 	if err := h.etcd.rns[id].Campaign(); err != nil {
 		h.t.Fatal(err)
 	}
-	if err := h.w.Apply(Action{Do: "timeout", Node: id}); err != nil {
+	if err := h.w.Apply(Action{Do: DoTimeout, Node: id}); err != nil {
 		h.t.Fatal(err)
 	}
 	h.settle(fmt.Sprintf("campaign %d", id))
@@ -505,7 +505,7 @@ func (h *lockstep) tick(id int) {
 func (h *lockstep) propose(id int, key, value string) bool {
 	h.t.Helper()
 	eok := h.etcd.rns[id].Propose([]byte(key+"="+value)) == nil
-	if err := h.w.Apply(Action{Do: "write", Node: id, Key: key, Value: value}); err != nil {
+	if err := h.w.Apply(Action{Do: DoWrite, Node: id, Key: key, Value: value}); err != nil {
 		h.t.Fatal(err)
 	}
 	ops := h.w.Ops()

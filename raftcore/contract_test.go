@@ -52,9 +52,9 @@ func TestContractHasFourClausesInOrder(t *testing.T) {
 // isolated leader's uncommitted entries are a temporary fork.
 func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolRaft) })
-	mustApply(t, w, Action{Do: "timeout", Node: 1})
+	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
 	w.RunFor(1_000_000)
-	mustApply(t, w, Action{Do: "write", Node: 2, Key: "deployments/web", Value: "replicas=3"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 2, Key: "deployments/web", Value: "replicas=3"})
 	w.RunFor(1_000_000)
 	for _, c := range w.Contract() {
 		if c.State != ClauseHolding {
@@ -64,22 +64,22 @@ func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 	wantClause(t, w, ClauseConverge, ClauseHolding, "3 machines", "2 committed entries")
 
 	// C pauses and misses a write: it is behind, and Raft will catch it up.
-	mustApply(t, w, Action{Do: "pause", Node: 3})
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=5"})
+	mustApply(t, w, Action{Do: DoPause, Node: 3})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=5"})
 	w.RunFor(500_000)
 	wantClause(t, w, ClauseConverge, ClauseNotYet, "C is paused", "2 of 3")
-	mustApply(t, w, Action{Do: "resume", Node: 3})
+	mustApply(t, w, Action{Do: DoResume, Node: 3})
 	w.RunFor(1_000_000)
 	wantClause(t, w, ClauseConverge, ClauseHolding)
 
 	// Isolate the leader A and write to it: its entry is uncommitted and
 	// differs from what the new majority leader appends.
-	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2, 3}}})
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=9"})
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=9"})
 	w.RunFor(4_000_000)
 	wantClause(t, w, ClauseNoFork, ClauseNotYet, "A holds", "none is committed")
 	wantClause(t, w, ClauseOneHistory, ClauseHolding)
-	mustApply(t, w, Action{Do: "heal"})
+	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(3_000_000)
 	for _, c := range w.Contract() {
 		if c.State != ClauseHolding {
@@ -93,7 +93,7 @@ func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 // copies fly and broken once nothing will ever resend it.
 func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolNaiveCopy) })
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=3"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=3"})
 	wantClause(t, w, ClauseConverge, ClauseNotYet, "2 copies are still on the way")
 	var toC uint64
 	for _, m := range w.InFlight() {
@@ -104,7 +104,7 @@ func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 	if toC == 0 {
 		t.Fatal("no copy in flight to C")
 	}
-	mustApply(t, w, Action{Do: "drop", ID: toC})
+	mustApply(t, w, Action{Do: DoDrop, ID: toC})
 	wantClause(t, w, ClauseConverge, ClauseBroken, "C lacks deployments/web=replicas=3", "nothing will ever send it")
 	w.RunFor(1_000_000)
 	wantClause(t, w, ClauseConverge, ClauseBroken, "C lacks deployments/web=replicas=3 (index 1 at A)")
@@ -119,11 +119,11 @@ func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 // the histories for good.
 func TestContractNaiveCopyPartition(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolNaiveCopy) })
-	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1, 2}, {3}}})
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=5"})
-	mustApply(t, w, Action{Do: "write", Node: 3, Key: "deployments/web", Value: "replicas=1"})
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3}}})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=5"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 3, Key: "deployments/web", Value: "replicas=1"})
 	w.RunFor(1_000_000)
-	mustApply(t, w, Action{Do: "heal"})
+	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(1_000_000)
 	wantClause(t, w, ClauseOneHistory, ClauseBroken, "A and C", "index 1")
 	wantClause(t, w, ClauseNoFork, ClauseBroken, "naive-copy never reconciles")
@@ -137,16 +137,16 @@ func TestContractFailoverTwoAuthorities(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolFailover) })
 	w.RunFor(1_000_000)
 	wantClause(t, w, ClauseOneHistory, ClauseHolding)
-	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2, 3}}})
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
 	w.RunFor(3_000_000)
 	if w.ViolationCount(RuleSingleAuthority) == 0 {
 		t.Fatal("no second authority after 3 s of silence")
 	}
 	wantClause(t, w, ClauseOneHistory, ClauseBroken, "A and", "both act as the authority")
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=5"})
-	mustApply(t, w, Action{Do: "write", Node: 2, Key: "deployments/web", Value: "replicas=0"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=5"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 2, Key: "deployments/web", Value: "replicas=0"})
 	w.RunFor(1_000_000)
-	mustApply(t, w, Action{Do: "heal"})
+	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(2_000_000)
 	wantClause(t, w, ClauseOneHistory, ClauseBroken, "index 1")
 	wantClause(t, w, ClauseNoFork, ClauseBroken, "failover never reconciles")

@@ -44,7 +44,7 @@ func TestSameScheduleSameHash(t *testing.T) {
 		t.Errorf("figure8.txt gave hashes %s and %s", HashString(a.TraceHash()), HashString(b.TraceHash()))
 	}
 	// One more action, or one fewer event, changes the hash.
-	mustApply(t, b, Action{Do: "write", Node: 5, Key: "x", Value: "b"})
+	mustApply(t, b, Action{Do: DoWrite, Node: 5, Key: "x", Value: "b"})
 	if a.TraceHash() == b.TraceHash() {
 		t.Errorf("an extra write left the hash unchanged")
 	}
@@ -81,14 +81,14 @@ func busyWorld(t *testing.T) (w *World, old, paused int, rest []int) {
 		}
 	}
 	drive(t, w, []timedAction{
-		{500_000, Action{Do: "write", Node: old, Key: "a", Value: "1"}},
-		{200_000, Action{Do: "partition", Groups: [][]int{{old, paused}, rest}}},
-		{0, Action{Do: "write", Node: old, Key: "a", Value: "lost"}},
-		{100_000, Action{Do: "pause", Node: paused}},
-		{0, Action{Do: "slow", Node: rest[0], Factor: 30}},
-		{2_500_000, Action{Do: "write", Node: rest[1], Key: "b", Value: "2"}},
-		{0, Action{Do: "write", Node: rest[2], Key: "b", Value: "3"}},
-		{0, Action{Do: "read", Node: paused, Key: "a", Mode: "linearizable"}},
+		{500_000, Action{Do: DoWrite, Node: old, Key: "a", Value: "1"}},
+		{200_000, Action{Do: DoPartition, Groups: [][]int{{old, paused}, rest}}},
+		{0, Action{Do: DoWrite, Node: old, Key: "a", Value: "lost"}},
+		{100_000, Action{Do: DoPause, Node: paused}},
+		{0, Action{Do: DoSlow, Node: rest[0], MsPerMessage: 30}},
+		{2_500_000, Action{Do: DoWrite, Node: rest[1], Key: "b", Value: "2"}},
+		{0, Action{Do: DoWrite, Node: rest[2], Key: "b", Value: "3"}},
+		{0, Action{Do: DoRead, Node: paused, Key: "a", Mode: ReadLinearizable}},
 		{7_000, Action{}},
 	})
 	if w.Backlog(NodeID(paused)) == 0 || w.InFlightCount() == 0 || w.Node(NodeID(old)).LastIndex() <= w.Node(NodeID(old)).Commit() {
@@ -153,7 +153,7 @@ func TestCloneIsIndependent(t *testing.T) {
 		t.Fatalf("setup: the clone did not replace n%d's entries", old)
 	}
 	cc := c.Clone()
-	drive(t, cc, []timedAction{{0, Action{Do: "crash", Node: old}}, {1_000_000, Action{}}})
+	drive(t, cc, []timedAction{{0, Action{Do: DoCrash, Node: old}}, {1_000_000, Action{}}})
 	if internalsOf(t, w) != before {
 		t.Fatalf("running a clone of a clone changed the original")
 	}
@@ -184,15 +184,15 @@ func TestCloneIsIndependent(t *testing.T) {
 // cloneLater heals busyWorld: the old leader's write is replaced.
 func cloneLater(old, paused int, rest []int) []timedAction {
 	return []timedAction{
-		{300_000, Action{Do: "drift", Node: rest[1], Factor: 2}},
-		{0, Action{Do: "write", Node: rest[2], Key: "a", Value: "3"}},
-		{200_000, Action{Do: "resume", Node: paused}},
-		{0, Action{Do: "read", Node: paused, Key: "a", Mode: "local"}},
-		{500_000, Action{Do: "heal"}},
-		{0, Action{Do: "crash", Node: rest[2]}},
-		{0, Action{Do: "slow", Node: rest[0], Factor: 1}},
-		{3_000_000, Action{Do: "restart", Node: rest[2]}},
-		{0, Action{Do: "write", Node: old, Key: "c", Value: "4"}},
+		{300_000, Action{Do: DoDrift, Node: rest[1], Rate: 2}},
+		{0, Action{Do: DoWrite, Node: rest[2], Key: "a", Value: "3"}},
+		{200_000, Action{Do: DoResume, Node: paused}},
+		{0, Action{Do: DoRead, Node: paused, Key: "a", Mode: ReadLocal}},
+		{500_000, Action{Do: DoHeal}},
+		{0, Action{Do: DoCrash, Node: rest[2]}},
+		{0, Action{Do: DoSlow, Node: rest[0], MsPerMessage: 1}},
+		{3_000_000, Action{Do: DoRestart, Node: rest[2]}},
+		{0, Action{Do: DoWrite, Node: old, Key: "c", Value: "4"}},
 		{2_000_000, Action{}},
 	}
 }
@@ -214,10 +214,10 @@ func otherWay(w *World, old, paused int) []timedAction {
 		}
 	}
 	return []timedAction{
-		{0, Action{Do: "partition", Groups: [][]int{{lead2}, others}}},
-		{0, Action{Do: "resume", Node: paused}},
-		{3_000_000, Action{Do: "write", Node: others[0], Key: "d", Value: "5"}},
-		{0, Action{Do: "write", Node: others[1], Key: "d", Value: "6"}},
+		{0, Action{Do: DoPartition, Groups: [][]int{{lead2}, others}}},
+		{0, Action{Do: DoResume, Node: paused}},
+		{3_000_000, Action{Do: DoWrite, Node: others[0], Key: "d", Value: "5"}},
+		{0, Action{Do: DoWrite, Node: others[1], Key: "d", Value: "6"}},
 		{2_000_000, Action{}},
 	}
 }

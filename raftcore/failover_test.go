@@ -10,9 +10,9 @@ func TestFailoverRestartedAuthorityComesBackAsFollower(t *testing.T) {
 	if w.Node(1).Role() != RoleLeader {
 		t.Fatalf("machine 1 should start as the authority, is %v", w.Node(1).Role())
 	}
-	mustApply(t, w, Action{Do: "crash", Node: 1})
+	mustApply(t, w, Action{Do: DoCrash, Node: 1})
 	w.RunFor(4_000_000) // another machine promotes itself meanwhile
-	mustApply(t, w, Action{Do: "restart", Node: 1})
+	mustApply(t, w, Action{Do: DoRestart, Node: 1})
 	if r := w.Node(1).Role(); r != RoleFollower {
 		t.Fatalf("restarted machine 1 is %v, want follower", r)
 	}
@@ -21,9 +21,9 @@ func TestFailoverRestartedAuthorityComesBackAsFollower(t *testing.T) {
 // Slices the world hands out cannot be used to write into it.
 func TestWorldSlicesAreCapped(t *testing.T) {
 	w := newTestWorld(t, nil)
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "k", Value: "v"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "k", Value: "v"})
 	acts := w.Actions()
-	_ = append(acts, Action{Do: "heal"})
+	_ = append(acts, Action{Do: DoHeal})
 	if len(w.Actions()) != 1 || cap(acts) != len(acts) {
 		t.Fatalf("Actions() leaked its storage: cap %d len %d", cap(acts), len(acts))
 	}

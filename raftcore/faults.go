@@ -91,7 +91,7 @@ func RandomRun(seed int64, o RandomOptions) *World {
 				perm[i], perm[j] = perm[j], perm[i]
 			}
 			cut := 1 + r.Intn(n-1)
-			acts = append(acts, Action{Do: "partition", Groups: [][]int{perm[:cut], perm[cut:]}})
+			acts = append(acts, Action{Do: DoPartition, Groups: [][]int{perm[:cut], perm[cut:]}})
 		case k < 11:
 			// Cut the leader off from everyone else.
 			l := leader()
@@ -101,15 +101,15 @@ func RandomRun(seed int64, o RandomOptions) *World {
 					rest = append(rest, i)
 				}
 			}
-			acts = append(acts, Action{Do: "partition", Groups: [][]int{{l}, rest}})
+			acts = append(acts, Action{Do: DoPartition, Groups: [][]int{{l}, rest}})
 		case k < 16:
-			acts = append(acts, Action{Do: "heal"})
+			acts = append(acts, Action{Do: DoHeal})
 		case k < 22:
 			a := node()
-			acts = append(acts, Action{Do: "cut", From: a, To: other(a), OneWay: r.Chance(0.5)})
+			acts = append(acts, Action{Do: DoCut, From: a, To: other(a), OneWay: r.Chance(0.5)})
 		case k < 26:
 			a := node()
-			acts = append(acts, Action{Do: "restore", From: a, To: other(a)})
+			acts = append(acts, Action{Do: DoRestore, From: a, To: other(a)})
 		case k < 36:
 			id := node()
 			if r.Chance(0.5) {
@@ -117,11 +117,11 @@ func RandomRun(seed int64, o RandomOptions) *World {
 			}
 			switch w.Status(NodeID(id)) {
 			case StatusCrashed:
-				acts = append(acts, Action{Do: "restart", Node: id})
+				acts = append(acts, Action{Do: DoRestart, Node: id})
 			case StatusPaused:
-				acts = append(acts, Action{Do: "resume", Node: id})
+				acts = append(acts, Action{Do: DoResume, Node: id})
 			default:
-				acts = append(acts, Action{Do: "crash", Node: id})
+				acts = append(acts, Action{Do: DoCrash, Node: id})
 			}
 		case k < 42:
 			id := node()
@@ -130,52 +130,52 @@ func RandomRun(seed int64, o RandomOptions) *World {
 			}
 			switch w.Status(NodeID(id)) {
 			case StatusPaused:
-				acts = append(acts, Action{Do: "resume", Node: id})
+				acts = append(acts, Action{Do: DoResume, Node: id})
 			case StatusUp:
-				acts = append(acts, Action{Do: "pause", Node: id})
+				acts = append(acts, Action{Do: DoPause, Node: id})
 			default:
-				acts = append(acts, Action{Do: "restart", Node: id})
+				acts = append(acts, Action{Do: DoRestart, Node: id})
 			}
 		case k < 45:
-			acts = append(acts, Action{Do: "drift", Node: node(), Factor: []float64{0.5, 0.8, 1, 1.25, 2}[r.Intn(5)]})
+			acts = append(acts, Action{Do: DoDrift, Node: node(), Rate: []float64{0.5, 0.8, 1, 1.25, 2}[r.Intn(5)]})
 		case k < 48:
-			acts = append(acts, Action{Do: "slow", Node: node(), Factor: []float64{1, 1, 5, 50}[r.Intn(4)]})
+			acts = append(acts, Action{Do: DoSlow, Node: node(), MsPerMessage: []float64{1, 1, 5, 50}[r.Intn(4)]})
 		case k < 53:
-			acts = append(acts, Action{Do: "timeout", Node: node()})
+			acts = append(acts, Action{Do: DoTimeout, Node: node()})
 		case k < 56:
 			p := float64(r.Intn(4)) / 10
-			acts = append(acts, Action{Do: "duplicate", Duplicate: &p})
+			acts = append(acts, Action{Do: DoDuplicate, Duplicate: &p})
 		case k < 85:
 			writes++
-			a := Action{Do: "write", Node: node(), Key: fmt.Sprintf("deployments/app%d", r.Intn(4)), Value: fmt.Sprintf("v%d", writes)}
+			a := Action{Do: DoWrite, Node: node(), Key: fmt.Sprintf("deployments/app%d", r.Intn(4)), Value: fmt.Sprintf("v%d", writes)}
 			if r.Chance(0.5) {
 				a.Node = leader()
 			}
 			if r.Chance(0.1) {
-				a.Do, a.Value = "delete", ""
+				a.Do, a.Value = DoDelete, ""
 			}
 			acts = append(acts, a)
 		case k < 100:
-			acts = append(acts, Action{Do: "read", Node: node(), Key: fmt.Sprintf("deployments/app%d", r.Intn(4)),
-				Mode: []string{"linearizable", "lease", "local"}[r.Intn(3)]})
+			acts = append(acts, Action{Do: DoRead, Node: node(), Key: fmt.Sprintf("deployments/app%d", r.Intn(4)),
+				Mode: []ReadMode{ReadLinearizable, ReadLease, ReadLocal}[r.Intn(3)]})
 		default:
 			if !healed {
 				healed = true
-				acts = append(acts, Action{Do: "heal"})
+				acts = append(acts, Action{Do: DoHeal})
 				p := 0.0
-				acts = append(acts, Action{Do: "duplicate", Duplicate: &p}, Action{Do: "loss", Loss: &p})
+				acts = append(acts, Action{Do: DoDuplicate, Duplicate: &p}, Action{Do: DoLoss, Loss: &p})
 				for id := 1; id <= n; id++ {
 					switch w.Status(NodeID(id)) {
 					case StatusCrashed:
-						acts = append(acts, Action{Do: "restart", Node: id})
+						acts = append(acts, Action{Do: DoRestart, Node: id})
 					case StatusPaused:
-						acts = append(acts, Action{Do: "resume", Node: id})
+						acts = append(acts, Action{Do: DoResume, Node: id})
 					}
-					acts = append(acts, Action{Do: "slow", Node: id, Factor: 1}, Action{Do: "drift", Node: id, Factor: 1})
+					acts = append(acts, Action{Do: DoSlow, Node: id, MsPerMessage: 1}, Action{Do: DoDrift, Node: id, Rate: 1})
 				}
 			}
 			writes++
-			acts = append(acts, Action{Do: "write", Node: node(), Key: "deployments/final", Value: fmt.Sprintf("v%d", writes)})
+			acts = append(acts, Action{Do: DoWrite, Node: node(), Key: "deployments/final", Value: fmt.Sprintf("v%d", writes)})
 		}
 		for _, a := range acts {
 			if err := w.Apply(a); err != nil {

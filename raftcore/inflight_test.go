@@ -12,7 +12,7 @@ func TestAppendInFlightReusesTheBufferAndMatchesInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.RunFor(3_000_000)
-	if err := w.Apply(Action{Do: "latency", LatencyMs: []float64{500, 900}}); err != nil {
+	if err := w.Apply(Action{Do: DoLatency, LatencyMs: []float64{500, 900}}); err != nil {
 		t.Fatal(err)
 	}
 	w.RunFor(1_000_000)

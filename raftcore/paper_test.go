@@ -125,9 +125,9 @@ func TestElectionSafetyAndMajority(t *testing.T) {
 			r := NewRand(seed)
 			for i := 0; i < 4; i++ {
 				l := waitSettled(t, w, 10_000)
-				mustApply(t, w, Action{Do: "crash", Node: int(l)})
+				mustApply(t, w, Action{Do: DoCrash, Node: int(l)})
 				w.RunFor(int64(1000+r.Intn(2000)) * msUs)
-				mustApply(t, w, Action{Do: "restart", Node: int(l)})
+				mustApply(t, w, Action{Do: DoRestart, Node: int(l)})
 			}
 			waitSettled(t, w, 10_000)
 
@@ -174,13 +174,13 @@ func TestRandomizedElectionTimeouts(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { c.Nodes, c.PreVote, c.CheckQuorum, c.ElectionTicks = 3, false, false, E })
 	// Alone, no candidate can win, so every forced timeout starts a new
 	// election with a fresh draw.
-	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2}, {3}}})
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2}, {3}}})
 	seen := make([]int, 2*E)
 	last := make([]int, 4)
 	changed, draws := 0, 0
 	for i := 0; i < 300; i++ {
 		id := NodeID(1 + i%3)
-		mustApply(t, w, Action{Do: "timeout", Node: int(id)})
+		mustApply(t, w, Action{Do: DoTimeout, Node: int(id)})
 		if w.Node(id).Role() != RoleCandidate {
 			t.Fatalf("n%d is %s after a forced timeout", id, w.Node(id).Role())
 		}
@@ -282,7 +282,7 @@ func TestTermRules(t *testing.T) {
 	// A candidate hearing an append or heartbeat from a leader of its own
 	// term becomes its follower.
 	isolate(t, plain, pf)
-	mustApply(t, plain, Action{Do: "timeout", Node: int(pf)})
+	mustApply(t, plain, Action{Do: DoTimeout, Node: int(pf)})
 	cterm := plain.Node(pf).Term()
 	if plain.Node(pf).Role() != RoleCandidate {
 		t.Fatalf("want n%d a candidate, got %s", pf, plain.Node(pf).Role())
@@ -349,11 +349,11 @@ func TestVoteOncePerTerm(t *testing.T) {
 func TestElectionRestriction(t *testing.T) {
 	build := func(bug Bug) *World {
 		w := newTestWorld(t, func(c *Config) { c.Nodes, c.PreVote, c.CheckQuorum, c.Bugs = 3, false, false, bug })
-		mustApply(t, w, Action{Do: "timeout", Node: 1})
+		mustApply(t, w, Action{Do: DoTimeout, Node: 1})
 		waitSettled(t, w, 1_000)
-		mustApply(t, w, Action{Do: "timeout", Node: 2})
+		mustApply(t, w, Action{Do: DoTimeout, Node: 2})
 		waitSettled(t, w, 1_000)
-		mustApply(t, w, Action{Do: "write", Node: 2, Key: "x", Value: "1"})
+		mustApply(t, w, Action{Do: DoWrite, Node: 2, Key: "x", Value: "1"})
 		waitSettled(t, w, 1_000)
 		return w
 	}
@@ -393,8 +393,8 @@ func TestElectionRestriction(t *testing.T) {
 		cfg := s.cfg
 		cfg.Bugs = bug
 		w, _ := s.run(t, cfg, 3_150)
-		mustApply(t, w, Action{Do: "timeout", Node: 4})
-		mustApply(t, w, Action{Do: "timeout", Node: 5})
+		mustApply(t, w, Action{Do: DoTimeout, Node: 4})
+		mustApply(t, w, Action{Do: DoTimeout, Node: 5})
 		lead := waitSettled(t, w, 2_000)
 		hasX := w.Node(lead).LastIndex() >= 2 && w.Node(lead).Entry(2).Data.Key == "x"
 		if bug == 0 && (lead == 4 || lead == 5 || !hasX) {
@@ -500,16 +500,16 @@ func TestConflictRepairAfterHeal(t *testing.T) {
 func loneLeaderRound(t *testing.T, w *World, x NodeID, writes int) {
 	t.Helper()
 	if w.Status(x) == StatusCrashed {
-		mustApply(t, w, Action{Do: "restart", Node: int(x)})
+		mustApply(t, w, Action{Do: DoRestart, Node: int(x)})
 	}
 	for j := 1; j <= w.Size(); j++ {
 		if NodeID(j) != x {
-			mustApply(t, w, Action{Do: "restore", From: int(x), To: j, OneWay: true})
+			mustApply(t, w, Action{Do: DoRestore, From: int(x), To: j, OneWay: true})
 		}
 	}
 	won := false
 	for try := 0; try < 4 && !won; try++ {
-		mustApply(t, w, Action{Do: "timeout", Node: int(x)})
+		mustApply(t, w, Action{Do: DoTimeout, Node: int(x)})
 		stepUntil(w, w.Now()+200*msUs, func() bool { return w.Node(x).Role() != RoleCandidate })
 		won = w.Node(x).Role() == RoleLeader
 	}
@@ -518,13 +518,13 @@ func loneLeaderRound(t *testing.T, w *World, x NodeID, writes int) {
 	}
 	for j := 1; j <= w.Size(); j++ {
 		if NodeID(j) != x {
-			mustApply(t, w, Action{Do: "cut", From: int(x), To: j, OneWay: true})
+			mustApply(t, w, Action{Do: DoCut, From: int(x), To: j, OneWay: true})
 		}
 	}
 	for i := 0; i < writes; i++ {
-		mustApply(t, w, Action{Do: "write", Node: int(x), Key: "k", Value: fmt.Sprintf("n%d-t%d-%d", x, w.Node(x).Term(), i)})
+		mustApply(t, w, Action{Do: DoWrite, Node: int(x), Key: "k", Value: fmt.Sprintf("n%d-t%d-%d", x, w.Node(x).Term(), i)})
 	}
-	mustApply(t, w, Action{Do: "crash", Node: int(x)})
+	mustApply(t, w, Action{Do: DoCrash, Node: int(x)})
 }
 
 // probeRejections builds two divergent logs and counts how many appends the
@@ -534,25 +534,25 @@ func loneLeaderRound(t *testing.T, w *World, x NodeID, writes int) {
 // 2k+1 over the same indexes. n4 is then elected and repairs n5.
 func probeRejections(t *testing.T, k, writes int) (rejected int, divergent uint64) {
 	w := newTestWorld(t, func(c *Config) { c.PreVote, c.CheckQuorum = false, false })
-	mustApply(t, w, Action{Do: "timeout", Node: 1})
+	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
 	waitSettled(t, w, 1_000)
 	for i := 0; i < k; i++ {
 		loneLeaderRound(t, w, 5, writes)
 		loneLeaderRound(t, w, 4, writes)
 	}
 	divergent = w.Node(5).LastIndex() - 1
-	mustApply(t, w, Action{Do: "restart", Node: 4})
+	mustApply(t, w, Action{Do: DoRestart, Node: 4})
 	for j := 1; j <= 5; j++ {
 		if j != 4 {
-			mustApply(t, w, Action{Do: "restore", From: 4, To: j, OneWay: true})
+			mustApply(t, w, Action{Do: DoRestore, From: 4, To: j, OneWay: true})
 		}
 	}
-	mustApply(t, w, Action{Do: "timeout", Node: 4})
+	mustApply(t, w, Action{Do: DoTimeout, Node: 4})
 	if !stepUntil(w, w.Now()+500*msUs, func() bool { return sameLog(w, 1, 4) && sameLog(w, 2, 4) && sameLog(w, 3, 4) }) {
 		t.Fatalf("n4 (%s) did not repair n1 to n3", w.Node(4).Role())
 	}
-	mustApply(t, w, Action{Do: "restart", Node: 5})
-	mustApply(t, w, Action{Do: "heal"})
+	mustApply(t, w, Action{Do: DoRestart, Node: 5})
+	mustApply(t, w, Action{Do: DoHeal})
 	seen := map[uint64]bool{}
 	refusedAt := map[uint64]bool{}
 	repaired := stepUntil(w, w.Now()+2_000*msUs, func() bool {
@@ -752,13 +752,13 @@ func TestNewLeaderAppendsEmptyEntry(t *testing.T) {
 // it has applied the entry. Without a known leader it refuses.
 func TestProposalForwarding(t *testing.T) {
 	w := newTestWorld(t, nil)
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "x", Value: "early"})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "x", Value: "early"})
 	if op := opOf(t, w, 1); op.Result != OpRefused || op.Reason != errNoLeader.Error() {
 		t.Errorf("write before any election: %s %q, want refused: %v", op.Result, op.Reason, errNoLeader)
 	}
 	l := waitSettled(t, w, 5_000)
 	f := followerOf(w, l)
-	mustApply(t, w, Action{Do: "write", Node: int(f), Key: "x", Value: "1"})
+	mustApply(t, w, Action{Do: DoWrite, Node: int(f), Key: "x", Value: "1"})
 	forwarded := false
 	for _, m := range w.InFlight() {
 		if m.Type == MsgProp && m.From == f && m.To == l && m.Entries[0].Data.Value == "1" {
@@ -788,14 +788,14 @@ func TestRestartKeepsPersistentState(t *testing.T) {
 	w := newTestWorld(t, nil)
 	l := waitSettled(t, w, 5_000)
 	for i := 0; i < 3; i++ {
-		mustApply(t, w, Action{Do: "write", Node: int(l), Key: fmt.Sprintf("k%d", i), Value: "v"})
+		mustApply(t, w, Action{Do: DoWrite, Node: int(l), Key: fmt.Sprintf("k%d", i), Value: "v"})
 	}
 	waitSettled(t, w, 2_000)
 	n := w.Node(l)
 	term, vote, log := n.Term(), n.Vote(), n.Entries(1, n.LastIndex())
 	digest := n.KV().Digest()
-	mustApply(t, w, Action{Do: "crash", Node: int(l)})
-	mustApply(t, w, Action{Do: "restart", Node: int(l)})
+	mustApply(t, w, Action{Do: DoCrash, Node: int(l)})
+	mustApply(t, w, Action{Do: DoRestart, Node: int(l)})
 	restartedAt := w.Now()
 	n = w.Node(l)
 	if n.Term() != term || n.Vote() != vote || fmt.Sprint(n.Entries(1, n.LastIndex())) != fmt.Sprint(log) {
@@ -917,7 +917,7 @@ func TestFollowersInLeaseIgnoreVotes(t *testing.T) {
 		f := followerOf(w, l)
 		term := w.Node(l).Term()
 		mark := w.TraceCount()
-		mustApply(t, w, Action{Do: "timeout", Node: int(f)})
+		mustApply(t, w, Action{Do: DoTimeout, Node: int(f)})
 		var requests []uint64
 		for _, m := range w.InFlight() {
 			if m.From == f && m.Type == MsgVote {
@@ -963,7 +963,7 @@ func isolate(t *testing.T, w *World, id NodeID) {
 			rest = append(rest, i)
 		}
 	}
-	mustApply(t, w, Action{Do: "partition", Groups: [][]int{{int(id)}, rest}})
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{int(id)}, rest}})
 }
 
 // partitionLeaderMinority cuts leader l and one follower off from the rest.
@@ -974,7 +974,7 @@ func partitionLeaderMinority(t *testing.T, w *World, l NodeID) (minority []int, 
 			majority = append(majority, i)
 		}
 	}
-	mustApply(t, w, Action{Do: "partition", Groups: [][]int{minority, majority}})
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{minority, majority}})
 	return minority, majority
 }
 
@@ -983,7 +983,7 @@ func partitionLeaderMinority(t *testing.T, w *World, l NodeID) (minority []int, 
 func settledWithX1(t *testing.T) (*World, NodeID) {
 	w := newTestWorld(t, nil)
 	l := waitSettled(t, w, 5_000)
-	mustApply(t, w, Action{Do: "write", Node: int(l), Key: "x", Value: "1"})
+	mustApply(t, w, Action{Do: DoWrite, Node: int(l), Key: "x", Value: "1"})
 	waitSettled(t, w, 1_000)
 	return w, l
 }
@@ -996,7 +996,7 @@ func settledWithX1(t *testing.T) (*World, NodeID) {
 func TestLinearizableRead(t *testing.T) {
 	w, l := settledWithX1(t)
 
-	mustApply(t, w, Action{Do: "read", Node: int(l), Key: "x", Mode: "linearizable"})
+	mustApply(t, w, Action{Do: DoRead, Node: int(l), Key: "x", Mode: ReadLinearizable})
 	id := newestOp(w)
 	rounds := 0
 	for _, m := range w.InFlight() {
@@ -1021,10 +1021,10 @@ func TestLinearizableRead(t *testing.T) {
 	// Cut the leader off with one follower: reads there never succeed.
 	partitionLeaderMinority(t, w, l)
 	f := followerOf(w, l)
-	mustApply(t, w, Action{Do: "read", Node: int(l), Key: "x", Mode: "linearizable"})
-	mustApply(t, w, Action{Do: "read", Node: int(f), Key: "x", Mode: "linearizable"})
+	mustApply(t, w, Action{Do: DoRead, Node: int(l), Key: "x", Mode: ReadLinearizable})
+	mustApply(t, w, Action{Do: DoRead, Node: int(f), Key: "x", Mode: ReadLinearizable})
 	w.RunFor(3 * time1s) // CheckQuorum has stepped the leader down by now
-	mustApply(t, w, Action{Do: "read", Node: int(f), Key: "x", Mode: "linearizable"})
+	mustApply(t, w, Action{Do: DoRead, Node: int(f), Key: "x", Mode: ReadLinearizable})
 	w.RunFor(6 * time1s)
 	for _, id := range []int{newestOp(w) - 2, newestOp(w) - 1, newestOp(w)} {
 		if op := opOf(t, w, id); op.Result == OpOK || op.Result == OpPending {
@@ -1041,7 +1041,7 @@ func TestLinearizableRead(t *testing.T) {
 // allowed: the checker does not judge local reads.
 func TestLeaseAndLocalReads(t *testing.T) {
 	w, l := settledWithX1(t)
-	mustApply(t, w, Action{Do: "read", Node: int(l), Key: "x", Mode: "lease"})
+	mustApply(t, w, Action{Do: DoRead, Node: int(l), Key: "x", Mode: ReadLease})
 	if op := opOf(t, w, newestOp(w)); op.Result != OpOK || op.LatencyUs(0) != 0 || op.ReadValue != "1" {
 		t.Errorf("lease read at the leader: %+v; want x=1 at once", op)
 	}
@@ -1054,10 +1054,10 @@ func TestLeaseAndLocalReads(t *testing.T) {
 	// Cut off n_f; the majority commits x=2; a local read at n_f answers x=1.
 	f := followerOf(w, l)
 	isolate(t, w, f)
-	mustApply(t, w, Action{Do: "write", Node: int(l), Key: "x", Value: "2"})
+	mustApply(t, w, Action{Do: DoWrite, Node: int(l), Key: "x", Value: "2"})
 	write := newestOp(w)
 	stepUntil(w, w.Now()+time1s, func() bool { return opOf(t, w, write).Done() })
-	mustApply(t, w, Action{Do: "read", Node: int(f), Key: "x", Mode: "local"})
+	mustApply(t, w, Action{Do: DoRead, Node: int(f), Key: "x", Mode: ReadLocal})
 	op := opOf(t, w, newestOp(w))
 	if opOf(t, w, write).Result != OpOK || op.Result != OpOK || op.LatencyUs(0) != 0 || op.ReadValue != "1" {
 		t.Errorf("local read at the cut-off n%d after x=2 completed: %+v; want the stale x=1 at once", f, op)
@@ -1074,7 +1074,7 @@ func TestLeaseAndLocalReads(t *testing.T) {
 // cannot get its quorum round and never answers.
 func TestLeaseReadUnderClockDrift(t *testing.T) {
 	w, old := settledWithX1(t)
-	mustApply(t, w, Action{Do: "drift", Node: int(old), Factor: 0.05})
+	mustApply(t, w, Action{Do: DoDrift, Node: int(old), Rate: 0.05})
 	isolate(t, w, old)
 	var lead NodeID
 	if !stepUntil(w, w.Now()+5*time1s, func() bool {
@@ -1088,7 +1088,7 @@ func TestLeaseReadUnderClockDrift(t *testing.T) {
 	}) {
 		t.Fatalf("the majority elected no leader")
 	}
-	mustApply(t, w, Action{Do: "write", Node: int(lead), Key: "x", Value: "2"})
+	mustApply(t, w, Action{Do: DoWrite, Node: int(lead), Key: "x", Value: "2"})
 	write := newestOp(w)
 	stepUntil(w, w.Now()+time1s, func() bool { return opOf(t, w, write).Done() })
 	if opOf(t, w, write).Result != OpOK || w.Node(old).Role() != RoleLeader {
@@ -1099,7 +1099,7 @@ func TestLeaseReadUnderClockDrift(t *testing.T) {
 	// the write.
 	w.RunFor(msUs)
 	lease := w.Clone()
-	mustApply(t, lease, Action{Do: "read", Node: int(old), Key: "x", Mode: "lease"})
+	mustApply(t, lease, Action{Do: DoRead, Node: int(old), Key: "x", Mode: ReadLease})
 	if op := opOf(t, lease, newestOp(lease)); op.Result != OpOK || op.ReadValue != "1" {
 		t.Errorf("lease read at the drifting old leader: %+v; want the stale x=1", op)
 	}
@@ -1107,7 +1107,7 @@ func TestLeaseReadUnderClockDrift(t *testing.T) {
 		t.Errorf("the checker did not flag the stale lease read: %+v", lease.Violations())
 	}
 
-	mustApply(t, w, Action{Do: "read", Node: int(old), Key: "x", Mode: "linearizable"})
+	mustApply(t, w, Action{Do: DoRead, Node: int(old), Key: "x", Mode: ReadLinearizable})
 	w.RunFor(6 * time1s)
 	if op := opOf(t, w, newestOp(w)); op.Result == OpOK || op.Result == OpPending {
 		t.Errorf("linearizable read at the old leader: %+v; want no answer", op)

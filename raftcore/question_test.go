@@ -13,8 +13,8 @@ func TestAskAnswersFromEachMachinesOwnState(t *testing.T) {
 		c.Nodes, c.Protocol, c.Names = 3, ProtocolNaiveCopy, []string{"A", "B", "C"}
 	})
 	one := 1.0
-	mustApply(t, w, Action{Do: "loss", From: 1, To: 3, OneWay: true, Loss: &one})
-	mustApply(t, w, Action{Do: "write", Node: 1, Key: "deployments/web", Value: "replicas=3"})
+	mustApply(t, w, Action{Do: DoLoss, From: 1, To: 3, OneWay: true, Loss: &one})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=3"})
 	w.RunFor(1_000_000)
 
 	got := w.Ask("deployments/web")
@@ -33,8 +33,8 @@ func TestAskAnswersFromEachMachinesOwnState(t *testing.T) {
 		t.Fatalf("C's answer: %+v", got[2])
 	}
 
-	mustApply(t, w, Action{Do: "crash", Node: 2})
-	mustApply(t, w, Action{Do: "pause", Node: 3})
+	mustApply(t, w, Action{Do: DoCrash, Node: 2})
+	mustApply(t, w, Action{Do: DoPause, Node: 3})
 	got = w.Ask("deployments/web")
 	if got[1].Answered || got[1].Word() != "—" || !strings.Contains(got[1].Text, "down") {
 		t.Fatalf("a crashed machine must not answer: %+v", got[1])

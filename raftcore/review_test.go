@@ -65,16 +65,16 @@ func rvLastOp(t *testing.T, w *World) Op {
 // machine 1 still believes it leads.
 func rvReplaceLeader(t *testing.T, w *World, pause bool) NodeID {
 	t.Helper()
-	rvApply(t, w, Action{Do: "timeout", Node: 1})
+	rvApply(t, w, Action{Do: DoTimeout, Node: 1})
 	if !rvRunUntil(w, 2_000_000, func() bool { return rvLeads(w, 1) }) {
 		t.Fatal("machine 1 did not become leader")
 	}
-	rvApply(t, w, Action{Do: "write", Node: 1, Key: "x", Value: "1"})
+	rvApply(t, w, Action{Do: DoWrite, Node: 1, Key: "x", Value: "1"})
 	w.RunFor(500_000)
 	if pause {
-		rvApply(t, w, Action{Do: "pause", Node: 1})
+		rvApply(t, w, Action{Do: DoPause, Node: 1})
 	}
-	rvApply(t, w, Action{Do: "partition", Groups: [][]int{{1}, {2, 3}}})
+	rvApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
 	if !rvRunUntil(w, 5_000_000, func() bool { return rvLeads(w, 2) || rvLeads(w, 3) }) {
 		t.Fatal("the majority elected no leader")
 	}
@@ -82,7 +82,7 @@ func rvReplaceLeader(t *testing.T, w *World, pause bool) NodeID {
 	if !rvLeads(w, 2) {
 		lead = 3
 	}
-	rvApply(t, w, Action{Do: "write", Node: int(lead), Key: "x", Value: "2"})
+	rvApply(t, w, Action{Do: DoWrite, Node: int(lead), Key: "x", Value: "2"})
 	write := rvLastOp(t, w).ID
 	w.RunFor(500_000)
 	if op, _ := w.Op(write); op.Result != OpOK || w.Node(1).Role() != RoleLeader {
@@ -98,23 +98,23 @@ func rvReplaceLeader(t *testing.T, w *World, pause bool) NodeID {
 // matched no read of its own, and the client waited until its timeout.
 func TestReviewReadForwardedTwiceIsAnswered(t *testing.T) {
 	w := rvWorld(t, 3, false, false)
-	rvApply(t, w, Action{Do: "timeout", Node: 1})
+	rvApply(t, w, Action{Do: DoTimeout, Node: 1})
 	if !rvRunUntil(w, 2_000_000, func() bool { return rvLeads(w, 1) && w.Node(3).Lead() == 1 }) {
 		t.Fatal("machine 1 did not become leader")
 	}
 	// Machine 3 stops hearing machine 2, so it keeps believing 1 leads
 	// while 2 takes over with 1's vote.
-	rvApply(t, w, Action{Do: "cut", From: 2, To: 3, OneWay: true})
-	rvApply(t, w, Action{Do: "timeout", Node: 2})
+	rvApply(t, w, Action{Do: DoCut, From: 2, To: 3, OneWay: true})
+	rvApply(t, w, Action{Do: DoTimeout, Node: 2})
 	if !rvRunUntil(w, 1_000_000, func() bool { return rvLeads(w, 2) && w.Node(1).Lead() == 2 }) {
 		t.Fatal("machine 2 did not take over")
 	}
 	if w.Node(3).Lead() != 1 {
 		t.Fatalf("setup: machine 3 follows %d, want 1", w.Node(3).Lead())
 	}
-	rvApply(t, w, Action{Do: "read", Node: 3, Key: "x", Mode: "linearizable"})
+	rvApply(t, w, Action{Do: DoRead, Node: 3, Key: "x", Mode: ReadLinearizable})
 	read := rvLastOp(t, w).ID
-	rvApply(t, w, Action{Do: "restore", From: 2, To: 3, OneWay: true})
+	rvApply(t, w, Action{Do: DoRestore, From: 2, To: 3, OneWay: true})
 	w.RunFor(1_000_000)
 	if op, _ := w.Op(read); op.Result != OpOK {
 		t.Fatalf("read forwarded through the old leader: %s (%s); want it answered", op.Result, op.Reason)
@@ -133,7 +133,7 @@ func TestReviewLeaseReadNeedsCheckQuorum(t *testing.T) {
 	lead := rvReplaceLeader(t, w, false)
 	w.RunFor(1_000)
 	for _, at := range []NodeID{1, lead} {
-		rvApply(t, w, Action{Do: "read", Node: int(at), Key: "x", Mode: "lease"})
+		rvApply(t, w, Action{Do: DoRead, Node: int(at), Key: "x", Mode: ReadLease})
 		op := rvLastOp(t, w)
 		if op.Result != OpRefused || !strings.Contains(op.Reason, "CheckQuorum") {
 			t.Errorf("lease read at machine %d without CheckQuorum: %s %q (read %q); want refused, naming CheckQuorum", at, op.Result, op.Reason, op.ReadValue)
@@ -151,7 +151,7 @@ func TestReviewInFlightCountLeavesOutDropped(t *testing.T) {
 	if !rvRunUntil(w, 5_000_000, func() bool { return len(w.InFlight()) > 0 }) {
 		t.Fatal("no message was ever in flight")
 	}
-	rvApply(t, w, Action{Do: "drop", ID: w.InFlight()[0].ID})
+	rvApply(t, w, Action{Do: DoDrop, ID: w.InFlight()[0].ID})
 	if got, want := w.InFlightCount(), len(w.InFlight()); got != want {
 		t.Fatalf("InFlightCount() = %d after a drop, len(InFlight()) = %d", got, want)
 	}
@@ -167,9 +167,9 @@ func TestReviewInFlightCountLeavesOutDropped(t *testing.T) {
 func TestReviewLeaseReadAfterPauseIsStale(t *testing.T) {
 	w := rvWorld(t, 3, true, true)
 	rvReplaceLeader(t, w, true)
-	rvApply(t, w, Action{Do: "read", Node: 1, Key: "x", Mode: "lease"})
+	rvApply(t, w, Action{Do: DoRead, Node: 1, Key: "x", Mode: ReadLease})
 	read := rvLastOp(t, w).ID
-	rvApply(t, w, Action{Do: "resume", Node: 1})
+	rvApply(t, w, Action{Do: DoResume, Node: 1})
 	op, _ := w.Op(read)
 	if op.Result != OpOK || op.ReadValue != "1" {
 		t.Fatalf("lease read at the woken old leader: %s %q; want the stale x=1", op.Result, op.ReadValue)
@@ -189,12 +189,12 @@ func TestReviewLeaseReadAfterPauseIsStale(t *testing.T) {
 // shows that none of them is vacuous.
 func TestReviewEveryInvariantRuleCanFire(t *testing.T) {
 	settled := rvWorld(t, 3, true, true)
-	rvApply(t, settled, Action{Do: "timeout", Node: 1})
+	rvApply(t, settled, Action{Do: DoTimeout, Node: 1})
 	if !rvRunUntil(settled, 2_000_000, func() bool { return rvLeads(settled, 1) }) {
 		t.Fatal("machine 1 did not become leader")
 	}
-	rvApply(t, settled, Action{Do: "write", Node: 1, Key: "x", Value: "1"})
-	rvApply(t, settled, Action{Do: "write", Node: 1, Key: "y", Value: "1"})
+	rvApply(t, settled, Action{Do: DoWrite, Node: 1, Key: "x", Value: "1"})
+	rvApply(t, settled, Action{Do: DoWrite, Node: 1, Key: "y", Value: "1"})
 	settled.RunFor(500_000)
 	if settled.Node(2).Commit() < 3 || settled.Node(2).Vote() != 1 {
 		t.Fatalf("setup: machine 2 has commit %d, vote %d", settled.Node(2).Commit(), settled.Node(2).Vote())

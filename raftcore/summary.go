@@ -41,7 +41,7 @@ type LogEntry struct {
 // OpSummary is one client operation, times in milliseconds.
 type OpSummary struct {
 	ID         int      `json:"id"`
-	Kind       string   `json:"kind"`
+	Kind       Verb     `json:"kind"`
 	Node       NodeID   `json:"node"`
 	Key        string   `json:"key"`
 	Value      string   `json:"value,omitempty"`
@@ -91,7 +91,7 @@ func (w *World) Summarize() Summary {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c
 		}
-		if op.Kind == "read" && op.Result == OpOK {
+		if op.Kind == DoRead && op.Result == OpOK {
 			v := op.ReadValue
 			os.ReadValue = &v
 			os.ReadFound = op.ReadFound

@@ -35,11 +35,11 @@ func TestTimerFiresWhenAsked(t *testing.T) {
 		w.RunUntil(50_000)
 		// Machine 4's clock runs at another rate: its ticks are longer or
 		// shorter, and the timer must still land on the microsecond.
-		mustApply(t, w, Action{Do: "drift", Node: 4, Factor: drift})
+		mustApply(t, w, Action{Do: DoDrift, Node: 4, Rate: drift})
 		w.RunUntil(123_456)
 		start := w.Now()
-		mustApply(t, w, Action{Do: "timer", Node: 2, Ms: 250.5})
-		mustApply(t, w, Action{Do: "timer", Node: 4, Ms: 250.5})
+		mustApply(t, w, Action{Do: DoTimer, Node: 2, Ms: 250.5})
+		mustApply(t, w, Action{Do: DoTimer, Node: 4, Ms: 250.5})
 		want := start + 250_500
 		for _, id := range []NodeID{2, 4} {
 			if due, ok := w.TimerDue(id); !ok || due != want {
@@ -98,30 +98,30 @@ func TestTimerLeavesWhatHasNoTimer(t *testing.T) {
 		t.Errorf("the leader %d reports an election timer", l)
 	}
 	before := w.Node(l).Term()
-	mustApply(t, w, Action{Do: "timer", Node: int(l), Ms: 1})
+	mustApply(t, w, Action{Do: DoTimer, Node: int(l), Ms: 1})
 	w.RunFor(500_000)
 	if w.Node(l).Role() != RoleLeader || w.Node(l).Term() != before {
 		t.Errorf("timer on the leader changed it: %v in term %d", w.Node(l).Role(), w.Node(l).Term())
 	}
 	f := l%5 + 1
-	mustApply(t, w, Action{Do: "pause", Node: int(f)})
+	mustApply(t, w, Action{Do: DoPause, Node: int(f)})
 	if _, ok := w.TimerDue(f); ok {
 		t.Errorf("paused machine %d reports a running timer", f)
 	}
-	mustApply(t, w, Action{Do: "timer", Node: int(f), Ms: 1})
-	mustApply(t, w, Action{Do: "crash", Node: int(f%5 + 1)})
-	mustApply(t, w, Action{Do: "timer", Node: int(f%5 + 1), Ms: 1})
+	mustApply(t, w, Action{Do: DoTimer, Node: int(f), Ms: 1})
+	mustApply(t, w, Action{Do: DoCrash, Node: int(f%5 + 1)})
+	mustApply(t, w, Action{Do: DoTimer, Node: int(f%5 + 1), Ms: 1})
 	from := w.Now()
 	w.RunFor(100_000)
 	if id, at := firstCampaign(w, from); id != None {
 		t.Errorf("machine %d campaigned at %d after timers on paused and crashed machines", id, at)
 	}
-	if n := len(w.Actions()); w.Actions()[n-1].Do != "timer" {
+	if n := len(w.Actions()); w.Actions()[n-1].Do != DoTimer {
 		t.Errorf("a timer that changed nothing was not logged: %v", w.Actions()[n-1])
 	}
 
 	naive := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolNaiveCopy })
-	mustApply(t, naive, Action{Do: "timer", Node: 1, Ms: 100})
+	mustApply(t, naive, Action{Do: DoTimer, Node: 1, Ms: 100})
 	if _, ok := naive.TimerDue(1); ok {
 		t.Error("a naive-copy machine reports an election timer")
 	}
@@ -129,9 +129,9 @@ func TestTimerLeavesWhatHasNoTimer(t *testing.T) {
 	// Under failover a follower's timer running out promotes it.
 	fo := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolFailover })
 	fo.RunUntil(300_000)
-	mustApply(t, fo, Action{Do: "crash", Node: 1})
+	mustApply(t, fo, Action{Do: DoCrash, Node: 1})
 	start := fo.Now()
-	mustApply(t, fo, Action{Do: "timer", Node: 3, Ms: 120})
+	mustApply(t, fo, Action{Do: DoTimer, Node: 3, Ms: 120})
 	fo.RunUntil(start + 120_000)
 	if fo.Node(3).Role() != RoleLeader {
 		t.Errorf("failover machine 3 is %v after its timer ran out", fo.Node(3).Role())
@@ -149,12 +149,12 @@ func TestTimerKeepsTheLease(t *testing.T) {
 	term := w.Node(l).Term()
 	for _, id := range []NodeID{f, f%5 + 1} {
 		el, _ := w.Node(id).ElectionTimer()
-		mustApply(t, w, Action{Do: "timer", Node: int(id), Ms: 1900})
+		mustApply(t, w, Action{Do: DoTimer, Node: int(id), Ms: 1900})
 		if now, _ := w.Node(id).ElectionTimer(); now != el {
 			t.Errorf("machine %d: timer moved the time since it heard its leader from %d to %d ticks", id, el, now)
 		}
 	}
-	mustApply(t, w, Action{Do: "timer", Node: int(f), Ms: 2})
+	mustApply(t, w, Action{Do: DoTimer, Node: int(f), Ms: 2})
 	w.RunFor(2_000)
 	if r := w.Node(f).Role(); r != RolePreCandidate {
 		t.Fatalf("machine %d is %v after its timer ran out, want pre-candidate", f, r)
@@ -169,11 +169,11 @@ func TestTimerKeepsTheLease(t *testing.T) {
 func TestTimerReplaysAndRoundTrips(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { c.Seed = 3 })
 	w.RunUntil(77_777)
-	mustApply(t, w, Action{Do: "timer", Node: 1, Ms: 300})
-	mustApply(t, w, Action{Do: "timer", Node: 5, Ms: 300})
-	mustApply(t, w, Action{Do: "drift", Node: 2, Factor: 1.7})
+	mustApply(t, w, Action{Do: DoTimer, Node: 1, Ms: 300})
+	mustApply(t, w, Action{Do: DoTimer, Node: 5, Ms: 300})
+	mustApply(t, w, Action{Do: DoDrift, Node: 2, Rate: 1.7})
 	w.RunFor(10_001)
-	mustApply(t, w, Action{Do: "timer", Node: 2, Ms: 999.25})
+	mustApply(t, w, Action{Do: DoTimer, Node: 2, Ms: 999.25})
 	w.RunFor(3_000_000)
 	data, err := json.Marshal(w.Schedule())
 	if err != nil {
@@ -238,7 +238,7 @@ func TestTimerValidation(t *testing.T) {
 	}
 	w := newTestWorld(t, nil)
 	before := w.TraceHash()
-	if err := w.Apply(Action{Do: "timer", Node: 1, Ms: 5000}); err == nil || !strings.HasPrefix(err.Error(), "ms: ") {
+	if err := w.Apply(Action{Do: DoTimer, Node: 1, Ms: 5000}); err == nil || !strings.HasPrefix(err.Error(), "ms: ") {
 		t.Errorf("Apply of a timer too far ahead: %v", err)
 	}
 	if w.TraceHash() != before || len(w.Actions()) != 0 {
@@ -251,7 +251,7 @@ func TestTimerValidation(t *testing.T) {
 func TestLeaseEndIsWhenVotesAreHeardAgain(t *testing.T) {
 	w := newTestWorld(t, nil)
 	l := waitSettled(t, w, 5_000)
-	mustApply(t, w, Action{Do: "crash", Node: int(l)})
+	mustApply(t, w, Action{Do: DoCrash, Node: int(l)})
 	w.RunFor(5_000)
 	for id := NodeID(1); int(id) <= w.Size(); id++ {
 		if id == l {

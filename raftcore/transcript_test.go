@@ -243,7 +243,7 @@ func parseScriptAction(verb string, args []string) ([]Action, error) {
 		}
 		return nil
 	}
-	a := Action{Do: verb}
+	a := Action{Do: Verb(verb)}
 	switch verb {
 	case "heal":
 		return []Action{a}, want(0, "")
@@ -293,7 +293,7 @@ func parseScriptAction(verb string, args []string) ([]Action, error) {
 		ids, err := parseNodes(args[0])
 		var out []Action
 		for _, id := range ids {
-			out = append(out, Action{Do: verb, Node: id})
+			out = append(out, Action{Do: Verb(verb), Node: id})
 		}
 		return out, err
 	case "slow", "drift":
@@ -302,7 +302,13 @@ func parseScriptAction(verb string, args []string) ([]Action, error) {
 		}
 		var err error
 		if a.Node, err = strconv.Atoi(args[0]); err == nil {
-			a.Factor, err = strconv.ParseFloat(args[1], 64)
+			var f float64
+			f, err = strconv.ParseFloat(args[1], 64)
+			if a.Do == DoSlow {
+				a.MsPerMessage = f
+			} else {
+				a.Rate = f
+			}
 		}
 		return []Action{a}, err
 	case "write":
@@ -322,13 +328,13 @@ func parseScriptAction(verb string, args []string) ([]Action, error) {
 		}
 		a.Key = args[1]
 		if len(args) == 3 {
-			a.Mode = args[2]
+			a.Mode = ReadMode(args[2])
 		}
 		var err error
 		a.Node, err = strconv.Atoi(args[0])
 		return []Action{a}, err
 	}
-	return nil, fmt.Errorf("unknown action; use one of %s", strings.Join(ActionNames, ", "))
+	return nil, fmt.Errorf("unknown action; use one of %s", verbList())
 }
 
 // run plays the script in a new world built from cfg, stopping once the
@@ -394,7 +400,7 @@ func scriptAction(a Action) string {
 	}
 	g := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 	switch a.Do {
-	case "partition":
+	case DoPartition:
 		groups := make([]string, len(a.Groups))
 		for i, grp := range a.Groups {
 			ids := make([]string, len(grp))
@@ -404,28 +410,30 @@ func scriptAction(a Action) string {
 			groups[i] = strings.Join(ids, ",")
 		}
 		return "partition " + strings.Join(groups, " | ")
-	case "cut", "restore":
-		return a.Do + link()
-	case "latency":
+	case DoCut, DoRestore:
+		return string(a.Do) + link()
+	case DoLatency:
 		r := g(a.LatencyMs[0])
 		if a.LatencyMs[1] != a.LatencyMs[0] {
 			r += "-" + g(a.LatencyMs[1])
 		}
-		return a.Do + link() + " " + r
-	case "loss":
-		return a.Do + link() + " " + g(*a.Loss)
-	case "duplicate":
-		return a.Do + link() + " " + g(*a.Duplicate)
-	case "slow", "drift":
-		return fmt.Sprintf("%s %d %s", a.Do, a.Node, g(a.Factor))
-	case "write":
+		return string(a.Do) + link() + " " + r
+	case DoLoss:
+		return string(a.Do) + link() + " " + g(*a.Loss)
+	case DoDuplicate:
+		return string(a.Do) + link() + " " + g(*a.Duplicate)
+	case DoSlow:
+		return fmt.Sprintf("%s %d %s", a.Do, a.Node, g(a.MsPerMessage))
+	case DoDrift:
+		return fmt.Sprintf("%s %d %s", a.Do, a.Node, g(a.Rate))
+	case DoWrite:
 		return fmt.Sprintf("write %d %s=%s", a.Node, a.Key, a.Value)
-	case "delete":
+	case DoDelete:
 		return fmt.Sprintf("delete %d %s", a.Node, a.Key)
-	case "read":
-		mode, _ := ParseReadMode(a.Mode)
+	case DoRead:
+		mode, _ := ParseReadMode(string(a.Mode))
 		return fmt.Sprintf("read %d %s %s", a.Node, a.Key, mode)
-	case "heal":
+	case DoHeal:
 		return "heal"
 	}
 	return fmt.Sprintf("%s %d", a.Do, a.Node)
@@ -523,7 +531,7 @@ func opOutcome(op Op) string {
 	switch {
 	case op.Result != OpOK:
 		return fmt.Sprintf("%s: %s", op.Result, op.Reason)
-	case op.Kind != "read":
+	case op.Kind != DoRead:
 		return fmt.Sprintf("ok at index %d", op.Index)
 	case op.ReadFound:
 		return fmt.Sprintf("ok: read %s=%s (applied %d)", op.Key, op.ReadValue, op.ReadAt)

@@ -53,7 +53,7 @@ func TestElectsOneLeaderAndCommitsAWrite(t *testing.T) {
 	if follower == l {
 		follower = 2
 	}
-	mustApply(t, w, Action{Do: "write", Node: int(follower), Key: "deployments/web", Value: "replicas=3"})
+	mustApply(t, w, Action{Do: DoWrite, Node: int(follower), Key: "deployments/web", Value: "replicas=3"})
 	w.RunFor(2_000_000)
 	op, _ := w.Op(1)
 	if op.Result != OpOK {

@@ -13,7 +13,7 @@ const slowMs = 400
 
 var commitLatency = def{id: "commit-latency", build: func(values) *Scenario {
 	var sc script
-	sc.at(300, act("timeout", 1))
+	sc.at(300, act(raftcore.DoTimeout, 1))
 	sc.at(2000, write(1, keyWeb, "replicas=1"))
 	sc.at(3000, latency(1, 4, slowMs, slowMs), latency(1, 5, slowMs, slowMs))
 	sc.at(4000, write(1, keyWeb, "replicas=2"))
@@ -100,7 +100,7 @@ func slowMembersAt(w *raftcore.World, op raftcore.Op) []id {
 		if a.AtUs() > op.InvokeUs {
 			break
 		}
-		if a.Do != "latency" || len(a.LatencyMs) != 2 {
+		if a.Do != raftcore.DoLatency || len(a.LatencyMs) != 2 {
 			continue
 		}
 		s := a.LatencyMs[0] >= 200

@@ -45,9 +45,9 @@ func TestPartitionHaltsEveryWrite(t *testing.T) {
 		var split, heal int64
 		for _, a := range s.Autoplay() {
 			switch a.Do {
-			case "partition":
+			case raftcore.DoPartition:
 				split = a.AtUs()
-			case "heal":
+			case raftcore.DoHeal:
 				heal = a.AtUs()
 			}
 		}

@@ -58,7 +58,7 @@ func TestThreeAnswers(t *testing.T) {
 			t.Fatalf("seed %d: answers %s", seed, got)
 		}
 		for _, op := range w.Ops() {
-			if op.Kind != "read" {
+			if op.Kind != raftcore.DoRead {
 				continue
 			}
 			if op.Result != raftcore.OpOK || op.ReadFound != (op.Node != 3) {
@@ -401,7 +401,7 @@ func TestQuorumSizeOddSizesWasteNothing(t *testing.T) {
 	s4, _ := s.With("members", "4")
 	split := false
 	for _, a := range s4.Autoplay() {
-		if a.Do == "partition" && len(a.Groups) == 2 && len(a.Groups[0]) == 2 && len(a.Groups[1]) == 2 {
+		if a.Do == raftcore.DoPartition && len(a.Groups) == 2 && len(a.Groups[0]) == 2 && len(a.Groups[1]) == 2 {
 			split = true
 		}
 	}

@@ -255,7 +255,7 @@ func sortedStrings(s []string) []string {
 }
 
 // isWrite reports whether an op changes the store.
-func isWrite(op raftcore.Op) bool { return op.Kind == "write" || op.Kind == "delete" }
+func isWrite(op raftcore.Op) bool { return op.Kind == raftcore.DoWrite || op.Kind == raftcore.DoDelete }
 
 // failed reports whether an op finished without success.
 func failed(op raftcore.Op) bool { return op.Done() && op.Result != raftcore.OpOK }
@@ -325,7 +325,7 @@ type actionKey struct {
 	n     int
 	atMs  float64
 	after uint64
-	do    string
+	do    raftcore.Verb
 }
 
 // netSnap is the network when a request was made.
@@ -389,7 +389,7 @@ func replayNet(n int, acts []raftcore.Action) netLog {
 	was := false
 	for _, a := range acts {
 		switch a.Do {
-		case "partition":
+		case raftcore.DoPartition:
 			group := make([]int, n+1)
 			for gi, g := range a.Groups {
 				for _, m := range g {
@@ -408,31 +408,31 @@ func replayNet(n int, acts []raftcore.Action) netLog {
 					up[i][j] = group[i] == group[j]
 				}
 			}
-		case "heal":
+		case raftcore.DoHeal:
 			for i := range up {
 				for j := range up[i] {
 					up[i][j] = true
 				}
 			}
-		case "cut":
+		case raftcore.DoCut:
 			setPair(a, false)
-		case "restore":
+		case raftcore.DoRestore:
 			setPair(a, true)
-		case "pause":
+		case raftcore.DoPause:
 			if status[a.Node] == raftcore.StatusUp {
 				status[a.Node] = raftcore.StatusPaused
 			}
-		case "resume":
+		case raftcore.DoResume:
 			if status[a.Node] == raftcore.StatusPaused {
 				status[a.Node] = raftcore.StatusUp
 			}
-		case "crash":
+		case raftcore.DoCrash:
 			status[a.Node] = raftcore.StatusCrashed
-		case "restart":
+		case raftcore.DoRestart:
 			if status[a.Node] == raftcore.StatusCrashed {
 				status[a.Node] = raftcore.StatusUp
 			}
-		case "write", "delete", "read":
+		case raftcore.DoWrite, raftcore.DoDelete, raftcore.DoRead:
 			at := a.AtUs()
 			groups := components(n, func(x, y id) bool { return up[x][y] }, func(x id) bool { return status[x] == raftcore.StatusUp })
 			snap := netSnap{atUs: at, side: make([]int, n+1), split: isSplit()}

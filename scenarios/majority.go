@@ -30,7 +30,7 @@ var majority = def{id: "majority",
 	build: func(k values) *Scenario {
 		shape := splitShapes[k.get("split")]
 		var sc script
-		sc.at(300, act("timeout", shape.lead))
+		sc.at(300, act(raftcore.DoTimeout, shape.lead))
 		sc.at(2000, write(1, keyWeb, "replicas=3"))
 		sc.at(4000, partition(shape.groups...))
 		sc.at(4200, write(shape.writers[0], keyWeb, "replicas=2"))

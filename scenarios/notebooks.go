@@ -16,7 +16,7 @@ var notebooks = def{id: "notebooks",
 		p := raftcore.Protocol(k.get("protocol"))
 		var sc script
 		if p == raft {
-			sc.at(300, act("timeout", 3))
+			sc.at(300, act(raftcore.DoTimeout, 3))
 		}
 		sc.at(1000, lossOneWay(3, 2, 1), write(3, "orders/1", "2 chairs"))
 		sc.at(1100, lossOneWay(3, 2, 0))
@@ -165,10 +165,10 @@ func slowSince(w *raftcore.World) (int64, bool) {
 	acts := w.Actions()
 	at := int64(0)
 	for i := len(acts) - 1; i >= 0; i-- {
-		if acts[i].Do == "latency" && len(acts[i].LatencyMs) == 2 && acts[i].LatencyMs[0] >= 1000 {
+		if acts[i].Do == raftcore.DoLatency && len(acts[i].LatencyMs) == 2 && acts[i].LatencyMs[0] >= 1000 {
 			at = acts[i].AtUs()
 			// Keep going back through a burst of changes made together.
-			if i == 0 || acts[i-1].Do != "latency" || acts[i-1].LatencyMs[0] < 1000 {
+			if i == 0 || acts[i-1].Do != raftcore.DoLatency || acts[i-1].LatencyMs[0] < 1000 {
 				break
 			}
 		}

@@ -12,7 +12,7 @@ import (
 
 var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 	var sc script
-	sc.at(300, act("timeout", 1))
+	sc.at(300, act(raftcore.DoTimeout, 1))
 	sc.at(2000, write(2, keyWeb, "replicas=3"))
 	sc.at(4000, partition([]int{1, 2}, []int{3, 4}, []int{5}))
 	sc.at(4500, write(1, keyWeb, "replicas=4"))

@@ -17,7 +17,7 @@ var quorumSize = def{id: "quorum-size",
 		n, _ := strconv.Atoi(k.get("members"))
 		q, f := quorum(n), (n-1)/2
 		var sc script
-		sc.at(300, act("timeout", 1))
+		sc.at(300, act(raftcore.DoTimeout, 1))
 		sc.at(2000, write(1, keyWeb, "replicas=1"))
 		// Round r makes r members unreachable from etcd-1, one more each
 		// round, until a majority is out of reach.
@@ -26,7 +26,7 @@ var quorumSize = def{id: "quorum-size",
 			switch {
 			case n == 1:
 				// The only member cannot be cut off by the network.
-				sc.at(t, act("crash", 1))
+				sc.at(t, act(raftcore.DoCrash, 1))
 			case r < q:
 				sc.at(t, partition(seq(1, n-r), seq(n-r+1, n)))
 			default:
@@ -38,7 +38,7 @@ var quorumSize = def{id: "quorum-size",
 		}
 		last := 2000 + 1500*float64(f+1)
 		if n == 1 {
-			sc.at(last+6000, act("restart", 1))
+			sc.at(last+6000, act(raftcore.DoRestart, 1))
 		} else {
 			sc.at(last+6000, heal())
 		}

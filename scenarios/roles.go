@@ -11,9 +11,9 @@ import (
 
 var roles = def{id: "roles", build: func(values) *Scenario {
 	var sc script
-	sc.at(300, act("timeout", 1))
-	sc.at(3000, act("pause", 1))
-	sc.at(7000, act("resume", 1))
+	sc.at(300, act(raftcore.DoTimeout, 1))
+	sc.at(3000, act(raftcore.DoPause, 1))
+	sc.at(7000, act(raftcore.DoResume, 1))
 	return &Scenario{
 		Title:   "Raft roles",
 		Chapter: chapterFundamentals,

@@ -20,30 +20,30 @@ func (s *script) at(ms float64, acts ...raftcore.Action) {
 }
 
 func write(n int, key, value string) raftcore.Action {
-	return raftcore.Action{Do: "write", Node: n, Key: key, Value: value}
+	return raftcore.Action{Do: raftcore.DoWrite, Node: n, Key: key, Value: value}
 }
 
 func readLocal(n int, key string) raftcore.Action {
-	return raftcore.Action{Do: "read", Node: n, Key: key, Mode: string(raftcore.ReadLocal)}
+	return raftcore.Action{Do: raftcore.DoRead, Node: n, Key: key, Mode: raftcore.ReadLocal}
 }
 
 func partition(groups ...[]int) raftcore.Action {
-	return raftcore.Action{Do: "partition", Groups: groups}
+	return raftcore.Action{Do: raftcore.DoPartition, Groups: groups}
 }
 
-func heal() raftcore.Action { return raftcore.Action{Do: "heal"} }
+func heal() raftcore.Action { return raftcore.Action{Do: raftcore.DoHeal} }
 
 // act is an action on one machine: pause, resume, crash, restart, timeout.
-func act(do string, n int) raftcore.Action { return raftcore.Action{Do: do, Node: n} }
+func act(do raftcore.Verb, n int) raftcore.Action { return raftcore.Action{Do: do, Node: n} }
 
 // lossOneWay sets the loss probability of the from->to direction only.
 func lossOneWay(from, to int, p float64) raftcore.Action {
-	return raftcore.Action{Do: "loss", From: from, To: to, OneWay: true, Loss: &p}
+	return raftcore.Action{Do: raftcore.DoLoss, From: from, To: to, OneWay: true, Loss: &p}
 }
 
 // latency sets the latency of the link between two machines, both ways.
 func latency(a, b int, lo, hi float64) raftcore.Action {
-	return raftcore.Action{Do: "latency", From: a, To: b, LatencyMs: []float64{lo, hi}}
+	return raftcore.Action{Do: raftcore.DoLatency, From: a, To: b, LatencyMs: []float64{lo, hi}}
 }
 
 // config is the etcd-like default configuration with the given protocol

@@ -14,12 +14,12 @@ var slowOrDead = def{id: "slow-or-dead",
 	knobs: []Knob{{Name: "silence", Label: "C goes silent by", Values: []string{"pause", "crash"}, Default: "pause"}},
 	build: func(k values) *Scenario {
 		pause := k.get("silence") == "pause"
-		stop, wake := "crash", "restart"
+		stop, wake := raftcore.DoCrash, raftcore.DoRestart
 		if pause {
-			stop, wake = "pause", "resume"
+			stop, wake = raftcore.DoPause, raftcore.DoResume
 		}
 		var sc script
-		sc.at(300, act("timeout", 3))
+		sc.at(300, act(raftcore.DoTimeout, 3))
 		sc.at(2000, write(1, keyWeb, "replicas=3"))
 		sc.at(4000, act(stop, 3))
 		// A client that does not know C went quiet still sends to it.
@@ -107,7 +107,7 @@ var slowOrDead = def{id: "slow-or-dead",
 func silenced(w *raftcore.World) (id, bool) {
 	acts := w.Actions()
 	for i := len(acts) - 1; i >= 0; i-- {
-		if acts[i].Do == "pause" || acts[i].Do == "crash" {
+		if acts[i].Do == raftcore.DoPause || acts[i].Do == raftcore.DoCrash {
 			return id(acts[i].Node), true
 		}
 	}
@@ -123,7 +123,7 @@ func mustSilenced(w *raftcore.World) id {
 func silencedAt(w *raftcore.World, x id) (int64, bool) {
 	acts := w.Actions()
 	for i := len(acts) - 1; i >= 0; i-- {
-		if (acts[i].Do == "pause" || acts[i].Do == "crash") && id(acts[i].Node) == x {
+		if (acts[i].Do == raftcore.DoPause || acts[i].Do == raftcore.DoCrash) && id(acts[i].Node) == x {
 			return acts[i].AtUs(), true
 		}
 	}
@@ -226,7 +226,7 @@ func finalSlowOrDead(v *View, pause bool) string {
 	}
 	woke := int64(-1)
 	for _, a := range w.Actions() {
-		if (a.Do == "resume" || a.Do == "restart") && id(a.Node) == x && a.AtUs() > at {
+		if (a.Do == raftcore.DoResume || a.Do == raftcore.DoRestart) && id(a.Node) == x && a.AtUs() > at {
 			woke = a.AtUs()
 			break
 		}

@@ -78,7 +78,7 @@ var threeAnswers = def{id: "three-answers", build: func(values) *Scenario {
 // not.
 func readsDisagree(w *raftcore.World) (string, bool) {
 	for _, op := range w.Ops() {
-		if op.Kind != "read" || op.Result != raftcore.OpOK {
+		if op.Kind != raftcore.DoRead || op.Result != raftcore.OpOK {
 			continue
 		}
 		yes, no := readAnswers(w, op.Key)
@@ -94,7 +94,7 @@ func readsDisagree(w *raftcore.World) (string, bool) {
 func readAnswers(w *raftcore.World, key string) (yes, no []id) {
 	last := make([]int, w.Size()+1) // 1 found, -1 not found
 	for _, op := range w.Ops() {
-		if op.Kind == "read" && op.Key == key && op.Result == raftcore.OpOK {
+		if op.Kind == raftcore.DoRead && op.Key == key && op.Result == raftcore.OpOK {
 			if op.ReadFound {
 				last[op.Node] = 1
 			} else {

@@ -113,7 +113,7 @@ func TestTrackerWaitsForItsCause(t *testing.T) {
 			toC = m.ID
 		}
 	}
-	mustApply(t, w, raftcore.Action{Do: "drop", ID: toC})
+	mustApply(t, w, raftcore.Action{Do: raftcore.DoDrop, ID: toC})
 	play(t, w, tr, 1_000_000)
 	if tr.Step() != 2 || !strings.Contains(tr.StepText(), "C holds 1 entry") {
 		t.Fatalf("after a dropped copy: step %d %q", tr.Step(), tr.StepText())

@@ -140,7 +140,7 @@ var twoLeaders = def{id: "two-leaders",
 func silenceA(p raftcore.Protocol) script {
 	var sc script
 	if p == raft {
-		sc.at(300, act("timeout", 1))
+		sc.at(300, act(raftcore.DoTimeout, 1))
 	}
 	sc.at(1500, write(2, keyWeb, "replicas=3"))
 	sc.at(3000, partition([]int{1}, []int{2, 3}))

@@ -21,10 +21,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/draw"
-	"raftlab/raftcore/timeline"
 )
 
 const usage = `usage: raftlab-desktop [-f run.json] [-size WxH] [-base URL] [-stats] [-shot out.png] [param=value ...]

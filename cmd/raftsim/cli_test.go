@@ -308,9 +308,9 @@ func TestRaftViolationExitsOne(t *testing.T) {
 	}
 	// With an exact clock the same schedule is safe: the old leader's
 	// lease runs out before the read.
-	exact := strings.Replace(string(data), `"factor": 0.1`, `"factor": 1`, 1)
+	exact := strings.Replace(string(data), `"rate": 0.1`, `"rate": 1`, 1)
 	if exact == string(data) {
-		t.Fatal("the example no longer drifts with \"factor\": 0.1")
+		t.Fatal("the example no longer drifts with \"rate\": 0.1")
 	}
 	s = summary(t, mustRun(t, exitOK, exact, "run", "-f", "-"))
 	if len(s.Violations) != 0 {
@@ -382,8 +382,8 @@ func TestDocsDescribeEverything(t *testing.T) {
 	if !strings.Contains(doc, "```text\n"+usage+"```") {
 		t.Error("docs/raftsim.md does not show the current usage text")
 	}
-	for _, a := range raftcore.ActionNames {
-		if !strings.Contains(doc, "| `"+a+"` |") {
+	for _, a := range raftcore.Verbs {
+		if !strings.Contains(doc, "| `"+string(a)+"` |") {
 			t.Errorf("action %q has no row in the actions table", a)
 		}
 	}

@@ -19,7 +19,7 @@ func buildBenchRun(tb testing.TB) *Timeline {
 	tl := mustNew(tb, raftcore.DefaultConfig(), Options{})
 	for i := 0; tl.Pos().AtUs < benchRunUs; i++ {
 		tl.Advance(200_000)
-		mustAct(tb, tl, raftcore.Action{Do: "write", Node: 1 + i%5, Key: "deployments/web", Value: "replicas=" + string(rune('0'+i%10))})
+		mustAct(tb, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1 + i%5, Key: "deployments/web", Value: "replicas=" + string(rune('0'+i%10))})
 	}
 	return tl
 }
@@ -74,7 +74,7 @@ func BenchmarkRawRun(b *testing.B) {
 		w := raftcore.MustWorld(cfg)
 		for j := 0; w.Now() < benchRunUs; j++ {
 			w.RunFor(200_000)
-			if err := w.Apply(raftcore.Action{Do: "write", Node: 1 + j%5, Key: "deployments/web", Value: "replicas=" + string(rune('0'+j%10))}); err != nil {
+			if err := w.Apply(raftcore.Action{Do: raftcore.DoWrite, Node: 1 + j%5, Key: "deployments/web", Value: "replicas=" + string(rune('0'+j%10))}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -116,7 +116,7 @@ func TestImportSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameWorld(t, "hand-written schedule", got.World(), snapOf(want))
-	if a := got.Actions(); a[0].Do != "partition" || a[1].Do != "write" || a[2].Do != "heal" || a[2].AfterEvents == 0 {
+	if a := got.Actions(); a[0].Do != raftcore.DoPartition || a[1].Do != raftcore.DoWrite || a[2].Do != raftcore.DoHeal || a[2].AfterEvents == 0 {
 		t.Fatalf("imported log: %+v", a)
 	}
 

@@ -26,7 +26,7 @@ func TestActInThePastForksAndKeepsAGhost(t *testing.T) {
 	if here.Actions >= len(oldLog) {
 		t.Fatalf("no actions after %v", here)
 	}
-	write := raftcore.Action{Do: "write", Node: 2, Key: "fork", Value: "yes"}
+	write := raftcore.Action{Do: raftcore.DoWrite, Node: 2, Key: "fork", Value: "yes"}
 	mustAct(t, tl, write)
 
 	log := tl.Actions()
@@ -37,7 +37,7 @@ func TestActInThePastForksAndKeepsAGhost(t *testing.T) {
 		t.Fatalf("log has %d actions after the fork, want %d", len(log), here.Actions+1)
 	}
 	got := log[len(log)-1]
-	if got.Do != "write" || got.Key != "fork" || got.AtUs() != here.AtUs || got.AfterEvents != here.Events {
+	if got.Do != raftcore.DoWrite || got.Key != "fork" || got.AtUs() != here.AtUs || got.AfterEvents != here.Events {
 		t.Fatalf("the new action was logged as %+v at %v", got, here)
 	}
 	if want := (Position{here.Events, here.AtUs, here.Actions + 1}); tl.Head() != want || !tl.AtHead() {
@@ -63,7 +63,7 @@ func TestActInThePastForksAndKeepsAGhost(t *testing.T) {
 
 	// The new branch runs on like any run of its log.
 	tl.Advance(5_000_000)
-	mustAct(t, tl, raftcore.Action{Do: "crash", Node: 1})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoCrash, Node: 1})
 	tl.Advance(2_000_000)
 	want := snapOf(tl.World())
 	sameWorld(t, "forked branch vs fresh replay", fresh(t, tl.Config(), tl.Actions(), want.pos), want)
@@ -103,9 +103,9 @@ func TestActInThePastForksAndKeepsAGhost(t *testing.T) {
 func TestActAtHeadDoesNotFork(t *testing.T) {
 	tl := mustNew(t, testConfig(), Options{})
 	tl.Advance(3_000_000)
-	mustAct(t, tl, raftcore.Action{Do: "write", Node: 1, Key: "a", Value: "1"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1, Key: "a", Value: "1"})
 	tl.StepForward()
-	mustAct(t, tl, raftcore.Action{Do: "pause", Node: 3})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoPause, Node: 3})
 	if _, ok := tl.Ghost(); ok {
 		t.Fatal("acting at the head made a ghost")
 	}
@@ -120,14 +120,14 @@ func TestActAtHeadDoesNotFork(t *testing.T) {
 func TestInvalidActInThePastChangesNothing(t *testing.T) {
 	tl := mustNew(t, testConfig(), Options{})
 	tl.Advance(3_000_000)
-	mustAct(t, tl, raftcore.Action{Do: "write", Node: 1, Key: "a", Value: "1"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1, Key: "a", Value: "1"})
 	tl.Advance(3_000_000)
 	head := tl.Head()
 	tl.SeekTime(1_000_000)
 	before := snapOf(tl.World())
 	for _, a := range []raftcore.Action{
-		{Do: "crash", Node: 9},
-		{Do: "drop", ID: 999999},
+		{Do: raftcore.DoCrash, Node: 9},
+		{Do: raftcore.DoDrop, ID: 999999},
 		{Do: "fly"},
 	} {
 		if err := tl.Act(a); err == nil {
@@ -150,7 +150,7 @@ func TestDropAMessageInFlightThenRewind(t *testing.T) {
 	if len(msgs) == 0 {
 		t.Fatal("nothing in flight")
 	}
-	mustAct(t, tl, raftcore.Action{Do: "drop", ID: msgs[0].ID})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoDrop, ID: msgs[0].ID})
 	tl.Advance(1_000_000)
 	want := snapOf(tl.World())
 	tl.SeekTime(0)

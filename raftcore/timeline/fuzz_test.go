@@ -18,7 +18,7 @@ func FuzzDecodeLink(f *testing.F) {
 	for len(tl.World().InFlight()) == 0 {
 		tl.StepForward()
 	}
-	mustAct(f, tl, raftcore.Action{Do: "drop", ID: tl.World().InFlight()[0].ID})
+	mustAct(f, tl, raftcore.Action{Do: raftcore.DoDrop, ID: tl.World().InFlight()[0].ID})
 	liveRun(f, tl, rand.New(rand.NewPCG(25, 26)), 3)
 	tl.SeekTime(4_000_000)
 	good := mustEncode(f, tl.Link("majority", nil))

@@ -431,7 +431,7 @@ func checkDrops(l Link) error {
 	log, order := sortedLog(l.Actions)
 	last := -1
 	for i, a := range log {
-		if a.Do == "drop" {
+		if a.Do == raftcore.DoDrop {
 			last = i
 		}
 	}

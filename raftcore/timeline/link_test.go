@@ -94,7 +94,7 @@ func TestLinksAreShort(t *testing.T) {
 	tl := mustNew(t, raftcore.DefaultConfig(), Options{})
 	for i := 0; i < 20; i++ {
 		tl.Advance(500_000)
-		mustAct(t, tl, raftcore.Action{Do: "write", Node: 1 + i%5, Key: "deployments/web", Value: "v" + string(rune('0'+i%10))})
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1 + i%5, Key: "deployments/web", Value: "v" + string(rune('0'+i%10))})
 	}
 	if s := mustEncode(t, tl.Link("", nil)); len(s) > 1000 {
 		t.Fatalf("a link with 20 writes is %d characters", len(s))
@@ -102,7 +102,7 @@ func TestLinksAreShort(t *testing.T) {
 }
 
 func TestDecodeLinkErrors(t *testing.T) {
-	good := mustEncode(t, Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{{AtMs: 2000, Do: "write", Node: 1, Key: "k", Value: "v"}}, PosUs: 5_000_000})
+	good := mustEncode(t, Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{{AtMs: 2000, Do: raftcore.DoWrite, Node: 1, Key: "k", Value: "v"}}, PosUs: 5_000_000})
 	payload := func(run string, rest string) string {
 		data := `{"run":` + run + rest + `}`
 		return pack("1", []byte(data), uint64(len(data)))
@@ -180,7 +180,7 @@ func TestDecodeLinkAcceptsADropInFlight(t *testing.T) {
 	for len(tl.World().InFlight()) == 0 {
 		tl.StepForward()
 	}
-	mustAct(t, tl, raftcore.Action{Do: "drop", ID: tl.World().InFlight()[0].ID})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoDrop, ID: tl.World().InFlight()[0].ID})
 	tl.Advance(1_000_000)
 	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
 	if err != nil {
@@ -200,8 +200,8 @@ func TestEncodeLinkRefusesBadLinks(t *testing.T) {
 		want string
 	}{
 		{Link{Config: raftcore.Config{}}, "nodes: 0"},
-		{Link{Config: cfg, Actions: []raftcore.Action{{Do: "pause", Node: 6}}}, "actions[0].node: 6"},
-		{Link{Config: cfg, Actions: []raftcore.Action{{Do: "timer", Node: 1, Ms: 1e6}}}, "actions[0].ms: "},
+		{Link{Config: cfg, Actions: []raftcore.Action{{Do: raftcore.DoPause, Node: 6}}}, "actions[0].node: 6"},
+		{Link{Config: cfg, Actions: []raftcore.Action{{Do: raftcore.DoTimer, Node: 1, Ms: 1e6}}}, "actions[0].ms: "},
 		{Link{Config: cfg, PosUs: MaxLinkUs + 1}, "pos_us"},
 		{Link{Config: cfg, EndUs: 2 * MaxLinkUs}, "export it as a schedule"},
 		{Link{Config: cfg, Scenario: "a/b"}, "scenario"},
@@ -221,7 +221,7 @@ func TestEncodeLinkRefusesBadLinks(t *testing.T) {
 // -link flag); the link inside it is read, and an address without one is
 // refused by name.
 func TestDecodeLinkTakesWholeAddresses(t *testing.T) {
-	l := Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{{AtMs: 2000, Do: "write", Node: 1, Key: "k", Value: "v"}}, PosUs: 3_000_000, Scenario: "majority"}
+	l := Link{Config: raftcore.DefaultConfig(), Actions: []raftcore.Action{{AtMs: 2000, Do: raftcore.DoWrite, Node: 1, Key: "k", Value: "v"}}, PosUs: 3_000_000, Scenario: "majority"}
 	s := mustEncode(t, l)
 	for _, in := range []string{
 		s,

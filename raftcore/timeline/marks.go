@@ -106,7 +106,7 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 			return Mark{}, false
 		}
 		switch act.Do {
-		case "write", "delete", "read":
+		case raftcore.DoWrite, raftcore.DoDelete, raftcore.DoRead:
 			// The op-invoke event that follows tells it better.
 			return Mark{}, false
 		}
@@ -134,9 +134,9 @@ func becameLeader(text string) bool {
 
 func opWords(op raftcore.Op) string {
 	switch op.Kind {
-	case "write":
+	case raftcore.DoWrite:
 		return "write " + op.Key + "=" + op.Value
-	case "delete":
+	case raftcore.DoDelete:
 		return "delete " + op.Key
 	}
 	return "read " + op.Key + " (" + string(op.Mode) + ")"
@@ -147,7 +147,7 @@ func answerWords(cfg raftcore.Config, op raftcore.Op) string {
 	wait := durationWords(op.CompleteUs - op.InvokeUs)
 	switch op.Result {
 	case raftcore.OpOK:
-		if op.Kind == "read" {
+		if op.Kind == raftcore.DoRead {
 			if op.ReadFound {
 				s += "read " + op.ReadValue + " "
 			} else {
@@ -176,37 +176,37 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return "the link " + name(a.From) + "–" + name(a.To)
 	}
 	switch a.Do {
-	case "partition":
+	case raftcore.DoPartition:
 		return "network split into " + groupWords(cfg, a.Groups)
-	case "heal":
+	case raftcore.DoHeal:
 		return "network healed: every link works again"
-	case "cut":
+	case raftcore.DoCut:
 		return link() + " was cut"
-	case "restore":
+	case raftcore.DoRestore:
 		return link() + " works again"
-	case "latency":
+	case raftcore.DoLatency:
 		return fmt.Sprintf("latency on %s set to %g–%g ms", link(), a.LatencyMs[0], a.LatencyMs[1])
-	case "loss":
+	case raftcore.DoLoss:
 		return fmt.Sprintf("%s now loses %s of messages", link(), percent(*a.Loss))
-	case "duplicate":
+	case raftcore.DoDuplicate:
 		return fmt.Sprintf("%s now duplicates %s of messages", link(), percent(*a.Duplicate))
-	case "drop":
+	case raftcore.DoDrop:
 		return fmt.Sprintf("message %d was dropped by hand", a.ID)
-	case "pause":
+	case raftcore.DoPause:
 		return name(a.Node) + " was paused"
-	case "resume":
+	case raftcore.DoResume:
 		return name(a.Node) + " was resumed"
-	case "crash":
+	case raftcore.DoCrash:
 		return name(a.Node) + " crashed"
-	case "restart":
+	case raftcore.DoRestart:
 		return name(a.Node) + " restarted"
-	case "slow":
-		return fmt.Sprintf("%s now takes %g ms per message", name(a.Node), a.Factor)
-	case "drift":
-		return fmt.Sprintf("%s's clock now runs at %g× real time", name(a.Node), a.Factor)
-	case "timeout":
+	case raftcore.DoSlow:
+		return fmt.Sprintf("%s now takes %g ms per message", name(a.Node), a.MsPerMessage)
+	case raftcore.DoDrift:
+		return fmt.Sprintf("%s's clock now runs at %g× real time", name(a.Node), a.Rate)
+	case raftcore.DoTimeout:
 		return name(a.Node) + "'s election timer was made to fire"
-	case "timer":
+	case raftcore.DoTimer:
 		return fmt.Sprintf("%s's election timer was set to run out in %g ms", name(a.Node), a.Ms)
 	}
 	return a.String()

@@ -45,7 +45,7 @@ func TestMarksDescribeTheRun(t *testing.T) {
 		t.Fatal("no leader after 4 s")
 	}
 	lname := cfg.Names[l-1]
-	mustAct(t, tl, raftcore.Action{Do: "write", Node: l, Key: "deployments/web", Value: "v1"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: l, Key: "deployments/web", Value: "v1"})
 	tl.Advance(1_000_000)
 	others := []int{}
 	for i := 1; i <= 5; i++ {
@@ -53,9 +53,9 @@ func TestMarksDescribeTheRun(t *testing.T) {
 			others = append(others, i)
 		}
 	}
-	mustAct(t, tl, raftcore.Action{Do: "partition", Groups: [][]int{{l}, others}})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoPartition, Groups: [][]int{{l}, others}})
 	tl.Advance(4_000_000)
-	mustAct(t, tl, raftcore.Action{Do: "heal"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoHeal})
 	tl.Advance(2_000_000)
 
 	marks := tl.Marks()
@@ -113,9 +113,9 @@ func TestMarksShowViolations(t *testing.T) {
 	cfg.Nodes = 3
 	tl := mustNew(t, cfg, Options{})
 	tl.Advance(1_000_000)
-	mustAct(t, tl, raftcore.Action{Do: "pause", Node: 1})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoPause, Node: 1})
 	tl.Advance(5_000_000)
-	mustAct(t, tl, raftcore.Action{Do: "resume", Node: 1})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoResume, Node: 1})
 	tl.Advance(2_000_000)
 	m, ok := findMark(tl.Marks(), MarkViolation, "rule broken (single-authority)")
 	if !ok {
@@ -283,7 +283,7 @@ func TestMarksAreBoundedAndConserved(t *testing.T) {
 	}
 	for _, tl := range []*Timeline{small, big} {
 		tl.SeekTime(forkAt)
-		mustAct(t, tl, raftcore.Action{Do: "write", Node: 3, Key: "x", Value: "y"})
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 3, Key: "x", Value: "y"})
 		tl.Advance(3_000_000)
 	}
 	if !reflect.DeepEqual(kindsOf(small.Marks()), kindsOf(big.Marks())) {

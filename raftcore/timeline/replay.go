@@ -146,7 +146,7 @@ func applyLogged(w *raftcore.World, log []raftcore.Action, k int) error {
 	// A drop is the one action whose validity depends on the run: the
 	// message must still be on the wire. Play only sets the clock before
 	// applying it, which changes nothing in flight.
-	if a.Do == "drop" && !inFlight(w, a.ID) {
+	if a.Do == raftcore.DoDrop && !inFlight(w, a.ID) {
 		return &ActionError{k, a, fmt.Errorf("id: message %d is not in flight", a.ID)}
 	}
 	// Play moves the clock to the action's time (when no event is due

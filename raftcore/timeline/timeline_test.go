@@ -41,25 +41,25 @@ func randomAction(r *rand.Rand, n int) raftcore.Action {
 	other := 1 + (node+r.IntN(n-1))%n
 	switch r.IntN(12) {
 	case 0:
-		return raftcore.Action{Do: "partition", Groups: [][]int{{node}}}
+		return raftcore.Action{Do: raftcore.DoPartition, Groups: [][]int{{node}}}
 	case 1:
-		return raftcore.Action{Do: "heal"}
+		return raftcore.Action{Do: raftcore.DoHeal}
 	case 2:
-		return raftcore.Action{Do: "crash", Node: node}
+		return raftcore.Action{Do: raftcore.DoCrash, Node: node}
 	case 3:
-		return raftcore.Action{Do: "restart", Node: node}
+		return raftcore.Action{Do: raftcore.DoRestart, Node: node}
 	case 4:
-		return raftcore.Action{Do: "pause", Node: node}
+		return raftcore.Action{Do: raftcore.DoPause, Node: node}
 	case 5:
-		return raftcore.Action{Do: "resume", Node: node}
+		return raftcore.Action{Do: raftcore.DoResume, Node: node}
 	case 6:
-		return raftcore.Action{Do: "cut", From: node, To: other, OneWay: r.IntN(2) == 0}
+		return raftcore.Action{Do: raftcore.DoCut, From: node, To: other, OneWay: r.IntN(2) == 0}
 	case 7:
-		return raftcore.Action{Do: "timeout", Node: node}
+		return raftcore.Action{Do: raftcore.DoTimeout, Node: node}
 	case 8:
-		return raftcore.Action{Do: "read", Node: node, Key: "k", Mode: []string{"linearizable", "lease", "local"}[r.IntN(3)]}
+		return raftcore.Action{Do: raftcore.DoRead, Node: node, Key: "k", Mode: []raftcore.ReadMode{raftcore.ReadLinearizable, raftcore.ReadLease, raftcore.ReadLocal}[r.IntN(3)]}
 	}
-	return raftcore.Action{Do: "write", Node: node, Key: "k", Value: string(rune('a' + r.IntN(26)))}
+	return raftcore.Action{Do: raftcore.DoWrite, Node: node, Key: "k", Value: string(rune('a' + r.IntN(26)))}
 }
 
 // liveRun drives tl the way a reader does — running in uneven slices,
@@ -232,14 +232,14 @@ func TestStepForwardAppliesActionsWhenNoEventIsLeft(t *testing.T) {
 	tl := mustNew(t, testConfig(), Options{})
 	tl.Advance(2_000_000)
 	for i := 1; i <= 5; i++ {
-		mustAct(t, tl, raftcore.Action{Do: "crash", Node: i})
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoCrash, Node: i})
 	}
 	tl.Advance(10_000_000)
 	if _, ok := tl.World().NextEventAt(); ok {
 		t.Fatal("events left with every machine down")
 	}
 	quiet := tl.Pos()
-	mustAct(t, tl, raftcore.Action{Do: "restart", Node: 2})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoRestart, Node: 2})
 	tl.Advance(1_000_000)
 	want := snapOf(tl.World())
 

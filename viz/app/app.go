@@ -474,7 +474,7 @@ func (a *App) clientTarget() int {
 // Deployment's replica count, counting up.
 func (a *App) nextWrite(i int) raftcore.Action {
 	n := len(a.World().Ops()) + 1
-	return raftcore.Action{Do: "write", Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
+	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
 }
 
 // Command runs a toolbar or keyboard command.
@@ -521,7 +521,7 @@ func (a *App) Command(c viz.Command) error {
 			a.note("No machine leads right now.")
 			break
 		}
-		if err := a.actAll([]raftcore.Action{{Do: "crash", Node: l + 1}, {Do: "restart", Node: l + 1}}); err != nil {
+		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
 			return err
 		}
 		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
@@ -536,9 +536,9 @@ func (a *App) Command(c viz.Command) error {
 		for i := 0; i < w.Size(); i++ {
 			switch w.Status(nodeID(i)) {
 			case raftcore.StatusPaused:
-				xs = append(xs, raftcore.Action{Do: "resume", Node: i + 1})
+				xs = append(xs, raftcore.Action{Do: raftcore.DoResume, Node: i + 1})
 			case raftcore.StatusCrashed:
-				xs = append(xs, raftcore.Action{Do: "restart", Node: i + 1})
+				xs = append(xs, raftcore.Action{Do: raftcore.DoRestart, Node: i + 1})
 			}
 		}
 		if len(xs) == 0 {
@@ -546,7 +546,7 @@ func (a *App) Command(c viz.Command) error {
 		}
 		return a.actAll(xs)
 	case viz.CmdHeal:
-		return a.act(raftcore.Action{Do: "heal"})
+		return a.act(raftcore.Action{Do: raftcore.DoHeal})
 	case viz.CmdHelp:
 		a.help = !a.help
 		a.menu = menuState{}
@@ -612,7 +612,7 @@ func (a *App) electionGap() int64 {
 func (a *App) timerAction(i int, at int64) (raftcore.Action, int64) {
 	now := a.World().Now()
 	at = max(min(at, now+int64(raftcore.MaxTimerMs(a.cfg))*1000), now+1)
-	return raftcore.Action{Do: "timer", Node: i + 1, Ms: float64(at-now) / 1000}, at
+	return raftcore.Action{Do: raftcore.DoTimer, Node: i + 1, Ms: float64(at-now) / 1000}, at
 }
 
 // spread keeps the earliest timer and moves every other one that runs out
@@ -719,10 +719,10 @@ func (a *App) splitVote() error {
 	if l := a.leader(); l >= 0 {
 		// Its heartbeats still on the wire are dropped too: arriving after
 		// the timers are set, they would restart them at different moments.
-		xs := []raftcore.Action{{Do: "crash", Node: l + 1}}
+		xs := []raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}}
 		for _, m := range a.World().InFlight() {
 			if m.From == nodeID(l) {
-				xs = append(xs, raftcore.Action{Do: "drop", ID: m.ID})
+				xs = append(xs, raftcore.Action{Do: raftcore.DoDrop, ID: m.ID})
 			}
 		}
 		if err := a.actAll(xs); err != nil {

@@ -120,7 +120,7 @@ func TestClientWriteKeyGoesToTheLeaderAndCompletes(t *testing.T) {
 		t.Fatal("key c did nothing")
 	}
 	x := lastAction(t, a)
-	if x.Do != "write" || x.Node != l+1 || x.Key != ClientKey || x.Value != "replicas=1" {
+	if x.Do != raftcore.DoWrite || x.Node != l+1 || x.Key != ClientKey || x.Value != "replicas=1" {
 		t.Fatalf("key c recorded %+v, want a write of replicas=1 at the leader %d", x, l+1)
 	}
 	c.run(a, 2*time.Second)
@@ -143,7 +143,7 @@ func TestKeysMapToActions(t *testing.T) {
 	n := len(a.World().Actions())
 	a.Key("r")
 	acts := a.World().Actions()[n:]
-	if len(acts) != 2 || acts[0].Do != "crash" || acts[1].Do != "restart" || acts[0].Node != l+1 || acts[1].Node != l+1 {
+	if len(acts) != 2 || acts[0].Do != raftcore.DoCrash || acts[1].Do != raftcore.DoRestart || acts[0].Node != l+1 || acts[1].Node != l+1 {
 		t.Fatalf("key r recorded %v, want crash and restart of the leader %d", acts, l+1)
 	}
 	n = len(a.World().Actions())
@@ -153,12 +153,12 @@ func TestKeysMapToActions(t *testing.T) {
 		t.Fatalf("key a recorded %v, want timers set", acts)
 	}
 	for _, x := range acts {
-		if x.Do != "timer" || x.AtMs != acts[0].AtMs {
+		if x.Do != raftcore.DoTimer || x.AtMs != acts[0].AtMs {
 			t.Errorf("key a recorded %v, want timers set at one instant", acts)
 		}
 	}
 	a.Key("h")
-	if x := lastAction(t, a); x.Do != "heal" {
+	if x := lastAction(t, a); x.Do != raftcore.DoHeal {
 		t.Errorf("key h recorded %v, want heal", x)
 	}
 	a.Key("?")
@@ -222,7 +222,7 @@ func TestDraggingANodeOutPartitionsItAndBackReconnects(t *testing.T) {
 	out := center.Add(center.Sub(l.Ring.C).Unit().Mul(l.NodeRadius * 4))
 	press(a, &c, center, out, 10)
 	x := lastAction(t, a)
-	if x.Do != "partition" || len(x.Groups) != 2 || len(x.Groups[1]) != 1 || x.Groups[1][0] != node+1 {
+	if x.Do != raftcore.DoPartition || len(x.Groups) != 2 || len(x.Groups[1]) != 1 || x.Groups[1][0] != node+1 {
 		t.Fatalf("dragging C out recorded %v, want a partition with C alone", x)
 	}
 	s := a.State()
@@ -251,7 +251,7 @@ func TestDraggingANodeOutPartitionsItAndBackReconnects(t *testing.T) {
 	if s := a.State(); s.Layout != "ring" {
 		t.Errorf("with every machine on one side the layout is %q, want the ring back", s.Layout)
 	}
-	if x := lastAction(t, a); x.Do != "heal" {
+	if x := lastAction(t, a); x.Do != raftcore.DoHeal {
 		t.Errorf("the last move recorded %v, want heal", x)
 	}
 }
@@ -269,14 +269,14 @@ func TestNodeMenuActions(t *testing.T) {
 		id   string
 		want raftcore.Action
 	}{
-		{"node.pause", raftcore.Action{Do: "pause", Node: 2}},
-		{"node.resume", raftcore.Action{Do: "resume", Node: 2}},
-		{"node.slow:20", raftcore.Action{Do: "slow", Node: 2, Factor: 20}},
-		{"node.drift:2", raftcore.Action{Do: "drift", Node: 2, Factor: 2}},
-		{"node.timeout", raftcore.Action{Do: "timeout", Node: 2}},
-		{"node.read:lease", raftcore.Action{Do: "read", Node: 2, Key: ClientKey, Mode: "lease"}},
-		{"node.crash", raftcore.Action{Do: "crash", Node: 2}},
-		{"node.restart", raftcore.Action{Do: "restart", Node: 2}},
+		{"node.pause", raftcore.Action{Do: raftcore.DoPause, Node: 2}},
+		{"node.resume", raftcore.Action{Do: raftcore.DoResume, Node: 2}},
+		{"node.slow:20", raftcore.Action{Do: raftcore.DoSlow, Node: 2, MsPerMessage: 20}},
+		{"node.drift:2", raftcore.Action{Do: raftcore.DoDrift, Node: 2, Rate: 2}},
+		{"node.timeout", raftcore.Action{Do: raftcore.DoTimeout, Node: 2}},
+		{"node.read:lease", raftcore.Action{Do: raftcore.DoRead, Node: 2, Key: ClientKey, Mode: raftcore.ReadLease}},
+		{"node.crash", raftcore.Action{Do: raftcore.DoCrash, Node: 2}},
+		{"node.restart", raftcore.Action{Do: raftcore.DoRestart, Node: 2}},
 	} {
 		// Press the control where it is drawn, as a reader would.
 		r, ok := widgetRect(a, tc.id)
@@ -286,7 +286,7 @@ func TestNodeMenuActions(t *testing.T) {
 		press(a, &c, r.Center(), r.Center(), 0)
 		got := lastAction(t, a)
 		got.AtMs, got.AfterEvents = 0, 0
-		if got.Do != tc.want.Do || got.Node != tc.want.Node || got.Factor != tc.want.Factor || got.Mode != tc.want.Mode || got.Key != tc.want.Key {
+		if got.Do != tc.want.Do || got.Node != tc.want.Node || got.MsPerMessage != tc.want.MsPerMessage || got.Rate != tc.want.Rate || got.Mode != tc.want.Mode || got.Key != tc.want.Key {
 			t.Errorf("%s recorded %+v, want %+v", tc.id, got, tc.want)
 		}
 	}
@@ -386,7 +386,7 @@ func TestMessageInspectAndDrop(t *testing.T) {
 	if err := a.Click("msg.drop"); err != nil {
 		t.Fatal(err)
 	}
-	if x := lastAction(t, a); x.Do != "drop" || x.ID != m.ID {
+	if x := lastAction(t, a); x.Do != raftcore.DoDrop || x.ID != m.ID {
 		t.Fatalf("drop recorded %v, want drop of %d", x, m.ID)
 	}
 	falling := false

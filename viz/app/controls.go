@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"raftlab/raftcore"
-	"raftlab/viz"
 	"raftlab/raftcore/timeline"
+	"raftlab/viz"
 )
 
 var cmdIcons = map[viz.Command]string{

@@ -2,8 +2,8 @@ package app
 
 import (
 	"raftlab/raftcore"
-	"raftlab/viz"
 	"raftlab/raftcore/timeline"
+	"raftlab/viz"
 )
 
 // Tone is a colour by meaning; the draw package maps each onto the theme.

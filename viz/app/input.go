@@ -287,9 +287,9 @@ func (a *App) cutLinks(ids []viz.LinkID) error {
 		up := w.Link(nodeID(id.I), nodeID(id.J)).Up && w.Link(nodeID(id.J), nodeID(id.I)).Up
 		switch {
 		case restore && !up:
-			xs = append(xs, raftcore.Action{Do: "restore", From: id.I + 1, To: id.J + 1})
+			xs = append(xs, raftcore.Action{Do: raftcore.DoRestore, From: id.I + 1, To: id.J + 1})
 		case !restore && up:
-			xs = append(xs, raftcore.Action{Do: "cut", From: id.I + 1, To: id.J + 1})
+			xs = append(xs, raftcore.Action{Do: raftcore.DoCut, From: id.I + 1, To: id.J + 1})
 		}
 	}
 	if err := a.actAll(xs); err != nil {

@@ -221,7 +221,7 @@ func (a *App) doClick(id string) error {
 	case id == "msg.drop":
 		m := a.menu.msg
 		a.menu = menuState{}
-		if err := a.act(raftcore.Action{Do: "drop", ID: m}); err != nil {
+		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: m}); err != nil {
 			return fmt.Errorf("that message has already arrived")
 		}
 		a.note("Message #" + utoa(m) + " dropped: it falls away and never arrives.")
@@ -242,16 +242,20 @@ func (a *App) nodeItem(what, arg string) error {
 	name := a.cfg.Name(nodeID(i))
 	switch what {
 	case "pause", "resume", "crash", "restart", "timeout":
-		if err := a.act(raftcore.Action{Do: what, Node: node}); err != nil {
+		x := raftcore.Action{Do: raftcore.Verb(what), Node: node}
+		if err := a.act(x); err != nil {
 			return err
 		}
-		a.note(describeAction(a.cfg, raftcore.Action{Do: what, Node: node}) + ".")
+		a.note(describeAction(a.cfg, x) + ".")
 	case "slow", "drift":
 		f, err := strconv.ParseFloat(arg, 64)
 		if err != nil {
 			return fmt.Errorf("click node.%s: %q is not a number", what, arg)
 		}
-		x := raftcore.Action{Do: what, Node: node, Factor: f}
+		x := raftcore.Action{Do: raftcore.DoSlow, Node: node, MsPerMessage: f}
+		if what == "drift" {
+			x = raftcore.Action{Do: raftcore.DoDrift, Node: node, Rate: f}
+		}
 		if err := a.act(x); err != nil {
 			return err
 		}
@@ -263,7 +267,7 @@ func (a *App) nodeItem(what, arg string) error {
 		if mode == "" {
 			mode = string(a.readMode)
 		}
-		if err := a.act(raftcore.Action{Do: "read", Node: node, Key: a.questionKey(), Mode: mode}); err != nil {
+		if err := a.act(raftcore.Action{Do: raftcore.DoRead, Node: node, Key: a.questionKey(), Mode: raftcore.ReadMode(mode)}); err != nil {
 			return err
 		}
 	case "isolate":
@@ -288,15 +292,15 @@ func (a *App) linkItem(what, arg string) error {
 	var x raftcore.Action
 	switch what {
 	case "cut", "restore":
-		x = raftcore.Action{Do: what, From: i, To: j}
+		x = raftcore.Action{Do: raftcore.Verb(what), From: i, To: j}
 	case "ij", "ji":
 		from, to := i, j
 		if what == "ji" {
 			from, to = j, i
 		}
-		do := "cut"
+		do := raftcore.DoCut
 		if !w.Link(raftcore.NodeID(from), raftcore.NodeID(to)).Up {
-			do = "restore"
+			do = raftcore.DoRestore
 		}
 		x = raftcore.Action{Do: do, From: from, To: to, OneWay: true}
 	case "latency":
@@ -306,13 +310,13 @@ func (a *App) linkItem(what, arg string) error {
 		if !ok || e1 != nil || e2 != nil {
 			return fmt.Errorf("click link.latency: want min-max in ms, got %q", arg)
 		}
-		x = raftcore.Action{Do: "latency", From: i, To: j, LatencyMs: []float64{a1, a2}}
+		x = raftcore.Action{Do: raftcore.DoLatency, From: i, To: j, LatencyMs: []float64{a1, a2}}
 	case "loss":
 		p, err := strconv.ParseFloat(arg, 64)
 		if err != nil {
 			return fmt.Errorf("click link.loss: %q is not a number", arg)
 		}
-		x = raftcore.Action{Do: "loss", From: i, To: j, Loss: &p}
+		x = raftcore.Action{Do: raftcore.DoLoss, From: i, To: j, Loss: &p}
 	default:
 		return fmt.Errorf("click: no link action %q", what)
 	}

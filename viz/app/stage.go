@@ -220,9 +220,9 @@ func partitionAction(groups [][]int) raftcore.Action {
 		gs = append(gs, ids)
 	}
 	if len(gs) < 2 {
-		return raftcore.Action{Do: "heal"}
+		return raftcore.Action{Do: raftcore.DoHeal}
 	}
-	return raftcore.Action{Do: "partition", Groups: gs}
+	return raftcore.Action{Do: raftcore.DoPartition, Groups: gs}
 }
 
 // isolate cuts machine i off from every other machine. When the rest of
@@ -255,7 +255,7 @@ func (a *App) isolate(i int) error {
 		var xs []raftcore.Action
 		for x := 0; x < n; x++ {
 			if x != i && (w.Link(nodeID(i), nodeID(x)).Up || w.Link(nodeID(x), nodeID(i)).Up) {
-				xs = append(xs, raftcore.Action{Do: "cut", From: i + 1, To: x + 1})
+				xs = append(xs, raftcore.Action{Do: raftcore.DoCut, From: i + 1, To: x + 1})
 			}
 		}
 		if err := a.actAll(xs); err != nil {
@@ -272,7 +272,7 @@ func (a *App) reconnect(i int) error {
 	var xs []raftcore.Action
 	for x := 0; x < w.Size(); x++ {
 		if x != i && (!w.Link(nodeID(i), nodeID(x)).Up || !w.Link(nodeID(x), nodeID(i)).Up) {
-			xs = append(xs, raftcore.Action{Do: "restore", From: i + 1, To: x + 1})
+			xs = append(xs, raftcore.Action{Do: raftcore.DoRestore, From: i + 1, To: x + 1})
 		}
 	}
 	if len(xs) == 0 {
@@ -319,7 +319,7 @@ func (a *App) moveToZone(i, z int) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	if x.Do == "heal" {
+	if x.Do == raftcore.DoHeal {
 		a.note("Every machine is on one side again: the network is whole.")
 	} else {
 		a.note(describeAction(a.cfg, x))

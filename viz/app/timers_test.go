@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"raftlab/raftcore"
-	"raftlab/viz"
 	"raftlab/raftcore/timeline"
+	"raftlab/viz"
 )
 
 // roleEvent is one role change read from the trace.
@@ -64,7 +64,7 @@ func TestAlignMakesTwoMachinesCampaignAtOnce(t *testing.T) {
 		a, _ := paused(t, 5, seed)
 		acts := pressed(t, a, "a")
 		for _, x := range acts {
-			if x.Do != "timer" {
+			if x.Do != raftcore.DoTimer {
 				t.Fatalf("seed %d: key a recorded %v, want timers only", seed, acts)
 			}
 		}
@@ -160,16 +160,16 @@ func splitVoteRun(t *testing.T, nodes int, seed, settle int64) bool {
 	a.hist.RunUntil(a.World().Now() + settle)
 	term := a.World().Node(nodeID(l)).Term()
 	acts := pressed(t, a, "l")
-	if acts[0].Do != "crash" || acts[0].Node != l+1 {
+	if acts[0].Do != raftcore.DoCrash || acts[0].Node != l+1 {
 		t.Fatalf("seed %d: key l recorded %v, want the leader %d crashed first", seed, acts, l+1)
 	}
 	k := 1
-	for k < len(acts) && acts[k].Do == "drop" {
+	for k < len(acts) && acts[k].Do == raftcore.DoDrop {
 		k++
 	}
 	var pair []int
 	for _, x := range acts[k:] {
-		if x.Do != "timer" {
+		if x.Do != raftcore.DoTimer {
 			t.Fatalf("seed %d: key l recorded %v, want a crash, drops, then timers", seed, acts)
 		}
 		if x.Ms == acts[k].Ms {
@@ -271,7 +271,7 @@ func TestTimerKeysSayWhyTheyCannotAct(t *testing.T) {
 func TestTimerActionInWords(t *testing.T) {
 	cfg := raftcore.DefaultConfig()
 	cfg.Names = []string{"A", "B", "C", "D", "E"}
-	x := raftcore.Action{Do: "timer", Node: 2, Ms: 250}
+	x := raftcore.Action{Do: raftcore.DoTimer, Node: 2, Ms: 250}
 	if got, want := describeAction(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {
 		t.Errorf("describeAction = %q, want %q", got, want)
 	}

@@ -89,12 +89,12 @@ func capital(s string) string {
 func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 	node := cfg.Name(raftcore.NodeID(a.Node))
 	switch a.Do {
-	case "write":
+	case raftcore.DoWrite:
 		return "Client asked " + node + " to write " + a.Key + " = " + a.Value
-	case "delete":
+	case raftcore.DoDelete:
 		return "Client asked " + node + " to delete " + a.Key
-	case "read":
-		return "Client asked " + node + " to read " + a.Key + " (" + a.Mode + ")"
+	case raftcore.DoRead:
+		return "Client asked " + node + " to read " + a.Key + " (" + string(a.Mode) + ")"
 	}
 	return capital(timeline.ActionWords(cfg, a))
 }
@@ -128,9 +128,9 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	node := cfg.Name(op.Node)
 	var what string
 	switch op.Kind {
-	case "write":
+	case raftcore.DoWrite:
 		what = "write " + op.Key + " = " + op.Value
-	case "delete":
+	case raftcore.DoDelete:
 		what = "delete " + op.Key
 	default:
 		what = "read " + op.Key
@@ -143,7 +143,7 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	case raftcore.OpPending:
 		return what + ": waiting"
 	case raftcore.OpOK:
-		if op.Kind == "read" {
+		if op.Kind == raftcore.DoRead {
 			if op.ReadFound {
 				return what + ": " + op.ReadValue
 			}

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"raftlab/raftcore"
+	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app"
-	"raftlab/raftcore/timeline"
 )
 
 type textItem = app.TextItem
