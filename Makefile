@@ -14,22 +14,24 @@ GOFMT   = $(GOROOT)/bin/gofmt
 WASM_TEST_PATTERNS := ./raftcore/... ./scenarios/... ./viz/...
 
 # The browser app; WASM_PKG can point elsewhere for a one-off build.
-WASM_PKG        ?= ./cmd/wasm
-WASM_SOURCES    := $(wildcard $(WASM_PKG)/*.go)
+WASM_PKG       ?= ./cmd/wasm
 # Packages whose tests draw with Ebiten (behind the desktop tag; they need a display).
-DRAW_TEST_PKGS := $(if $(wildcard viz/draw/*.go),./viz/draw/...)
+DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
-DESKTOP_PKG     ?= ./cmd/desktop
-DESKTOP_SOURCES := $(wildcard $(DESKTOP_PKG)/*.go)
+DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app font clean
+.PHONY: help deps run wasm release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
 	@echo "make run          build the WebAssembly app and serve web/ on http://$(ADDR)"
-	@echo "make wasm         build web/raftlab.wasm, copy wasm_exec.js, precompress (.gz, .br)"
+	@echo "make wasm         build web/raftlab.wasm and copy wasm_exec.js (no compression)"
+	@echo "make release      make wasm, then web/raftlab.wasm.gz and .br for hosting (brotli -q 11: about a minute)"
 	@echo "make desktop      build bin/raftlab-desktop and run it"
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
+	@echo "make check        the steps of make test, without its package check up front and its shared Xvfb"
+	@echo "make unit         go test ./... (natively: no browser, display or Node)"
+	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
 	@echo "make font         cut viz/fonts/mplus-1p-regular-latin.ttf again from Ebiten's M+ 1p (needs pyftsubset)"
@@ -40,29 +42,39 @@ deps:
 
 # --- WebAssembly -------------------------------------------------------------------------
 
+# `make wasm` and `make run` do not compress: brotli -q 11 of the binary takes longer than
+# the Go build, and over the loopback the uncompressed file arrives at once. The server
+# ignores a compressed sibling older than raftlab.wasm; a rebuild removes the old ones all the
+# same, so that a copy of web/ to another host cannot carry them.
 wasm:
-	@scripts/deps.sh web
-	@if [ -z "$(WASM_SOURCES)" ]; then echo "make wasm: $(WASM_PKG) has no Go files yet" >&2; exit 1; fi
 	@mkdir -p bin
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/raftlab.wasm.new $(WASM_PKG)
-	@# Replace the output only when it changed, so that the compressed files stay current.
-	@# The compressed files are touched after writing: brotli copies the source's mtime, and
-	@# both make and the server treat a sibling older than raftlab.wasm as stale.
+	@# Replace the output only when it changed, so that `make release`'s compressed files stay current.
 	@if cmp -s bin/raftlab.wasm.new web/raftlab.wasm; then rm bin/raftlab.wasm.new; \
-	else mv bin/raftlab.wasm.new web/raftlab.wasm; echo "wrote web/raftlab.wasm ($$(stat -c %s web/raftlab.wasm) bytes)"; fi
+	else mv bin/raftlab.wasm.new web/raftlab.wasm; rm -f web/raftlab.wasm.gz web/raftlab.wasm.br; \
+		echo "wrote web/raftlab.wasm ($$(stat -c %s web/raftlab.wasm) bytes)"; fi
 	@cmp -s "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js || cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+
+# web/ ready to copy to a host: the app and its precompressed siblings, which cmd/serve (and
+# servers such as nginx with gzip_static and brotli_static) send to browsers that accept them.
+# The compressed files are touched after writing: brotli copies the source's mtime, and
+# both make and the server treat a sibling older than raftlab.wasm as stale.
+release: wasm
+	@scripts/deps.sh web
 	@if [ ! web/raftlab.wasm.gz -nt web/raftlab.wasm ]; then \
 		gzip -9 -n -c web/raftlab.wasm > bin/raftlab.wasm.gz.new && mv bin/raftlab.wasm.gz.new web/raftlab.wasm.gz; \
 		touch web/raftlab.wasm.gz; \
 		echo "wrote web/raftlab.wasm.gz ($$(stat -c %s web/raftlab.wasm.gz) bytes)"; fi
 	@if ! command -v brotli >/dev/null 2>&1; then \
 		rm -f web/raftlab.wasm.br; \
-		echo "make wasm: brotli not installed (Debian package brotli); skipping web/raftlab.wasm.br"; \
+		echo "make release: brotli not installed (Debian package brotli); skipping web/raftlab.wasm.br"; \
 	elif [ ! web/raftlab.wasm.br -nt web/raftlab.wasm ]; then \
 		brotli -q 11 -f -o bin/raftlab.wasm.br.new web/raftlab.wasm && mv bin/raftlab.wasm.br.new web/raftlab.wasm.br; \
 		touch web/raftlab.wasm.br; \
 		echo "wrote web/raftlab.wasm.br ($$(stat -c %s web/raftlab.wasm.br) bytes)"; fi
 
+# Serves the uncompressed raftlab.wasm, or the siblings of an earlier `make release` if the
+# build has not changed since.
 run:
 	@$(MAKE) wasm
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
@@ -71,7 +83,6 @@ run:
 
 desktop:
 	@scripts/deps.sh desktop
-	@if [ -z "$(DESKTOP_SOURCES)" ]; then echo "make desktop: $(DESKTOP_PKG) has no Go files yet" >&2; exit 1; fi
 	CGO_ENABLED=1 $(GO) build -o bin/raftlab-desktop $(DESKTOP_PKG)
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 		echo "make desktop: built bin/raftlab-desktop, but there is no display to open a window on (DISPLAY is not set)" >&2; exit 1; fi
@@ -106,8 +117,7 @@ wasm-unit:
 
 e2e-browser:
 	@scripts/deps.sh browser
-	@if [ -n "$(WASM_SOURCES)" ]; then $(MAKE) wasm; \
-	else echo "e2e-browser: $(WASM_PKG) has no Go files yet; tests of the app will skip (and fail under CI=true)"; fi
+	@$(MAKE) wasm
 	$(GO) test -count=1 -v -tags browser ./e2e/...
 
 # The desktop tag also takes in the drawing tests of viz/draw, which paint real frames

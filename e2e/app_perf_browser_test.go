@@ -337,7 +337,7 @@ func (st *site) build(b *testing.B, fill func(dir string) error) string {
 	return st.dir
 }
 
-// appSite builds the app from the current tree, as `make wasm` does (with its gzip and
+// appSite builds the app from the current tree, as `make release` does (with its gzip and
 // brotli siblings), into a private directory next to copies of web/'s pages, so that a
 // `make wasm` or `make clean` running meanwhile cannot change what is measured.
 func appSite(b *testing.B) string {
@@ -385,7 +385,7 @@ func copyInto(src, dir, name string) error {
 	return err
 }
 
-// compress writes path.gz (gzip -9) and path.br (brotli -q 11), the siblings `make wasm`
+// compress writes path.gz (gzip -9) and path.br (brotli -q 11), the siblings `make release`
 // writes and the web server sends to browsers that accept them.
 func compress(path string) error {
 	for _, c := range [][]string{

@@ -2,7 +2,7 @@
 # Installs the Debian packages raftlab's targets need, and only those that are missing.
 #
 # Usage: scripts/deps.sh [GROUP...]
-#   web      brotli (optional: without it `make wasm` skips the .br file)
+#   web      brotli (optional: without it `make release` skips the .br file)
 #   browser  chromium, brotli (browser end-to-end tests)
 #   desktop  gcc and the X11/GL headers Ebiten's cgo build needs
 #   xvfb     xvfb, imagemagick and xdotool (desktop smoke test under a virtual display)

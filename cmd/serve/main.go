@@ -3,7 +3,7 @@
 //	go run ./cmd/serve -addr 127.0.0.1:8080 -dir web
 //
 // It serves .wasm as application/wasm and sends the precompressed raftlab.wasm.br or
-// raftlab.wasm.gz that `make wasm` writes when the browser accepts them.
+// raftlab.wasm.gz that `make release` writes when the browser accepts them.
 package main
 
 import (
