@@ -3,8 +3,7 @@
 #
 # Usage: scripts/go-test-wasm.sh PATTERN... (for example ./raftcore/... ./viz/...)
 #
-# Patterns that match no package yet are left out, so the script works while the tree
-# is still growing. Node (/usr/bin/node or any node on PATH) runs the test binaries through
+# Node (/usr/bin/node or any node on PATH) runs the test binaries through
 # $(go env GOROOT)/lib/wasm/go_js_wasm_exec.
 set -euo pipefail
 
@@ -25,19 +24,7 @@ if [ ! -x "$exec_dir/go_js_wasm_exec" ]; then
 	exit 1
 fi
 
-# Leave out patterns whose directory does not exist (git keeps no empty directories).
-patterns=()
-for p in "$@"; do
-	dir=${p%/...}
-	if [ -d "$dir" ]; then
-		patterns+=("$p")
-	fi
-done
-if [ ${#patterns[@]} -eq 0 ]; then
-	echo "go-test-wasm.sh: none of $* exists yet; nothing to test under GOOS=js"
-	exit 0
-fi
-
+patterns=("$@")
 errs=$(mktemp)
 trap 'rm -f "$errs"' EXIT
 # -e keeps packages with errors in the list, so that `go test` reports those errors.
@@ -45,11 +32,10 @@ pkgs=$(GOOS=js GOARCH=wasm "$GO" list -e -f '{{if or .GoFiles .TestGoFiles .XTes
 	cat "$errs" >&2
 	exit 1
 }
-grep -v 'matched no packages' "$errs" >&2 || true
-
-if [ -z "$pkgs" ]; then
-	echo "go-test-wasm.sh: no packages match ${patterns[*]} yet; nothing to test under GOOS=js"
-	exit 0
+if [ -s "$errs" ]; then
+	# A pattern that matches nothing is a mistake in the caller, not an empty test run.
+	cat "$errs" >&2
+	exit 1
 fi
 
 # shellcheck disable=SC2086 # one package per word
