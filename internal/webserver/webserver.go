@@ -6,7 +6,9 @@
 //   - when the client accepts br or gzip and a precompressed sibling (X.br, X.gz) exists that is
 //     not older than X, the sibling is sent with Content-Encoding and Vary: Accept-Encoding;
 //   - no directory listings and no dotfiles; paths cannot leave the served directory, not even
-//     through symbolic links (the files are opened through an os.Root).
+//     through symbolic links (the files are opened through an os.Root);
+//   - a path that names nothing gets the directory's 404.html (NotFoundPage) with status 404, so
+//     a mistyped link shows a page with a way home rather than a bare line of text.
 //
 // Every response carries Cache-Control: no-cache, so browsers keep a copy but revalidate it
 // (the file names carry no content hash), and a strong ETag derived from size and modification time.
@@ -28,6 +30,9 @@ import (
 // length in bytes of the file after decoding, so that a page can show download progress
 // against the bytes that fetch's ReadableStream yields (which are decoded bytes).
 const DecodedLengthHeader = "X-Decoded-Length"
+
+// NotFoundPage is the file, in the served directory, sent with every 404 response.
+const NotFoundPage = "404.html"
 
 // encodings lists the precompressed variants the server knows, in order of preference.
 var encodings = []struct {
@@ -100,12 +105,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	name, ok := fileName(r.URL.Path)
 	if !ok {
-		http.NotFound(w, r)
+		h.notFound(w, r)
 		return
 	}
 	fi, err := fs.Stat(h.fsys, name)
 	if err != nil {
-		http.NotFound(w, r)
+		h.notFound(w, r)
 		return
 	}
 	if fi.IsDir() {
@@ -120,12 +125,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name = path.Join(name, "index.html")
 		fi, err = fs.Stat(h.fsys, name)
 		if err != nil || !fi.Mode().IsRegular() {
-			http.NotFound(w, r)
+			h.notFound(w, r)
 			return
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		http.NotFound(w, r)
+		h.notFound(w, r)
 		return
 	}
 
@@ -180,6 +185,25 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.ServeContent(w, r, "", serveInfo.ModTime(), rs)
+}
+
+// notFound answers 404 with the served directory's NotFoundPage, or with plain text
+// when the directory has none.
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
+	page, err := fs.ReadFile(h.fsys, NotFoundPage)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", ContentType(NotFoundPage))
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(page)
+	}
 }
 
 // fileName maps a URL path to a name inside the served directory. It refuses paths

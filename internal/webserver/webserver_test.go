@@ -407,3 +407,43 @@ func TestMissingFiles(t *testing.T) {
 		t.Errorf("MissingFiles = %v, want [wasm_exec.js docs]", got)
 	}
 }
+
+func TestNotFoundServesThePage(t *testing.T) {
+	s := newSite(t)
+	page := "<!doctype html><title>Not here</title><a href=\"/\">home</a>"
+	if err := os.WriteFile(filepath.Join(s.dir, NotFoundPage), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := s.handler(t)
+	for _, p := range []string{"/nope.html", "/a/b/c", "/.hidden", "/../secret.txt"} {
+		w := do(h, "GET", p, nil)
+		if w.Code != http.StatusNotFound {
+			t.Errorf("GET %q: status %d, want 404", p, w.Code)
+		}
+		if got := w.Body.String(); got != page {
+			t.Errorf("GET %q: body %q, want the 404 page", p, got)
+		}
+		if ct := w.Header().Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("GET %q: Content-Type %q", p, ct)
+		}
+	}
+	w := do(h, "HEAD", "/nope.html", nil)
+	if w.Code != http.StatusNotFound || w.Body.Len() != 0 {
+		t.Errorf("HEAD: status %d, %d bytes of body; want 404 and none", w.Code, w.Body.Len())
+	}
+	// The page itself is an ordinary file too.
+	if w := do(h, "GET", "/"+NotFoundPage, nil); w.Code != http.StatusOK {
+		t.Errorf("GET the page by name: status %d", w.Code)
+	}
+}
+
+// The web directory's own 404 page leads home.
+func TestWebNotFoundPageLinksHome(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "web", NotFoundPage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`href="/"`)) {
+		t.Errorf("web/%s has no link to the app (href=\"/\")", NotFoundPage)
+	}
+}
