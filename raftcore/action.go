@@ -260,6 +260,7 @@ func (w *World) Apply(a Action) error {
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)
 	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), Text: a.String()})
+	wasSplit := w.split()
 	switch a.Do {
 	case DoPartition:
 		group := make([]int, w.cfg.Nodes+1)
@@ -326,6 +327,12 @@ func (w *World) Apply(a Action) error {
 	case DoRead:
 		mode, _ := ParseReadMode(string(a.Mode))
 		w.invoke(Op{Kind: DoRead, Node: NodeID(a.Node), Key: a.Key, Mode: mode})
+	}
+	switch split := w.split(); {
+	case split && !wasSplit:
+		w.splitUs = w.now
+	case !split && wasSplit:
+		w.healUs = w.now
 	}
 	return nil
 }

@@ -39,7 +39,16 @@ type Op struct {
 	ReadAt    uint64 `json:"read_at,omitempty"`
 	// ReadIndex is the index a linearizable or lease read waits for.
 	ReadIndex uint64 `json:"read_index,omitempty"`
-	gotIndex  bool
+	// Side and Split are the network as the request found it, taken from
+	// the world when it was made so that no one has to replay the action
+	// log to learn which side of a partition it was on. Side is the
+	// running machines the asked machine could talk to both ways, directly
+	// or through one another, itself included, in id order; it is empty
+	// when the asked machine was paused or crashed. Split is whether any
+	// link was down.
+	Side     []NodeID `json:"side,omitempty"`
+	Split    bool     `json:"split,omitempty"`
+	gotIndex bool
 }
 
 // Done reports whether the operation has completed.
@@ -69,6 +78,8 @@ func (w *World) invoke(op Op) int {
 	op.InvokeUs = w.now
 	op.CompleteUs = -1
 	op.Result = OpPending
+	op.Side = w.sideOf(op.Node, w.running)
+	op.Split = w.split()
 	w.ops = append(w.ops, op)
 	w.pending = append(w.pending, op.ID-1)
 	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, Text: string(op.Kind) + " " + op.Key})

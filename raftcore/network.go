@@ -190,3 +190,79 @@ func (w *World) handleMessage(m Message) {
 	w.nodes[m.To].step(m)
 	w.afterStep(m.To, before)
 }
+
+// Sides splits the machines into the groups that can talk both ways,
+// directly or through one another, in order of their lowest member: the
+// sides of a partition, or one side when the network is whole. Whether a
+// machine is running does not matter.
+func (w *World) Sides() [][]NodeID { return w.groups(func(NodeID) bool { return true }) }
+
+// RunningSides is Sides among the running machines: the groups that can
+// talk now. A paused or crashed machine is on no side.
+func (w *World) RunningSides() [][]NodeID { return w.groups(w.running) }
+
+func (w *World) running(id NodeID) bool { return w.machines[id].status == StatusUp }
+
+// groups splits the machines for which member holds into sides.
+func (w *World) groups(member func(NodeID) bool) [][]NodeID {
+	var out [][]NodeID
+	placed := make([]bool, w.cfg.Nodes+1)
+	for id := NodeID(1); int(id) <= w.cfg.Nodes; id++ {
+		if placed[id] || !member(id) {
+			continue
+		}
+		side := w.sideOf(id, member)
+		for _, m := range side {
+			placed[m] = true
+		}
+		out = append(out, side)
+	}
+	return out
+}
+
+// sideOf is machine id's side among the machines for which member holds,
+// in id order; nil when member(id) does not hold.
+func (w *World) sideOf(id NodeID, member func(NodeID) bool) []NodeID {
+	if !member(id) {
+		return nil
+	}
+	in := make([]bool, w.cfg.Nodes+1)
+	in[id] = true
+	reached := []NodeID{id}
+	for k := 0; k < len(reached); k++ {
+		a := reached[k]
+		for b := NodeID(1); int(b) <= w.cfg.Nodes; b++ {
+			if !in[b] && member(b) && w.links[a][b].Up && w.links[b][a].Up {
+				in[b] = true
+				reached = append(reached, b)
+			}
+		}
+	}
+	side := reached[:0]
+	for m := NodeID(1); int(m) <= w.cfg.Nodes; m++ {
+		if in[m] {
+			side = append(side, m)
+		}
+	}
+	return side
+}
+
+// split reports whether some link is down.
+func (w *World) split() bool {
+	for i := 1; i <= w.cfg.Nodes; i++ {
+		for j := 1; j <= w.cfg.Nodes; j++ {
+			if i != j && !w.links[i][j].Up {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// LastSplit is when the network last went from whole to split (some link
+// down); 0 and false if it never did.
+func (w *World) LastSplit() (us int64, ok bool) { return max(w.splitUs, 0), w.splitUs >= 0 }
+
+// LastHeal is when the network last went from split to whole; 0 and false
+// if it never did. While a new split lasts it is before LastSplit.
+func (w *World) LastHeal() (us int64, ok bool) { return max(w.healUs, 0), w.healUs >= 0 }

@@ -92,6 +92,11 @@ type World struct {
 	actions   []Action
 	trace     trace
 	checker   checker
+	// splitUs and healUs are when the network last went from whole to
+	// split and back (-1 until it first did), kept as actions change the
+	// links so that no one has to replay the action log to learn them.
+	splitUs int64
+	healUs  int64
 }
 
 // NewWorld builds a world from a validated configuration.
@@ -100,7 +105,7 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	rng := NewRand(cfg.Seed)
-	w := &World{cfg: cfg, rng: &rng}
+	w := &World{cfg: cfg, rng: &rng, splitUs: -1, healUs: -1}
 	// Room for the usual number of pending events (a tick per machine and
 	// a few messages each) saves growing the queue step by step.
 	w.queue = make([]event, 0, 4*cfg.Nodes)

@@ -93,10 +93,10 @@ var contractDef = def{id: "contract",
 // sidesAsked counts the groups asked to write during the latest split,
 // whatever the answer.
 func (v *View) sidesAsked() int {
-	seen := map[int]bool{}
+	seen := map[string]bool{}
 	for _, op := range v.opsDuringSplit() {
-		if s, ok := v.opSnap(op.ID); ok && isWrite(op) && s.sideOf(op.Node) > 0 {
-			seen[s.sideOf(op.Node)] = true
+		if isWrite(op) && len(op.Side) > 0 {
+			seen[sideKey(op)] = true
 		}
 	}
 	return len(seen)

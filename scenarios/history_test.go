@@ -374,11 +374,9 @@ func tolerance(t *testing.T, n string) int {
 	if r.Expect != nil {
 		t.Fatal(r.Expect)
 	}
-	v := &View{W: w, h: scan(w)}
 	most := -1
 	for _, op := range w.Ops() {
-		snap, _ := v.opSnap(op.ID)
-		if u := s.Config(1).Nodes - snap.groupSize(op.Node); op.Result == raftcore.OpOK && u > most {
+		if u := s.Config(1).Nodes - len(op.Side); op.Result == raftcore.OpOK && u > most {
 			most = u
 		}
 	}

@@ -78,58 +78,9 @@ func whole(w *raftcore.World) bool {
 	return true
 }
 
-// components splits machines into groups that can talk both ways, in order
-// of their lowest member; members lists who counts (nil: everyone).
-func components(n int, up func(a, b id) bool, member func(a id) bool) [][]id {
-	side := make([]int, n+1)
-	var out [][]id
-	for s := 1; s <= n; s++ {
-		if side[s] != 0 || (member != nil && !member(id(s))) {
-			continue
-		}
-		out = append(out, nil)
-		k := len(out)
-		stack := []id{id(s)}
-		side[s] = k
-		for len(stack) > 0 {
-			a := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			out[k-1] = append(out[k-1], a)
-			for b := 1; b <= n; b++ {
-				if side[b] == 0 && (member == nil || member(id(b))) && up(a, id(b)) && up(id(b), a) {
-					side[b] = k
-					stack = append(stack, id(b))
-				}
-			}
-		}
-	}
-	for _, c := range out {
-		sortIDs(c)
-	}
-	return out
-}
-
-func sortIDs(ids []id) {
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
-}
-
-// sides are the groups the network is split into now, over all machines.
-func sides(w *raftcore.World) [][]id {
-	return components(w.Size(), func(a, b id) bool { return w.Link(a, b).Up }, nil)
-}
-
-// reachable are the groups of running machines that can talk to each other.
-func reachable(w *raftcore.World) [][]id {
-	return components(w.Size(), func(a, b id) bool { return w.Link(a, b).Up }, func(a id) bool { return isUp(w, a) })
-}
-
 // majorityGroup returns a group of running machines large enough to commit.
 func majorityGroup(w *raftcore.World) ([]id, bool) {
-	for _, g := range reachable(w) {
+	for _, g := range w.RunningSides() {
 		if len(g) >= quorum(w.Size()) {
 			return g, true
 		}
@@ -312,203 +263,14 @@ func capital(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// netLog is the network as it was at each client request and at each moment
-// it split or healed, replayed from the world's action log. It is rebuilt
-// only when the action log changes.
-type netLog struct {
-	key     actionKey
-	ops     []netSnap // by op id - 1
-	changes []netChange
-}
-
-type actionKey struct {
-	n     int
-	atMs  float64
-	after uint64
-	do    raftcore.Verb
-}
-
-// netSnap is the network when a request was made.
-type netSnap struct {
-	atUs int64
-	// side[i] is machine i's group (1-based); machines that were not
-	// running have side 0.
-	side  []int
-	sizes []int // members of each group, by group - 1
-	split bool  // some link was down
-}
-
-// netChange is a moment the network went from whole to split (Split) or
-// back (not Split).
-type netChange struct {
-	atUs  int64
-	split bool
-}
-
-func (h *history) netOf(w *raftcore.World) *netLog {
-	acts := w.Actions()
-	key := actionKey{n: len(acts)}
-	if len(acts) > 0 {
-		a := acts[len(acts)-1]
-		key.atMs, key.after, key.do = a.AtMs, a.AfterEvents, a.Do
-	}
-	if h.net.key != key {
-		h.net = replayNet(w.Size(), acts)
-		h.net.key = key
-	}
-	return &h.net
-}
-
-// replayNet follows links and machine status through the action log.
-func replayNet(n int, acts []raftcore.Action) netLog {
-	up := make([][]bool, n+1)
-	for i := range up {
-		up[i] = make([]bool, n+1)
-		for j := range up[i] {
-			up[i][j] = true
-		}
-	}
-	status := make([]raftcore.Status, n+1)
-	isSplit := func() bool {
-		for i := 1; i <= n; i++ {
-			for j := 1; j <= n; j++ {
-				if i != j && !up[i][j] {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	setPair := func(a raftcore.Action, v bool) {
-		up[a.From][a.To] = v
-		if !a.OneWay {
-			up[a.To][a.From] = v
-		}
-	}
-	var out netLog
-	was := false
-	for _, a := range acts {
-		switch a.Do {
-		case raftcore.DoPartition:
-			group := make([]int, n+1)
-			for gi, g := range a.Groups {
-				for _, m := range g {
-					group[m] = gi + 1
-				}
-			}
-			next := len(a.Groups) + 1
-			for i := 1; i <= n; i++ {
-				if group[i] == 0 {
-					group[i] = next
-					next++
-				}
-			}
-			for i := 1; i <= n; i++ {
-				for j := 1; j <= n; j++ {
-					up[i][j] = group[i] == group[j]
-				}
-			}
-		case raftcore.DoHeal:
-			for i := range up {
-				for j := range up[i] {
-					up[i][j] = true
-				}
-			}
-		case raftcore.DoCut:
-			setPair(a, false)
-		case raftcore.DoRestore:
-			setPair(a, true)
-		case raftcore.DoPause:
-			if status[a.Node] == raftcore.StatusUp {
-				status[a.Node] = raftcore.StatusPaused
-			}
-		case raftcore.DoResume:
-			if status[a.Node] == raftcore.StatusPaused {
-				status[a.Node] = raftcore.StatusUp
-			}
-		case raftcore.DoCrash:
-			status[a.Node] = raftcore.StatusCrashed
-		case raftcore.DoRestart:
-			if status[a.Node] == raftcore.StatusCrashed {
-				status[a.Node] = raftcore.StatusUp
-			}
-		case raftcore.DoWrite, raftcore.DoDelete, raftcore.DoRead:
-			at := a.AtUs()
-			groups := components(n, func(x, y id) bool { return up[x][y] }, func(x id) bool { return status[x] == raftcore.StatusUp })
-			snap := netSnap{atUs: at, side: make([]int, n+1), split: isSplit()}
-			for gi, g := range groups {
-				snap.sizes = append(snap.sizes, len(g))
-				for _, m := range g {
-					snap.side[m] = gi + 1
-				}
-			}
-			out.ops = append(out.ops, snap)
-		}
-		if s := isSplit(); s != was {
-			out.changes = append(out.changes, netChange{atUs: a.AtUs(), split: s})
-			was = s
-		}
-	}
-	return out
-}
-
-// sideOf is the group machine m was in when the op was made (0 if m was not
-// running, or is unknown).
-func (s netSnap) sideOf(m id) int {
-	if m < 1 || int(m) >= len(s.side) {
-		return 0
-	}
-	return s.side[m]
-}
-
-// groupSize is the size of the group machine m was in when the op was made
-// (0 if m was not running).
-func (s netSnap) groupSize(m id) int {
-	if g := s.sideOf(m); g > 0 {
-		return s.sizes[g-1]
-	}
-	return 0
-}
-
-// opSnap is the network when op id was made.
-func (v *View) opSnap(opID int) (netSnap, bool) {
-	nl := v.h.netOf(v.W)
-	if opID < 1 || opID > len(nl.ops) {
-		return netSnap{}, false
-	}
-	return nl.ops[opID-1], true
-}
-
-// lastSplit is when the network last went from whole to split.
-func (v *View) lastSplit() (int64, bool) {
-	nl := v.h.netOf(v.W)
-	for i := len(nl.changes) - 1; i >= 0; i-- {
-		if nl.changes[i].split {
-			return nl.changes[i].atUs, true
-		}
-	}
-	return 0, false
-}
-
-// lastHeal is when the network last became whole after a split.
-func (v *View) lastHeal() (int64, bool) {
-	nl := v.h.netOf(v.W)
-	for i := len(nl.changes) - 1; i >= 0; i-- {
-		if !nl.changes[i].split {
-			return nl.changes[i].atUs, true
-		}
-	}
-	return 0, false
-}
-
 // splitLasted is how long the latest split lasted, up to now if it has not
 // healed.
 func (v *View) splitLasted() int64 {
-	from, ok := v.lastSplit()
+	from, ok := v.W.LastSplit()
 	if !ok {
 		return 0
 	}
-	to, healed := v.lastHeal()
+	to, healed := v.W.LastHeal()
 	if !healed || to < from {
 		to = v.W.Now()
 	}
@@ -518,20 +280,20 @@ func (v *View) splitLasted() int64 {
 // healedAfterSplit reports whether the network split at some point and is
 // whole now.
 func (v *View) healedAfterSplit() bool {
-	_, split := v.lastSplit()
+	_, split := v.W.LastSplit()
 	return split && whole(v.W)
 }
 
 // opsDuringSplit returns the client ops made while the network was split,
 // since it last split (up to the heal, if it healed since).
 func (v *View) opsDuringSplit() []raftcore.Op {
-	at, ok := v.lastSplit()
+	at, ok := v.W.LastSplit()
 	if !ok {
 		return nil
 	}
 	var out []raftcore.Op
 	for _, op := range v.W.Ops() {
-		if s, ok := v.opSnap(op.ID); ok && s.split && op.InvokeUs >= at {
+		if op.Split && op.InvokeUs >= at {
 			out = append(out, op)
 		}
 	}
@@ -541,16 +303,18 @@ func (v *View) opsDuringSplit() []raftcore.Op {
 // sidesThatWrote counts the groups whose writes succeeded during the latest
 // split.
 func (v *View) sidesThatWrote() int {
-	seen := map[int]bool{}
+	seen := map[string]bool{}
 	for _, op := range v.opsDuringSplit() {
-		if isWrite(op) && op.Result == raftcore.OpOK {
-			if s, ok := v.opSnap(op.ID); ok && s.sideOf(op.Node) > 0 {
-				seen[s.sideOf(op.Node)] = true
-			}
+		if isWrite(op) && op.Result == raftcore.OpOK && len(op.Side) > 0 {
+			seen[sideKey(op)] = true
 		}
 	}
 	return len(seen)
 }
+
+// sideKey names the side a request was made on by the machines that were
+// on it, so that requests can be grouped by side.
+func sideKey(op raftcore.Op) string { return fmt.Sprint(op.Side) }
 
 // outcome says how a client op ended, as the rest of a sentence.
 func outcome(op raftcore.Op) string {

@@ -57,7 +57,7 @@ var majority = def{id: "majority",
 		split := Step{Text: "The network is split. Each group hears only silence from the others.",
 			When: func(v *View) bool { return !whole(v.W) },
 			Live: func(v *View) string {
-				return fmt.Sprintf("The network is split %s. Each group hears only silence from the others.", shapeOf(sides(v.W)))
+				return fmt.Sprintf("The network is split %s. Each group hears only silence from the others.", shapeOf(v.W.Sides()))
 			}}
 		s.Steps = []Step{{Text: "Five machines share one history. Split them into groups of " + strings.Join(sizes, " and ") + "."}, split}
 		if len(shape.groups[0]) >= 3 {
@@ -121,7 +121,7 @@ func shapeOf(groups [][]id) string {
 // writeOKAfterHeal reports whether a write made after the latest heal
 // succeeded.
 func (v *View) writeOKAfterHeal() bool {
-	at, ok := v.lastHeal()
+	at, ok := v.W.LastHeal()
 	if !ok || !whole(v.W) {
 		return false
 	}
@@ -188,7 +188,7 @@ func expectNoMajority(w *raftcore.World) error {
 
 func finalMajority(v *View) string {
 	w := v.W
-	if _, ok := v.lastSplit(); !ok {
+	if _, ok := w.LastSplit(); !ok {
 		return "The network never split."
 	}
 	q := quorum(w.Size())
@@ -196,8 +196,7 @@ func finalMajority(v *View) string {
 	bigSize, bigOK, term := 0, 0, uint64(0)
 	smallSize := 0
 	for _, op := range v.opsDuringSplit() {
-		s, _ := v.opSnap(op.ID)
-		g := s.groupSize(op.Node)
+		g := len(op.Side)
 		if g >= q {
 			bigSize = g
 			if isWrite(op) && op.Result == raftcore.OpOK {

@@ -32,7 +32,7 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 			{Text: "Five members, one leader. Partition them so that no group has three."},
 			{Text: "No group holds a majority. Every write must now wait or fail.", When: noQuorum,
 				Live: func(v *View) string {
-					return fmt.Sprintf("The network is split %s: no group holds a majority, so every write must now wait or fail.", shapeOf(sides(v.W)))
+					return fmt.Sprintf("The network is split %s: no group holds a majority, so every write must now wait or fail.", shapeOf(v.W.Sides()))
 				}},
 			{Text: "A write failed: nobody could commit it, so the cluster chose to stop rather than risk two histories.",
 				When: func(v *View) bool { _, bad := v.splitOutcomes(); return bad > 0 },
@@ -49,8 +49,8 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 		},
 		Expect: func(w *raftcore.World) error {
 			v := &View{W: w, h: scan(w)}
-			split, _ := v.lastSplit()
-			healAt, _ := v.lastHeal()
+			split, _ := w.LastSplit()
+			healAt, _ := w.LastHeal()
 			tried := 0
 			for _, op := range v.opsDuringSplit() {
 				tried++
@@ -74,7 +74,7 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 		},
 		final: func(v *View) string {
 			w := v.W
-			if _, ok := v.lastSplit(); !ok {
+			if _, ok := w.LastSplit(); !ok {
 				return "The network never split."
 			}
 			timeouts, refused, okCount := 0, 0, 0
@@ -100,7 +100,7 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 			if later > 0 {
 				fmt.Fprintf(&b, " Still, %s given up by its client committed after the heal: a failed write may yet take effect.", count(later, "write", "writes"))
 			}
-			healAt, _ := v.lastHeal()
+			healAt, _ := w.LastHeal()
 			for _, op := range w.Ops() {
 				if isWrite(op) && whole(w) && op.InvokeUs >= healAt && op.Result == raftcore.OpOK {
 					fmt.Fprintf(&b, " After the heal a write %s.", outcome(op))

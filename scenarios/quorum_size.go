@@ -84,8 +84,7 @@ var quorumSize = def{id: "quorum-size",
 			v := &View{W: w, h: scan(w)}
 			fails := 0
 			for _, op := range w.Ops() {
-				snap, _ := v.opSnap(op.ID)
-				u := n - snap.groupSize(op.Node)
+				u := n - len(op.Side)
 				want := u <= f
 				if got := op.Result == raftcore.OpOK; got != want {
 					return fmt.Errorf("with %d of %d unreachable, write %d %s", u, n, op.ID, outcome(op))
@@ -102,8 +101,7 @@ var quorumSize = def{id: "quorum-size",
 		s.final = func(v *View) string {
 			okMax, failMin := -1, -1
 			for _, op := range v.W.Ops() {
-				snap, _ := v.opSnap(op.ID)
-				u := n - snap.groupSize(op.Node)
+				u := n - len(op.Side)
 				if op.Result == raftcore.OpOK && u > okMax {
 					okMax = u
 				}
@@ -169,8 +167,7 @@ func (v *View) quorumWrite(ok bool) (int, bool) {
 		if !isWrite(op) || !op.Done() {
 			continue
 		}
-		snap, _ := v.opSnap(op.ID)
-		u := n - snap.groupSize(op.Node)
+		u := n - len(op.Side)
 		if u > 0 && (op.Result == raftcore.OpOK) == ok {
 			return u, true
 		}
@@ -186,11 +183,10 @@ func (v *View) writeOKWithAll() bool {
 		if !isWrite(op) {
 			continue
 		}
-		snap, _ := v.opSnap(op.ID)
-		if failed(op) && snap.groupSize(op.Node) < v.W.Size() {
+		if failed(op) && len(op.Side) < v.W.Size() {
 			sawFail = true
 		}
-		if sawFail && op.Result == raftcore.OpOK && snap.groupSize(op.Node) == v.W.Size() {
+		if sawFail && op.Result == raftcore.OpOK && len(op.Side) == v.W.Size() {
 			return true
 		}
 	}

@@ -126,8 +126,8 @@ type View struct {
 }
 
 // history is what a tracker remembers of a world's past that the world's
-// state alone does not show: role changes, lost messages, replaced entries,
-// and the network as it was when each client request was made.
+// state alone does not show: role changes, lost messages and replaced
+// entries.
 type history struct {
 	seq   uint64          // the last trace event read
 	sends map[uint64]link // sender and recipient of each message in flight
@@ -139,7 +139,6 @@ type history struct {
 	// leader had already reached: acts on outdated beliefs.
 	stale     []staleAppend
 	topLeader uint64 // highest term any machine became leader in
-	net       netLog
 }
 
 type roleChange struct {

@@ -211,12 +211,11 @@ func (v *View) splitWritesLine() string {
 func (v *View) splitOutcomes() (okMajority, failedMinority int) {
 	q := quorum(v.W.Size())
 	for _, op := range v.opsDuringSplit() {
-		s, _ := v.opSnap(op.ID)
 		switch {
 		case !isWrite(op):
-		case op.Result == raftcore.OpOK && s.groupSize(op.Node) >= q:
+		case op.Result == raftcore.OpOK && len(op.Side) >= q:
 			okMajority++
-		case failed(op) && s.groupSize(op.Node) < q:
+		case failed(op) && len(op.Side) < q:
 			failedMinority++
 		}
 	}
@@ -228,7 +227,7 @@ func (v *View) splitOutcomes() (okMajority, failedMinority int) {
 func (v *View) minorityWrites() []raftcore.Op {
 	var out []raftcore.Op
 	for _, op := range v.opsDuringSplit() {
-		if s, _ := v.opSnap(op.ID); isWrite(op) && s.groupSize(op.Node) < quorum(v.W.Size()) {
+		if isWrite(op) && len(op.Side) < quorum(v.W.Size()) {
 			out = append(out, op)
 		}
 	}
@@ -291,9 +290,8 @@ func expectTwoAuthorities(w *raftcore.World) error {
 	found := false
 	for _, a := range ops {
 		for _, b := range ops {
-			sa, _ := v.opSnap(a.ID)
 			if isWrite(a) && isWrite(b) && a.Result == raftcore.OpOK && b.Result == raftcore.OpOK &&
-				a.Key == b.Key && a.Value != b.Value && sa.sideOf(a.Node) != sa.sideOf(b.Node) {
+				a.Key == b.Key && a.Value != b.Value && sideKey(a) != sideKey(b) {
 				found = true
 			}
 		}

@@ -1,0 +1,120 @@
+package raftcore
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// write asks machine n to write and returns the request's id.
+func write(t *testing.T, w *World, n int) int {
+	t.Helper()
+	mustApply(t, w, Action{Do: DoWrite, Node: n, Key: "k", Value: "v"})
+	return len(w.Ops())
+}
+
+// TestOpRecordsTheNetworkItFound: each request keeps the side of the
+// network its machine was on when it was asked, and whether the network was
+// split, however the network changes afterwards.
+func TestOpRecordsTheNetworkItFound(t *testing.T) {
+	w := newTestWorld(t, nil) // five machines
+	w.RunFor(2_000_000)
+	type want struct {
+		side  []NodeID
+		split bool
+	}
+	wants := map[int]want{}
+
+	wants[write(t, w, 3)] = want{[]NodeID{1, 2, 3, 4, 5}, false}
+	_, ok := w.LastSplit()
+	assert.False(t, ok, "no split yet")
+
+	w.RunFor(500_000)
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3, 4, 5}}})
+	splitAt := w.Now()
+	wants[write(t, w, 1)] = want{[]NodeID{1, 2}, true}    // minority
+	wants[write(t, w, 4)] = want{[]NodeID{3, 4, 5}, true} // majority
+	assert.Equal(t, [][]NodeID{{1, 2}, {3, 4, 5}}, w.Sides())
+
+	w.RunFor(500_000)
+	mustApply(t, w, Action{Do: DoPause, Node: 5})
+	mustApply(t, w, Action{Do: DoCrash, Node: 2})
+	wants[write(t, w, 5)] = want{nil, true} // paused: on no side
+	wants[write(t, w, 2)] = want{nil, true} // crashed: on no side
+	wants[write(t, w, 3)] = want{[]NodeID{3, 4}, true}
+	wants[write(t, w, 1)] = want{[]NodeID{1}, true}
+	assert.Equal(t, [][]NodeID{{1, 2}, {3, 4, 5}}, w.Sides(), "sides are the links, whoever runs")
+	assert.Equal(t, [][]NodeID{{1}, {3, 4}}, w.RunningSides())
+
+	w.RunFor(500_000)
+	mustApply(t, w, Action{Do: DoHeal})
+	healAt := w.Now()
+	wants[write(t, w, 4)] = want{[]NodeID{1, 3, 4}, false}
+	mustApply(t, w, Action{Do: DoResume, Node: 5})
+	mustApply(t, w, Action{Do: DoRestart, Node: 2})
+	wants[write(t, w, 4)] = want{[]NodeID{1, 2, 3, 4, 5}, false}
+
+	// A one-way cut splits the network, but 1 and 2 still talk through
+	// the others, so nobody is cut off.
+	w.RunFor(500_000)
+	mustApply(t, w, Action{Do: DoCut, From: 1, To: 2, OneWay: true})
+	wants[write(t, w, 1)] = want{[]NodeID{1, 2, 3, 4, 5}, true}
+	// Cut off from everyone both ways, machine 1 is on a side of its own.
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3, 4, 5}}})
+	wants[write(t, w, 1)] = want{[]NodeID{1}, true}
+	wants[write(t, w, 2)] = want{[]NodeID{2, 3, 4, 5}, true}
+
+	at, ok := w.LastSplit()
+	require.True(t, ok)
+	assert.NotEqual(t, splitAt, at, "the cut split the network again")
+	assert.Less(t, healAt, at)
+	heal, ok := w.LastHeal()
+	require.True(t, ok)
+	assert.Equal(t, healAt, heal, "the network has not been whole since")
+
+	w.RunFor(10_000_000)
+	require.Len(t, w.Ops(), len(wants))
+	for _, op := range w.Ops() {
+		assert.Equal(t, wants[op.ID].side, op.Side, "side of request %d (write at %d)", op.ID, op.Node)
+		assert.Equal(t, wants[op.ID].split, op.Split, "split for request %d", op.ID)
+	}
+	// A whole network again: the earlier split and heal are the latest.
+	mustApply(t, w, Action{Do: DoHeal})
+	at, _ = w.LastSplit()
+	heal, _ = w.LastHeal()
+	assert.Less(t, at, heal)
+}
+
+// TestLastSplitAndHealFollowTheLinks: only a change between whole and split
+// moves them, whatever action made it.
+func TestLastSplitAndHealFollowTheLinks(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Nodes = 3 })
+	w.RunFor(1000)
+	mustApply(t, w, Action{Do: DoCut, From: 1, To: 2})
+	w.RunFor(1000)
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}}) // still split
+	w.RunFor(1000)
+	mustApply(t, w, Action{Do: DoRestore, From: 1, To: 3}) // still 1-2 down
+	split, ok := w.LastSplit()
+	require.True(t, ok)
+	assert.EqualValues(t, 1000, split)
+	_, ok = w.LastHeal()
+	assert.False(t, ok)
+
+	w.RunFor(1000)
+	mustApply(t, w, Action{Do: DoRestore, From: 1, To: 2})
+	heal, ok := w.LastHeal()
+	require.True(t, ok)
+	assert.EqualValues(t, 4000, heal)
+	mustApply(t, w, Action{Do: DoHeal}) // already whole
+	heal, _ = w.LastHeal()
+	assert.EqualValues(t, 4000, heal)
+
+	c := w.Clone()
+	mustApply(t, c, Action{Do: DoCut, From: 3, To: 1, OneWay: true})
+	split, _ = c.LastSplit()
+	assert.EqualValues(t, 4000, split)
+	split, _ = w.LastSplit()
+	assert.EqualValues(t, 1000, split, "the original does not see its clone's split")
+}
