@@ -46,9 +46,14 @@ type Op struct {
 	// or through one another, itself included, in id order; it is empty
 	// when the asked machine was paused or crashed. Split is whether any
 	// link was down.
-	Side     []NodeID `json:"side,omitempty"`
-	Split    bool     `json:"split,omitempty"`
-	gotIndex bool
+	Side  []NodeID `json:"side,omitempty"`
+	Split bool     `json:"split,omitempty"`
+	// RoundTripMinUs is, for each machine by id (index id-1), the least
+	// time a message from the asked machine and its answer could take as
+	// the links were when the request was made; 0 for the asked machine.
+	// A write waits at least for the round trips to a majority.
+	RoundTripMinUs []int64 `json:"round_trip_min_us,omitempty"`
+	gotIndex       bool
 }
 
 // Done reports whether the operation has completed.
@@ -80,6 +85,12 @@ func (w *World) invoke(op Op) int {
 	op.Result = OpPending
 	op.Side = w.sideOf(op.Node, w.running)
 	op.Split = w.split()
+	op.RoundTripMinUs = make([]int64, w.cfg.Nodes)
+	for id := NodeID(1); int(id) <= w.cfg.Nodes; id++ {
+		if id != op.Node {
+			op.RoundTripMinUs[id-1] = w.links[op.Node][id].LatencyMinUs + w.links[id][op.Node].LatencyMinUs
+		}
+	}
 	w.ops = append(w.ops, op)
 	w.pending = append(w.pending, op.ID-1)
 	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, Text: string(op.Kind) + " " + op.Key})

@@ -118,3 +118,21 @@ func TestLastSplitAndHealFollowTheLinks(t *testing.T) {
 	split, _ = w.LastSplit()
 	assert.EqualValues(t, 1000, split, "the original does not see its clone's split")
 }
+
+// TestOpRecordsRoundTrips: a request keeps the least round trip to each
+// machine as the links were when it was made, one-way settings included,
+// and later latency changes leave it as it was.
+func TestOpRecordsRoundTrips(t *testing.T) {
+	w := newTestWorld(t, nil) // five machines
+	base := 2 * w.Link(1, 2).LatencyMinUs
+	mustApply(t, w, Action{Do: DoLatency, From: 1, To: 4, LatencyMs: []float64{400, 500}})
+	mustApply(t, w, Action{Do: DoLatency, From: 5, To: 1, OneWay: true, LatencyMs: []float64{300, 300}})
+	first := write(t, w, 1)
+	mustApply(t, w, Action{Do: DoLatency, LatencyMs: []float64{1, 1}})
+	second := write(t, w, 1)
+
+	op, _ := w.Op(first)
+	assert.Equal(t, []int64{0, base, base, 800_000, base/2 + 300_000}, op.RoundTripMinUs)
+	op, _ = w.Op(second)
+	assert.Equal(t, []int64{0, 2000, 2000, 2000, 2000}, op.RoundTripMinUs)
+}

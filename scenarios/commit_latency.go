@@ -39,7 +39,7 @@ var commitLatency = def{id: "commit-latency", build: func(values) *Scenario {
 				Live: func(v *View) string {
 					op, _ := fastDespiteSlow(v.W)
 					return fmt.Sprintf("%s are slow, yet the write took %s: the fast members were still a majority.",
-						capital(count(len(slowMembersAt(v.W, op)), "member", "members")), ms(op.LatencyUs(0)))
+						capital(count(len(slowMembersAt(op)), "member", "members")), ms(op.LatencyUs(0)))
 				}},
 			{Text: "Now every majority includes a slow member, and the write waits for its round trip.",
 				When: func(v *View) bool { _, ok := slowWrite(v.W); return ok },
@@ -67,7 +67,7 @@ var commitLatency = def{id: "commit-latency", build: func(values) *Scenario {
 		final: func(v *View) string {
 			var parts []string
 			for _, op := range okWrites(v.W) {
-				slow := len(slowMembersAt(v.W, op))
+				slow := len(slowMembersAt(op))
 				what := count(slow, "slow member", "slow members")
 				if slow == 0 {
 					what = "every link fast"
@@ -93,42 +93,26 @@ func okWrites(w *raftcore.World) []raftcore.Op {
 }
 
 // slowMembersAt lists the members whose link with the op's machine was slow
-// when the op was made, replayed from the action log.
-func slowMembersAt(w *raftcore.World, op raftcore.Op) []id {
-	slow := make([]bool, w.Size()+1)
-	for _, a := range w.Actions() {
-		if a.AtUs() > op.InvokeUs {
-			break
-		}
-		if a.Do != raftcore.DoLatency || len(a.LatencyMs) != 2 {
-			continue
-		}
-		s := a.LatencyMs[0] >= 200
-		switch {
-		case a.From == 0 && a.To == 0:
-			for i := range slow {
-				slow[i] = s
-			}
-		case id(a.From) == op.Node:
-			slow[a.To] = s
-		case id(a.To) == op.Node:
-			slow[a.From] = s
-		}
-	}
+// when the op was made, as the request recorded the links.
+func slowMembersAt(op raftcore.Op) []id {
 	var out []id
-	for _, n := range all(w) {
-		if n != op.Node && slow[n] {
+	for i, rt := range op.RoundTripMinUs {
+		if n := id(i + 1); n != op.Node && rt >= 2*slowLinkMinUs {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
+// slowLinkMinUs is the one-way latency from which the figure calls a link
+// slow: its slow links take at least this long each way.
+const slowLinkMinUs = 200_000
+
 // fastDespiteSlow finds a quick write (under 150 ms) made while a member's
 // link to the writer was slow.
 func fastDespiteSlow(w *raftcore.World) (raftcore.Op, bool) {
 	for _, op := range okWrites(w) {
-		if len(slowMembersAt(w, op)) > 0 && op.LatencyUs(0) < 150_000 {
+		if len(slowMembersAt(op)) > 0 && op.LatencyUs(0) < 150_000 {
 			return op, true
 		}
 	}
@@ -138,7 +122,7 @@ func fastDespiteSlow(w *raftcore.World) (raftcore.Op, bool) {
 // slowWrite finds a write that waited half a second or more.
 func slowWrite(w *raftcore.World) (raftcore.Op, bool) {
 	for _, op := range okWrites(w) {
-		if len(slowMembersAt(w, op)) > 0 && op.LatencyUs(0) >= 500_000 {
+		if len(slowMembersAt(op)) > 0 && op.LatencyUs(0) >= 500_000 {
 			return op, true
 		}
 	}
