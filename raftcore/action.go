@@ -418,7 +418,6 @@ func (w *World) restart(id NodeID) {
 	m.status = StatusUp
 	m.tickGen++
 	m.busyUntil = w.now
-	m.restarts++
 	w.nodes[id].restart()
 	w.checker.onRestart(id)
 	w.afterStep(id, w.capture(id))

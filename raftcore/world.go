@@ -40,8 +40,7 @@ type machine struct {
 	busyUntil int64
 	// work holds messages that arrived while the machine was busy (slow)
 	// or paused, in arrival order.
-	work     []Message
-	restarts int
+	work []Message
 }
 
 type eventKind uint8
@@ -176,9 +175,6 @@ func (w *World) Drift(id NodeID) float64 { return w.machines[id].drift }
 
 // Backlog is the number of messages waiting at a paused or slow machine.
 func (w *World) Backlog(id NodeID) int { return len(w.machines[id].work) }
-
-// Restarts counts how often machine id was restarted.
-func (w *World) Restarts(id NodeID) int { return w.machines[id].restarts }
 
 // TraceHash is the hash of every trace event so far.
 func (w *World) TraceHash() uint64 { return w.trace.hash }
