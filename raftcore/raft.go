@@ -121,8 +121,18 @@ func (n *Node) hup(why string) {
 	}
 }
 
-// ForceTimeout is what the "timeout" action does: the machine behaves as if
-// its election timer fired now.
+// forceTimeout is what the "timeout" action does. Under raft a follower or
+// candidate acts as when its election timer runs out: it zeroes the timer's
+// count and starts an election, with a PreVote round first when PreVote is
+// on. That is etcd's MsgHup, which etcd's Node.Campaign sends (Campaign
+// leaves the count alone; only a later tick of a pre-candidate shows it).
+// It is not etcd's leadership transfer (MsgTimeoutNow), which skips PreVote
+// and overrides the CheckQuorum lease: here, with CheckQuorum on, machines
+// that heard a leader within the election timeout ignore the requests. A
+// leader ignores the action; its own election timer running out would
+// instead run the CheckQuorum check. Under failover a follower promotes
+// itself, as when the authority goes silent; naive-copy has no timers and
+// ignores it.
 func (n *Node) forceTimeout() {
 	switch n.cfg.protocol {
 	case ProtocolRaft:
