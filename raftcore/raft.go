@@ -3,6 +3,67 @@ package raftcore
 // This file is the Raft protocol proper, following etcd-io/raft's raft.go
 // rule for rule. Section numbers refer to the Raft paper (Ongaro and
 // Ousterhout, 2014).
+//
+// Where each rule of the paper's Figure 2 is carried out:
+//
+// Every server
+//   - Committed entries not yet applied are applied in index order:
+//     World.afterStep (world.go), with Node.nextApply and Node.markApplied.
+//   - A message with a higher term makes the machine take that term and
+//     become a follower: checkTerm, through becomeFollower and reset. As in
+//     etcd, a PreVote and a granted pre-vote leave the term alone, and under
+//     CheckQuorum a machine that heard its leader within the election
+//     timeout ignores vote requests.
+//
+// Followers
+//   - They answer candidates and leaders: handleRequestVote, and from
+//     stepFollower handleAppendEntries and handleHeartbeat.
+//   - When the election timer runs out with no word from the current leader
+//     and no vote granted, they stand for election: tickElection calls
+//     startElection. Hearing the leader (stepFollower) and granting a vote
+//     (handleRequestVote) zero the timer.
+//
+// Candidates
+//   - On becoming candidate the machine moves to the next term, votes for
+//     itself, restarts its election timer and asks every other machine for
+//     its vote: requestVotes, through becomeCandidate and reset. With PreVote
+//     on, requestVotes first runs a pre-vote round as a pre-candidate.
+//   - Votes from a majority make it leader: stepCandidate counts them with
+//     countVote, then calls becomeLeader.
+//   - An AppendEntries (or heartbeat) from a leader of its term makes it a
+//     follower: stepCandidate calls becomeFollower.
+//   - If the election timer runs out again, tickElection starts a new
+//     election.
+//
+// Leaders
+//   - Once elected, the leader sends every follower an AppendEntries:
+//     becomeLeader appends an empty entry of its term (§8) and stepCandidate
+//     sends it with broadcastAppendEntries. While idle, tickHeartbeat sends
+//     heartbeats (broadcastHeartbeat).
+//   - A client's command goes into the leader's log and out to the
+//     followers: proposeRaft, or stepLeader for one a follower passed on,
+//     calls appendToLocalLog and broadcastAppendEntries. The world answers
+//     the client once the entry is applied (World.onApplied, client.go).
+//   - A follower whose next index is at or below the leader's last index is
+//     sent the entries from its next index on: sendAppendEntries. stepLeader
+//     handles the answer: a success moves the follower's match and next index
+//     (Progress.maybeUpdate); a rejection moves its next index back
+//     (Progress.maybeDecrTo, by the follower's hint, which can skip a whole
+//     term rather than one entry) and the append is sent again.
+//   - The highest index N stored on a majority becomes the commit index,
+//     provided the entry at N is of the leader's term: advanceCommitIndex.
+//
+// RequestVote, on the receiving side: a request of an older term is
+// ignored, or a pre-vote refused (checkTerm); handleRequestVote grants at
+// most one vote per term, and only to a candidate whose log is at least as
+// up to date as the voter's (raftLog.isUpToDate).
+//
+// AppendEntries, on the receiving side: one of an older term is ignored, or
+// answered with the current term when PreVote or CheckQuorum is on
+// (checkTerm); handleAppendEntries rejects one whose previous entry does not
+// match the log, and appendIfConsistent replaces a conflicting entry and all
+// after it with the leader's, appends what is new and moves the commit index
+// up with followLeaderCommit.
 
 // reset enters term, forgetting the vote if the term is new, and clears the
 // volatile state of the old role: the known leader, the election and
