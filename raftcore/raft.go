@@ -4,6 +4,15 @@ package raftcore
 // rule for rule. Section numbers refer to the Raft paper (Ongaro and
 // Ousterhout, 2014).
 //
+// The functions are named for the paper's rules, not as etcd names them. For
+// a reader comparing the two: startElection is etcd's hup, requestVotes its
+// campaign, countVote its poll, advanceCommitIndex its maybeCommit,
+// appendToLocalLog its appendEntry, sendAppendEntries and
+// broadcastAppendEntries its sendAppend and bcastAppend, appendIfConsistent
+// and followLeaderCommit its raftLog.maybeAppend and raftLog.commitTo;
+// checkTerm and handleRequestVote are the term checks and the vote answer
+// at the top of its Step.
+//
 // Where each rule of the paper's Figure 2 is carried out:
 //
 // Every server
