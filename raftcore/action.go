@@ -20,7 +20,8 @@ type Action struct {
 	OneWay bool    `json:"oneway,omitempty"`
 	Groups [][]int `json:"groups,omitempty"`
 	// MsPerMessage is, for "slow", how long the machine takes to handle
-	// each message, in virtual milliseconds (1 is normal).
+	// each message, in virtual milliseconds; 1 is normal, where a message
+	// costs no time.
 	MsPerMessage float64 `json:"ms_per_message,omitempty"`
 	// Rate is, for "drift", how fast the machine's clock runs against real
 	// time (1 is exact, 0.5 ticks half as often).
@@ -425,7 +426,6 @@ func (w *World) restart(id NodeID) {
 	m.status = StatusUp
 	m.tickGen++
 	m.busyUntil = w.now
-	m.restarts++
 	w.nodes[id].restart()
 	w.checker.onRestart(id)
 	w.afterStep(id, w.capture(id))

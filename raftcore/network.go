@@ -143,8 +143,9 @@ func (w *World) deliver(m Message) {
 	w.handleMessage(m)
 }
 
-// enqueueWork queues a message at a slow machine: each takes Slow
-// milliseconds, one after another.
+// enqueueWork queues a message at a slow or busy machine. Queued messages
+// are handled one after another, each taking slow milliseconds when slow is
+// above 1 and no time otherwise.
 func (w *World) enqueueWork(id NodeID, m Message) {
 	mc := &w.machines[id]
 	mc.work = append(mc.work, m)

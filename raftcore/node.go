@@ -80,7 +80,6 @@ type RoleChange struct {
 
 var (
 	errNoLeader     = errors.New("no leader known")
-	errNotLeader    = errors.New("not the leader")
 	errCandidate    = errors.New("an election is under way")
 	errNotAuthority = errors.New("no authority known")
 	// The reason a reader sees for a refused lease read.
@@ -199,11 +198,6 @@ func (n *Node) ElectionTimer() (elapsed, timeout int) {
 	return n.electionElapsed, n.randomizedTimeout
 }
 
-// HeartbeatTimer returns the leader's heartbeat timer.
-func (n *Node) HeartbeatTimer() (elapsed, timeout int) {
-	return n.heartbeatElapsed, n.cfg.heartbeatTicks
-}
-
 // VoteFrom reports what the machine knows of from's answer in the current
 // election: 1 granted, -1 rejected, 0 no answer.
 func (n *Node) VoteFrom(from NodeID) int {
@@ -221,9 +215,6 @@ func (n *Node) Progress(id NodeID) (Progress, bool) {
 	}
 	return n.prs[id], true
 }
-
-// PendingReads is the number of read requests the leader is confirming.
-func (n *Node) PendingReads() int { return len(n.pendingReads) + len(n.pendingReadMsgs) }
 
 func (n *Node) send(m Message) {
 	m.From = n.ID

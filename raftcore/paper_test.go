@@ -13,6 +13,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const msUs = 1000 // microseconds in a millisecond
@@ -88,6 +91,24 @@ func followerOf(w *World, lead NodeID) NodeID {
 		}
 	}
 	return None
+}
+
+// standing is a machine's role, term and known leader in one line, so that
+// a failed comparison shows all three by name (testify prints a Role or a
+// term on its own as a hex number).
+func standing(role Role, term uint64, lead NodeID) string {
+	return fmt.Sprintf("%v in term %d, leader %d", role, term, lead)
+}
+
+func standingOf(n *Node) string { return standing(n.Role(), n.Term(), n.Lead()) }
+
+// brief is a message's type and term, and whether it refuses, in one line.
+func brief(m Message) string {
+	s := fmt.Sprintf("%v of term %d", m.Type, m.Term)
+	if m.Reject {
+		s += ", refusing"
+	}
+	return s
 }
 
 func sameLog(w *World, a, b NodeID) bool {
@@ -247,27 +268,24 @@ func TestTermRules(t *testing.T) {
 	// the sender as its leader.
 	c := w.Clone()
 	resp := only(t, deliverNow(c, Message{Type: MsgHeartbeat, From: other, To: f, Term: term + 3}))
-	if n := c.Node(f); n.Term() != term+3 || n.Lead() != other || n.Role() != RoleFollower || resp.Term != term+3 {
-		t.Errorf("follower after a term %d heartbeat: term %d lead %d role %s, answered term %d", term+3, n.Term(), n.Lead(), n.Role(), resp.Term)
-	}
+	assert.Equal(t, standing(RoleFollower, term+3, other), standingOf(c.Node(f)), "a follower after a heartbeat of term %d", term+3)
+	assert.Equal(t, brief(Message{Type: MsgHeartbeatResp, Term: term + 3}), brief(resp), "its answer to the heartbeat")
 	// A leader that learns of a higher term from an answer steps down.
 	c = w.Clone()
 	deliverNow(c, Message{Type: MsgAppResp, From: f, To: l, Term: term + 1, Index: 1})
-	if n := c.Node(l); n.Role() != RoleFollower || n.Term() != term+1 || n.Lead() != None {
-		t.Errorf("leader after an answer of term %d: %s, term %d, lead %d", term+1, n.Role(), n.Term(), n.Lead())
-	}
+	assert.Equal(t, standing(RoleFollower, term+1, None), standingOf(c.Node(l)), "a leader after an answer of term %d", term+1)
 	// A stale append is refused: the log is untouched, and (with
 	// CheckQuorum or PreVote, as etcd does) the answer carries the newer
 	// term so that the stale leader steps down.
 	c = w.Clone()
 	deliverNow(c, Message{Type: MsgHeartbeat, From: other, To: f, Term: term + 3})
-	lastBefore := c.Node(f).LastIndex()
+	lastBefore, logBefore := c.Node(f).LastIndex(), logTerms(c.Node(f))
 	stale := Message{Type: MsgApp, From: l, To: f, Term: term, Index: lastBefore, LogTerm: c.Node(f).LastTerm(),
 		Entries: []Entry{{Index: lastBefore + 1, Term: term, Data: Command{Kind: OpPut, Key: "x", Value: "stale"}}}}
 	resp = only(t, deliverNow(c, stale))
-	if resp.Type != MsgAppResp || resp.Term != term+3 || c.Node(f).LastIndex() != lastBefore || c.Node(f).Term() != term+3 {
-		t.Errorf("stale append: answered %+v; follower term %d, last index %d (was %d)", resp, c.Node(f).Term(), c.Node(f).LastIndex(), lastBefore)
-	}
+	assert.Equal(t, brief(Message{Type: MsgAppResp, Term: term + 3}), brief(resp), "the answer to a stale append")
+	assert.Equal(t, logBefore, logTerms(c.Node(f)), "the follower's log (terms) after a stale append")
+	assert.Equal(t, standing(RoleFollower, term+3, other), standingOf(c.Node(f)), "the follower after a stale append")
 	// Without CheckQuorum and PreVote, the paper's plain rule: ignored.
 	plain := newTestWorld(t, func(c *Config) { c.Nodes, c.PreVote, c.CheckQuorum = 3, false, false })
 	pl := waitSettled(t, plain, 5_000)
@@ -275,22 +293,16 @@ func TestTermRules(t *testing.T) {
 	pterm := plain.Node(pl).Term()
 	deliverNow(plain, Message{Type: MsgHeartbeat, From: NodeID(6) - pl - pf, To: pf, Term: pterm + 3})
 	stale.From, stale.To, stale.Term, stale.Index, stale.LogTerm = pl, pf, pterm, plain.Node(pf).LastIndex(), plain.Node(pf).LastTerm()
-	if out := deliverNow(plain, stale); len(out) != 0 {
-		t.Errorf("without CheckQuorum or PreVote a stale append gets no answer, got %+v", out)
-	}
+	assert.Empty(t, deliverNow(plain, stale), "without CheckQuorum or PreVote a stale append gets no answer")
 
 	// A candidate hearing an append or heartbeat from a leader of its own
 	// term becomes its follower.
 	isolate(t, plain, pf)
 	mustApply(t, plain, Action{Do: DoTimeout, Node: int(pf)})
 	cterm := plain.Node(pf).Term()
-	if plain.Node(pf).Role() != RoleCandidate {
-		t.Fatalf("want n%d a candidate, got %s", pf, plain.Node(pf).Role())
-	}
+	require.Equal(t, standing(RoleCandidate, cterm, None), standingOf(plain.Node(pf)), "n%d after a timeout", pf)
 	deliverNow(plain, Message{Type: MsgHeartbeat, From: pl, To: pf, Term: cterm})
-	if n := plain.Node(pf); n.Role() != RoleFollower || n.Lead() != pl || n.Term() != cterm {
-		t.Errorf("candidate after a heartbeat of its term: %s lead %d term %d", n.Role(), n.Lead(), n.Term())
-	}
+	assert.Equal(t, standing(RoleFollower, cterm, pl), standingOf(plain.Node(pf)), "a candidate after a heartbeat of its term")
 }
 
 // TestVoteOncePerTerm checks §5.2: "Each server will vote for at most one
@@ -312,9 +324,7 @@ func TestVoteOncePerTerm(t *testing.T) {
 		if bug != 0 {
 			want[1] = true
 		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("bugs %d: granted %v for (n1, term 1), (n2, term 1), (n1, term 1), (n2, term 2); want %v", bug, got, want)
-		}
+		assert.Equal(t, want, got, "bugs %d: votes granted to (n1, term 1), (n2, term 1), (n1, term 1), (n2, term 2)", bug)
 		if bug != 0 && w.ViolationCount(RuleOneVote) == 0 {
 			t.Errorf("the checker missed the second vote in term 1")
 		}

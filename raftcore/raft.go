@@ -3,7 +3,81 @@ package raftcore
 // This file is the Raft protocol proper, following etcd-io/raft's raft.go
 // rule for rule. Section numbers refer to the Raft paper (Ongaro and
 // Ousterhout, 2014).
+//
+// The functions are named for the paper's rules, not as etcd names them. For
+// a reader comparing the two: startElection is etcd's hup, requestVotes its
+// campaign, countVote its poll, advanceCommitIndex its maybeCommit,
+// appendToLocalLog its appendEntry, sendAppendEntries and
+// broadcastAppendEntries its sendAppend and bcastAppend, appendIfConsistent
+// and followLeaderCommit its raftLog.maybeAppend and raftLog.commitTo;
+// checkTerm and handleRequestVote are the term checks and the vote answer
+// at the top of its Step.
+//
+// Where each rule of the paper's Figure 2 is carried out:
+//
+// Every server
+//   - Committed entries not yet applied are applied in index order:
+//     World.afterStep (world.go), with Node.nextApply and Node.markApplied.
+//   - A message with a higher term makes the machine take that term and
+//     become a follower: checkTerm, through becomeFollower and reset. As in
+//     etcd, a PreVote and a granted pre-vote leave the term alone, and under
+//     CheckQuorum a machine that heard its leader within the election
+//     timeout ignores vote requests.
+//
+// Followers
+//   - They answer candidates and leaders: handleRequestVote, and from
+//     stepFollower handleAppendEntries and handleHeartbeat.
+//   - When the election timer runs out with no word from the current leader
+//     and no vote granted, they stand for election: tickElection calls
+//     startElection. Hearing the leader (stepFollower) and granting a vote
+//     (handleRequestVote) zero the timer.
+//
+// Candidates
+//   - On becoming candidate the machine moves to the next term, votes for
+//     itself, restarts its election timer and asks every other machine for
+//     its vote: requestVotes, through becomeCandidate and reset. With PreVote
+//     on, requestVotes first runs a pre-vote round as a pre-candidate.
+//   - Votes from a majority make it leader: stepCandidate counts them with
+//     countVote, then calls becomeLeader.
+//   - An AppendEntries (or heartbeat) from a leader of its term makes it a
+//     follower: stepCandidate calls becomeFollower.
+//   - If the election timer runs out again, tickElection starts a new
+//     election.
+//
+// Leaders
+//   - Once elected, the leader sends every follower an AppendEntries:
+//     becomeLeader appends an empty entry of its term (§8) and stepCandidate
+//     sends it with broadcastAppendEntries. While idle, tickHeartbeat sends
+//     heartbeats (broadcastHeartbeat).
+//   - A client's command goes into the leader's log and out to the
+//     followers: proposeRaft, or stepLeader for one a follower passed on,
+//     calls appendToLocalLog and broadcastAppendEntries. The world answers
+//     the client once the entry is applied (World.onApplied, client.go).
+//   - A follower whose next index is at or below the leader's last index is
+//     sent the entries from its next index on: sendAppendEntries. stepLeader
+//     handles the answer: a success moves the follower's match and next index
+//     (Progress.maybeUpdate); a rejection moves its next index back
+//     (Progress.maybeDecrTo, by the follower's hint, which can skip a whole
+//     term rather than one entry) and the append is sent again.
+//   - The highest index N stored on a majority becomes the commit index,
+//     provided the entry at N is of the leader's term: advanceCommitIndex.
+//
+// RequestVote, on the receiving side: a request of an older term is
+// ignored, or a pre-vote refused (checkTerm); handleRequestVote grants at
+// most one vote per term, and only to a candidate whose log is at least as
+// up to date as the voter's (raftLog.isUpToDate).
+//
+// AppendEntries, on the receiving side: one of an older term is ignored, or
+// answered with the current term when PreVote or CheckQuorum is on
+// (checkTerm); handleAppendEntries rejects one whose previous entry does not
+// match the log, and appendIfConsistent replaces a conflicting entry and all
+// after it with the leader's, appends what is new and moves the commit index
+// up with followLeaderCommit.
 
+// reset enters term, forgetting the vote if the term is new, and clears the
+// volatile state of the old role: the known leader, the election and
+// heartbeat timers (with a new random election timeout), the votes
+// received, the leader's view of its followers and its pending reads.
 func (n *Node) reset(term uint64) {
 	if n.term != term {
 		n.term = term
@@ -38,6 +112,7 @@ func (n *Node) becomePreCandidate() {
 	n.setRole(RolePreCandidate, "election timeout")
 }
 
+// becomeCandidate moves to the next term and votes for itself (§5.2).
 func (n *Node) becomeCandidate(why string) {
 	n.reset(n.term + 1)
 	n.vote = n.ID
@@ -59,14 +134,14 @@ func (n *Node) becomeLeader() {
 	n.setRole(RoleLeader, "won the election")
 	// An empty entry of the new term lets the leader commit entries of
 	// earlier terms (§5.4.2 and §8) and learn the commit index quickly.
-	n.appendEntries(Command{Kind: OpNoop})
+	n.appendToLocalLog(Command{Kind: OpNoop})
 }
 
 func (n *Node) tickElection() {
 	n.electionElapsed++
 	if n.electionElapsed >= n.randomizedTimeout {
 		n.electionElapsed = 0
-		n.hup("election timeout")
+		n.startElection("election timeout")
 	}
 }
 
@@ -109,31 +184,47 @@ func (n *Node) checkQuorum() {
 	}
 }
 
-// hup starts an election (with a PreVote round first when enabled).
-func (n *Node) hup(why string) {
+// startElection is what a follower or candidate does when its election
+// timer runs out (§5.2): it stands for election, after a PreVote round when
+// PreVote is on. A leader has no election to start.
+func (n *Node) startElection(why string) {
 	if n.role == RoleLeader {
 		return
 	}
 	if n.cfg.preVote {
-		n.campaign(true, why)
+		n.requestVotes(true, why)
 	} else {
-		n.campaign(false, why)
+		n.requestVotes(false, why)
 	}
 }
 
-// ForceTimeout is what the "timeout" action does: the machine behaves as if
-// its election timer fired now.
+// forceTimeout is what the "timeout" action does. Under raft a follower or
+// candidate acts as when its election timer runs out: it zeroes the timer's
+// count and starts an election, with a PreVote round first when PreVote is
+// on. That is etcd's MsgHup, which etcd's Node.Campaign sends (Campaign
+// leaves the count alone; only a later tick of a pre-candidate shows it).
+// It is not etcd's leadership transfer (MsgTimeoutNow), which skips PreVote
+// and overrides the CheckQuorum lease: here, with CheckQuorum on, machines
+// that heard a leader within the election timeout ignore the requests. A
+// leader ignores the action; its own election timer running out would
+// instead run the CheckQuorum check. Under failover a follower promotes
+// itself, as when the authority goes silent; naive-copy has no timers and
+// ignores it.
 func (n *Node) forceTimeout() {
 	switch n.cfg.protocol {
 	case ProtocolRaft:
 		n.electionElapsed = 0
-		n.hup("forced timeout")
+		n.startElection("forced timeout")
 	case ProtocolFailover:
 		n.promote("forced timeout")
 	}
 }
 
-func (n *Node) campaign(pre bool, why string) {
+// requestVotes makes the machine a candidate, or with pre a pre-candidate,
+// counts its own vote and asks every other machine for theirs: a
+// RequestVote for its new term, or a PreVote for the term it would take.
+// A cluster of one wins at once.
+func (n *Node) requestVotes(pre bool, why string) {
 	var voteType MsgType
 	var term uint64
 	if pre {
@@ -145,10 +236,10 @@ func (n *Node) campaign(pre bool, why string) {
 		voteType = MsgVote
 		term = n.term
 	}
-	if n.poll(n.ID, true) == voteWon {
+	if n.countVote(n.ID, true) == voteWon {
 		// A cluster of one wins at once.
 		if pre {
-			n.campaign(false, "won the pre-vote")
+			n.requestVotes(false, "won the pre-vote")
 		} else {
 			n.becomeLeader()
 		}
@@ -170,7 +261,9 @@ const (
 	voteLost
 )
 
-func (n *Node) poll(from NodeID, granted bool) voteResult {
+// countVote records from's answer (only the first answer of each machine
+// counts) and reports whether the answers so far win or lose the election.
+func (n *Node) countVote(from NodeID, granted bool) voteResult {
 	if n.votes[from] == 0 {
 		if granted {
 			n.votes[from] = 1
@@ -196,9 +289,32 @@ func (n *Node) poll(from NodeID, granted bool) voteResult {
 	return votePending
 }
 
+// stepRaft handles one message under raft: the term rules first, then a
+// vote request, or whatever the machine's role does with the rest.
 func (n *Node) stepRaft(m Message) {
-	// First, the term rules of §5.1, with etcd's refinements for PreVote and
-	// CheckQuorum.
+	if !n.checkTerm(m) {
+		return
+	}
+	switch m.Type {
+	case MsgVote, MsgPreVote:
+		n.handleRequestVote(m)
+		return
+	}
+	switch n.role {
+	case RoleLeader:
+		n.stepLeader(m)
+	case RoleCandidate, RolePreCandidate:
+		n.stepCandidate(m)
+	default:
+		n.stepFollower(m)
+	}
+}
+
+// checkTerm applies the term rules of §5.1 to m, with etcd's refinements
+// for PreVote and CheckQuorum: a higher term makes the machine a follower
+// in that term, and a message of a lower term gets at most an answer that
+// carries the current term. It reports whether m is still to be handled.
+func (n *Node) checkTerm(m Message) bool {
 	switch {
 	case m.Term == 0:
 		// A local message (proposal or read forwarded by a follower).
@@ -209,7 +325,7 @@ func (n *Node) stepRaft(m Message) {
 			// machine with a high term from disrupting a healthy cluster.
 			inLease := n.cfg.checkQuorum && n.lead != None && n.electionElapsed < n.cfg.electionTicks
 			if inLease {
-				return
+				return false
 			}
 		}
 		switch {
@@ -234,39 +350,36 @@ func (n *Node) stepRaft(m Message) {
 		} else if m.Type == MsgPreVote {
 			n.send(Message{Type: MsgPreVoteResp, To: m.From, Term: n.term, Reject: true})
 		}
-		return
+		return false
 	}
+	return true
+}
 
-	switch m.Type {
-	case MsgVote, MsgPreVote:
-		canVote := n.vote == m.From ||
-			(n.vote == None && n.lead == None) ||
-			(m.Type == MsgPreVote && m.Term > n.term) ||
-			(n.cfg.has(BugVoteTwice) && m.Type == MsgVote)
-		upToDate := n.log.isUpToDate(m.Index, m.LogTerm) || n.cfg.has(BugSkipUpToDate)
-		respType := MsgVoteResp
-		if m.Type == MsgPreVote {
-			respType = MsgPreVoteResp
-		}
-		if canVote && upToDate {
-			n.send(Message{Type: respType, To: m.From, Term: m.Term})
-			if m.Type == MsgVote {
-				n.electionElapsed = 0
-				n.vote = m.From
-			}
-		} else {
-			n.send(Message{Type: respType, To: m.From, Term: n.term, Reject: true})
-		}
-		return
+// handleRequestVote answers a request for a vote or a pre-vote (§5.2). A
+// vote goes to the machine already voted for in this term or, with no vote
+// cast and no leader known in the term, to the asker; a pre-vote for a
+// later term is granted whatever the vote. Either way the candidate's log
+// must be at least as up to date as the voter's (§5.4.1). A granted vote is
+// remembered and restarts the election timer; a granted pre-vote changes
+// nothing.
+func (n *Node) handleRequestVote(m Message) {
+	canVote := n.vote == m.From ||
+		(n.vote == None && n.lead == None) ||
+		(m.Type == MsgPreVote && m.Term > n.term) ||
+		(n.cfg.has(BugVoteTwice) && m.Type == MsgVote)
+	upToDate := n.log.isUpToDate(m.Index, m.LogTerm) || n.cfg.has(BugSkipUpToDate)
+	respType := MsgVoteResp
+	if m.Type == MsgPreVote {
+		respType = MsgPreVoteResp
 	}
-
-	switch n.role {
-	case RoleLeader:
-		n.stepLeader(m)
-	case RoleCandidate, RolePreCandidate:
-		n.stepCandidate(m)
-	default:
-		n.stepFollower(m)
+	if canVote && upToDate {
+		n.send(Message{Type: respType, To: m.From, Term: m.Term})
+		if m.Type == MsgVote {
+			n.electionElapsed = 0
+			n.vote = m.From
+		}
+	} else {
+		n.send(Message{Type: respType, To: m.From, Term: n.term, Reject: true})
 	}
 }
 
@@ -282,7 +395,7 @@ func (n *Node) stepFollower(m Message) {
 	case MsgApp:
 		n.electionElapsed = 0
 		n.lead = m.From
-		n.handleAppend(m)
+		n.handleAppendEntries(m)
 	case MsgHeartbeat:
 		n.electionElapsed = 0
 		n.lead = m.From
@@ -306,18 +419,18 @@ func (n *Node) stepCandidate(m Message) {
 	switch m.Type {
 	case MsgApp:
 		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
-		n.handleAppend(m)
+		n.handleAppendEntries(m)
 	case MsgHeartbeat:
 		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
 		n.handleHeartbeat(m)
 	case myResp:
-		switch n.poll(m.From, !m.Reject) {
+		switch n.countVote(m.From, !m.Reject) {
 		case voteWon:
 			if n.role == RolePreCandidate {
-				n.campaign(false, "won the pre-vote")
+				n.requestVotes(false, "won the pre-vote")
 			} else {
 				n.becomeLeader()
-				n.broadcastAppend()
+				n.broadcastAppendEntries()
 			}
 		case voteLost:
 			n.becomeFollower(n.term, None, "lost the election")
@@ -328,8 +441,8 @@ func (n *Node) stepCandidate(m Message) {
 func (n *Node) stepLeader(m Message) {
 	switch m.Type {
 	case MsgProp:
-		n.appendEntries(m.Entries[0].Data)
-		n.broadcastAppend()
+		n.appendToLocalLog(m.Entries[0].Data)
+		n.broadcastAppendEntries()
 		return
 	case MsgReadIndex:
 		n.handleReadIndex(m)
@@ -351,7 +464,7 @@ func (n *Node) stepLeader(m Message) {
 				if pr.State == ProgressReplicate {
 					pr.becomeProbe()
 				}
-				n.sendAppend(m.From, true)
+				n.sendAppendEntries(m.From, true)
 			}
 			return
 		}
@@ -362,23 +475,23 @@ func (n *Node) stepLeader(m Message) {
 			case ProgressReplicate:
 				pr.freeInflightUpTo(m.Index)
 			}
-			if n.maybeCommit() {
+			if n.advanceCommitIndex() {
 				n.releasePendingReadMsgs()
-				n.broadcastAppend()
+				n.broadcastAppendEntries()
 			} else if pr.canBumpCommit(n.commit) {
 				// The follower may be missing the commit index; an append
 				// tells it sooner than the next heartbeat would.
-				n.sendAppend(m.From, true)
+				n.sendAppendEntries(m.From, true)
 			}
 			// Flow control may now allow several appends at once.
-			for n.sendAppend(m.From, false) {
+			for n.sendAppendEntries(m.From, false) {
 			}
 		}
 	case MsgHeartbeatResp:
 		pr.RecentActive = true
 		pr.Paused = false
 		if pr.Match < n.log.lastIndex() || pr.State == ProgressProbe {
-			n.sendAppend(m.From, true)
+			n.sendAppendEntries(m.From, true)
 		}
 		if m.Context != 0 {
 			n.ackRead(m.From, m.Context)
@@ -386,8 +499,10 @@ func (n *Node) stepLeader(m Message) {
 	}
 }
 
-// appendEntries appends commands to the leader's own log in its term.
-func (n *Node) appendEntries(cmds ...Command) {
+// appendToLocalLog appends commands to the leader's own log in its term
+// (not to be confused with the AppendEntries message, which
+// sendAppendEntries sends).
+func (n *Node) appendToLocalLog(cmds ...Command) {
 	last := n.log.lastIndex()
 	ents := make([]Entry, len(cmds))
 	for i, c := range cmds {
@@ -395,13 +510,14 @@ func (n *Node) appendEntries(cmds ...Command) {
 	}
 	n.log.appendAfter(last, ents...)
 	n.prs[n.ID].maybeUpdate(n.log.lastIndex())
-	n.maybeCommit()
+	n.advanceCommitIndex()
 }
 
-// maybeCommit advances the commit index to the highest index stored on a
-// majority, but only if that entry is of the leader's current term (§5.4.2):
-// counting replicas is not enough for entries of earlier terms.
-func (n *Node) maybeCommit() bool {
+// advanceCommitIndex moves the commit index to the highest index stored on
+// a majority, but only if that entry is of the leader's current term
+// (§5.4.2): counting replicas is not enough for entries of earlier terms.
+// It reports whether the commit index moved.
+func (n *Node) advanceCommitIndex() bool {
 	var buf [MaxNodes]uint64
 	matches := buf[:0]
 	for id := 1; id <= n.cfg.size; id++ {
@@ -428,17 +544,20 @@ func (n *Node) maybeCommit() bool {
 	return true
 }
 
-func (n *Node) broadcastAppend() {
+// broadcastAppendEntries sends every follower whose flow control allows it
+// an AppendEntries with the entries it lacks, even if that is none.
+func (n *Node) broadcastAppendEntries() {
 	for id := 1; id <= n.cfg.size; id++ {
 		if NodeID(id) != n.ID {
-			n.sendAppend(NodeID(id), true)
+			n.sendAppendEntries(NodeID(id), true)
 		}
 	}
 }
 
-// sendAppend sends the follower the entries it lacks. With sendIfEmpty false
-// it sends only when there are entries to send. It reports whether it sent.
-func (n *Node) sendAppend(to NodeID, sendIfEmpty bool) bool {
+// sendAppendEntries sends the follower an AppendEntries with the entries it
+// lacks, from its next index on. With sendIfEmpty false it sends only when
+// there are entries to send. It reports whether it sent.
+func (n *Node) sendAppendEntries(to NodeID, sendIfEmpty bool) bool {
 	pr := &n.prs[to]
 	if pr.isPaused() {
 		return false
@@ -484,12 +603,18 @@ func (n *Node) broadcastHeartbeat(ctx uint64) {
 	}
 }
 
-func (n *Node) handleAppend(m Message) {
+// handleAppendEntries answers an AppendEntries from the leader of the
+// machine's term (§5.3). One that starts below the commit index is answered
+// with the commit index, as etcd does: what is committed already matches.
+// One whose previous entry does not match is rejected with a hint of where
+// the two logs may still agree, so that the leader can move back past a
+// whole term at once.
+func (n *Node) handleAppendEntries(m Message) {
 	if m.Index < n.commit {
 		n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: n.commit})
 		return
 	}
-	if last, ok := n.maybeAppend(m.Index, m.LogTerm, m.Commit, m.Entries); ok {
+	if last, ok := n.appendIfConsistent(m.Index, m.LogTerm, m.Commit, m.Entries); ok {
 		n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: last})
 		return
 	}
@@ -501,10 +626,12 @@ func (n *Node) handleAppend(m Message) {
 	n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: m.Index, Reject: true, RejectHint: hint, LogTerm: hintTerm})
 }
 
-// maybeAppend is the consistency check of AppendEntries (§5.3): entries are
-// accepted only after an entry matching (index, logTerm); conflicting
-// entries and all that follow them are replaced by the leader's.
-func (n *Node) maybeAppend(index, logTerm, commit uint64, ents []Entry) (uint64, bool) {
+// appendIfConsistent is the consistency check of AppendEntries (§5.3):
+// entries are accepted only after an entry matching (index, logTerm);
+// conflicting entries and all that follow them are replaced by the
+// leader's. The commit index then follows the leader's, up to the last new
+// entry. It returns that entry's index and whether the entries matched.
+func (n *Node) appendIfConsistent(index, logTerm, commit uint64, ents []Entry) (uint64, bool) {
 	if !n.log.matchTerm(index, logTerm) {
 		return 0, false
 	}
@@ -522,26 +649,28 @@ func (n *Node) maybeAppend(index, logTerm, commit uint64, ents []Entry) (uint64,
 	if commit > lastNew {
 		commit = lastNew
 	}
-	n.commitTo(commit)
+	n.followLeaderCommit(commit)
 	return lastNew, true
 }
 
-func (n *Node) commitTo(c uint64) {
+// followLeaderCommit raises the commit index to c, which the leader has
+// committed and this machine's log is known to share. It never lowers it.
+func (n *Node) followLeaderCommit(c uint64) {
 	if c > n.commit {
 		n.commit = c
 	}
 }
 
 func (n *Node) handleHeartbeat(m Message) {
-	n.commitTo(m.Commit)
+	n.followLeaderCommit(m.Commit)
 	n.send(Message{Type: MsgHeartbeatResp, To: m.From, Term: n.term, Context: m.Context})
 }
 
 func (n *Node) proposeRaft(cmd Command) error {
 	switch n.role {
 	case RoleLeader:
-		n.appendEntries(cmd)
-		n.broadcastAppend()
+		n.appendToLocalLog(cmd)
+		n.broadcastAppendEntries()
 		return nil
 	case RoleFollower:
 		if n.lead == None {

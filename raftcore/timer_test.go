@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // campaignAt returns the time of machine id's first role change into a
@@ -136,6 +139,54 @@ func TestTimerLeavesWhatHasNoTimer(t *testing.T) {
 	if fo.Node(3).Role() != RoleLeader {
 		t.Errorf("failover machine 3 is %v after its timer ran out", fo.Node(3).Role())
 	}
+}
+
+// TestTimeoutIsTheTimerRunningOut: the "timeout" action makes a raft
+// follower do what its election timer running out does, etcd's MsgHup: with
+// PreVote it becomes a pre-candidate in its own term, without it a
+// candidate of the next term, and either way the timer's count starts
+// again. A leader is left alone. Under failover a follower promotes itself;
+// naive-copy has no timers.
+func TestTimeoutIsTheTimerRunningOut(t *testing.T) {
+	for _, preVote := range []bool{true, false} {
+		w := newTestWorld(t, func(c *Config) { c.PreVote = preVote })
+		l := waitSettled(t, w, 5_000)
+		f := followerOf(w, l)
+		term := w.Node(l).Term()
+		// Cut off from its leader, the follower's election timer counts a
+		// few ticks.
+		isolate(t, w, f)
+		w.RunFor(350_000)
+		counted, _ := w.Node(f).ElectionTimer()
+		require.Positive(t, counted, "PreVote %v: ticks counted by the cut-off follower", preVote)
+
+		c := w.Clone()
+		mustApply(t, c, Action{Do: DoTimeout, Node: int(f)})
+		n := c.Node(f)
+		if preVote {
+			assert.Equal(t, standing(RolePreCandidate, term, None), standingOf(n), "PreVote on: a follower after a timeout")
+		} else {
+			assert.Equal(t, standing(RoleCandidate, term+1, None), standingOf(n), "PreVote off: a follower after a timeout")
+			assert.Equal(t, f, n.Vote(), "PreVote off: a candidate votes for itself")
+		}
+		elapsed, _ := n.ElectionTimer()
+		assert.Zero(t, elapsed, "PreVote %v: the election timer's count after a timeout", preVote)
+
+		c = w.Clone()
+		sent := c.InFlightCount()
+		mustApply(t, c, Action{Do: DoTimeout, Node: int(l)})
+		assert.Equal(t, standing(RoleLeader, term, l), standingOf(c.Node(l)), "PreVote %v: the leader after a timeout", preVote)
+		assert.Equal(t, sent, c.InFlightCount(), "PreVote %v: messages in flight after a timeout on the leader", preVote)
+	}
+
+	fo := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolFailover })
+	require.Equal(t, standing(RoleFollower, 0, None), standingOf(fo.Node(2)), "failover: machine 2 at the start")
+	mustApply(t, fo, Action{Do: DoTimeout, Node: 2})
+	assert.Equal(t, standing(RoleLeader, 0, 2), standingOf(fo.Node(2)), "failover: a follower after a timeout")
+
+	naive := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolNaiveCopy })
+	mustApply(t, naive, Action{Do: DoTimeout, Node: 1})
+	assert.Equal(t, standing(RoleReplica, 0, None), standingOf(naive.Node(1)), "naive-copy: a machine after a timeout")
 }
 
 // TestTimerKeepsTheLease: setting a timer changes when it runs out, not how

@@ -27,8 +27,10 @@ func (s Status) String() string {
 // believes.
 type machine struct {
 	status Status
-	// slow multiplies the time the machine takes to handle a message: above
-	// 1 it takes Slow milliseconds per message and falls behind.
+	// slow is how long the machine takes to handle each message, in virtual
+	// milliseconds (the "slow" action's ms_per_message). At 1, the normal
+	// value, a message costs no time; above 1 the machine handles messages
+	// one at a time, slow milliseconds each, and falls behind.
 	slow float64
 	// drift is the rate of the machine's clock: 0.5 ticks half as often as
 	// real time, 2 twice as often.
@@ -40,8 +42,7 @@ type machine struct {
 	busyUntil int64
 	// work holds messages that arrived while the machine was busy (slow)
 	// or paused, in arrival order.
-	work     []Message
-	restarts int
+	work []Message
 }
 
 type eventKind uint8
@@ -175,15 +176,13 @@ func (w *World) Node(id NodeID) *Node { return w.nodes[id] }
 // Status returns whether machine id is up, paused or crashed.
 func (w *World) Status(id NodeID) Status { return w.machines[id].status }
 
-// Slow and Drift return a machine's processing slowness and clock rate.
+// Slow and Drift return a machine's milliseconds per message (1 is normal)
+// and clock rate.
 func (w *World) Slow(id NodeID) float64  { return w.machines[id].slow }
 func (w *World) Drift(id NodeID) float64 { return w.machines[id].drift }
 
 // Backlog is the number of messages waiting at a paused or slow machine.
 func (w *World) Backlog(id NodeID) int { return len(w.machines[id].work) }
-
-// Restarts counts how often machine id was restarted.
-func (w *World) Restarts(id NodeID) int { return w.machines[id].restarts }
 
 // TraceHash is the hash of every trace event so far.
 func (w *World) TraceHash() uint64 { return w.trace.hash }

@@ -323,9 +323,3 @@ func runObserved(w *raftcore.World, t *Tracker, until int64) {
 	}
 	w.RunUntil(until)
 }
-
-// FinalText is the closing line for a world the reader drove: what the
-// scenario's story amounts to in this run.
-func (s *Scenario) FinalText(w *raftcore.World) string {
-	return s.final(&View{W: w, h: scan(w)})
-}

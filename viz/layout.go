@@ -176,7 +176,6 @@ type Layout struct {
 
 // Layout sizes that do not scale with the canvas.
 const (
-	minButton     = 24.0  // smallest toolbar button
 	maxButton     = 44.0  // touch-sized toolbar button
 	buttonGap     = 4.0   // between toolbar buttons
 	minSlider     = 140.0 // narrowest speed slider beside the buttons

@@ -108,16 +108,6 @@ func (r *scenarioRun) highlighted(id raftcore.NodeID) bool {
 	return false
 }
 
-// wants reports whether the scenario asks for a panel.
-func (r *scenarioRun) wants(p scenarios.Panel) bool {
-	for _, q := range r.s.UI.Panels {
-		if q == p {
-			return true
-		}
-	}
-	return false
-}
-
 // panelKinds maps the scenario's panels onto the app's, most important
 // first.
 func (r *scenarioRun) panelKinds() []viz.PanelKind {
