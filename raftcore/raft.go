@@ -21,7 +21,7 @@ func (n *Node) reset(term uint64) {
 	n.pendingReadMsgs = nil
 }
 
-func (n *Node) becomeFollower(term uint64, lead NodeID, why string) {
+func (n *Node) becomeFollower(term uint64, lead NodeID, why Cause) {
 	n.reset(term)
 	n.lead = lead
 	n.setRole(RoleFollower, why)
@@ -30,15 +30,15 @@ func (n *Node) becomeFollower(term uint64, lead NodeID, why string) {
 // becomePreCandidate starts a PreVote round (§9.6 of Ongaro's thesis): the
 // machine asks whether it could win before it disrupts anyone by raising its
 // term. Term and vote are left alone.
-func (n *Node) becomePreCandidate() {
+func (n *Node) becomePreCandidate(why Cause) {
 	for i := range n.votes {
 		n.votes[i] = 0
 	}
 	n.lead = None
-	n.setRole(RolePreCandidate, "election timeout")
+	n.setRole(RolePreCandidate, why)
 }
 
-func (n *Node) becomeCandidate(why string) {
+func (n *Node) becomeCandidate(why Cause) {
 	n.reset(n.term + 1)
 	n.vote = n.ID
 	n.setRole(RoleCandidate, why)
@@ -56,7 +56,7 @@ func (n *Node) becomeLeader() {
 	self.Match = last
 	self.becomeReplicate()
 	self.RecentActive = true
-	n.setRole(RoleLeader, "won the election")
+	n.setRole(RoleLeader, CauseWonElection)
 	// An empty entry of the new term lets the leader commit entries of
 	// earlier terms (§5.4.2 and §8) and learn the commit index quickly.
 	n.appendEntries(Command{Kind: OpNoop})
@@ -66,7 +66,7 @@ func (n *Node) tickElection() {
 	n.electionElapsed++
 	if n.electionElapsed >= n.randomizedTimeout {
 		n.electionElapsed = 0
-		n.hup("election timeout")
+		n.hup(CauseElectionTimeout)
 	}
 }
 
@@ -99,7 +99,7 @@ func (n *Node) checkQuorum() {
 		}
 	}
 	if active < n.cfg.quorum() {
-		n.becomeFollower(n.term, None, "lost contact with a majority")
+		n.becomeFollower(n.term, None, CauseCheckQuorum)
 		return
 	}
 	for id := 1; id <= n.cfg.size; id++ {
@@ -110,7 +110,7 @@ func (n *Node) checkQuorum() {
 }
 
 // hup starts an election (with a PreVote round first when enabled).
-func (n *Node) hup(why string) {
+func (n *Node) hup(why Cause) {
 	if n.role == RoleLeader {
 		return
 	}
@@ -127,17 +127,17 @@ func (n *Node) forceTimeout() {
 	switch n.cfg.protocol {
 	case ProtocolRaft:
 		n.electionElapsed = 0
-		n.hup("forced timeout")
+		n.hup(CauseForcedTimeout)
 	case ProtocolFailover:
-		n.promote("forced timeout")
+		n.promote(CauseForcedTimeout)
 	}
 }
 
-func (n *Node) campaign(pre bool, why string) {
+func (n *Node) campaign(pre bool, why Cause) {
 	var voteType MsgType
 	var term uint64
 	if pre {
-		n.becomePreCandidate()
+		n.becomePreCandidate(why)
 		voteType = MsgPreVote
 		term = n.term + 1 // the term it would use; not adopted yet
 	} else {
@@ -148,7 +148,7 @@ func (n *Node) campaign(pre bool, why string) {
 	if n.poll(n.ID, true) == voteWon {
 		// A cluster of one wins at once.
 		if pre {
-			n.campaign(false, "won the pre-vote")
+			n.campaign(false, CauseWonPreVote)
 		} else {
 			n.becomeLeader()
 		}
@@ -220,9 +220,9 @@ func (n *Node) stepRaft(m Message) {
 			// only when the real election starts.
 		default:
 			if m.Type == MsgApp || m.Type == MsgHeartbeat {
-				n.becomeFollower(m.Term, m.From, "heard a leader of a higher term")
+				n.becomeFollower(m.Term, m.From, CauseLeaderOfHigherTerm)
 			} else {
-				n.becomeFollower(m.Term, None, "saw a higher term")
+				n.becomeFollower(m.Term, None, CauseHigherTerm)
 			}
 		}
 	case m.Term < n.term:
@@ -305,22 +305,22 @@ func (n *Node) stepCandidate(m Message) {
 	}
 	switch m.Type {
 	case MsgApp:
-		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
+		n.becomeFollower(m.Term, m.From, CauseLeaderOfTerm)
 		n.handleAppend(m)
 	case MsgHeartbeat:
-		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
+		n.becomeFollower(m.Term, m.From, CauseLeaderOfTerm)
 		n.handleHeartbeat(m)
 	case myResp:
 		switch n.poll(m.From, !m.Reject) {
 		case voteWon:
 			if n.role == RolePreCandidate {
-				n.campaign(false, "won the pre-vote")
+				n.campaign(false, CauseWonPreVote)
 			} else {
 				n.becomeLeader()
 				n.broadcastAppend()
 			}
 		case voteLost:
-			n.becomeFollower(n.term, None, "lost the election")
+			n.becomeFollower(n.term, None, CauseLostElection)
 		}
 	}
 }

@@ -16,7 +16,7 @@ func TestRolesShowEveryTransition(t *testing.T) {
 			from, to raftcore.Role
 			why      string
 		}{
-			{raftcore.RoleFollower, raftcore.RolePreCandidate, "election timeout"},
+			{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
 			{raftcore.RolePreCandidate, raftcore.RoleCandidate, "won the pre-vote"},
 			{raftcore.RoleCandidate, raftcore.RoleLeader, "won the election"},
 			{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},

@@ -114,8 +114,7 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		m.Text = ActionWords(cfg, *act)
 	case raftcore.TraceViolation:
 		m.Kind = MarkViolation
-		rule, text, _ := strings.Cut(e.Text, ": ")
-		m.Text = "rule broken (" + rule + "): " + text
+		m.Text = "rule broken (" + string(e.Rule) + "): " + e.Text
 	default:
 		return Mark{}, false
 	}
