@@ -70,7 +70,7 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 	name := cfg.Name(e.Node)
 	switch e.Kind {
 	case raftcore.TraceRole:
-		if !becameLeader(e.Text) {
+		if e.ToRole != raftcore.RoleLeader {
 			return Mark{}, false
 		}
 		m.Kind = MarkElection
@@ -119,16 +119,6 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		return Mark{}, false
 	}
 	return m, true
-}
-
-// becameLeader reads a role-change text "from->to: why".
-func becameLeader(text string) bool {
-	_, after, ok := strings.Cut(text, "->")
-	if !ok {
-		return false
-	}
-	to, _, _ := strings.Cut(after, ":")
-	return to == raftcore.RoleLeader.String()
 }
 
 func opWords(op raftcore.Op) string {
