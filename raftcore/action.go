@@ -103,7 +103,7 @@ func (a Action) String() string {
 	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout:
 		fmt.Fprintf(&b, " %d", a.Node)
 	case DoSlow:
-		fmt.Fprintf(&b, " %d x%g", a.Node, a.MsPerMessage)
+		fmt.Fprintf(&b, " %d %gms/msg", a.Node, a.MsPerMessage)
 	case DoDrift:
 		fmt.Fprintf(&b, " %d x%g", a.Node, a.Rate)
 	case DoTimer:
@@ -254,13 +254,17 @@ func (w *World) Apply(a Action) error {
 	if err := a.ValidateFor(w.cfg); err != nil {
 		return err
 	}
-	if a.Do == DoDrop && !w.dropInFlight(a.ID) {
-		return fmt.Errorf("id: message %d is not in flight", a.ID)
+	var dropped Message
+	if a.Do == DoDrop {
+		var ok bool
+		if dropped, ok = w.inFlight(a.ID); !ok {
+			return fmt.Errorf("id: message %d is not in flight", a.ID)
+		}
 	}
 	a.AtMs = float64(w.now) / 1000
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)
-	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), Text: a.String()})
+	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), Verb: a.Do, Text: a.String()})
 	wasSplit := w.split()
 	switch a.Do {
 	case DoPartition:
@@ -298,7 +302,7 @@ func (w *World) Apply(a Action) error {
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Duplicate = *a.Duplicate })
 	case DoDrop:
 		w.dropped = append(w.dropped, a.ID)
-		w.record(TraceEvent{Kind: TraceDrop, Msg: a.ID, Text: "dropped by hand"})
+		w.recordDrop(dropped, DropByHand)
 	case DoPause:
 		w.pause(NodeID(a.Node))
 	case DoResume:
@@ -355,16 +359,17 @@ func (w *World) eachLink(from, to int, oneWay bool, f func(*Link)) {
 	}
 }
 
-func (w *World) dropInFlight(id uint64) bool {
+// inFlight finds message id on its way, not yet dropped.
+func (w *World) inFlight(id uint64) (Message, bool) {
 	if w.isDropped(id) {
-		return false
+		return Message{}, false
 	}
 	for i := range w.queue {
 		if w.queue[i].kind == evDeliver && w.queue[i].msg.ID == id {
-			return true
+			return w.queue[i].msg, true
 		}
 	}
-	return false
+	return Message{}, false
 }
 
 func (w *World) pause(id NodeID) {
@@ -412,7 +417,7 @@ func (w *World) crash(id NodeID) {
 	m.status = StatusCrashed
 	m.tickGen++
 	for _, msg := range m.work {
-		w.record(TraceEvent{Kind: TraceDrop, Node: msg.From, Peer: id, Msg: msg.ID, Text: "machine down"})
+		w.recordDrop(msg, DropMachineDown)
 	}
 	m.work = nil
 	w.failPendingAt(id)

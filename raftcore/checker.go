@@ -119,7 +119,7 @@ func (c *checker) report(key string, v Violation) {
 	if len(c.list) < maxViolations {
 		c.list = append(c.list, v)
 	}
-	c.w.record(TraceEvent{Kind: TraceViolation, Node: firstNode(v.Nodes), Term: v.Term, Index: v.Index, Text: string(v.Rule) + ": " + v.Text})
+	c.w.record(TraceEvent{Kind: TraceViolation, Node: firstNode(v.Nodes), Term: v.Term, Index: v.Index, Rule: v.Rule, Text: v.Text})
 }
 
 func firstNode(ns []NodeID) NodeID {

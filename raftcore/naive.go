@@ -49,11 +49,11 @@ func (n *Node) tickFailover() {
 	}
 	n.electionElapsed++
 	if n.electionElapsed >= n.randomizedTimeout {
-		n.promote("authority went silent")
+		n.promote(CauseAuthoritySilent)
 	}
 }
 
-func (n *Node) promote(why string) {
+func (n *Node) promote(why Cause) {
 	if n.role == RoleLeader {
 		return
 	}

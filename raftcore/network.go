@@ -82,9 +82,9 @@ func (w *World) send(m Message) {
 	m.ID = w.nextMsgID
 	m.SendUs = w.now
 	l := w.links[m.From][m.To]
-	w.record(TraceEvent{Kind: TraceSend, Node: m.From, Peer: m.To, Term: m.Term, Index: m.Index, Msg: m.ID, Text: m.Type.String()})
+	w.record(TraceEvent{Kind: TraceSend, Node: m.From, Peer: m.To, Term: m.Term, Index: m.Index, Msg: m.ID, MsgType: m.Type, Text: m.Type.String()})
 	if !l.Up {
-		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "link cut"})
+		w.recordDrop(m, DropLinkCut)
 		return
 	}
 	m.DeliverUs = w.now + w.latency(l)
@@ -97,9 +97,14 @@ func (w *World) send(m Message) {
 		d.ID = w.nextMsgID
 		d.DeliverUs = w.now + w.latency(l)
 		d.Lost = false
-		w.record(TraceEvent{Kind: TraceSend, Node: d.From, Peer: d.To, Term: d.Term, Msg: d.ID, Text: d.Type.String() + " (duplicate)"})
+		w.record(TraceEvent{Kind: TraceSend, Node: d.From, Peer: d.To, Term: d.Term, Msg: d.ID, MsgType: d.Type, Text: d.Type.String() + " (duplicate)"})
 		w.schedule(event{at: d.DeliverUs, kind: evDeliver, node: d.To, msg: d})
 	}
+}
+
+// recordDrop traces message m dropped for the given cause.
+func (w *World) recordDrop(m Message, why Cause) {
+	w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, MsgType: m.Type, Cause: why, Text: why.String()})
 }
 
 func (w *World) latency(l Link) int64 {
@@ -115,21 +120,21 @@ func (w *World) deliver(m Message) {
 	}
 	switch {
 	case m.Type != MsgClient && !w.links[m.From][m.To].Up:
-		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "link cut"})
+		w.recordDrop(m, DropLinkCut)
 		return
 	case m.Lost:
-		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "lost"})
+		w.recordDrop(m, DropLost)
 		return
 	}
 	mc := &w.machines[m.To]
 	switch mc.status {
 	case StatusCrashed:
-		w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "machine down"})
+		w.recordDrop(m, DropMachineDown)
 		w.failClient(m, "the machine is down")
 		return
 	case StatusPaused:
 		if len(mc.work) >= w.cfg.InboxLimit {
-			w.record(TraceEvent{Kind: TraceDrop, Node: m.From, Peer: m.To, Msg: m.ID, Text: "inbox full"})
+			w.recordDrop(m, DropInboxFull)
 			w.failClient(m, "the machine's inbox is full")
 			return
 		}
@@ -182,7 +187,7 @@ func (w *World) processWork(id NodeID, gen uint64) {
 }
 
 func (w *World) handleMessage(m Message) {
-	w.record(TraceEvent{Kind: TraceDeliver, Node: m.To, Peer: m.From, Term: m.Term, Msg: m.ID, Text: m.Type.String()})
+	w.record(TraceEvent{Kind: TraceDeliver, Node: m.To, Peer: m.From, Term: m.Term, Msg: m.ID, MsgType: m.Type, Text: m.Type.String()})
 	if m.Type == MsgClient {
 		w.handleClient(m)
 		return

@@ -75,7 +75,7 @@ type readRequest struct {
 type RoleChange struct {
 	From, To Role
 	Term     uint64
-	Why      string
+	Cause    Cause
 }
 
 var (
@@ -138,7 +138,7 @@ func (n *Node) start(first bool) {
 		}
 		n.resetTimeout()
 	default:
-		n.becomeFollower(n.term, None, "start")
+		n.becomeFollower(n.term, None, CauseStart)
 	}
 }
 
@@ -221,12 +221,12 @@ func (n *Node) send(m Message) {
 	n.msgs = append(n.msgs, m)
 }
 
-func (n *Node) setRole(r Role, why string) {
+func (n *Node) setRole(r Role, why Cause) {
 	// A candidate whose election timed out starts a new election: that is
 	// a transition too (the candidate's loop in the paper's Figure 4).
 	campaign := r == RoleCandidate || r == RolePreCandidate
-	if n.role != r || why == "start" || campaign {
-		n.roleChanges = append(n.roleChanges, RoleChange{From: n.role, To: r, Term: n.term, Why: why})
+	if n.role != r || why == CauseStart || campaign {
+		n.roleChanges = append(n.roleChanges, RoleChange{From: n.role, To: r, Term: n.term, Cause: why})
 	}
 	n.role = r
 }

@@ -11,7 +11,6 @@ package raftcore
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -166,7 +165,7 @@ func TestElectionSafetyAndMajority(t *testing.T) {
 				case TraceVote:
 					votes[[2]uint64{e.Term, uint64(e.Peer)}]++
 				case TraceRole:
-					if !strings.HasSuffix(e.Text, "won the election") {
+					if e.ToRole != RoleLeader {
 						continue
 					}
 					elections++
@@ -741,7 +740,7 @@ func TestNewLeaderAppendsEmptyEntry(t *testing.T) {
 	var term uint64
 	for _, e := range w.Trace() {
 		switch {
-		case e.Kind == TraceRole && e.Node != 1 && strings.HasSuffix(e.Text, "won the election"):
+		case e.Kind == TraceRole && e.Node != 1 && e.ToRole == RoleLeader:
 			lead, term = e.Node, e.Term
 		case e.Kind == TraceCommit && e.Node == lead && lead != None:
 			n := w.Node(lead)

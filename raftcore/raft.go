@@ -95,7 +95,7 @@ func (n *Node) reset(term uint64) {
 	n.pendingReadMsgs = nil
 }
 
-func (n *Node) becomeFollower(term uint64, lead NodeID, why string) {
+func (n *Node) becomeFollower(term uint64, lead NodeID, why Cause) {
 	n.reset(term)
 	n.lead = lead
 	n.setRole(RoleFollower, why)
@@ -104,16 +104,16 @@ func (n *Node) becomeFollower(term uint64, lead NodeID, why string) {
 // becomePreCandidate starts a PreVote round (§9.6 of Ongaro's thesis): the
 // machine asks whether it could win before it disrupts anyone by raising its
 // term. Term and vote are left alone.
-func (n *Node) becomePreCandidate() {
+func (n *Node) becomePreCandidate(why Cause) {
 	for i := range n.votes {
 		n.votes[i] = 0
 	}
 	n.lead = None
-	n.setRole(RolePreCandidate, "election timeout")
+	n.setRole(RolePreCandidate, why)
 }
 
 // becomeCandidate moves to the next term and votes for itself (§5.2).
-func (n *Node) becomeCandidate(why string) {
+func (n *Node) becomeCandidate(why Cause) {
 	n.reset(n.term + 1)
 	n.vote = n.ID
 	n.setRole(RoleCandidate, why)
@@ -131,7 +131,7 @@ func (n *Node) becomeLeader() {
 	self.Match = last
 	self.becomeReplicate()
 	self.RecentActive = true
-	n.setRole(RoleLeader, "won the election")
+	n.setRole(RoleLeader, CauseWonElection)
 	// An empty entry of the new term lets the leader commit entries of
 	// earlier terms (§5.4.2 and §8) and learn the commit index quickly.
 	n.appendToLocalLog(Command{Kind: OpNoop})
@@ -141,7 +141,7 @@ func (n *Node) tickElection() {
 	n.electionElapsed++
 	if n.electionElapsed >= n.randomizedTimeout {
 		n.electionElapsed = 0
-		n.startElection("election timeout")
+		n.startElection(CauseElectionTimeout)
 	}
 }
 
@@ -174,7 +174,7 @@ func (n *Node) checkQuorum() {
 		}
 	}
 	if active < n.cfg.quorum() {
-		n.becomeFollower(n.term, None, "lost contact with a majority")
+		n.becomeFollower(n.term, None, CauseCheckQuorum)
 		return
 	}
 	for id := 1; id <= n.cfg.size; id++ {
@@ -187,7 +187,7 @@ func (n *Node) checkQuorum() {
 // startElection is what a follower or candidate does when its election
 // timer runs out (§5.2): it stands for election, after a PreVote round when
 // PreVote is on. A leader has no election to start.
-func (n *Node) startElection(why string) {
+func (n *Node) startElection(why Cause) {
 	if n.role == RoleLeader {
 		return
 	}
@@ -214,9 +214,9 @@ func (n *Node) forceTimeout() {
 	switch n.cfg.protocol {
 	case ProtocolRaft:
 		n.electionElapsed = 0
-		n.startElection("forced timeout")
+		n.startElection(CauseForcedTimeout)
 	case ProtocolFailover:
-		n.promote("forced timeout")
+		n.promote(CauseForcedTimeout)
 	}
 }
 
@@ -224,11 +224,11 @@ func (n *Node) forceTimeout() {
 // counts its own vote and asks every other machine for theirs: a
 // RequestVote for its new term, or a PreVote for the term it would take.
 // A cluster of one wins at once.
-func (n *Node) requestVotes(pre bool, why string) {
+func (n *Node) requestVotes(pre bool, why Cause) {
 	var voteType MsgType
 	var term uint64
 	if pre {
-		n.becomePreCandidate()
+		n.becomePreCandidate(why)
 		voteType = MsgPreVote
 		term = n.term + 1 // the term it would use; not adopted yet
 	} else {
@@ -239,7 +239,7 @@ func (n *Node) requestVotes(pre bool, why string) {
 	if n.countVote(n.ID, true) == voteWon {
 		// A cluster of one wins at once.
 		if pre {
-			n.requestVotes(false, "won the pre-vote")
+			n.requestVotes(false, CauseWonPreVote)
 		} else {
 			n.becomeLeader()
 		}
@@ -336,9 +336,9 @@ func (n *Node) checkTerm(m Message) bool {
 			// only when the real election starts.
 		default:
 			if m.Type == MsgApp || m.Type == MsgHeartbeat {
-				n.becomeFollower(m.Term, m.From, "heard a leader of a higher term")
+				n.becomeFollower(m.Term, m.From, CauseLeaderOfHigherTerm)
 			} else {
-				n.becomeFollower(m.Term, None, "saw a higher term")
+				n.becomeFollower(m.Term, None, CauseHigherTerm)
 			}
 		}
 	case m.Term < n.term:
@@ -418,22 +418,22 @@ func (n *Node) stepCandidate(m Message) {
 	}
 	switch m.Type {
 	case MsgApp:
-		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
+		n.becomeFollower(m.Term, m.From, CauseLeaderOfTerm)
 		n.handleAppendEntries(m)
 	case MsgHeartbeat:
-		n.becomeFollower(m.Term, m.From, "heard the leader of its term")
+		n.becomeFollower(m.Term, m.From, CauseLeaderOfTerm)
 		n.handleHeartbeat(m)
 	case myResp:
 		switch n.countVote(m.From, !m.Reject) {
 		case voteWon:
 			if n.role == RolePreCandidate {
-				n.requestVotes(false, "won the pre-vote")
+				n.requestVotes(false, CauseWonPreVote)
 			} else {
 				n.becomeLeader()
 				n.broadcastAppendEntries()
 			}
 		case voteLost:
-			n.becomeFollower(n.term, None, "lost the election")
+			n.becomeFollower(n.term, None, CauseLostElection)
 		}
 	}
 }

@@ -13,19 +13,19 @@ import (
 // campaign (pre-candidate or candidate) at or after from, or -1.
 func campaignAt(w *World, id NodeID, from int64) int64 {
 	for _, e := range w.Trace() {
-		if e.Kind == TraceRole && e.Node == id && e.AtUs >= from &&
-			(strings.Contains(e.Text, "->pre-candidate") || strings.Contains(e.Text, "->candidate")) {
+		if e.Kind == TraceRole && e.Node == id && e.AtUs >= from && campaigning(e.ToRole) {
 			return e.AtUs
 		}
 	}
 	return -1
 }
 
+func campaigning(r Role) bool { return r == RolePreCandidate || r == RoleCandidate }
+
 // firstCampaign returns the machine that campaigns first at or after from.
 func firstCampaign(w *World, from int64) (NodeID, int64) {
 	for _, e := range w.Trace() {
-		if e.Kind == TraceRole && e.AtUs >= from &&
-			(strings.Contains(e.Text, "->pre-candidate") || strings.Contains(e.Text, "->candidate")) {
+		if e.Kind == TraceRole && e.AtUs >= from && campaigning(e.ToRole) {
 			return e.Node, e.AtUs
 		}
 	}

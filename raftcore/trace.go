@@ -1,6 +1,8 @@
 package raftcore
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -40,22 +42,152 @@ func (k TraceKind) String() string {
 // MarshalText lets JSON show the kind by name.
 func (k TraceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText reads a kind by name, so a trace file decodes back.
+func (k *TraceKind) UnmarshalText(b []byte) error {
+	return parseName(k, "trace kind", traceKindNames[:], b)
+}
+
+// Cause says why a message was dropped or why a machine changed role. Its
+// String is the words the trace's text uses; readers switch on the value.
+type Cause uint8
+
+const (
+	// CauseNone is the zero value: the event has no cause.
+	CauseNone Cause = iota
+
+	// Why the network or a machine dropped a message.
+	DropLinkCut     // the link was down when it was sent or when it arrived
+	DropLost        // the link's loss rate took it
+	DropByHand      // the reader dropped it in flight
+	DropMachineDown // its receiver had crashed
+	DropInboxFull   // its receiver was paused and its inbox full
+
+	// Why a machine changed role.
+	CauseStart              // it started or restarted, as a follower
+	CauseElectionTimeout    // its election timer ran out
+	CauseForcedTimeout      // a "timeout" action made it stand
+	CauseWonPreVote         // a majority would vote for it (§9.6 of Ongaro's thesis)
+	CauseWonElection        // a majority voted for it (§5.2)
+	CauseLostElection       // too many voted against it for a majority to remain
+	CauseLeaderOfTerm       // a candidate heard from the leader of its own term (§5.2)
+	CauseLeaderOfHigherTerm // it heard from a leader of a higher term (§5.1)
+	CauseHigherTerm         // another message carried a higher term (§5.1)
+	CauseCheckQuorum        // a leader heard from no majority within an election timeout
+	CauseAuthoritySilent    // failover: it heard nothing from the authority in time
+)
+
+var causeNames = [...]string{
+	"", "link cut", "lost", "dropped by hand", "machine down", "inbox full",
+	"start", "election timeout", "forced timeout", "won the pre-vote", "won the election",
+	"lost the election", "heard the leader of its term", "heard a leader of a higher term",
+	"saw a higher term", "lost contact with a majority", "authority went silent",
+}
+
+func (c Cause) String() string {
+	if int(c) < len(causeNames) {
+		return causeNames[c]
+	}
+	return "cause(" + strconv.Itoa(int(c)) + ")"
+}
+
+// MarshalText lets JSON show the cause in words.
+func (c Cause) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads a cause in words.
+func (c *Cause) UnmarshalText(b []byte) error { return parseName(c, "cause", causeNames[:], b) }
+
+// MarshalText lets trace JSON name roles.
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads a role by name.
+func (r *Role) UnmarshalText(b []byte) error { return parseName(r, "role", roleNames[:], b) }
+
+// MarshalText lets trace JSON name message types.
+func (t MsgType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a message type by name.
+func (t *MsgType) UnmarshalText(b []byte) error {
+	return parseName(t, "message type", msgTypeNames[:], b)
+}
+
+// parseName sets *v to the index of text in names.
+func parseName[T ~uint8](v *T, what string, names []string, text []byte) error {
+	for i, n := range names {
+		if n == string(text) && n != "" {
+			*v = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown %s %q", what, text)
+}
+
 // TraceEvent is one thing that happened. Fields that do not apply are zero.
+//
+// Text says what happened for people. The typed fields say it for code:
+// readers switch on them and never parse Text. Each belongs to some kinds:
+//
+//   - send, deliver, drop: MsgType
+//   - drop: Cause, one of the Drop constants
+//   - role: FromRole, ToRole and Cause, why the machine changed role
+//   - fault: Verb, the action; op-invoke: Verb, the client's verb
+//   - violation: Rule, with Text the sentence explaining it
 type TraceEvent struct {
-	Seq   uint64    `json:"seq"`
-	AtUs  int64     `json:"at_us"`
-	Kind  TraceKind `json:"kind"`
-	Node  NodeID    `json:"node,omitempty"`
-	Peer  NodeID    `json:"peer,omitempty"`
-	Term  uint64    `json:"term,omitempty"`
-	Index uint64    `json:"index,omitempty"`
-	Msg   uint64    `json:"msg,omitempty"`
-	Op    int       `json:"op,omitempty"`
-	Text  string    `json:"text,omitempty"`
+	Seq  uint64    `json:"seq"`
+	AtUs int64     `json:"at_us"`
+	Kind TraceKind `json:"kind"`
+	// The one-byte fields sit beside Kind, where they take no more room.
+	FromRole Role    `json:"from_role"`
+	ToRole   Role    `json:"to_role"`
+	Cause    Cause   `json:"cause,omitempty"`
+	MsgType  MsgType `json:"msg_type"`
+	Node     NodeID  `json:"node,omitempty"`
+	Peer     NodeID  `json:"peer,omitempty"`
+	Term     uint64  `json:"term,omitempty"`
+	Index    uint64  `json:"index,omitempty"`
+	Msg      uint64  `json:"msg,omitempty"`
+	Op       int     `json:"op,omitempty"`
+	Text     string  `json:"text,omitempty"`
+	Rule     Rule    `json:"rule,omitempty"`
+	Verb     Verb    `json:"verb,omitempty"`
+}
+
+// MarshalJSON writes the typed fields after the text, and only for the
+// kinds they belong to: a follower and a PreVote are zero values, so
+// omitempty alone would leave them out.
+func (e TraceEvent) MarshalJSON() ([]byte, error) {
+	type plain TraceEvent // the same fields without this method
+	out := struct {
+		plain
+		Cause    Cause    `json:"cause,omitempty"`
+		FromRole *Role    `json:"from_role,omitempty"`
+		ToRole   *Role    `json:"to_role,omitempty"`
+		MsgType  *MsgType `json:"msg_type,omitempty"`
+		Rule     Rule     `json:"rule,omitempty"`
+		Verb     Verb     `json:"verb,omitempty"`
+	}{plain: plain(e), Cause: e.Cause, Rule: e.Rule, Verb: e.Verb}
+	switch e.Kind {
+	case TraceRole:
+		out.FromRole, out.ToRole = &e.FromRole, &e.ToRole
+	case TraceSend, TraceDeliver, TraceDrop:
+		out.MsgType = &e.MsgType
+	}
+	// The caller's encoder decides whether to escape <, > and &; escaped
+	// here they would stay escaped.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func (e TraceEvent) String() string {
-	return fmt.Sprintf("%d.%03dms %s n%d p%d t%d i%d m%d op%d %s", e.AtUs/1000, e.AtUs%1000, e.Kind, e.Node, e.Peer, e.Term, e.Index, e.Msg, e.Op, e.Text)
+	text := e.Text
+	if e.Rule != "" {
+		text = string(e.Rule) + ": " + text
+	}
+	return fmt.Sprintf("%d.%03dms %s n%d p%d t%d i%d m%d op%d %s", e.AtUs/1000, e.AtUs%1000, e.Kind, e.Node, e.Peer, e.Term, e.Index, e.Msg, e.Op, text)
 }
 
 // trace keeps recent events and a hash of all of them.
@@ -80,6 +212,9 @@ func (t *trace) add(e TraceEvent) {
 	h = fnvUint(h, e.Msg)
 	h = fnvUint(h, uint64(e.Op))
 	h = fnvString(h, e.Text)
+	h = fnvUint(h, uint64(e.FromRole)|uint64(e.ToRole)<<8|uint64(e.Cause)<<16|uint64(e.MsgType)<<24)
+	h = fnvString(h, string(e.Rule))
+	h = fnvString(h, string(e.Verb))
 	t.hash = h
 	if t.limit > 0 && len(t.events) >= t.limit {
 		// Drop the older half at once so trimming costs O(1) per event on

@@ -488,7 +488,7 @@ func fmtMs(us int64) string {
 func formatEvent(w *World, e TraceEvent) string {
 	switch e.Kind {
 	case TraceRole:
-		if strings.HasSuffix(e.Text, ": start") {
+		if e.Cause == CauseStart {
 			// A machine starting (or restarting) as a follower; the
 			// restart itself is already shown as an action.
 			return ""
@@ -510,7 +510,7 @@ func formatEvent(w *World, e TraceEvent) string {
 		op, _ := w.Op(e.Op)
 		return fmt.Sprintf("op%d %s", e.Op, opOutcome(op))
 	case TraceViolation:
-		return "VIOLATION " + e.Text
+		return "VIOLATION " + string(e.Rule) + ": " + e.Text
 	}
 	return ""
 }

@@ -382,7 +382,8 @@ func (w *World) capture(id NodeID) nodeState {
 func (w *World) afterStep(id NodeID, before nodeState) {
 	n := w.nodes[id]
 	for _, rc := range n.roleChanges {
-		w.record(TraceEvent{Kind: TraceRole, Node: id, Term: rc.Term, Text: rc.From.String() + "->" + rc.To.String() + ": " + rc.Why})
+		w.record(TraceEvent{Kind: TraceRole, Node: id, Term: rc.Term, FromRole: rc.From, ToRole: rc.To, Cause: rc.Cause,
+			Text: rc.From.String() + "->" + rc.To.String() + ": " + rc.Cause.String()})
 		if rc.To == RoleLeader {
 			w.checker.onLeader(id, rc.Term)
 		}

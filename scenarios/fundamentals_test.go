@@ -14,22 +14,22 @@ func TestRolesShowEveryTransition(t *testing.T) {
 		var last int64
 		for _, e := range []struct {
 			from, to raftcore.Role
-			why      string
+			why      []raftcore.Cause
 		}{
-			{raftcore.RoleFollower, raftcore.RolePreCandidate, "election timeout"},
-			{raftcore.RolePreCandidate, raftcore.RoleCandidate, "won the pre-vote"},
-			{raftcore.RoleCandidate, raftcore.RoleLeader, "won the election"},
-			{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
+			{raftcore.RoleFollower, raftcore.RolePreCandidate, timeouts},
+			{raftcore.RolePreCandidate, raftcore.RoleCandidate, []raftcore.Cause{raftcore.CauseWonPreVote}},
+			{raftcore.RoleCandidate, raftcore.RoleLeader, []raftcore.Cause{raftcore.CauseWonElection}},
+			{raftcore.RoleLeader, raftcore.RoleFollower, higherTerm},
 		} {
-			rc, ok := firstRole(h, e.from, e.to, e.why)
+			rc, ok := firstRole(h, e.from, e.to, e.why...)
 			if !ok || rc.atUs < last {
-				t.Fatalf("seed %d: %s -> %s (%s) missing or out of order", seed, e.from, e.to, e.why)
+				t.Fatalf("seed %d: %s -> %s %v missing or out of order", seed, e.from, e.to, e.why)
 			}
 			last = rc.atUs
 		}
 		// The leader that stepped down on a higher term is the first one.
-		first, _ := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
-		down, _ := firstRole(h, raftcore.RoleLeader, raftcore.RoleFollower, "higher term")
+		first, _ := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader)
+		down, _ := firstRole(h, raftcore.RoleLeader, raftcore.RoleFollower, higherTerm...)
 		if down.node != first.node || down.term <= first.term {
 			t.Fatalf("seed %d: %+v stepped down, first leader %+v", seed, down, first)
 		}

@@ -162,7 +162,7 @@ func TestSlowAndDeadLookAlike(t *testing.T) {
 		// Before the silence C led; during it the others elected a leader of
 		// a higher term.
 		h := scan(pw)
-		first, ok := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
+		first, ok := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader)
 		if !ok || first.node != 3 {
 			t.Fatalf("seed %d: C should lead first", seed)
 		}

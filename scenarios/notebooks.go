@@ -90,7 +90,7 @@ var notebooks = def{id: "notebooks",
 			{Text: "Three notebooks under raft: the leader orders what they record. Let one order reach only two of them."},
 			{Text: "A copy was lost, but the leader saw the notebook lagging and sent the order again: all three match.",
 				When: func(v *View) bool {
-					return lostKind(v.h, "Append") && logsEqual(v.W, nil) && v.W.Node(1).LastIndex() > 1
+					return lostKind(v.h, raftcore.MsgApp) && logsEqual(v.W, nil) && v.W.Node(1).LastIndex() > 1
 				}},
 			{Text: "One notebook's messages are delayed. The others stopped hearing it and elected a new leader, while it kept recording.",
 				When: func(v *View) bool {
@@ -187,9 +187,9 @@ func electedSince(h *history, at int64) bool {
 }
 
 // lostKind reports whether a message of the given type was lost or dropped.
-func lostKind(h *history, kind string) bool {
+func lostKind(h *history, kind raftcore.MsgType) bool {
 	for _, d := range h.drops {
-		if isNetworkLoss(d.why) && strings.HasPrefix(d.kind, kind) {
+		if isNetworkLoss(d.why) && d.kind == kind {
 			return true
 		}
 	}

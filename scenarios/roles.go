@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"raftlab/raftcore"
@@ -24,18 +25,18 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 		Steps: []Step{
 			{Text: "Every member starts as a follower, waiting to hear from a leader."},
 			{Text: "Timeout: a follower heard no leader in time and stood as a candidate.",
-				When: func(v *View) bool { _, ok := firstRole(v.h, raftcore.RoleFollower, anyRole, ""); return ok },
+				When: func(v *View) bool { _, ok := firstRole(v.h, raftcore.RoleFollower, anyRole); return ok },
 				Live: func(v *View) string {
-					rc, _ := firstRole(v.h, raftcore.RoleFollower, anyRole, "")
+					rc, _ := firstRole(v.h, raftcore.RoleFollower, anyRole)
 					return fmt.Sprintf("Timeout: %s's election timer ran out with no leader heard, so it asked the others for their votes.", name(v.W, rc.node))
 				}},
 			{Text: "Majority vote: a candidate won a majority and leads.",
 				When: func(v *View) bool {
-					_, ok := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
+					_, ok := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader)
 					return ok
 				},
 				Live: func(v *View) string {
-					rc, _ := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader, "")
+					rc, _ := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader)
 					return fmt.Sprintf("Majority vote: %s won at least %d of %d votes and leads term %d.", name(v.W, rc.node), quorum(v.W.Size()), v.W.Size(), rc.term)
 				}},
 			{Text: "The leader went quiet; a follower timed out and won a higher term.",
@@ -46,11 +47,11 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 				}},
 			{Text: "Higher term: the old leader saw a newer term and stepped down to follower.",
 				When: func(v *View) bool {
-					_, ok := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, "higher term")
+					_, ok := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, higherTerm...)
 					return ok
 				},
 				Live: func(v *View) string {
-					rc, _ := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, "higher term")
+					rc, _ := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, higherTerm...)
 					return fmt.Sprintf("Higher term: %s saw term %d and stepped down to follower.", name(v.W, rc.node), rc.term)
 				}},
 		},
@@ -58,15 +59,15 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 			h := scan(w)
 			for _, e := range []struct {
 				from, to raftcore.Role
-				why      string
+				why      []raftcore.Cause
 			}{
-				{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
-				{raftcore.RolePreCandidate, raftcore.RoleCandidate, ""},
-				{raftcore.RoleCandidate, raftcore.RoleLeader, ""},
-				{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
+				{raftcore.RoleFollower, raftcore.RolePreCandidate, timeouts},
+				{raftcore.RolePreCandidate, raftcore.RoleCandidate, nil},
+				{raftcore.RoleCandidate, raftcore.RoleLeader, nil},
+				{raftcore.RoleLeader, raftcore.RoleFollower, higherTerm},
 			} {
-				if _, ok := firstRole(h, e.from, e.to, e.why); !ok {
-					return fmt.Errorf("no %s -> %s (%s) was seen", e.from, e.to, e.why)
+				if _, ok := firstRole(h, e.from, e.to, e.why...); !ok {
+					return fmt.Errorf("no %s -> %s %v was seen", e.from, e.to, e.why)
 				}
 			}
 			if err := oneLeaderPerTerm(&View{W: w, h: h}); err != nil {
@@ -87,7 +88,7 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 				case rc.to == raftcore.RoleLeader:
 					wins++
 					terms = append(terms, fmt.Sprint(rc.term))
-				case rc.from == raftcore.RoleLeader && strings.Contains(rc.why, "higher term"):
+				case rc.from == raftcore.RoleLeader && slices.Contains(higherTerm, rc.why):
 					downs++
 				}
 			}
@@ -101,11 +102,18 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 // anyRole matches every role in firstRole.
 const anyRole raftcore.Role = 255
 
+// timeouts are the causes of standing for election: a timer that ran out,
+// or a reader who made it run out.
+var timeouts = []raftcore.Cause{raftcore.CauseElectionTimeout, raftcore.CauseForcedTimeout}
+
+// higherTerm are the causes of stepping down on seeing a newer term (§5.1).
+var higherTerm = []raftcore.Cause{raftcore.CauseHigherTerm, raftcore.CauseLeaderOfHigherTerm}
+
 // firstRole finds the first role change from one role to another (or to any
-// other role) whose reason contains why.
-func firstRole(h *history, from raftcore.Role, to raftcore.Role, why string) (roleChange, bool) {
+// other role) for one of the causes given (or for any cause).
+func firstRole(h *history, from raftcore.Role, to raftcore.Role, why ...raftcore.Cause) (roleChange, bool) {
 	for _, rc := range h.roles {
-		if rc.from == from && (to == anyRole || rc.to == to) && rc.to != from && strings.Contains(rc.why, why) {
+		if rc.from == from && (to == anyRole || rc.to == to) && rc.to != from && (len(why) == 0 || slices.Contains(why, rc.why)) {
 			return rc, true
 		}
 	}

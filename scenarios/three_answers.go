@@ -130,15 +130,15 @@ func lossTo(h *history, to []id) (drop, bool) {
 	return drop{}, false
 }
 
-func isNetworkLoss(why string) bool {
-	return why == "lost" || why == "link cut" || why == "dropped by hand"
+func isNetworkLoss(why raftcore.Cause) bool {
+	return why == raftcore.DropLost || why == raftcore.DropLinkCut || why == raftcore.DropByHand
 }
 
-func lossWords(why string) string {
+func lossWords(why raftcore.Cause) string {
 	switch why {
-	case "link cut":
+	case raftcore.DropLinkCut:
 		return "stopped by a cut link"
-	case "dropped by hand":
+	case raftcore.DropByHand:
 		return "dropped"
 	}
 	return "lost in the network"

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"sort"
-	"strings"
 
 	"raftlab/raftcore"
 )
@@ -129,8 +128,7 @@ type View struct {
 // state alone does not show: role changes, lost messages and replaced
 // entries.
 type history struct {
-	seq   uint64          // the last trace event read
-	sends map[uint64]link // sender and recipient of each message in flight
+	seq   uint64 // the last trace event read
 	roles []roleChange
 	drops []drop
 	// truncs counts, per machine, how often entries were replaced.
@@ -145,15 +143,15 @@ type roleChange struct {
 	node     raftcore.NodeID
 	from, to raftcore.Role
 	term     uint64
-	why      string
+	why      raftcore.Cause
 	atUs     int64
 }
 
 type drop struct {
 	from, to raftcore.NodeID
-	kind     string // the message type, e.g. "Append" or "Copy"
+	kind     raftcore.MsgType
 	atUs     int64
-	why      string
+	why      raftcore.Cause
 }
 
 type staleAppend struct {
@@ -163,13 +161,7 @@ type staleAppend struct {
 	atUs  int64
 }
 
-// link is a message's sender, recipient and type.
-type link struct {
-	from, to raftcore.NodeID
-	kind     string
-}
-
-func newHistory() *history { return &history{sends: map[uint64]link{}} }
+func newHistory() *history { return &history{} }
 
 // scan builds the history of a world from its whole trace (for checks on a
 // finished run, whose trace is kept in full).
@@ -185,10 +177,9 @@ func (h *history) update(w *raftcore.World) {
 		h.truncs = append(h.truncs, make([]int, n-len(h.truncs))...)
 	}
 	if w.TraceCount() < h.seq {
-		// The world went back in time (the reader rewound it): forget what
-		// cannot be matched any more and carry on from here.
+		// The world went back in time (the reader rewound it): carry on
+		// from here.
 		h.seq = w.TraceCount()
-		h.sends = map[uint64]link{}
 		return
 	}
 	evs := w.Trace()
@@ -201,24 +192,12 @@ func (h *history) update(w *raftcore.World) {
 
 func (h *history) event(e raftcore.TraceEvent) {
 	switch e.Kind {
-	case raftcore.TraceSend:
-		h.sends[e.Msg] = link{e.Node, e.Peer, e.Text}
-	case raftcore.TraceDeliver:
-		delete(h.sends, e.Msg)
 	case raftcore.TraceDrop:
-		l, ok := h.sends[e.Msg]
-		delete(h.sends, e.Msg)
-		if !ok {
-			// A client request or a message sent before the tracker began.
-			l = link{from: e.Node, to: e.Peer}
-		}
-		h.drops = append(h.drops, drop{from: l.from, to: l.to, kind: l.kind, atUs: e.AtUs, why: e.Text})
+		h.drops = append(h.drops, drop{from: e.Node, to: e.Peer, kind: e.MsgType, atUs: e.AtUs, why: e.Cause})
 	case raftcore.TraceRole:
-		if rc, ok := parseRole(e); ok {
-			h.roles = append(h.roles, rc)
-			if rc.to == raftcore.RoleLeader && rc.term > h.topLeader {
-				h.topLeader = rc.term
-			}
+		h.roles = append(h.roles, roleChange{node: e.Node, from: e.FromRole, to: e.ToRole, term: e.Term, why: e.Cause, atUs: e.AtUs})
+		if e.ToRole == raftcore.RoleLeader && e.Term > h.topLeader {
+			h.topLeader = e.Term
 		}
 	case raftcore.TraceTruncate:
 		if int(e.Node) < len(h.truncs) {
@@ -229,31 +208,4 @@ func (h *history) event(e raftcore.TraceEvent) {
 			h.stale = append(h.stale, staleAppend{node: e.Node, term: e.Term, index: e.Index, atUs: e.AtUs})
 		}
 	}
-}
-
-// parseRole reads a role trace event ("follower->leader: won the election").
-func parseRole(e raftcore.TraceEvent) (roleChange, bool) {
-	arrow, why, ok := strings.Cut(e.Text, ": ")
-	if !ok {
-		return roleChange{}, false
-	}
-	from, to, ok := strings.Cut(arrow, "->")
-	if !ok {
-		return roleChange{}, false
-	}
-	rf, ok1 := roleNamed(from)
-	rt, ok2 := roleNamed(to)
-	if !ok1 || !ok2 {
-		return roleChange{}, false
-	}
-	return roleChange{node: e.Node, from: rf, to: rt, term: e.Term, why: why, atUs: e.AtUs}, true
-}
-
-func roleNamed(s string) (raftcore.Role, bool) {
-	for r := raftcore.RoleFollower; r <= raftcore.RoleReplica; r++ {
-		if r.String() == s {
-			return r, true
-		}
-	}
-	return 0, false
 }

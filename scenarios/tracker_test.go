@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"raftlab/raftcore"
 )
 
@@ -183,19 +185,66 @@ func TestChecksCanFail(t *testing.T) {
 	}
 }
 
-// TestHistoryReadsRoleChanges pins the trace format the tracker relies on.
-func TestHistoryReadsRoleChanges(t *testing.T) {
-	rc, ok := parseRole(raftcore.TraceEvent{Kind: raftcore.TraceRole, Node: 2, Term: 3, Text: "pre-candidate->candidate: won the pre-vote"})
-	if !ok || rc.node != 2 || rc.from != raftcore.RolePreCandidate || rc.to != raftcore.RoleCandidate || rc.term != 3 || rc.why != "won the pre-vote" {
-		t.Fatalf("parsed %+v, %v", rc, ok)
-	}
-	if _, ok := parseRole(raftcore.TraceEvent{Text: "leader->king: coup"}); ok {
-		t.Fatal("an unknown role was accepted")
-	}
+// TestHistoryReadsTypedFields: the tracker takes role changes and drops
+// from the events' typed fields; their text is for people and goes unread.
+func TestHistoryReadsTypedFields(t *testing.T) {
+	h := newHistory()
+	h.event(raftcore.TraceEvent{Kind: raftcore.TraceRole, AtUs: 7, Node: 2, Term: 3, FromRole: raftcore.RolePreCandidate,
+		ToRole: raftcore.RoleCandidate, Cause: raftcore.CauseWonPreVote, Text: "words for people"})
+	h.event(raftcore.TraceEvent{Kind: raftcore.TraceDrop, AtUs: 8, Node: 1, Peer: 3, Msg: 5, MsgType: raftcore.MsgApp,
+		Cause: raftcore.DropByHand, Text: "words for people"})
+	require.Equal(t, []roleChange{{node: 2, from: raftcore.RolePreCandidate, to: raftcore.RoleCandidate, term: 3, why: raftcore.CauseWonPreVote, atUs: 7}}, h.roles)
+	require.Equal(t, []drop{{from: 1, to: 3, kind: raftcore.MsgApp, atUs: 8, why: raftcore.DropByHand}}, h.drops)
+
 	w := raftcore.MustWorld(raftcore.DefaultConfig())
 	w.RunFor(5_000_000)
-	h := scan(w)
-	if _, ok := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader, "won"); !ok {
-		t.Fatalf("no election seen in %d role changes", len(h.roles))
+	h = scan(w)
+	_, ok := firstRole(h, raftcore.RoleCandidate, raftcore.RoleLeader, raftcore.CauseWonElection)
+	require.True(t, ok, "no election seen in %d role changes", len(h.roles))
+}
+
+// TestLossesAreToldByTheirCause: a copy that never reached C is told by
+// why it was lost, and a machine that was down lost nothing on the way.
+func TestLossesAreToldByTheirCause(t *testing.T) {
+	toC := func(t *testing.T, w *raftcore.World, a raftcore.Action) {
+		mustApply(t, w, a)
+		mustApply(t, w, write(1, keyWeb, "replicas=3"))
+	}
+	for _, tc := range []struct {
+		name  string
+		do    func(t *testing.T, w *raftcore.World)
+		why   raftcore.Cause
+		words string // "" when no copy was lost on the way
+	}{
+		{"loss", func(t *testing.T, w *raftcore.World) { toC(t, w, lossOneWay(1, 3, 1)) }, raftcore.DropLost, "lost in the network"},
+		{"cut", func(t *testing.T, w *raftcore.World) {
+			toC(t, w, raftcore.Action{Do: raftcore.DoCut, From: 1, To: 3, OneWay: true})
+		}, raftcore.DropLinkCut, "stopped by a cut link"},
+		{"by hand", func(t *testing.T, w *raftcore.World) {
+			mustApply(t, w, write(1, keyWeb, "replicas=3"))
+			w.RunFor(1)
+			for _, m := range w.InFlight() {
+				if m.To == 3 {
+					mustApply(t, w, raftcore.Action{Do: raftcore.DoDrop, ID: m.ID})
+				}
+			}
+		}, raftcore.DropByHand, "dropped"},
+		{"down", func(t *testing.T, w *raftcore.World) { toC(t, w, act(raftcore.DoCrash, 3)) }, raftcore.DropMachineDown, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := raftcore.MustWorld(config(naive, abc))
+			w.RunFor(1_000_000)
+			tc.do(t, w)
+			w.RunFor(1_000_000)
+			h := scan(w)
+			require.NotEmpty(t, h.drops)
+			require.Equal(t, tc.why.String(), h.drops[len(h.drops)-1].why.String())
+			d, ok := lossTo(h, []id{3})
+			require.Equal(t, tc.words != "", ok, "a loss on the way to C")
+			if ok {
+				require.Equal(t, tc.words, lossWords(d.why))
+				require.Equal(t, raftcore.MsgCopy.String(), d.kind.String())
+			}
+		})
 	}
 }

@@ -164,18 +164,25 @@ func TestPartitionThreeTwo(t *testing.T) {
 	}
 }
 
-// traceLine is a trace event as the file holds it: kinds by name.
+// traceLine is a trace event as the file holds it: kinds, roles, causes
+// and message types by name.
 type traceLine struct {
-	Seq   uint64          `json:"seq"`
-	AtUs  int64           `json:"at_us"`
-	Kind  string          `json:"kind"`
-	Node  raftcore.NodeID `json:"node"`
-	Peer  raftcore.NodeID `json:"peer"`
-	Term  uint64          `json:"term"`
-	Index uint64          `json:"index"`
-	Msg   uint64          `json:"msg"`
-	Op    int             `json:"op"`
-	Text  string          `json:"text"`
+	Seq      uint64          `json:"seq"`
+	AtUs     int64           `json:"at_us"`
+	Kind     string          `json:"kind"`
+	Node     raftcore.NodeID `json:"node"`
+	Peer     raftcore.NodeID `json:"peer"`
+	Term     uint64          `json:"term"`
+	Index    uint64          `json:"index"`
+	Msg      uint64          `json:"msg"`
+	Op       int             `json:"op"`
+	Text     string          `json:"text"`
+	Cause    string          `json:"cause"`
+	FromRole string          `json:"from_role"`
+	ToRole   string          `json:"to_role"`
+	MsgType  string          `json:"msg_type"`
+	Rule     string          `json:"rule"`
+	Verb     string          `json:"verb"`
 }
 
 func readTrace(t *testing.T, path string) []traceLine {
@@ -220,6 +227,27 @@ func TestTraceFileHoldsEveryEventOnce(t *testing.T) {
 		}
 		last = e.AtUs
 		kinds[e.Kind]++
+		// The typed keys are there for the kinds they belong to, even
+		// when their value is the first of its type (a follower, a
+		// PreVote).
+		switch e.Kind {
+		case "send", "deliver":
+			if e.MsgType == "" {
+				t.Errorf("line %d: a %s names no msg_type", i+1, e.Kind)
+			}
+		case "drop":
+			if e.MsgType == "" || e.Cause == "" || e.Cause != e.Text {
+				t.Errorf("line %d: a drop with msg_type %q, cause %q and text %q", i+1, e.MsgType, e.Cause, e.Text)
+			}
+		case "role":
+			if e.FromRole == "" || e.ToRole == "" || e.Cause == "" {
+				t.Errorf("line %d: a role change from %q to %q for %q says %q", i+1, e.FromRole, e.ToRole, e.Cause, e.Text)
+			}
+		case "fault", "op-invoke":
+			if e.Verb == "" {
+				t.Errorf("line %d: a %s names no verb", i+1, e.Kind)
+			}
+		}
 	}
 	// Every action of the example is a fault event, and each of its three
 	// writes is invoked and completed.

@@ -70,7 +70,7 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 	name := cfg.Name(e.Node)
 	switch e.Kind {
 	case raftcore.TraceRole:
-		if !becameLeader(e.Text) {
+		if e.ToRole != raftcore.RoleLeader {
 			return Mark{}, false
 		}
 		m.Kind = MarkElection
@@ -114,22 +114,11 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		m.Text = ActionWords(cfg, *act)
 	case raftcore.TraceViolation:
 		m.Kind = MarkViolation
-		rule, text, _ := strings.Cut(e.Text, ": ")
-		m.Text = "rule broken (" + rule + "): " + text
+		m.Text = "rule broken (" + string(e.Rule) + "): " + e.Text
 	default:
 		return Mark{}, false
 	}
 	return m, true
-}
-
-// becameLeader reads a role-change text "from->to: why".
-func becameLeader(text string) bool {
-	_, after, ok := strings.Cut(text, "->")
-	if !ok {
-		return false
-	}
-	to, _, _ := strings.Cut(after, ":")
-	return to == raftcore.RoleLeader.String()
 }
 
 func opWords(op raftcore.Op) string {

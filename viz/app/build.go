@@ -90,7 +90,7 @@ func (a *App) recent() {
 		}
 		switch e.Kind {
 		case raftcore.TraceSend:
-			if i := int(e.Node) - 1; i >= 0 && i < n && r.beat[i] < 0 && now-e.AtUs <= pulseUs && e.Text == "Heartbeat" {
+			if i := int(e.Node) - 1; i >= 0 && i < n && r.beat[i] < 0 && now-e.AtUs <= pulseUs && e.MsgType == raftcore.MsgHeartbeat {
 				r.beat[i] = e.AtUs
 			}
 		case raftcore.TraceDrop:

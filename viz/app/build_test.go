@@ -2,6 +2,9 @@ package app
 
 import (
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
 )
@@ -58,4 +61,25 @@ func TestLinkLabelsThatWouldStackAreDropped(t *testing.T) {
 	if tried == 0 {
 		t.Fatal("no unlabelled link could be hovered")
 	}
+}
+
+// TestHeartbeatRingsOnlyTheLeader: the ring spreads from a machine that
+// sends heartbeats, and followers answering them (HeartbeatResp) send
+// none.
+func TestHeartbeatRingsOnlyTheLeader(t *testing.T) {
+	a := newApp(t, 5, 1280, 800)
+	c := &clock{}
+	lead := untilLeader(t, a, c)
+	rang := false
+	for i := 0; i < 120; i++ {
+		c.run(a, time.Second/60)
+		for _, n := range a.Frame().Nodes {
+			if n.Index != lead {
+				require.Zero(t, n.Pulse, "follower %d rings", n.Index)
+			} else if n.Pulse > 0 {
+				rang = true
+			}
+		}
+	}
+	require.True(t, rang, "the leader's heartbeats never rang")
 }

@@ -59,7 +59,7 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate, "timeout"}}, edges[2:]...)
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
 	}
-	latest, who, why := a.lastRoleChange()
+	latest, who := a.lastRoleChange()
 	d := &DiagramView{}
 	n := float64(len(roles))
 	gap := 22.0
@@ -114,8 +114,8 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
 		text := who + ": " + roleWord(a.cfg.Protocol, latest.From) + " → " + roleWord(a.cfg.Protocol, latest.To)
-		if why != "" {
-			text += " (" + why + ")"
+		if latest.Cause != raftcore.CauseNone {
+			text += " (" + latest.Cause.String() + ")"
 		}
 		d.Last = TextItem{Text: text, X: x, Y: y + h, Size: sizeSmall, Tone: ToneAccent}
 		h += lineHeight(sizeSmall)
@@ -141,36 +141,19 @@ func (a *App) roleMembers() map[raftcore.Role]string {
 	return out
 }
 
-// lastRoleChange is the latest role transition the trace still holds.
-func (a *App) lastRoleChange() (*raftcore.RoleChange, string, string) {
+// lastRoleChange is the latest role transition the trace still holds, and
+// the name of the machine that made it.
+func (a *App) lastRoleChange() (*raftcore.RoleChange, string) {
 	tr := a.World().Trace()
 	for k := len(tr) - 1; k >= 0; k-- {
 		e := tr[k]
-		if e.Kind != raftcore.TraceRole || strings.HasPrefix(e.Text, "follower->follower") {
+		// A machine starting as a follower follows no arrow of the diagram.
+		if e.Kind != raftcore.TraceRole || e.FromRole == raftcore.RoleFollower && e.ToRole == raftcore.RoleFollower {
 			continue
 		}
-		fromTo, why, _ := strings.Cut(e.Text, ": ")
-		f, t, ok := strings.Cut(fromTo, "->")
-		if !ok {
-			return nil, "", ""
-		}
-		from, ok1 := roleByName(f)
-		to, ok2 := roleByName(t)
-		if !ok1 || !ok2 {
-			return nil, "", ""
-		}
-		return &raftcore.RoleChange{From: from, To: to, Term: e.Term, Why: why}, a.cfg.Name(e.Node), why
+		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, a.cfg.Name(e.Node)
 	}
-	return nil, "", ""
-}
-
-func roleByName(s string) (raftcore.Role, bool) {
-	for r := raftcore.RoleFollower; r <= raftcore.RoleReplica; r++ {
-		if r.String() == s {
-			return r, true
-		}
-	}
-	return 0, false
+	return nil, ""
 }
 
 // moved returns the diagram shifted by dx, dy.

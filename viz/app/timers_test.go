@@ -14,15 +14,15 @@ type roleEvent struct {
 	at   int64
 	node raftcore.NodeID
 	term uint64
-	to   string
+	to   raftcore.Role
 }
 
-// roleEvents returns the role changes into to (e.g. "pre-candidate",
-// "leader") at or after from, oldest first.
-func roleEvents(w *raftcore.World, from int64, to string) []roleEvent {
+// roleEvents returns the role changes into to at or after from, oldest
+// first.
+func roleEvents(w *raftcore.World, from int64, to raftcore.Role) []roleEvent {
 	var out []roleEvent
 	for _, e := range w.Trace() {
-		if e.Kind == raftcore.TraceRole && e.AtUs >= from && strings.Contains(e.Text, "->"+to+":") {
+		if e.Kind == raftcore.TraceRole && e.AtUs >= from && e.ToRole == to {
 			out = append(out, roleEvent{e.AtUs, e.Node, e.Term, to})
 		}
 	}
@@ -32,7 +32,7 @@ func roleEvents(w *raftcore.World, from int64, to string) []roleEvent {
 // campaigns are the moments machines start to stand for election: with
 // PreVote on, they first become pre-candidates.
 func campaigns(w *raftcore.World, from int64) []roleEvent {
-	return roleEvents(w, from, "pre-candidate")
+	return roleEvents(w, from, raftcore.RolePreCandidate)
 }
 
 // pressed presses key and returns the actions it recorded.
@@ -107,7 +107,7 @@ func TestSpreadLetsOneMachineStandAloneAndWin(t *testing.T) {
 		a.hist.RunUntil(start + 3_000_000)
 		w := a.World()
 		cs := campaigns(w, start)
-		leads := roleEvents(w, start, "leader")
+		leads := roleEvents(w, start, raftcore.RoleLeader)
 		if len(cs) == 0 || len(leads) == 0 {
 			t.Fatalf("seed %d: %d campaigns and %d leaders after key t", seed, len(cs), len(leads))
 		}
@@ -120,7 +120,7 @@ func TestSpreadLetsOneMachineStandAloneAndWin(t *testing.T) {
 				t.Errorf("seed %d: %d also campaigned at %d, before %d won at %d", seed, c.node, c.at, first.node, leads[0].at)
 			}
 		}
-		if n := len(roleEvents(w, start, "candidate")); n != 1 {
+		if n := len(roleEvents(w, start, raftcore.RoleCandidate)); n != 1 {
 			t.Errorf("seed %d: %d machines became candidates, want one", seed, n)
 		}
 	}
@@ -136,7 +136,7 @@ func TestAlignWithoutSpreadCanSplit(t *testing.T) {
 		pressed(t, a, "a")
 		start := a.World().Now()
 		a.hist.RunUntil(start + 5_000_000)
-		if n := len(roleEvents(a.World(), start, "candidate")); n >= 2 {
+		if n := len(roleEvents(a.World(), start, raftcore.RoleCandidate)); n >= 2 {
 			split = true
 		}
 	}
@@ -190,13 +190,13 @@ func splitVoteRun(t *testing.T, nodes int, seed, settle int64) bool {
 	// The voters listen by then (their lease on the crashed leader is
 	// over), so the pre-vote is won within one round trip.
 	round := 2 * int64(a.cfg.LatencyMaxMs*1000)
-	if cands := roleEvents(w, start, "candidate"); len(cands) == 0 || cands[0].term != term+1 || cands[0].at > cs[0].at+round {
+	if cands := roleEvents(w, start, raftcore.RoleCandidate); len(cands) == 0 || cands[0].term != term+1 || cands[0].at > cs[0].at+round {
 		t.Errorf("seed %d: candidates %+v, want one of term %d within %d µs of %d", seed, cands, term+1, round, cs[0].at)
 	}
 	if len(w.Violations()) > 0 {
 		t.Errorf("seed %d: violations: %+v", seed, w.Violations())
 	}
-	leads := roleEvents(w, start, "leader")
+	leads := roleEvents(w, start, raftcore.RoleLeader)
 	if len(leads) == 0 {
 		t.Fatalf("seed %d: no leader within 10 s of key l", seed)
 	}
