@@ -260,3 +260,19 @@ func (r *scenarioRun) panel(a *App, wr *writer) {
 	}
 	wr.buttons(0, button("scenario.autoplay", play), button("scenario.restart", "Start again"), button("scenarios", "Other scenarios"))
 }
+
+// SetScenario starts scenario id ("" for free play).
+func (a *App) SetScenario(id string) error {
+	old := a.params.Scenario
+	a.params.Scenario = id
+	if err := a.start(); err != nil {
+		a.params.Scenario = old
+		_ = a.start()
+		return err
+	}
+	a.paused = false
+	if id == "" {
+		a.note("Free play: " + a.describeSetup())
+	}
+	return nil
+}
