@@ -136,9 +136,8 @@ type App struct {
 	carry    float64 // virtual microseconds not yet run
 
 	press pointerState
-	dots  []viz.MessageDot
-	seen  map[uint64]msgInfo
-	rec2  recentState
+	// cache is what frames remember of the world shown.
+	cache *worldCache
 
 	effects []Effect
 	version uint64
@@ -236,7 +235,7 @@ func (a *App) start() error {
 }
 
 // resetView forgets what the reader had chosen on screen about the old
-// world.
+// world, and what frames remembered of it.
 func (a *App) resetView() {
 	a.carry = 0
 	a.selected = -1
@@ -246,6 +245,7 @@ func (a *App) resetView() {
 	a.opened = -1
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
+	a.cache = newWorldCache()
 	a.touchLayout()
 	a.changed()
 }
@@ -382,8 +382,12 @@ func (a *App) afterWorldMoved() {
 // so replayable).
 func (a *App) act(x raftcore.Action) error {
 	a.takeOver()
+	fork, at := !a.hist.AtHead(), a.hist.NowUs()
 	if err := a.hist.Act(x); err != nil {
 		return err
+	}
+	if fork {
+		a.cache = a.cache.forked(at)
 	}
 	a.afterWorldMoved()
 	a.changed()

@@ -132,9 +132,11 @@ func (a *App) doClick(id string) error {
 		a.showRules = !a.showRules
 		return nil
 	case id == "timeline.ghost":
-		if !a.hist.tl.ReturnToGhost() {
+		g, ok := a.hist.tl.Ghost()
+		if !ok || !a.hist.tl.ReturnToGhost() {
 			return fmt.Errorf("click %s: there is no other run to go back to", id)
 		}
+		a.cache = a.cache.forked(g.Fork.AtUs)
 		a.paused = true
 		a.afterWorldMoved()
 		a.note("Back on the run you had left; the one you made is kept in its place.")

@@ -70,7 +70,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			return
 		}
 	}
-	g := a.rec.Feed(&a.lay, a.dots, ev)
+	g := a.rec.Feed(&a.lay, a.cache.dots, ev)
 	a.gesture(g)
 	if a.rec.Active() || g.Kind != viz.GestureNone {
 		a.changed()

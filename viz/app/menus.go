@@ -243,7 +243,7 @@ func (a *App) msgMenu(wr *writer) (string, viz.Point, bool) {
 			continue
 		}
 		pos := viz.Point{X: a.w / 2, Y: a.h / 2}
-		for _, d := range a.dots {
+		for _, d := range a.cache.dots {
 			if uint64(d.ID) == m.ID {
 				pos = d.Pos
 			}

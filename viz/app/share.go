@@ -119,10 +119,8 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 		a.params.Scenario = scen.id
 		scen.observe(a)
 	}
-	a.selected, a.menu, a.paused, a.carry = -1, menuState{}, true, 0
-	a.layKey = layoutKey{}
-	a.touchLayout()
-	a.changed()
+	a.resetView()
+	a.paused = true
 }
 
 // parseAction reads one action from JSON, strictly: unknown fields are

@@ -45,7 +45,7 @@ func (a *App) hoverKey() hoverTarget {
 		}
 		return hoverTarget{}
 	}
-	h := a.lay.HitTest(p, a.dots, viz.HitOptions{})
+	h := a.lay.HitTest(p, a.cache.dots, viz.HitOptions{})
 	switch h.Kind {
 	case viz.HitNode:
 		return hoverTarget{kind: "node", a: h.Node}
