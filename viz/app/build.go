@@ -194,7 +194,7 @@ func (a *App) buildNodes() {
 		c := a.lay.Nodes[i].Center
 		tone, shape, dashed := roleLook(a.cfg.Protocol, nd.Role())
 		v := NodeView{Index: i, ID: id, Center: c, R: R, Role: nd.Role(), Shape: shape, Dashed: dashed, Tone: tone,
-			Status: st, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
+			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
 			Hidden: ghost != nil && ghost.Node == i}
 		v.Name = TextItem{Text: a.cfg.Name(id), X: c.X, Y: c.Y, Size: a.lay.LabelSize, Tone: ToneText, Bold: true, Center: true}
 		role := capital(roleWord(a.cfg.Protocol, nd.Role()))

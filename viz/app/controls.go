@@ -176,18 +176,22 @@ func (a *App) buildTimeline() {
 	lastX := -10.0
 	for _, m := range a.hist.Marks() {
 		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
-		tone := markTone(m.Kind)
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
 			if m.Kind > prev.Kind {
-				*prev = MarkView{X: prev.X, Kind: m.Kind, Tone: tone, Text: m.Text}
+				*prev = markView(prev.X, m)
 			}
 			continue
 		}
-		tl.Marks = append(tl.Marks, MarkView{X: x, Kind: m.Kind, Tone: tone, Text: m.Text})
+		tl.Marks = append(tl.Marks, markView(x, m))
 		lastX = x
 	}
+}
+
+// markView is mark m drawn at x.
+func markView(x float64, m timeline.Mark) MarkView {
+	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: m.Text, Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) Tone {

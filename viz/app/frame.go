@@ -155,7 +155,8 @@ type NodeView struct {
 	Shape  Shape
 	Dashed bool // pre-candidate: not yet a real candidate
 	Tone   Tone
-	Status raftcore.Status
+	// Crashed machines are drawn with a cross, Paused ones with two bars.
+	Crashed, Paused bool
 	// Lines are the words under the disc: role, then term and vote.
 	Lines [2]TextItem
 	// Timer is the election timer's progress 0..1 (negative: none). Pulse
@@ -291,6 +292,8 @@ type MarkView struct {
 	Kind timeline.MarkKind
 	Tone Tone
 	Text string
+	// Major marks (faults, elections, broken rules) are drawn taller.
+	Major bool
 }
 
 // GhostView is a machine being dragged.
