@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -410,7 +409,7 @@ func (a *App) Act(data []byte) error {
 	if err != nil {
 		return err
 	}
-	return a.act(x)
+	return a.Do(Act{x})
 }
 
 // Resize lays the screen out for a canvas of w×h logical pixels.
@@ -479,127 +478,9 @@ func (a *App) nextWrite(i int) raftcore.Action {
 	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
 }
 
-// Command runs a toolbar or keyboard command.
-func (a *App) Command(c viz.Command) error {
-	w := a.World()
-	switch c {
-	case viz.CmdPlayPause:
-		a.paused = !a.paused
-		a.started = false
-	case viz.CmdStep:
-		a.paused = true
-		if !a.hist.Step() {
-			a.note("Nothing more happens: no events are due.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdStepBack:
-		a.paused = true
-		if !a.hist.StepBack() {
-			a.note("This is the start of the run.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdPrevEvent:
-		a.paused = true
-		if m, ok := a.hist.PrevMark(); ok {
-			a.note(m.Text)
-		} else {
-			a.hist.GoTo(0)
-			a.note("Nothing notable happened before this.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdNextEvent:
-		a.paused = true
-		if m, ok := a.hist.NextMark(); ok {
-			a.note(m.Text)
-		} else {
-			a.note("Nothing notable happened in the next minute.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdClientWrite:
-		return a.act(a.nextWrite(a.clientTarget()))
-	case viz.CmdRestartLeader:
-		l := a.leader()
-		if l < 0 {
-			a.note("No machine leads right now.")
-			break
-		}
-		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
-			return err
-		}
-		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
-	case viz.CmdSpreadTimers:
-		return a.spreadTimers()
-	case viz.CmdAlignTimers:
-		return a.alignTimers()
-	case viz.CmdSplitVote:
-		return a.splitVote()
-	case viz.CmdResumeAll:
-		var xs []raftcore.Action
-		for i := 0; i < w.Size(); i++ {
-			switch w.Status(nodeID(i)) {
-			case raftcore.StatusPaused:
-				xs = append(xs, raftcore.Action{Do: raftcore.DoResume, Node: i + 1})
-			case raftcore.StatusCrashed:
-				xs = append(xs, raftcore.Action{Do: raftcore.DoRestart, Node: i + 1})
-			}
-		}
-		if len(xs) == 0 {
-			a.note("Every machine is already running.")
-		}
-		return a.actAll(xs)
-	case viz.CmdHeal:
-		return a.act(raftcore.Action{Do: raftcore.DoHeal})
-	case viz.CmdHelp:
-		a.help = !a.help
-		a.menu = menuState{}
-	default:
-		return fmt.Errorf("unknown command %v", c)
-	}
-	a.changed()
-	return nil
-}
-
-// Key handles a key press by name; it reports whether the key did
-// something.
-func (a *App) Key(name string) bool {
-	switch strings.ToLower(name) {
-	case "escape":
-		if a.menu.kind != menuNone || a.help {
-			a.menu = menuState{}
-			a.help = false
-			a.changed()
-			return true
-		}
-		return false
-	}
-	c, ok := viz.CommandForKey(name)
-	if !ok {
-		return false
-	}
-	if a.help && c != viz.CmdHelp {
-		a.help = false
-	}
-	if err := a.Command(c); err != nil {
-		a.say(err.Error(), ToneBad, 6*time.Second)
-	}
-	return true
-}
-
-// SetSpeed sets virtual seconds per real second, clamped to the range.
-func (a *App) SetSpeed(s float64) {
-	if math.IsNaN(s) {
-		return
-	}
-	s = math.Min(math.Max(s, viz.MinSpeed), viz.MaxSpeed)
-	if s != a.speed {
-		a.speed = s
-		a.changed()
-	}
-}
-
-// Reset starts a new world with the current settings (a scenario starts
+// reset starts a new world with the current settings (a scenario starts
 // again with its knobs as they are).
-func (a *App) Reset() error {
+func (a *App) reset() error {
 	if a.scen != nil {
 		auto := a.scen.autoplay
 		if err := a.restartScenario(); err != nil {

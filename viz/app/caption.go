@@ -60,16 +60,9 @@ func (a *App) captionContent() *writer {
 		wr.text(text, sizeBody, ToneText, false)
 		var ws []Widget
 		for _, k := range r.s.Knobs {
-			cur := r.s.Setting(k.Name)
-			for _, v := range k.Values {
-				ws = append(ws, chip("knob:"+k.Name+"="+v, v, v == cur))
-			}
+			ws = append(ws, r.knobChips(k)...)
 		}
-		play := "Play it for me"
-		if r.autoplay {
-			play = "Stop playing"
-		}
-		ws = append(ws, button("scenario.autoplay", play), button("scenario.restart", "Start again"))
+		ws = append(ws, r.playButton(), restartButton)
 		wr.row("", 0, ws...)
 		if a.captionColumn() > 0 {
 			a.captionPanels(wr, r)

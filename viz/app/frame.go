@@ -250,10 +250,12 @@ const (
 	WidgetFold                     // a folded panel's title: press to open
 )
 
-// Widget is a control the reader can press. ID names what it does (the
-// bridge's "click" command takes it too).
+// Widget is a control the reader can press. ID is its stable name, for
+// tests and the page (App.Click takes it); Intent is what pressing it asks
+// for.
 type Widget struct {
 	ID      string
+	Intent  Intent
 	Kind    WidgetKind
 	Rect    viz.Rect
 	Label   string

@@ -61,10 +61,10 @@ func (a *App) menuRect() (viz.Rect, bool) {
 	return f.Menu.Rect, true
 }
 
-// menuWidth is how wide menus are on this canvas.
-func (a *App) menuWidth() float64 {
+// menuWidth is how wide a menu of kind k is on this canvas.
+func (a *App) menuWidth(k menuKind) float64 {
 	w := 360.0
-	if a.menu.kind == menuMain || a.menu.kind == menuScenarios {
+	if k == menuMain || k == menuScenarios {
 		w = 460
 	}
 	return math.Min(w, a.w-16)
@@ -75,36 +75,36 @@ func (a *App) menuWidth() float64 {
 // cluster the reader is changing.
 func (a *App) sheet() bool { return a.lay.Tabbed && a.lay.Orientation == viz.Portrait }
 
-func (a *App) buildMenu() *MenuView {
-	if a.menu.kind == menuNone {
+// buildMenu lays menu m out, or returns nil when it is about something
+// no longer there.
+func (a *App) buildMenu(m menuState) *MenuView {
+	if m.kind == menuNone {
 		return nil
 	}
 	w := a.World()
-	mw := a.menuWidth()
+	mw := a.menuWidth(m.kind)
 	pad := 10.0
 	wr := a.newWriter(pad, pad+lineHeight(sizeTitle)+4, mw-2*pad)
 	var title string
 	labelW := 78.0
 	anchor := viz.Point{X: a.w / 2, Y: a.h / 3}
-	switch a.menu.kind {
+	switch m.kind {
 	case menuNode:
-		i := a.menu.node
-		if i >= w.Size() {
-			a.menu = menuState{}
+		i := m.node
+		if i < 0 || i >= w.Size() || i >= len(a.lay.Nodes) {
 			return nil
 		}
 		anchor = a.lay.Nodes[i].Center
 		title = a.nodeMenu(wr, i, labelW)
 	case menuLink:
-		title = a.linkMenu(wr, labelW)
-		if lk, ok := a.lay.Link(a.menu.link.I, a.menu.link.J); ok {
+		title = a.linkMenu(wr, m.link, labelW)
+		if lk, ok := a.lay.Link(m.link.I, m.link.J); ok {
 			anchor = lk.Seg.At(0.5)
 		}
 	case menuMsg:
 		var ok bool
-		title, anchor, ok = a.msgMenu(wr)
+		title, anchor, ok = a.msgMenu(wr, m.msg)
 		if !ok {
-			a.menu = menuState{}
 			return nil
 		}
 	case menuMain:
@@ -124,7 +124,7 @@ func (a *App) buildMenu() *MenuView {
 	h := wr.y + pad/2
 	// Place it beside its anchor, inside the canvas.
 	x := anchor.X + a.lay.NodeRadius + 12
-	if a.menu.kind == menuMain || a.menu.kind == menuScenarios {
+	if m.kind == menuMain || m.kind == menuScenarios {
 		x = anchor.X
 	}
 	if x+mw > a.w-4 {
@@ -132,7 +132,7 @@ func (a *App) buildMenu() *MenuView {
 	}
 	x = math.Min(math.Max(x, 4), math.Max(a.w-mw-4, 4))
 	y := anchor.Y - h/2
-	if a.menu.kind == menuMain || a.menu.kind == menuScenarios {
+	if m.kind == menuMain || m.kind == menuScenarios {
 		y = anchor.Y + 4
 	}
 	y = math.Min(math.Max(y, a.lay.Toolbar.Bottom()+4), math.Max(a.h-h-4, 4))
@@ -169,40 +169,52 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	title := "Machine " + a.cfg.Name(id)
 	wr.text(capital(roleWord(a.cfg.Protocol, nd.Role()))+", "+st.String()+termSuffix(a.cfg, nd.Term()), sizeSmall, ToneMuted, false)
 	wr.gap(2)
+	do := func(v raftcore.Verb) ActOnMachine { return ActOnMachine{Node: i, Verb: v} }
+	verb := func(v raftcore.Verb, label string) Widget { return button("node."+string(v), label, do(v)) }
 	run := []Widget{}
 	switch st {
 	case raftcore.StatusUp:
-		run = append(run, button("node.pause", "Pause"), button("node.crash", "Crash"))
+		run = append(run, verb(raftcore.DoPause, "Pause"), verb(raftcore.DoCrash, "Crash"))
 	case raftcore.StatusPaused:
-		run = append(run, button("node.resume", "Resume"), button("node.crash", "Crash"))
+		run = append(run, verb(raftcore.DoResume, "Resume"), verb(raftcore.DoCrash, "Crash"))
 	case raftcore.StatusCrashed:
-		run = append(run, button("node.restart", "Restart"))
+		run = append(run, verb(raftcore.DoRestart, "Restart"))
 	}
 	wr.row("Run", labelW, run...)
-	slow := w.Slow(id)
-	wr.row("Speed", labelW, chip("node.slow:1", "normal", slow == 1), chip("node.slow:20", "slow", slow == 20), chip("node.slow:200", "very slow", slow == 200))
-	drift := w.Drift(id)
-	wr.row("Clock", labelW, chip("node.drift:0.5", "half speed", drift == 0.5), chip("node.drift:1", "exact", drift == 1), chip("node.drift:2", "double", drift == 2))
-	if a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
-		wr.row("Election", labelW, button("node.timeout", "Time out now"))
+	// A choice of value for a verb: its id ends in the value.
+	pick := func(v raftcore.Verb, value float64, label string, cur float64) Widget {
+		in := do(v)
+		in.Value = value
+		return chip("node."+string(v)+":"+strconv.FormatFloat(value, 'g', -1, 64), label, value == cur, in)
 	}
-	wr.row("Client", labelW, button("node.write", "Write here"))
+	slow := w.Slow(id)
+	wr.row("Speed", labelW, pick(raftcore.DoSlow, 1, "normal", slow), pick(raftcore.DoSlow, 20, "slow", slow), pick(raftcore.DoSlow, 200, "very slow", slow))
+	drift := w.Drift(id)
+	wr.row("Clock", labelW, pick(raftcore.DoDrift, 0.5, "half speed", drift), pick(raftcore.DoDrift, 1, "exact", drift), pick(raftcore.DoDrift, 2, "double", drift))
+	if a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
+		wr.row("Election", labelW, verb(raftcore.DoTimeout, "Time out now"))
+	}
+	wr.row("Client", labelW, verb(raftcore.DoWrite, "Write here"))
+	read := func(mode raftcore.ReadMode, label string) Widget {
+		in := do(raftcore.DoRead)
+		in.Mode = mode
+		return button("node.read:"+string(mode), label, in)
+	}
 	if a.cfg.Protocol == raftcore.ProtocolRaft {
-		wr.row("Read here", labelW, button("node.read:linearizable", "linearizable"), button("node.read:lease", "lease"), button("node.read:local", "local"))
+		wr.row("Read here", labelW, read(raftcore.ReadLinearizable, "linearizable"), read(raftcore.ReadLease, "lease"), read(raftcore.ReadLocal, "local"))
 	} else {
-		wr.row("Read here", labelW, button("node.read:local", "read"))
+		wr.row("Read here", labelW, read(raftcore.ReadLocal, "read"))
 	}
 	if a.isolated(i) {
-		wr.row("Network", labelW, button("node.reconnect", "Reconnect"))
+		wr.row("Network", labelW, button("node.reconnect", "Reconnect", Reconnect{Node: i}))
 	} else if w.Size() > 1 {
-		wr.row("Network", labelW, button("node.isolate", "Cut off"))
+		wr.row("Network", labelW, button("node.isolate", "Cut off", Isolate{Node: i}))
 	}
 	return title
 }
 
-func (a *App) linkMenu(wr *writer, labelW float64) string {
+func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 	w := a.World()
-	l := a.menu.link
 	ni, nj := a.cfg.Name(nodeID(l.I)), a.cfg.Name(nodeID(l.J))
 	ij, ji := w.Link(nodeID(l.I), nodeID(l.J)), w.Link(nodeID(l.J), nodeID(l.I))
 	dir := func(from, to string, k raftcore.Link) string {
@@ -218,28 +230,32 @@ func (a *App) linkMenu(wr *writer, labelW float64) string {
 	wr.text(dir(ni, nj, ij), sizeSmall, ToneMuted, false)
 	wr.text(dir(nj, ni, ji), sizeSmall, ToneMuted, false)
 	wr.gap(2)
-	wr.row("Both ways", labelW, button("link.cut", "Cut"), button("link.restore", "Restore"))
-	oneWay := func(id, from, to string, k raftcore.Link) Widget {
+	wr.row("Both ways", labelW, button("link.cut", "Cut", ActOnLink{Link: l, Verb: raftcore.DoCut}),
+		button("link.restore", "Restore", ActOnLink{Link: l, Verb: raftcore.DoRestore}))
+	oneWay := func(id, from, to string, k raftcore.Link, back bool) Widget {
 		if k.Up {
-			return button(id, "Cut "+from+"→"+to)
+			return button(id, "Cut "+from+"→"+to, ActOnLink{Link: l, Verb: raftcore.DoCut, OneWay: true, Back: back})
 		}
-		return button(id, "Restore "+from+"→"+to)
+		return button(id, "Restore "+from+"→"+to, ActOnLink{Link: l, Verb: raftcore.DoRestore, OneWay: true, Back: back})
 	}
-	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij), oneWay("link.ji", nj, ni, ji))
+	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij, false), oneWay("link.ji", nj, ni, ji, true))
 	lat := ij.LatencyMinUs
-	wr.row("Latency", labelW,
-		chip("link.latency:20-40", "20–40 ms", lat == 20000),
-		chip("link.latency:200-400", "200–400 ms", lat == 200000),
-		chip("link.latency:1000-2000", "1–2 s", lat == 1000000))
-	loss := ij.Loss
-	wr.row("Loss", labelW, chip("link.loss:0", "none", loss == 0), chip("link.loss:0.2", "20%", loss == 0.2), chip("link.loss:0.5", "50%", loss == 0.5))
+	latency := func(lo, hi float64, label string) Widget {
+		id := "link.latency:" + strconv.FormatFloat(lo, 'g', -1, 64) + "-" + strconv.FormatFloat(hi, 'g', -1, 64)
+		return chip(id, label, lat == int64(lo*1000), ActOnLink{Link: l, Verb: raftcore.DoLatency, LatencyMs: [2]float64{lo, hi}})
+	}
+	wr.row("Latency", labelW, latency(20, 40, "20–40 ms"), latency(200, 400, "200–400 ms"), latency(1000, 2000, "1–2 s"))
+	loss := func(p float64, label string) Widget {
+		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), label, ij.Loss == p, ActOnLink{Link: l, Verb: raftcore.DoLoss, Loss: p})
+	}
+	wr.row("Loss", labelW, loss(0, "none"), loss(0.2, "20%"), loss(0.5, "50%"))
 	return "Link " + ni + " – " + nj
 }
 
-func (a *App) msgMenu(wr *writer) (string, viz.Point, bool) {
+func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 	w := a.World()
 	for _, m := range w.InFlight() {
-		if m.ID != a.menu.msg {
+		if m.ID != id {
 			continue
 		}
 		pos := viz.Point{X: a.w / 2, Y: a.h / 2}
@@ -262,7 +278,7 @@ func (a *App) msgMenu(wr *writer) (string, viz.Point, bool) {
 			wr.text("entry "+utoa(e.Index)+" (term "+utoa(e.Term)+"): "+e.Data.String(), sizeSmall, ToneText, false)
 		}
 		wr.gap(4)
-		wr.row("", 0, button("msg.drop", "Drop it"))
+		wr.row("", 0, button("msg.drop", "Drop it", DropMessage{Msg: m.ID}))
 		return capital(msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg.Name(m.From) + " → " + a.cfg.Name(m.To), pos, true
 	}
 	return "", viz.Point{}, false
@@ -275,21 +291,22 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 		scen = a.scen.title
 	}
 	if len(a.opts.Scenarios.list) > 0 {
-		wr.row("Scenario", labelW, button("scenarios", scen+" …"))
+		wr.row("Scenario", labelW, button("scenarios", scen+" …", OpenScenarios{}))
 	}
 	var nodes []Widget
 	for n := 1; n <= viz.MaxNodes; n++ {
-		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n))
+		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n, SetNodes{Nodes: n}))
 	}
 	wr.row("Machines", labelW, nodes...)
 	var protos []Widget
 	for _, pr := range viz.Protocols() {
-		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr))
+		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr, SetProtocol{Protocol: pr}))
 	}
 	wr.row("Protocol", labelW, protos...)
 	if a.cfg.Protocol == raftcore.ProtocolRaft {
-		wr.row("Raft options", labelW, Widget{ID: "prevote", Kind: WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true},
-			Widget{ID: "checkquorum", Kind: WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true})
+		wr.row("Raft options", labelW,
+			Widget{ID: "prevote", Kind: WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Intent: SetPreVote{On: !p.PreVote}},
+			Widget{ID: "checkquorum", Kind: WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Intent: SetCheckQuorum{On: !p.CheckQuorum}})
 	}
 	et := a.cfg.ElectionTicks
 	tick := a.cfg.TickMs
@@ -297,16 +314,21 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 		sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
 		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
 	}
-	wr.row("Election timeout", labelW, chip("election:5", span(5), et == 5), chip("election:10", span(10), et == 10), chip("election:20", span(20), et == 20))
-	wr.row("Theme", labelW, chip("theme:light", "light", a.theme == ThemeLight), chip("theme:dark", "dark", a.theme == ThemeDark))
-	wr.row("Share", labelW, button("share.link", "Copy link"), button("share.schedule", "Export run"), button("share.trace", "Export trace"), button("share.png", "Save picture"), button("share.import", "Import run"))
-	wr.row("Run", labelW, button("reset", "Start again"), button("reseed", "New seed"))
+	election := func(t int) Widget {
+		return chip("election:"+strconv.Itoa(t), span(t), et == t, SetElection{Ticks: t})
+	}
+	wr.row("Election timeout", labelW, election(5), election(10), election(20))
+	theme := func(t Theme) Widget { return chip("theme:"+string(t), string(t), a.theme == t, SetTheme{Theme: t}) }
+	wr.row("Theme", labelW, theme(ThemeLight), theme(ThemeDark))
+	wr.row("Share", labelW, button("share.link", "Copy link", CopyLink{}), button("share.schedule", "Export run", SaveRun{}),
+		button("share.trace", "Export trace", SaveTrace{}), button("share.png", "Save picture", SavePicture{}), button("share.import", "Import run", ChooseRun{}))
+	wr.row("Run", labelW, button("reset", "Start again", Restart{}), button("reseed", "New seed", Reseed{}))
 }
 
 func (a *App) scenarioMenu(wr *writer) {
-	ws := []Widget{chip("scenario:", "Free play", a.scen == nil)}
+	ws := []Widget{chip("scenario:", "Free play", a.scen == nil, StartScenario{})}
 	for _, s := range a.opts.Scenarios.list {
-		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID))
+		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID, StartScenario{ID: s.ID}))
 	}
 	before := len(wr.widgets)
 	wr.buttons(0, ws...)

@@ -13,7 +13,11 @@ func (a *App) buildOverlays() {
 	if a.params.Embed {
 		f.Caption = a.buildCaption()
 	}
-	f.Menu = a.buildMenu()
+	f.Menu = a.buildMenu(a.menu)
+	if f.Menu == nil {
+		// What it was about is gone.
+		a.menu = menuState{}
+	}
 	f.Help = nil
 	if a.help {
 		f.Help = a.buildHelp()
@@ -117,7 +121,7 @@ func (a *App) buildBanner() *BannerView {
 			for i, l := range lines {
 				bv.Lines = append(bv.Lines, TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: ToneText})
 			}
-			bv.Close = Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: viz.XYWH(slot.Right()-26, slot.Y+(slot.H-22)/2, 22, 22), Enabled: true, Label: "Dismiss"}
+			bv.Close = closeBanner(viz.XYWH(slot.Right()-26, slot.Y+(slot.H-22)/2, 22, 22))
 			a.frame.Status = TextItem{}
 			return bv
 		}
@@ -145,7 +149,7 @@ func (a *App) buildBanner() *BannerView {
 		l.Y += r.Y
 		bv.Lines = append(bv.Lines, l)
 	}
-	bv.Close = Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: viz.XYWH(r.Right()-close-4, r.Y+4, close, close), Enabled: true, Label: "Dismiss"}
+	bv.Close = closeBanner(viz.XYWH(r.Right()-close-4, r.Y+4, close, close))
 	return bv
 }
 
@@ -180,4 +184,9 @@ func overlapArea(a, b viz.Rect) float64 {
 		return 0
 	}
 	return w * h
+}
+
+// closeBanner is the banner's close button at r.
+func closeBanner(r viz.Rect) Widget {
+	return Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Intent: CloseBanner{}}
 }

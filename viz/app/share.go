@@ -98,7 +98,9 @@ func (a *App) openLink(payload string) error {
 }
 
 // ImportSchedule opens a schedule file: its world, replayed up to its end.
-func (a *App) ImportSchedule(data []byte) error {
+func (a *App) ImportSchedule(data []byte) error { return a.Do(OpenRun{JSON: string(data)}) }
+
+func (a *App) openRun(data []byte) error {
 	tl, err := timeline.ImportSchedule(data)
 	if err != nil {
 		return err
