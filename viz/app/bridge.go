@@ -253,33 +253,15 @@ func (a *App) State() Snapshot {
 	for _, z := range a.lay.Zones {
 		sc.Zones = append(sc.Zones, z.Rect)
 	}
-	add := func(ws []Widget) {
-		for _, wd := range ws {
-			sc.Widgets = append(sc.Widgets, WidgetState{ID: wd.ID, Label: wd.Label, On: wd.On, Rect: wd.Rect})
-		}
-	}
-	add(f.Toolbar)
-	add(f.Tabs)
-	if b := f.Timeline.Button; b != nil {
-		add([]Widget{*b})
+	for wd := range f.widgets() {
+		sc.Widgets = append(sc.Widgets, WidgetState{ID: wd.ID, Label: wd.Label, On: wd.On, Rect: wd.Rect})
 	}
 	for _, p := range f.Panels {
-		add(p.Widgets)
 		ps := PanelState{Kind: p.Kind.Title(), Rect: p.Rect, Title: p.Title.Text}
 		for _, l := range p.Lines {
 			ps.Text = append(ps.Text, l.Text)
 		}
 		sc.Panels = append(sc.Panels, ps)
-	}
-	for _, m := range []*MenuView{f.Caption, f.Menu} {
-		if m != nil {
-			for _, r := range m.Rows {
-				add(r.Widgets)
-			}
-		}
-	}
-	if f.Banner != nil {
-		add([]Widget{f.Banner.Close})
 	}
 	sc.Stats = a.Stats()
 	return s

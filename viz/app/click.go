@@ -51,7 +51,9 @@ func (a *App) control(id string) (Widget, error) {
 	return Widget{}, fmt.Errorf("click: no control %q", id)
 }
 
-// widgets are the controls of the frame, in no particular order.
+// widgets are the controls of the frame: the toolbar's, the tabs, the
+// timeline's button, the panels', the caption's and the menu's, and the
+// banner's close button.
 func (f *Frame) widgets() iter.Seq[Widget] {
 	return func(yield func(Widget) bool) {
 		each := func(ws []Widget) bool {
