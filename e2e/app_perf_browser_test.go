@@ -554,7 +554,7 @@ func busyFrame(b *testing.B, flags []chromedp.ExecAllocatorOption) {
 		openAppIn(br, appSite(b), "nodes=9&seed=1&speed=1")
 		// Election timeouts of 5-10 s keep one leader although its heartbeats take 2-3 s
 		// to arrive; with the default 1-2 s the followers would keep starting elections.
-		appCmd(br, "click", "election:50")
+		appCmd(br, "election", "50")
 		waitState(br, "a leader", func(s app.Snapshot) bool { return s.Leader > 0 && s.Election == 50 })
 		jsCall(br, "act", `{"do":"latency","latency_ms":[2000,3000]}`)
 		deadline := time.Now().Add(readyTimeout)

@@ -1,10 +1,7 @@
 package app
 
 import (
-	"cmp"
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -138,9 +135,8 @@ type App struct {
 	carry    float64 // virtual microseconds not yet run
 
 	press pointerState
-	dots  []viz.MessageDot
-	seen  map[uint64]msgInfo
-	rec2  recentState
+	// cache is what frames remember of the world shown.
+	cache *worldCache
 
 	effects []Effect
 	version uint64
@@ -238,7 +234,7 @@ func (a *App) start() error {
 }
 
 // resetView forgets what the reader had chosen on screen about the old
-// world.
+// world, and what frames remembered of it.
 func (a *App) resetView() {
 	a.carry = 0
 	a.selected = -1
@@ -248,6 +244,7 @@ func (a *App) resetView() {
 	a.opened = -1
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
+	a.cache = newWorldCache()
 	a.touchLayout()
 	a.changed()
 }
@@ -384,8 +381,12 @@ func (a *App) afterWorldMoved() {
 // so replayable).
 func (a *App) act(x raftcore.Action) error {
 	a.takeOver()
+	fork, at := !a.hist.AtHead(), a.hist.NowUs()
 	if err := a.hist.Act(x); err != nil {
 		return err
+	}
+	if fork {
+		a.cache = a.cache.forked(at)
 	}
 	a.afterWorldMoved()
 	a.changed()
@@ -408,7 +409,7 @@ func (a *App) Act(data []byte) error {
 	if err != nil {
 		return err
 	}
-	return a.act(x)
+	return a.Do(Act{x})
 }
 
 // Resize lays the screen out for a canvas of w×h logical pixels.
@@ -477,328 +478,9 @@ func (a *App) nextWrite(i int) raftcore.Action {
 	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
 }
 
-// Command runs a toolbar or keyboard command.
-func (a *App) Command(c viz.Command) error {
-	w := a.World()
-	switch c {
-	case viz.CmdPlayPause:
-		a.paused = !a.paused
-		a.started = false
-	case viz.CmdStep:
-		a.paused = true
-		if !a.hist.Step() {
-			a.note("Nothing more happens: no events are due.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdStepBack:
-		a.paused = true
-		if !a.hist.StepBack() {
-			a.note("This is the start of the run.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdPrevEvent:
-		a.paused = true
-		if m, ok := a.hist.PrevMark(); ok {
-			a.note(m.Text)
-		} else {
-			a.hist.GoTo(0)
-			a.note("Nothing notable happened before this.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdNextEvent:
-		a.paused = true
-		if m, ok := a.hist.NextMark(); ok {
-			a.note(m.Text)
-		} else {
-			a.note("Nothing notable happened in the next minute.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdClientWrite:
-		return a.act(a.nextWrite(a.clientTarget()))
-	case viz.CmdRestartLeader:
-		l := a.leader()
-		if l < 0 {
-			a.note("No machine leads right now.")
-			break
-		}
-		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
-			return err
-		}
-		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
-	case viz.CmdSpreadTimers:
-		return a.spreadTimers()
-	case viz.CmdAlignTimers:
-		return a.alignTimers()
-	case viz.CmdSplitVote:
-		return a.splitVote()
-	case viz.CmdResumeAll:
-		var xs []raftcore.Action
-		for i := 0; i < w.Size(); i++ {
-			switch w.Status(nodeID(i)) {
-			case raftcore.StatusPaused:
-				xs = append(xs, raftcore.Action{Do: raftcore.DoResume, Node: i + 1})
-			case raftcore.StatusCrashed:
-				xs = append(xs, raftcore.Action{Do: raftcore.DoRestart, Node: i + 1})
-			}
-		}
-		if len(xs) == 0 {
-			a.note("Every machine is already running.")
-		}
-		return a.actAll(xs)
-	case viz.CmdHeal:
-		return a.act(raftcore.Action{Do: raftcore.DoHeal})
-	case viz.CmdHelp:
-		a.help = !a.help
-		a.menu = menuState{}
-	default:
-		return fmt.Errorf("unknown command %v", c)
-	}
-	a.changed()
-	return nil
-}
-
-// A running election timer: machine index i, running out at due.
-type runningTimer struct {
-	i   int
-	due int64
-}
-
-// electionTimers returns the election timers that can run out, earliest
-// first (ties by machine). A follower that hears a running leader is left
-// out: the leader's heartbeats restart its timer before it runs out. lead
-// is the leader whose followers were left out, or -1.
-func (a *App) electionTimers() (ts []runningTimer, lead int) {
-	w := a.World()
-	lead = a.leader()
-	for i := 0; i < w.Size(); i++ {
-		due, ok := w.TimerDue(nodeID(i))
-		if !ok {
-			continue
-		}
-		if lead >= 0 && w.Node(nodeID(i)).Lead() == nodeID(lead) && w.Link(nodeID(lead), nodeID(i)).Up {
-			continue
-		}
-		ts = append(ts, runningTimer{i, due})
-	}
-	slices.SortStableFunc(ts, func(x, y runningTimer) int { return cmp.Compare(x.due, y.due) })
-	return ts, lead
-}
-
-// electionGap is how long one machine's election takes to reach every
-// other machine at the longest message delay: its vote requests, and with
-// PreVote first the pre-vote requests and their answers. A timer that runs
-// out that long after another's finds the first candidate's request
-// already there (RaftScope spreads timers by one message delay, having no
-// PreVote).
-func (a *App) electionGap() int64 {
-	w := a.World()
-	var longest int64
-	for i := 1; i <= w.Size(); i++ {
-		for j := 1; j <= w.Size(); j++ {
-			if i != j {
-				longest = max(longest, w.Link(nodeID(i-1), nodeID(j-1)).LatencyMaxUs)
-			}
-		}
-	}
-	if a.cfg.PreVote {
-		return 3 * longest
-	}
-	return longest
-}
-
-// timerAction sets machine i's election timer to run out at virtual time
-// at, or at the furthest a timer may be set if that is sooner. It returns
-// the action and when the timer will run out.
-func (a *App) timerAction(i int, at int64) (raftcore.Action, int64) {
-	now := a.World().Now()
-	at = max(min(at, now+int64(raftcore.MaxTimerMs(a.cfg))*1000), now+1)
-	return raftcore.Action{Do: raftcore.DoTimer, Node: i + 1, Ms: float64(at-now) / 1000}, at
-}
-
-// spread keeps the earliest timer and moves every other one that runs out
-// within the election gap of it by that gap, keeping their order, as
-// RaftScope's spreadTimers does. It returns the actions and the timers as
-// they will be, earliest first.
-func (a *App) spread(ts []runningTimer) ([]raftcore.Action, []runningTimer) {
-	gap := a.electionGap()
-	out := append([]runningTimer(nil), ts...)
-	var xs []raftcore.Action
-	for k := 1; k < len(out); k++ {
-		if out[k].due-out[0].due < gap {
-			var x raftcore.Action
-			x, out[k].due = a.timerAction(out[k].i, out[k].due+gap)
-			xs = append(xs, x)
-		}
-	}
-	slices.SortStableFunc(out, func(x, y runningTimer) int { return cmp.Compare(x.due, y.due) })
-	return xs, out
-}
-
-// together says what follows when two timers run out at once.
-func (a *App) together(x, y int, in int64) string {
-	s := a.cfg.Name(nodeID(x)) + " and " + a.cfg.Name(nodeID(y)) + " time out together in " + fmtMs(in)
-	if a.cfg.Protocol != raftcore.ProtocolRaft {
-		return s + ": both take over."
-	}
-	return s + ": both stand in the same term, and their votes may split."
-}
-
-// noTimers says why there is no timer to act on and reports whether that
-// is so.
-func (a *App) noTimers(ts []runningTimer, lead int, want int) bool {
-	switch {
-	case len(ts) >= want:
-		return false
-	case len(ts) == 0 && lead >= 0:
-		a.note(a.cfg.Name(nodeID(lead)) + " leads: its heartbeats keep restarting every other timer. Crash it (r) to let them run out.")
-	case len(ts) == 0:
-		a.note("No running machine has an election timer that can run out.")
-	default:
-		a.note("Only " + a.cfg.Name(nodeID(ts[0].i)) + "'s election timer can run out: there is nothing to line up.")
-	}
-	return true
-}
-
-// spreadTimers is the t key: the earliest election timer stays, and every
-// other one runs out at least the election gap later, so that one machine
-// stands for election alone.
-func (a *App) spreadTimers() error {
-	ts, lead := a.electionTimers()
-	if a.noTimers(ts, lead, 1) {
-		return nil
-	}
-	xs, after := a.spread(ts)
-	if err := a.actAll(xs); err != nil {
-		return err
-	}
-	msg := a.cfg.Name(nodeID(after[0].i)) + "'s timer runs out first, in " + fmtMs(after[0].due-a.World().Now())
-	switch {
-	case len(after) > 1:
-		lag := after[1].due - after[0].due
-		msg += "; every other one " + fmtMs(lag) + " or more later"
-		if a.cfg.Protocol == raftcore.ProtocolRaft && lag >= a.electionGap() {
-			msg += ", once its request has reached them"
-		}
-	case lead >= 0:
-		msg += "; the others hear " + a.cfg.Name(nodeID(lead))
-	default:
-		msg += "; no other timer is running"
-	}
-	a.note(msg + ".")
-	return nil
-}
-
-// alignTimers is the a key: spread the timers, then make the second
-// earliest run out with the earliest, so two machines stand at the same
-// instant and their votes may split.
-func (a *App) alignTimers() error {
-	ts, lead := a.electionTimers()
-	if a.noTimers(ts, lead, 2) {
-		return nil
-	}
-	xs, after := a.spread(ts)
-	x, _ := a.timerAction(after[1].i, after[0].due)
-	if err := a.actAll(append(xs, x)); err != nil {
-		return err
-	}
-	a.note(a.together(after[0].i, after[1].i, after[0].due-a.World().Now()))
-	return nil
-}
-
-// splitVote is the l key: the leader (if any) crashes, its messages in
-// flight are dropped, and the two followers whose timers run out first are set to run out together once
-// every other follower has stopped trusting the crashed leader (until
-// then, with CheckQuorum, they would ignore both candidates). The others
-// run out later, so the two stand alone against each other.
-func (a *App) splitVote() error {
-	if a.cfg.Protocol != raftcore.ProtocolRaft {
-		a.note("Split votes need elections: switch the protocol to raft.")
-		return nil
-	}
-	var crashed string
-	if l := a.leader(); l >= 0 {
-		// Its heartbeats still on the wire are dropped too: arriving after
-		// the timers are set, they would restart them at different moments.
-		xs := []raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}}
-		for _, m := range a.World().InFlight() {
-			if m.From == nodeID(l) {
-				xs = append(xs, raftcore.Action{Do: raftcore.DoDrop, ID: m.ID})
-			}
-		}
-		if err := a.actAll(xs); err != nil {
-			return err
-		}
-		crashed = "Crashed " + a.cfg.Name(nodeID(l)) + " and dropped its messages on the wire. "
-	}
-	ts, lead := a.electionTimers()
-	if a.noTimers(ts, lead, 2) {
-		return nil
-	}
-	w := a.World()
-	x, y := ts[0], ts[1]
-	// A little in the future, and not before any voter listens again.
-	at := w.Now() + int64(a.cfg.TickMs)*1000
-	for _, t := range ts[2:] {
-		at = max(at, w.LeaseEnd(nodeID(t.i)))
-	}
-	ax, at := a.timerAction(x.i, at)
-	ay, _ := a.timerAction(y.i, at)
-	xs := []raftcore.Action{ax, ay}
-	gap := a.electionGap()
-	for _, t := range ts[2:] {
-		if t.due < at+gap {
-			push, _ := a.timerAction(t.i, at+gap+(t.due-x.due))
-			xs = append(xs, push)
-		}
-	}
-	if err := a.actAll(xs); err != nil {
-		return err
-	}
-	a.note(crashed + a.together(x.i, y.i, at-w.Now()))
-	return nil
-}
-
-// Key handles a key press by name; it reports whether the key did
-// something.
-func (a *App) Key(name string) bool {
-	switch strings.ToLower(name) {
-	case "escape":
-		if a.menu.kind != menuNone || a.help {
-			a.menu = menuState{}
-			a.help = false
-			a.changed()
-			return true
-		}
-		return false
-	}
-	c, ok := viz.CommandForKey(name)
-	if !ok {
-		return false
-	}
-	if a.help && c != viz.CmdHelp {
-		a.help = false
-	}
-	if err := a.Command(c); err != nil {
-		a.say(err.Error(), ToneBad, 6*time.Second)
-	}
-	return true
-}
-
-// SetSpeed sets virtual seconds per real second, clamped to the range.
-func (a *App) SetSpeed(s float64) {
-	if math.IsNaN(s) {
-		return
-	}
-	s = math.Min(math.Max(s, viz.MinSpeed), viz.MaxSpeed)
-	if s != a.speed {
-		a.speed = s
-		a.changed()
-	}
-}
-
-// Reset starts a new world with the current settings (a scenario starts
+// reset starts a new world with the current settings (a scenario starts
 // again with its knobs as they are).
-func (a *App) Reset() error {
+func (a *App) reset() error {
 	if a.scen != nil {
 		auto := a.scen.autoplay
 		if err := a.restartScenario(); err != nil {

@@ -90,7 +90,7 @@ func TestDefaultSpeedIsSlowUnlessChosen(t *testing.T) {
 
 func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.SetSpeed(0.5)
+	a.Do(SetSpeed{Speed: 0.5})
 	var c clock
 	c.run(a, 2*time.Second)
 	got := a.World().Now()
@@ -290,8 +290,9 @@ func TestNodeMenuActions(t *testing.T) {
 			t.Errorf("%s recorded %+v, want %+v", tc.id, got, tc.want)
 		}
 	}
-	if err := a.Click("node.slow:x"); err == nil || !strings.Contains(err.Error(), "not a number") {
-		t.Errorf("a bad factor gave %v, want an error saying so", err)
+	// Ids name controls; they are not read for values.
+	if err := a.Click("node.slow:7"); err == nil || !strings.Contains(err.Error(), "no control") {
+		t.Errorf("an id no control has gave %v, want an error saying so", err)
 	}
 }
 

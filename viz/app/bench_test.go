@@ -49,7 +49,7 @@ func BenchmarkFrame(b *testing.B) {
 func BenchmarkTick(b *testing.B) {
 	a := busyApp(b, 300)
 	a.paused = false
-	a.SetSpeed(1)
+	a.Do(SetSpeed{Speed: 1})
 	c := clock{now: time.Hour}
 	a.Update(c.now)
 	b.ReportAllocs()

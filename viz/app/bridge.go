@@ -253,33 +253,15 @@ func (a *App) State() Snapshot {
 	for _, z := range a.lay.Zones {
 		sc.Zones = append(sc.Zones, z.Rect)
 	}
-	add := func(ws []Widget) {
-		for _, wd := range ws {
-			sc.Widgets = append(sc.Widgets, WidgetState{ID: wd.ID, Label: wd.Label, On: wd.On, Rect: wd.Rect})
-		}
-	}
-	add(f.Toolbar)
-	add(f.Tabs)
-	if b := f.Timeline.Button; b != nil {
-		add([]Widget{*b})
+	for wd := range f.widgets() {
+		sc.Widgets = append(sc.Widgets, WidgetState{ID: wd.ID, Label: wd.Label, On: wd.On, Rect: wd.Rect})
 	}
 	for _, p := range f.Panels {
-		add(p.Widgets)
 		ps := PanelState{Kind: p.Kind.Title(), Rect: p.Rect, Title: p.Title.Text}
 		for _, l := range p.Lines {
 			ps.Text = append(ps.Text, l.Text)
 		}
 		sc.Panels = append(sc.Panels, ps)
-	}
-	for _, m := range []*MenuView{f.Caption, f.Menu} {
-		if m != nil {
-			for _, r := range m.Rows {
-				add(r.Widgets)
-			}
-		}
-	}
-	if f.Banner != nil {
-		add([]Widget{f.Banner.Close})
 	}
 	sc.Stats = a.Stats()
 	return s
@@ -290,7 +272,8 @@ func (a *App) SnapshotJSON() ([]byte, error) { return json.Marshal(a.State()) }
 
 // Cmd runs a named command from the page script or a test. It returns a
 // value for commands that produce one (link, export) and an error that
-// names what was wrong.
+// names what was wrong. Every command that changes the app is an intent,
+// done by Do.
 //
 //	select N | select 0      select machine N (0: none)
 //	play | pause | toggle     run or stop virtual time
@@ -302,6 +285,7 @@ func (a *App) SnapshotJSON() ([]byte, error) { return json.Marshal(a.State()) }
 //	heal                      heal the network
 //	nodes N | protocol P      new cluster with N machines / protocol P
 //	option NAME on|off        prevote, checkquorum
+//	election TICKS            start again with an election timeout of TICKS ticks (2..100)
 //	reset                     start the run again
 //	scenario ID               start a scenario ("" for free play)
 //	theme light|dark
@@ -311,6 +295,37 @@ func (a *App) SnapshotJSON() ([]byte, error) { return json.Marshal(a.State()) }
 //	export schedule|trace     the run as JSON
 //	import JSON               open a schedule
 func (a *App) Cmd(name string, args ...string) (string, error) {
+	switch strings.ToLower(name) {
+	case "link":
+		return a.ShareLink(), nil
+	case "export":
+		var data []byte
+		var err error
+		switch arg := first(args); arg {
+		case "schedule", "":
+			data, err = a.ExportSchedule()
+		case "trace":
+			data, err = a.ExportTrace()
+		default:
+			return "", fmt.Errorf("export: %q is not an export; use schedule or trace", arg)
+		}
+		return string(data), err
+	}
+	in, err := a.cmdIntent(name, args)
+	if err != nil {
+		return "", err
+	}
+	return "", a.Do(in)
+}
+
+// cmdCommands are the page commands that are toolbar commands.
+var cmdCommands = map[string]viz.Command{
+	"toggle": viz.CmdPlayPause, "step": viz.CmdStep, "back": viz.CmdStepBack,
+	"prev": viz.CmdPrevEvent, "next": viz.CmdNextEvent, "heal": viz.CmdHeal,
+}
+
+// cmdIntent is what a page command asks for.
+func (a *App) cmdIntent(name string, args []string) (Intent, error) {
 	arg := func(i int) string {
 		if i < len(args) {
 			return args[i]
@@ -323,138 +338,132 @@ func (a *App) Cmd(name string, args ...string) (string, error) {
 		}
 		return nil
 	}
-	defer a.changed()
-	switch strings.ToLower(name) {
+	// Numbers that are not numbers are left to Do to refuse, with the
+	// range it allows.
+	atoi := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	name = strings.ToLower(name)
+	if c, ok := cmdCommands[name]; ok {
+		return RunCommand{Cmd: c}, nil
+	}
+	switch name {
 	case "select":
 		if err := need(1, "select N"); err != nil {
-			return "", err
+			return nil, err
 		}
-		n, err := strconv.Atoi(arg(0))
-		if err != nil || n < 0 || n > a.World().Size() {
-			return "", fmt.Errorf("select: %q is not a machine: use 1 to %d, or 0 for none", arg(0), a.World().Size())
+		if _, err := strconv.Atoi(arg(0)); err != nil {
+			return nil, fmt.Errorf("select: %q is not a machine: use 1 to %d, or 0 for none", arg(0), a.World().Size())
 		}
-		a.selected = n - 1
-		return "", nil
-	case "play":
-		a.paused, a.started = false, false
-		return "", nil
-	case "pause":
-		a.paused = true
-		return "", nil
-	case "toggle":
-		return "", a.Command(viz.CmdPlayPause)
-	case "step":
-		return "", a.Command(viz.CmdStep)
-	case "back":
-		return "", a.Command(viz.CmdStepBack)
-	case "prev":
-		return "", a.Command(viz.CmdPrevEvent)
-	case "next":
-		return "", a.Command(viz.CmdNextEvent)
+		return Select{Node: atoi(arg(0)) - 1}, nil
+	case "play", "pause":
+		return SetPaused{Paused: name == "pause"}, nil
 	case "speed":
 		if err := need(1, "speed X"); err != nil {
-			return "", err
+			return nil, err
 		}
 		s, err := viz.ParseSpeed(arg(0))
 		if err != nil || s < viz.MinSpeed || s > viz.MaxSpeed {
-			return "", fmt.Errorf("speed: %q is not a speed from 0.01 to 10 (such as 0.1, 1/10x or 2x)", arg(0))
+			return nil, fmt.Errorf("speed: %q is not a speed from 0.01 to 10 (such as 0.1, 1/10x or 2x)", arg(0))
 		}
-		a.SetSpeed(s)
-		return "", nil
+		return SetSpeed{Speed: s}, nil
 	case "seek":
 		if err := need(1, "seek MS"); err != nil {
-			return "", err
+			return nil, err
 		}
 		ms, err := strconv.ParseFloat(arg(0), 64)
 		if err != nil || ms < 0 {
-			return "", fmt.Errorf("seek: %q is not a time in milliseconds", arg(0))
+			return nil, fmt.Errorf("seek: %q is not a time in milliseconds", arg(0))
 		}
-		a.hist.GoTo(int64(ms * 1000))
-		a.afterWorldMoved()
-		return "", nil
+		return Seek{AtUs: int64(ms * 1000)}, nil
 	case "key":
 		if err := need(1, "key NAME"); err != nil {
-			return "", err
+			return nil, err
 		}
-		if !a.Key(arg(0)) {
-			return "", fmt.Errorf("key: %q does nothing", arg(0))
+		in, ok := a.keyIntent(arg(0))
+		if !ok {
+			return nil, fmt.Errorf("key: %q does nothing", arg(0))
 		}
-		return "", nil
+		return in, nil
 	case "click":
 		if err := need(1, "click ID"); err != nil {
-			return "", err
+			return nil, err
 		}
-		return "", a.doClick(arg(0))
-	case "heal":
-		return "", a.Command(viz.CmdHeal)
-	case "nodes", "protocol":
-		if err := need(1, name+" VALUE"); err != nil {
-			return "", err
+		w, err := a.control(arg(0))
+		return w.Intent, err
+	case "nodes":
+		if err := need(1, "nodes N"); err != nil {
+			return nil, err
 		}
-		return "", a.setupItem(strings.ToLower(name), arg(0), name)
+		return SetNodes{Nodes: atoi(arg(0))}, nil
+	case "protocol":
+		if err := need(1, "protocol P"); err != nil {
+			return nil, err
+		}
+		return SetProtocol{Protocol: arg(0)}, nil
+	case "election":
+		if err := need(1, "election TICKS"); err != nil {
+			return nil, err
+		}
+		return SetElection{Ticks: atoi(arg(0))}, nil
 	case "option":
 		if err := need(2, "option prevote|checkquorum on|off"); err != nil {
-			return "", err
+			return nil, err
 		}
 		on, err := parseOnOff(arg(1))
 		if err != nil {
-			return "", fmt.Errorf("option: %v", err)
+			return nil, fmt.Errorf("option: %v", err)
 		}
 		switch strings.ToLower(arg(0)) {
 		case "prevote":
-			a.params.PreVote = on
+			return SetPreVote{On: on}, nil
 		case "checkquorum":
-			a.params.CheckQuorum = on
-		default:
-			return "", fmt.Errorf("option: %q is not an option; use prevote or checkquorum", arg(0))
+			return SetCheckQuorum{On: on}, nil
 		}
-		a.params.Scenario = ""
-		return "", a.Reset()
+		return nil, fmt.Errorf("option: %q is not an option; use prevote or checkquorum", arg(0))
 	case "reset":
-		return "", a.Reset()
+		return Restart{}, nil
 	case "scenario":
-		return "", a.SetScenario(arg(0))
+		return StartScenario{ID: arg(0)}, nil
 	case "theme":
-		return "", a.setupItem("theme", arg(0), "theme")
+		return SetTheme{Theme: Theme(arg(0))}, nil
 	case "panel":
 		for _, k := range viz.PanelKinds() {
 			if strings.EqualFold(k.Title(), arg(0)) {
-				a.setTab(k)
-				return "", nil
+				return ShowPanel{Panel: k}, nil
 			}
 		}
-		return "", fmt.Errorf("panel: %q is not a panel; use Scenario, Question, Node, Safety or Client", arg(0))
+		return nil, fmt.Errorf("panel: %q is not a panel; use Scenario, Question, Node, Safety or Client", arg(0))
 	case "help":
 		on, err := parseOnOff(arg(0))
 		if err != nil {
-			return "", fmt.Errorf("help: %v", err)
+			return nil, fmt.Errorf("help: %v", err)
 		}
-		a.help = on
-		return "", nil
-	case "link":
-		return a.ShareLink(), nil
-	case "export":
-		var data []byte
-		var err error
-		switch arg(0) {
-		case "schedule", "":
-			data, err = a.ExportSchedule()
-		case "trace":
-			data, err = a.ExportTrace()
-		default:
-			return "", fmt.Errorf("export: %q is not an export; use schedule or trace", arg(0))
-		}
-		return string(data), err
+		return ShowHelp{On: on}, nil
 	case "import":
 		if err := need(1, "import JSON"); err != nil {
-			return "", err
+			return nil, err
 		}
-		return "", a.ImportSchedule([]byte(arg(0)))
+		return OpenRun{JSON: arg(0)}, nil
 	}
-	names := []string{"select", "play", "pause", "toggle", "step", "back", "prev", "next", "speed", "seek", "key", "click",
-		"heal", "nodes", "protocol", "option", "reset", "scenario", "theme", "panel", "help", "link", "export", "import"}
+	names := []string{"select", "play", "pause", "speed", "seek", "key", "click", "nodes", "protocol", "election",
+		"option", "reset", "scenario", "theme", "panel", "help", "link", "export", "import"}
+	for n := range cmdCommands {
+		names = append(names, n)
+	}
 	sort.Strings(names)
-	return "", fmt.Errorf("%q is not a command; use one of %s", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%q is not a command; use one of %s", name, strings.Join(names, ", "))
+}
+
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }
 
 func parseOnOff(s string) (bool, error) {

@@ -23,13 +23,6 @@ const fallRealUs = 700_000
 // time.
 const pulseUs = 90_000
 
-// msgSeen remembers a message's path while it is on the wire, so that a
-// message dropped by hand can fall from where it was.
-type msgInfo struct {
-	from, to      int
-	send, deliver int64
-}
-
 // Frame returns the frame for the current state, building it only when
 // something changed since the last call.
 func (a *App) Frame() *Frame {
@@ -56,24 +49,12 @@ func (a *App) build() {
 	a.buildOverlays()
 }
 
-// recentState is what the last moments of the trace say: heartbeats sent
-// and messages dropped, for pulses and falling dots.
-type recentState struct {
-	beat  []int64 // per node: time of the last heartbeat sent, or -1
-	drops []raftcore.TraceEvent
-	// wire is the messages on the wire, in a buffer kept from build to
-	// build: hundreds of messages are copied every frame.
-	wire []raftcore.Message
-	// labels are the boxes of the link labels kept (a reused buffer).
-	labels []viz.Rect
-}
-
 // recent scans the newest trace events, back only as far as the longest
 // animation reaches.
 func (a *App) recent() {
 	w := a.World()
 	n := w.Size()
-	r := &a.rec2
+	r := &a.cache.recent
 	r.beat = r.beat[:0]
 	for i := 0; i < n; i++ {
 		r.beat = append(r.beat, -1)
@@ -213,7 +194,7 @@ func (a *App) buildNodes() {
 		c := a.lay.Nodes[i].Center
 		tone, shape, dashed := roleLook(a.cfg.Protocol, nd.Role())
 		v := NodeView{Index: i, ID: id, Center: c, R: R, Role: nd.Role(), Shape: shape, Dashed: dashed, Tone: tone,
-			Status: st, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
+			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
 			Hidden: ghost != nil && ghost.Node == i}
 		v.Name = TextItem{Text: a.cfg.Name(id), X: c.X, Y: c.Y, Size: a.lay.LabelSize, Tone: ToneText, Bold: true, Center: true}
 		role := capital(roleWord(a.cfg.Protocol, nd.Role()))
@@ -257,8 +238,8 @@ func (a *App) buildNodes() {
 				v.TimerTone = ToneWarn
 			}
 		}
-		if i < len(a.rec2.beat) && a.rec2.beat[i] >= 0 && st == raftcore.StatusUp {
-			v.Pulse = math.Max(float64(w.Now()-a.rec2.beat[i])/pulseUs, 0.01)
+		if i < len(a.cache.recent.beat) && a.cache.recent.beat[i] >= 0 && st == raftcore.StatusUp {
+			v.Pulse = math.Max(float64(w.Now()-a.cache.recent.beat[i])/pulseUs, 0.01)
 		}
 		v.Badges = a.nodeBadges(v.Badges[:0], i, c, R)
 		v.Votes = v.Votes[:0]
@@ -386,7 +367,7 @@ func (a *App) buildLinks() {
 	}
 	hover := viz.Hit{Kind: viz.HitNone}
 	if a.hoverOK && !a.rec.Active() {
-		hover = a.lay.HitTest(a.hover, a.dots, viz.HitOptions{Touch: a.touch})
+		hover = a.lay.HitTest(a.hover, a.cache.dots, viz.HitOptions{Touch: a.touch})
 	}
 	defMin, defMax := int64(cfg.LatencyMinMs*1000), int64(cfg.LatencyMaxMs*1000)
 	for _, lk := range a.lay.Links {
@@ -439,7 +420,7 @@ func (a *App) buildLinks() {
 // the pointer keeps its label whatever it covers, and comes first.
 func (a *App) thinLinkLabels() {
 	f := &a.frame
-	kept := a.rec2.labels[:0]
+	kept := a.cache.recent.labels[:0]
 	box := func(t TextItem) viz.Rect {
 		w, h := a.measure(t.Text, t.Size)+6, t.Size+4
 		return viz.XYWH(t.X-w/2, t.Y-h/2, w, h)
@@ -473,7 +454,7 @@ func (a *App) thinLinkLabels() {
 			}
 		}
 	}
-	a.rec2.labels = kept
+	a.cache.recent.labels = kept
 }
 
 // msgTone is a message's colour by purpose.
@@ -494,12 +475,9 @@ func (a *App) buildMessages() {
 	w := a.World()
 	now := w.Now()
 	f.Messages = f.Messages[:0]
-	a.dots = a.dots[:0]
-	a.rec2.wire = w.AppendInFlight(a.rec2.wire[:0])
-	msgs := a.rec2.wire
-	if a.seen == nil {
-		a.seen = map[uint64]msgInfo{}
-	}
+	a.cache.dots = a.cache.dots[:0]
+	a.cache.recent.wire = w.AppendInFlight(a.cache.recent.wire[:0])
+	msgs := a.cache.recent.wire
 	r := a.lay.MessageRadius
 	// Labels while few messages fly; heartbeats, the most common and the
 	// least telling, only while very few do.
@@ -526,14 +504,14 @@ func (a *App) buildMessages() {
 			v.Label = TextItem{Text: msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
 		}
 		f.Messages = append(f.Messages, v)
-		a.dots = append(a.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})
-		if _, ok := a.seen[m.ID]; !ok {
-			a.seen[m.ID] = msgInfo{from, to, m.SendUs, m.DeliverUs}
+		a.cache.dots = append(a.cache.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})
+		if _, ok := a.cache.seen[m.ID]; !ok {
+			a.cache.seen[m.ID] = msgInfo{from, to, m.SendUs, m.DeliverUs}
 		}
 	}
 	fall := a.fallUs()
-	for _, e := range a.rec2.drops {
-		info, ok := a.seen[e.Msg]
+	for _, e := range a.cache.recent.drops {
+		info, ok := a.cache.seen[e.Msg]
 		if !ok {
 			if e.Node == raftcore.None || e.Peer == raftcore.None {
 				continue
@@ -552,10 +530,10 @@ func (a *App) buildMessages() {
 		f.Messages = append(f.Messages, v)
 	}
 	// Forget paths of messages long gone.
-	if len(a.seen) > 4*len(msgs)+64 {
-		for id, info := range a.seen {
+	if len(a.cache.seen) > 4*len(msgs)+64 {
+		for id, info := range a.cache.seen {
 			if info.deliver < now-2*fall-1_000_000 {
-				delete(a.seen, id)
+				delete(a.cache.seen, id)
 			}
 		}
 	}

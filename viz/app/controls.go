@@ -56,7 +56,8 @@ func (a *App) buildToolbar() {
 		if b.Cmd == viz.CmdHelp {
 			on = a.help
 		}
-		f.Toolbar = append(f.Toolbar, Widget{ID: cmdPrefix + b.Cmd.String(), Kind: WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused)})
+		f.Toolbar = append(f.Toolbar, Widget{ID: cmdPrefix + b.Cmd.String(), Kind: WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused),
+			Intent: RunCommand{Cmd: b.Cmd}})
 		right = max(right, b.Rect.Right())
 	}
 	tb := a.lay.Toolbar
@@ -77,10 +78,12 @@ func (a *App) buildToolbar() {
 		label := "Scenarios & setup"
 		wide := a.measure(label, sizeBody) + 24
 		if end-x >= wide+40 {
-			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody})
+			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody,
+				Intent: OpenSetup{}})
 			x += wide + gap
 		} else if end-x >= bh {
-			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios})
+			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios,
+				Intent: OpenSetup{}})
 			x += bh + gap
 		}
 		a.noteSlot = viz.XYWH(x, by, max(end-x, 0), bh)
@@ -157,7 +160,7 @@ func (a *App) buildTimeline() {
 		label := "Back to the other run"
 		bw := a.widgetWidth(label, sizeSmall)
 		h := math.Min(r.H-8, 26)
-		tl.Button = &Widget{ID: "timeline.ghost", Kind: WidgetButton, Label: label, Enabled: true, Size: sizeSmall,
+		tl.Button = &Widget{ID: "timeline.ghost", Kind: WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Intent: ReturnToOtherRun{},
 			Rect: viz.XYWH(r.Right()-bw-6, r.Y+(r.H-h)/2, bw, h)}
 		rw += bw + 6
 	}
@@ -176,18 +179,22 @@ func (a *App) buildTimeline() {
 	lastX := -10.0
 	for _, m := range a.hist.Marks() {
 		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
-		tone := markTone(m.Kind)
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
 			if m.Kind > prev.Kind {
-				*prev = MarkView{X: prev.X, Kind: m.Kind, Tone: tone, Text: m.Text}
+				*prev = markView(prev.X, m)
 			}
 			continue
 		}
-		tl.Marks = append(tl.Marks, MarkView{X: x, Kind: m.Kind, Tone: tone, Text: m.Text})
+		tl.Marks = append(tl.Marks, markView(x, m))
 		lastX = x
 	}
+}
+
+// markView is mark m drawn at x.
+func markView(x float64, m timeline.Mark) MarkView {
+	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: m.Text, Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) Tone {

@@ -155,7 +155,8 @@ type NodeView struct {
 	Shape  Shape
 	Dashed bool // pre-candidate: not yet a real candidate
 	Tone   Tone
-	Status raftcore.Status
+	// Crashed machines are drawn with a cross, Paused ones with two bars.
+	Crashed, Paused bool
 	// Lines are the words under the disc: role, then term and vote.
 	Lines [2]TextItem
 	// Timer is the election timer's progress 0..1 (negative: none). Pulse
@@ -249,10 +250,12 @@ const (
 	WidgetFold                     // a folded panel's title: press to open
 )
 
-// Widget is a control the reader can press. ID names what it does (the
-// bridge's "click" command takes it too).
+// Widget is a control the reader can press. ID is its stable name, for
+// tests and the page (App.Click takes it); Intent is what pressing it asks
+// for.
 type Widget struct {
 	ID      string
+	Intent  Intent
 	Kind    WidgetKind
 	Rect    viz.Rect
 	Label   string
@@ -291,6 +294,8 @@ type MarkView struct {
 	Kind timeline.MarkKind
 	Tone Tone
 	Text string
+	// Major marks (faults, elections, broken rules) are drawn taller.
+	Major bool
 }
 
 // GhostView is a machine being dragged.

@@ -142,17 +142,23 @@ func TestRolesDifferInShapeAndWords(t *testing.T) {
 	if f.Nodes[l].Shape != ShapeSquare {
 		t.Error("the leader is not drawn as a square")
 	}
+	var paused, crashed int
 	for _, n := range f.Nodes {
-		switch n.Status {
-		case raftcore.StatusPaused:
-			if n.Tone != TonePaused || !strings.HasPrefix(n.Lines[0].Text, "Paused") {
-				t.Errorf("the paused machine is drawn %v %q", n.Tone, n.Lines[0].Text)
+		switch {
+		case n.Paused:
+			paused++
+			if n.Crashed || n.Tone != TonePaused || !strings.HasPrefix(n.Lines[0].Text, "Paused") {
+				t.Errorf("the paused machine is drawn %v %q, crashed %v", n.Tone, n.Lines[0].Text, n.Crashed)
 			}
-		case raftcore.StatusCrashed:
+		case n.Crashed:
+			crashed++
 			if n.Tone != ToneDown || !strings.HasPrefix(n.Lines[0].Text, "Crashed") || n.Timer >= 0 {
 				t.Errorf("the crashed machine is drawn %v %q timer %v", n.Tone, n.Lines[0].Text, n.Timer)
 			}
 		}
+	}
+	if paused != 1 || crashed != 1 {
+		t.Errorf("%d machines are drawn paused and %d crashed, want one of each", paused, crashed)
 	}
 }
 

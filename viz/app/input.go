@@ -1,7 +1,7 @@
 package app
 
 import (
-	"time"
+	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -42,13 +42,12 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 	if ev.Action == viz.PointerDown && !a.rec.Active() {
 		if a.help {
 			// Any press closes the help; it does nothing else.
-			a.help = false
-			a.changed()
+			a.try(ShowHelp{On: false})
 			*p = pointerState{active: true, id: ev.ID, panel: -1}
 			return
 		}
-		if id := a.widgetAt(ev.Pos); id != "" {
-			*p = pointerState{active: true, id: ev.ID, widget: id, panel: -1, start: ev.Pos}
+		if w, ok := a.widgetAt(ev.Pos); ok {
+			*p = pointerState{active: true, id: ev.ID, widget: w.ID, panel: -1, start: ev.Pos}
 			a.changed()
 			return
 		}
@@ -58,8 +57,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 				*p = pointerState{active: true, id: ev.ID, panel: -1}
 				return
 			}
-			a.menu = menuState{}
-			a.changed()
+			a.try(Dismiss{})
 		}
 		if k, ok := a.panelAt(ev.Pos); ok {
 			*p = pointerState{active: true, id: ev.ID, panel: int(k), start: ev.Pos, startVal: a.scroll[k]}
@@ -70,7 +68,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			return
 		}
 	}
-	g := a.rec.Feed(&a.lay, a.dots, ev)
+	g := a.rec.Feed(&a.lay, a.cache.dots, ev)
 	a.gesture(g)
 	if a.rec.Active() || g.Kind != viz.GestureNone {
 		a.changed()
@@ -93,26 +91,26 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		}
 		switch {
 		case p.panel >= 0:
-			a.scroll[p.panel] = max(p.startVal-d.Y, 0)
-			a.changed()
+			a.try(ScrollPanel{Panel: viz.PanelKind(p.panel), Px: p.startVal - d.Y})
 		case p.logs:
 			if cw := a.logCellWidth(); cw > 0 {
-				a.logBack = uint64(max(p.startVal+d.X/cw, 0))
-				a.changed()
+				a.try(ScrollLogs{Back: uint64(max(p.startVal+d.X/cw, 0))})
 			}
 		}
 	case viz.PointerUp:
 		id := p.widget
-		inside := id != "" && a.widgetAt(ev.Pos) == id
 		tap := !p.moved
 		logs := p.logs
 		*p = pointerState{}
 		a.changed()
-		if inside {
-			a.click(id)
+		if id != "" {
+			// A press on a control does its intent if it ends there.
+			if w, ok := a.widgetAt(ev.Pos); ok && w.ID == id {
+				a.try(w.Intent)
+			}
 		} else if logs && tap {
 			if row := a.logRowAt(ev.Pos); row >= 0 {
-				a.selectNode(row)
+				a.try(Select{Node: row})
 			}
 		}
 	case viz.PointerCancel:
@@ -153,8 +151,7 @@ func (a *App) setHover(p viz.Point, ok bool) {
 // Wheel scrolls whatever is under p: a panel, the logs, the speed.
 func (a *App) Wheel(p viz.Point, dx, dy float64) {
 	if k, ok := a.panelAt(p); ok {
-		a.scroll[k] = max(a.scroll[k]-dy*24, 0)
-		a.changed()
+		a.try(ScrollPanel{Panel: k, Px: a.scroll[k] - dy*24})
 		return
 	}
 	if a.lay.Logs.Contains(p) {
@@ -162,15 +159,14 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		if dx != 0 {
 			d = -dx
 		}
+		back := uint64(0)
 		switch {
 		case d > 0:
-			a.logBack += 2
+			back = a.logBack + 2
 		case d < 0 && a.logBack >= 2:
-			a.logBack -= 2
-		default:
-			a.logBack = 0
+			back = a.logBack - 2
 		}
-		a.changed()
+		a.try(ScrollLogs{Back: back})
 		return
 	}
 	if a.lay.Speed.Contains(p) && dy != 0 {
@@ -178,79 +174,101 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		if dy < 0 {
 			step = -1
 		}
-		a.SetSpeed(viz.StepSpeed(a.speed, step))
+		if s := viz.StepSpeed(a.speed, step); s != a.speed {
+			a.try(SetSpeed{Speed: s})
+		}
 	}
+}
+
+// Key handles a key press by name; it reports whether the key did
+// something.
+func (a *App) Key(name string) bool {
+	in, ok := a.keyIntent(name)
+	if ok {
+		a.try(in)
+	}
+	return ok
+}
+
+// keyIntent is what a key asks for: Escape closes what is open, the other
+// keys run their commands. It reports false for a key that does nothing.
+func (a *App) keyIntent(name string) (Intent, bool) {
+	if strings.EqualFold(name, "escape") {
+		return Dismiss{}, a.menu.kind != menuNone || a.help
+	}
+	c, ok := viz.CommandForKey(name)
+	return RunCommand{Cmd: c}, ok
 }
 
 // gesture carries out a recognized gesture.
 func (a *App) gesture(g viz.Gesture) {
-	var err error
-	switch g.Kind {
-	case viz.GestureTap:
-		err = a.tap(g.Target)
-	case viz.GestureMenu:
-		err = a.tap(g.Target)
-	case viz.GestureCut:
-		err = a.cutLinks(g.Links)
-	case viz.GestureIsolate:
-		err = a.isolate(g.Node)
-	case viz.GestureMoveZone:
-		err = a.moveToZone(g.Node, g.Zone)
-	case viz.GestureDragCancel:
-		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesScenario {
-			err = a.reconnect(g.Node)
-		}
-	case viz.GestureScrub:
-		switch g.Target.Kind {
-		case viz.HitSpeed:
-			a.SetSpeed(viz.SliderSpeed(g.Target.Frac))
-		case viz.HitTimeline:
-			a.seekFrac(g.Target.Frac)
-		}
-	case viz.GestureNodeDrag:
-		a.changed()
+	if in := a.gestureIntent(g); in != nil {
+		a.try(in)
 	}
-	if err != nil {
-		a.say(err.Error(), ToneBad, 6*time.Second)
+	if g.Kind == viz.GestureNodeDrag {
+		a.changed()
 	}
 }
 
-// tap handles a click or tap on what the layout says is there.
-func (a *App) tap(h viz.Hit) error {
-	switch h.Kind {
-	case viz.HitNode:
-		a.selectNode(h.Node)
-		a.openMenu(menuState{kind: menuNode, node: h.Node})
-	case viz.HitLog:
-		a.selectNode(h.Node)
-	case viz.HitLink:
-		a.openMenu(menuState{kind: menuLink, link: h.Link})
-	case viz.HitMessage:
-		a.openMenu(menuState{kind: menuMsg, msg: uint64(h.Msg)})
-	case viz.HitButton:
-		return a.Command(h.Cmd)
-	case viz.HitSpeed:
-		a.SetSpeed(viz.SliderSpeed(h.Frac))
-	case viz.HitTimeline:
-		a.seekFrac(h.Frac)
-	case viz.HitTab:
-		a.setTab(h.Panel)
-	case viz.HitCluster, viz.HitNone:
-		if a.selected >= 0 || a.menu.kind != menuNone {
-			a.selected = -1
-			a.menu = menuState{}
-			a.changed()
+// gestureIntent is what a gesture asks for, or nil.
+func (a *App) gestureIntent(g viz.Gesture) Intent {
+	switch g.Kind {
+	case viz.GestureTap, viz.GestureMenu:
+		return a.tapIntent(g.Target)
+	case viz.GestureCut:
+		return CutLinks{Links: g.Links}
+	case viz.GestureIsolate:
+		return Isolate{Node: g.Node}
+	case viz.GestureMoveZone:
+		return MoveToZone{Node: g.Node, Zone: g.Zone}
+	case viz.GestureDragCancel:
+		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesScenario {
+			return Reconnect{Node: g.Node}
+		}
+	case viz.GestureScrub:
+		switch g.Target.Kind {
+		case viz.HitSpeed, viz.HitTimeline:
+			return a.tapIntent(g.Target)
 		}
 	}
 	return nil
 }
 
+// tapIntent is what a click or tap on what the layout says is there asks
+// for, or nil.
+func (a *App) tapIntent(h viz.Hit) Intent {
+	switch h.Kind {
+	case viz.HitNode:
+		return OpenMachine{Node: h.Node}
+	case viz.HitLog:
+		return Select{Node: h.Node}
+	case viz.HitLink:
+		return OpenLink{Link: h.Link}
+	case viz.HitMessage:
+		return OpenMessage{Msg: uint64(h.Msg)}
+	case viz.HitButton:
+		return RunCommand{Cmd: h.Cmd}
+	case viz.HitSpeed:
+		return SetSpeed{Speed: viz.SliderSpeed(h.Frac)}
+	case viz.HitTimeline:
+		return Seek{AtUs: int64(h.Frac * float64(a.hist.HeadUs()))}
+	case viz.HitTab:
+		return ShowPanel{Panel: h.Panel}
+	case viz.HitCluster, viz.HitNone:
+		if a.selected >= 0 || a.menu.kind != menuNone {
+			return ClearSelection{}
+		}
+	}
+	return nil
+}
+
+// selectNode selects machine i (-1: none).
 func (a *App) selectNode(i int) {
-	if i < 0 || i >= a.World().Size() {
+	if i < -1 || i >= a.World().Size() {
 		return
 	}
 	a.selected = i
-	if !a.lay.Tabbed {
+	if i >= 0 && !a.lay.Tabbed {
 		a.scroll[viz.PanelNode] = 0
 	}
 	a.changed()
@@ -262,15 +280,6 @@ func (a *App) setTab(k viz.PanelKind) {
 		a.touchLayout()
 		a.changed()
 	}
-}
-
-// seekFrac shows the run at a fraction of the recorded time.
-func (a *App) seekFrac(f float64) {
-	t := int64(f * float64(a.hist.HeadUs()))
-	a.hist.GoTo(t)
-	a.carry = 0
-	a.afterWorldMoved()
-	a.changed()
 }
 
 // cutLinks cuts the crossed links, or restores them when the first one

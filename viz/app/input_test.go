@@ -21,6 +21,12 @@ func touchAt(a *App, c *clock, p viz.Point, offsets ...viz.Point) {
 	a.Pointer(viz.PointerEvent{Action: viz.PointerUp, ID: 1, Pos: last, Time: c.now, Touch: true})
 }
 
+// onWidget reports whether a control lies under p.
+func onWidget(a *App, p viz.Point) bool {
+	_, ok := a.widgetAt(p)
+	return ok
+}
+
 // fingerWobble is a fingertip's drift during a tap: up to 7 px away, more
 // than a mouse may move and still click, less than the touch slop.
 var fingerWobble = []viz.Point{{X: 2, Y: -1}, {X: 4, Y: -3}, {X: 3, Y: -6}, {X: 1, Y: -7}}
@@ -38,7 +44,7 @@ func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 	a := phoneApp(t)
 	var c clock
 	row := a.lay.Nodes[2].LogStrip.Center()
-	if !a.lay.Logs.Contains(row) || a.logRowAt(row) != 2 || a.widgetAt(row) != "" {
+	if !a.lay.Logs.Contains(row) || a.logRowAt(row) != 2 || onWidget(a, row) {
 		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
 	}
 	touchAt(a, &c, row, fingerWobble...)
@@ -66,7 +72,7 @@ func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
 	for _, pn := range a.panelRects {
 		for y := pn.rect.Y + 10; y < pn.rect.Bottom()-10 && !found; y += 4 {
 			p := viz.Pt(pn.rect.Center().X, y)
-			if a.widgetAt(p) == "" && !a.lay.Logs.Contains(p) {
+			if !onWidget(a, p) && !a.lay.Logs.Contains(p) {
 				at, kind, found = p, pn.kind, true
 			}
 		}

@@ -44,7 +44,8 @@ func (a *App) buildPanels() {
 	f.Panels = f.Panels[:0]
 	f.Tabs = f.Tabs[:0]
 	for _, t := range a.lay.Tabs {
-		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: sizeSmall + 1})
+		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: sizeSmall + 1,
+			Intent: ShowPanel{Panel: t.Kind}})
 	}
 	var kinds []viz.PanelKind
 	var rects []viz.Rect
@@ -199,7 +200,7 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) PanelView
 	if body.H < lineHeight(sizeBody) && !a.lay.Tabbed {
 		// Folded to its title: a press on it opens it.
 		pv.Folded = true
-		pv.Widgets = []Widget{{ID: "open:" + k.Title(), Kind: WidgetFold, Rect: r, Label: "Show", Enabled: true}}
+		pv.Widgets = []Widget{{ID: "open:" + k.Title(), Kind: WidgetFold, Rect: r, Label: "Show", Enabled: true, Intent: UnfoldPanel{Panel: k}}}
 		return pv
 	}
 	// Keep the scroll within the content.
@@ -278,9 +279,9 @@ func (a *App) scenarioPanel(wr *writer) {
 	wr.text(hint, sizeBody-1, ToneText, false)
 	wr.gap(4)
 	if len(a.opts.Scenarios.list) > 0 {
-		wr.buttons(0, button("scenarios", "Scenarios from the book"), button(idMenu, "Setup"))
+		wr.buttons(0, button("scenarios", "Scenarios from the book", OpenScenarios{}), button(idMenu, "Setup", OpenSetup{}))
 	} else {
-		wr.buttons(0, button(idMenu, "Setup"))
+		wr.buttons(0, button(idMenu, "Setup", OpenSetup{}))
 	}
 }
 
@@ -475,7 +476,7 @@ func (a *App) safetyPanel(wr *writer) {
 		label = "Show broken rules only"
 	}
 	wr.gap(2)
-	wr.buttons(0, button("rules", label))
+	wr.buttons(0, button("rules", label, ShowEveryRule{On: !a.showRules}))
 }
 
 func (a *App) clientPanel(wr *writer) {

@@ -220,12 +220,7 @@ func (r *scenarioRun) panel(a *App, wr *writer) {
 	wr.text(s.Prompt, sizeBody, ToneText, false)
 	wr.gap(4)
 	for _, k := range s.Knobs {
-		var chips []Widget
-		cur := s.Setting(k.Name)
-		for _, v := range k.Values {
-			chips = append(chips, chip("knob:"+k.Name+"="+v, v, v == cur))
-		}
-		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, chips...)
+		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)
 	}
 	if n := r.tr.StepCount(); n > 1 {
 		wr.text(fmt.Sprintf("Step %d of %d", r.tr.Step()+1, n), sizeSmall, ToneMuted, true)
@@ -240,13 +235,52 @@ func (r *scenarioRun) panel(a *App, wr *writer) {
 		if c := s.UI.Compare; c != nil && s.Setting(c.Knob) != c.Value {
 			k, _ := s.Knob(c.Knob)
 			wr.gap(2)
-			wr.buttons(0, button("knob:"+c.Knob+"="+c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
+			wr.buttons(0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
 		}
 	}
 	wr.gap(4)
-	play := "Play it for me"
-	if r.autoplay {
-		play = "Stop playing"
+	wr.buttons(0, r.playButton(), restartButton, button("scenarios", "Other scenarios", OpenScenarios{}))
+}
+
+// knobChips are the choices of a knob, the one set now marked.
+func (r *scenarioRun) knobChips(k scenarios.Knob) []Widget {
+	cur := r.s.Setting(k.Name)
+	ws := make([]Widget, len(k.Values))
+	for i, v := range k.Values {
+		ws[i] = knobButton(k.Name, v, v)
+		ws[i].Kind, ws[i].On = WidgetChip, v == cur
 	}
-	wr.buttons(0, button("scenario.autoplay", play), button("scenario.restart", "Start again"), button("scenarios", "Other scenarios"))
+	return ws
+}
+
+// knobButton sets a knob to a value.
+func knobButton(knob, value, label string) Widget {
+	return button("knob:"+knob+"="+value, label, SetKnob{Knob: knob, Value: value})
+}
+
+// playButton has the app play the figure's script, or stop playing it.
+func (r *scenarioRun) playButton() Widget {
+	if r.autoplay {
+		return button("scenario.autoplay", "Stop playing", SetAutoplay{On: false})
+	}
+	return button("scenario.autoplay", "Play it for me", SetAutoplay{On: true})
+}
+
+// restartButton starts the figure again.
+var restartButton = button("scenario.restart", "Start again", Restart{})
+
+// startScenario starts scenario id ("" for free play).
+func (a *App) startScenario(id string) error {
+	old := a.params.Scenario
+	a.params.Scenario = id
+	if err := a.start(); err != nil {
+		a.params.Scenario = old
+		_ = a.start()
+		return err
+	}
+	a.paused = false
+	if id == "" {
+		a.note("Free play: " + a.describeSetup())
+	}
+	return nil
 }

@@ -98,7 +98,9 @@ func (a *App) openLink(payload string) error {
 }
 
 // ImportSchedule opens a schedule file: its world, replayed up to its end.
-func (a *App) ImportSchedule(data []byte) error {
+func (a *App) ImportSchedule(data []byte) error { return a.Do(OpenRun{JSON: string(data)}) }
+
+func (a *App) openRun(data []byte) error {
 	tl, err := timeline.ImportSchedule(data)
 	if err != nil {
 		return err
@@ -119,10 +121,8 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 		a.params.Scenario = scen.id
 		scen.observe(a)
 	}
-	a.selected, a.menu, a.paused, a.carry = -1, menuState{}, true, 0
-	a.layKey = layoutKey{}
-	a.touchLayout()
-	a.changed()
+	a.resetView()
+	a.paused = true
 }
 
 // parseAction reads one action from JSON, strictly: unknown fields are

@@ -208,12 +208,13 @@ func (wr *writer) height() float64 { return wr.y - wr.top }
 
 func lineHeight(size float64) float64 { return size*1.35 + 1 }
 
-// button is a labelled button widget.
-func button(id, label string) Widget {
-	return Widget{ID: id, Kind: WidgetButton, Label: label, Enabled: true}
+// button is a labelled button named id that asks for in.
+func button(id, label string, in Intent) Widget {
+	return Widget{ID: id, Kind: WidgetButton, Label: label, Enabled: true, Intent: in}
 }
 
-// chip is one of a set of choices; on marks the current one.
-func chip(id, label string, on bool) Widget {
-	return Widget{ID: id, Kind: WidgetChip, Label: label, On: on, Enabled: true}
+// chip is one of a set of choices, named id, that asks for in; on marks
+// the current one.
+func chip(id, label string, on bool, in Intent) Widget {
+	return Widget{ID: id, Kind: WidgetChip, Label: label, On: on, Enabled: true, Intent: in}
 }

@@ -22,8 +22,8 @@ func (a *App) hoverKey() hoverTarget {
 		return hoverTarget{}
 	}
 	p := a.hover
-	if id := a.widgetAt(p); id != "" {
-		return hoverTarget{kind: "widget", widget: id}
+	if w, ok := a.widgetAt(p); ok {
+		return hoverTarget{kind: "widget", widget: w.ID}
 	}
 	if a.frame.Menu != nil {
 		// With a menu open, the reader is busy with it: hover text for
@@ -45,7 +45,7 @@ func (a *App) hoverKey() hoverTarget {
 		}
 		return hoverTarget{}
 	}
-	h := a.lay.HitTest(p, a.dots, viz.HitOptions{})
+	h := a.lay.HitTest(p, a.cache.dots, viz.HitOptions{})
 	switch h.Kind {
 	case viz.HitNode:
 		return hoverTarget{kind: "node", a: h.Node}

@@ -23,7 +23,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app"
 )
@@ -347,7 +346,7 @@ func TestRoleShapesDiffer(t *testing.T) {
 		t.Errorf("the leader's corner is %v, want it filled (a square)", pixel(img, corner))
 	}
 	for _, m := range f.Nodes {
-		if m.Role == raftcore.RoleFollower {
+		if m.Tone == app.ToneFollower {
 			c := m.Center.Add(viz.Pt(m.R*0.8, -m.R*0.8))
 			if near(img, c, lightPalette().tone(app.ToneFollower), 20) {
 				t.Errorf("a follower's box corner is filled: it should be a disc")

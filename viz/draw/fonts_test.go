@@ -25,7 +25,7 @@ func TestTheFontHasEveryCharacterTheAppWrites(t *testing.T) {
 	for r := rune(' '); r <= '~'; r++ {
 		need[r] = "printable ASCII"
 	}
-	for _, dir := range []string{"..", "../app", "../timeline", "../../scenarios", "../../raftcore"} {
+	for _, dir := range []string{"..", "../app", "../../raftcore/timeline", "../../scenarios", "../../raftcore"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no Go files in %s (%v)", dir, err)

@@ -4,8 +4,6 @@ import (
 	"math"
 	"time"
 
-	"raftlab/raftcore"
-	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app"
 )
@@ -259,11 +257,11 @@ func (c *canvas) paintNodes(f *app.Frame, p *palette) {
 			}
 		}
 		nameClr := p.onDisc
-		switch n.Status {
-		case raftcore.StatusCrashed:
+		switch {
+		case n.Crashed:
 			nameClr = hex(0xe6e9ef)
 			c.cross(n.Center, n.R*0.62, 3, p.tone(app.ToneBad).alpha(0.9))
-		case raftcore.StatusPaused:
+		case n.Paused:
 			// Two bars: frozen.
 			bw, bh := n.R*0.16, n.R*0.5
 			y := n.Center.Y + n.R*0.22
@@ -271,7 +269,7 @@ func (c *canvas) paintNodes(f *app.Frame, p *palette) {
 			c.rect(viz.XYWH(n.Center.X+bw*0.8, y, bw, bh), p.onDisc.alpha(0.55))
 		}
 		name := n.Name
-		if n.Status == raftcore.StatusPaused {
+		if n.Paused {
 			name.Y -= n.R * 0.18
 		}
 		c.text(name, nameClr)
@@ -523,7 +521,7 @@ func (c *canvas) paintTimeline(f *app.Frame, p *palette) {
 	c.roundRect(done, 4, p.tone(app.ToneAccent).alpha(0.45))
 	for _, m := range t.Marks {
 		h := 7.0
-		if m.Kind >= timeline.MarkFault {
+		if m.Major {
 			h = 10
 		}
 		c.line(viz.Pt(m.X, tr.Y+tr.H/2-h), viz.Pt(m.X, tr.Y+tr.H/2+h), 2, p.tone(m.Tone))

@@ -1,0 +1,167 @@
+package app
+
+import (
+	"fmt"
+	"iter"
+	"time"
+
+	"raftlab/viz"
+)
+
+// Click presses the control named id, as a tap on it would: it does the
+// intent the control carries, and says in the banner what went wrong.
+//
+// The control may be on screen or in a menu the reader could open now
+// with one press: the setup menu, the list of scenarios, the selected
+// machine's menu.
+func (a *App) Click(id string) error {
+	w, err := a.control(id)
+	if err == nil {
+		return a.try(w.Intent)
+	}
+	a.say(err.Error(), ToneBad, 6*time.Second)
+	return err
+}
+
+// control finds the control named id: on screen first, then in the menus
+// one press away.
+func (a *App) control(id string) (Widget, error) {
+	find := func(ws iter.Seq[Widget]) (Widget, bool) {
+		for w := range ws {
+			if w.ID == id && w.Enabled {
+				return w, true
+			}
+		}
+		return Widget{}, false
+	}
+	if w, ok := find(a.Frame().widgets()); ok {
+		return w, nil
+	}
+	closed := []menuState{{kind: menuMain}, {kind: menuScenarios}}
+	if a.selected >= 0 {
+		closed = append(closed, menuState{kind: menuNode, node: a.selected})
+	}
+	for _, m := range closed {
+		if mv := a.buildMenu(m); mv != nil {
+			if w, ok := find(mv.widgets()); ok {
+				return w, nil
+			}
+		}
+	}
+	return Widget{}, fmt.Errorf("click: no control %q", id)
+}
+
+// widgets are the controls of the frame: the toolbar's, the tabs, the
+// timeline's button, the panels', the caption's and the menu's, and the
+// banner's close button.
+func (f *Frame) widgets() iter.Seq[Widget] {
+	return func(yield func(Widget) bool) {
+		each := func(ws []Widget) bool {
+			for _, w := range ws {
+				if !yield(w) {
+					return false
+				}
+			}
+			return true
+		}
+		if !each(f.Toolbar) || !each(f.Tabs) {
+			return
+		}
+		if b := f.Timeline.Button; b != nil && !yield(*b) {
+			return
+		}
+		for _, p := range f.Panels {
+			if !each(p.Widgets) {
+				return
+			}
+		}
+		for _, m := range []*MenuView{f.Caption, f.Menu} {
+			if m != nil {
+				for w := range m.widgets() {
+					if !yield(w) {
+						return
+					}
+				}
+			}
+		}
+		if f.Banner != nil {
+			yield(f.Banner.Close)
+		}
+	}
+}
+
+// widgets are the controls of a menu, row by row.
+func (m *MenuView) widgets() iter.Seq[Widget] {
+	return func(yield func(Widget) bool) {
+		for _, r := range m.Rows {
+			for _, w := range r.Widgets {
+				if !yield(w) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// widgetAt is the app control under p, topmost first.
+func (a *App) widgetAt(p viz.Point) (Widget, bool) {
+	f := a.Frame()
+	if f.Help != nil {
+		return Widget{}, false
+	}
+	if f.Menu != nil {
+		for w := range f.Menu.widgets() {
+			if w.Enabled && w.Rect.Contains(p) {
+				return w, true
+			}
+		}
+		if f.Menu.Rect.Contains(p) {
+			return Widget{}, false
+		}
+	}
+	if f.Banner != nil && f.Banner.Close.Rect.Contains(p) {
+		return f.Banner.Close, true
+	}
+	if f.Caption != nil {
+		for w := range f.Caption.widgets() {
+			if w.Enabled && w.Rect.Contains(p) {
+				return w, true
+			}
+		}
+	}
+	for _, pv := range f.Panels {
+		if !pv.Clip.Contains(p) && !pv.Folded {
+			continue
+		}
+		for _, w := range pv.Widgets {
+			if w.Enabled && w.Rect.Contains(p) {
+				return w, true
+			}
+		}
+	}
+	for _, w := range f.Tabs {
+		if w.Rect.Contains(p) {
+			return w, true
+		}
+	}
+	for _, w := range f.Toolbar {
+		if w.Enabled && w.Rect.Contains(p) {
+			return w, true
+		}
+	}
+	if b := f.Timeline.Button; b != nil && b.Rect.Contains(p) {
+		return *b, true
+	}
+	return Widget{}, false
+}
+
+// panelAt is the visible panel that holds p.
+func (a *App) panelAt(p viz.Point) (viz.PanelKind, bool) {
+	a.Frame()
+	for _, pn := range a.panelRects {
+		if pn.rect.Contains(p) {
+			return pn.kind, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,344 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// Do applies one of the reader's intents: it is the one place where what
+// the reader asks for changes the app. It returns what went wrong, for the
+// caller to show or to hand back.
+func (a *App) Do(in Intent) error {
+	defer a.changed()
+	switch in := in.(type) {
+	case RunCommand:
+		return a.command(in.Cmd)
+	case SetPaused:
+		a.paused, a.started = in.Paused, false
+	case SetSpeed:
+		if !math.IsNaN(in.Speed) {
+			a.speed = math.Min(math.Max(in.Speed, viz.MinSpeed), viz.MaxSpeed)
+		}
+	case Seek:
+		a.hist.GoTo(in.AtUs)
+		a.carry = 0
+		a.afterWorldMoved()
+	case ReturnToOtherRun:
+		return a.returnToOtherRun()
+	case Select:
+		if in.Node < -1 || in.Node >= a.World().Size() {
+			return fmt.Errorf("select: there is no machine %d: use 1 to %d, or 0 for none", in.Node+1, a.World().Size())
+		}
+		a.selectNode(in.Node)
+	case ClearSelection:
+		a.selected, a.menu = -1, menuState{}
+	case Dismiss:
+		a.menu, a.help = menuState{}, false
+	case ShowHelp:
+		a.help = in.On
+	case CloseBanner:
+		a.banner = banner{}
+	case OpenMachine:
+		if in.Node < 0 || in.Node >= a.World().Size() {
+			return fmt.Errorf("there is no machine %d", in.Node+1)
+		}
+		a.selectNode(in.Node)
+		a.openMenu(menuState{kind: menuNode, node: in.Node})
+	case OpenLink:
+		a.openMenu(menuState{kind: menuLink, link: in.Link})
+	case OpenMessage:
+		a.openMenu(menuState{kind: menuMsg, msg: in.Msg})
+	case OpenSetup:
+		a.openMenu(menuState{kind: menuMain})
+	case OpenScenarios:
+		a.openMenu(menuState{kind: menuScenarios})
+	case ShowPanel:
+		a.setTab(in.Panel)
+	case UnfoldPanel:
+		a.opened = in.Panel
+	case ShowEveryRule:
+		a.showRules = in.On
+	case ScrollPanel:
+		a.scroll[in.Panel] = max(in.Px, 0)
+	case ScrollLogs:
+		a.logBack = in.Back
+
+	case Act:
+		return a.act(in.Action)
+	case ActOnMachine:
+		return a.actOnMachine(in)
+	case ActOnLink:
+		return a.actOnLink(in)
+	case CutLinks:
+		return a.cutLinks(in.Links)
+	case Isolate:
+		a.menu = menuState{}
+		return a.isolate(in.Node)
+	case Reconnect:
+		a.menu = menuState{}
+		return a.reconnect(in.Node)
+	case MoveToZone:
+		return a.moveToZone(in.Node, in.Zone)
+	case DropMessage:
+		a.menu = menuState{}
+		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
+			return fmt.Errorf("that message has already arrived")
+		}
+		a.note("Message #" + utoa(in.Msg) + " dropped: it falls away and never arrives.")
+
+	case SetNodes:
+		if in.Nodes < 1 || in.Nodes > viz.MaxNodes {
+			return fmt.Errorf("nodes: use 1 to %d", viz.MaxNodes)
+		}
+		return a.freePlay(func(p *viz.Params) { p.Nodes = in.Nodes })
+	case SetProtocol:
+		if _, err := raftcore.ParseProtocol(in.Protocol); err != nil {
+			return fmt.Errorf("protocol: %v", err)
+		}
+		return a.freePlay(func(p *viz.Params) { p.Protocol = in.Protocol })
+	case SetPreVote:
+		return a.freePlay(func(p *viz.Params) { p.PreVote = in.On })
+	case SetCheckQuorum:
+		return a.freePlay(func(p *viz.Params) { p.CheckQuorum = in.On })
+	case SetElection:
+		if in.Ticks < 2 || in.Ticks > 100 {
+			return fmt.Errorf("election: use 2 to 100 ticks")
+		}
+		a.cfg.ElectionTicks = in.Ticks
+		return a.reset()
+	case SetTheme:
+		if in.Theme != ThemeLight && in.Theme != ThemeDark {
+			return fmt.Errorf("theme: use light or dark")
+		}
+		a.theme, a.params.Theme = in.Theme, string(in.Theme)
+	case Restart:
+		return a.reset()
+	case Reseed:
+		a.params.Seed++
+		return a.reset()
+	case StartScenario:
+		a.menu = menuState{}
+		return a.startScenario(in.ID)
+	case SetKnob:
+		return a.setKnob(in.Knob, in.Value)
+	case SetAutoplay:
+		return a.setAutoplay(in.On)
+	case CopyLink:
+		a.effects = append(a.effects, Effect{Kind: EffectCopy, Text: a.ShareLink()})
+		a.note("Link copied. It replays this run up to now.")
+	case SaveRun:
+		return a.save("raftlab-run.json", a.ExportSchedule)
+	case SaveTrace:
+		return a.save("raftlab-trace.json", a.ExportTrace)
+	case SavePicture:
+		a.menu = menuState{}
+		a.effects = append(a.effects, Effect{Kind: EffectScreenshot, Name: "raftlab.png"})
+	case ChooseRun:
+		a.effects = append(a.effects, Effect{Kind: EffectOpen})
+	case OpenRun:
+		return a.openRun([]byte(in.JSON))
+	default:
+		return fmt.Errorf("app: no way to do %#v", in)
+	}
+	return nil
+}
+
+// try does an intent of the reader's own hands (a pointer, a key, a
+// control) and says in the banner what went wrong.
+func (a *App) try(in Intent) error {
+	err := a.Do(in)
+	if err != nil {
+		a.say(err.Error(), ToneBad, 6*time.Second)
+	}
+	return err
+}
+
+// Command runs a toolbar or keyboard command, as its button or key does.
+func (a *App) Command(c viz.Command) error { return a.Do(RunCommand{Cmd: c}) }
+
+// command runs a toolbar or keyboard command.
+func (a *App) command(c viz.Command) error {
+	if c != viz.CmdHelp {
+		a.help = false
+	}
+	w := a.World()
+	switch c {
+	case viz.CmdPlayPause:
+		a.paused = !a.paused
+		a.started = false
+	case viz.CmdStep:
+		a.paused = true
+		if !a.hist.Step() {
+			a.note("Nothing more happens: no events are due.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdStepBack:
+		a.paused = true
+		if !a.hist.StepBack() {
+			a.note("This is the start of the run.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdPrevEvent:
+		a.paused = true
+		if m, ok := a.hist.PrevMark(); ok {
+			a.note(m.Text)
+		} else {
+			a.hist.GoTo(0)
+			a.note("Nothing notable happened before this.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdNextEvent:
+		a.paused = true
+		if m, ok := a.hist.NextMark(); ok {
+			a.note(m.Text)
+		} else {
+			a.note("Nothing notable happened in the next minute.")
+		}
+		a.afterWorldMoved()
+	case viz.CmdClientWrite:
+		return a.act(a.nextWrite(a.clientTarget()))
+	case viz.CmdRestartLeader:
+		l := a.leader()
+		if l < 0 {
+			a.note("No machine leads right now.")
+			break
+		}
+		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
+			return err
+		}
+		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+	case viz.CmdSpreadTimers:
+		return a.spreadTimers()
+	case viz.CmdAlignTimers:
+		return a.alignTimers()
+	case viz.CmdSplitVote:
+		return a.splitVote()
+	case viz.CmdResumeAll:
+		var xs []raftcore.Action
+		for i := 0; i < w.Size(); i++ {
+			switch w.Status(nodeID(i)) {
+			case raftcore.StatusPaused:
+				xs = append(xs, raftcore.Action{Do: raftcore.DoResume, Node: i + 1})
+			case raftcore.StatusCrashed:
+				xs = append(xs, raftcore.Action{Do: raftcore.DoRestart, Node: i + 1})
+			}
+		}
+		if len(xs) == 0 {
+			a.note("Every machine is already running.")
+		}
+		return a.actAll(xs)
+	case viz.CmdHeal:
+		return a.act(raftcore.Action{Do: raftcore.DoHeal})
+	case viz.CmdHelp:
+		a.help = !a.help
+		a.menu = menuState{}
+	default:
+		return fmt.Errorf("unknown command %v", c)
+	}
+	return nil
+}
+
+// actOnMachine carries out an item of a machine's menu.
+func (a *App) actOnMachine(in ActOnMachine) error {
+	if in.Node < 0 || in.Node >= a.World().Size() {
+		return fmt.Errorf("there is no machine %d", in.Node+1)
+	}
+	x := raftcore.Action{Do: in.Verb, Node: in.Node + 1}
+	switch in.Verb {
+	case raftcore.DoPause, raftcore.DoResume, raftcore.DoCrash, raftcore.DoRestart, raftcore.DoTimeout:
+	case raftcore.DoSlow:
+		x.MsPerMessage = in.Value
+	case raftcore.DoDrift:
+		x.Rate = in.Value
+	case raftcore.DoWrite:
+		return a.act(a.nextWrite(in.Node))
+	case raftcore.DoRead:
+		x.Key, x.Mode = a.questionKey(), in.Mode
+		if x.Mode == "" {
+			x.Mode = a.readMode
+		}
+		return a.act(x)
+	default:
+		return fmt.Errorf("a machine's menu cannot %s", in.Verb)
+	}
+	if err := a.act(x); err != nil {
+		return err
+	}
+	a.note(describeAction(a.cfg, x) + ".")
+	return nil
+}
+
+// actOnLink carries out an item of a link's menu.
+func (a *App) actOnLink(in ActOnLink) error {
+	x := raftcore.Action{Do: in.Verb, From: in.Link.I + 1, To: in.Link.J + 1}
+	switch in.Verb {
+	case raftcore.DoCut, raftcore.DoRestore:
+		x.OneWay = in.OneWay
+		if in.OneWay && in.Back {
+			x.From, x.To = x.To, x.From
+		}
+	case raftcore.DoLatency:
+		x.LatencyMs = []float64{in.LatencyMs[0], in.LatencyMs[1]}
+	case raftcore.DoLoss:
+		loss := in.Loss
+		x.Loss = &loss
+	default:
+		return fmt.Errorf("a link's menu cannot %s", in.Verb)
+	}
+	if err := a.act(x); err != nil {
+		return err
+	}
+	a.note(describeAction(a.cfg, x) + ".")
+	return nil
+}
+
+// freePlay starts a free-play run with the settings changed by set.
+func (a *App) freePlay(set func(p *viz.Params)) error {
+	set(&a.params)
+	a.params.Scenario = ""
+	return a.reset()
+}
+
+// returnToOtherRun brings back the run left by acting in the past.
+func (a *App) returnToOtherRun() error {
+	g, ok := a.hist.tl.Ghost()
+	if !ok || !a.hist.tl.ReturnToGhost() {
+		return fmt.Errorf("there is no other run to go back to")
+	}
+	a.cache = a.cache.forked(g.Fork.AtUs)
+	a.paused = true
+	a.afterWorldMoved()
+	a.note("Back on the run you had left; the one you made is kept in its place.")
+	return nil
+}
+
+// setAutoplay has the app play the scenario's script from the start, or
+// stop playing it.
+func (a *App) setAutoplay(on bool) error {
+	if a.scen == nil {
+		return fmt.Errorf("autoplay: no scenario is playing")
+	}
+	if !on {
+		a.scen.autoplay = false
+		return nil
+	}
+	if err := a.restartScenario(); err != nil {
+		return err
+	}
+	a.scen.autoplay, a.paused = true, false
+	return nil
+}
+
+// save hands the host a file made by export.
+func (a *App) save(name string, export func() ([]byte, error)) error {
+	data, err := export()
+	if err != nil {
+		return err
+	}
+	a.effects = append(a.effects, Effect{Kind: EffectSave, Name: name, Data: data})
+	return nil
+}

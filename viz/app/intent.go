@@ -1,0 +1,205 @@
+package app
+
+import (
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// Intent is one thing the reader asks of the app: run a command, open a
+// menu, act on a machine or a link, change the setup, scroll a panel.
+//
+// Every way in turns what the reader did into intents, and Do alone
+// applies them, the way Ebiten's 2048 example turns keys and swipes into
+// a direction that only its board moves by:
+//
+//   - pointer gestures (Pointer, Wheel): a tap on a machine is OpenMachine,
+//     a stroke across links CutLinks, a machine dragged out Isolate;
+//   - keys (Key): a key's command is RunCommand, Escape is Dismiss;
+//   - controls: every Widget carries the intent pressing it asks for, and
+//     Click(id) applies the intent of the control named id;
+//   - the page: its commands (Cmd) and its act() (Act).
+//
+// The world changes only through recorded raftcore actions: the intents
+// that act on it become raftcore.Actions in Do. Intents are plain values;
+// those a widget carries are comparable, as widgets are.
+type Intent interface{ isIntent() }
+
+// Time and what the screen shows.
+type (
+	// RunCommand runs a toolbar or keyboard command. Any command but help
+	// closes the help.
+	RunCommand struct{ Cmd viz.Command }
+	// SetPaused stops or starts virtual time.
+	SetPaused struct{ Paused bool }
+	// SetSpeed sets virtual seconds per real second, kept to the slider's
+	// range.
+	SetSpeed struct{ Speed float64 }
+	// Seek shows the run at virtual time AtUs.
+	Seek struct{ AtUs int64 }
+	// ReturnToOtherRun brings back the run left by acting in the past,
+	// keeping the one made since in its place.
+	ReturnToOtherRun struct{}
+	// Select selects machine Node (a layout index; -1 for none).
+	Select struct{ Node int }
+	// ClearSelection selects no machine and closes the open menu.
+	ClearSelection struct{}
+	// Dismiss closes the open menu and the help.
+	Dismiss struct{}
+	// ShowHelp shows or hides the help.
+	ShowHelp struct{ On bool }
+	// CloseBanner hides the note in the banner.
+	CloseBanner struct{}
+	// OpenMachine selects machine Node and opens its menu, or closes the
+	// menu when it is open already.
+	OpenMachine struct{ Node int }
+	// OpenLink opens (or closes) the menu of a link.
+	OpenLink struct{ Link viz.LinkID }
+	// OpenMessage opens (or closes) the menu of the message in flight Msg.
+	OpenMessage struct{ Msg uint64 }
+	// OpenSetup opens (or closes) the menu of scenarios and setup.
+	OpenSetup struct{}
+	// OpenScenarios opens (or closes) the list of scenarios.
+	OpenScenarios struct{}
+	// ShowPanel brings a panel's tab to the front.
+	ShowPanel struct{ Panel viz.PanelKind }
+	// UnfoldPanel opens a stacked panel folded to its title.
+	UnfoldPanel struct{ Panel viz.PanelKind }
+	// ShowEveryRule lists the safety rules that hold too (On) or only the
+	// broken ones.
+	ShowEveryRule struct{ On bool }
+	// ScrollPanel scrolls a panel's text to Px pixels from its top.
+	ScrollPanel struct {
+		Panel viz.PanelKind
+		Px    float64
+	}
+	// ScrollLogs shows the logs Back entries back from the newest.
+	ScrollLogs struct{ Back uint64 }
+)
+
+// The world: each of these becomes recorded raftcore actions.
+type (
+	// Act records an action as it is given, as the page's act() does.
+	Act struct{ Action raftcore.Action }
+	// ActOnMachine acts on machine Node (a layout index) as its menu does:
+	// raftcore.DoPause, DoResume, DoCrash, DoRestart, DoTimeout, DoSlow
+	// (Value is milliseconds per message), DoDrift (Value is the clock's
+	// rate), DoWrite (the next client write) or DoRead (of the question's
+	// key, served by Mode; "" is the app's read mode).
+	ActOnMachine struct {
+		Node  int
+		Verb  raftcore.Verb
+		Value float64
+		Mode  raftcore.ReadMode
+	}
+	// ActOnLink acts on a link as its menu does: raftcore.DoCut or
+	// DoRestore (both ways, or with OneWay from I to J, or from J to I when
+	// Back), DoLatency (LatencyMs, the least and most) or DoLoss (Loss, the
+	// share of messages lost).
+	ActOnLink struct {
+		Link      viz.LinkID
+		Verb      raftcore.Verb
+		OneWay    bool
+		Back      bool
+		LatencyMs [2]float64
+		Loss      float64
+	}
+	// CutLinks is a stroke across links: it cuts them, or restores them
+	// when the first one crossed was cut.
+	CutLinks struct{ Links []viz.LinkID }
+	// Isolate cuts machine Node off from every other machine.
+	Isolate struct{ Node int }
+	// Reconnect restores every link of machine Node.
+	Reconnect struct{ Node int }
+	// MoveToZone moves machine Node to side Zone of a partition (the empty
+	// zone makes a new side).
+	MoveToZone struct{ Node, Zone int }
+	// DropMessage drops a message in flight: it never arrives.
+	DropMessage struct{ Msg uint64 }
+)
+
+// The setup, scenarios and sharing.
+type (
+	// SetNodes starts a free-play run of Nodes machines.
+	SetNodes struct{ Nodes int }
+	// SetProtocol starts a free-play run of a protocol.
+	SetProtocol struct{ Protocol string }
+	// SetPreVote starts a free-play run with PreVote on or off.
+	SetPreVote struct{ On bool }
+	// SetCheckQuorum starts a free-play run with CheckQuorum on or off.
+	SetCheckQuorum struct{ On bool }
+	// SetElection starts the run again with an election timeout of Ticks
+	// ticks.
+	SetElection struct{ Ticks int }
+	// SetTheme changes the palette.
+	SetTheme struct{ Theme Theme }
+	// Restart starts the run again with the same settings (a scenario
+	// with its knobs as they are).
+	Restart struct{}
+	// Reseed starts the run again with the next seed.
+	Reseed struct{}
+	// StartScenario starts a scenario by id ("" for free play).
+	StartScenario struct{ ID string }
+	// SetKnob starts the scenario again with one of its knobs set.
+	SetKnob struct{ Knob, Value string }
+	// SetAutoplay has the app play the scenario's script from the start,
+	// or stop playing it.
+	SetAutoplay struct{ On bool }
+	// CopyLink hands the host the share link of the run so far.
+	CopyLink struct{}
+	// SaveRun hands the host the run as a schedule file.
+	SaveRun struct{}
+	// SaveTrace hands the host the run's trace as a file.
+	SaveTrace struct{}
+	// SavePicture has the host save the next frame as a PNG.
+	SavePicture struct{}
+	// ChooseRun asks the host for a schedule file to open.
+	ChooseRun struct{}
+	// OpenRun opens a schedule (JSON): its world, replayed to its end.
+	OpenRun struct{ JSON string }
+)
+
+func (RunCommand) isIntent()       {}
+func (SetPaused) isIntent()        {}
+func (SetSpeed) isIntent()         {}
+func (Seek) isIntent()             {}
+func (ReturnToOtherRun) isIntent() {}
+func (Select) isIntent()           {}
+func (ClearSelection) isIntent()   {}
+func (Dismiss) isIntent()          {}
+func (ShowHelp) isIntent()         {}
+func (CloseBanner) isIntent()      {}
+func (OpenMachine) isIntent()      {}
+func (OpenLink) isIntent()         {}
+func (OpenMessage) isIntent()      {}
+func (OpenSetup) isIntent()        {}
+func (OpenScenarios) isIntent()    {}
+func (ShowPanel) isIntent()        {}
+func (UnfoldPanel) isIntent()      {}
+func (ShowEveryRule) isIntent()    {}
+func (ScrollPanel) isIntent()      {}
+func (ScrollLogs) isIntent()       {}
+func (Act) isIntent()              {}
+func (ActOnMachine) isIntent()     {}
+func (ActOnLink) isIntent()        {}
+func (CutLinks) isIntent()         {}
+func (Isolate) isIntent()          {}
+func (Reconnect) isIntent()        {}
+func (MoveToZone) isIntent()       {}
+func (DropMessage) isIntent()      {}
+func (SetNodes) isIntent()         {}
+func (SetProtocol) isIntent()      {}
+func (SetPreVote) isIntent()       {}
+func (SetCheckQuorum) isIntent()   {}
+func (SetElection) isIntent()      {}
+func (SetTheme) isIntent()         {}
+func (Restart) isIntent()          {}
+func (Reseed) isIntent()           {}
+func (StartScenario) isIntent()    {}
+func (SetKnob) isIntent()          {}
+func (SetAutoplay) isIntent()      {}
+func (CopyLink) isIntent()         {}
+func (SaveRun) isIntent()          {}
+func (SaveTrace) isIntent()        {}
+func (SavePicture) isIntent()      {}
+func (ChooseRun) isIntent()        {}
+func (OpenRun) isIntent()          {}

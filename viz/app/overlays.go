@@ -1,0 +1,192 @@
+package app
+
+import (
+	"math"
+
+	"raftlab/viz"
+)
+
+// buildOverlays builds the menu, help, banner and hover text.
+func (a *App) buildOverlays() {
+	f := &a.frame
+	f.Caption = nil
+	if a.params.Embed {
+		f.Caption = a.buildCaption()
+	}
+	f.Menu = a.buildMenu(a.menu)
+	if f.Menu == nil {
+		// What it was about is gone.
+		a.menu = menuState{}
+	}
+	f.Help = nil
+	if a.help {
+		f.Help = a.buildHelp()
+	}
+	f.Banner = nil
+	if !a.params.Embed {
+		f.Banner = a.buildBanner()
+	}
+	f.Tooltip = a.buildTooltip()
+	f.Stroke = f.Stroke[:0]
+	if a.rec.Active() {
+		f.Stroke = append(f.Stroke, a.rec.Stroke()...)
+	}
+}
+
+func (a *App) buildHelp() *HelpView {
+	// One column if it fits, else two side by side, else smaller text.
+	for _, try := range []struct {
+		cols int
+		size float64
+	}{{1, sizeBody}, {2, sizeBody}, {2, sizeSmall}, {2, sizeSmall - 2}} {
+		if hv := a.layoutHelp(try.cols, try.size); hv != nil {
+			return hv
+		}
+	}
+	return a.layoutHelpForce()
+}
+
+var gestureHelp = []string{
+	"Drag across one or more links to cut them; drag across cut links to restore them.",
+	"Drag a machine out of the circle to cut it off; drag it back to reconnect it. When the network is split, drag machines between the sides.",
+	"Click a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
+}
+
+// layoutHelp lays the help out in cols columns at text size size, or
+// returns nil when it does not fit the canvas.
+func (a *App) layoutHelp(cols int, size float64) *HelpView {
+	hv := a.helpAt(cols, size)
+	if hv.Rect.H > a.h-8 || hv.Rect.W > a.w-8 {
+		return nil
+	}
+	return hv
+}
+
+// layoutHelpForce is the smallest help, whatever its height.
+func (a *App) layoutHelpForce() *HelpView { return a.helpAt(2, sizeSmall-2) }
+
+func (a *App) helpAt(cols int, size float64) *HelpView {
+	pad := 14.0
+	colW := math.Min(480, (a.w-8-2*pad-24*float64(cols-1))/float64(cols))
+	top := pad + lineHeight(sizeTitle) + 6
+	keys := a.newWriter(pad, top, colW)
+	keyW := a.measure("Space", size) + 14
+	for _, b := range viz.KeyBindings() {
+		keys.lines = append(keys.lines, TextItem{Text: b.Label, X: keys.x, Y: keys.y, Size: size, Tone: ToneAccent, Bold: true})
+		keys.indent(b.Desc, size, ToneText, false, keyW)
+	}
+	more := keys
+	if cols == 2 {
+		more = a.newWriter(pad+colW+24, top, colW)
+	} else {
+		more.gap(8)
+	}
+	for _, t := range gestureHelp {
+		more.item("•", ToneAccent, t, size, ToneText)
+	}
+	more.gap(4)
+	more.text("Press any key or click to close.", sizeSmall, ToneMuted, false)
+	bw := pad*2 + colW
+	h := keys.y + pad
+	lines := keys.lines
+	if cols == 2 {
+		bw += colW + 24
+		h = math.Max(h, more.y+pad)
+		lines = append(lines, more.lines...)
+	}
+	x := (a.w - bw) / 2
+	y := math.Max((a.h-h)/2, 4)
+	hv := &HelpView{Rect: viz.XYWH(x, y, bw, h)}
+	hv.Title = TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
+	for _, l := range lines {
+		l.X += x
+		l.Y += y
+		hv.Lines = append(hv.Lines, l)
+	}
+	return hv
+}
+
+func (a *App) buildBanner() *BannerView {
+	if a.banner.text == "" {
+		return nil
+	}
+	// A short note takes the toolbar's free stretch (in place of the
+	// status line), where it hides nothing.
+	if slot := a.noteSlot; slot.W > 200 {
+		size := sizeSmall + 1
+		lines := a.wrap(a.banner.text, size, slot.W-40)
+		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
+			bv := &BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
+			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
+			for i, l := range lines {
+				bv.Lines = append(bv.Lines, TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: ToneText})
+			}
+			bv.Close = closeBanner(viz.XYWH(slot.Right()-26, slot.Y+(slot.H-22)/2, 22, 22))
+			a.frame.Status = TextItem{}
+			return bv
+		}
+	}
+	c := a.lay.Cluster
+	bw := math.Min(c.W-16, 560)
+	if bw < 120 {
+		bw = math.Min(a.w-16, 560)
+	}
+	pad := 8.0
+	close := 22.0
+	wr := a.newWriter(pad, pad, bw-2*pad-close)
+	wr.text(a.banner.text, sizeBody, ToneText, false)
+	h := wr.y + pad - 2
+	x := math.Max(c.X+(c.W-bw)/2, 4)
+	r := a.quietSpot(viz.XYWH(x, 0, bw, h))
+	if a.sheet() && len(a.lay.Tabs) > 0 {
+		// On a phone the cluster has no room to spare: the note covers
+		// the top of the panels instead.
+		r = viz.XYWH(x, a.lay.Tabs[0].Rect.Y, bw, h)
+	}
+	bv := &BannerView{Rect: r, Tone: a.banner.tone}
+	for _, l := range wr.lines {
+		l.X += r.X
+		l.Y += r.Y
+		bv.Lines = append(bv.Lines, l)
+	}
+	bv.Close = closeBanner(viz.XYWH(r.Right()-close-4, r.Y+4, close, close))
+	return bv
+}
+
+// quietSpot places a box of r's size at the top or the bottom of the
+// cluster, wherever it hides less of the machines and their words.
+func (a *App) quietSpot(r viz.Rect) viz.Rect {
+	c := a.lay.Cluster
+	best, bestCost := r, math.Inf(1)
+	for _, y := range []float64{c.Y + 4, c.Bottom() - r.H - 4} {
+		try := viz.XYWH(r.X, y, r.W, r.H)
+		cost := 0.0
+		for _, n := range a.lay.Nodes {
+			R := a.lay.NodeRadius
+			// The disc, its badges above and its two lines below.
+			around := viz.XYWH(n.Center.X-R-30, n.Center.Y-R-22, 2*R+60, 2*R+58)
+			cost += overlapArea(try, around)
+		}
+		for _, z := range a.lay.Zones {
+			cost += overlapArea(try, z.Label)
+		}
+		if cost < bestCost-1 {
+			best, bestCost = try, cost
+		}
+	}
+	return best
+}
+
+func overlapArea(a, b viz.Rect) float64 {
+	w := math.Min(a.Right(), b.Right()) - math.Max(a.X, b.X)
+	h := math.Min(a.Bottom(), b.Bottom()) - math.Max(a.Y, b.Y)
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// closeBanner is the banner's close button at r.
+func closeBanner(r viz.Rect) Widget {
+	return Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Intent: CloseBanner{}}
+}
