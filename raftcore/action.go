@@ -264,7 +264,7 @@ func (w *World) Apply(a Action) error {
 	a.AtMs = float64(w.now) / 1000
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)
-	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), Verb: a.Do, Text: a.String()})
+	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), verb: verbCode(a.Do), Text: a.String()})
 	wasSplit := w.split()
 	switch a.Do {
 	case DoPartition:

@@ -27,6 +27,14 @@ const (
 	RuleCommitCurrentTerm  Rule = "commit-current-term"
 )
 
+// allRules lists every rule; a trace event keeps its rule as a place here.
+var allRules = []Rule{
+	RuleElectionSafety, RuleLeaderAppendOnly, RuleLogMatching, RuleLeaderCompleteness,
+	RuleStateMachineSafety, RuleMajority, RuleSingleAuthority, RuleTermMonotonic,
+	RuleCommitMonotonic, RuleCommitWithinLog, RuleOneVote, RuleStateDigest, RuleStaleRead,
+	RuleCommitCurrentTerm,
+}
+
 // Violation is one broken rule, explained in a sentence.
 type Violation struct {
 	Rule  Rule     `json:"rule"`
@@ -119,7 +127,7 @@ func (c *checker) report(key string, v Violation) {
 	if len(c.list) < maxViolations {
 		c.list = append(c.list, v)
 	}
-	c.w.record(TraceEvent{Kind: TraceViolation, Node: firstNode(v.Nodes), Term: v.Term, Index: v.Index, Rule: v.Rule, Text: v.Text})
+	c.w.record(TraceEvent{Kind: TraceViolation, Node: firstNode(v.Nodes), Term: v.Term, Index: v.Index, rule: ruleCode(v.Rule), Text: v.Text})
 }
 
 func firstNode(ns []NodeID) NodeID {

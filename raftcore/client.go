@@ -93,7 +93,7 @@ func (w *World) invoke(op Op) int {
 	}
 	w.ops = append(w.ops, op)
 	w.pending = append(w.pending, op.ID-1)
-	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, Verb: op.Kind, Text: string(op.Kind) + " " + op.Key})
+	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, verb: verbCode(op.Kind), Text: string(op.Kind) + " " + op.Key})
 	w.schedule(event{at: w.now + int64(w.cfg.ClientTimeoutMs)*1000, kind: evTimeout, op: op.ID})
 	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode}
 	switch op.Kind {

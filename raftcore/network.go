@@ -2,6 +2,7 @@ package raftcore
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -232,21 +233,24 @@ func (w *World) sideOf(id NodeID, member func(NodeID) bool) []NodeID {
 	if !member(id) {
 		return nil
 	}
-	in := make([]bool, w.cfg.Nodes+1)
-	in[id] = true
-	reached := []NodeID{id}
-	for k := 0; k < len(reached); k++ {
-		a := reached[k]
+	// A bit per machine (there are at most MaxNodes) keeps the search
+	// free of allocations: requests record their side, and they are many.
+	// (The constant below stops the build if MaxNodes outgrows the bits.)
+	const _ = uint16(1 << MaxNodes)
+	var in, todo uint16 = 1 << id, 1 << id
+	for todo != 0 {
+		a := NodeID(bits.TrailingZeros16(todo))
+		todo &^= 1 << a
 		for b := NodeID(1); int(b) <= w.cfg.Nodes; b++ {
-			if !in[b] && member(b) && w.links[a][b].Up && w.links[b][a].Up {
-				in[b] = true
-				reached = append(reached, b)
+			if in&(1<<b) == 0 && member(b) && w.links[a][b].Up && w.links[b][a].Up {
+				in |= 1 << b
+				todo |= 1 << b
 			}
 		}
 	}
-	side := reached[:0]
+	side := make([]NodeID, 0, bits.OnesCount16(in))
 	for m := NodeID(1); int(m) <= w.cfg.Nodes; m++ {
-		if in[m] {
+		if in&(1<<m) != 0 {
 			side = append(side, m)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -129,8 +130,8 @@ func parseName[T ~uint8](v *T, what string, names []string, text []byte) error {
 //   - send, deliver, drop: MsgType
 //   - drop: Cause, one of the Drop constants
 //   - role: FromRole, ToRole and Cause, why the machine changed role
-//   - fault: Verb, the action; op-invoke: Verb, the client's verb
-//   - violation: Rule, with Text the sentence explaining it
+//   - fault: Verb(), the action; op-invoke: Verb(), the client's verb
+//   - violation: Rule(), with Text the sentence explaining it
 type TraceEvent struct {
 	Seq  uint64    `json:"seq"`
 	AtUs int64     `json:"at_us"`
@@ -140,15 +141,17 @@ type TraceEvent struct {
 	ToRole   Role    `json:"to_role"`
 	Cause    Cause   `json:"cause,omitempty"`
 	MsgType  MsgType `json:"msg_type"`
-	Node     NodeID  `json:"node,omitempty"`
-	Peer     NodeID  `json:"peer,omitempty"`
-	Term     uint64  `json:"term,omitempty"`
-	Index    uint64  `json:"index,omitempty"`
-	Msg      uint64  `json:"msg,omitempty"`
-	Op       int     `json:"op,omitempty"`
-	Text     string  `json:"text,omitempty"`
-	Rule     Rule    `json:"rule,omitempty"`
-	Verb     Verb    `json:"verb,omitempty"`
+	// rule and verb are Rule() and Verb(), kept as their place in allRules
+	// and Verbs (0 for none) so that they too fit beside Kind: every event
+	// would otherwise carry two empty strings that only a few ever use.
+	rule, verb uint8
+	Node       NodeID `json:"node,omitempty"`
+	Peer       NodeID `json:"peer,omitempty"`
+	Term       uint64 `json:"term,omitempty"`
+	Index      uint64 `json:"index,omitempty"`
+	Msg        uint64 `json:"msg,omitempty"`
+	Op         int    `json:"op,omitempty"`
+	Text       string `json:"text,omitempty"`
 }
 
 // MarshalJSON writes the typed fields after the text, and only for the
@@ -164,7 +167,7 @@ func (e TraceEvent) MarshalJSON() ([]byte, error) {
 		MsgType  *MsgType `json:"msg_type,omitempty"`
 		Rule     Rule     `json:"rule,omitempty"`
 		Verb     Verb     `json:"verb,omitempty"`
-	}{plain: plain(e), Cause: e.Cause, Rule: e.Rule, Verb: e.Verb}
+	}{plain: plain(e), Cause: e.Cause, Rule: e.Rule(), Verb: e.Verb()}
 	switch e.Kind {
 	case TraceRole:
 		out.FromRole, out.ToRole = &e.FromRole, &e.ToRole
@@ -182,10 +185,53 @@ func (e TraceEvent) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// UnmarshalJSON reads an event as MarshalJSON writes it.
+func (e *TraceEvent) UnmarshalJSON(data []byte) error {
+	type plain TraceEvent // the same fields without this method
+	in := struct {
+		*plain
+		Rule Rule `json:"rule"`
+		Verb Verb `json:"verb"`
+	}{plain: (*plain)(e)}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	e.rule, e.verb = ruleCode(in.Rule), verbCode(in.Verb)
+	if in.Rule != "" && e.rule == 0 {
+		return fmt.Errorf("unknown rule %q", in.Rule)
+	}
+	if in.Verb != "" && e.verb == 0 {
+		return fmt.Errorf("unknown verb %q", in.Verb)
+	}
+	return nil
+}
+
+// Rule is the safety rule a violation event reports ("" on other kinds).
+func (e TraceEvent) Rule() Rule {
+	if e.rule == 0 || int(e.rule) > len(allRules) {
+		return ""
+	}
+	return allRules[e.rule-1]
+}
+
+// Verb is the action of a fault event and the client's verb of an
+// op-invoke event ("" on other kinds).
+func (e TraceEvent) Verb() Verb {
+	if e.verb == 0 || int(e.verb) > len(Verbs) {
+		return ""
+	}
+	return Verbs[e.verb-1]
+}
+
+// ruleCode and verbCode are a rule's and a verb's place in allRules and
+// Verbs, counted from 1; 0 for one that is not there.
+func ruleCode(r Rule) uint8 { return uint8(slices.Index(allRules, r) + 1) }
+func verbCode(v Verb) uint8 { return uint8(slices.Index(Verbs, v) + 1) }
+
 func (e TraceEvent) String() string {
 	text := e.Text
-	if e.Rule != "" {
-		text = string(e.Rule) + ": " + text
+	if e.rule != 0 {
+		text = string(e.Rule()) + ": " + text
 	}
 	return fmt.Sprintf("%d.%03dms %s n%d p%d t%d i%d m%d op%d %s", e.AtUs/1000, e.AtUs%1000, e.Kind, e.Node, e.Peer, e.Term, e.Index, e.Msg, e.Op, text)
 }
@@ -213,8 +259,8 @@ func (t *trace) add(e TraceEvent) {
 	h = fnvUint(h, uint64(e.Op))
 	h = fnvString(h, e.Text)
 	h = fnvUint(h, uint64(e.FromRole)|uint64(e.ToRole)<<8|uint64(e.Cause)<<16|uint64(e.MsgType)<<24)
-	h = fnvString(h, string(e.Rule))
-	h = fnvString(h, string(e.Verb))
+	h = fnvString(h, string(e.Rule()))
+	h = fnvString(h, string(e.Verb()))
 	t.hash = h
 	if t.limit > 0 && len(t.events) >= t.limit {
 		// Drop the older half at once so trimming costs O(1) per event on

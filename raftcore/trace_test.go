@@ -316,15 +316,15 @@ func TestEventsNameTheirMessagesActionsRulesAndVerbs(t *testing.T) {
 	}
 	require.Len(t, faults, len(w.Actions()))
 	for i, a := range w.Actions() {
-		assert.Equal(t, a.Do, faults[i].Verb)
+		assert.Equal(t, a.Do, faults[i].Verb())
 	}
 	require.Len(t, invokes, len(w.Ops()))
 	for i, op := range w.Ops() {
-		assert.Equal(t, op.Kind, invokes[i].Verb)
+		assert.Equal(t, op.Kind, invokes[i].Verb())
 	}
 	require.Len(t, violations, len(w.Violations()))
 	for i, v := range w.Violations() {
-		assert.Equal(t, v.Rule, violations[i].Rule)
+		assert.Equal(t, v.Rule, violations[i].Rule())
 		assert.Equal(t, v.Text, violations[i].Text, "the text is the sentence alone")
 	}
 }
@@ -365,7 +365,7 @@ func TestTraceJSON(t *testing.T) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	require.NoError(t, enc.Encode(w.Trace()[len(w.Trace())-1]))
-	cut := TraceEvent{Kind: TraceFault, Verb: DoCut, Text: Action{Do: DoCut, From: 1, To: 2, OneWay: true}.String()}
+	cut := TraceEvent{Kind: TraceFault, verb: verbCode(DoCut), Text: Action{Do: DoCut, From: 1, To: 2, OneWay: true}.String()}
 	b.Reset()
 	require.NoError(t, enc.Encode(cut))
 	assert.Contains(t, b.String(), `"text":"0ms cut 1->2"`)
@@ -375,6 +375,8 @@ func TestTraceJSON(t *testing.T) {
 		{`{"kind":"role","from_role":"king"}`, `unknown role "king"`},
 		{`{"kind":"send","msg_type":"Gossip"}`, `unknown message type "Gossip"`},
 		{`{"kind":"gossip"}`, `unknown trace kind "gossip"`},
+		{`{"kind":"violation","rule":"be-nice"}`, `unknown rule "be-nice"`},
+		{`{"kind":"fault","verb":"explode"}`, `unknown verb "explode"`},
 	} {
 		var e TraceEvent
 		err := json.Unmarshal([]byte(bad.line), &e)
@@ -412,8 +414,8 @@ func TestTraceHashCoversTypedFields(t *testing.T) {
 		"to_role":   {Kind: TraceRole, Node: 1, Text: "same", ToRole: RoleLeader},
 		"cause":     {Kind: TraceRole, Node: 1, Text: "same", Cause: CauseWonElection},
 		"msg_type":  {Kind: TraceRole, Node: 1, Text: "same", MsgType: MsgApp},
-		"rule":      {Kind: TraceRole, Node: 1, Text: "same", Rule: RuleElectionSafety},
-		"verb":      {Kind: TraceRole, Node: 1, Text: "same", Verb: DoCrash},
+		"rule":      {Kind: TraceRole, Node: 1, Text: "same", rule: ruleCode(RuleElectionSafety)},
+		"verb":      {Kind: TraceRole, Node: 1, Text: "same", verb: verbCode(DoCrash)},
 	} {
 		assert.NotEqual(t, hash(base), hash(e), name)
 	}

@@ -510,7 +510,7 @@ func formatEvent(w *World, e TraceEvent) string {
 		op, _ := w.Op(e.Op)
 		return fmt.Sprintf("op%d %s", e.Op, opOutcome(op))
 	case TraceViolation:
-		return "VIOLATION " + string(e.Rule) + ": " + e.Text
+		return "VIOLATION " + string(e.Rule()) + ": " + e.Text
 	}
 	return ""
 }

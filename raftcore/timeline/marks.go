@@ -114,7 +114,7 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		m.Text = ActionWords(cfg, *act)
 	case raftcore.TraceViolation:
 		m.Kind = MarkViolation
-		m.Text = "rule broken (" + string(e.Rule) + "): " + e.Text
+		m.Text = "rule broken (" + string(e.Rule()) + "): " + e.Text
 	default:
 		return Mark{}, false
 	}
