@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The shared-history contract: four promises a replicated history must keep
+// The shared-history contract: five promises a replicated history must keep
 // for anything built on it to be safe. Contract judges them on the world as
 // it is now, from the machines' logs, the messages still on their way and
 // the checker's findings, so the app can show each promise live and say in
@@ -33,6 +33,7 @@ const (
 	ClauseConverge   = "converge"
 	ClauseNoFork     = "no-fork"
 	ClauseAgreed     = "agreed-decisions"
+	ClauseAgreement  = "agreement-over-copies"
 )
 
 // Clause is one promise of the contract and how it stands.
@@ -44,12 +45,14 @@ type Clause struct {
 	Text string `json:"text"`
 }
 
-// Contract evaluates the four promises, in order: one committed sequence;
-// every machine eventually builds on the same history; history never forks
-// for good; decisions use agreed history.
+// Contract evaluates the five promises, in order: history becomes one
+// committed sequence; every machine eventually builds on the same history;
+// history never forks for good; decisions use agreed history; agreement,
+// not copying, is what keeps history from contradicting itself.
 func (w *World) Contract() []Clause {
 	c := contract{w: w, raft: w.cfg.Protocol == ProtocolRaft}
-	return []Clause{c.oneHistory(), c.converge(), c.noFork(), c.agreed()}
+	conv := c.converge()
+	return []Clause{c.oneHistory(), conv, c.noFork(), c.agreed(), c.agreement(conv)}
 }
 
 type contract struct {
@@ -185,7 +188,7 @@ func plural(n int, one, many string) string {
 
 // oneHistory: there is one authoritative sequence of committed entries.
 func (c contract) oneHistory() Clause {
-	cl := Clause{ID: ClauseOneHistory, Title: "One committed history"}
+	cl := Clause{ID: ClauseOneHistory, Title: "History becomes singular"}
 	ref, top := c.maxCommit()
 	for _, p := range c.forks() {
 		ca, cb := c.w.nodes[p.a].commit, c.w.nodes[p.b].commit
@@ -236,7 +239,7 @@ func (c contract) oneHistory() Clause {
 
 // converge: every machine eventually holds the same history.
 func (c contract) converge() Clause {
-	cl := Clause{ID: ClauseConverge, Title: "Everyone catches up"}
+	cl := Clause{ID: ClauseConverge, Title: "All build on one history"}
 	if c.raft {
 		return c.convergeRaft(cl)
 	}
@@ -415,7 +418,7 @@ func (c contract) predict(id NodeID) ([]Command, int) {
 
 // noFork: history never forks for good.
 func (c contract) noFork() Clause {
-	cl := Clause{ID: ClauseNoFork, Title: "No lasting fork"}
+	cl := Clause{ID: ClauseNoFork, Title: "History never forks for good"}
 	fs := c.forks()
 	if c.raft {
 		if v, ok := c.firstViolation(RuleStateMachineSafety, RuleLogMatching); ok {
@@ -470,7 +473,7 @@ func (c contract) noFork() Clause {
 
 // agreed: machines act only on history a majority has accepted.
 func (c contract) agreed() Clause {
-	cl := Clause{ID: ClauseAgreed, Title: "Act only on agreed history"}
+	cl := Clause{ID: ClauseAgreed, Title: "Decisions use shared history"}
 	if v, ok := c.firstViolation(RuleMajority, RuleStaleRead); ok {
 		cl.State, cl.Text = ClauseBroken, sentence(v.Text)
 		return cl
@@ -488,4 +491,62 @@ func (c contract) agreed() Clause {
 		cl.Text = fmt.Sprintf("Every entry applied so far (%s) was held by a majority before any machine acted on it.", plural(int(applied), "entry", "entries"))
 	}
 	return cl
+}
+
+// agreement: agreement matters more than copying. Copies keep history from
+// being lost; only agreement keeps the copies from contradicting each other.
+// Under the naive protocols every machine copies what it can, and this is
+// broken as soon as two copies say different things for good. conv is the
+// converge clause, already judged.
+func (c contract) agreement(conv Clause) Clause {
+	cl := Clause{ID: ClauseAgreement, Title: "Agreement over copies"}
+	n := c.w.cfg.Nodes
+	stored := 0
+	for i := 1; i <= n; i++ {
+		stored += int(c.w.nodes[i].log.lastIndex())
+	}
+	copies := fmt.Sprintf("%s stored on %d machines", plural(stored, "entry is", "entries are"), n)
+	if c.raft {
+		if v, ok := c.firstViolation(RuleStateMachineSafety, RuleElectionSafety, RuleLogMatching, RuleLeaderCompleteness, RuleMajority); ok {
+			cl.State, cl.Text = ClauseBroken, sentence(v.Text)
+			return cl
+		}
+		_, top := c.maxCommit()
+		cl.State = ClauseHolding
+		switch {
+		case stored == 0:
+			cl.Text = "Nothing is stored yet. A copy will count only once a majority has agreed on it."
+		case top == 0:
+			cl.Text = fmt.Sprintf("%s, and none counts yet: no majority has agreed on any of them.", capitalFirst(copies))
+		default:
+			cl.Text = fmt.Sprintf("%s; only the first %d, which a majority agreed on, count as history.", capitalFirst(copies), top)
+		}
+		return cl
+	}
+	if fs := c.forks(); len(fs) > 0 {
+		p := fs[0]
+		cl.State = ClauseBroken
+		cl.Text = fmt.Sprintf("%s, yet %s and %s contradict each other at index %d: %s copies without agreeing.",
+			capitalFirst(copies), c.name(p.a), c.name(p.b), p.index, c.w.cfg.Protocol)
+		return cl
+	}
+	if conv.State == ClauseBroken {
+		cl.State = ClauseBroken
+		cl.Text = fmt.Sprintf("%s, yet they will never all give the same answer: %s copies without agreeing.", capitalFirst(copies), c.w.cfg.Protocol)
+		return cl
+	}
+	cl.State = ClauseHolding
+	if stored == 0 {
+		cl.Text = "Nothing is stored yet."
+	} else {
+		cl.Text = fmt.Sprintf("%s and none contradicts another yet; nothing but luck with the network keeps them alike.", capitalFirst(copies))
+	}
+	return cl
+}
+
+func capitalFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

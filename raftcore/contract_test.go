@@ -33,10 +33,10 @@ func abc(c *Config, p Protocol) {
 	c.Nodes, c.Protocol, c.Names = 3, p, []string{"A", "B", "C"}
 }
 
-func TestContractHasFourClausesInOrder(t *testing.T) {
+func TestContractHasFiveClausesInOrder(t *testing.T) {
 	w := newTestWorld(t, nil)
 	got := w.Contract()
-	ids := []string{ClauseOneHistory, ClauseConverge, ClauseNoFork, ClauseAgreed}
+	ids := []string{ClauseOneHistory, ClauseConverge, ClauseNoFork, ClauseAgreed, ClauseAgreement}
 	if len(got) != len(ids) {
 		t.Fatalf("want %d clauses, got %d", len(ids), len(got))
 	}
@@ -62,6 +62,7 @@ func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 		}
 	}
 	wantClause(t, w, ClauseConverge, ClauseHolding, "3 machines", "2 committed entries")
+	wantClause(t, w, ClauseAgreement, ClauseHolding, "6 entries are stored on 3 machines", "only the first 2")
 
 	// C pauses and misses a write: it is behind, and Raft will catch it up.
 	mustApply(t, w, Action{Do: DoPause, Node: 3})
@@ -79,6 +80,9 @@ func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 	w.RunFor(4_000_000)
 	wantClause(t, w, ClauseNoFork, ClauseNotYet, "A holds", "none is committed")
 	wantClause(t, w, ClauseOneHistory, ClauseHolding)
+	// Copies that disagree are not a contradiction while no majority
+	// stands behind them.
+	wantClause(t, w, ClauseAgreement, ClauseHolding, "a majority agreed on")
 	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(3_000_000)
 	for _, c := range w.Contract() {
@@ -95,6 +99,7 @@ func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolNaiveCopy) })
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=3"})
 	wantClause(t, w, ClauseConverge, ClauseNotYet, "2 copies are still on the way")
+	wantClause(t, w, ClauseAgreement, ClauseHolding, "1 entry is stored", "luck")
 	var toC uint64
 	for _, m := range w.InFlight() {
 		if m.To == 3 {
@@ -113,6 +118,8 @@ func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 	wantClause(t, w, ClauseNoFork, ClauseHolding)
 	// A applied the write before anyone else had it.
 	wantClause(t, w, ClauseAgreed, ClauseBroken, "A applied deployments/web=replicas=3", "1 of 3")
+	// Two copies, and still the machines will answer differently.
+	wantClause(t, w, ClauseAgreement, ClauseBroken, "2 entries are stored", "never all give the same answer")
 }
 
 // TestContractNaiveCopyPartition: writes on both sides of a partition fork
@@ -129,6 +136,8 @@ func TestContractNaiveCopyPartition(t *testing.T) {
 	wantClause(t, w, ClauseNoFork, ClauseBroken, "naive-copy never reconciles")
 	wantClause(t, w, ClauseConverge, ClauseBroken, "index 1")
 	wantClause(t, w, ClauseAgreed, ClauseBroken)
+	// Everything was copied that could be, and the copies contradict.
+	wantClause(t, w, ClauseAgreement, ClauseBroken, "3 entries are stored on 3 machines", "contradict each other at index 1", "naive-copy copies")
 }
 
 // TestContractFailoverTwoAuthorities: a silent authority yields a second
@@ -151,4 +160,5 @@ func TestContractFailoverTwoAuthorities(t *testing.T) {
 	wantClause(t, w, ClauseOneHistory, ClauseBroken, "index 1")
 	wantClause(t, w, ClauseNoFork, ClauseBroken, "failover never reconciles")
 	wantClause(t, w, ClauseAgreed, ClauseBroken)
+	wantClause(t, w, ClauseAgreement, ClauseBroken, "contradict each other at index 1")
 }

@@ -21,17 +21,21 @@ var contractDef = def{id: "contract",
 		return &Scenario{
 			Title:   "The shared-history contract",
 			Chapter: chapterHistory,
-			Prompt:  "Watch the contract's four promises while the network splits and heals; compare raft, naive-copy and failover.",
+			Prompt:  "Watch the contract's five promises while the network splits and heals; compare raft, naive-copy and failover.",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 15000,
 			UI: UI{Panels: []Panel{PanelContract, PanelLogs, PanelClient}, Key: keyWeb},
 			Steps: []Step{
-				{Text: "Four promises a shared history must keep. Watch them hold, bend or break while the network fails."},
-				{Text: "The network split. A promise may bend for a while; bent is not broken.",
-					When: func(v *View) bool { return !whole(v.W) }},
+				{Text: "A shared history makes five promises. Watch each one hold, bend or break while the network fails and mends.",
+					Claims: claims(fivePromises(), that("the network is whole", func(v *View) bool { return whole(v.W) }))},
+				{Text: "The network split. A promise may bend for a while: bent is not yet broken.",
+					When:   func(v *View) bool { return !whole(v.W) },
+					Claims: claims(fivePromises(), split())},
 				{Text: "Both sides were asked to write.",
 					When: func(v *View) bool { return v.sidesAsked() >= 2 },
-					Live: func(v *View) string { return "Both sides were asked to write. " + contractTally(v.W) }},
+					Live: func(v *View) string { return "Both sides were asked to write. " + contractTally(v.W) },
+					Claims: claims(fivePromises(), that("both sides were asked to write", func(v *View) bool { return v.sidesAsked() >= 2 }),
+						tallyAsSaid())},
 				{Text: "The network is whole again. What is still broken now stays broken.", HoldMs: 2000,
 					When: func(v *View) bool { return v.healedAfterSplit() },
 					Live: func(v *View) string {
@@ -40,7 +44,8 @@ var contractDef = def{id: "contract",
 							return "The network is whole again. " + contractTally(v.W)
 						}
 						return "The network is whole again, and these promises stay broken: " + strings.Join(broken, "; ") + "."
-					}},
+					},
+					Claims: claims(fivePromises(), healed(), tallyAsSaid())},
 			},
 			Expect: func(w *raftcore.World) error {
 				v := &View{W: w, h: scan(w)}
@@ -56,7 +61,7 @@ var contractDef = def{id: "contract",
 					}
 					return nil
 				}
-				want := []string{raftcore.ClauseOneHistory, raftcore.ClauseAgreed}
+				want := []string{raftcore.ClauseOneHistory, raftcore.ClauseAgreed, raftcore.ClauseAgreement}
 				if p == naive {
 					want = append(want, raftcore.ClauseNoFork)
 				}
@@ -72,20 +77,21 @@ var contractDef = def{id: "contract",
 			final: func(v *View) string {
 				broken := clauseTitles(v.W, raftcore.ClauseBroken)
 				if len(broken) == 0 {
-					s := fmt.Sprintf("Under %s all four promises hold at the end: %s", p, lowerFirst(v.W.Contract()[1].Text))
+					s := fmt.Sprintf("Under %s all five promises hold at the end: %s", p, lowerFirst(v.W.Contract()[1].Text))
 					for _, op := range v.minorityWrites() {
 						s += fmt.Sprintf(" The write %s took while cut off %s and is in no history.", name(v.W, op.Node), outcome(op))
 					}
 					return s
 				}
+				// The fifth promise says the most about a protocol that copies
+				// without agreeing; otherwise the first broken one is told.
 				var first raftcore.Clause
 				for _, c := range v.W.Contract() {
-					if c.State == raftcore.ClauseBroken {
+					if c.State == raftcore.ClauseBroken && (first.ID == "" || c.ID == raftcore.ClauseAgreement) {
 						first = c
-						break
 					}
 				}
-				return fmt.Sprintf("Under %s, %d of 4 promises ended broken (%s). %s", p, len(broken), strings.Join(broken, "; "), first.Text)
+				return fmt.Sprintf("Under %s, %d of 5 promises ended broken (%s). %s", p, len(broken), strings.Join(broken, "; "), first.Text)
 			},
 		}
 	}}
@@ -112,8 +118,8 @@ func clauseTitles(w *raftcore.World, st raftcore.ClauseState) []string {
 	return out
 }
 
-// contractTally counts the promises by state, e.g. "Right now 2 of 4
-// promises hold, 2 bend and none is broken."
+// contractTally counts the promises by state, e.g. "Right now, of the five
+// promises, 3 hold, 2 bend."
 func contractTally(w *raftcore.World) string {
 	h, n, b := 0, 0, 0
 	for _, c := range w.Contract() {
@@ -126,8 +132,8 @@ func contractTally(w *raftcore.World) string {
 			b++
 		}
 	}
-	if h == 4 {
-		return "Right now all four promises hold."
+	if h == len(w.Contract()) {
+		return "Right now all five promises hold."
 	}
 	parts := []string{}
 	for _, p := range []struct {
@@ -138,6 +144,38 @@ func contractTally(w *raftcore.World) string {
 			parts = append(parts, fmt.Sprintf("%d %s", p.k, verb(p.k, p.one, p.other)))
 		}
 	}
-	return "Right now, of the four promises, " + strings.Join(parts, ", ") + "."
+	return "Right now, of the five promises, " + strings.Join(parts, ", ") + "."
+}
 
+// fivePromises: the contract the words speak of has five promises.
+func fivePromises() claim {
+	return func(v *View) error {
+		if n := len(v.W.Contract()); n != 5 {
+			return fmt.Errorf("the words speak of five promises; the contract has %d", n)
+		}
+		return nil
+	}
+}
+
+// tallyAsSaid: every promise the tally counts is in the state it is
+// counted in, read clause by clause.
+func tallyAsSaid() claim {
+	return func(v *View) error {
+		cs := v.W.Contract()
+		h, nb := 0, 0
+		for _, c := range cs {
+			switch c.State {
+			case raftcore.ClauseHolding:
+				h++
+			case raftcore.ClauseNotYet, raftcore.ClauseBroken:
+				nb++
+			default:
+				return fmt.Errorf("promise %q is in no state the words name: %s", c.Title, c.State)
+			}
+		}
+		if h+nb != 5 {
+			return fmt.Errorf("the tally counts five promises; the contract has %d", h+nb)
+		}
+		return nil
+	}
 }

@@ -55,6 +55,11 @@ type Step struct {
 	// Live, if set, replaces Text with words computed from the world at the
 	// moment the step is reached (names, terms, times).
 	Live func(v *View) string
+	// Claims checks that what the step's words say is true of the world at
+	// the moment the step is reached, which is when the reader is shown
+	// them: nil if every claim holds, otherwise the first that does not.
+	// Tests play every figure and hold each step to its claims.
+	Claims func(v *View) error
 }
 
 // Knob is a choice a scenario offers before it starts. Values are strings so
@@ -287,11 +292,18 @@ func (s *Scenario) Schedule(seed int64) raftcore.Schedule {
 // watching the steps after every event. The error is for a scenario that
 // cannot be played at all; whether the run made its point is Result.Expect.
 func (s *Scenario) Run(seed int64) (*raftcore.World, Result, error) {
+	return s.run(seed, nil)
+}
+
+// run is Run calling onReach, if set, each time a step is reached, with the
+// world as it is at that moment.
+func (s *Scenario) run(seed int64, onReach func(i int, v *View)) (*raftcore.World, Result, error) {
 	w, err := raftcore.NewWorld(s.Config(seed))
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("scenario %s: %v", s.ID, err)
 	}
 	t := NewTracker(s)
+	t.onReach = onReach
 	t.Observe(w)
 	for i, a := range s.Autoplay() {
 		runObserved(w, t, a.AtUs())

@@ -22,6 +22,9 @@ type Tracker struct {
 	final     string
 	finalAt   uint64
 	finalTime int64
+	// onReach, if set, is called as each step is reached (tests hold the
+	// step's claims against the world there).
+	onReach func(i int, v *View)
 }
 
 type reach struct {
@@ -70,6 +73,9 @@ func (t *Tracker) reach(v *View, i int) {
 	}
 	t.reached = append(t.reached, reach{atUs: v.W.Now(), text: text})
 	t.holdFrom = -1
+	if t.onReach != nil {
+		t.onReach(i, v)
+	}
 }
 
 func (t *Tracker) view(w *raftcore.World) *View { return &View{W: w, h: t.h} }
