@@ -24,15 +24,19 @@ var replicatedMemory = def{id: "replicated-memory", build: func(values) *Scenari
 		Script:  sc, UntilMs: 10000,
 		UI: UI{Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: keyWeb},
 		Steps: []Step{
-			{Text: "Three machines keep copies of one memory, all empty. Write a change."},
+			{Text: "Three machines, each keeping its own copy of one memory, all empty so far. Write a change.",
+				Claims: claims(machines(3), emptyLogs())},
 			{Text: "Every machine recorded it: copying works, for now. Write again, and let the network drop one copy.",
 				When: func(v *View) bool {
 					return v.W.Node(1).LastIndex() > 0 && logsEqual(v.W, nil) && settled(v.W)
-				}},
+				},
+				Claims: claims(sameHistories(nil), quiet(), that("every machine recorded a change", func(v *View) bool { return v.W.Node(1).LastIndex() > 0 }))},
 			{Text: "Some machines have the change and one does not.", When: gap,
-				Live: func(v *View) string { return logGroupsLine(v.W) + " Nobody is told." }},
-			{Text: "Time passes, and nothing notices or repairs the gap: no machine ever checks what the others hold.",
-				When: gap, HoldMs: 3000},
+				Live:   func(v *View) string { return logGroupsLine(v.W) + " Nobody is told." },
+				Claims: claims(differentHistories(), groupsAsSaid(), quiet())},
+			{Text: "Time passes, and nothing notices or mends the gap: no machine ever checks what the others hold.",
+				When: gap, HoldMs: 3000,
+				Claims: claims(differentHistories(), quiet())},
 		},
 		Expect: func(w *raftcore.World) error {
 			if !settled(w) || logsEqual(w, nil) {
@@ -57,7 +61,7 @@ var replicatedMemory = def{id: "replicated-memory", build: func(values) *Scenari
 				return logGroupsLine(v.W)
 			}
 			missing := v.W.Node(long).Entry(v.W.Node(short).LastIndex() + 1)
-			s := strings.TrimSuffix(logGroupsLine(v.W), ".") + fmt.Sprintf(": %s never got %s", name(v.W, short), missing.Data)
+			s := logGroupsLine(v.W) + fmt.Sprintf(" %s never got %s", name(v.W, short), missing.Data)
 			if d, ok := lossTo(v.h, []id{short}); ok {
 				s += fmt.Sprintf(", %s at %s, and %s later nothing has noticed.", lossWords(d.why), secs(d.atUs), secs(v.W.Now()-d.atUs))
 			} else {
@@ -101,16 +105,38 @@ func logGroups(w *raftcore.World) [][]id {
 	return out
 }
 
-// logGroupsLine says who holds which history, e.g. "A and B hold 2 entries;
-// C holds 1."
+// logGroupsLine says who holds which history, and how the histories
+// relate, e.g. "A and B hold 2 entries; C holds 1, the first of theirs." or
+// "A and B hold 3 entries; C holds 3. They part at index 2." Equal counts
+// never read as agreement: where histories differ, the line says where.
 func logGroupsLine(w *raftcore.World) string {
 	gs := logGroups(w)
+	if len(gs) == 1 {
+		return fmt.Sprintf("All %d machines hold the same %s.", w.Size(), count(int(w.Node(1).LastIndex()), "entry", "entries"))
+	}
 	parts := make([]string, len(gs))
 	for i, g := range gs {
 		parts[i] = fmt.Sprintf("%s %s %s", names(w, g), verb(len(g), "holds", "hold"), count(int(w.Node(g[0]).LastIndex()), "entry", "entries"))
 	}
-	if len(gs) == 1 {
-		return fmt.Sprintf("All %d machines hold the same %s.", w.Size(), count(int(w.Node(1).LastIndex()), "entry", "entries"))
+	line := capital(strings.Join(parts, "; "))
+	if len(gs) == 2 {
+		a, b := gs[0][0], gs[1][0]
+		if at := divergeAt(w, a, b); at > 0 {
+			return line + fmt.Sprintf(". Their histories part at index %d.", at)
+		}
+		short, long := gs[0], gs[1]
+		if w.Node(a).LastIndex() > w.Node(b).LastIndex() {
+			short, long = long, short
+		}
+		return line + fmt.Sprintf(": %s %s only the start of %s history.", names(w, short), verb(len(short), "has", "have"), possessive(w, long))
 	}
-	return capital(strings.Join(parts, "; ")) + "."
+	return line + ". No two of these histories are the same."
+}
+
+// possessive is "A's" or "A and B's".
+func possessive(w *raftcore.World, ids []id) string {
+	if len(ids) > 1 {
+		return "their"
+	}
+	return names(w, ids) + "'s"
 }

@@ -24,16 +24,25 @@ var threeAnswers = def{id: "three-answers", build: func(values) *Scenario {
 		Script:  sc, UntilMs: 10000,
 		UI: UI{Panels: []Panel{PanelQuestion, PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}},
 		Steps: []Step{
-			{Text: "Three machines start empty; each keeps its own copy of history. Write deployments/web on one of them, and let the network lose one copy."},
+			{Text: "Three machines start empty; each keeps its own copy of history. Write deployments/web on one of them, and let the network lose one copy.",
+				Claims: claims(machines(3), emptyLogs(), allActive())},
 			{Text: "A copy was lost on its way, and nothing will send it again. Ask each machine whether the key exists.",
 				When: func(v *View) bool {
-					_, _, _, ok := keyDisagreement(v.W)
-					return ok && settled(v.W)
+					// The copy is marked lost when sent, but is seen lost
+					// only when it would have arrived: wait for that.
+					_, _, no, ok := keyDisagreement(v.W)
+					_, lost := lossTo(v.h, no)
+					return ok && lost && settled(v.W)
 				},
 				Live: func(v *View) string {
 					k, _, no, _ := keyDisagreement(v.W)
 					return fmt.Sprintf("The copy to %s was lost, and nothing will send it again. Ask each machine: does %s exist?", names(v.W, no), k)
-				}},
+				},
+				Claims: claims(quiet(), that("the machines lacking the key lost a copy on the way", func(v *View) bool {
+					_, _, no, ok := keyDisagreement(v.W)
+					_, lost := lossTo(v.h, no)
+					return ok && lost
+				}))},
 			{Text: "The machines disagree, and none of them is lying: each reports what reached it.",
 				When: func(v *View) bool { _, ok := readsDisagree(v.W); return ok },
 				Live: func(v *View) string {
@@ -41,7 +50,8 @@ var threeAnswers = def{id: "three-answers", build: func(values) *Scenario {
 					yes, no := readAnswers(v.W, k)
 					return fmt.Sprintf("%s %s YES; %s %s NO. None is lying: each reports what reached it.",
 						names(v.W, yes), verb(len(yes), "answers", "answer"), names(v.W, no), verb(len(no), "answers", "answer"))
-				}},
+				},
+				Claims: claims(answersAsHeld())},
 		},
 		Expect: func(w *raftcore.World) error {
 			k, _, no, ok := keyDisagreement(w)
@@ -142,4 +152,27 @@ func lossWords(why raftcore.Cause) string {
 		return "dropped"
 	}
 	return "lost in the network"
+}
+
+// answersAsHeld: some machines answered YES and some NO about the same key,
+// and each answer is what that machine holds now.
+func answersAsHeld() claim {
+	return func(v *View) error {
+		k, ok := readsDisagree(v.W)
+		if !ok {
+			return fmt.Errorf("the words say the answers differ; they do not")
+		}
+		yes, no := readAnswers(v.W, k)
+		for _, n := range yes {
+			if _, has := v.W.Node(n).KV().Get(k); !has {
+				return fmt.Errorf("%s is said to answer YES about %s, but does not hold it", name(v.W, n), k)
+			}
+		}
+		for _, n := range no {
+			if _, has := v.W.Node(n).KV().Get(k); has {
+				return fmt.Errorf("%s is said to answer NO about %s, but holds it", name(v.W, n), k)
+			}
+		}
+		return nil
+	}
 }

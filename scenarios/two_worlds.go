@@ -27,16 +27,20 @@ var twoWorlds = def{id: "two-worlds", build: func(values) *Scenario {
 		Script:  sc, UntilMs: 12000,
 		UI: UI{Panels: []Panel{PanelLogs, PanelContract, PanelChecker}, Key: keyWeb},
 		Steps: []Step{
-			{Text: "One replicated memory on three machines. Split A and B from C."},
+			{Text: "Three machines copy one memory to each other over a whole network. Split A and B from C.",
+				Claims: claims(machines(3), that("the network is whole", func(v *View) bool { return whole(v.W) }))},
 			{Text: "The network is split. Keep writing, on both sides.",
-				When: func(v *View) bool { return !whole(v.W) }},
-			{Text: "Both sides accepted writes. Each side's history is consistent, and they are no longer the same.",
-				When: func(v *View) bool { return v.sidesThatWrote() >= 2 }},
-			{Text: "The network is whole again, yet the histories stay different: nothing merges them.",
+				When:   func(v *View) bool { return !whole(v.W) },
+				Claims: claims(split())},
+			{Text: "Both sides took writes, and their histories are no longer the same. Neither side is broken: each just never heard the other.",
+				When:   func(v *View) bool { return v.sidesThatWrote() >= 2 },
+				Claims: claims(split(), differentHistories(), that("both sides took writes", func(v *View) bool { return v.sidesThatWrote() >= 2 }))},
+			{Text: "The network is whole again, yet the histories stay apart: nothing merges them.",
 				When: func(v *View) bool { return v.healedAfterSplit() && settled(v.W) && !logsEqual(v.W, nil) },
 				Live: func(v *View) string {
-					return "The network is whole again, yet the histories stay different. " + logGroupsLine(v.W)
-				}},
+					return "The network is whole again, yet the histories stay apart. " + logGroupsLine(v.W)
+				},
+				Claims: claims(healed(), quiet(), differentHistories(), groupsAsSaid(), partsWhereSaid())},
 		},
 		Expect: func(w *raftcore.World) error {
 			v := &View{W: w, h: scan(w)}
@@ -59,9 +63,34 @@ var twoWorlds = def{id: "two-worlds", build: func(values) *Scenario {
 			if len(gs) < 2 {
 				return logGroupsLine(v.W)
 			}
-			at := divergeAt(v.W, gs[0][0], gs[1][0])
-			return fmt.Sprintf("%s Their histories part at index %d, and each later write only adds to both; the checker counted %s.",
-				logGroupsLine(v.W), at, count(v.W.ViolationCount(raftcore.RuleStateMachineSafety), "fork", "forks"))
+			return fmt.Sprintf("%s Each write since then went to both and only added to both; the checker counted %s.",
+				logGroupsLine(v.W), count(v.W.ViolationCount(raftcore.RuleStateMachineSafety), "fork", "forks"))
 		},
 	}
 }}
+
+// partsWhereSaid: when two groups hold histories of which neither is the
+// start of the other, they first differ where logGroupsLine says, entry by
+// entry.
+func partsWhereSaid() claim {
+	return func(v *View) error {
+		gs := logGroups(v.W)
+		if len(gs) != 2 {
+			return nil
+		}
+		a, b := v.W.Node(gs[0][0]), v.W.Node(gs[1][0])
+		said := divergeAt(v.W, gs[0][0], gs[1][0])
+		for i := uint64(1); i <= min(a.LastIndex(), b.LastIndex()); i++ {
+			if a.Entry(i).Data != b.Entry(i).Data {
+				if i != said {
+					return fmt.Errorf("the words say the histories part at index %d; the first entries to differ are at %d", said, i)
+				}
+				return nil
+			}
+		}
+		if said != 0 {
+			return fmt.Errorf("the words say the histories part at index %d; every entry both hold is the same", said)
+		}
+		return nil
+	}
+}
