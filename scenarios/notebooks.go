@@ -50,7 +50,8 @@ var notebooks = def{id: "notebooks",
 		}
 		if p == naive {
 			s.Steps = []Step{
-				{Text: "Three notebooks copy every order to each other. Let one order reach only two of them."},
+				{Text: "Three colleagues keep notebooks of orders, each copying every order to the other two. Let one order reach only two of them.",
+					Claims: claims(machines(3), emptyLogs())},
 				{Text: "An order reached two notebooks; the third never saw it.",
 					When: func(v *View) bool { return settled(v.W) && !logsEqual(v.W, nil) },
 					Live: func(v *View) string {
@@ -59,10 +60,13 @@ var notebooks = def{id: "notebooks",
 							return fmt.Sprintf("%s never got %s; the others did.", name(v.W, short), e.Data)
 						}
 						return logGroupsLine(v.W)
-					}},
-				{Text: "One notebook's messages are delayed, and everyone keeps recording.", When: delayed},
-				{Text: "Restored. Each notebook is consistent on its own, and no two of them match.",
-					When: func(v *View) bool { _, slow := slowSince(v.W); return !slow && settled(v.W) && allDiffer(v.W) }},
+					},
+					Claims: claims(quiet(), differentHistories())},
+				{Text: "One notebook's messages are delayed, and everyone keeps recording.", When: delayed,
+					Claims: claims(slowLink(), that("two or more notebooks recorded orders during the delay", delayed))},
+				{Text: "Contact is back. Each notebook is consistent on its own, and no two match. Before you look further: which one should become the official history? Merge them, or choose one, and how?",
+					When:   func(v *View) bool { _, slow := slowSince(v.W); return !slow && settled(v.W) && allDiffer(v.W) },
+					Claims: claims(noSlowLink(), quiet(), that("no two notebooks match", func(v *View) bool { return allDiffer(v.W) }))},
 			}
 			s.Expect = func(w *raftcore.World) error {
 				if !settled(w) || !allDiffer(w) {
@@ -82,16 +86,18 @@ var notebooks = def{id: "notebooks",
 				if !allDiffer(v.W) {
 					lead = "Some notebooks match."
 				}
-				return lead + " Orders as each recorded them: " + strings.Join(parts, "; ") + "."
+				return lead + " Orders as each recorded them: " + strings.Join(parts, "; ") + ". Nobody did anything wrong, and nothing here decides which notebook to trust."
 			}
 			return s
 		}
 		s.Steps = []Step{
-			{Text: "Three notebooks under raft: the leader orders what they record. Let one order reach only two of them."},
+			{Text: "The same three notebooks, now kept under raft. Predict first: when the delayed notebook is back, whose orders will survive, and what becomes of the rest? Then let one order reach only two of them.",
+				Claims: claims(machines(3), emptyLogs())},
 			{Text: "A copy was lost, but the leader saw the notebook lagging and sent the order again: all three match.",
 				When: func(v *View) bool {
 					return lostKind(v.h, raftcore.MsgApp) && logsEqual(v.W, nil) && v.W.Node(1).LastIndex() > 1
-				}},
+				},
+				Claims: claims(sameHistories(nil), that("a copy was lost", func(v *View) bool { return lostKind(v.h, raftcore.MsgApp) }))},
 			{Text: "One notebook's messages are delayed. The others stopped hearing it and elected a new leader, while it kept recording.",
 				When: func(v *View) bool {
 					at, ok := slowSince(v.W)
@@ -105,12 +111,26 @@ var notebooks = def{id: "notebooks",
 						}
 					}
 					return "Messages are delayed."
-				}},
-			{Text: "Restored. The committed history wins: what only the delayed notebook had recorded was replaced.",
+				},
+				Claims: claims(slowLink(), that("a leader was elected during the delay", func(v *View) bool {
+					at, ok := slowSince(v.W)
+					return ok && electedSince(v.h, at)
+				}))},
+			{Text: "Restored. The history a majority had accepted won: orders recorded without a majority were replaced, and their clients were told they failed.",
 				When: func(v *View) bool {
 					_, slow := slowSince(v.W)
 					return !slow && logsEqual(v.W, nil) && replacedAny(v.h) && allDone(v.W)
-				}},
+				},
+				Claims: claims(noSlowLink(), sameHistories(nil),
+					that("some recorded orders were replaced", func(v *View) bool { return replacedAny(v.h) }),
+					that("every order missing from the history was answered as failed", func(v *View) bool {
+						for _, op := range v.W.Ops() {
+							if _, in := inLog(v.W, 1, op.ID); isWrite(op) && !in && !failed(op) {
+								return false
+							}
+						}
+						return true
+					}))},
 		}
 		s.Expect = func(w *raftcore.World) error {
 			h := scan(w)
@@ -229,4 +249,12 @@ func orderList(w *raftcore.World, n id) string {
 		return "none"
 	}
 	return strings.Join(out, ", ")
+}
+
+func slowLink() claim {
+	return that("some notebook's messages are delayed", func(v *View) bool { _, ok := slowSince(v.W); return ok })
+}
+
+func noSlowLink() claim {
+	return that("no notebook's messages are delayed any more", func(v *View) bool { _, ok := slowSince(v.W); return !ok })
 }

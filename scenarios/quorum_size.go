@@ -43,42 +43,53 @@ var quorumSize = def{id: "quorum-size",
 			sc.at(last+6000, heal())
 		}
 		sc.at(last+11000, write(1, keyWeb, "replicas=9"))
-		intro := fmt.Sprintf("%d members: a write needs %d of them. Make one member unreachable, then more.", n, q)
+		intro := fmt.Sprintf("%d members, all reachable. Predict first: with one of them unreachable, do writes go on? With half of them, or more? Then make one unreachable, then more.", n)
 		if n == 1 {
-			intro = "1 member: a write needs only itself. Make it unreachable."
+			intro = "1 member, reachable. Predict first: if it becomes unreachable, can anything be written? Then make it unreachable."
 		}
 		s := &Scenario{
 			Title:   "Exercise: observing etcd's quorum",
 			Chapter: chapterHistory,
-			Prompt:  "Pick 1 to 7 members, make one unreachable, then half; see when writes stop.",
+			Prompt:  "Pick 1 to 7 members, predict, then make one unreachable, then half; see when writes stop.",
 			Base:    config(raft, etcdNames(n)),
 			Script:  sc, UntilMs: last + 12500,
-			UI:    UI{Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb},
-			Steps: []Step{{Text: intro}},
+			UI: UI{Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb},
+			Steps: []Step{{Text: intro, Claims: claims(machines(n), allActive(),
+				that("every member is reachable", func(v *View) bool { return whole(v.W) }))}},
 		}
 		if f >= 1 {
-			s.Steps = append(s.Steps, Step{Text: "A member is unreachable, and the write still committed: the rest are a majority.",
+			s.Steps = append(s.Steps, Step{Text: "A member is unreachable, and the write still went through.",
 				When: func(v *View) bool { _, ok := v.quorumWrite(true); return ok },
 				Live: func(v *View) string {
 					u, _ := v.quorumWrite(true)
-					return fmt.Sprintf("With %d of %d unreachable, the write still committed: %d of %d is a majority.", u, n, n-u, n)
-				}})
+					return fmt.Sprintf("With %d of %d unreachable, the write still went through. Was that what you predicted?", u, n)
+				},
+				Claims: claims(quorumWriteSaid(true))})
 		}
 		s.Steps = append(s.Steps,
-			Step{Text: "Too few members are reachable: the write failed rather than risk two histories.",
+			Step{Text: "Now the write failed: the reachable members would not accept it.",
 				When: func(v *View) bool { _, ok := v.quorumWrite(false); return ok },
 				Live: func(v *View) string {
 					u, _ := v.quorumWrite(false)
 					if u == n {
 						return fmt.Sprintf("With %s unreachable, nobody can take the write: it failed.", verb(n, "the only member", "every member"))
 					}
-					return fmt.Sprintf("With %d of %d unreachable, only %d remain, fewer than the %d a write needs: it failed rather than risk two histories.", u, n, n-u, q)
-				}},
-			Step{Text: "Every member is back, and writes commit again.",
+					return fmt.Sprintf("With %d of %d unreachable, the write failed, though %s still running.", u, n, count(n-u, "member is", "members are"))
+				},
+				Claims: claims(quorumWriteSaid(false), that("the members out of reach are still running", func(v *View) bool {
+					u, _ := v.quorumWrite(false)
+					return u == n || allActive()(v) == nil
+				}))},
+			Step{Text: "Every member is back, and writes go through again.",
 				When: func(v *View) bool {
 					_, failedOnce := v.quorumWrite(false)
 					return failedOnce && v.writeOKWithAll()
-				}},
+				},
+				Live: func(v *View) string {
+					return verb(n, "The member is back", "Every member is back") + ", and writes go through again. " + tryNext(n)
+				},
+				Claims: claims(allActive(), that("every member is reachable", func(v *View) bool { return whole(v.W) }),
+					that("a write went through with every member back", func(v *View) bool { return v.writeOKWithAll() }))},
 		)
 		s.Expect = func(w *raftcore.World) error {
 			v := &View{W: w, h: scan(w)}
@@ -113,13 +124,13 @@ var quorumSize = def{id: "quorum-size",
 			fmt.Fprintf(&b, "With %s, ", count(n, "member", "members"))
 			switch {
 			case n == 1 && okMax == 0:
-				b.WriteString("writes committed while it was up")
+				b.WriteString("writes went through while it was up")
 			case okMax > 0:
-				fmt.Fprintf(&b, "writes committed with up to %d unreachable", okMax)
+				fmt.Fprintf(&b, "writes went through with up to %d unreachable", okMax)
 			case okMax == 0:
-				b.WriteString("writes committed only with every member reachable")
+				b.WriteString("writes went through only with every member reachable")
 			default:
-				b.WriteString("no write committed")
+				b.WriteString("no write went through")
 			}
 			switch {
 			case n == 1 && failMin == 1:
@@ -128,25 +139,43 @@ var quorumSize = def{id: "quorum-size",
 				fmt.Fprintf(&b, " and stopped with %d", failMin)
 			}
 			b.WriteString(". ")
-			switch {
-			case n%2 == 0:
-				fmt.Fprintf(&b, "%d members need %d to agree, so they survive %s, as %s %s: the extra member is one more to wait for, not one more failure survived.",
-					n, q, failures(n-q), count(n-1, "member", "members"), verb(n-1, "does", "do"))
-			case n == 1:
-				b.WriteString("A single member survives no failure at all.")
-			default:
-				fmt.Fprintf(&b, "%d members would need %d to agree and still survive only %s: odd sizes waste nothing.", n+1, quorum(n+1), failures(n+1-quorum(n+1)))
-			}
+			// The book stops one step before the rule: the closing line
+			// reports what happened and asks, and leaves the rule unsaid.
+			b.WriteString(tryNext(n))
 			return b.String()
 		}
 		return s
 	}}
 
-func failures(k int) string {
-	if k == 0 {
-		return "no failure"
+// tryNext asks the reader to compare with the neighbouring size that tells
+// most: an even size with the odd one below it, an odd size with the even
+// one above.
+func tryNext(n int) string {
+	switch {
+	case n == 7:
+		return "Compare 6 members: how many can each lose?"
+	case n%2 == 0:
+		return fmt.Sprintf("Now try %d members: how many can each size lose before writes stop?", n-1)
 	}
-	return count(k, "failure", "failures")
+	return fmt.Sprintf("Now try %d members: does one more member let the cluster lose one more?", n+1)
+}
+
+// quorumWriteSaid: the step's words say a write made with u members out of
+// reach went through (ok) or failed; the world must hold such a write,
+// finished that way, with that many out of reach of its writer.
+func quorumWriteSaid(ok bool) claim {
+	return func(v *View) error {
+		u, found := v.quorumWrite(ok)
+		if !found {
+			return fmt.Errorf("the words tell of a write that %s with members unreachable; there is none", map[bool]string{true: "went through", false: "failed"}[ok])
+		}
+		for _, op := range v.W.Ops() {
+			if isWrite(op) && op.Done() && (op.Result == raftcore.OpOK) == ok && v.W.Size()-len(op.Side) == u {
+				return nil
+			}
+		}
+		return fmt.Errorf("no finished write had %d members out of reach", u)
+	}
 }
 
 // seq lists the integers from a to b.
