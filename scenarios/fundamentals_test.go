@@ -16,8 +16,8 @@ func TestRolesShowEveryTransition(t *testing.T) {
 			from, to raftcore.Role
 			why      []raftcore.Cause
 		}{
-			{raftcore.RoleFollower, raftcore.RolePreCandidate, timeouts},
-			{raftcore.RolePreCandidate, raftcore.RoleCandidate, []raftcore.Cause{raftcore.CauseWonPreVote}},
+			// The lesson's three roles: PreVote is off in this figure.
+			{raftcore.RoleFollower, raftcore.RoleCandidate, timeouts},
 			{raftcore.RoleCandidate, raftcore.RoleLeader, []raftcore.Cause{raftcore.CauseWonElection}},
 			{raftcore.RoleLeader, raftcore.RoleFollower, higherTerm},
 		} {

@@ -15,21 +15,30 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 	sc.at(300, act(raftcore.DoTimeout, 1))
 	sc.at(3000, act(raftcore.DoPause, 1))
 	sc.at(7000, act(raftcore.DoResume, 1))
+	// The lesson draws three roles, follower, candidate and leader; PreVote
+	// would add a fourth, pre-candidate, that the lesson never explains.
+	cfg := config(raft, etcdNames(5))
+	cfg.PreVote = false
 	return &Scenario{
 		Title:   "Raft roles",
 		Chapter: chapterFundamentals,
 		Prompt:  "Watch an election; force a timeout, or pause the leader and resume it later.",
-		Base:    config(raft, etcdNames(5)),
+		Base:    cfg,
 		Script:  sc, UntilMs: 10000,
 		UI: UI{Panels: []Panel{PanelRoles, PanelLogs}},
 		Steps: []Step{
-			{Text: "Every member starts as a follower, waiting to hear from a leader."},
+			{Text: "Every member starts as a follower, waiting to hear from a leader.",
+				Claims: claims(machines(5), allFollowers())},
 			{Text: "Timeout: a follower heard no leader in time and stood as a candidate.",
 				When: func(v *View) bool { _, ok := firstRole(v.h, raftcore.RoleFollower, anyRole); return ok },
 				Live: func(v *View) string {
 					rc, _ := firstRole(v.h, raftcore.RoleFollower, anyRole)
-					return fmt.Sprintf("Timeout: %s's election timer ran out with no leader heard, so it asked the others for their votes.", name(v.W, rc.node))
-				}},
+					return fmt.Sprintf("Timeout: %s's election timer ran out with no leader heard, so it became a candidate and asked the others for their votes.", name(v.W, rc.node))
+				},
+				Claims: claims(that("a follower became a candidate on a timeout", func(v *View) bool {
+					_, ok := firstRole(v.h, raftcore.RoleFollower, raftcore.RoleCandidate, timeouts...)
+					return ok
+				}))},
 			{Text: "Majority vote: a candidate won a majority and leads.",
 				When: func(v *View) bool {
 					_, ok := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader)
@@ -38,13 +47,19 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 				Live: func(v *View) string {
 					rc, _ := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader)
 					return fmt.Sprintf("Majority vote: %s won at least %d of %d votes and leads term %d.", name(v.W, rc.node), quorum(v.W.Size()), v.W.Size(), rc.term)
-				}},
+				},
+				Claims: claims(leadsAlone(func(v *View) id { rc, _ := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader); return rc.node }))},
 			{Text: "The leader went quiet; a follower timed out and won a higher term.",
 				When: func(v *View) bool { _, ok := secondLeader(v.h); return ok },
 				Live: func(v *View) string {
 					rc, _ := secondLeader(v.h)
 					return fmt.Sprintf("The leader went quiet; %s timed out and won term %d.", name(v.W, rc.node), rc.term)
-				}},
+				},
+				Claims: claims(leadsAlone(func(v *View) id { rc, _ := secondLeader(v.h); return rc.node }),
+					that("the first leader is silent", func(v *View) bool {
+						rc, _ := firstRole(v.h, raftcore.RoleCandidate, raftcore.RoleLeader)
+						return silent(v.W, rc.node)
+					}))},
 			{Text: "Higher term: the old leader saw a newer term and stepped down to follower.",
 				When: func(v *View) bool {
 					_, ok := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, higherTerm...)
@@ -53,7 +68,11 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 				Live: func(v *View) string {
 					rc, _ := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, higherTerm...)
 					return fmt.Sprintf("Higher term: %s saw term %d and stepped down to follower.", name(v.W, rc.node), rc.term)
-				}},
+				},
+				Claims: claims(roleIs(func(v *View) id {
+					rc, _ := firstRole(v.h, raftcore.RoleLeader, raftcore.RoleFollower, higherTerm...)
+					return rc.node
+				}, raftcore.RoleFollower), noPreCandidate())},
 		},
 		Expect: func(w *raftcore.World) error {
 			h := scan(w)
@@ -61,8 +80,7 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 				from, to raftcore.Role
 				why      []raftcore.Cause
 			}{
-				{raftcore.RoleFollower, raftcore.RolePreCandidate, timeouts},
-				{raftcore.RolePreCandidate, raftcore.RoleCandidate, nil},
+				{raftcore.RoleFollower, raftcore.RoleCandidate, timeouts},
 				{raftcore.RoleCandidate, raftcore.RoleLeader, nil},
 				{raftcore.RoleLeader, raftcore.RoleFollower, higherTerm},
 			} {
@@ -71,6 +89,9 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 				}
 			}
 			if err := oneLeaderPerTerm(&View{W: w, h: h}); err != nil {
+				return err
+			}
+			if err := noPreCandidate()(&View{W: w, h: h}); err != nil {
 				return err
 			}
 			if n := w.ViolationCount(""); n > 0 {
@@ -134,4 +155,28 @@ func secondLeader(h *history) (roleChange, bool) {
 		}
 	}
 	return roleChange{}, false
+}
+
+// allFollowers: every member is a running follower.
+func allFollowers() claim {
+	return func(v *View) error {
+		for _, n := range all(v.W) {
+			if err := roleIs(node(int(n)), raftcore.RoleFollower)(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// noPreCandidate: no member ever took a role the lesson does not draw.
+func noPreCandidate() claim {
+	return that("members move only between the three roles the lesson draws", func(v *View) bool {
+		for _, rc := range v.h.roles {
+			if rc.to == raftcore.RolePreCandidate || rc.from == raftcore.RolePreCandidate {
+				return false
+			}
+		}
+		return true
+	})
 }
