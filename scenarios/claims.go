@@ -114,8 +114,8 @@ func activeNow(who func(v *View) id) claim {
 	}
 }
 
-// split: the network is cut somewhere.
-func split() claim { return that("the network is split", func(v *View) bool { return !whole(v.W) }) }
+// splitNow: the network is cut somewhere.
+func splitNow() claim { return that("the network is split", func(v *View) bool { return !whole(v.W) }) }
 
 // healed: the network split earlier and is whole now.
 func healed() claim {

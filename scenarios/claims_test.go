@@ -24,6 +24,7 @@ func playClaims(s *Scenario, seed int64) ([]string, error) {
 	_, _, err := s.run(seed, func(i int, v *View) {
 		st := s.Steps[i]
 		if st.Claims == nil {
+			bad = append(bad, fmt.Sprintf("step %d says %q and claims nothing checkable", i, stepText(st, v)))
 			return
 		}
 		if err := st.Claims(v); err != nil {

@@ -27,26 +27,45 @@ var commitLatency = def{id: "commit-latency", build: func(values) *Scenario {
 		Script:  sc, UntilMs: 10000,
 		UI: UI{Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Highlight: []id{1}},
 		Steps: []Step{
-			{Text: "A write returns only once a majority of members hold it. Write with every link fast."},
+			{Text: "A write returns only once a majority of members hold it. Write with every link fast.",
+				Claims: claims(machines(5), that("every link is fast", func(v *View) bool { return slowLinks(v.W) == 0 }))},
 			{Text: "Committed: the leader heard back from a majority.",
 				When: func(v *View) bool { return len(okWrites(v.W)) > 0 },
 				Live: func(v *View) string {
 					op := okWrites(v.W)[0]
 					return fmt.Sprintf("Committed in %s: the leader heard back from a majority, %d of %d members.", ms(op.LatencyUs(0)), quorum(v.W.Size()), v.W.Size())
-				}},
+				},
+				Claims: claims(that("the write is held by a majority", func(v *View) bool {
+					op := okWrites(v.W)[0]
+					held := 0
+					for _, n := range all(v.W) {
+						if _, in := inLog(v.W, n, op.ID); in {
+							held++
+						}
+					}
+					return held >= quorum(v.W.Size())
+				}))},
 			{Text: "Some members are slow, yet the write was as fast: the fast members were still a majority.",
 				When: func(v *View) bool { _, ok := fastDespiteSlow(v.W); return ok },
 				Live: func(v *View) string {
 					op, _ := fastDespiteSlow(v.W)
 					return fmt.Sprintf("%s are slow, yet the write took %s: the fast members were still a majority.",
 						capital(count(len(slowMembersAt(op)), "member", "members")), ms(op.LatencyUs(0)))
-				}},
+				},
+				Claims: claims(that("the fast members are a majority", func(v *View) bool {
+					op, _ := fastDespiteSlow(v.W)
+					return v.W.Size()-len(slowMembersAt(op)) >= quorum(v.W.Size())
+				}))},
 			{Text: "Now every majority includes a slow member, and the write waits for its round trip.",
 				When: func(v *View) bool { _, ok := slowWrite(v.W); return ok },
 				Live: func(v *View) string {
 					op, _ := slowWrite(v.W)
 					return fmt.Sprintf("Now every majority includes a slow member: the write waited %s, a round trip to it.", ms(op.LatencyUs(0)))
-				}},
+				},
+				Claims: claims(that("every majority includes a slow member, and the write waited at least a round trip", func(v *View) bool {
+					op, _ := slowWrite(v.W)
+					return v.W.Size()-len(slowMembersAt(op)) < quorum(v.W.Size()) && op.LatencyUs(0) >= 2*slowLinkMinUs
+				}))},
 		},
 		Expect: func(w *raftcore.World) error {
 			ws := okWrites(w)
@@ -127,4 +146,17 @@ func slowWrite(w *raftcore.World) (raftcore.Op, bool) {
 		}
 	}
 	return raftcore.Op{}, false
+}
+
+// slowLinks counts the links now slow enough for the figure to call slow.
+func slowLinks(w *raftcore.World) int {
+	k := 0
+	for _, a := range all(w) {
+		for _, b := range all(w) {
+			if a != b && w.Link(a, b).LatencyMinUs >= slowLinkMinUs {
+				k++
+			}
+		}
+	}
+	return k
 }

@@ -58,8 +58,10 @@ var majority = def{id: "majority",
 			When: func(v *View) bool { return !whole(v.W) },
 			Live: func(v *View) string {
 				return fmt.Sprintf("The network is split %s. Each group hears only silence from the others.", shapeOf(v.W.Sides()))
-			}}
-		s.Steps = []Step{{Text: "Five machines share one history. Split them into groups of " + strings.Join(sizes, " and ") + "."}, split}
+			},
+			Claims: claims(splitNow())}
+		s.Steps = []Step{{Text: "Five machines share one history. Split them into groups of " + strings.Join(sizes, " and ") + ".",
+			Claims: claims(machines(5), that("the network is whole", func(v *View) bool { return whole(v.W) }))}, split}
 		if len(shape.groups[0]) >= 3 {
 			s.Steps = append(s.Steps,
 				Step{Text: "The group with a majority elected a leader and goes on committing.",
@@ -72,13 +74,21 @@ var majority = def{id: "majority",
 						l, _ := majorityLeader(v.W)
 						g, _ := majorityGroup(v.W)
 						return fmt.Sprintf("The group of %d elected %s for term %d and goes on committing.", len(g), name(v.W, l), v.W.Node(l).Term())
-					}},
+					},
+					Claims: claims(splitNow(), that("the majority group's leader committed a write", func(v *View) bool {
+						ok, _ := v.splitOutcomes()
+						_, has := majorityLeader(v.W)
+						return has && ok > 0
+					}))},
 				Step{Text: "The smaller group cannot commit: its writes wait, then fail.",
-					When: func(v *View) bool { _, bad := v.splitOutcomes(); return bad > 0 }},
+					When:   func(v *View) bool { _, bad := v.splitOutcomes(); return bad > 0 },
+					Claims: claims(minorityNeverCommitted())},
 				Step{Text: "Healed. The smaller group caught up, and the entries it had accepted alone were replaced by the majority's history.",
 					When: func(v *View) bool {
 						return v.healedAfterSplit() && len(leaders(v.W)) == 1 && logsEqual(v.W, nil) && v.minorityWritesGone()
-					}},
+					},
+					Claims: claims(healed(), sameHistories(nil), minorityNeverCommitted(),
+						that("entries were replaced", func(v *View) bool { return replacedAny(v.h) }))},
 			)
 			s.Expect = expectMajority
 		} else {
@@ -88,11 +98,14 @@ var majority = def{id: "majority",
 						ok, _ := v.splitOutcomes()
 						_, has := majorityGroup(v.W)
 						return !whole(v.W) && !has && ok == 0
-					}},
+					},
+					Claims: claims(splitNow(), noneLeadsRunning(), that("no group holds a majority", func(v *View) bool { _, has := majorityGroup(v.W); return !has }))},
 				Step{Text: "Every write waits, then fails.",
-					When: func(v *View) bool { _, bad := v.splitOutcomes(); return bad > 0 }},
+					When:   func(v *View) bool { _, bad := v.splitOutcomes(); return bad > 0 },
+					Claims: claims(minorityNeverCommitted())},
 				Step{Text: "Healed: a majority can meet again, and writes commit.",
-					When: func(v *View) bool { return v.healedAfterSplit() && logsEqual(v.W, nil) && v.writeOKAfterHeal() }},
+					When:   func(v *View) bool { return v.healedAfterSplit() && logsEqual(v.W, nil) && v.writeOKAfterHeal() },
+					Claims: claims(healed(), sameHistories(nil), that("a write committed after the heal", func(v *View) bool { return v.writeOKAfterHeal() }))},
 			)
 			s.Expect = expectNoMajority
 		}
@@ -238,4 +251,36 @@ func finalMajority(v *View) string {
 		fmt.Fprintf(&b, "%s never committed and left no entry behind.", who)
 	}
 	return capital(b.String())
+}
+
+// minorityNeverCommitted: some write made where no majority could be
+// reached has failed, and none such has succeeded.
+func minorityNeverCommitted() claim {
+	return func(v *View) error {
+		failedOne := false
+		for _, op := range v.minorityWrites() {
+			if op.Result == raftcore.OpOK {
+				return fmt.Errorf("the words say writes cut off from a majority fail; %s's write succeeded", name(v.W, op.Node))
+			}
+			failedOne = failedOne || failed(op)
+		}
+		if !failedOne {
+			return fmt.Errorf("the words say a write cut off from a majority failed; none has yet")
+		}
+		return nil
+	}
+}
+
+// noneLeadsRunning: no running machine that can reach a majority leads;
+// a leader cut off in a small group may still believe it leads, but none
+// can be elected.
+func noneLeadsRunning() claim {
+	return that("no group could elect a leader", func(v *View) bool {
+		for _, rc := range v.h.roles {
+			if at, ok := v.W.LastSplit(); ok && rc.to == raftcore.RoleLeader && rc.atUs >= at {
+				return false
+			}
+		}
+		return true
+	})
 }

@@ -29,11 +29,13 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 		Script:  sc, UntilMs: 18000,
 		UI: UI{Panels: []Panel{PanelClient, PanelLogs, PanelRoles}, Key: keyWeb},
 		Steps: []Step{
-			{Text: "Five members, one leader. Partition them so that no group has three."},
+			{Text: "Five members share one history over a whole network. Partition them so that no group has three.",
+				Claims: claims(machines(5), allActive(), that("the network is whole", func(v *View) bool { return whole(v.W) }))},
 			{Text: "No group holds a majority. Every write must now wait or fail.", When: noQuorum,
 				Live: func(v *View) string {
 					return fmt.Sprintf("The network is split %s: no group holds a majority, so every write must now wait or fail.", shapeOf(v.W.Sides()))
-				}},
+				},
+				Claims: claims(splitNow(), that("no group holds a majority", noQuorum))},
 			{Text: "A write failed: nobody could commit it, so the cluster chose to stop rather than risk two histories.",
 				When: func(v *View) bool { _, bad := v.splitOutcomes(); return bad > 0 },
 				Live: func(v *View) string {
@@ -43,9 +45,20 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 						}
 					}
 					return "A write failed."
-				}},
+				},
+				Claims: claims(that("no group holds a majority", noQuorum),
+					opEnded("a write sent during the split", func(v *View) (raftcore.Op, bool) {
+						for _, op := range v.minorityWrites() {
+							if failed(op) {
+								return op, true
+							}
+						}
+						return raftcore.Op{}, false
+					}, false),
+					that("nothing committed during the split", func(v *View) bool { ok, _ := v.splitOutcomes(); return ok == 0 }))},
 			{Text: "Quorum is back and writes commit again.",
-				When: func(v *View) bool { return v.writeOKAfterHeal() }},
+				When:   func(v *View) bool { return v.writeOKAfterHeal() },
+				Claims: claims(healed(), that("a write committed after the heal", func(v *View) bool { return v.writeOKAfterHeal() }))},
 		},
 		Expect: func(w *raftcore.World) error {
 			v := &View{W: w, h: scan(w)}

@@ -29,26 +29,34 @@ var twoLeaders = def{id: "two-leaders",
 			Live: func(v *View) string {
 				x, _ := cutOffLeader(v.W)
 				return fmt.Sprintf("%s can no longer reach %s. They cannot tell whether it failed or the network did.", name(v.W, x), others(v.W, x))
-			}}
+			},
+			Claims: claims(splitNow(), that("the machine in charge is cut off", func(v *View) bool { _, ok := cutOffLeader(v.W); return ok }))}
 		if p == failover {
 			s.Prompt = "A alone orders every write. Silence it, write on both sides, then heal; then try the same under raft."
 			s.Steps = []Step{
-				{Text: "A is the only authority: it orders every write, and B and C copy what it orders. Silence A."},
+				{Text: "A is the only authority: it orders every write, and B and C copy what it orders. Silence A.",
+					Claims: claims(machines(3), leadsAlone(node(1)))},
 				cutOff,
 				{Text: "A follower stopped hearing the authority and made itself the authority. The old one never stepped down: there are two.",
 					When: func(v *View) bool { return len(authorities(v.W)) >= 2 },
 					Live: func(v *View) string {
 						a := authorities(v.W)
 						return fmt.Sprintf("%s both act as the authority now: the new one stopped hearing the old one, and the old one never stepped down.", names(v.W, a))
-					}},
+					},
+					Claims: claims(that("two machines act as the authority", func(v *View) bool { return len(authorities(v.W)) == 2 }))},
 				{Text: "Both authorities accepted a write. Each side now has its own future.",
-					When: func(v *View) bool { return v.sidesThatWrote() >= 2 },
-					Live: func(v *View) string { return capital(v.splitWritesLine()) + ": two authorities, two futures." }},
+					When:   func(v *View) bool { return v.sidesThatWrote() >= 2 },
+					Live:   func(v *View) string { return capital(v.splitWritesLine()) + ": two authorities, two futures." },
+					Claims: claims(differentHistories(), that("both sides took writes", func(v *View) bool { return v.sidesThatWrote() >= 2 }))},
 				{Text: "The network is whole again, yet both still act as the authority and their histories stay different.",
 					When: func(v *View) bool {
 						a := authorities(v.W)
 						return v.healedAfterSplit() && len(a) >= 2 && !logsEqual(v.W, a)
-					}},
+					},
+					Claims: claims(healed(), that("two authorities with different histories remain", func(v *View) bool {
+						a := authorities(v.W)
+						return len(a) >= 2 && !logsEqual(v.W, a)
+					}))},
 			}
 			s.Expect = expectTwoAuthorities
 			s.final = func(v *View) string {
@@ -70,7 +78,11 @@ var twoLeaders = def{id: "two-leaders",
 		}
 		s.Prompt = "The same silence under raft: terms and majority votes allow one leader per term."
 		s.Steps = []Step{
-			{Text: "A leads term 1; B and C follow. Silence A."},
+			{Text: "The same three machines under raft, where a machine leads only if a majority votes for it in a numbered term. Wait for an election.",
+				Claims: claims(machines(3), noneLeads())},
+			{Text: "A won term 1; B and C follow. Silence A.",
+				When:   func(v *View) bool { l, ok := topLeader(v.W); return ok && l == 1 && logsEqual(v.W, nil) },
+				Claims: claims(leadsAlone(node(1)), that("A leads term 1", func(v *View) bool { return v.W.Node(1).Term() == 1 }))},
 			cutOff,
 			{Text: "The majority elected a new leader in a higher term. The isolated machine could not: one vote is no majority.",
 				When: func(v *View) bool { _, ok := majorityLeader(v.W); return ok && !whole(v.W) },
@@ -79,16 +91,23 @@ var twoLeaders = def{id: "two-leaders",
 					g, _ := majorityGroup(v.W)
 					return fmt.Sprintf("%s elected %s to lead term %d with %d of %d votes. The machines cut off could not win: too few votes.",
 						names(v.W, g), name(v.W, l), v.W.Node(l).Term(), len(g), v.W.Size())
-				}},
+				},
+				Claims: claims(splitNow(), that("a leader of a higher term leads the majority side", func(v *View) bool { _, ok := majorityLeader(v.W); return ok }))},
 			{Text: "Only the side with a majority committed its write; the other side's write never committed.",
 				When: func(v *View) bool {
 					ok, bad := v.splitOutcomes()
 					return ok > 0 && bad > 0
-				}},
+				},
+				Claims: claims(that("a majority-side write committed and a minority-side write failed", func(v *View) bool {
+					ok, bad := v.splitOutcomes()
+					return ok > 0 && bad > 0
+				}))},
 			{Text: "After the heal, the isolated machine took the new term's history and its uncommitted write was replaced. One leader per term, one history.",
 				When: func(v *View) bool {
 					return v.healedAfterSplit() && logsEqual(v.W, nil) && v.minorityWritesGone()
-				}},
+				},
+				Claims: claims(healed(), sameHistories(nil), that("the minority's write is in no log", func(v *View) bool { return v.minorityWritesGone() }),
+					that("no term had two leaders", func(v *View) bool { return oneLeaderPerTerm(v) == nil }))},
 		}
 		s.Expect = func(w *raftcore.World) error {
 			v := &View{W: w, h: scan(w)}

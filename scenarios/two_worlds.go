@@ -31,10 +31,10 @@ var twoWorlds = def{id: "two-worlds", build: func(values) *Scenario {
 				Claims: claims(machines(3), that("the network is whole", func(v *View) bool { return whole(v.W) }))},
 			{Text: "The network is split. Keep writing, on both sides.",
 				When:   func(v *View) bool { return !whole(v.W) },
-				Claims: claims(split())},
+				Claims: claims(splitNow())},
 			{Text: "Both sides took writes, and their histories are no longer the same. Neither side is broken: each just never heard the other.",
 				When:   func(v *View) bool { return v.sidesThatWrote() >= 2 },
-				Claims: claims(split(), differentHistories(), that("both sides took writes", func(v *View) bool { return v.sidesThatWrote() >= 2 }))},
+				Claims: claims(splitNow(), differentHistories(), that("both sides took writes", func(v *View) bool { return v.sidesThatWrote() >= 2 }))},
 			{Text: "The network is whole again, yet the histories stay apart: nothing merges them.",
 				When: func(v *View) bool { return v.healedAfterSplit() && settled(v.W) && !logsEqual(v.W, nil) },
 				Live: func(v *View) string {
