@@ -580,7 +580,8 @@ func placeCaptions(cs []Point, boxes []Rect, z sizes) []Rect {
 				if d.Y+ink+textMargin <= top(i) || d.Y-ink-textMargin >= bottom(i) {
 					break
 				}
-				if dx-ink-textMargin >= z.capW/2 {
+				if dx-ink-textMargin >= z.capW/2 || (lines[i] == 1 && dx-ink-textMargin > 0) {
+					// Beside the disc; a last line rather narrow than none.
 					half[i] = math.Min(half[i], dx-ink-textMargin)
 					break
 				}
