@@ -179,7 +179,8 @@ func (l *Layout) hitLink(p Point, tol float64) (LinkID, int, bool) {
 	}
 	lk := l.Links[i]
 	lane := 0
-	if lk.Lanes[1].Dist(p) < lk.Lanes[0].Dist(p) {
+	// A point as near both lanes (on the link's centre line) takes lane 0.
+	if lk.Lanes[1].Dist(p) < lk.Lanes[0].Dist(p)-1e-9 {
 		lane = 1
 	}
 	return lk.LinkID, lane, true

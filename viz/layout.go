@@ -79,10 +79,19 @@ type Button struct {
 
 // Node is where one node is drawn. Its disc is Circle{Center, NodeRadius}.
 type Node struct {
-	Index    int
-	Center   Point
-	Zone     int  // zone index in a zone layout, else -1
-	Label    Rect // square inside the disc for the node's name
+	Index  int
+	Center Point
+	Zone   int // zone index in a zone layout, else -1
+	// Label is the box inside the disc for the node's name, centred on
+	// it: LabelSize high and as wide as the disc allows at that height,
+	// which is at least as wide as the longest name.
+	Label Rect
+	// Caption is the room under the disc for the lines of words about the
+	// node (role, term, vote) at CaptionSize: one or two lines high (see
+	// CaptionLines), at least as wide as the caption word asked for, and
+	// clear of every other disc, caption and the edge of the node's zone
+	// or of the cluster.
+	Caption  Rect
 	LogLabel Rect // left end of the node's log row, for its name
 	LogStrip Rect // the rest of the node's log row, for its entries
 }
@@ -144,6 +153,21 @@ type LayoutOptions struct {
 	// Buttons are the toolbar buttons, left to right; nil means
 	// DefaultToolbar().
 	Buttons []Command
+
+	// Names are the nodes' names, drawn inside their discs: LabelSize is
+	// the largest (up to a share of the disc) at which the longest fits.
+	// Nil stands for single letters.
+	Names []string
+	// Caption is the widest line every node must be able to show under
+	// its disc (its longest role word); "" stands for "Candidate".
+	Caption string
+	// Drop is the shortest label of an empty zone ("Drop here"), Count
+	// the shortest label of a side ("9 of 9"); both are measured at
+	// ZoneTextSize and "" stands for these.
+	Drop, Count string
+	// Measure returns the width in pixels of s at font size size; nil
+	// estimates it at 0.55 of the size a character.
+	Measure func(s string, size float64) float64
 }
 
 // Layout is where everything goes on a canvas. All values are in logical
@@ -162,6 +186,7 @@ type Layout struct {
 	Ring          Circle  // circle the node centres sit on (zero in a zone layout)
 	NodeRadius    float64 // radius of every node's disc
 	LabelSize     float64 // font size in pixels for a node's name
+	CaptionSize   float64 // font size in pixels for the words under a disc
 	MessageRadius float64 // radius of a message dot
 	Nodes         []Node
 	Links         []Link // every unordered pair, in the order of LinkIndex
@@ -188,7 +213,22 @@ const (
 	logRowGap     = 2.0
 	zoneInset     = 4.0
 	minZoneLabelH = 16.0
-	maxZoneLabelH = 26.0
+	maxZoneLabelH = 22.0
+
+	// ZoneTextSize is the font size of a zone's label, which the app
+	// draws; the layout measures Drop and Count at it.
+	ZoneTextSize = 11.0
+	// CaptionLineHeight is the height of a line under a disc, in font
+	// sizes.
+	CaptionLineHeight = 1.2
+	captionGap        = 7.0   // from a disc's edge to the words under it, clear of its timer ring
+	captionMax        = 170.0 // widest room for the words under a disc
+	textMargin        = 4.0   // least space between words and another disc or other words
+	inkOut            = 7.0   // how far a disc's timer ring reaches out of it
+	badgeRoom         = 20.0  // above a lone node's disc, for its "cut off" badge
+	minNodeR          = 12.0  // smallest disc the search tries
+	minLabelSize      = 10.0  // smallest name in a disc
+	rStep             = 0.5   // the search's step in node radius
 )
 
 // NewLayout lays out n nodes on a w×h canvas, with or without the side
@@ -244,32 +284,27 @@ func ComputeLayout(o LayoutOptions) Layout {
 		}
 	}
 
-	// Put the log rows below the cluster or beside it, whichever gives
-	// larger nodes, then more room around them.
+	// Put the log rows below the cluster or beside it, whichever lets
+	// every word fit, then gives larger nodes, then more room around them.
+	sz := newSizer(o)
 	rMax := clamp(short*0.05, 22, 48)
-	bestR, bestRoom := -1.0, -1.0
 	var best Layout
-	for _, beside := range []bool{false, true} {
+	var bestFit placement
+	for k, beside := range []bool{false, true} {
 		c := l
 		c.layoutStage(stage, n, pad, beside)
-		var room float64
+		var pl placement
 		if o.Zones != nil {
-			room = c.layoutZones(n, o.Zones, o.ZoneCount, rMax)
+			pl = c.layoutZones(n, o.Zones, o.ZoneCount, rMax, sz)
 		} else {
-			room = c.layoutRing(n, rMax)
+			pl = c.layoutRing(n, rMax, sz)
 		}
-		if c.NodeRadius > bestR+1e-9 || (c.NodeRadius > bestR-1e-9 && room > bestRoom) {
-			best, bestR, bestRoom = c, c.NodeRadius, room
+		if k == 0 || pl.better(bestFit) {
+			best, bestFit = c, pl
 		}
 	}
 	l = best
-	l.LabelSize = clamp(l.NodeRadius*0.6, 10, 20)
 	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
-	for i := range l.Nodes {
-		side := l.NodeRadius * math.Sqrt2
-		c := l.Nodes[i].Center
-		l.Nodes[i].Label = Rect{c.X - side/2, c.Y - side/2, side, side}
-	}
 	l.layoutLinks()
 	return l
 }
@@ -345,19 +380,107 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	}
 }
 
-// fitRing sizes m nodes on a ring that must stay within avail of its
-// centre: it returns the ring radius R and the node radius r (at most
-// rMax) such that each disc stays inside and neighbours keep nodeGap apart.
-func fitRing(m int, avail, rMax float64) (ringR, nodeR float64) {
-	if avail <= 0 {
-		return 0, 0
+// sizer measures the words the layout makes room for.
+type sizer struct {
+	measure       func(string, float64) float64
+	names         []string
+	caption       string
+	drop, count   float64 // widths of Drop and Count at ZoneTextSize
+	labelLongest  string
+	labelLongestW float64
+}
+
+func newSizer(o LayoutOptions) sizer {
+	s := sizer{measure: o.Measure, names: o.Names, caption: o.Caption}
+	if s.measure == nil {
+		s.measure = func(t string, size float64) float64 { return float64(len([]rune(t))) * size * 0.55 }
 	}
-	if m <= 1 {
-		return 0, math.Min(rMax, avail)
+	if s.caption == "" {
+		s.caption = "Candidate"
 	}
-	s := math.Sin(math.Pi / float64(m))
-	r := clamp((avail*s-nodeGap/2)/(1+s), 0, rMax)
-	return avail - r, r
+	drop, count := o.Drop, o.Count
+	if drop == "" {
+		drop = "Drop here"
+	}
+	if count == "" {
+		count = "9 of 9"
+	}
+	s.drop, s.count = s.measure(drop, ZoneTextSize), s.measure(count, ZoneTextSize)
+	if len(s.names) == 0 {
+		s.names = []string{"W"}
+	}
+	return s
+}
+
+// sizes are the sizes of everything about a node at one disc radius.
+type sizes struct {
+	r        float64
+	label    float64 // font size of the name
+	labelW   float64 // width of the name's box at that size
+	namesFit bool    // the longest name fits its box
+	capSize  float64 // font size of the words under the disc
+	capLine  float64 // their line height
+	capW     float64 // width of the caption word
+}
+
+// at sizes a node of radius r: its name as large as a share of the disc,
+// smaller while the longest name does not fit, down to minLabelSize.
+func (s sizer) at(r float64) sizes {
+	z := sizes{r: r, capSize: clamp(r*0.36, 10, 12)}
+	z.capLine = z.capSize * CaptionLineHeight
+	z.capW = s.measure(s.caption, z.capSize) + 2
+	for z.label = clamp(r*0.6, minLabelSize, 20); ; z.label = math.Max(z.label-0.5, minLabelSize) {
+		z.labelW = math.Max(2*math.Sqrt(math.Max(r*r-z.label*z.label/4, 0))-4, 0)
+		widest := 0.0
+		for _, name := range s.names {
+			// Bold text is drawn twice, a pixel apart.
+			widest = math.Max(widest, s.measure(name, z.label)+1)
+		}
+		if widest <= z.labelW {
+			z.namesFit = true
+			break
+		}
+		if z.label <= minLabelSize {
+			break
+		}
+	}
+	return z
+}
+
+// half is half the width a node takes: its disc or its caption word.
+func (z sizes) half() float64 { return math.Max(z.r, z.capW/2) }
+
+// below is how far a node's words reach below its centre with lines lines.
+func (z sizes) below(lines int) float64 { return z.r + captionGap + float64(lines)*z.capLine }
+
+// How well nodes fit, worst to best.
+const (
+	fitNone    = -1 // discs overlap or leave their box
+	fitDiscs   = 0  // discs apart and inside
+	fitNames   = 1  // and every name fits its disc
+	fitCaption = 2  // and every caption holds a line of the caption word
+)
+
+// placement is how well a layout fits its nodes: its fit level, at what
+// node radius, and with how much room to spare.
+type placement struct {
+	fit  int
+	r    float64
+	room float64
+}
+
+func (p placement) better(q placement) bool {
+	if p.fit != q.fit {
+		return p.fit > q.fit
+	}
+	if p.fit == fitNone {
+		// Nothing fits: the smaller, the nearer to fitting.
+		return p.r < q.r
+	}
+	if math.Abs(p.r-q.r) > 1e-9 {
+		return p.r > q.r
+	}
+	return p.room > q.room
 }
 
 // ringPoint is the i-th of m points on a circle, the first at the top and
@@ -367,30 +490,368 @@ func ringPoint(c Circle, i, m int) Point {
 	return Point{c.C.X + c.R*math.Cos(a), c.C.Y + c.R*math.Sin(a)}
 }
 
-// ringRoom is how far from the centre of box a ring's outer edge may reach.
-func ringRoom(box Rect) float64 {
-	short := math.Min(box.W, box.H)
-	return short/2 - clamp(short*0.06, 2, 40)
-}
-
-// layoutRing puts the nodes on one ring in the cluster and returns how far
-// the ring's outer edge reaches from its centre.
-func (l *Layout) layoutRing(n int, rMax float64) float64 {
-	room := ringRoom(l.Cluster)
-	R, r := fitRing(n, room, rMax)
-	l.Ring = Circle{l.Cluster.Center(), R}
-	l.NodeRadius = r
-	for i := range l.Nodes {
-		l.Nodes[i].Center = ringPoint(l.Ring, i, n)
+// placeRing puts m nodes on an ellipse in box (a circle when round),
+// the first at the angle phase clockwise from the top, with radii as
+// large as the box allows up to rcap. top is room kept above a disc. It
+// returns the centres, the ellipse's centre and its radii.
+func placeRing(m int, box Rect, z sizes, phase, top, rcap float64, round bool) (pts []Point, centre Point, rx, ry float64) {
+	pts = make([]Point, m)
+	xs, ys := make([]float64, m), make([]float64, m)
+	span := func(v []float64) (lo, hi float64) {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for _, x := range v {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		return lo, hi
 	}
-	return room
+	for i := range m {
+		a := phase + 2*math.Pi*float64(i)/float64(m)
+		xs[i], ys[i] = math.Sin(a), -math.Cos(a)
+		if math.Abs(xs[i]) < 1e-12 {
+			xs[i] = 0
+		}
+		if math.Abs(ys[i]) < 1e-12 {
+			ys[i] = 0
+		}
+	}
+	x0, x1 := span(xs)
+	y0, y1 := span(ys)
+	half := z.half()
+	lines := 2
+	rx, ry = 0.0, 0.0
+	if m > 1 {
+		if x1-x0 > 1e-9 {
+			rx = (box.W - 2*half) / (x1 - x0)
+		}
+		if y1-y0 > 1e-9 {
+			ry = (box.H - top - z.r - z.below(2)) / (y1 - y0)
+			if ry < 0 {
+				lines = 1
+				ry = (box.H - top - z.r - z.below(1)) / (y1 - y0)
+			}
+		}
+		if round {
+			switch {
+			case x1-x0 <= 1e-9:
+				rx = ry
+			case y1-y0 <= 1e-9:
+				ry = rx
+			default:
+				rx = math.Min(rx, ry)
+				ry = rx
+			}
+		}
+		rx, ry = clamp(rx, 0, rcap), clamp(ry, 0, rcap)
+	} else if box.H < top+z.r+z.below(2) {
+		lines = 1
+	}
+	// Centre the whole footprint, words and all, in the box.
+	fx0, fx1 := rx*x0-half, rx*x1+half
+	fy0, fy1 := ry*y0-z.r-top, ry*y1+z.below(lines)
+	centre = Point{box.X + (box.W-(fx1-fx0))/2 - fx0, box.Y + (box.H-(fy1-fy0))/2 - fy0}
+	for i := range pts {
+		pts[i] = Point{centre.X + rx*xs[i], centre.Y + ry*ys[i]}
+	}
+	return pts, centre, rx, ry
 }
 
-// layoutZones splits the cluster into labelled zones along its longer side
-// and puts each zone's nodes on a small ring inside it. Every node gets the
-// same radius: the smallest that fits in every zone. It returns the room
-// for a ring in the most crowded zone that has nodes.
-func (l *Layout) layoutZones(n int, zoneOf []int, count int, rMax float64) float64 {
+// placeCaptions gives each node the widest room under its disc, up to
+// captionMax wide and two lines high, that keeps clear of the other discs
+// (and their timer rings), of the other nodes' captions and of the node's
+// box. A caption that cannot be as wide as the caption word beside a
+// neighbour loses its second line, or shrinks.
+func placeCaptions(cs []Point, boxes []Rect, z sizes) []Rect {
+	n := len(cs)
+	half := make([]float64, n)
+	lines := make([]int, n)
+	top := func(i int) float64 { return cs[i].Y + z.r + captionGap }
+	bottom := func(i int) float64 { return top(i) + float64(lines[i])*z.capLine }
+	ink := z.r + inkOut
+	for i, c := range cs {
+		b := boxes[i]
+		half[i] = math.Max(math.Min(captionMax/2, math.Min(c.X-b.X, b.Right()-c.X)), 0)
+		lines[i] = clampInt(int((b.Bottom()-top(i))/z.capLine+1e-9), 0, 2)
+		for j, d := range cs {
+			if j == i {
+				continue
+			}
+			dx := math.Abs(d.X - c.X)
+			for lines[i] > 0 {
+				if d.Y+ink+textMargin <= top(i) || d.Y-ink-textMargin >= bottom(i) {
+					break
+				}
+				if dx-ink-textMargin >= z.capW/2 || (lines[i] == 1 && dx-ink-textMargin > 0) {
+					// Beside the disc; a last line rather narrow than none.
+					half[i] = math.Min(half[i], dx-ink-textMargin)
+					break
+				}
+				lines[i]--
+			}
+		}
+	}
+	for i := range cs {
+		for j := i + 1; j < n; j++ {
+			dx := math.Abs(cs[j].X - cs[i].X)
+			for lines[i] > 0 && lines[j] > 0 {
+				if bottom(i)+textMargin/2 <= top(j) || bottom(j)+textMargin/2 <= top(i) {
+					break
+				}
+				room := dx - textMargin
+				if half[i]+half[j] <= room {
+					break
+				}
+				if room >= z.capW {
+					switch {
+					case half[i] <= room/2:
+						half[j] = room - half[i]
+					case half[j] <= room/2:
+						half[i] = room - half[j]
+					default:
+						half[i], half[j] = room/2, room/2
+					}
+					break
+				}
+				// Too close side by side: the higher one keeps one line.
+				up := i
+				if top(j) < top(i) {
+					up = j
+				}
+				if lines[up] == 2 && math.Abs(top(i)-top(j)) > 1e-9 {
+					lines[up]--
+					continue
+				}
+				half[i], half[j] = math.Min(half[i], math.Max(room/2, 0)), math.Min(half[j], math.Max(room/2, 0))
+				break
+			}
+		}
+	}
+	out := make([]Rect, n)
+	for i, c := range cs {
+		if lines[i] > 0 && half[i] > 0 {
+			out[i] = Rect{c.X - half[i], top(i), 2 * half[i], float64(lines[i]) * z.capLine}
+		} else {
+			// No room for words: an empty box under the disc.
+			out[i] = Rect{c.X, c.Y + z.r, 0, 0}
+		}
+	}
+	return out
+}
+
+// fits tells how well nodes at cs with captions caps fit: discs inside
+// their boxes and apart, then every name in its disc, then every caption
+// at least one line of the caption word.
+func fits(cs []Point, caps, boxes []Rect, z sizes) int {
+	for i, c := range cs {
+		if !boxes[i].Inset(-1e-9).ContainsCircle(Circle{c, z.r}) {
+			return fitNone
+		}
+		for j := i + 1; j < len(cs); j++ {
+			if c.Dist(cs[j]) < 2*z.r+nodeGap-1e-9 {
+				return fitNone
+			}
+		}
+	}
+	if !z.namesFit {
+		return fitDiscs
+	}
+	for i := range cs {
+		if caps[i].W < z.capW-1e-9 || caps[i].H < z.capLine-1e-9 {
+			return fitNames
+		}
+	}
+	return fitCaption
+}
+
+// fitGroup places m nodes in box: one alone in the middle (with room
+// for a badge above it when lone), more on an ellipse turned whichever
+// way fits better and leaves more room between them. It reports how well
+// they fit.
+func fitGroup(m int, box Rect, z sizes, lone bool, rcap float64, round bool) (pts []Point, caps []Rect, centre Point, radius float64, fit int) {
+	top := 0.0
+	if lone {
+		top = badgeRoom
+	}
+	boxes := make([]Rect, m)
+	for i := range boxes {
+		boxes[i] = box
+	}
+	phases := []float64{0}
+	if m > 1 && !round {
+		phases = append(phases, math.Pi/float64(m))
+	}
+	bestGap := -1.0
+	for _, capped := range []float64{rcap, math.Inf(1)} {
+		for _, ph := range phases {
+			p, c, rx, ry := placeRing(m, box, z, ph, top, capped, round)
+			cp := placeCaptions(p, boxes, z)
+			f := fits(p, cp, boxes, z)
+			gap := math.Inf(1)
+			for i := range p {
+				for j := i + 1; j < m; j++ {
+					gap = math.Min(gap, p[i].Dist(p[j]))
+				}
+			}
+			if pts == nil || f > fit || (f == fit && gap > bestGap+1e-9) {
+				pts, caps, centre, radius, fit, bestGap = p, cp, c, math.Max(rx, ry), f, gap
+			}
+		}
+		if fit == fitCaption {
+			break
+		}
+	}
+	return pts, caps, centre, radius, fit
+}
+
+// ringMargin is the room kept between a ring and the edge of its box.
+func ringMargin(box Rect) float64 {
+	return clamp(math.Min(box.W, box.H)*0.04, 2, 24)
+}
+
+// layoutRing puts the nodes on one ring in the cluster, with the largest
+// discs (up to rMax) at which every name and caption fits; where none
+// does, the largest at which the names fit, else the discs.
+func (l *Layout) layoutRing(n int, rMax float64, sz sizer) placement {
+	box := l.Cluster.Inset(ringMargin(l.Cluster))
+	got := placement{fit: fitNone - 1}
+	for r := rMax; r >= minNodeR-1e-9 || (got.fit == fitNone && r >= 4); r -= rStep {
+		z := sz.at(r)
+		_, _, _, R, fit := fitGroup(n, box, z, false, math.Inf(1), true)
+		if p := (placement{fit: fit, r: r, room: R}); p.better(got) {
+			got = p
+		}
+		if fit == fitCaption {
+			break
+		}
+	}
+	if got.fit == fitNone {
+		// Nothing fits: at least keep the discs apart and inside.
+		z, pts, c, R := l.fallbackRing(n, rMax, sz)
+		l.setNodes(z, pts, placeCaptions(pts, repeatRect(l.Cluster, n), z))
+		l.Ring = Circle{c, R}
+		return placement{fit: fitNone, r: z.r, room: R}
+	}
+	z := sz.at(got.r)
+	pts, caps, c, R, _ := fitGroup(n, box, z, false, math.Inf(1), true)
+	l.setNodes(z, pts, caps)
+	l.Ring = Circle{c, R}
+	if n == 1 {
+		l.Ring = Circle{pts[0], 0}
+	}
+	return got
+}
+
+// fallbackRing is the ring when the words cannot fit: the largest discs
+// that stay inside the cluster and apart, centred.
+func (l *Layout) fallbackRing(n int, rMax float64, sz sizer) (sizes, []Point, Point, float64) {
+	short := math.Min(l.Cluster.W, l.Cluster.H)
+	avail := math.Max(short/2-clamp(short*0.06, 2, 40), 0)
+	R, r := 0.0, math.Min(rMax, avail)
+	if n > 1 {
+		s := math.Sin(math.Pi / float64(n))
+		r = clamp((avail*s-nodeGap/2)/(1+s), 0, rMax)
+		R = avail - r
+	}
+	c := Circle{l.Cluster.Center(), R}
+	pts := make([]Point, n)
+	for i := range pts {
+		pts[i] = ringPoint(c, i, n)
+	}
+	return sz.at(r), pts, c.C, R
+}
+
+func repeatRect(r Rect, n int) []Rect {
+	out := make([]Rect, n)
+	for i := range out {
+		out[i] = r
+	}
+	return out
+}
+
+// setNodes puts the nodes at pts with captions caps and sizes z.
+func (l *Layout) setNodes(z sizes, pts []Point, caps []Rect) {
+	l.NodeRadius, l.LabelSize, l.CaptionSize = z.r, z.label, z.capSize
+	for i := range l.Nodes {
+		c := pts[i]
+		l.Nodes[i].Center = c
+		l.Nodes[i].Caption = caps[i]
+		l.Nodes[i].Label = Rect{c.X, c.Y, 0, 0}
+		if z.labelW > 0 {
+			l.Nodes[i].Label = Rect{c.X - z.labelW/2, c.Y - z.label/2, z.labelW, z.label}
+		}
+	}
+}
+
+// CaptionLines is how many lines of words fit under node i's disc.
+func (l *Layout) CaptionLines(i int) int {
+	if i < 0 || i >= len(l.Nodes) || l.CaptionSize <= 0 {
+		return 0
+	}
+	return int(l.Nodes[i].Caption.H/(l.CaptionSize*CaptionLineHeight) + 1e-6)
+}
+
+// zoneLabelH is the height of a zone's label strip in cluster c.
+func zoneLabelH(c Rect) float64 {
+	return clamp(math.Min(c.W, c.H)*0.07, minZoneLabelH, maxZoneLabelH)
+}
+
+// zoneNeed is the least length along the split a zone needs at sizes z:
+// its width when zones sit side by side (across), else its height; the
+// other side of the zone is full. An empty zone needs room for its label
+// and a disc to be dropped in; a side needs room for its nodes (found by
+// bisection) and its count.
+func zoneNeed(m int, c Rect, across bool, z sizes, sz sizer) (float64, bool) {
+	labelH := zoneLabelH(c)
+	if m == 0 {
+		if across {
+			return math.Max(sz.drop+8, 2*z.r+8) + 2*zoneInset, true
+		}
+		return labelH + 2 + 2*z.r + 8 + 2*zoneInset, true
+	}
+	full := c.W
+	if !across {
+		full = c.H
+	}
+	body := func(length float64) Rect {
+		zr := Rect{c.X, c.Y, c.W, c.H}
+		if across {
+			zr.W = length
+		} else {
+			zr.H = length
+		}
+		_, b := zr.Inset(zoneInset).cutTop(labelH, 2)
+		return b
+	}
+	ok := func(length float64) bool {
+		_, _, _, _, fit := fitGroup(m, body(length), z, m == 1, math.Inf(1), false)
+		return fit == fitCaption
+	}
+	if !ok(full) {
+		return full, false
+	}
+	lo, hi := 0.0, full
+	if across {
+		lo = math.Min(sz.count+8+2*zoneInset, full)
+	}
+	if ok(lo) {
+		return lo, true
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// layoutZones splits the cluster into labelled zones, side by side or
+// one above another, each as long as its nodes need plus a share of the
+// rest in proportion to its nodes (an empty zone gets no share), and puts
+// each zone's nodes on a small ring or ellipse inside it. Every node gets
+// the same radius: the largest (up to rMax) at which every zone fits.
+func (l *Layout) layoutZones(n int, zoneOf []int, count int, rMax float64, sz sizer) placement {
 	zs := make([]int, n)
 	k := clampInt(count, 1, MaxZones)
 	for i := range zs {
@@ -404,33 +865,107 @@ func (l *Layout) layoutZones(n int, zoneOf []int, count int, rMax float64) float
 		members[z] = append(members[z], i)
 	}
 	c := l.Cluster
-	across := c.W >= c.H // zones side by side, else one above another
+	var best *Layout
+	var bestFit placement
+	for r := rMax; r >= minNodeR-1e-9 || (bestFit.fit == fitNone && r >= 4); r -= rStep {
+		z := sz.at(r)
+		for _, across := range []bool{c.W >= c.H, c.W < c.H} {
+			try := *l
+			try.Nodes = append([]Node(nil), l.Nodes...)
+			pl := try.zonesAt(members, across, z, sz)
+			if best == nil || pl.better(bestFit) {
+				best, bestFit = &try, pl
+			}
+		}
+		if bestFit.fit == fitCaption {
+			break
+		}
+	}
+	*l = *best
+	return bestFit
+}
+
+// zonesAt lays the zones out at sizes z, side by side (across) or one
+// above another.
+func (l *Layout) zonesAt(members [][]int, across bool, z sizes, sz sizer) placement {
+	c := l.Cluster
+	k := len(members)
+	n := len(l.Nodes)
+	full := c.W
+	if !across {
+		full = c.H
+	}
+	needs := make([]float64, k)
+	total := zoneInset * float64(k-1)
+	for i, m := range members {
+		need, _ := zoneNeed(len(m), c, across, z, sz)
+		needs[i] = need
+		total += need
+	}
+	spare := full - total
+	if spare < 0 {
+		// Too little room: every zone gives up the same part of its need.
+		gaps := zoneInset * float64(k-1)
+		f := math.Max(full-gaps, 0) / math.Max(total-gaps, 1e-9)
+		for i := range needs {
+			needs[i] *= f
+		}
+		spare = 0
+	}
+	labelH := zoneLabelH(c)
 	l.Zones = make([]Zone, k)
-	for z, region := range splitEven(c, k, zoneInset, across) {
-		label, body := region.Inset(zoneInset).cutTop(clamp(math.Min(region.W, region.H)*0.1, minZoneLabelH, maxZoneLabelH), 2)
-		l.Zones[z] = Zone{Index: z, Name: "Zone " + string(rune('A'+z)), Rect: region, Label: label, Body: body}
-	}
-	r, minRoom := rMax, math.Inf(1)
-	for z, m := range members {
-		if len(m) > 0 {
-			room := ringRoom(l.Zones[z].Body)
-			_, rz := fitRing(len(m), room, rMax)
-			r, minRoom = math.Min(r, rz), math.Min(minRoom, room)
+	off := 0.0
+	room := spare / math.Max(full, 1)
+	for zi, m := range members {
+		length := needs[zi] + spare*float64(len(m))/float64(max(n, 1))
+		region := Rect{c.X + off, c.Y, length, c.H}
+		if !across {
+			region = Rect{c.X, c.Y + off, c.W, length}
 		}
-	}
-	l.NodeRadius = r
-	for z, m := range members {
-		room := ringRoom(l.Zones[z].Body)
-		ring := Circle{l.Zones[z].Body.Center(), 0}
-		if len(m) > 1 {
-			ring.R = math.Max(room-r, 0)
+		if zi == k-1 {
+			// The last zone ends where the cluster does.
+			if across {
+				region.W = c.Right() - region.X
+			} else {
+				region.H = c.Bottom() - region.Y
+			}
 		}
+		off += length + zoneInset
+		label, body := region.Inset(zoneInset).cutTop(labelH, 2)
+		l.Zones[zi] = Zone{Index: zi, Name: "Zone " + string(rune('A'+zi)), Rect: region, Label: label, Body: body}
+		if len(m) == 0 {
+			continue
+		}
+		pts, caps, _, _, _ := fitGroup(len(m), body, z, len(m) == 1, zoneRingCap(len(m), z), false)
 		for j, i := range m {
-			l.Nodes[i].Center = ringPoint(ring, j, len(m))
-			l.Nodes[i].Zone = z
+			l.Nodes[i].Center = pts[j]
+			l.Nodes[i].Caption = caps[j]
+			l.Nodes[i].Zone = zi
 		}
 	}
-	return minRoom
+	pts := make([]Point, n)
+	caps := make([]Rect, n)
+	boxes := make([]Rect, n)
+	for i, nd := range l.Nodes {
+		pts[i], boxes[i] = nd.Center, l.Zones[nd.Zone].Body
+	}
+	// Captions again over all the nodes: a zone's words keep clear of the
+	// next zone's nodes too.
+	copy(caps, placeCaptions(pts, boxes, z))
+	fit := fits(pts, caps, boxes, z)
+	l.setNodes(z, pts, caps)
+	l.Ring = Circle{}
+	return placement{fit: fit, r: z.r, room: room}
+}
+
+// zoneRingCap is the largest ring radius for m nodes in a zone: about a
+// node and a half of room between neighbours, so that a roomy zone does
+// not scatter its few nodes to its corners.
+func zoneRingCap(m int, z sizes) float64 {
+	if m < 2 {
+		return 0
+	}
+	return 1.6 * (2*z.half() + textMargin) / (2 * math.Sin(math.Pi/float64(m)))
 }
 
 func (l *Layout) layoutLinks() {

@@ -360,9 +360,13 @@ func TestLayoutRingOrder(t *testing.T) {
 			t.Errorf("n=%d: node 1 is left of the top node", n)
 		}
 	}
+	// One node stands in the middle, a little above the centre to leave
+	// room for its words.
 	l := NewLayout(1280, 800, 1, true)
-	if l.Nodes[0].Center != l.Cluster.Center() || l.Ring.R != 0 || len(l.Links) != 0 {
-		t.Errorf("one node is not alone at the centre: %+v", l.Nodes[0])
+	c := l.Cluster.Center()
+	if nd := l.Nodes[0]; math.Abs(nd.Center.X-c.X) > eps || nd.Center.Y > c.Y || math.Abs((nd.Center.Y-l.NodeRadius+nd.Caption.Bottom())/2-c.Y) > eps ||
+		l.Ring.R != 0 || len(l.Links) != 0 {
+		t.Errorf("one node is not alone in the middle of %v: %+v", l.Cluster, l.Nodes[0])
 	}
 }
 
@@ -580,4 +584,183 @@ func FuzzLayout(f *testing.F) {
 			t.Errorf("%vx%v n=%d panels=%v zones=%v: %s", w, h, nodes, panels, o.Zones, e)
 		}
 	})
+}
+
+// compositions returns every way to write n as an ordered sum of k
+// positive parts.
+func compositions(n, k int) [][]int {
+	if k == 1 {
+		return [][]int{{n}}
+	}
+	var out [][]int
+	for first := 1; first <= n-k+1; first++ {
+		for _, rest := range compositions(n-first, k-1) {
+			out = append(out, append([]int{first}, rest...))
+		}
+	}
+	return out
+}
+
+func letterNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = string(rune('A' + i))
+	}
+	return out
+}
+
+func etcdNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("etcd-%d", i+1)
+	}
+	return out
+}
+
+func estimate(s string, size float64) float64 { return float64(len([]rune(s))) * size * 0.55 }
+
+// circleOverlapsRect reports whether a disc and a box share more than an
+// edge.
+func circleOverlapsRect(c Circle, r Rect) bool {
+	if r.Empty() {
+		return false
+	}
+	x := clamp(c.C.X, r.X, r.Right())
+	y := clamp(c.C.Y, r.Y, r.Bottom())
+	return c.C.Dist(Pt(x, y)) < c.R-eps
+}
+
+// checkWords returns every broken promise about the words of a layout:
+// each name fits its box in its disc; each caption lies inside the node's
+// zone (or the cluster) and clear of every other disc and caption, and
+// (when full) holds at least a line of the caption word.
+func checkWords(l Layout, names []string, caption string, full, namesFit bool) []string {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	capW := estimate(caption, l.CaptionSize)
+	for i, nd := range l.Nodes {
+		if w := estimate(names[i], l.LabelSize); namesFit && w > nd.Label.W+eps {
+			bad("name %q is %v wide at size %v, its box %v", names[i], w, l.LabelSize, nd.Label.W)
+		}
+		if l.LabelSize < minLabelSize {
+			bad("names at size %v", l.LabelSize)
+		}
+		cp := nd.Caption
+		if full && (cp.W < capW-eps || l.CaptionLines(i) < 1) {
+			bad("node %d caption %v holds no line of %q (%v wide)", i, cp, caption, capW)
+		}
+		if cp.Y < nd.Center.Y+l.NodeRadius-eps {
+			bad("node %d caption %v is not under its disc", i, cp)
+		}
+		box := l.Cluster
+		if nd.Zone >= 0 {
+			box = l.Zones[nd.Zone].Body
+		}
+		if !cp.Empty() && !inside(cp, box) {
+			bad("node %d caption %v is outside %v", i, cp, box)
+		}
+		for j, other := range l.Nodes {
+			if j == i {
+				continue
+			}
+			if circleOverlapsRect(l.NodeCircle(j), cp) {
+				bad("node %d caption %v overlaps node %d's disc %v", i, cp, j, l.NodeCircle(j))
+			}
+			if circleOverlapsRect(l.NodeCircle(j), nd.Label) {
+				bad("node %d name overlaps node %d's disc", i, j)
+			}
+			if j > i && overlap(cp, other.Caption) {
+				bad("captions of nodes %d %v and %d %v overlap", i, cp, j, other.Caption)
+			}
+		}
+	}
+	return errs
+}
+
+var figureSizes = []struct{ w, h float64 }{{1280, 800}, {720, 450}, {350, 560}}
+
+// TestPartitionLayoutsAreReadable lays out every way of splitting 1..9
+// nodes into two or three sides, with and without an empty zone to drop
+// a node in, with letters and etcd-style names, on a laptop, a book
+// column and a phone.
+func TestPartitionLayoutsAreReadable(t *testing.T) {
+	for _, sz := range figureSizes {
+		for _, panels := range []bool{true, false} {
+			for _, names := range []func(int) []string{letterNames, etcdNames} {
+				for n := 1; n <= MaxNodes; n++ {
+					nm := names(n)
+					// The whole ring first.
+					o := LayoutOptions{Width: sz.w, Height: sz.h, Nodes: n, Panels: panels, Names: nm, Caption: "Pre-candidate"}
+					l := ComputeLayout(o)
+					where := fmt.Sprintf("%vx%v panels=%v %s.. ring", sz.w, sz.h, panels, nm[0])
+					// Every word fits on a laptop and in a book's column;
+					// on a phone names fit and a caption may lose its words.
+					full := sz.w >= 1000 || (sz.w >= 700 && !panels)
+					namesFit := full || len(nm[0]) == 1
+					for _, e := range append(checkLayout(l, n, panels), checkWords(l, nm, o.Caption, full, namesFit)...) {
+						t.Errorf("%s: %s", where, e)
+					}
+					for k := 2; k <= MaxZones; k++ {
+						for _, shape := range compositions(n, k) {
+							zones := make([]int, 0, n)
+							for z, m := range shape {
+								for range m {
+									zones = append(zones, z)
+								}
+							}
+							// The app offers an empty zone to drop a node in
+							// where the canvas is at least 600 wide.
+							most := k
+							if sz.w >= 600 {
+								most = min(k+1, MaxZones)
+							}
+							for count := k; count <= most; count++ {
+								o.Zones, o.ZoneCount = zones, count
+								l := ComputeLayout(o)
+								where := fmt.Sprintf("%vx%v panels=%v %s.. %v+%d", sz.w, sz.h, panels, nm[0], shape, count-k)
+								errs := append(checkLayout(l, n, panels), checkWords(l, nm, o.Caption, full, namesFit)...)
+								errs = append(errs, checkZoneShares(l, shape, count)...)
+								for _, e := range errs {
+									t.Errorf("%s: %s", where, e)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkZoneShares checks that an empty zone is no longer than a disc or
+// its label needs, and that a side with more nodes is not given less room.
+func checkZoneShares(l Layout, shape []int, count int) []string {
+	var errs []string
+	if len(l.Zones) != count {
+		return []string{fmt.Sprintf("%d zones, want %d", len(l.Zones), count)}
+	}
+	across := l.Zones[0].Rect.Y == l.Zones[len(l.Zones)-1].Rect.Y
+	length := func(z Zone) float64 {
+		if across {
+			return z.Rect.W
+		}
+		return z.Rect.H
+	}
+	for z := len(shape); z < count; z++ {
+		need := math.Max(estimate("Drop here", ZoneTextSize)+8, 2*l.NodeRadius+8) + 2*zoneInset
+		if !across {
+			need = l.Zones[z].Label.H + 2 + 2*l.NodeRadius + 8 + 2*zoneInset
+		}
+		if length(l.Zones[z]) > need+eps {
+			errs = append(errs, fmt.Sprintf("empty zone %v is longer than the %v it needs", l.Zones[z].Rect, need))
+		}
+	}
+	for a := range shape {
+		for b := range shape {
+			if across && shape[a] > shape[b] && length(l.Zones[a]) < length(l.Zones[b])-eps {
+				errs = append(errs, fmt.Sprintf("side %d of %d nodes %v is smaller than side %d of %d %v", a, shape[a], l.Zones[a].Rect, b, shape[b], l.Zones[b].Rect))
+			}
+		}
+	}
+	return errs
 }

@@ -114,7 +114,7 @@ func (a *App) buildZones() {
 		case zv.Empty:
 			text := "Drop a machine here to split it off"
 			if a.measure(text, sizeSmall) > z.Label.W-8 {
-				text = "Drop here"
+				text = dropShort
 			}
 			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
 		default:
@@ -183,10 +183,9 @@ func (a *App) buildNodes() {
 	if ghost != nil {
 		f.Ghost = &GhostView{Node: ghost.Node, Pos: ghost.Pos, R: R, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
 	}
-	lineSize := math.Max(sizeSmall-1, math.Min(sizeSmall+1, R*0.36))
-	// Machines placed close together share little room for words: the
-	// lines under each shrink to what fits beside its neighbours.
-	room, rows := a.labelRoom(lineSize * 1.2)
+	// The layout gives each machine room for words under its disc, clear
+	// of its neighbours: the lines shrink to what fits there.
+	lineSize := a.lay.CaptionSize
 	for i := 0; i < n && i < len(a.lay.Nodes); i++ {
 		id := nodeID(i)
 		nd := w.Node(id)
@@ -206,27 +205,33 @@ func (a *App) buildNodes() {
 		}
 		v.Highlight = a.scen != nil && a.scen.highlighted(id)
 		line2 := a.nodeLine2(nd, st)
+		capt := a.lay.Nodes[i].Caption
+		room, rows := capt.W, a.lay.CaptionLines(i)
 		if a.cfg.Protocol == raftcore.ProtocolRaft {
 			full := role + " · term " + utoa(nd.Term())
 			switch {
-			case a.measure(full, lineSize) <= room[i] && a.measure(line2, lineSize) <= room[i]:
+			case a.measure(full, lineSize) <= room && a.measure(line2, lineSize) <= room:
 				role = full
-			case a.measure(full, lineSize) <= room[i]:
+			case a.measure(full, lineSize) <= room:
 				role, line2 = full, ""
 			default:
 				line2 = "term " + utoa(nd.Term())
 			}
-		} else if a.measure(line2, lineSize) > room[i] {
+		}
+		if a.measure(line2, lineSize) > room || rows < 2 {
 			line2 = ""
 		}
-		// The role line stays whatever the room: shape and colour say the
-		// role too, but words are what a first-time reader trusts.
-		if rows[i] < 2 {
-			line2 = ""
+		// The layout makes room for the role wherever it can; where it
+		// cannot (nine machines on a phone) the word stays all the same:
+		// shape and colour say the role too, but words are what a
+		// first-time reader trusts.
+		y := capt.Y
+		if capt.Empty() {
+			y = c.Y + R + 7
 		}
-		y := c.Y + R + 3
-		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineSize/2, Size: lineSize, Tone: ToneText, Center: true}
-		v.Lines[1] = TextItem{Text: line2, X: c.X, Y: y + lineSize*1.7, Size: lineSize, Tone: ToneMuted, Center: true}
+		lineH := lineSize * viz.CaptionLineHeight
+		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: lineSize, Tone: ToneText, Center: true}
+		v.Lines[1] = TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: lineSize, Tone: ToneMuted, Center: true}
 		v.Timer = -1
 		if st != raftcore.StatusCrashed && a.cfg.Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
 			el, to := nd.ElectionTimer()
@@ -258,33 +263,6 @@ func (a *App) buildNodes() {
 		}
 		f.Nodes = append(f.Nodes, v)
 	}
-}
-
-// labelRoom is how much room the words under each machine have: how wide
-// (to the nearest machine at about the same height, less a margin) and how
-// many lines (before the disc of a machine below).
-func (a *App) labelRoom(lineH float64) ([]float64, []int) {
-	nodes := a.lay.Nodes
-	R := a.lay.NodeRadius
-	width := make([]float64, len(nodes))
-	lines := make([]int, len(nodes))
-	for i, p := range nodes {
-		room, below := 400.0, 2
-		for j, q := range nodes {
-			if j == i {
-				continue
-			}
-			dx, dy := math.Abs(p.Center.X-q.Center.X), q.Center.Y-p.Center.Y
-			if math.Abs(dy) <= 3*a.lay.LabelSize {
-				room = math.Min(room, dx-8)
-			}
-			if dy > 0 && dx < 2*R+20 {
-				below = min(below, max(int((dy-2*R-6)/lineH), 0))
-			}
-		}
-		width[i], lines[i] = room, below
-	}
-	return width, lines
 }
 
 // nodeLine2 is the second line under a machine: its vote and the leader

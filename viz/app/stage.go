@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
@@ -24,6 +26,37 @@ type layoutKey struct {
 	zones   string
 	count   int
 	buttons string
+	words   string // names and caption word
+}
+
+// dropShort is an empty zone's label when the long one does not fit.
+const dropShort = "Drop here"
+
+// captionWord is the widest word a machine's first line under its disc
+// may say: a role of the protocol, or Crashed or Paused.
+func (a *App) captionWord() string {
+	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
+	switch a.cfg.Protocol {
+	case raftcore.ProtocolNaiveCopy:
+		roles = []raftcore.Role{raftcore.RoleReplica}
+	case raftcore.ProtocolFailover:
+		roles = []raftcore.Role{raftcore.RoleLeader, raftcore.RoleFollower}
+	default:
+		if a.cfg.PreVote {
+			roles = append(roles, raftcore.RolePreCandidate)
+		}
+	}
+	words := []string{"Crashed", "Paused"}
+	for _, r := range roles {
+		words = append(words, capital(roleWord(a.cfg.Protocol, r)))
+	}
+	best := ""
+	for _, w := range words {
+		if a.measure(w, sizeSmall) > a.measure(best, sizeSmall) {
+			best = w
+		}
+	}
+	return best
 }
 
 // touchLayout recomputes the layout when its inputs changed. The cluster
@@ -72,7 +105,13 @@ func (a *App) touchLayout() {
 			h = max(a.h-a.captionHeight(), min(a.h, 200))
 		}
 	}
-	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.tab, count: count, buttons: commandsKey(buttons)}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = a.cfg.Name(nodeID(i))
+	}
+	caption := a.captionWord()
+	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.tab, count: count, buttons: commandsKey(buttons),
+		words: strings.Join(names, "\x00") + "\x00" + caption}
 	for _, z := range a.zones {
 		key.zones += string(rune('0' + z))
 	}
@@ -80,7 +119,8 @@ func (a *App) touchLayout() {
 		return
 	}
 	a.layKey = key
-	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.tab, Buttons: buttons}
+	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.tab, Buttons: buttons,
+		Names: names, Caption: caption, Drop: dropShort, Count: "9 of 9", Measure: a.measure}
 	if a.zones != nil {
 		o.Zones, o.ZoneCount = a.zones, count
 	}
