@@ -52,6 +52,9 @@ func DefaultParams() Params {
 // is used instead.
 type ParamProblem struct {
 	Param, Value, Message string
+	// NoSuchScenario marks a scenario id that is well formed but names no
+	// scenario, which the app answers by offering its list.
+	NoSuchScenario bool
 }
 
 func (p ParamProblem) String() string { return p.Message }
@@ -87,8 +90,8 @@ func ParseQuery(query string, check ScenarioCheck) (Params, []ParamProblem) {
 		key, err1 := url.QueryUnescape(rawKey)
 		val, err2 := url.QueryUnescape(rawVal)
 		if err1 != nil || err2 != nil {
-			probs = append(probs, ParamProblem{rawKey, rawVal,
-				fmt.Sprintf("%s could not be read: it has a broken %%-escape; ignored", shown(piece))})
+			probs = append(probs, ParamProblem{Param: rawKey, Value: rawVal,
+				Message: fmt.Sprintf("%s could not be read: it has a broken %%-escape; ignored", shown(piece))})
 			continue
 		}
 		pairs = append(pairs, paramPair{key, val, hasVal})
@@ -284,12 +287,12 @@ func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem
 			for i, sp := range paramSpecs {
 				names[i] = sp.name
 			}
-			probs = append(probs, ParamProblem{pr.key, pr.val, fmt.Sprintf(
+			probs = append(probs, ParamProblem{Param: pr.key, Value: pr.val, Message: fmt.Sprintf(
 				"%s is not a known parameter; ignored (known: %s)", shown(pairText(pr)), strings.Join(names, ", "))})
 			continue
 		}
 		if seen[s.name] {
-			probs = append(probs, ParamProblem{pr.key, pr.val, fmt.Sprintf(
+			probs = append(probs, ParamProblem{Param: pr.key, Value: pr.val, Message: fmt.Sprintf(
 				"%s is given more than once; the last one counts", s.name)})
 		}
 		seen[s.name] = true
@@ -305,6 +308,7 @@ func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem
 			using = "none"
 		}
 		var why string
+		missing := false
 		switch {
 		case (!pr.hasVal && s.kind != boolParam) || (v == "" && s.name != "link" && s.name != "scenario"):
 			why = fmt.Sprintf("%s has no value: %s; using %s", pr.key, s.accepts, using)
@@ -314,12 +318,13 @@ func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem
 			} else if s.name == "scenario" && v != "" && check != nil {
 				if err := check(v); err != nil {
 					why = fmt.Sprintf("%s is not available: %v; using none", shown(pr.key+"="+v), err)
+					missing = true
 				}
 			}
 		}
 		if why != "" {
 			s.reset(&p, def)
-			probs = append(probs, ParamProblem{pr.key, pr.val, why})
+			probs = append(probs, ParamProblem{Param: pr.key, Value: pr.val, Message: why, NoSuchScenario: missing})
 		}
 	}
 	return p, probs

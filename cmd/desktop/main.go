@@ -89,11 +89,10 @@ func run(args []string) error {
 	}
 	cat := app.BuiltinScenarios()
 	params, problems := viz.ParseArgs(rest, cat.Check)
-	var msgs []string
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "raftlab:", p.Message)
-		msgs = append(msgs, p.Message)
 	}
+	msgs, missing := app.SortProblems(problems)
 	if params.Link != "" {
 		// The app says so in the window and opens the default run instead;
 		// the terminal hears of it too, as of any other bad parameter.
@@ -108,7 +107,7 @@ func run(args []string) error {
 		}
 	}
 	a, err := app.New(app.Options{
-		Params: params, SpeedGiven: app.SpeedChosen(rest), Problems: msgs,
+		Params: params, SpeedGiven: app.SpeedChosen(rest), Problems: msgs, MissingFigure: missing,
 		Width: float64(w), Height: float64(h), Measure: draw.Measure, Scenarios: cat, BaseURL: base,
 	})
 	if err != nil {

@@ -44,12 +44,9 @@ func main() {
 
 	cat := app.BuiltinScenarios()
 	params, problems := viz.ParseQuery(query, cat.Check)
-	var msgs []string
-	for _, p := range problems {
-		msgs = append(msgs, p.Message)
-	}
+	msgs, missing := app.SortProblems(problems)
 	a, err := app.New(app.Options{
-		Params: params, SpeedGiven: app.SpeedChosen(strings.Split(strings.TrimPrefix(query, "?"), "&")),
+		Params: params, SpeedGiven: app.SpeedChosen(strings.Split(strings.TrimPrefix(query, "?"), "&")), MissingFigure: missing,
 		Width: win.Get("innerWidth").Float(), Height: win.Get("innerHeight").Float(),
 		Measure: draw.Measure, Scenarios: cat, BaseURL: base,
 	})

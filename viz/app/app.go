@@ -36,8 +36,13 @@ type Options struct {
 	SpeedGiven bool
 	// Problems are messages about bad parameters, shown in the banner.
 	Problems []string
-	Width    float64
-	Height   float64
+	// MissingFigure is a scenario id the reader asked for that does not
+	// exist. The app opens the list of figures with one line saying so at
+	// its top, rather than a message naming every id; closing the list
+	// dismisses the line.
+	MissingFigure string
+	Width         float64
+	Height        float64
 	// Measure returns the width in pixels of s at font size size. Nil
 	// estimates it, which is enough for tests.
 	Measure func(s string, size float64) float64
@@ -45,6 +50,20 @@ type Options struct {
 	Scenarios Catalog
 	// BaseURL is the page address share links start with.
 	BaseURL string
+}
+
+// SortProblems splits the problems found in the page's or the command
+// line's parameters into the messages for the banner and an unknown figure,
+// which Options.MissingFigure handles on its own.
+func SortProblems(ps []viz.ParamProblem) (msgs []string, missingFigure string) {
+	for _, p := range ps {
+		if p.NoSuchScenario {
+			missingFigure = strings.TrimSpace(p.Value)
+			continue
+		}
+		msgs = append(msgs, p.Message)
+	}
+	return msgs, missingFigure
 }
 
 // Theme names the palette.
@@ -118,9 +137,12 @@ type App struct {
 	// menu or the change the press just made.
 	quietHover hoverTarget
 	banner     banner
-	visible    bool
-	readMode   raftcore.ReadMode
-	showRules  bool // the safety panel lists rules that hold too
+	// missingFigure is the unknown figure id the list of figures says it
+	// could not find, until the list closes.
+	missingFigure string
+	visible       bool
+	readMode      raftcore.ReadMode
+	showRules     bool // the safety panel lists rules that hold too
 	// opened is a panel the reader unfolded (-1: none).
 	opened viz.PanelKind
 	// noteSlot is the toolbar's free stretch, where short notes go.
@@ -195,6 +217,9 @@ func New(o Options) (*App, error) {
 	switch {
 	case len(o.Problems) > 0:
 		a.say(strings.Join(o.Problems, "\n"), ToneBad, 0)
+	case o.MissingFigure != "":
+		a.missingFigure = o.MissingFigure
+		a.openMenu(menuState{kind: menuScenarios})
 	case a.scen == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg.Protocol == raftcore.ProtocolRaft:
 		// The first election takes a while at a watchable speed; say why.
 		a.say(noLeaderYet, ToneText, 20*time.Second)

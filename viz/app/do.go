@@ -14,6 +14,13 @@ import (
 // caller to show or to hand back.
 func (a *App) Do(in Intent) error {
 	defer a.changed()
+	defer func() {
+		// The list of figures says an asked-for figure is missing only
+		// until it closes.
+		if a.menu.kind != menuScenarios {
+			a.missingFigure = ""
+		}
+	}()
 	switch in := in.(type) {
 	case RunCommand:
 		return a.command(in.Cmd)

@@ -326,6 +326,10 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 }
 
 func (a *App) scenarioMenu(wr *writer) {
+	if a.missingFigure != "" {
+		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.missingFigure), sizeBody, ToneBad, false)
+		wr.y += 4
+	}
 	ws := []Widget{chip("scenario:", "Free play", a.scen == nil, StartScenario{})}
 	for _, s := range a.opts.Scenarios.list {
 		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID, StartScenario{ID: s.ID}))
