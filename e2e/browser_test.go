@@ -58,7 +58,7 @@ func TestEmbedExample(t *testing.T) {
 	}
 	wantParams := []map[string]string{
 		{"scenario": "majority", "embed": "1"},
-		{"scenario": "majority", "embed": "1", "nodes": "5", "seed": "7"},
+		{"scenario": "majority", "embed": "1", "seed": "7"},
 	}
 	for i, f := range figs {
 		u, err := url.Parse(f.Src)

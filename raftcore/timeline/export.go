@@ -17,9 +17,25 @@ import (
 // left at that instant.
 func (t *Timeline) Schedule() raftcore.Schedule { return t.cur.Schedule() }
 
+// WholeSchedule is the whole run, to the furthest moment reached, as a
+// schedule: what a share link holds, without the moment it opens at. After
+// stepping back it still ends where the run does, so exporting the run and
+// copying its link keep the same actions.
+func (t *Timeline) WholeSchedule() raftcore.Schedule {
+	s := t.cur.Schedule() // the configuration spelled out, as for raftsim
+	s.Actions = append([]raftcore.Action{}, t.br.log...)
+	s.UntilMs = float64(t.br.head.AtUs) / 1000
+	return s
+}
+
 // WriteSchedule writes Schedule as indented JSON.
-func (t *Timeline) WriteSchedule(w io.Writer) error {
-	data, err := json.MarshalIndent(t.Schedule(), "", "  ")
+func (t *Timeline) WriteSchedule(w io.Writer) error { return writeJSON(w, t.Schedule()) }
+
+// WriteWholeSchedule writes WholeSchedule as indented JSON.
+func (t *Timeline) WriteWholeSchedule(w io.Writer) error { return writeJSON(w, t.WholeSchedule()) }
+
+func writeJSON(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -157,3 +157,34 @@ func TestSeekSeconds(t *testing.T) {
 		t.Fatal("a refused t moved the timeline")
 	}
 }
+
+// TestWholeScheduleKeepsTheRunAfterSteppingBack: stepped back to any
+// moment, the whole-run schedule still holds every action and ends where
+// the run does, as the share link does, and replays to the run's last world.
+func TestWholeScheduleKeepsTheRunAfterSteppingBack(t *testing.T) {
+	tl := mustNew(t, testConfig(), smallOpts)
+	liveRun(t, tl, rand.New(rand.NewPCG(23, 24)), 20)
+	tl.Advance(1) // end the head's instant, as a schedule does
+	end := snapOf(tl.World())
+	head := tl.Head()
+	for _, us := range []int64{0, 7_654_321, head.AtUs} {
+		tl.SeekTime(us)
+		var buf bytes.Buffer
+		if err := tl.WriteWholeSchedule(&buf); err != nil {
+			t.Fatal(err)
+		}
+		s, err := raftcore.ParseSchedule(buf.Bytes())
+		if err != nil {
+			t.Fatalf("at %d µs: the schedule does not parse: %v", us, err)
+		}
+		if int64(s.UntilMs*1000) != head.AtUs || len(s.Actions) != len(tl.Link("", nil).Actions) {
+			t.Fatalf("at %d µs: until_ms %g with %d actions; want the run's end %d µs and the link's %d actions",
+				us, s.UntilMs, len(s.Actions), head.AtUs, len(tl.Link("", nil).Actions))
+		}
+		w, err := s.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameWorld(t, "whole schedule", w, end)
+	}
+}

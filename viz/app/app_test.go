@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
@@ -645,4 +648,37 @@ func TestActingInThePastForksAndTheOldRunComesBack(t *testing.T) {
 	if a.World().TraceHash() != headHash {
 		t.Error("the run brought back is not the one left")
 	}
+}
+
+// TestShareLinkKeepsTheSpeed: a link opens at the speed the reader chose,
+// the default of the parameters (1x) included, which a page without a speed
+// would otherwise replace by DefaultSpeed.
+func TestShareLinkKeepsTheSpeed(t *testing.T) {
+	for _, speed := range []float64{1, 0.25, 4} {
+		a := newApp(t, 3, 1280, 800)
+		require.NoError(t, a.Do(SetSpeed{Speed: speed}))
+		link := a.ShareLink()
+		_, query, _ := strings.Cut(link, "?")
+		params, problems := viz.ParseQuery(query, nil)
+		require.Empty(t, problems)
+		b, err := New(Options{Params: params, Width: 1280, Height: 800,
+			SpeedGiven: SpeedChosen(strings.Split(query, "&"))})
+		require.NoError(t, err)
+		assert.Equal(t, speed, b.Speed(), "the link %s", link)
+	}
+}
+
+// TestLatencyIsWrittenOnce: a link slowed to one latency reads "400 ms"
+// on the stage and in its menu, not "400–400 ms".
+func TestLatencyIsWrittenOnce(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	require.NoError(t, a.Do(Act{Action: raftcore.Action{Do: raftcore.DoLatency, From: 1, To: 2, LatencyMs: []float64{400, 400}}}))
+	var labels []string
+	for _, l := range a.Frame().Links {
+		if l.Label.Text != "" {
+			labels = append(labels, l.Label.Text)
+		}
+	}
+	assert.Equal(t, []string{"400 ms"}, labels)
+	assert.Equal(t, "20–40 ms", fmtLatency(20_000, 40_000))
 }

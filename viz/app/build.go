@@ -372,7 +372,7 @@ func (a *App) buildLinks() {
 			if label != "" {
 				label += ", "
 			}
-			label += strconv.FormatInt(slowMin/1000, 10) + "–" + strconv.FormatInt(slowMax/1000, 10) + " ms"
+			label += fmtLatency(slowMin, slowMax)
 		}
 		if label != "" && v.State != LinkCut {
 			mid := lk.Seg.At(0.5)

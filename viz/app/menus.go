@@ -221,7 +221,7 @@ func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 		if !k.Up {
 			return from + "→" + to + ": cut"
 		}
-		s := from + "→" + to + ": " + strconv.FormatInt(k.LatencyMinUs/1000, 10) + "–" + strconv.FormatInt(k.LatencyMaxUs/1000, 10) + " ms"
+		s := from + "→" + to + ": " + fmtLatency(k.LatencyMinUs, k.LatencyMaxUs)
 		if k.Loss > 0 {
 			s += ", " + fmtPercent(k.Loss) + " lost"
 		}

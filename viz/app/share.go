@@ -6,16 +6,20 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
+	"raftlab/viz"
 )
 
-// ExportSchedule writes the run up to now as a schedule (the format of
-// raftsim run -f): replaying it reproduces this world exactly.
+// ExportSchedule writes the whole run as a schedule (the format of raftsim
+// run -f), to its furthest moment even when the reader has stepped back, as
+// the share link keeps it: replaying it reproduces the run's last world
+// exactly.
 func (a *App) ExportSchedule() ([]byte, error) {
 	var buf bytes.Buffer
-	err := a.hist.tl.WriteSchedule(&buf)
+	err := a.hist.tl.WriteWholeSchedule(&buf)
 	return buf.Bytes(), err
 }
 
@@ -61,11 +65,15 @@ func (a *App) ShareLink() string {
 	}
 	p := a.params
 	p.Link, p.T, p.Scenario, p.Autoplay = "", 0, "", false
+	p.Speed = a.speed
 	q := p.Encode()
-	if q != "" {
-		q += "&"
+	if p.Speed == viz.DefaultParams().Speed {
+		// Encode leaves a default out, but a page opened without a speed
+		// starts at DefaultSpeed: say it, so the run plays at the pace
+		// the reader chose.
+		q = joinQuery(q, "speed="+strconv.FormatFloat(p.Speed, 'g', -1, 64))
 	}
-	return a.opts.BaseURL + "?" + q + "link=" + payload
+	return a.opts.BaseURL + "?" + joinQuery(q, "link="+payload)
 }
 
 // openLink opens the run a share link holds, at its moment, paused.
@@ -138,4 +146,12 @@ func parseAction(data []byte) (raftcore.Action, error) {
 		return x, fmt.Errorf("action: more than one JSON value")
 	}
 	return x, nil
+}
+
+// joinQuery joins two parts of a URL query.
+func joinQuery(q, part string) string {
+	if q == "" {
+		return part
+	}
+	return q + "&" + part
 }

@@ -251,3 +251,13 @@ func termSuffix(cfg raftcore.Config, term uint64) string {
 	}
 	return " (term " + utoa(term) + ")"
 }
+
+// fmtLatency writes a link's latency range in whole milliseconds, as one
+// number when the range is a single value ("400 ms", not "400–400 ms").
+func fmtLatency(minUs, maxUs int64) string {
+	lo, hi := strconv.FormatInt(minUs/1000, 10), strconv.FormatInt(maxUs/1000, 10)
+	if lo == hi {
+		return lo + " ms"
+	}
+	return lo + "–" + hi + " ms"
+}
