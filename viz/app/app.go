@@ -140,9 +140,12 @@ type App struct {
 	// missingFigure is the unknown figure id the list of figures says it
 	// could not find, until the list closes.
 	missingFigure string
-	visible       bool
-	readMode      raftcore.ReadMode
-	showRules     bool // the safety panel lists rules that hold too
+	// forkedAt is when the reader's last action forked the run (-1 when
+	// it did not), for Do to say so after the action's own note.
+	forkedAt  int64
+	visible   bool
+	readMode  raftcore.ReadMode
+	showRules bool // the safety panel lists rules that hold too
 	// opened is a panel the reader unfolded (-1: none).
 	opened viz.PanelKind
 	// noteSlot is the toolbar's free stretch, where short notes go.
@@ -412,6 +415,7 @@ func (a *App) act(x raftcore.Action) error {
 	}
 	if fork {
 		a.cache = a.cache.forked(at)
+		a.forkedAt = at
 	}
 	a.afterWorldMoved()
 	a.changed()

@@ -45,6 +45,7 @@ func (a *App) build() {
 	a.buildLogs()
 	a.buildToolbar()
 	a.buildTimeline()
+	a.buildReplay()
 	a.buildPanels()
 	a.buildOverlays()
 }

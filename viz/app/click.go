@@ -67,7 +67,7 @@ func (f *Frame) widgets() iter.Seq[Widget] {
 		if !each(f.Toolbar) || !each(f.Tabs) {
 			return
 		}
-		if b := f.Timeline.Button; b != nil && !yield(*b) {
+		if !each(f.Timeline.Buttons) {
 			return
 		}
 		for _, p := range f.Panels {
@@ -149,8 +149,10 @@ func (a *App) widgetAt(p viz.Point) (Widget, bool) {
 			return w, true
 		}
 	}
-	if b := f.Timeline.Button; b != nil && b.Rect.Contains(p) {
-		return *b, true
+	for _, b := range f.Timeline.Buttons {
+		if b.Rect.Contains(p) {
+			return b, true
+		}
 	}
 	return Widget{}, false
 }

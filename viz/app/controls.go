@@ -153,17 +153,49 @@ func (a *App) buildTimeline() {
 	left := fmtClock(now)
 	lw := a.measure("000.000 s", sizeSmall) + 12
 	rw := a.measure("of 000.000 s", sizeSmall) + 12
-	tl.Button = nil
-	if _, ok := a.hist.tl.Ghost(); ok {
-		// After acting in the past, the run that was abandoned can be
-		// brought back.
-		label := "Back to the other run"
-		bw := a.widgetWidth(label, sizeSmall)
-		h := math.Min(r.H-8, 26)
-		tl.Button = &Widget{ID: "timeline.ghost", Kind: WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Intent: ReturnToOtherRun{},
-			Rect: viz.XYWH(r.Right()-bw-6, r.Y+(r.H-h)/2, bw, h)}
-		rw += bw + 6
+	// Buttons at the right end: back to the live end while the stage
+	// replays the past, and back to the run abandoned by acting in the past.
+	tl.Buttons = tl.Buttons[:0]
+	type want struct {
+		id, long, short string
+		in              Intent
 	}
+	var wants []want
+	if !a.hist.AtHead() {
+		wants = append(wants, want{idLive, "Back to live", "Live", GoLive{}})
+	}
+	if _, ok := a.hist.tl.Ghost(); ok {
+		wants = append(wants, want{"timeline.ghost", "Back to the other run", "Other run", ReturnToOtherRun{}})
+	}
+	widths := func(short bool) (ws []float64, sum float64) {
+		for _, w := range wants {
+			l := w.long
+			if short {
+				l = w.short
+			}
+			ws = append(ws, a.widgetWidth(l, sizeSmall))
+			sum += ws[len(ws)-1] + 6
+		}
+		return ws, sum
+	}
+	short := false
+	ws, sum := widths(false)
+	if r.W-lw-rw-sum < 80 {
+		short = true
+		ws, sum = widths(true)
+	}
+	bh := math.Min(r.H-8, 26)
+	x := r.Right() - sum
+	for i, w := range wants {
+		label := w.long
+		if short {
+			label = w.short
+		}
+		tl.Buttons = append(tl.Buttons, Widget{ID: w.id, Kind: WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Intent: w.in,
+			Rect: viz.XYWH(x, r.Y+(r.H-bh)/2, ws[i], bh)})
+		x += ws[i] + 6
+	}
+	rw += sum
 	tl.Track = viz.XYWH(r.X+lw, r.Y+r.H/2-4, r.W-lw-rw, 8)
 	span := float64(max(head, 1_000_000))
 	tl.Head = float64(head) / span

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"raftlab/raftcore"
@@ -14,6 +15,22 @@ import (
 // caller to show or to hand back.
 func (a *App) Do(in Intent) error {
 	defer a.changed()
+	a.forkedAt = -1
+	before := a.banner
+	defer func() {
+		// Acting in the past forks the run: say so after whatever the
+		// action's own note says, since the reader may not expect it.
+		if a.forkedAt >= 0 {
+			own := ""
+			if a.banner != before {
+				own = a.banner.text
+			}
+			note := strings.TrimSpace(own + " Acting at " + fmtClock(a.forkedAt) +
+				" started a new run from there; the run you left is kept on the timeline.")
+			a.say(note, ToneText, 8*time.Second)
+			a.forkedAt = -1
+		}
+	}()
 	defer func() {
 		// The list of figures says an asked-for figure is missing only
 		// until it closes.
@@ -34,6 +51,8 @@ func (a *App) Do(in Intent) error {
 		a.hist.GoTo(in.AtUs)
 		a.carry = 0
 		a.afterWorldMoved()
+	case GoLive:
+		a.goLive()
 	case ReturnToOtherRun:
 		return a.returnToOtherRun()
 	case Select:

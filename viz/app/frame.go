@@ -66,6 +66,8 @@ type Frame struct {
 	Ghost  *GhostView
 	// Status is the one-line summary of the run at the top right.
 	Status TextItem
+	// Replay says the stage shows the recorded past; nil when live.
+	Replay *ReplayView
 
 	// Caption is an embedded figure's own panel: what to try, the story's
 	// step and the figure's controls.
@@ -284,8 +286,9 @@ type TimelineView struct {
 	Marks     []MarkView
 	Left      TextItem
 	Right     TextItem
-	// Button brings back the run abandoned by acting in the past.
-	Button *Widget
+	// Buttons: back to the live end while replaying the past, and back to
+	// the run abandoned by acting in the past.
+	Buttons []Widget
 }
 
 // MarkView is a notable moment on the timeline.

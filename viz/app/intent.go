@@ -36,6 +36,9 @@ type (
 	SetSpeed struct{ Speed float64 }
 	// Seek shows the run at virtual time AtUs.
 	Seek struct{ AtUs int64 }
+	// GoLive leaves the recorded past for the live end of the run and
+	// lets it go on.
+	GoLive struct{}
 	// ReturnToOtherRun brings back the run left by acting in the past,
 	// keeping the one made since in its place.
 	ReturnToOtherRun struct{}
@@ -160,6 +163,7 @@ type (
 
 func (RunCommand) isIntent()       {}
 func (SetPaused) isIntent()        {}
+func (GoLive) isIntent()           {}
 func (SetSpeed) isIntent()         {}
 func (Seek) isIntent()             {}
 func (ReturnToOtherRun) isIntent() {}

@@ -157,9 +157,14 @@ func (a *App) buildBanner() *BannerView {
 // cluster, wherever it hides less of the machines and their words.
 func (a *App) quietSpot(r viz.Rect) viz.Rect {
 	c := a.lay.Cluster
-	best, bestCost := r, math.Inf(1)
-	for _, y := range []float64{c.Y + 4, c.Bottom() - r.H - 4} {
-		try := viz.XYWH(r.X, y, r.W, r.H)
+	return a.quietest(viz.XYWH(r.X, c.Y+4, r.W, r.H), viz.XYWH(r.X, c.Bottom()-r.H-4, r.W, r.H))
+}
+
+// quietest is the place among tries that hides least of the machines, their
+// words and the zones' labels; the first of equals.
+func (a *App) quietest(tries ...viz.Rect) viz.Rect {
+	best, bestCost := tries[0], math.Inf(1)
+	for _, try := range tries {
 		cost := 0.0
 		for _, n := range a.lay.Nodes {
 			R := a.lay.NodeRadius

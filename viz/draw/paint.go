@@ -40,6 +40,8 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.paintToolbar(f, p)
 	c.paintTimeline(f, p)
 	c.flush()
+	c.paintReplay(f, p)
+	c.flush()
 	c.paintBanner(f, p)
 	c.flush()
 	c.paintPopover(f.Caption, p)
@@ -528,9 +530,22 @@ func (c *canvas) paintTimeline(f *app.Frame, p *palette) {
 	}
 	x := tr.X + t.Now*tr.W
 	c.line(viz.Pt(x, tr.Y-8), viz.Pt(x, tr.Bottom()+8), 2.5, p.tone(app.ToneText))
-	if t.Button != nil {
-		c.paintWidget(*t.Button, p)
+	for _, b := range t.Buttons {
+		c.paintWidget(b, p)
 	}
+}
+
+// paintReplay outlines the stage while it shows the recorded past, with
+// the note that says so.
+func (c *canvas) paintReplay(f *app.Frame, p *palette) {
+	r := f.Replay
+	if r == nil {
+		return
+	}
+	edge := p.tone(app.ToneAccent)
+	c.roundRectLine(r.Stage, 8, 2, edge.alpha(0.45))
+	c.roundRect(r.Rect, r.Rect.H/2, edge)
+	c.text(r.Text, p.bg)
 }
 
 func (c *canvas) paintBanner(f *app.Frame, p *palette) {

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"raftlab/viz"
+)
+
+// TestTheStageSaysItReplaysThePast: stepped back, the stage says it shows
+// the recorded past, in a corner that hides no machine at column width, until
+// the reader goes back to the live run.
+func TestTheStageSaysItReplaysThePast(t *testing.T) {
+	for _, size := range [][2]float64{{1280, 800}, {720, 450}, {350, 560}} {
+		a := newApp(t, 5, size[0], size[1])
+		var c clock
+		untilLeader(t, a, &c)
+		c.run(a, 2*time.Second)
+		require.Nil(t, a.Frame().Replay, "%v: live, yet the stage says it replays", size)
+
+		require.NoError(t, a.Do(Seek{AtUs: 500_000}))
+		f := a.Frame()
+		require.NotNil(t, f.Replay, "%v: stepped back, and the stage does not say so", size)
+		r := f.Replay
+		assert.Equal(t, "Replaying the past", r.Text.Text)
+		assert.True(t, r.Stage.ContainsRect(r.Rect), "%v: the tag %v leaves the stage", size, r.Rect)
+		var live *Widget
+		for i, b := range f.Timeline.Buttons {
+			if b.ID == idLive {
+				live = &f.Timeline.Buttons[i]
+			}
+		}
+		require.NotNil(t, live, "%v: no way back to live on the timeline", size)
+		assert.True(t, f.Timeline.Rect.ContainsRect(live.Rect), "%v: the button %v is off the timeline %v", size, live.Rect, f.Timeline.Rect)
+		assert.Less(t, live.Rect.X, f.Timeline.Rect.Right())
+		assert.Greater(t, f.Timeline.Track.W, 60.0, "%v: the buttons leave the track no room", size)
+		{
+			for _, n := range a.lay.Nodes {
+				disc := viz.XYWH(n.Center.X-a.lay.NodeRadius, n.Center.Y-a.lay.NodeRadius, 2*a.lay.NodeRadius, 2*a.lay.NodeRadius)
+				assert.False(t, r.Rect.Overlaps(disc), "%v: the tag %v hides machine %d", size, r.Rect, n.Index+1)
+			}
+		}
+		// Still replaying while it plays the recorded run.
+		c.run(a, 100*time.Millisecond)
+		assert.NotNil(t, a.Frame().Replay, "%v", size)
+
+		require.NoError(t, a.Click(idLive))
+		assert.True(t, a.hist.AtHead(), "%v: Back to live left the run in the past", size)
+		assert.False(t, a.Paused(), "%v: back at the live end the run should go on", size)
+		assert.Nil(t, a.Frame().Replay, "%v", size)
+	}
+}
+
+// TestActingInThePastSaysItForked: an action taken while replaying says,
+// after its own note, that it started a new run and kept the old one.
+func TestActingInThePastSaysItForked(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	var c clock
+	untilLeader(t, a, &c)
+	c.run(a, 2*time.Second)
+	require.NoError(t, a.Do(SetPaused{Paused: true}))
+	require.NoError(t, a.Do(Seek{AtUs: 1_000_000}))
+	require.NoError(t, a.Click("cmd:client-write"))
+	banner := a.State().Banner
+	assert.Contains(t, banner, "started a new run from there", "the banner says %q", banner)
+	assert.Contains(t, banner, "1.000 s")
+	hasGhost := false
+	for _, b := range a.Frame().Timeline.Buttons {
+		hasGhost = hasGhost || b.ID == "timeline.ghost"
+	}
+	assert.True(t, hasGhost, "no way back to the run left behind")
+
+	// At the live end an action says nothing of forking.
+	require.NoError(t, a.Do(GoLive{}))
+	require.NoError(t, a.Do(CloseBanner{}))
+	require.NoError(t, a.Click("cmd:client-write"))
+	assert.NotContains(t, a.State().Banner, "new run")
+}
