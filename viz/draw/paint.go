@@ -536,7 +536,7 @@ func (c *canvas) paintTimeline(f *app.Frame, p *palette) {
 }
 
 // paintReplay outlines the stage while it shows the recorded past, with
-// the note that says so.
+// the tag that says so.
 func (c *canvas) paintReplay(f *app.Frame, p *palette) {
 	r := f.Replay
 	if r == nil {
