@@ -84,18 +84,25 @@ func widgetRect(s app.Snapshot, id string) (viz.Rect, bool) {
 	return viz.Rect{}, false
 }
 
-// clickWidget clicks the middle of a control with real mouse events.
-func clickWidget(b *browser, s app.Snapshot, id string) {
-	b.t.Helper()
+// mustWidget returns where the control with the given id is, or fails the test
+// naming the controls there are.
+func mustWidget(t testing.TB, s app.Snapshot, id string) viz.Rect {
+	t.Helper()
 	r, ok := widgetRect(s, id)
 	if !ok {
 		var ids []string
 		for _, w := range s.Screen.Widgets {
 			ids = append(ids, w.ID)
 		}
-		b.t.Fatalf("no control %q on screen; there are %s", id, strings.Join(ids, ", "))
+		t.Fatalf("no control %q on screen; there are %s", id, strings.Join(ids, ", "))
 	}
-	c := r.Center()
+	return r
+}
+
+// clickWidget clicks the middle of a control with real mouse events.
+func clickWidget(b *browser, s app.Snapshot, id string) {
+	b.t.Helper()
+	c := mustWidget(b.t, s, id).Center()
 	b.click(c.X, c.Y)
 }
 

@@ -1,0 +1,248 @@
+//go:build browser
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"raftlab/viz"
+	"raftlab/viz/app"
+)
+
+// The tests in this file check that no click or tap is lost when frames are slow: the
+// renderer's CPU is throttled until the app runs fewer than four frames a second, as
+// on a loaded machine, and each click is a press and a release sent back to back, with
+// no wait for the app between them. Most such clicks fall between two frames, where an
+// app that samples the pointer once a frame never sees them.
+
+// slowFPS is the frame rate the throttled tests must stay under.
+const slowFPS = 4
+
+// downloadScript runs before the page's scripts. It records the files the app offers
+// for download (cmd/wasm clicks an <a download>) in window.raftlabDownloads, instead
+// of downloading them.
+const downloadScript = `(function () {
+	window.raftlabDownloads = [];
+	var click = HTMLAnchorElement.prototype.click;
+	HTMLAnchorElement.prototype.click = function () {
+		if (this.download) { window.raftlabDownloads.push(this.download); return; }
+		return click.call(this);
+	};
+})();`
+
+// pointerTickScript runs before the page's scripts. It notes, for each press and
+// release, how many Updates the app had run when the event arrived.
+const pointerTickScript = `(function () {
+	window.raftlabPointerTicks = {};
+	["pointerdown", "pointerup"].forEach(function (name) {
+		window.addEventListener(name, function () {
+			window.raftlabPointerTicks[name] = window.raftlab && window.raftlab.ready ? JSON.parse(window.raftlab.frameStats()).updates : -1;
+		}, {capture: true, passive: true});
+	});
+})();`
+
+// frames is how many frames the app has run: Draw calls, painted or not.
+func frames(b *browser) int64 {
+	b.t.Helper()
+	return evalJS[int64](b, `(function () { var s = JSON.parse(window.raftlab.frameStats()); return s.draws + s.skipped_draws; })()`)
+}
+
+// throttle slows the renderer's CPU by rate (1: no slowdown).
+func throttle(b *browser, rate float64) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
+		b.t.Fatalf("throttling the CPU by %v: %v", rate, err)
+	}
+}
+
+// slowDown throttles the renderer until the running app draws fewer than slowFPS
+// frames a second, and returns the rate and the frame rate measured.
+func slowDown(t *testing.T, b *browser) (float64, float64) {
+	t.Helper()
+	for _, rate := range []float64{30, 60, 120} {
+		throttle(b, rate)
+		time.Sleep(time.Second) // let a frame begun before the change end
+		f0, t0 := frames(b), time.Now()
+		time.Sleep(4 * time.Second)
+		fps := float64(frames(b)-f0) / time.Since(t0).Seconds()
+		t.Logf("CPU throttled %vx: %.1f frames/s", rate, fps)
+		if fps < slowFPS {
+			return rate, fps
+		}
+	}
+	t.Fatalf("the app still runs %v or more frames a second with the CPU throttled 120x", slowFPS)
+	return 0, 0
+}
+
+// quickClick presses and releases the left button at p with nothing in between: the
+// release goes out right behind the press, without waiting for the browser to report
+// the press handled (which it does only after the renderer's next frame). It reports
+// whether both fell between the same two frames (the app ran no Update meanwhile).
+func quickClick(b *browser, p viz.Point) bool {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	send := func(ev input.DispatchMouseEventParams) error {
+		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, ev)
+		return err
+	}
+	if err := send(input.DispatchMouseEventParams{Type: chromedp.MouseMoved, X: p.X, Y: p.Y}); err != nil {
+		b.t.Fatalf("mouse move to (%.0f, %.0f): %v", p.X, p.Y, err)
+	}
+	pressed := make(chan error, 1)
+	go func() {
+		pressed <- send(input.DispatchMouseEventParams{Type: chromedp.MousePressed, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1})
+	}()
+	// The commands go out on one connection, in order; the pause only lets the press's
+	// leave first.
+	time.Sleep(2 * time.Millisecond)
+	released := send(input.DispatchMouseEventParams{Type: chromedp.MouseReleased, X: p.X, Y: p.Y, Button: input.MouseButtonLeft, ClickCount: 1})
+	for _, err := range []error{<-pressed, released} {
+		if err != nil {
+			b.t.Fatalf("click at (%.0f, %.0f): %v", p.X, p.Y, err)
+		}
+	}
+	return evalJS[bool](b, `window.raftlabPointerTicks.pointerdown === window.raftlabPointerTicks.pointerup`)
+}
+
+// clicker clicks controls quickly and counts the clicks that fell between two frames.
+type clicker struct {
+	t       *testing.T
+	b       *browser
+	clicks  int
+	between int
+}
+
+func (c *clicker) at(what string, p viz.Point) {
+	c.t.Helper()
+	c.clicks++
+	if quickClick(c.b, p) {
+		c.between++
+	} else {
+		c.t.Logf("the click on %s spanned a frame", what)
+	}
+}
+
+// control clicks the middle of the control with the given id.
+func (c *clicker) control(id string) {
+	c.t.Helper()
+	c.at(id, mustWidget(c.t, appState(c.b), id).Center())
+}
+
+// settled waits until a change has had time to happen twice: a few more frames.
+func settled(b *browser) {
+	b.t.Helper()
+	f := frames(b)
+	deadline := time.Now().Add(3 * time.Second)
+	for frames(b) < f+3 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// once waits until ok holds, then until a few frames more have run, and checks that
+// it still holds: a click taken twice would have undone or repeated what it did.
+func once(t *testing.T, b *browser, what string, ok func(app.Snapshot) bool) app.Snapshot {
+	t.Helper()
+	waitState(b, what, ok)
+	settled(b)
+	s := appState(b)
+	if !ok(s) {
+		t.Errorf("%s: it held, then stopped holding a few frames later: the click acted twice", what)
+	}
+	return s
+}
+
+// downloads is the names of the files the app has offered, in order.
+func downloads(b *browser) []string {
+	b.t.Helper()
+	return evalJS[[]string](b, `window.raftlabDownloads`)
+}
+
+// TestSlowFramesLoseNoClick throttles the renderer to under four frames a second and
+// clicks, each with one quick press and release, the toolbar's play/pause and Write,
+// a machine and its menu's Pause, the setup menu's Export run and Save picture, and a
+// scenario's Play it for me. Each must act exactly once.
+func TestSlowFramesLoseNoClick(t *testing.T) {
+	b := newBrowser(t, 1280, 800)
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	for _, js := range []string{downloadScript, pointerTickScript} {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js}); err != nil {
+			t.Fatalf("installing a recorder in the page: %v", err)
+		}
+	}
+	url := b.openApp("nodes=5&seed=1&speed=1")
+	rate, fps := slowDown(t, b)
+	c := &clicker{t: t, b: b}
+
+	// The toolbar's play/pause pauses the run, once.
+	c.control(playPause)
+	s := once(t, b, "play/pause to pause the run", func(s app.Snapshot) bool { return s.Paused })
+
+	// Write sends one client write.
+	ops := len(s.Ops)
+	c.control("cmd:" + viz.CmdClientWrite.String())
+	s = once(t, b, "Write to send one write", func(s app.Snapshot) bool { return len(s.Ops) == ops+1 })
+
+	// A machine's menu opens on a click, and its Pause pauses that machine.
+	const id = 3
+	c.at("machine 3", center(machine(s, id)))
+	s = once(t, b, "machine 3's menu to open", func(s app.Snapshot) bool { return s.Menu == fmt.Sprintf("node:%d", id) })
+	actions := len(s.Actions)
+	c.control("node.pause")
+	s = once(t, b, "the menu's Pause to pause machine 3, with one action", func(s app.Snapshot) bool {
+		return machine(s, id).Status == "paused" && len(s.Actions) == actions+1
+	})
+
+	// The setup menu's Export run and Save picture each offer one file.
+	openSetup := func() {
+		t.Helper()
+		if appState(b).Menu == "setup" {
+			return
+		}
+		c.control("menu")
+		once(t, b, "the setup menu to open", func(s app.Snapshot) bool { return s.Menu == "setup" })
+	}
+	openSetup()
+	c.control("share.schedule")
+	once(t, b, "Export run to offer one file", func(app.Snapshot) bool { return len(downloads(b)) == 1 })
+	openSetup()
+	c.control("share.png")
+	once(t, b, "Save picture to offer one more file", func(app.Snapshot) bool { return len(downloads(b)) == 2 })
+	if got := downloads(b); got[0] != "raftlab-run.json" || got[1] != "raftlab.png" {
+		t.Errorf("files offered: %v, want the run and then the picture", got)
+	}
+
+	// Play again: the run goes on.
+	if appState(b).Menu != "" {
+		c.at("empty space", emptySpot(t, appState(b)))
+		once(t, b, "a click on empty space to close the menu", func(s app.Snapshot) bool { return s.Menu == "" })
+	}
+	c.control(playPause)
+	once(t, b, "play/pause to play the run again", func(s app.Snapshot) bool { return !s.Paused })
+	requireNotBlank(t, b.screenshot("after-quick-clicks"))
+
+	// A scenario's Play it for me plays it, once (a second click would stop it).
+	b.navigate(strings.Replace(url, "nodes=5&seed=1&speed=1", "scenario=majority", 1))
+	b.waitReady()
+	settled(b)
+	c.control("scenario.autoplay")
+	once(t, b, "Play it for me to play the scenario", func(s app.Snapshot) bool { return s.Scenario != nil && s.Scenario.Autoplay })
+
+	t.Logf("CPU throttled %vx (%.1f frames/s): %d of %d quick clicks fell between two frames", rate, fps, c.between, c.clicks)
+	if c.between == 0 {
+		t.Error("no click fell between two frames: the test did not try what it is for")
+	}
+	noExceptions(t, b)
+}
