@@ -154,17 +154,26 @@ func crossedLinks(s app.Snapshot, p, q viz.Point) []linkKey {
 // clearSpot reports whether a press at p lands on empty cluster space: inside the
 // cluster, well away from every machine and every message dot.
 func clearSpot(s app.Snapshot, p viz.Point) bool {
+	if !clearOfMachines(s, p, 16) {
+		return false
+	}
+	for _, f := range s.InFlight {
+		if p.Dist(viz.Pt(f.X, f.Y)) < 20 {
+			return false
+		}
+	}
+	return true
+}
+
+// clearOfMachines reports whether p is inside the cluster and more than gap pixels
+// from the edge of every machine's disc.
+func clearOfMachines(s app.Snapshot, p viz.Point, gap float64) bool {
 	c := s.Screen.Cluster
 	if p.X < c.X+4 || p.Y < c.Y+4 || p.X > c.Right()-4 || p.Y > c.Bottom()-4 {
 		return false
 	}
 	for _, m := range s.Machines {
-		if p.Dist(center(m)) < m.R+16 {
-			return false
-		}
-	}
-	for _, f := range s.InFlight {
-		if p.Dist(viz.Pt(f.X, f.Y)) < 20 {
+		if p.Dist(center(m)) < m.R+gap {
 			return false
 		}
 	}

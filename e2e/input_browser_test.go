@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -243,6 +244,153 @@ func TestSlowFramesLoseNoClick(t *testing.T) {
 	t.Logf("CPU throttled %vx (%.1f frames/s): %d of %d quick clicks fell between two frames", rate, fps, c.between, c.clicks)
 	if c.between == 0 {
 		t.Error("no click fell between two frames: the test did not try what it is for")
+	}
+	noExceptions(t, b)
+}
+
+// startable reports whether a finger pressed at p starts a swipe: inside the cluster and
+// clear of every machine by more than a finger's slack. Message dots may lie under it.
+func startable(s app.Snapshot, p viz.Point) bool { return clearOfMachines(s, p, 14) }
+
+// swipeCuts swipes a finger from p to q and checks that exactly the links the stroke
+// crosses, at least must, are cut; then it heals them with a tap on the toolbar's heal.
+func swipeCuts(t *testing.T, f *finger, what string, p, q viz.Point, must ...linkKey) {
+	t.Helper()
+	s := appState(f.b)
+	want := crossedLinks(s, p, q)
+	for _, k := range must {
+		if !slices.Contains(want, k) {
+			t.Fatalf("%s: the stroke (%.0f,%.0f) → (%.0f,%.0f) does not cross %v; the test is wrong", what, p.X, p.Y, q.X, q.Y, k)
+		}
+	}
+	t.Logf("%s: swipe (%.0f,%.0f) → (%.0f,%.0f) should cut %v", what, p.X, p.Y, q.X, q.Y, want)
+	f.swipe(p, q, 10)
+	s = waitState(f.b, what+" to cut links", func(s app.Snapshot) bool { return len(downLinks(t, s)) > 0 })
+	if got := downLinks(t, s); !slices.Equal(got, want) {
+		t.Errorf("%s cut %v, want %v", what, got, want)
+	}
+	requireNotBlank(t, f.b.screenshot(strings.ReplaceAll(what, " ", "-")))
+	tapWidget(t, f, s, "cmd:"+viz.CmdHeal.String())
+	waitState(f.b, "heal to restore the links", func(s app.Snapshot) bool { return len(downLinks(t, s)) == 0 })
+}
+
+// TestTouchSwipesCutTopAndCrossingLinks swipes with a finger on a phone across the link
+// from the machine at the top of the ring to its neighbour, down from the toolbar's
+// edge across the top machine's links, from a message dot across its link, and through
+// a point where two links cross: each swipe cuts every link it crosses and no other.
+func TestTouchSwipesCutTopAndCrossingLinks(t *testing.T) {
+	b := newPhone(t, 1)
+	b.openApp("nodes=5&seed=1")
+	f := &finger{b: b, id: 5}
+	waitState(b, "a leader sending heartbeats", func(s app.Snapshot) bool { return s.Leader > 0 && len(s.InFlight) >= 3 })
+	s := pauseByTouch(t, f)
+	requireTouch(t, s)
+
+	// Across the link from the top machine to the next, near the top.
+	top := s.Machines[0]
+	for _, m := range s.Machines {
+		if m.Y < top.Y {
+			top = m
+		}
+	}
+	next := top.ID%len(s.Machines) + 1
+	k := keyOf(top.ID, next)
+	a, z := linkSegment(s, k)
+	d := z.Sub(a).Mul(1 / z.Sub(a).Len())
+	across := viz.Pt(-d.Y, d.X)
+	found := false
+	for _, fr := range []float64{0.25, 0.35, 0.5, 0.65} {
+		mid := a.Add(z.Sub(a).Mul(fr))
+		for _, side := range []float64{-1, 1} {
+			p, q := mid.Add(across.Mul(24*side)), mid.Sub(across.Mul(24*side))
+			if !found && startable(s, p) {
+				swipeCuts(t, f, fmt.Sprintf("the top link %d-%d", k[0], k[1]), p, q, k)
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no place to start a swipe across the top link %v", k)
+	}
+
+	// Down from just above the cluster (the toolbar's edge), across the links that
+	// leave the top machine.
+	s = appState(b)
+	found = false
+	for _, dx := range []float64{1, -1} {
+		p := viz.Pt(top.X+dx*(top.R+14), s.Screen.Cluster.Y-6)
+		q := viz.Pt(p.X, top.Y+2*top.R+20)
+		onControl := false
+		for _, w := range s.Screen.Widgets {
+			onControl = onControl || w.Rect.Contains(p)
+		}
+		if !found && !onControl && len(crossedLinks(s, p, q)) > 0 {
+			swipeCuts(t, f, "down from above the ring", p, q)
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no place above the ring to start a swipe down across the top machine's links")
+	}
+
+	// From a message dot across the link it travels on.
+	s = appState(b)
+	found = false
+	for _, m := range s.InFlight {
+		p := viz.Pt(m.X, m.Y)
+		lk := keyOf(m.From, m.To)
+		a, z := linkSegment(s, lk)
+		d := z.Sub(a).Mul(1 / z.Sub(a).Len())
+		for _, side := range []float64{-1, 1} {
+			q := p.Add(viz.Pt(-d.Y, d.X).Mul(30 * side))
+			if !found && startable(s, p) && slices.Contains(crossedLinks(s, p, q), lk) {
+				swipeCuts(t, f, fmt.Sprintf("from message %d across link %d-%d", m.ID, lk[0], lk[1]), p, q, lk)
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Logf("no message dot in flight clear of the machines: %+v", s.InFlight)
+	}
+
+	// Through the point where two links cross.
+	s = appState(b)
+	found = false
+	n := len(s.Machines)
+	for i := 1; i <= n && !found; i++ {
+		for j := i + 1; j <= n && !found; j++ {
+			for u := 1; u <= n && !found; u++ {
+				for v := u + 1; v <= n && !found; v++ {
+					if u == i || u == j || v == i || v == j {
+						continue
+					}
+					a1, a2 := linkSegment(s, linkKey{i, j})
+					b1, b2 := linkSegment(s, linkKey{u, v})
+					tt, ok := viz.SegmentIntersection(a1, a2, b1, b2)
+					if !ok {
+						continue
+					}
+					x := a1.Add(a2.Sub(a1).Mul(tt))
+					da, db := a2.Sub(a1), b2.Sub(b1)
+					da, db = da.Mul(1/da.Len()), db.Mul(1/db.Len())
+					if da.Dot(db) < 0 {
+						db = db.Mul(-1)
+					}
+					dir := viz.Pt(-(da.Y + db.Y), da.X+db.X)
+					dir = dir.Mul(1 / dir.Len())
+					for _, r := range []float64{24, -24, 30, -30, 18, -18} {
+						p, q := x.Sub(dir.Mul(r)), x.Add(dir.Mul(r))
+						if !found && startable(s, p) {
+							swipeCuts(t, f, fmt.Sprintf("through the crossing of %d-%d and %d-%d", i, j, u, v), p, q, linkKey{i, j}, linkKey{u, v})
+							found = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no place to start a swipe through a crossing of two links")
 	}
 	noExceptions(t, b)
 }
