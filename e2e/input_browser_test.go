@@ -282,6 +282,15 @@ func TestTouchSwipesCutTopAndCrossingLinks(t *testing.T) {
 	b := newPhone(t, 1)
 	b.openApp("nodes=5&seed=1")
 	f := &finger{b: b, id: 5}
+	// A phone's pointer is coarse: the first election's hint names what to tap, not a
+	// key, before the first touch.
+	if !evalJS[bool](b, `matchMedia("(pointer: coarse)").matches`) {
+		t.Error("the emulated phone's pointer is not coarse")
+	} else if s := appState(b); s.Leader > 0 {
+		t.Logf("a machine leads already; the first election's hint is gone")
+	} else if !strings.Contains(s.Banner, "Tap a machine") {
+		t.Errorf("a phone opens with the banner %q, want the touch hint", s.Banner)
+	}
 	waitState(b, "a leader sending heartbeats", func(s app.Snapshot) bool { return s.Leader > 0 && len(s.InFlight) >= 3 })
 	s := pauseByTouch(t, f)
 	requireTouch(t, s)

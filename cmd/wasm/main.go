@@ -61,6 +61,11 @@ func main() {
 		pageMessage("The simulator could not start: "+err.Error(), "error")
 		return
 	}
+	if mm := win.Get("matchMedia"); mm.Type() == js.TypeFunction && win.Call("matchMedia", "(pointer: coarse)").Get("matches").Truthy() {
+		// A finger is the main pointer: targets and hints are for touch
+		// from the first frame, before the first touch says so.
+		a.SetTouch(true)
+	}
 	if v := win.Get("raftlabVisible"); v.Type() == js.TypeBoolean && !v.Bool() {
 		a.SetVisible(false)
 	}
