@@ -84,18 +84,25 @@ func widgetRect(s app.Snapshot, id string) (viz.Rect, bool) {
 	return viz.Rect{}, false
 }
 
-// clickWidget clicks the middle of a control with real mouse events.
-func clickWidget(b *browser, s app.Snapshot, id string) {
-	b.t.Helper()
+// mustWidget returns where the control with the given id is, or fails the test
+// naming the controls there are.
+func mustWidget(t testing.TB, s app.Snapshot, id string) viz.Rect {
+	t.Helper()
 	r, ok := widgetRect(s, id)
 	if !ok {
 		var ids []string
 		for _, w := range s.Screen.Widgets {
 			ids = append(ids, w.ID)
 		}
-		b.t.Fatalf("no control %q on screen; there are %s", id, strings.Join(ids, ", "))
+		t.Fatalf("no control %q on screen; there are %s", id, strings.Join(ids, ", "))
 	}
-	c := r.Center()
+	return r
+}
+
+// clickWidget clicks the middle of a control with real mouse events.
+func clickWidget(b *browser, s app.Snapshot, id string) {
+	b.t.Helper()
+	c := mustWidget(b.t, s, id).Center()
 	b.click(c.X, c.Y)
 }
 
@@ -147,17 +154,26 @@ func crossedLinks(s app.Snapshot, p, q viz.Point) []linkKey {
 // clearSpot reports whether a press at p lands on empty cluster space: inside the
 // cluster, well away from every machine and every message dot.
 func clearSpot(s app.Snapshot, p viz.Point) bool {
+	if !clearOfMachines(s, p, 16) {
+		return false
+	}
+	for _, f := range s.InFlight {
+		if p.Dist(viz.Pt(f.X, f.Y)) < 20 {
+			return false
+		}
+	}
+	return true
+}
+
+// clearOfMachines reports whether p is inside the cluster and more than gap pixels
+// from the edge of every machine's disc.
+func clearOfMachines(s app.Snapshot, p viz.Point, gap float64) bool {
 	c := s.Screen.Cluster
 	if p.X < c.X+4 || p.Y < c.Y+4 || p.X > c.Right()-4 || p.Y > c.Bottom()-4 {
 		return false
 	}
 	for _, m := range s.Machines {
-		if p.Dist(center(m)) < m.R+16 {
-			return false
-		}
-	}
-	for _, f := range s.InFlight {
-		if p.Dist(viz.Pt(f.X, f.Y)) < 20 {
+		if p.Dist(center(m)) < m.R+gap {
 			return false
 		}
 	}

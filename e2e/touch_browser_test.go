@@ -196,15 +196,7 @@ var wobble = []viz.Point{{X: 2, Y: -1}, {X: 4, Y: 2}, {X: 5, Y: 5}, {X: 3, Y: 6}
 // tapWidget taps the middle of a control, with the finger wobbling.
 func tapWidget(t *testing.T, f *finger, s app.Snapshot, id string) {
 	t.Helper()
-	r, ok := widgetRect(s, id)
-	if !ok {
-		var ids []string
-		for _, w := range s.Screen.Widgets {
-			ids = append(ids, w.ID)
-		}
-		t.Fatalf("no control %q on screen; there are %s", id, strings.Join(ids, ", "))
-	}
-	f.tap(r.Center(), wobble...)
+	f.tap(mustWidget(t, s, id).Center(), wobble...)
 }
 
 // playPause is the toolbar's play/pause control.

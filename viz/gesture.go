@@ -48,8 +48,10 @@ const (
 	// GestureMenu asks for the secondary action menu for Target at Pos: a
 	// long press, or a secondary-button click.
 	GestureMenu
-	// GestureCut is a stroke from empty space across links: Links lists
-	// every link it crossed, in the order crossed, each once.
+	// GestureCut is a stroke across links that starts anywhere but on a
+	// node or a control (empty space, a link, a message dot, the bare
+	// toolbar): Links lists every link it crossed, in the order crossed,
+	// each once.
 	GestureCut
 	// GestureNodeDrag reports, while a node is dragged, where its centre
 	// is (Pos), whether dropping it now would isolate it (WouldIsolate)
@@ -281,7 +283,10 @@ func (g *Recognizer) move(l *Layout, ev PointerEvent) Gesture {
 			}
 			g.state = dragging
 			g.grab = g.downPos.Sub(l.Nodes[g.target.Node].Center)
-		case HitCluster, HitLink, HitNone:
+		case HitCluster, HitLink, HitMessage, HitToolbar, HitNone:
+			// A stroke cuts unless it starts on a machine or a control:
+			// also from a message dot (links near the leader always carry
+			// some) or the bare toolbar just above the ring's top.
 			g.state = cutting
 			g.stroke = []Point{g.downPos}
 		case HitSpeed, HitTimeline:

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -477,5 +478,138 @@ func TestGestureConfig(t *testing.T) {
 	r := l.NodeRadius
 	if h := l.HitTest(node.Add(Pt(r+3, 0)), nil, HitOptions{Slack: 4}); h.Kind != HitNode || h.Node != 2 {
 		t.Errorf("custom slack: %+v", h)
+	}
+}
+
+// swipeLayouts are the canvases a swipe is tested on: a desktop window, a
+// phone, a book figure at column width and on a phone.
+var swipeLayouts = [][2]float64{{1280, 800}, {390, 844}, {720, 450}, {350, 560}}
+
+// crossedBy is every link whose segment the polyline pts crosses, each once.
+func crossedBy(l *Layout, pts []Point) map[LinkID]bool {
+	out := map[LinkID]bool{}
+	for i := 1; i < len(pts); i++ {
+		for _, lk := range l.Links {
+			if _, ok := SegmentIntersection(pts[i-1], pts[i], lk.Seg.A, lk.Seg.B); ok {
+				out[lk.LinkID] = true
+			}
+		}
+	}
+	return out
+}
+
+// swipe is a finger's stroke from a to b: a first step of 16 px out of the
+// tap slop, then steps of at most 6 px.
+func swipe(a, b Point) []Point {
+	first := a.Add(b.Sub(a).Mul(math.Min(16/a.Dist(b), 1)))
+	return append([]Point{a}, path(first, b, 6)...)
+}
+
+// requireCut feeds a finger's stroke through pts, with a message dot under
+// its start, and checks that it cuts exactly the links it crosses.
+func requireCut(t *testing.T, l *Layout, what string, pts []Point, must ...LinkID) {
+	t.Helper()
+	want := crossedBy(l, pts)
+	for _, id := range must {
+		if !want[id] {
+			t.Fatalf("%s: the stroke %v does not cross %v; the test is wrong", what, pts, id)
+		}
+	}
+	msgs := []MessageDot{{ID: 7, Pos: pts[0]}}
+	var g Recognizer
+	gs := feedAll(&g, l, msgs, stroke(true, pts...))
+	got := map[LinkID]bool{}
+	if len(gs) == 1 && gs[0].Kind == GestureCut {
+		for _, id := range gs[0].Links {
+			got[id] = true
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: stroke %v → %v gave %+v, want a cut of %v", what, pts[0], pts[len(pts)-1], gs, want)
+	}
+}
+
+// TestSwipeCutsEveryLinkItCrosses swipes a finger across every link of rings
+// of 3, 5, 7 and 9 machines, through every point where two links cross, and
+// down from the toolbar across the links at the top of the ring. Each
+// stroke starts on a message dot, as one near the leader often does.
+func TestSwipeCutsEveryLinkItCrosses(t *testing.T) {
+	touch := HitOptions{Touch: true}
+	for _, sz := range swipeLayouts {
+		for _, n := range []int{3, 5, 7, 9} {
+			l := NewLayout(sz[0], sz[1], n, true)
+			name := func(s string, args ...any) string {
+				return fmt.Sprintf("%vx%v, %d machines: ", sz[0], sz[1], n) + fmt.Sprintf(s, args...)
+			}
+			// clear: a finger pressed at p neither drags a machine nor
+			// presses a control, and p is on the stage.
+			clear := func(p Point) bool {
+				h := l.HitTest(p, nil, touch)
+				return l.Cluster.Contains(p) && (h.Kind == HitCluster || h.Kind == HitLink)
+			}
+			for _, lk := range l.Links {
+				d := lk.Seg.B.Sub(lk.Seg.A)
+				across := Pt(-d.Y, d.X).Mul(1 / d.Len())
+				done := false
+				for _, f := range []float64{0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8} {
+					for _, side := range []float64{1, -1} {
+						mid := lk.Seg.At(f)
+						from, to := mid.Add(across.Mul(-24*side)), mid.Add(across.Mul(24*side))
+						if done || !clear(from) {
+							continue
+						}
+						requireCut(t, &l, name("across %v", lk.LinkID), swipe(from, to), lk.LinkID)
+						done = true
+					}
+				}
+				if !done {
+					t.Errorf("%s", name("no place to start a swipe across %v", lk.LinkID))
+				}
+			}
+			// Where two links cross, a swipe through the crossing cuts both.
+			for i, a := range l.Links {
+				for _, b := range l.Links[i+1:] {
+					if a.I == b.I || a.I == b.J || a.J == b.I || a.J == b.J {
+						continue
+					}
+					u, ok := SegmentIntersection(a.Seg.A, a.Seg.B, b.Seg.A, b.Seg.B)
+					if !ok {
+						continue
+					}
+					x := a.Seg.At(u)
+					// Along the bisector of the two links, so it crosses both
+					// at a good angle.
+					da, db := a.Seg.B.Sub(a.Seg.A), b.Seg.B.Sub(b.Seg.A)
+					da, db = da.Mul(1/da.Len()), db.Mul(1/db.Len())
+					if da.Dot(db) < 0 {
+						db = db.Mul(-1)
+					}
+					dir := Pt(-(da.Y + db.Y), da.X+db.X)
+					dir = dir.Mul(1 / dir.Len())
+					done := false
+					for _, r := range []float64{24, 18, 30, 14, -24, -18, -30, -14} {
+						from, to := x.Sub(dir.Mul(r)), x.Add(dir.Mul(r))
+						if !done && clear(from) {
+							requireCut(t, &l, name("through the crossing of %v and %v", a.LinkID, b.LinkID), swipe(from, to), a.LinkID, b.LinkID)
+							done = true
+						}
+					}
+					if !done {
+						t.Errorf("%s", name("no place to start a swipe through the crossing of %v and %v", a.LinkID, b.LinkID))
+					}
+				}
+			}
+			// Down from the bare toolbar across the links that leave the
+			// top machine, on both sides of it.
+			top := l.Nodes[0].Center
+			for _, dx := range []float64{-1, 1} {
+				x := top.X + dx*(l.NodeRadius+14)
+				from := Pt(x, l.Toolbar.Bottom()-3)
+				if h := l.HitTest(from, nil, touch); h.Kind != HitToolbar {
+					continue
+				}
+				requireCut(t, &l, name("down from the toolbar at x=%.0f", x), swipe(from, Pt(x, top.Y+2*l.NodeRadius+20)))
+			}
+		}
 	}
 }

@@ -20,6 +20,10 @@
 //	exportTrace()          the trace as JSON
 //	importSchedule(json)   open a schedule; null, or an error string
 //
+// Pointer events reach the app through a queue that the page's listeners
+// fill as they happen (see listenPointers), not through Ebiten's
+// once-a-frame sampling.
+//
 // docs/web.md describes the contract with the page.
 package main
 
@@ -54,13 +58,20 @@ func main() {
 		pageMessage("The simulator could not start: "+err.Error(), "error")
 		return
 	}
+	if mm := win.Get("matchMedia"); mm.Type() == js.TypeFunction && win.Call("matchMedia", "(pointer: coarse)").Get("matches").Truthy() {
+		// A finger is the main pointer: targets and hints are for touch
+		// from the first frame, before the first touch says so.
+		a.SetTouch(true)
+	}
 	if v := win.Get("raftlabVisible"); v.Type() == js.TypeBoolean && !v.Bool() {
 		a.SetVisible(false)
 	}
 	b := &bridge{win: win}
-	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready})
+	pointers := &viz.PointerQueue{}
+	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers})
 	b.g = g
 	b.install()
+	b.listenPointers(pointers)
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
 		b.noteShown = true
@@ -356,4 +367,47 @@ func (b *bridge) installDrop() {
 		}
 		return nil
 	}))
+}
+
+// listenPointers queues the page's pointer events for the game as they
+// happen, each with where (CSS pixels on the canvas) and when, so that
+// every press and release reaches the app in order however slow the frames
+// are: Ebiten samples the pointer once a frame, and at a few frames a
+// second a quick click falls between two samples. The listeners capture
+// on the window, so that a release off the canvas is seen too.
+func (b *bridge) listenPointers(q *viz.PointerQueue) {
+	perf := b.win.Get("performance")
+	var canvas js.Value // Ebiten's, once an event has come to it
+	h := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		target := ev.Get("target")
+		on := target.Truthy() && target.Get("tagName").Equal(js.ValueOf("CANVAS"))
+		if on && !target.Equal(canvas) {
+			canvas = target
+			// The app takes every gesture: no panning or zooming the page.
+			canvas.Get("style").Set("touchAction", "none")
+		}
+		pos := viz.Pt(ev.Get("clientX").Float(), ev.Get("clientY").Float())
+		if canvas.Truthy() {
+			r := canvas.Call("getBoundingClientRect")
+			pos = pos.Sub(viz.Pt(r.Get("left").Float(), r.Get("top").Float()))
+		}
+		// The event happened lag ms ago, as a slow frame delays its handling.
+		lag := max(perf.Call("now").Float()-ev.Get("timeStamp").Float(), 0)
+		e := viz.PagePointer{
+			Type: ev.Get("type").String(), ID: ev.Get("pointerId").Int(), Kind: ev.Get("pointerType").String(),
+			Button: ev.Get("button").Int(), Pos: pos, Time: b.g.Now() - time.Duration(lag*float64(time.Millisecond)),
+			OnCanvas: on,
+		}
+		if q.Push(e) {
+			b.g.Wake()
+		}
+		return nil
+	})
+	opts := js.Global().Get("Object").New()
+	opts.Set("capture", true)
+	opts.Set("passive", true)
+	for _, name := range []string{"pointerdown", "pointermove", "pointerup", "pointercancel"} {
+		b.win.Call("addEventListener", name, h, opts)
+	}
 }

@@ -13,6 +13,9 @@ import (
 // soon as a machine leads.
 const noLeaderYet = "No machine leads yet: each waits out its own random election timeout (the ring around it). Press t to let one run out clearly first."
 
+// noLeaderYetTouch is noLeaderYet for a touch screen, which has no t key.
+const noLeaderYetTouch = "No machine leads yet: each waits out its own random election timeout (the ring around it). Tap a machine and choose Time out now to make it run out first."
+
 // DefaultSpeed is the speed when the reader chose none: a tenth of real
 // time, so that a message takes a few tenths of a second to cross and an
 // election can be followed by eye.

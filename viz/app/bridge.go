@@ -165,7 +165,7 @@ func (a *App) State() Snapshot {
 		Paused: a.paused, Visible: a.visible, Speed: a.speed, SpeedLabel: viz.FormatSpeed(a.speed),
 		Theme: a.theme, Embed: a.params.Embed, Protocol: string(a.cfg.Protocol), Nodes: a.cfg.Nodes, Seed: a.cfg.Seed,
 		PreVote: a.cfg.PreVote, CheckQuorum: a.cfg.CheckQuorum, Election: a.cfg.ElectionTicks,
-		Selected: a.selected + 1, Menu: a.menu.String(), Panel: a.tab.Title(), Help: a.help, Banner: a.banner.text,
+		Selected: a.selected + 1, Menu: a.menu.String(), Panel: a.tab.Title(), Help: a.help, Banner: a.bannerText(),
 		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.questionKey()),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
 	}

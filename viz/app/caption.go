@@ -69,7 +69,8 @@ func (a *App) captionContent() *writer {
 		}
 	} else {
 		wr.y += lineHeight(sizeTitle)
-		wr.text("Drag across links to cut them; drag a machine out to cut it off; click anything for more.", sizeBody-1, ToneText, false)
+		wr.text(a.forHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
+			"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), sizeBody-1, ToneText, false)
 	}
 	return wr
 }
@@ -92,7 +93,7 @@ func (a *App) buildCaption() *MenuView {
 	mv := &MenuView{Rect: r, Title: TextItem{Text: title, X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: ToneText, Bold: true}}
 	if a.banner.text != "" {
 		// The note takes the title's line.
-		mv.Title = TextItem{Text: a.banner.text, X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: ToneAccent, Bold: true}
+		mv.Title = TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: ToneAccent, Bold: true}
 	}
 	for _, l := range wr.lines {
 		l.X += r.X

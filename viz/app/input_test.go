@@ -1,6 +1,8 @@
 package app
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +96,65 @@ func TestPressSlop(t *testing.T) {
 	a := phoneApp(t)
 	if m, f := a.pressSlop(false), a.pressSlop(true); m != 6 || f != a.rec.Slop(true) || f <= m {
 		t.Errorf("press slop: mouse %v, finger %v; want 6 and the recognizer's touch slop, which is larger", m, f)
+	}
+}
+
+// frameWords is every word the frame shows in its banner, panels, caption and
+// help, lines joined by spaces.
+func frameWords(f *Frame) string {
+	var out []string
+	add := func(ts ...TextItem) {
+		for _, t := range ts {
+			out = append(out, t.Text)
+		}
+	}
+	if f.Banner != nil {
+		add(f.Banner.Lines...)
+	}
+	for _, p := range f.Panels {
+		add(p.Lines...)
+	}
+	if f.Caption != nil {
+		add(f.Caption.Title)
+		add(f.Caption.Lines...)
+	}
+	if f.Help != nil {
+		add(f.Help.Lines...)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestTouchReadersAreToldWhatToTap checks that a reader on a touch screen is
+// never told to press a key or to click, in the app or an embedded figure,
+// and that the mouse reader's hints still name their keys.
+func TestTouchReadersAreToldWhatToTap(t *testing.T) {
+	keyHint := regexp.MustCompile(`(?i)\bpress (any key|[a-z?]\b)|\bclick`)
+	for _, embed := range []bool{false, true} {
+		p := viz.DefaultParams()
+		p.Nodes, p.Embed = 5, embed
+		a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.banner.text != noLeaderYet {
+			t.Fatalf("the app opens with the banner %q, want the one about the first election", a.banner.text)
+		}
+		mouse := frameWords(a.Frame())
+		a.SetTouch(true)
+		touch := frameWords(a.Frame())
+		a.try(ShowHelp{On: true})
+		touch += " " + frameWords(a.Frame())
+		if m := keyHint.FindAllString(touch, -1); m != nil {
+			t.Errorf("embed %v: a touch reader is told %q:\n%s", embed, m, touch)
+		}
+		if !strings.Contains(touch, "Time out now") {
+			t.Errorf("embed %v: the first-election banner does not tell a touch reader how to start one:\n%s", embed, touch)
+		}
+		if !strings.Contains(mouse, "Press t") {
+			t.Errorf("embed %v: the first-election banner does not name its key for a mouse reader:\n%s", embed, mouse)
+		}
+		if s := a.State(); s.Banner != noLeaderYetTouch {
+			t.Errorf("embed %v: the snapshot's banner is %q, want what a touch reader sees", embed, s.Banner)
+		}
 	}
 }

@@ -52,6 +52,13 @@ var gestureHelp = []string{
 	"Click a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
 }
 
+// gestureHelpTouch is gestureHelp for a finger.
+var gestureHelpTouch = []string{
+	"Swipe across one or more links to cut them; swipe across cut links to restore them.",
+	gestureHelp[1],
+	"Tap a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
+}
+
 // layoutHelp lays the help out in cols columns at text size size, or
 // returns nil when it does not fit the canvas.
 func (a *App) layoutHelp(cols int, size float64) *HelpView {
@@ -81,11 +88,15 @@ func (a *App) helpAt(cols int, size float64) *HelpView {
 	} else {
 		more.gap(8)
 	}
-	for _, t := range gestureHelp {
+	help := gestureHelp
+	if a.touch {
+		help = gestureHelpTouch
+	}
+	for _, t := range help {
 		more.item("•", ToneAccent, t, size, ToneText)
 	}
 	more.gap(4)
-	more.text("Press any key or click to close.", sizeSmall, ToneMuted, false)
+	more.text(a.forHand("Press any key or click to close.", "Tap anywhere to close."), sizeSmall, ToneMuted, false)
 	bw := pad*2 + colW
 	h := keys.y + pad
 	lines := keys.lines
@@ -114,7 +125,7 @@ func (a *App) buildBanner() *BannerView {
 	// status line), where it hides nothing.
 	if slot := a.noteSlot; slot.W > 200 {
 		size := sizeSmall + 1
-		lines := a.wrap(a.banner.text, size, slot.W-40)
+		lines := a.wrap(a.bannerText(), size, slot.W-40)
 		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
 			bv := &BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
 			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
@@ -134,7 +145,7 @@ func (a *App) buildBanner() *BannerView {
 	pad := 8.0
 	close := 22.0
 	wr := a.newWriter(pad, pad, bw-2*pad-close)
-	wr.text(a.banner.text, sizeBody, ToneText, false)
+	wr.text(a.bannerText(), sizeBody, ToneText, false)
 	h := wr.y + pad - 2
 	x := math.Max(c.X+(c.W-bw)/2, 4)
 	r := a.quietSpot(viz.XYWH(x, 0, bw, h))

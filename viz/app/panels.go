@@ -352,7 +352,7 @@ func (a *App) nodePanel(wr *writer) {
 		wr.y += h + 4
 	}
 	if a.selected < 0 || a.selected >= a.World().Size() {
-		wr.text("Click a machine to see everything it believes.", sizeBody, ToneMuted, false)
+		wr.text(a.forHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, ToneMuted, false)
 		return
 	}
 	wr.text("Machine "+a.cfg.Name(nodeID(a.selected)), sizeBody, ToneText, true)
@@ -483,7 +483,8 @@ func (a *App) clientPanel(wr *writer) {
 	w := a.World()
 	ops := w.Ops()
 	if len(ops) == 0 {
-		wr.text("No requests yet. Press c, or click a machine and choose Write here.", sizeBody, ToneMuted, false)
+		wr.text(a.forHand("No requests yet. Press c, or click a machine and choose Write here.",
+			"No requests yet. Tap a machine and choose Write here."), sizeBody, ToneMuted, false)
 		return
 	}
 	ok, failed, pending := 0, 0, 0

@@ -29,6 +29,12 @@ type Options struct {
 	// OnSecond, if set, is called about once a second of real time with
 	// the last frame's timings (for -stats on the desktop).
 	OnSecond func(Timing, app.Stats)
+	// Pointers, if set, is where the host queues pointer events as they
+	// happen (a web page's listeners). Each Update feeds them to the app in
+	// order in place of the pointer state Ebiten samples once a frame,
+	// which loses a click whose press and release fall between two frames.
+	// The wheel and the keys still come from Ebiten.
+	Pointers *viz.PointerQueue
 }
 
 // Game is the Ebiten game: it feeds input to the app and paints its
@@ -56,6 +62,7 @@ type Game struct {
 	touches map[ebiten.TouchID]viz.Point
 	ids     []ebiten.TouchID
 	keys    []ebiten.Key
+	queued  []viz.QueuedPointer
 	chars   []rune
 	timing  Timing
 	lastSec time.Duration
@@ -98,9 +105,16 @@ func (g *Game) Timing() Timing { return g.timing }
 
 func (g *Game) now() time.Duration { return time.Since(g.start) }
 
+// Now is the time on the clock the game feeds the app, for a host that
+// stamps the pointer events it queues.
+func (g *Game) Now() time.Duration { return g.now() }
+
 // Update feeds this tick's input to the app and advances it.
 func (g *Game) Update() error {
 	moved := g.rest.sawInput()
+	if q := g.opts.Pointers; q != nil && q.Pending() {
+		moved = true
+	}
 	g.parkIfIdle(moved)
 	g.Mu.Lock()
 	defer g.Mu.Unlock()
@@ -111,10 +125,19 @@ func (g *Game) Update() error {
 	now := g.now()
 	a := g.App
 	g.rest.updated = true
+	if q := g.opts.Pointers; q != nil {
+		// Events that came while the loop was parked are input too.
+		g.queued = q.Take(g.queued[:0])
+		moved = moved || len(g.queued) > 0
+	}
 	if moved {
 		g.rest.lastInput = now
 	}
-	g.pointerInput(now)
+	if g.opts.Pointers != nil {
+		g.queuedInput()
+	} else {
+		g.pointerInput(now)
+	}
 	g.keyInput()
 	a.Update(now)
 	for _, e := range a.TakeEffects() {
@@ -138,6 +161,23 @@ func (g *Game) pos(x, y int) viz.Point {
 	return viz.Pt(float64(x)/g.scale, float64(y)/g.scale)
 }
 
+// queuedInput feeds the app the pointer events the host queued since the
+// last Update, in order, and the wheel as Ebiten saw it.
+func (g *Game) queuedInput() {
+	a := g.App
+	for _, in := range g.queued {
+		if in.Hover {
+			a.Hover(in.Event.Pos)
+			continue
+		}
+		a.Pointer(in.Event)
+	}
+	if dx, dy := ebiten.Wheel(); dx != 0 || dy != 0 {
+		a.Wheel(g.pos(ebiten.CursorPosition()), dx, dy)
+	}
+}
+
+// pointerInput feeds the app the pointer state Ebiten samples once a frame.
 func (g *Game) pointerInput(now time.Duration) {
 	a := g.App
 	p := g.pos(ebiten.CursorPosition())
