@@ -510,9 +510,35 @@ func (a *App) clientPanel(wr *writer) {
 			// it has waited: that would change the line every frame,
 			// and the panel would be painted anew every frame with it.
 			lat = "sent at t = " + fmtClock(op.InvokeUs)
+			if op.Kind != raftcore.DoRead {
+				// How far the write has got: a majority of copies is
+				// what it waits for.
+				lat += ", held by " + strconv.Itoa(holders(w, op)) + " of " + strconv.Itoa(w.Size())
+			}
 		}
 		s := "#" + strconv.Itoa(op.ID) + " " + opLine(a.cfg, op) + " (" + lat + ")"
 		wr.item(mark, tone, s, sizeBody-1, ToneText)
 		shown++
 	}
+}
+
+// holdersReach is how far back from the end of a log holders looks: a
+// write still waiting sits near the end.
+const holdersReach = 256
+
+// holders counts the machines whose log holds the entry client write op
+// became (a crashed machine's disk counts).
+func holders(w *raftcore.World, op raftcore.Op) int {
+	k := 0
+	for id := raftcore.NodeID(1); int(id) <= w.Size(); id++ {
+		n := w.Node(id)
+		last := n.LastIndex()
+		for i := last; i >= 1 && i+holdersReach > last; i-- {
+			if n.Entry(i).Data.OpID == op.ID {
+				k++
+				break
+			}
+		}
+	}
+	return k
 }

@@ -1,12 +1,14 @@
 package app
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/raftcore"
 	"raftlab/viz"
 )
 
@@ -78,4 +80,29 @@ func TestActingInThePastSaysItForked(t *testing.T) {
 	require.NoError(t, a.Do(CloseBanner{}))
 	require.NoError(t, a.Click("cmd:client-write"))
 	assert.NotContains(t, a.State().Banner, "new run")
+}
+
+// TestAWaitingWriteSaysHowManyHoldIt: a write waiting for a majority says
+// how many machines hold it so far.
+func TestAWaitingWriteSaysHowManyHoldIt(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	var c clock
+	l := untilLeader(t, a, &c)
+	var others [][]int
+	for i := 0; i < 3; i++ {
+		if i != l {
+			others = append(others, []int{i + 1})
+		}
+	}
+	require.NoError(t, a.Do(Act{Action: raftcore.Action{Do: raftcore.DoPartition, Groups: append([][]int{{l + 1}}, others...)}}))
+	require.NoError(t, a.Do(Act{Action: raftcore.Action{Do: raftcore.DoWrite, Node: l + 1, Key: "k", Value: "v"}}))
+	c.run(a, 300*time.Millisecond)
+	require.NoError(t, a.Do(ShowPanel{Panel: viz.PanelClient}))
+	found := false
+	for _, p := range a.State().Screen.Panels {
+		for _, line := range p.Text {
+			found = found || strings.Contains(line, "held by 1 of 3")
+		}
+	}
+	assert.True(t, found, "no line says the write is held by 1 of 3: %+v", a.State().Screen.Panels)
 }
