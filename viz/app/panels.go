@@ -39,12 +39,24 @@ func firstViolation(w *raftcore.World, rule raftcore.Rule) (raftcore.Violation, 
 	return raftcore.Violation{}, false
 }
 
+// minTabSize is the smallest text a tab's label shrinks to.
+const minTabSize = 9.0
+
 func (a *App) buildPanels() {
 	f := &a.frame
 	f.Panels = f.Panels[:0]
 	f.Tabs = f.Tabs[:0]
+	// One size for every tab, the largest at which each label fits its
+	// tab: narrow tabs (a figure at column width) get smaller words rather
+	// than clipped ones.
+	size := sizeSmall + 1
 	for _, t := range a.lay.Tabs {
-		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: sizeSmall + 1,
+		for size > minTabSize && a.measure(a.tabLabel(t.Kind), size) > t.Rect.W-6 {
+			size -= 0.5
+		}
+	}
+	for _, t := range a.lay.Tabs {
+		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
 			Intent: ShowPanel{Panel: t.Kind}})
 	}
 	var kinds []viz.PanelKind
