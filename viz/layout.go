@@ -161,6 +161,10 @@ type LayoutOptions struct {
 	// Caption is the widest line every node must be able to show under
 	// its disc (its longest role word); "" stands for "Candidate".
 	Caption string
+	// Short is a narrower form of Caption (an abbreviation) that the
+	// layout makes room for instead where Caption cannot fit; "" means
+	// none.
+	Short string
 	// Drop is the shortest label of an empty zone ("Drop here"), Count
 	// the shortest label of a side ("9 of 9"); both are measured at
 	// ZoneTextSize and "" stands for these.
@@ -182,11 +186,18 @@ type Layout struct {
 	// Timeline is the strip at the bottom for virtual time and events.
 	Timeline Rect
 
-	Cluster       Rect    // where the nodes go
-	Ring          Circle  // circle the node centres sit on (zero in a zone layout)
-	NodeRadius    float64 // radius of every node's disc
-	LabelSize     float64 // font size in pixels for a node's name
-	CaptionSize   float64 // font size in pixels for the words under a disc
+	Cluster     Rect    // where the nodes go
+	Ring        Circle  // circle the node centres sit on (zero in a zone layout)
+	NodeRadius  float64 // radius of every node's disc
+	LabelSize   float64 // font size in pixels for a node's name
+	CaptionSize float64 // font size in pixels for the words under a disc
+	// CaptionShort says the captions were made room for with the Short
+	// form of the caption word, as Caption itself did not fit.
+	CaptionShort bool
+	// WordsFit says every name fits its disc and every caption holds a
+	// line of the caption word (or of its short form, when
+	// CaptionShort): a layout without it had to give up some words.
+	WordsFit      bool
 	MessageRadius float64 // radius of a message dot
 	Nodes         []Node
 	Links         []Link // every unordered pair, in the order of LinkIndex
@@ -286,27 +297,51 @@ func ComputeLayout(o LayoutOptions) Layout {
 
 	// Put the log rows below the cluster or beside it, whichever lets
 	// every word fit, then gives larger nodes, then more room around them.
+	// Where the caption word cannot fit, its short form may.
 	sz := newSizer(o)
 	rMax := clamp(short*0.05, 22, 48)
 	var best Layout
 	var bestFit placement
-	for k, beside := range []bool{false, true} {
-		c := l
-		c.layoutStage(stage, n, pad, beside)
-		var pl placement
-		if o.Zones != nil {
-			pl = c.layoutZones(n, o.Zones, o.ZoneCount, rMax, sz)
-		} else {
-			pl = c.layoutRing(n, rMax, sz)
+	// Each try puts the log rows below the cluster, then beside it; a
+	// later try is taken only where it lets the words fit.
+	try := func(first bool) {
+		for k, beside := range []bool{false, true} {
+			c := l
+			c.layoutStage(stage, n, pad, beside)
+			pl := c.layoutCluster(n, o, rMax, sz)
+			if first && k == 0 || pl.better(bestFit) && (first || pl.fit == fitCaption) {
+				best, bestFit = c, pl
+				best.CaptionShort = sz.caption == o.Short && o.Short != ""
+			}
 		}
-		if k == 0 || pl.better(bestFit) {
-			best, bestFit = c, pl
+	}
+	try(true)
+	if bestFit.fit < fitCaption {
+		// Other shapes than circles and ellipses.
+		sz.others = true
+		try(false)
+	}
+	if bestFit.fit < fitCaption && o.Short != "" {
+		sz.caption, sz.others = o.Short, false
+		try(false)
+		if bestFit.fit < fitCaption {
+			sz.others = true
+			try(false)
 		}
 	}
 	l = best
+	l.WordsFit = bestFit.fit == fitCaption
 	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
 	l.layoutLinks()
 	return l
+}
+
+// layoutCluster places the nodes in the cluster: on a ring, or in zones.
+func (l *Layout) layoutCluster(n int, o LayoutOptions, rMax float64, sz sizer) placement {
+	if o.Zones != nil {
+		return l.layoutZones(n, o.Zones, o.ZoneCount, rMax, sz)
+	}
+	return l.layoutRing(n, rMax, sz)
 }
 
 // layoutToolbar puts the buttons in a row along the top and the speed
@@ -388,6 +423,9 @@ type sizer struct {
 	drop, count   float64 // widths of Drop and Count at ZoneTextSize
 	labelLongest  string
 	labelLongestW float64
+	// others lets a group of nodes leave its circle or ellipse for
+	// another shape where its words do not fit (see fitGroup).
+	others bool
 }
 
 func newSizer(o LayoutOptions) sizer {
@@ -421,12 +459,13 @@ type sizes struct {
 	capSize  float64 // font size of the words under the disc
 	capLine  float64 // their line height
 	capW     float64 // width of the caption word
+	others   bool    // shapes other than the first may be tried
 }
 
 // at sizes a node of radius r: its name as large as a share of the disc,
 // smaller while the longest name does not fit, down to minLabelSize.
 func (s sizer) at(r float64) sizes {
-	z := sizes{r: r, capSize: clamp(r*0.36, 10, 12)}
+	z := sizes{r: r, capSize: clamp(r*0.36, 10, 12), others: s.others}
 	z.capLine = z.capSize * CaptionLineHeight
 	z.capW = s.measure(s.caption, z.capSize) + 2
 	for z.label = clamp(r*0.6, minLabelSize, 20); ; z.label = math.Max(z.label-0.5, minLabelSize) {
@@ -664,8 +703,10 @@ func fits(cs []Point, caps, boxes []Rect, z sizes) int {
 
 // fitGroup places m nodes in box: one alone in the middle (with room
 // for a badge above it when lone), more on an ellipse turned whichever
-// way fits better and leaves more room between them. It reports how well
-// they fit.
+// way fits better and leaves more room between them (a circle when round).
+// Where the words do not fit that way at any size and z.others allows,
+// a circle gives way to an ellipse, and an ellipse to rows of nodes, each
+// row's words under it. It reports how well they fit.
 func fitGroup(m int, box Rect, z sizes, lone bool, rcap float64, round bool) (pts []Point, caps []Rect, centre Point, radius float64, fit int) {
 	top := 0.0
 	if lone {
@@ -675,31 +716,88 @@ func fitGroup(m int, box Rect, z sizes, lone bool, rcap float64, round bool) (pt
 	for i := range boxes {
 		boxes[i] = box
 	}
-	phases := []float64{0}
-	if m > 1 && !round {
-		phases = append(phases, math.Pi/float64(m))
-	}
 	bestGap := -1.0
-	for _, capped := range []float64{rcap, math.Inf(1)} {
-		for _, ph := range phases {
-			p, c, rx, ry := placeRing(m, box, z, ph, top, capped, round)
-			cp := placeCaptions(p, boxes, z)
-			f := fits(p, cp, boxes, z)
-			gap := math.Inf(1)
-			for i := range p {
-				for j := i + 1; j < m; j++ {
-					gap = math.Min(gap, p[i].Dist(p[j]))
-				}
-			}
-			if pts == nil || f > fit || (f == fit && gap > bestGap+1e-9) {
-				pts, caps, centre, radius, fit, bestGap = p, cp, c, math.Max(rx, ry), f, gap
+	try := func(p []Point, c Point, rad float64) {
+		cp := placeCaptions(p, boxes, z)
+		f := fits(p, cp, boxes, z)
+		gap := math.Inf(1)
+		for i := range p {
+			for j := i + 1; j < m; j++ {
+				gap = math.Min(gap, p[i].Dist(p[j]))
 			}
 		}
-		if fit == fitCaption {
-			break
+		if pts == nil || f > fit || (f == fit && gap > bestGap+1e-9) {
+			pts, caps, centre, radius, fit, bestGap = p, cp, c, rad, f, gap
 		}
+	}
+	ellipses := func(round bool) {
+		phases := []float64{0}
+		if m > 1 && !round {
+			phases = append(phases, math.Pi/float64(m))
+		}
+		for _, capped := range []float64{rcap, math.Inf(1)} {
+			for _, ph := range phases {
+				p, c, rx, ry := placeRing(m, box, z, ph, top, capped, round)
+				try(p, c, math.Max(rx, ry))
+			}
+			if fit == fitCaption {
+				return
+			}
+		}
+	}
+	ellipses(round)
+	if !z.others {
+		return pts, caps, centre, radius, fit
+	}
+	if fit < fitCaption && round && m > 2 {
+		ellipses(false)
+	}
+	for rows := 2; rows <= 3 && fit < fitCaption && m > rows; rows++ {
+		p, c, rad := placeRows(m, rows, box, z)
+		try(p, c, rad)
 	}
 	return pts, caps, centre, radius, fit
+}
+
+// placeRows puts m nodes in rows across box, the upper rows taking one
+// more where they cannot all be equal, each row centred and spaced evenly
+// (up to about a node and a half apart) with room for two lines of words
+// under it where the box is tall enough, else one. The order runs along
+// the first row and back along the next, so that neighbours stay
+// neighbours. It returns the centres, the box's centre and how far the
+// farthest node is from it.
+func placeRows(m, rows int, box Rect, z sizes) (pts []Point, centre Point, radius float64) {
+	// A row reaches from the top of its discs to the bottom of its words;
+	// the next row's discs and their timer rings keep a margin below.
+	lines := 2
+	rowH := z.r + z.below(lines)
+	sep := inkOut + textMargin
+	if float64(rows)*rowH+float64(rows-1)*sep > box.H {
+		lines = 1
+		rowH = z.r + z.below(lines)
+	}
+	pitch := math.Max(math.Min((box.H-rowH)/float64(max(rows-1, 1)), rowH+sep+z.r), rowH+sep)
+	y0 := box.Y + (box.H-(float64(rows-1)*pitch+rowH))/2 + z.r
+	cellCap := 1.6 * (2*z.half() + textMargin)
+	centre = box.Center()
+	for row := range rows {
+		cnt := m / rows
+		if row < m%rows {
+			cnt++
+		}
+		cell := math.Min(box.W/float64(cnt), cellCap)
+		x0 := box.X + (box.W-float64(cnt)*cell)/2 + cell/2
+		y := y0 + float64(row)*pitch
+		for j := range cnt {
+			x := x0 + float64(j)*cell
+			if row%2 == 1 {
+				x = x0 + float64(cnt-1-j)*cell
+			}
+			pts = append(pts, Point{x, y})
+			radius = math.Max(radius, centre.Dist(Point{x, y}))
+		}
+	}
+	return pts, centre, radius
 }
 
 // ringMargin is the room kept between a ring and the edge of its box.

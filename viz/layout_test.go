@@ -677,29 +677,50 @@ func checkWords(l Layout, names []string, caption string, full, namesFit bool) [
 	return errs
 }
 
-var figureSizes = []struct{ w, h float64 }{{1280, 800}, {720, 450}, {350, 560}}
+// figureSizes are the canvases the partition layouts must read well on:
+// a laptop, a book's column (720x450, and the 500x450 its figure's stage
+// keeps beside its caption column), a phone held upright with the panels
+// (390x844) and a phone-sized figure (350x560 without panels). A 350x560
+// canvas with the panels is also laid out, but may give up words.
+var figureSizes = []struct {
+	w, h   float64
+	panels []bool
+}{{1280, 800, []bool{true, false}}, {720, 450, []bool{true, false}}, {500, 450, []bool{false}}, {390, 844, []bool{true}}, {350, 560, []bool{true, false}}}
 
 // TestPartitionLayoutsAreReadable lays out every way of splitting 1..9
 // nodes into two or three sides, with and without an empty zone to drop
 // a node in, with letters and etcd-style names, on a laptop, a book
-// column and a phone.
+// column and a phone. Every name fits its disc and every caption holds a
+// line of the caption word, or of its short form where the long one
+// cannot fit; only on a 350x560 phone with the panels, or with an extra
+// empty zone, may the layout give words up, and then it says so.
 func TestPartitionLayoutsAreReadable(t *testing.T) {
 	for _, sz := range figureSizes {
-		for _, panels := range []bool{true, false} {
+		for _, panels := range sz.panels {
 			for _, names := range []func(int) []string{letterNames, etcdNames} {
 				for n := 1; n <= MaxNodes; n++ {
 					nm := names(n)
-					// The whole ring first.
-					o := LayoutOptions{Width: sz.w, Height: sz.h, Nodes: n, Panels: panels, Names: nm, Caption: "Pre-candidate"}
-					l := ComputeLayout(o)
-					where := fmt.Sprintf("%vx%v panels=%v %s.. ring", sz.w, sz.h, panels, nm[0])
-					// Every word fits on a laptop and in a book's column;
-					// on a phone names fit and a caption may lose its words.
-					full := sz.w >= 1000 || (sz.w >= 700 && !panels)
-					namesFit := full || len(nm[0]) == 1
-					for _, e := range append(checkLayout(l, n, panels), checkWords(l, nm, o.Caption, full, namesFit)...) {
-						t.Errorf("%s: %s", where, e)
+					mustFit := !(sz.w < 390 && panels)
+					check := func(o LayoutOptions, where string, mustFit bool, shape []int) {
+						l := ComputeLayout(o)
+						if mustFit && !l.WordsFit {
+							t.Errorf("%s: words do not fit", where)
+						}
+						word := o.Caption
+						if l.CaptionShort {
+							word = o.Short
+						}
+						errs := append(checkLayout(l, n, o.Panels), checkWords(l, nm, word, l.WordsFit, l.WordsFit)...)
+						if shape != nil {
+							errs = append(errs, checkZoneShares(l, shape, o.ZoneCount)...)
+						}
+						for _, e := range errs {
+							t.Errorf("%s: %s", where, e)
+						}
 					}
+					// The whole ring first.
+					o := LayoutOptions{Width: sz.w, Height: sz.h, Nodes: n, Panels: panels, Names: nm, Caption: "Pre-candidate", Short: "Pre-cand."}
+					check(o, fmt.Sprintf("%vx%v panels=%v %s.. ring", sz.w, sz.h, panels, nm[0]), mustFit, nil)
 					for k := 2; k <= MaxZones; k++ {
 						for _, shape := range compositions(n, k) {
 							zones := make([]int, 0, n)
@@ -708,21 +729,14 @@ func TestPartitionLayoutsAreReadable(t *testing.T) {
 									zones = append(zones, z)
 								}
 							}
-							// The app offers an empty zone to drop a node in
-							// where the canvas is at least 600 wide.
-							most := k
-							if sz.w >= 600 {
-								most = min(k+1, MaxZones)
-							}
-							for count := k; count <= most; count++ {
+							// An empty zone to drop a node in must leave the
+							// words room where the canvas is at least 600
+							// wide; on a phone the app offers one only where
+							// it does.
+							for count := k; count <= min(k+1, MaxZones); count++ {
 								o.Zones, o.ZoneCount = zones, count
-								l := ComputeLayout(o)
 								where := fmt.Sprintf("%vx%v panels=%v %s.. %v+%d", sz.w, sz.h, panels, nm[0], shape, count-k)
-								errs := append(checkLayout(l, n, panels), checkWords(l, nm, o.Caption, full, namesFit)...)
-								errs = append(errs, checkZoneShares(l, shape, count)...)
-								for _, e := range errs {
-									t.Errorf("%s: %s", where, e)
-								}
+								check(o, where, mustFit && (count == k || sz.w >= 600), shape)
 							}
 						}
 					}

@@ -223,9 +223,9 @@ func (a *App) buildNodes() {
 			line2 = ""
 		}
 		// The layout makes room for the role wherever it can; where it
-		// cannot (nine machines on a phone) the word stays all the same:
-		// shape and colour say the role too, but words are what a
-		// first-time reader trusts.
+		// cannot (nine machines on a small phone) the role word shortens
+		// or goes rather than run into a neighbour.
+		role = a.fitRole(role, room, lineSize)
 		y := capt.Y
 		if capt.Empty() {
 			y = c.Y + R + 7

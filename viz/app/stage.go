@@ -33,8 +33,9 @@ type layoutKey struct {
 const dropShort = "Drop here"
 
 // captionWord is the widest word a machine's first line under its disc
-// may say: a role of the protocol, or Crashed or Paused.
-func (a *App) captionWord() string {
+// may say (a role of the protocol, or Crashed or Paused), and the widest
+// of their short forms.
+func (a *App) captionWord() (word, short string) {
 	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
 	switch a.cfg.Protocol {
 	case raftcore.ProtocolNaiveCopy:
@@ -50,13 +51,42 @@ func (a *App) captionWord() string {
 	for _, r := range roles {
 		words = append(words, capital(roleWord(a.cfg.Protocol, r)))
 	}
-	best := ""
 	for _, w := range words {
-		if a.measure(w, sizeSmall) > a.measure(best, sizeSmall) {
-			best = w
+		if a.measure(w, sizeSmall) > a.measure(word, sizeSmall) {
+			word = w
+		}
+		if s := shortWord(w); a.measure(s, sizeSmall) > a.measure(short, sizeSmall) {
+			short = s
 		}
 	}
-	return best
+	return word, short
+}
+
+// shortLetters is how many letters a role word keeps in its short form.
+const shortLetters = 8
+
+// shortWord is the short form of a role word that is too wide for the
+// room under a crowded machine: its first letters and a full stop
+// ("Pre-cand."). Short words are their own short form.
+func shortWord(w string) string {
+	r := []rune(w)
+	if len(r) <= shortLetters+1 {
+		return w
+	}
+	return string(r[:shortLetters]) + "."
+}
+
+// fitRole is the role line that fits room at size: the line itself, else
+// the short form of its role word, else nothing (the machine's shape and
+// colour still say its role), so that no word runs into a neighbour.
+func (a *App) fitRole(line string, room, size float64) string {
+	if a.measure(line, size) <= room+1e-6 {
+		return line
+	}
+	if s := shortWord(line); a.measure(s, size) <= room+1e-6 {
+		return s
+	}
+	return ""
 }
 
 // touchLayout recomputes the layout when its inputs changed. The cluster
@@ -84,11 +114,9 @@ func (a *App) touchLayout() {
 			}
 		}
 		// An empty zone to drop a machine in makes a further split one
-		// gesture, where the canvas is wide enough to give it room.
-		count = len(gs)
-		if a.w >= 600 {
-			count = min(len(gs)+1, viz.MaxZones)
-		}
+		// gesture; on a narrow canvas only where it leaves every word its
+		// room (see below).
+		count = min(len(gs)+1, viz.MaxZones)
 	}
 	a.zoneMemo = nil
 	if a.zoneFor == zonesPartition {
@@ -109,7 +137,7 @@ func (a *App) touchLayout() {
 	for i := range names {
 		names[i] = a.cfg.Name(nodeID(i))
 	}
-	caption := a.captionWord()
+	caption, short := a.captionWord()
 	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.tab, count: count, buttons: commandsKey(buttons),
 		words: strings.Join(names, "\x00") + "\x00" + caption}
 	for _, z := range a.zones {
@@ -120,11 +148,18 @@ func (a *App) touchLayout() {
 	}
 	a.layKey = key
 	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.tab, Buttons: buttons,
-		Names: names, Caption: caption, Drop: dropShort, Count: "9 of 9", Measure: a.measure}
+		Names: names, Caption: caption, Short: short, Drop: dropShort, Count: "9 of 9", Measure: a.measure}
 	if a.zones != nil {
 		o.Zones, o.ZoneCount = a.zones, count
 	}
 	a.lay = viz.ComputeLayout(o)
+	if a.zoneFor == zonesPartition && count > len(a.groups) && a.w < 600 && (!a.lay.WordsFit || a.lay.CaptionShort) {
+		// On a phone the drop zone gives way to the words.
+		o.ZoneCount = len(a.groups)
+		if l := viz.ComputeLayout(o); l.WordsFit && (!a.lay.WordsFit || !l.CaptionShort) {
+			a.lay = l
+		}
+	}
 	a.changed()
 }
 
