@@ -769,15 +769,20 @@ func fitGroup(m int, box Rect, z sizes, lone bool, rcap float64, round bool) (pt
 func placeRows(m, rows int, box Rect, z sizes) (pts []Point, centre Point, radius float64) {
 	// A row reaches from the top of its discs to the bottom of its words;
 	// the next row's discs and their timer rings keep a margin below.
+	// Every node is linked to every other, so no three may stand in a
+	// line, or one link would run along another and through a disc: each
+	// row bows (its ends rise by lift; a parabola has no three points in a
+	// line), and the middle of three rows moves off the columns.
+	lift := z.r * 0.45
 	lines := 2
-	rowH := z.r + z.below(lines)
+	rowH := z.r + z.below(lines) + lift
 	sep := inkOut + textMargin
 	if float64(rows)*rowH+float64(rows-1)*sep > box.H {
 		lines = 1
-		rowH = z.r + z.below(lines)
+		rowH = z.r + z.below(lines) + lift
 	}
 	pitch := math.Max(math.Min((box.H-rowH)/float64(max(rows-1, 1)), rowH+sep+z.r), rowH+sep)
-	y0 := box.Y + (box.H-(float64(rows-1)*pitch+rowH))/2 + z.r
+	y0 := box.Y + (box.H-(float64(rows-1)*pitch+rowH))/2 + z.r + lift
 	cellCap := 1.6 * (2*z.half() + textMargin)
 	centre = box.Center()
 	for row := range rows {
@@ -788,13 +793,21 @@ func placeRows(m, rows int, box Rect, z sizes) (pts []Point, centre Point, radiu
 		cell := math.Min(box.W/float64(cnt), cellCap)
 		x0 := box.X + (box.W-float64(cnt)*cell)/2 + cell/2
 		y := y0 + float64(row)*pitch
+		mid := float64(cnt-1) / 2
+		bow := lift / math.Max(mid*mid, 1)
+		shift := 0.0
+		if rows == 3 && row == 1 {
+			shift = cell / 6
+		}
 		for j := range cnt {
-			x := x0 + float64(j)*cell
+			k := j
 			if row%2 == 1 {
-				x = x0 + float64(cnt-1-j)*cell
+				k = cnt - 1 - j
 			}
-			pts = append(pts, Point{x, y})
-			radius = math.Max(radius, centre.Dist(Point{x, y}))
+			d := float64(k) - mid
+			p := Point{x0 + float64(k)*cell + shift, y - lift + bow*d*d}
+			pts = append(pts, p)
+			radius = math.Max(radius, centre.Dist(p))
 		}
 	}
 	return pts, centre, radius
