@@ -24,7 +24,7 @@ var contractDef = def{id: "contract",
 			Prompt:  "Watch the contract's four promises while the network splits and heals; compare raft, naive-copy and failover.",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 15000,
-			UI: UI{Panels: []Panel{PanelContract, PanelLogs, PanelClient}, Key: keyWeb},
+			UI: UI{Focus: PanelContract, OpenMs: 1000, Panels: []Panel{PanelContract, PanelLogs, PanelClient}, Key: keyWeb},
 			Steps: []Step{
 				{Text: "Four promises a shared history must keep. Watch them hold, bend or break while the network fails."},
 				{Text: "The network split. A promise may bend for a while; bent is not broken.",

@@ -21,7 +21,7 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 		Prompt:  "Watch an election; force a timeout, or pause the leader and resume it later.",
 		Base:    config(raft, etcdNames(5)),
 		Script:  sc, UntilMs: 10000,
-		UI: UI{Panels: []Panel{PanelRoles, PanelLogs}},
+		UI: UI{Focus: PanelRoles, Panels: []Panel{PanelRoles, PanelLogs}},
 		Steps: []Step{
 			{Text: "Every member starts as a follower, waiting to hear from a leader."},
 			{Text: "Timeout: a follower heard no leader in time and stood as a candidate.",

@@ -36,7 +36,7 @@ var slowOrDead = def{id: "slow-or-dead",
 			Prompt:  "C leads. Make it silent, paused (only slow) or crashed (dead), and compare what A and B can tell.",
 			Base:    cfg,
 			Script:  sc, UntilMs: 16000,
-			UI: UI{Panels: []Panel{PanelLogs, PanelRoles, PanelClient}, Key: keyWeb, Highlight: []id{3}},
+			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelLogs, PanelRoles, PanelClient}, Key: keyWeb, Highlight: []id{3}},
 			Steps: []Step{
 				{Text: "C leads; A and B follow. Make C silent: pause it (slow) or crash it (dead)."},
 				{Text: "C went silent. From A and B a pause and a crash look exactly alike: the heartbeats stop.",

@@ -21,7 +21,7 @@ var twoLeaders = def{id: "two-leaders",
 			Chapter: chapterHistory,
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 13000,
-			UI: UI{Panels: []Panel{PanelLogs, PanelRoles, PanelContract, PanelClient}, Key: keyWeb, Highlight: []id{1},
+			UI: UI{Focus: PanelClient, OpenMs: 1000, Panels: []Panel{PanelLogs, PanelRoles, PanelContract, PanelClient}, Key: keyWeb, Highlight: []id{1},
 				Compare: compareWith(p, failover, raft)},
 		}
 		cutOff := Step{Text: "The leader can no longer reach the others. They cannot tell whether it failed or the network did.",

@@ -25,7 +25,7 @@ var twoWorlds = def{id: "two-worlds", build: func(values) *Scenario {
 		Prompt:  "Split A and B from C, keep writing on both sides, then heal the network.",
 		Base:    config(naive, abc),
 		Script:  sc, UntilMs: 12000,
-		UI: UI{Panels: []Panel{PanelLogs, PanelContract, PanelChecker}, Key: keyWeb},
+		UI: UI{Focus: PanelContract, Panels: []Panel{PanelLogs, PanelContract, PanelChecker}, Key: keyWeb},
 		Steps: []Step{
 			{Text: "One replicated memory on three machines. Split A and B from C."},
 			{Text: "The network is split. Keep writing, on both sides.",
