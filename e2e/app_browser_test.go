@@ -460,7 +460,7 @@ func runFigure(t *testing.T, b *browser, i int) {
 			t.Fatal(err)
 		}
 		for _, x := range s.Screen.Widgets {
-			if x.ID == "cmd:"+viz.CmdPlayPause.String() {
+			if x.ID == "figure.play" {
 				w = x
 			}
 		}
