@@ -113,8 +113,12 @@ func TestFigureStepBackAndLabLink(t *testing.T) {
 	s = playFigureStep(t, b)
 	require.Equal(t, 2, s.Scenario.Step)
 
+	// A new tab would hide this one, whose app would then never draw the
+	// lab: the page's window.open only notes where it was asked to go.
+	evalJS[bool](b, `(window.open = function (u) { window.__opened = u; return {}; }, true)`)
 	clickWidget(b, s, "figure.lab")
 	b.waitFor(`typeof window.raftlab.lastVisit === "string"`)
+	assert.Equal(t, evalJS[string](b, `window.raftlab.lastVisit`), evalJS[string](b, `window.__opened`), "the lab was not opened")
 	lab := evalJS[string](b, `window.raftlab.lastVisit`)
 	assert.NotContains(t, lab, "embed=", "the lab link opens the figure again")
 	assert.Contains(t, lab, "link=")
