@@ -291,7 +291,15 @@ func (a *App) labelRoom(lineH float64) ([]float64, []int) {
 		}
 		// Nor beyond the stage's edges, the words being centred.
 		edge := math.Min(p.Center.X-a.lay.Canvas.X, a.lay.Canvas.Right()-p.Center.X)
+		if lg := a.lay.Logs; lg.X > p.Center.X && lg.W > 0 {
+			// Nor under the log rows beside the machines.
+			edge = math.Min(edge, lg.X-p.Center.X)
+		}
 		room = math.Min(room, 2*edge-8)
+		if lg := a.lay.Logs; lg.W > 0 && lg.Y > p.Center.Y && lg.X < p.Center.X+room/2 && lg.Right() > p.Center.X-room/2 {
+			// Nor into the log rows under the machines.
+			below = min(below, max(int((lg.Y-p.Center.Y-R-3)/lineH), 0))
+		}
 		width[i], lines[i] = room, below
 	}
 	return width, lines

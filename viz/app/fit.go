@@ -101,6 +101,9 @@ func (f *Frame) Overflows(measure func(string, float64) float64) []string {
 		}
 		for _, l := range n.Lines {
 			text("machine "+n.Name.Text, l, canvas)
+			if l.Text != "" && box(l).Overlaps(f.Logs.Rect) {
+				bad("machine %s: %q runs under the log rows", n.Name.Text, l.Text)
+			}
 		}
 	}
 	for _, z := range f.Zones {
