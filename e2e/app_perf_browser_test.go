@@ -495,15 +495,7 @@ func BenchmarkAppMainThread(b *testing.B) {
 func BenchmarkAppPaused(b *testing.B) {
 	for range b.N {
 		br := newBrowser(b, 1280, 800)
-		logMachine(b, br)
-		openAppIn(br, appSite(b), "nodes=5&seed=1&speed=1")
-		waitState(br, "a leader", func(s app.Snapshot) bool { return s.Leader > 0 })
-		appCmd(br, "pause")
-		waitState(br, "paused, with no banner left to expire", func(s app.Snapshot) bool { return s.Paused && s.Banner == "" })
-		time.Sleep(2 * time.Second)
-		// No frame counter here: the app rests, and a counter would keep the page's
-		// rendering running.
-		paused := measureStill(br, true, measureWindow)
+		paused := measurePaused(b, br, measureWindow)
 		b.Logf("paused: %v", paused)
 		jsCall(br, "setVisible", false)
 		time.Sleep(2 * time.Second)
@@ -520,6 +512,21 @@ func BenchmarkAppPaused(b *testing.B) {
 			b.ReportMetric(m.w.perSecond(m.w.draws), m.name+"-painted/s")
 		}
 	}
+}
+
+// measurePaused opens the app with five machines in br, lets it elect a leader, pauses
+// it and measures it for d once it rests.
+func measurePaused(b *testing.B, br *browser, d time.Duration) interval {
+	b.Helper()
+	logMachine(b, br)
+	openAppIn(br, appSite(b), "nodes=5&seed=1&speed=1")
+	waitState(br, "a leader", func(s app.Snapshot) bool { return s.Leader > 0 })
+	appCmd(br, "pause")
+	waitState(br, "paused, with no banner left to expire", func(s app.Snapshot) bool { return s.Paused && s.Banner == "" })
+	time.Sleep(2 * time.Second)
+	// No frame counter here: the app rests, and a counter would keep the page's
+	// rendering running.
+	return measureStill(br, true, d)
 }
 
 // percentile returns the p-th percentile (0..100) of xs, which it sorts.
@@ -926,4 +933,45 @@ func logBreakdown(b *testing.B) {
 	}
 	b.Logf("app minus floor, unstripped: code %+.2f MB, data section %+.2f MB; code by package: %s",
 		float64(code)/1e6, float64(data[0]-data[1])/1e6, strings.Join(parts, ", "))
+}
+
+// BenchmarkFigureRest measures an embedded figure (quorum-size, at the size of a
+// book page's column, 720x450) resting between two steps and playing a step at 1x,
+// next to the full app paused at the same size. The goal for a resting figure is the
+// paused app's: under 0.02 CPU-seconds per second for the renderer and GPU processes.
+func BenchmarkFigureRest(b *testing.B) {
+	const window = 5 * time.Second
+	for range b.N {
+		br := newBrowser(b, 720, 450)
+		paused := measurePaused(b, br, window)
+		b.Logf("full app paused, 720x450: %v", paused)
+		br.close()
+
+		fr := newBrowser(b, 720, 450)
+		openAppIn(fr, appSite(b), "scenario=quorum-size&embed=1")
+		s := appState(fr)
+		clickWidget(fr, s, "figure.play")
+		waitState(fr, "step 2", func(s app.Snapshot) bool { return s.Paused && s.Scenario.Step == 1 })
+		waitResting(fr, "at step 2")
+		time.Sleep(2 * time.Second)
+		resting := measureStill(fr, true, window)
+		b.Logf("figure resting at step 2: %v", resting)
+		// Step 3 comes 6.4 s after step 2 at 1x: the figure plays all through the window.
+		clickWidget(fr, appState(fr), "figure.play")
+		waitState(fr, "the figure to play", func(s app.Snapshot) bool { return !s.Paused })
+		playing := measureStill(fr, true, window)
+		if st := appState(fr); st.Scenario.Step != 1 || st.Paused {
+			b.Fatalf("the figure left step 2 (now step %d, paused %v) within the window: the measurement mixes playing and resting", st.Scenario.Step+1, st.Paused)
+		}
+		b.Logf("figure playing a step at 1x: %v", playing)
+		b.Logf("load average after: %s", loadAverage())
+		for _, m := range []struct {
+			name string
+			w    interval
+		}{{"app-paused", paused}, {"figure-resting", resting}, {"figure-playing", playing}} {
+			b.ReportMetric(m.w.perSecond(m.w.cpu["renderer"]), m.name+"-renderer-cpu-s/s")
+			b.ReportMetric(m.w.perSecond(m.w.cpu["GPU"]), m.name+"-gpu-cpu-s/s")
+			b.ReportMetric(m.w.perSecond(m.w.draws), m.name+"-painted/s")
+		}
+	}
 }

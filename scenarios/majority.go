@@ -52,7 +52,7 @@ var majority = def{id: "majority",
 			Prompt:  "Split five machines into groups of " + strings.Join(sizes, " and ") + ", write on every side, then heal.",
 			Base:    config(raft, abcde),
 			Script:  sc, UntilMs: 18000,
-			UI: UI{Panels: []Panel{PanelLogs, PanelClient, PanelContract}, Key: keyWeb, Highlight: []id{id(shape.lead)}},
+			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelLogs, PanelClient, PanelContract}, Key: keyWeb, Highlight: []id{id(shape.lead)}},
 		}
 		split := Step{Text: "The network is split. Each group hears only silence from the others.",
 			When: func(v *View) bool { return !whole(v.W) },

@@ -32,7 +32,7 @@ var notebooks = def{id: "notebooks",
 			Prompt:  "Let an order reach only two notebooks, delay one notebook while everyone keeps recording, then restore it.",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 15000,
-			UI: UI{Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: "orders/1", Highlight: []id{3},
+			UI: UI{Focus: PanelLogs, OpenMs: 800, Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: "orders/1", Highlight: []id{3},
 				Compare: compareWith(p, naive, raft)},
 		}
 		delayed := func(v *View) bool {

@@ -27,7 +27,7 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 		Prompt:  "Partition five members so that no group has three, and try to write anywhere.",
 		Base:    config(raft, etcdNames(5)),
 		Script:  sc, UntilMs: 18000,
-		UI: UI{Panels: []Panel{PanelClient, PanelLogs, PanelRoles}, Key: keyWeb},
+		UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs, PanelRoles}, Key: keyWeb},
 		Steps: []Step{
 			{Text: "Five members share one history over a whole network. Partition them so that no group has three.",
 				Claims: claims(machines(5), allActive(), that("the network is whole", func(v *View) bool { return whole(v.W) }))},

@@ -25,7 +25,7 @@ var roles = def{id: "roles", build: func(values) *Scenario {
 		Prompt:  "Watch an election; force a timeout, or pause the leader and resume it later.",
 		Base:    cfg,
 		Script:  sc, UntilMs: 10000,
-		UI: UI{Panels: []Panel{PanelRoles, PanelLogs}},
+		UI: UI{Focus: PanelRoles, Panels: []Panel{PanelRoles, PanelLogs}},
 		Steps: []Step{
 			{Text: "Every member starts as a follower, waiting to hear from a leader.",
 				Claims: claims(machines(5), allFollowers())},

@@ -110,6 +110,15 @@ type UI struct {
 	// Compare, when set, is the setting to offer once the story is over, so
 	// the reader can see the same figure under the other protocol.
 	Compare *Setting
+	// Focus is the one panel the figure's paragraph is about: the one an
+	// embedded figure shows beside its machines. PanelLogs means the
+	// machines and their logs alone.
+	Focus Panel
+	// OpenMs is the moment (virtual time) the figure opens at: where its
+	// first paragraph starts, after any setup the paragraph takes as
+	// given (a leader already elected). It comes before the story's second
+	// step.
+	OpenMs float64
 }
 
 // Result is what an autoplay run produced.

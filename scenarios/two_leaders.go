@@ -16,12 +16,18 @@ var twoLeaders = def{id: "two-leaders",
 		p := raftcore.Protocol(k.get("protocol"))
 		sc := silenceA(p)
 		sc.at(10000, heal())
+		// Under failover the figure opens with A already the authority;
+		// under raft its story starts with the election.
+		openMs := 1000.0
+		if p == raft {
+			openMs = 0
+		}
 		s := &Scenario{
 			Title:   "The two leaders",
 			Chapter: chapterHistory,
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 13000,
-			UI: UI{Panels: []Panel{PanelLogs, PanelRoles, PanelContract, PanelClient}, Key: keyWeb, Highlight: []id{1},
+			UI: UI{Focus: PanelClient, OpenMs: openMs, Panels: []Panel{PanelLogs, PanelRoles, PanelContract, PanelClient}, Key: keyWeb, Highlight: []id{1},
 				Compare: compareWith(p, failover, raft)},
 		}
 		cutOff := Step{Text: "The leader can no longer reach the others. They cannot tell whether it failed or the network did.",

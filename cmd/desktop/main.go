@@ -176,5 +176,8 @@ func effect(a *app.App, e app.Effect) {
 		a.Notify("Saved " + path)
 	case app.EffectOpen:
 		a.Notify("To open a run on the desktop, start raftlab with -f run.json.")
+	case app.EffectVisit:
+		fmt.Println("raftlab: the full lab at this moment:", e.Text)
+		a.Notify("The link to the full lab is printed in the terminal that started raftlab.")
 	}
 }

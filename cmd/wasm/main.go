@@ -252,7 +252,22 @@ func (b *bridge) effect(e app.Effect) {
 		b.download(e.Name, e.Data)
 	case app.EffectOpen:
 		b.openFile()
+	case app.EffectVisit:
+		b.visit(e.Text)
 	}
+}
+
+// visit opens url in a new tab; where the browser blocks that, the link
+// is shown to be copied or followed.
+func (b *bridge) visit(url string) {
+	b.obj.Set("lastVisit", url)
+	w := b.win.Call("open", url, "_blank")
+	if w.IsNull() || w.IsUndefined() {
+		b.showLink(url)
+		return
+	}
+	// The lab needs nothing from the figure's page.
+	w.Set("opener", js.Null())
 }
 
 // showLink puts the link on the clipboard when the browser allows it,

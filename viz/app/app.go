@@ -91,6 +91,8 @@ const (
 	EffectOpen EffectKind = "open"
 	// EffectScreenshot saves the next drawn frame as a PNG named Name.
 	EffectScreenshot EffectKind = "screenshot"
+	// EffectVisit opens the address Text in a new tab or window.
+	EffectVisit EffectKind = "visit"
 )
 
 // Effect is a request from the app to its host.
@@ -166,6 +168,11 @@ type App struct {
 	// cache is what frames remember of the world shown.
 	cache *worldCache
 
+	// pace is when a playing figure rests next; figBars are the strips
+	// above and below its machines that hold its controls.
+	pace    pace
+	figBars [2]viz.Rect
+
 	effects []Effect
 	version uint64
 	built   uint64 // version the frame was built at
@@ -205,6 +212,9 @@ func New(o Options) (*App, error) {
 	a.speed = a.params.Speed
 	if !o.SpeedGiven {
 		a.speed = DefaultSpeed
+		if a.params.Embed && a.params.Scenario != "" {
+			a.speed = FigureSpeed
+		}
 	}
 	a.theme = Theme(a.params.Theme)
 	a.readMode = raftcore.ReadLinearizable
@@ -260,6 +270,9 @@ func (a *App) start() error {
 		// Behind tabs, the scenario's own words come first.
 		a.tab = viz.PanelScenario
 		a.touchLayout()
+		if a.figure() {
+			a.openFigure()
+		}
 	}
 	return nil
 }
@@ -392,6 +405,7 @@ func (a *App) Update(now time.Duration) {
 		a.carry -= float64(step)
 		a.advance(a.hist.NowUs() + step)
 		a.afterWorldMoved()
+		a.restIfDue()
 		a.changed()
 	}
 }
@@ -421,6 +435,7 @@ func (a *App) act(x raftcore.Action) error {
 		a.forkedAt = at
 	}
 	a.afterWorldMoved()
+	a.keepMoving()
 	a.changed()
 	return nil
 }
@@ -518,7 +533,9 @@ func (a *App) reset() error {
 		if err := a.restartScenario(); err != nil {
 			return err
 		}
-		a.scen.autoplay = auto
+		if !a.figure() {
+			a.scen.autoplay = auto
+		}
 		a.note("Started again: " + a.scen.title + ".")
 		return nil
 	}

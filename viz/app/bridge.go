@@ -69,6 +69,8 @@ type ScenarioState struct {
 	Final    string              `json:"final"`
 	Autoplay bool                `json:"autoplay"`
 	Settings []scenarios.Setting `json:"settings"`
+	// Focus is the panel an embedded figure shows (a scenarios.Panel).
+	Focus string `json:"focus"`
 }
 
 // MachineState is one machine in a snapshot.
@@ -138,6 +140,8 @@ type ScreenState struct {
 	Ring     [3]float64    `json:"ring"` // centre x, y and radius
 	Zones    []viz.Rect    `json:"zones,omitempty"`
 	Stats    Stats         `json:"stats"`
+	// Overflow lists words that do not show whole (Frame.Overflows).
+	Overflow []string `json:"overflow"`
 }
 
 // WidgetState is a control on screen.
@@ -194,7 +198,8 @@ func (a *App) State() Snapshot {
 	}
 	if r := a.scen; r != nil {
 		s.Scenario = &ScenarioState{ID: r.id, Title: r.title, Prompt: r.s.Prompt, Step: r.tr.Step(), Steps: r.tr.StepCount(),
-			StepText: r.tr.StepText(), Done: r.tr.Done(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings}
+			StepText: r.tr.StepText(), Done: r.tr.Done(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings,
+			Focus: string(r.s.UI.Focus)}
 	}
 	s.Leader = a.leader() + 1
 	for i := 0; i < w.Size(); i++ {
@@ -248,6 +253,7 @@ func (a *App) State() Snapshot {
 	}
 	sc := &s.Screen
 	sc.Width, sc.Height, sc.Touch = a.w, a.h, a.touch
+	sc.Overflow = f.Overflows(a.measure)
 	sc.Speed, sc.Timeline, sc.Cluster, sc.Logs = a.lay.Speed, a.lay.Timeline, a.lay.Cluster, a.lay.Logs
 	sc.Ring = [3]float64{a.lay.Ring.C.X, a.lay.Ring.C.Y, a.lay.Ring.R}
 	for _, z := range a.lay.Zones {

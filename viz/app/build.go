@@ -3,6 +3,7 @@ package app
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -34,6 +35,11 @@ func (a *App) Frame() *Frame {
 
 func (a *App) build() {
 	a.stats.FrameBuilds++
+	if a.figure() {
+		// A figure's words may have grown (a note, the closing line):
+		// the machines make room before anything is placed.
+		a.touchLayout()
+	}
 	a.built = a.version
 	f := &a.frame
 	f.W, f.H, f.Theme, f.Embed, f.Version = a.w, a.h, a.theme, a.params.Embed, a.version
@@ -196,7 +202,8 @@ func (a *App) buildNodes() {
 		v := NodeView{Index: i, ID: id, Center: c, R: R, Role: nd.Role(), Shape: shape, Dashed: dashed, Tone: tone,
 			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
 			Hidden: ghost != nil && ghost.Node == i}
-		v.Name = TextItem{Text: a.cfg.Name(id), X: c.X, Y: c.Y, Size: a.lay.LabelSize, Tone: ToneText, Bold: true, Center: true}
+		name := a.discName(a.cfg.Name(id), a.lay.LabelSize, 2*R-6)
+		v.Name = TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: ToneText, Bold: true, Center: true}
 		role := capital(roleWord(a.cfg.Protocol, nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
@@ -225,14 +232,22 @@ func (a *App) buildNodes() {
 		// The layout makes room for the role wherever it can; where it
 		// cannot (nine machines on a small phone) the role word shortens
 		// or goes rather than run into a neighbour.
-		role = a.fitRole(role, room, lineSize)
+		// Smaller words first, down to minCaptionSize, on a small stage.
+		size := lineSize
+		for size > minCaptionSize && a.measure(role, size) > room {
+			size -= 0.5
+		}
+		role = a.fitRole(role, room, size)
+		if a.measure(line2, size) > room {
+			line2 = ""
+		}
 		y := capt.Y
 		if capt.Empty() {
 			y = c.Y + R + 7
 		}
 		lineH := lineSize * viz.CaptionLineHeight
-		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: lineSize, Tone: ToneText, Center: true}
-		v.Lines[1] = TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: lineSize, Tone: ToneMuted, Center: true}
+		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: size, Tone: ToneText, Center: true}
+		v.Lines[1] = TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: size, Tone: ToneMuted, Center: true}
 		v.Timer = -1
 		if st != raftcore.StatusCrashed && a.cfg.Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
 			el, to := nd.ElectionTimer()
@@ -264,6 +279,40 @@ func (a *App) buildNodes() {
 		}
 		f.Nodes = append(f.Nodes, v)
 	}
+}
+
+// keepOnStage is where to centre text of size size meant to be centred
+// at x: there, or as near as keeps it on the stage.
+func (a *App) keepOnStage(x float64, text string, size float64) float64 {
+	half := a.measure(text, size)/2 + 2
+	st := a.lay.Canvas
+	return math.Max(st.X+half, math.Min(x, st.Right()-half))
+}
+
+// discName is a machine's name as its disc shows it: whole if it fits
+// room at size 8 or more, else its end after the last dash ("3" for
+// etcd-3), which the log rows, with more room, spell out.
+func (a *App) discName(name string, size, room float64) string {
+	if a.measure(name, a.fitSize(name, size, room)) <= room {
+		return name
+	}
+	if i := strings.LastIndexByte(name, '-'); i >= 0 && i < len(name)-1 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// minCaptionSize is the smallest text the words under a machine shrink to
+// before they shorten or go.
+const minCaptionSize = 8.5
+
+// fitSize is size, made smaller if need be (to no less than 8) for text
+// to be at most room wide.
+func (a *App) fitSize(text string, size, room float64) float64 {
+	if w := a.measure(text, size); w > room && w > 0 {
+		return math.Max(math.Floor(size*room/w*4)/4, 8)
+	}
+	return size
 }
 
 // nodeLine2 is the second line under a machine: its vote and the leader

@@ -153,6 +153,12 @@ func (a *App) Do(in Intent) error {
 		return a.setKnob(in.Knob, in.Value)
 	case SetAutoplay:
 		return a.setAutoplay(in.On)
+	case PlayStep:
+		return a.playStep()
+	case PrevStep:
+		return a.prevStep()
+	case OpenInLab:
+		return a.openInLab()
 	case CopyLink:
 		a.effects = append(a.effects, Effect{Kind: EffectCopy, Text: a.ShareLink()})
 		a.note("Link copied. It replays this run up to now.")
@@ -194,6 +200,9 @@ func (a *App) command(c viz.Command) error {
 	w := a.World()
 	switch c {
 	case viz.CmdPlayPause:
+		if a.figure() && a.paused {
+			return a.playStep()
+		}
 		a.paused = !a.paused
 		a.started = false
 	case viz.CmdStep:

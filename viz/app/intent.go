@@ -147,6 +147,15 @@ type (
 	// SetAutoplay has the app play the scenario's script from the start,
 	// or stop playing it.
 	SetAutoplay struct{ On bool }
+	// PlayStep plays a figure on to its story's next step, where it
+	// rests.
+	PlayStep struct{}
+	// PrevStep takes a figure back to where its story's step began (or
+	// the step before), and rests there.
+	PrevStep struct{}
+	// OpenInLab has the host open the full lab at this moment of this
+	// run, in a new tab.
+	OpenInLab struct{}
 	// CopyLink hands the host the share link of the run so far.
 	CopyLink struct{}
 	// SaveRun hands the host the run as a schedule file.
@@ -201,6 +210,9 @@ func (Reseed) isIntent()           {}
 func (StartScenario) isIntent()    {}
 func (SetKnob) isIntent()          {}
 func (SetAutoplay) isIntent()      {}
+func (PlayStep) isIntent()         {}
+func (PrevStep) isIntent()         {}
+func (OpenInLab) isIntent()        {}
 func (CopyLink) isIntent()         {}
 func (SaveRun) isIntent()          {}
 func (SaveTrace) isIntent()        {}

@@ -116,7 +116,10 @@ func (a *App) buildLogs() {
 		st := w.Status(id)
 		*row = LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
 			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.selected}
-		row.Name = TextItem{Text: a.cfg.Name(id), X: ln.LogLabel.X + 2, Y: ln.LogLabel.Y + (ln.LogLabel.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneText, Bold: true}
+		// The name sits in the middle of its tag, smaller if it is long.
+		name := a.cfg.Name(id)
+		c := ln.LogLabel.Center()
+		row.Name = TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, sizeSmall, ln.LogLabel.W-2), Tone: ToneText, Bold: true, Center: true}
 		top := min(nd.LastIndex(), last)
 		for idx := first; idx <= top; idx++ {
 			e := nd.Entry(idx)

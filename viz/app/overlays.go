@@ -10,7 +10,10 @@ import (
 func (a *App) buildOverlays() {
 	f := &a.frame
 	f.Caption = nil
-	if a.params.Embed {
+	switch {
+	case a.figure():
+		a.buildFigure()
+	case a.params.Embed:
 		f.Caption = a.buildCaption()
 	}
 	f.Menu = a.buildMenu(a.menu)

@@ -121,15 +121,8 @@ func (r *scenarioRun) panelKinds() []viz.PanelKind {
 		out = append(out, k)
 	}
 	for _, p := range r.s.UI.Panels {
-		switch p {
-		case scenarios.PanelQuestion:
-			add(viz.PanelQuestion)
-		case scenarios.PanelContract, scenarios.PanelChecker:
-			add(viz.PanelSafety)
-		case scenarios.PanelClient:
-			add(viz.PanelClient)
-		case scenarios.PanelRoles:
-			add(viz.PanelNode)
+		if k, ok := panelKind(p); ok {
+			add(k)
 		}
 	}
 	return out
@@ -212,7 +205,13 @@ func (a *App) restartScenario() error {
 	}
 	a.cfg, a.hist = cfg, h
 	a.resetView()
-	return r.begin(a)
+	if err := r.begin(a); err != nil {
+		return err
+	}
+	if a.figure() {
+		a.openFigure()
+	}
+	return nil
 }
 
 func (r *scenarioRun) panel(a *App, wr *writer) {

@@ -118,37 +118,6 @@ func TestUnknownScenarioIsReported(t *testing.T) {
 	}
 }
 
-func TestEmbeddedFigureHasACaptionAndNoPanels(t *testing.T) {
-	for _, id := range []string{"majority", "three-answers", ""} {
-		p := viz.DefaultParams()
-		p.Scenario, p.Embed = id, true
-		a, err := New(Options{Params: p, Width: 720, Height: 480, Scenarios: BuiltinScenarios()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c clock
-		c.run(a, time.Second)
-		f := a.Frame()
-		if len(f.Panels) != 0 || len(f.Tabs) != 0 || f.Caption == nil {
-			t.Fatalf("%q embedded: %d panels, %d tabs, caption %v", id, len(f.Panels), len(f.Tabs), f.Caption != nil)
-		}
-		cr := f.Caption.Rect.Inset(0.5)
-		l := a.Layout()
-		if !inside(viz.XYWH(0, 0, 720, 480), f.Caption.Rect) || cr.Overlaps(l.Cluster) || cr.Overlaps(l.Toolbar) || cr.Overlaps(l.Timeline) || cr.Overlaps(l.Logs) {
-			t.Errorf("%q: the caption at %v is off the canvas or covers the figure", id, f.Caption.Rect)
-		}
-		if _, ok := widgetRect(a, idMenu); ok {
-			t.Errorf("%q: an embedded figure shows the setup menu button", id)
-		}
-		if id != "" {
-			if _, ok := widgetRect(a, "scenario.autoplay"); !ok {
-				t.Errorf("%q: the caption has no play button; controls %v", id, widgetIDs(a))
-			}
-		}
-		checkFrame(t, a, "embedded "+id)
-	}
-}
-
 func TestFoldedPanelsOpenOnAPress(t *testing.T) {
 	a := scenarioApp(t, "contract", false)
 	var folded []string

@@ -58,12 +58,14 @@ func (a *App) scenarioKnobs() map[string]string {
 }
 
 // ShareLink is a URL that opens this run at this moment.
-func (a *App) ShareLink() string {
+func (a *App) ShareLink() string { return a.linkFor(a.params) }
+
+// linkFor is the share link with settings p.
+func (a *App) linkFor(p viz.Params) string {
 	payload, err := timeline.EncodeLink(a.hist.tl.Link(a.scenarioID(), a.scenarioKnobs()))
 	if err != nil {
 		return a.opts.BaseURL
 	}
-	p := a.params
 	p.Link, p.T, p.Scenario, p.Autoplay = "", 0, "", false
 	p.Speed = a.speed
 	q := p.Encode()

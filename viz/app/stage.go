@@ -117,16 +117,25 @@ func (a *App) touchLayout() {
 		// gesture; on a narrow canvas only where it leaves every word its
 		// room (see below).
 		count = min(len(gs)+1, viz.MaxZones)
+		if a.figure() && a.w < 600 {
+			// A figure on a phone has a small stage and its own story:
+			// no room for a zone that waits for a drop.
+			count = len(gs)
+		}
 	}
 	a.zoneMemo = nil
 	if a.zoneFor == zonesPartition {
 		a.zoneMemo = a.zones
 	}
 	buttons := a.toolbarCommands()
-	// An embedded figure keeps room for its caption: a column on the right
-	// of a wide canvas, else a strip at the bottom.
+	// An embedded app keeps room for its words: a column on the right of
+	// a wide canvas, else a strip at the bottom.
 	w, h := a.w, a.h
-	if a.params.Embed {
+	switch {
+	case a.figure():
+		g := a.figureGeom()
+		w, h = g.stage.W, g.stage.H
+	case a.params.Embed:
 		if cw := a.captionColumn(); cw > 0 {
 			w = a.w - cw
 		} else {
@@ -160,6 +169,12 @@ func (a *App) touchLayout() {
 			a.lay = l
 		}
 	}
+	if a.figure() {
+		// A figure's controls take the toolbar's and the timeline's
+		// strips; it has no speed slider and no timeline.
+		a.figBars = [2]viz.Rect{a.lay.Toolbar, a.lay.Timeline}
+		a.lay.Speed, a.lay.Timeline = viz.Rect{}, viz.Rect{}
+	}
 	a.changed()
 }
 
@@ -175,6 +190,9 @@ func commandsKey(cs []viz.Command) string {
 // ones a finger needs and leaves room for the menu button; the keys still
 // do the rest.
 func (a *App) toolbarCommands() []viz.Command {
+	if a.figure() {
+		return []viz.Command{}
+	}
 	if a.params.Embed {
 		return a.embedCommands()
 	}

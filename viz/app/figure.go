@@ -1,0 +1,407 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"raftlab/scenarios"
+	"raftlab/viz"
+)
+
+// A figure is a scenario embedded in a page (embed=1&scenario=ID), beside
+// the paragraph it illustrates. It shows the machines, the one panel the
+// paragraph is about (the scenario's UI.Focus), the story's words and the
+// figure's own controls: play the next step, step back, start again, its
+// knobs, and open the same moment in the full lab. The full app keeps
+// everything else.
+//
+// A figure opens still, at the moment its paragraph starts from
+// (UI.OpenMs). Playing runs the figure's script at a pace a reader can
+// follow until the story's next step is reached, and there the figure
+// rests: paused, so that NextWake lets the host stop drawing until the
+// reader asks for more. Acting on a figure runs its world for a while
+// (actRunUs), or up to the next step, and it rests again.
+
+// FigureSpeed is a figure's speed when the page chose none: real time,
+// so that a step takes a few seconds and can be followed by eye.
+const FigureSpeed = 1.0
+
+// actRunUs is how long (virtual time) a figure runs after the reader acts
+// on it, when the story's next step does not come first.
+const actRunUs = 6_000_000
+
+// Widget ids of a figure's controls.
+const (
+	idFigurePlay    = "figure.play"
+	idFigureBack    = "figure.back"
+	idFigureRestart = "figure.restart"
+	idFigureLab     = "figure.lab"
+)
+
+// pace is when a playing figure rests next.
+type pace struct {
+	// goal is the story step it rests at (-1: none); untilUs the virtual
+	// time it rests at at the latest (0: none).
+	goal    int
+	untilUs int64
+}
+
+// figure reports whether the app shows an embedded figure.
+func (a *App) figure() bool { return a.params.Embed && a.scen != nil }
+
+// openFigure shows a figure still, at the moment its paragraph starts
+// from: the script is played up to the scenario's UI.OpenMs.
+func (a *App) openFigure() {
+	r := a.scen
+	r.autoplay = true
+	if at := int64(r.s.UI.OpenMs * 1000); at > a.hist.NowUs() {
+		a.advance(at)
+		a.afterWorldMoved()
+	}
+	a.paused, a.pace = true, pace{goal: -1}
+}
+
+// scriptEndUs is when the figure's script has played out.
+func (r *scenarioRun) scriptEndUs() int64 {
+	end := int64(r.s.UntilMs * 1000)
+	for _, x := range r.script {
+		end = max(end, x.AtUs())
+	}
+	return end
+}
+
+// playStep plays a figure on to its story's next step, where it rests;
+// past the last step, to the end of its script or for a while.
+func (a *App) playStep() error {
+	r := a.scen
+	if r == nil {
+		return fmt.Errorf("play: no figure is shown")
+	}
+	now := a.hist.NowUs()
+	a.pace = pace{goal: -1, untilUs: now + actRunUs}
+	if !r.tr.Done() {
+		a.pace.goal = r.tr.Step() + 1
+	}
+	if end := r.scriptEndUs(); r.autoplay && end > now {
+		a.pace.untilUs = end
+	}
+	if !a.hist.AtHead() {
+		// Replaying the recorded run: its steps come where they came.
+		a.pace.untilUs = max(a.pace.untilUs, a.hist.HeadUs())
+	}
+	a.paused, a.started = false, false
+	return nil
+}
+
+// keepMoving runs a figure on for a while after the reader acted on it.
+func (a *App) keepMoving() {
+	if !a.figure() {
+		return
+	}
+	if a.paused {
+		a.pace = pace{goal: -1}
+		if !a.scen.tr.Done() {
+			a.pace.goal = a.scen.tr.Step() + 1
+		}
+		a.paused, a.started = false, false
+	}
+	a.pace.untilUs = max(a.pace.untilUs, a.hist.NowUs()+actRunUs)
+}
+
+// restIfDue pauses a playing figure once its pace says so.
+func (a *App) restIfDue() {
+	if !a.figure() || a.paused {
+		return
+	}
+	p := a.pace
+	if (p.goal >= 0 && a.scen.tr.Step() >= p.goal) || (p.untilUs > 0 && a.hist.NowUs() >= p.untilUs) {
+		a.paused, a.pace = true, pace{goal: -1}
+		a.changed()
+	}
+}
+
+// prevStep takes a figure back to where its story's current step began
+// or, when it is there already, to where the step before began; it rests
+// there. The story is followed again from the start up to that moment, so
+// that it stands exactly where it stood then.
+func (a *App) prevStep() error {
+	r := a.scen
+	if r == nil {
+		return fmt.Errorf("step back: no figure is shown")
+	}
+	now := a.hist.NowUs()
+	// A figure resting at a step has run a frame or so past it.
+	near := int64(300_000 * math.Max(a.speed, 1))
+	target := int64(r.s.UI.OpenMs * 1000)
+	for k := r.tr.Step(); k >= 1; k-- {
+		ms, _ := r.tr.ReachedAtMs(k)
+		if at := int64(ms * 1000); at < now-near && at > target {
+			target = at
+			break
+		}
+	}
+	if target >= now-near && now <= target+near {
+		a.paused, a.pace = true, pace{goal: -1}
+		a.note("This is where the figure starts.")
+		return nil
+	}
+	a.retrack(target)
+	a.paused, a.pace = true, pace{goal: -1}
+	return nil
+}
+
+// retrack shows the run at virtual time to with the story followed anew
+// from the start, event by event, as it was the first time.
+func (a *App) retrack(to int64) {
+	r := a.scen
+	a.hist.GoTo(0)
+	r.tr = scenarios.NewTracker(r.s)
+	r.tr.Observe(a.World())
+	a.runObserved(to)
+	r.lastStep = r.tr.Step()
+	a.carry = 0
+	a.afterWorldMoved()
+}
+
+// labLink is the address of the full lab (the page without embed) at this
+// moment of this run.
+func (a *App) labLink() string {
+	p := a.params
+	p.Embed = false
+	return a.linkFor(p)
+}
+
+// openInLab asks the host to open the full lab at this moment in a new
+// tab.
+func (a *App) openInLab() error {
+	a.effects = append(a.effects, Effect{Kind: EffectVisit, Text: a.labLink()})
+	a.note("The full lab opens in a new tab, at this moment of this run.")
+	return nil
+}
+
+// panelKind is the app's panel for a scenario's panel; false for the
+// logs, which are on the stage.
+func panelKind(p scenarios.Panel) (viz.PanelKind, bool) {
+	switch p {
+	case scenarios.PanelQuestion:
+		return viz.PanelQuestion, true
+	case scenarios.PanelContract, scenarios.PanelChecker:
+		return viz.PanelSafety, true
+	case scenarios.PanelClient:
+		return viz.PanelClient, true
+	case scenarios.PanelRoles:
+		return viz.PanelNode, true
+	}
+	return 0, false
+}
+
+// figureGeom is where a figure's parts go: the stage (the layout's
+// canvas: the figure's controls, the machines and their logs), its words
+// and its panel (empty when the figure is about the stage alone).
+type figureGeom struct {
+	stage, words, panel viz.Rect
+}
+
+// figureGap separates a figure's words from its panel.
+const figureGap = 4.0
+
+// figureGeom lays a figure out: on a wide canvas its words and panel in a
+// column on the right, else under the machines.
+func (a *App) figureGeom() figureGeom {
+	_, hasPanel := panelKind(a.scen.s.UI.Focus)
+	cw := a.captionColumn()
+	if cw > 0 {
+		words := math.Min(a.figureWordsHeight(cw), a.h)
+		g := figureGeom{stage: viz.XYWH(0, 0, a.w-cw, a.h), words: viz.XYWH(a.w-cw, 0, cw, a.h)}
+		if hasPanel {
+			g.words.H = words
+			g.panel = viz.XYWH(a.w-cw, words+figureGap, cw, math.Max(a.h-words-figureGap, 0))
+		}
+		return g
+	}
+	words := a.figureWordsHeight(a.w)
+	stageMin := math.Min(a.h, math.Max(a.h*0.52, 270))
+	panelH := 0.0
+	if hasPanel {
+		panelMin := panelHeader + 3*lineHeight(sizeBody) + panelPad
+		panelH = math.Max(a.h-stageMin-words-figureGap, panelMin)
+	}
+	stageH := math.Max(a.h-words-panelH-figureGap, math.Min(a.h, 200))
+	g := figureGeom{stage: viz.XYWH(0, 0, a.w, stageH), words: viz.XYWH(0, stageH, a.w, words)}
+	if hasPanel {
+		g.panel = viz.XYWH(0, g.words.Bottom()+figureGap, a.w, math.Max(a.h-g.words.Bottom()-figureGap, 0))
+	}
+	return g
+}
+
+// figureWordsHeight is the height of a figure's words at width w: room
+// for the longest thing its story says, so that the figure does not jump
+// from step to step.
+func (a *App) figureWordsHeight(w float64) float64 {
+	r := a.scen
+	wr := a.figureWords(w)
+	inner := w - 2*panelPad
+	lines := len(a.wrap(r.s.Prompt, sizeBody, inner))
+	for _, st := range r.s.Steps {
+		lines = max(lines, len(a.wrap(st.Text, sizeBody, inner)))
+	}
+	shown := len(a.wrap(a.figureText(), sizeBody, inner))
+	return wr.y + panelPad/2 + float64(max(lines-shown, 0))*lineHeight(sizeBody)
+}
+
+// figureText is what a figure says now: a note on what the reader just
+// did, else where its story stands.
+func (a *App) figureText() string {
+	r := a.scen
+	switch {
+	case a.banner.text != "":
+		return a.banner.text
+	case r.tr.Done():
+		return r.tr.Final()
+	case r.tr.Step() > 0:
+		return r.tr.StepText()
+	}
+	return r.s.Prompt
+}
+
+// figureWords lays a figure's words out at the origin, w wide: its title,
+// what its story says now, and its knobs.
+func (a *App) figureWords(w float64) *writer {
+	r := a.scen
+	wr := a.newWriter(panelPad, panelPad, w-2*panelPad)
+	wr.text(r.title, sizeTitle, ToneText, true)
+	wr.gap(2)
+	tone := ToneText
+	if a.banner.text != "" {
+		tone = ToneAccent
+	}
+	wr.text(a.figureText(), sizeBody, tone, false)
+	if c := r.s.UI.Compare; c != nil && r.tr.Done() && r.s.Setting(c.Knob) != c.Value {
+		k, _ := r.s.Knob(c.Knob)
+		wr.gap(4)
+		wr.row("", 0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
+	}
+	for _, k := range r.s.Knobs {
+		wr.gap(2)
+		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)
+	}
+	return wr
+}
+
+// buildFigure fills the frame's figure parts: the controls in the bars
+// above and below the machines, the words, and the panel.
+func (a *App) buildFigure() {
+	f := &a.frame
+	g := a.figureGeom()
+	wr := a.figureWords(g.words.W)
+	f.Caption = a.menuAt(g.words, wr)
+	a.buildFigureBars()
+	k, ok := panelKind(a.scen.s.UI.Focus)
+	if !ok || g.panel.H <= 0 {
+		return
+	}
+	content := a.newWriter(0, 0, g.panel.W-2*panelPad)
+	a.panelContent(k, content)
+	f.Panels = append(f.Panels, a.placePanel(k, g.panel, content))
+	a.panelRects = append(a.panelRects, panelRect{k, g.panel})
+}
+
+// menuAt is content laid out at the origin put in box r, as a popover.
+func (a *App) menuAt(r viz.Rect, wr *writer) *MenuView {
+	mv := &MenuView{Rect: r}
+	for _, l := range wr.lines {
+		l.X += r.X
+		l.Y += r.Y
+		mv.Lines = append(mv.Lines, l)
+	}
+	for _, row := range wr.rows {
+		out := MenuRow{Label: row.Label}
+		out.Label.X += r.X
+		out.Label.Y += r.Y
+		for _, w := range row.Widgets {
+			w.Rect.X += r.X
+			w.Rect.Y += r.Y
+			out.Widgets = append(out.Widgets, w)
+		}
+		mv.Rows = append(mv.Rows, out)
+	}
+	return mv
+}
+
+// buildFigureBars puts a figure's controls where the full app has its
+// toolbar (play, step back, start again) and its timeline (where the
+// story stands, and the way to the full lab).
+func (a *App) buildFigureBars() {
+	f := &a.frame
+	r := a.scen
+	f.Toolbar = f.Toolbar[:0]
+	f.Speed = SliderView{}
+	f.Timeline = TimelineView{}
+	top, bottom := a.figBars[0], a.figBars[1]
+	play := button(idFigurePlay, "Play next step", PlayStep{})
+	switch {
+	case !a.paused:
+		play = button(idFigurePlay, "Pause", SetPaused{Paused: true})
+	case r.tr.Done():
+		play.Label = "Play on"
+	case r.tr.Step() == 0:
+		play.Label = "Play"
+	}
+	back := button(idFigureBack, "Step back", PrevStep{})
+	again := button(idFigureRestart, "Start again", Restart{})
+	f.Toolbar = a.barRow(f.Toolbar, top, false, [][]string{{play.Label, "Step back", "Start again"}, {shortPlay(play.Label), "Back", "Restart"}}, play, back, again)
+	lab := button(idFigureLab, "Open in the full lab", OpenInLab{})
+	f.Toolbar = a.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
+	status := fmt.Sprintf("Step %d of %d", r.tr.Step()+1, r.tr.StepCount())
+	switch {
+	case !a.paused:
+		status += " · playing"
+	case r.tr.Done():
+		status += " · the end"
+	}
+	f.Status = TextItem{}
+	if len(f.Toolbar) > 0 {
+		x := bottom.X + panelPad
+		if room := f.Toolbar[len(f.Toolbar)-1].Rect.X - x - 8; a.measure(status, sizeBody) <= room {
+			f.Status = TextItem{Text: status, X: x, Y: bottom.Y + (bottom.H-sizeBody)/2 - 1, Size: sizeBody, Tone: ToneMuted}
+		}
+	}
+}
+
+// shortPlay is a shorter label for the play button.
+func shortPlay(label string) string {
+	if label == "Play next step" {
+		return "Next step"
+	}
+	return label
+}
+
+// barRow places controls in a row across bar, from the left or (right)
+// from the right, with the first set of labels that fits.
+func (a *App) barRow(out []Widget, bar viz.Rect, right bool, labels [][]string, ws ...Widget) []Widget {
+	h := math.Min(a.controlHeight(), bar.H-4)
+	const gap = 6.0
+	for n, set := range labels {
+		total := gap * float64(len(ws)-1)
+		for _, l := range set {
+			total += a.widgetWidth(l, sizeBody)
+		}
+		if total > bar.W-2*panelPad && n < len(labels)-1 {
+			continue
+		}
+		x := bar.X + panelPad
+		if right {
+			x = bar.Right() - panelPad - total
+		}
+		for i, w := range ws {
+			w.Label, w.Size = set[i], sizeBody
+			bw := a.widgetWidth(w.Label, sizeBody)
+			w.Rect = viz.XYWH(x, bar.Y+(bar.H-h)/2, bw, h)
+			out = append(out, w)
+			x += bw + gap
+		}
+		break
+	}
+	return out
+}

@@ -1,0 +1,291 @@
+package app
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"raftlab/scenarios"
+	"raftlab/viz"
+)
+
+// figureSizes are a column of a book page and a phone.
+var figureSizes = [][2]float64{{720, 450}, {350, 560}}
+
+// figureApp is scenario id embedded in a page of w×h, as embed.js opens it.
+func figureApp(t testing.TB, id string, w, h float64) *App {
+	t.Helper()
+	p := viz.DefaultParams()
+	p.Scenario, p.Embed = id, true
+	a, err := New(Options{Params: p, Width: w, Height: h, Scenarios: BuiltinScenarios(), BaseURL: "https://example.org/raftlab/index.html"})
+	require.NoError(t, err)
+	return a
+}
+
+// playToRest presses play and runs the figure until it rests, at most
+// limit of real time; it returns the real time it played.
+func playToRest(t *testing.T, a *App, c *clock, limit time.Duration) time.Duration {
+	t.Helper()
+	require.NoError(t, a.Click(idFigurePlay))
+	require.False(t, a.Paused(), "the figure does not play when asked")
+	start := c.now
+	for !a.Paused() {
+		if c.now-start > limit {
+			t.Fatalf("still playing after %v, at step %d (t = %s)", limit, a.scen.tr.Step(), fmtClock(a.World().Now()))
+		}
+		c.run(a, 100*time.Millisecond)
+	}
+	return c.now - start
+}
+
+// checkFigureFrame checks what every frame of a figure must show: the
+// panel its paragraph is about, whole and apart from the machines; its
+// controls; and every word whole.
+func checkFigureFrame(t *testing.T, a *App, what string) {
+	t.Helper()
+	checkFrame(t, a, what)
+	f := a.Frame()
+	canvas := viz.XYWH(0, 0, f.W, f.H)
+	for _, id := range []string{idFigurePlay, idFigureBack, idFigureRestart, idFigureLab} {
+		_, ok := widgetRect(a, id)
+		assert.True(t, ok, "%s: no control %s; controls %v", what, id, widgetIDs(a))
+	}
+	for _, id := range []string{cmdPrefix + viz.CmdPlayPause.String(), idMenu} {
+		_, ok := widgetRect(a, id)
+		assert.False(t, ok, "%s: the figure shows the full app's control %s", what, id)
+	}
+	require.NotNil(t, f.Caption, "%s: no words", what)
+	assert.True(t, inside(canvas, f.Caption.Rect), "%s: the words at %v leave the canvas", what, f.Caption.Rect)
+	l := a.Layout()
+	stage := []viz.Rect{l.Cluster, l.Logs, a.figBars[0], a.figBars[1]}
+	for _, r := range stage {
+		assert.False(t, f.Caption.Rect.Inset(0.5).Overlaps(r), "%s: the words at %v cover the stage at %v", what, f.Caption.Rect, r)
+	}
+	want, ok := panelKind(a.scen.s.UI.Focus)
+	if !ok {
+		assert.Empty(t, f.Panels, "%s: a figure about its machines shows a panel", what)
+	} else if assert.Len(t, f.Panels, 1, "%s: panels", what) {
+		p := f.Panels[0]
+		assert.Equal(t, want, p.Kind, "%s: the figure shows the wrong panel", what)
+		assert.False(t, p.Folded, "%s: the panel is folded", what)
+		assert.True(t, inside(canvas, p.Rect), "%s: the panel at %v leaves the canvas", what, p.Rect)
+		assert.GreaterOrEqual(t, p.Clip.H, 3*lineHeight(sizeBody), "%s: the panel shows less than three lines", what)
+		assert.NotEmpty(t, p.Lines, "%s: the panel says nothing", what)
+		for _, r := range append(stage, f.Caption.Rect) {
+			assert.False(t, p.Rect.Inset(0.5).Overlaps(r), "%s: the panel at %v covers %v", what, p.Rect, r)
+		}
+	}
+	assert.Empty(t, f.Overflows(a.measure), "%s: words cut", what)
+}
+
+// TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes plays every
+// figure, with every knob setting, step by step at the two sizes a book
+// page gives it, and checks each frame it rests on.
+func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
+	for _, s := range everyFigure(t) {
+		for _, size := range figureSizes {
+			t.Run(fmt.Sprintf("%s/%.0fx%.0f", figureLabel(s), size[0], size[1]), func(t *testing.T) {
+				a := figureApp(t, s.ID, size[0], size[1])
+				for _, st := range s.Settings {
+					require.NoError(t, a.Do(SetKnob{Knob: st.Knob, Value: st.Value}))
+				}
+				var c clock
+				c.run(a, time.Second)
+				require.True(t, a.Paused(), "the figure does not open still")
+				checkFigureFrame(t, a, "at the start")
+				for k := 0; !a.scen.tr.Done() && k < 20; k++ {
+					playToRest(t, a, &c, 60*time.Second)
+					checkFigureFrame(t, a, fmt.Sprintf("resting at step %d", a.scen.tr.Step()+1))
+				}
+				assert.True(t, a.scen.tr.Done(), "the story did not end")
+			})
+		}
+	}
+}
+
+// everyFigure is every scenario with its default settings, and with each
+// other value of each knob.
+func everyFigure(t testing.TB) []*scenarios.Scenario {
+	var out []*scenarios.Scenario
+	for _, s := range scenarios.All() {
+		out = append(out, s)
+		for _, k := range s.Knobs {
+			for _, v := range k.Values {
+				if v != k.Default {
+					o, err := s.With(k.Name, v)
+					require.NoError(t, err)
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func figureLabel(s *scenarios.Scenario) string {
+	l := s.ID
+	for _, st := range s.Settings {
+		l += "," + st.Knob + "=" + strings.ReplaceAll(st.Value, "/", "-")
+	}
+	return l
+}
+
+// TestFigureOpensStillAtItsParagraphAndRestsAtEachStep: a figure opens
+// paused at its opening moment, at 1x; playing stops at the next step, and
+// a resting figure lets the host stop drawing.
+func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
+	a := figureApp(t, "slow-or-dead", 720, 450)
+	s := a.scen.s
+	var c clock
+	c.run(a, 2*time.Second)
+	assert.True(t, a.Paused())
+	assert.Equal(t, FigureSpeed, a.Speed())
+	assert.Equal(t, int64(s.UI.OpenMs*1000), a.World().Now(), "the figure does not open at its paragraph's moment")
+	assert.Equal(t, 0, a.scen.tr.Step())
+	a.Frame() // as the host draws
+	idle, _ := a.NextWake(c.now)
+	assert.True(t, idle, "a figure waiting for its reader keeps the host drawing")
+
+	_, res, err := s.Run(viz.DefaultParams().Seed)
+	require.NoError(t, err)
+	for k := 1; k < len(s.Steps); k = a.scen.tr.Step() + 1 {
+		played := playToRest(t, a, &c, 30*time.Second)
+		// Steps reached at the same moment are shown as one: the figure
+		// rests at the last of them.
+		got := a.scen.tr.Step()
+		require.GreaterOrEqual(t, got, k, "the figure rested before step %d", k)
+		for j := k; j < got; j++ {
+			assert.Equal(t, res.ReachedAtMs[j], res.ReachedAtMs[got], "the figure passed step %d without resting", j)
+		}
+		at, _ := a.scen.tr.ReachedAtMs(got)
+		assert.InDelta(t, res.ReachedAtMs[got], at, 1, "step %d came at another moment than in the scenario", got)
+		// At 1x the figure rests within a frame of reaching the step.
+		assert.LessOrEqual(t, float64(a.World().Now())/1000-at, 300.0, "the figure ran on past step %d", got)
+		assert.Less(t, played, 15*time.Second, "step %d took %v of real time", got, played)
+		c.run(a, time.Second)
+		a.Frame()
+		idle, _ := a.NextWake(c.now)
+		assert.True(t, idle, "resting at step %d, the app is not idle", got)
+		assert.True(t, a.Paused())
+	}
+	assert.True(t, a.scen.tr.Done())
+	end := a.World().Now()
+	playToRest(t, a, &c, 30*time.Second)
+	assert.Greater(t, a.World().Now(), end, "playing at the end runs nothing")
+}
+
+// TestFigureStepsBack: stepping back returns to the moment the step
+// before began, with the story there, and playing reaches the same step
+// at the same moment again.
+func TestFigureStepsBack(t *testing.T) {
+	a := figureApp(t, "majority", 350, 560)
+	var c clock
+	playToRest(t, a, &c, 30*time.Second)
+	playToRest(t, a, &c, 30*time.Second)
+	require.Equal(t, 2, a.scen.tr.Step())
+	at1, _ := a.scen.tr.ReachedAtMs(1)
+	at2, _ := a.scen.tr.ReachedAtMs(2)
+
+	require.NoError(t, a.Click(idFigureBack))
+	assert.True(t, a.Paused())
+	assert.Equal(t, 1, a.scen.tr.Step(), "back from step 3: the story stands at step %d", a.scen.tr.Step()+1)
+	assert.Equal(t, int64(at1*1000), a.World().Now(), "back from step 3 is not where step 2 began")
+	checkFigureFrame(t, a, "stepped back")
+
+	playToRest(t, a, &c, 30*time.Second)
+	assert.Equal(t, 2, a.scen.tr.Step())
+	again, _ := a.scen.tr.ReachedAtMs(2)
+	assert.InDelta(t, at2, again, 0.001, "step 3 came at another moment after stepping back")
+
+	require.NoError(t, a.Click(idFigureBack))
+	require.NoError(t, a.Click(idFigureBack))
+	assert.Equal(t, 0, a.scen.tr.Step())
+	assert.Equal(t, int64(a.scen.s.UI.OpenMs*1000), a.World().Now(), "back at the start is not the opening moment")
+	require.NoError(t, a.Click(idFigureBack))
+	assert.Contains(t, a.State().Banner, "starts")
+}
+
+// TestFigureActingRunsItThenRests: acting on a resting figure runs it for
+// a while, and it rests again.
+func TestFigureActingRunsItThenRests(t *testing.T) {
+	a := figureApp(t, "two-worlds", 720, 450)
+	var c clock
+	c.run(a, time.Second)
+	require.True(t, a.Paused())
+	require.NoError(t, a.Do(Act{Action: a.nextWrite(0)}))
+	assert.False(t, a.Paused(), "the figure stands still after the reader acted")
+	start := a.World().Now()
+	for i := 0; i < 200 && !a.Paused(); i++ {
+		c.run(a, 100*time.Millisecond)
+	}
+	assert.True(t, a.Paused(), "the figure never rests after the reader acted")
+	assert.Greater(t, a.World().Now(), start)
+	assert.LessOrEqual(t, a.World().Now()-start, int64(actRunUs)+300_000)
+}
+
+// TestFigureStartsAgainStill: starting again, or changing a knob, shows
+// the opening moment, still, with the script ready to play.
+func TestFigureStartsAgainStill(t *testing.T) {
+	a := figureApp(t, "two-leaders", 720, 450)
+	var c clock
+	playToRest(t, a, &c, 30*time.Second)
+	a.Do(Act{Action: a.nextWrite(1)}) // the reader takes over
+	require.False(t, a.scen.autoplay)
+	for _, in := range []Intent{Restart{}, SetKnob{Knob: "protocol", Value: "raft"}} {
+		require.NoError(t, a.Do(in))
+		assert.True(t, a.Paused(), "%T: the figure plays", in)
+		assert.True(t, a.scen.autoplay, "%T: the script will not play", in)
+		assert.Equal(t, 0, a.scen.tr.Step())
+		assert.Equal(t, int64(a.scen.s.UI.OpenMs*1000), a.World().Now())
+	}
+	playToRest(t, a, &c, 30*time.Second)
+	assert.Equal(t, 1, a.scen.tr.Step())
+}
+
+// TestFigureOpensTheSameMomentInTheLab: the lab link opens the full app
+// (no embed) at this moment of this run, with the figure's settings.
+func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
+	a := figureApp(t, "majority", 720, 450)
+	require.NoError(t, a.Do(SetKnob{Knob: "split", Value: "2/2/1"}))
+	var c clock
+	playToRest(t, a, &c, 30*time.Second)
+	require.NoError(t, a.Click(idFigureLab))
+	effects := a.TakeEffects()
+	require.Len(t, effects, 1)
+	require.Equal(t, EffectVisit, effects[0].Kind)
+	u, err := url.Parse(effects[0].Text)
+	require.NoError(t, err)
+	assert.Equal(t, "https://example.org/raftlab/index.html", u.Scheme+"://"+u.Host+u.Path)
+	assert.Empty(t, u.Query().Get("embed"), "the lab link opens the figure again")
+
+	params, probs := viz.ParseQuery("?"+u.RawQuery, BuiltinScenarios().Check)
+	require.Empty(t, probs)
+	b, err := New(Options{Params: params, Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+	require.NoError(t, err)
+	assert.False(t, b.figure())
+	require.NotNil(t, b.scen)
+	assert.Equal(t, "2/2/1", b.scen.s.Setting("split"))
+	assert.Equal(t, a.World().Now(), b.World().Now(), "the lab opens at another moment")
+	assert.Equal(t, a.World().TraceHash(), b.World().TraceHash(), "the lab opens another run")
+	assert.Equal(t, a.scen.tr.Step(), b.scen.tr.Step(), "the lab's story stands elsewhere")
+	assert.True(t, b.Paused())
+}
+
+// TestFigureKeysPlayStepByStep: the play key plays the next step, as the
+// button does.
+func TestFigureKeysPlayStepByStep(t *testing.T) {
+	a := figureApp(t, "roles", 720, 450)
+	var c clock
+	require.True(t, a.Key(" ") || a.Key("space"))
+	assert.False(t, a.Paused())
+	for i := 0; i < 300 && !a.Paused(); i++ {
+		c.run(a, 100*time.Millisecond)
+	}
+	assert.True(t, a.Paused())
+	assert.Equal(t, 1, a.scen.tr.Step())
+}

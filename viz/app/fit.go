@@ -1,0 +1,122 @@
+package app
+
+import (
+	"fmt"
+
+	"raftlab/viz"
+)
+
+// Overflows lists the words of frame f that do not show whole where they
+// are drawn: text running out of its box or off the canvas, a label wider
+// than its control, a name wider than its machine's disc. measure is the
+// width of a text at a size in the host's font. Empty means every word
+// shows whole; a panel that says it continues below (More) may cut its
+// last line, which scrolling shows.
+func (f *Frame) Overflows(measure func(string, float64) float64) []string {
+	var out []string
+	canvas := viz.XYWH(0, 0, f.W, f.H)
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	// box is where text t is drawn.
+	box := func(t TextItem) viz.Rect {
+		// The em box: room enough for capitals and descenders.
+		w, h := measure(t.Text, t.Size), t.Size
+		if t.Center {
+			return viz.XYWH(t.X-w/2, t.Y-h/2, w, h)
+		}
+		return viz.XYWH(t.X, t.Y, w, h)
+	}
+	text := func(where string, t TextItem, in viz.Rect) {
+		if t.Text == "" {
+			return
+		}
+		if b := box(t); !within(b, in) {
+			bad("%s: %q (%.0f×%.0f at %.0f,%.0f) does not fit %v", where, t.Text, b.W, b.H, b.X, b.Y, in)
+		}
+	}
+	widget := func(where string, w Widget, in viz.Rect) {
+		if !within(w.Rect, in) {
+			bad("%s: control %s at %v lies outside %v", where, w.ID, w.Rect, in)
+		}
+		switch w.Kind {
+		case WidgetButton, WidgetChip, WidgetTab:
+			size := w.Size
+			if size == 0 {
+				size = 12
+			}
+			if lw := measure(w.Label, size) + 6; lw > w.Rect.W {
+				bad("%s: the label %q of %s is %.0f wide in a control %.0f wide", where, w.Label, w.ID, lw, w.Rect.W)
+			}
+		}
+	}
+	for _, w := range f.Toolbar {
+		widget("toolbar", w, canvas)
+	}
+	text("status", f.Status, canvas)
+	for _, m := range []*MenuView{f.Caption, f.Menu} {
+		if m == nil {
+			continue
+		}
+		text("caption", m.Title, m.Rect)
+		for _, l := range m.Lines {
+			text("caption", l, m.Rect)
+		}
+		for _, r := range m.Rows {
+			text("caption", r.Label, m.Rect)
+			for _, w := range r.Widgets {
+				widget("caption", w, m.Rect)
+			}
+		}
+	}
+	for _, p := range f.Panels {
+		where := "panel " + p.Kind.Title()
+		if !within(p.Rect, canvas) {
+			bad("%s at %v lies outside the canvas", where, p.Rect)
+		}
+		text(where, p.Title, p.Rect)
+		if p.Folded {
+			continue
+		}
+		for _, l := range p.Lines {
+			b := box(l)
+			if b.Bottom() <= p.Clip.Y || b.Y >= p.Clip.Bottom() {
+				continue // scrolled out of sight
+			}
+			if p.More && b.Bottom() > p.Clip.Bottom() && within(b, viz.XYWH(p.Clip.X, p.Clip.Y, p.Clip.W, 1e9)) {
+				continue // cut where the panel says it goes on
+			}
+			text(where, l, p.Clip)
+		}
+		for _, w := range p.Widgets {
+			if w.Rect.Bottom() > p.Clip.Y && w.Rect.Y < p.Clip.Bottom() && !(p.More && w.Rect.Bottom() > p.Clip.Bottom()) {
+				widget(where, w, p.Clip)
+			}
+		}
+	}
+	for _, n := range f.Nodes {
+		if n.Hidden {
+			continue
+		}
+		if w := measure(n.Name.Text, n.Name.Size); w > 2*n.R-4 {
+			bad("machine %s: its name is %.0f wide on a disc %.0f across", n.Name.Text, w, 2*n.R)
+		}
+		for _, l := range n.Lines {
+			text("machine "+n.Name.Text, l, canvas)
+			if l.Text != "" && box(l).Overlaps(f.Logs.Rect) {
+				bad("machine %s: %q runs under the log rows", n.Name.Text, l.Text)
+			}
+		}
+	}
+	for _, z := range f.Zones {
+		text("zone", z.Label, z.Rect)
+	}
+	for _, r := range f.Logs.Rows {
+		text("log row", r.Name, r.Label)
+	}
+	return out
+}
+
+// within reports whether r lies inside in, give or take half a pixel.
+func within(r, in viz.Rect) bool {
+	const e = 0.5
+	return r.X >= in.X-e && r.Y >= in.Y-e && r.Right() <= in.Right()+e && r.Bottom() <= in.Bottom()+e
+}
