@@ -45,6 +45,7 @@ func (a *App) build() {
 	a.buildLogs()
 	a.buildToolbar()
 	a.buildTimeline()
+	a.plainMarks()
 	a.buildPanels()
 	a.buildOverlays()
 }
@@ -196,7 +197,7 @@ func (a *App) buildNodes() {
 			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
 			Hidden: ghost != nil && ghost.Node == i}
 		v.Name = TextItem{Text: a.cfg.Name(id), X: c.X, Y: c.Y, Size: a.lay.LabelSize, Tone: ToneText, Bold: true, Center: true}
-		role := capital(roleWord(a.cfg.Protocol, nd.Role()))
+		role := capital(a.roleWord(nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
 			v.Tone, role = ToneDown, "Crashed"
@@ -207,7 +208,7 @@ func (a *App) buildNodes() {
 		line2 := a.nodeLine2(nd, st)
 		capt := a.lay.Nodes[i].Caption
 		room, rows := capt.W, a.lay.CaptionLines(i)
-		if a.cfg.Protocol == raftcore.ProtocolRaft {
+		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			full := role + " · term " + utoa(nd.Term())
 			switch {
 			case a.measure(full, lineSize) <= room && a.measure(line2, lineSize) <= room:
@@ -268,6 +269,9 @@ func (a *App) buildNodes() {
 // nodeLine2 is the second line under a machine: its vote and the leader
 // it knows, or what it holds.
 func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
+	if a.plain() && a.cfg.Protocol == raftcore.ProtocolRaft {
+		return a.plainLine2(nd)
+	}
 	switch a.cfg.Protocol {
 	case raftcore.ProtocolNaiveCopy:
 		if nd.LastIndex() == 1 {
@@ -479,7 +483,7 @@ func (a *App) buildMessages() {
 		if (labels && (!beat || beatLabels)) || v.Selected {
 			d := lk.Lane(from, to)
 			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
-			v.Label = TextItem{Text: msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
+			v.Label = TextItem{Text: a.msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
 		}
 		f.Messages = append(f.Messages, v)
 		a.cache.dots = append(a.cache.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})

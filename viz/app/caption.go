@@ -146,7 +146,7 @@ func (a *App) captionPanels(wr *writer, r *scenarioRun) {
 			for _, role := range []raftcore.Role{raftcore.RoleLeader, raftcore.RoleCandidate, raftcore.RolePreCandidate, raftcore.RoleFollower} {
 				if m := members[role]; m != "" {
 					tone, _, _ := roleLook(a.cfg.Protocol, role)
-					wr.item("•", tone, capital(roleWord(a.cfg.Protocol, role))+": "+m, sizeSmall, ToneText)
+					wr.item("•", tone, capital(a.roleWord(role))+": "+m, sizeSmall, ToneText)
 				}
 			}
 		case viz.PanelClient:
@@ -158,7 +158,7 @@ func (a *App) captionPanels(wr *writer, r *scenarioRun) {
 			for i := len(ops) - 1; i >= 0 && i >= len(ops)-3; i-- {
 				op := ops[i]
 				mark, tone := opMark(op)
-				wr.item(mark, tone, opLine(a.cfg, op), sizeSmall, ToneText)
+				wr.item(mark, tone, a.opLine(op), sizeSmall, ToneText)
 			}
 		}
 	}

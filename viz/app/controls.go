@@ -112,7 +112,9 @@ func (a *App) statusLine() string {
 	s := "t = " + fmtClock(w.Now())
 	switch a.cfg.Protocol {
 	case raftcore.ProtocolRaft:
-		if l := a.leader(); l >= 0 {
+		if l := a.leader(); a.plain() {
+			s += a.inChargeWords(l)
+		} else if l >= 0 {
 			s += " · leader " + a.cfg.Name(nodeID(l)) + ", term " + utoa(w.Node(nodeID(l)).Term())
 		} else {
 			s += " · no leader"

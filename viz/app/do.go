@@ -203,12 +203,20 @@ func (a *App) command(c viz.Command) error {
 		return a.act(a.nextWrite(a.clientTarget()))
 	case viz.CmdRestartLeader:
 		l := a.leader()
+		if l < 0 && a.plain() {
+			a.note("No machine is in charge right now.")
+			break
+		}
 		if l < 0 {
 			a.note("No machine leads right now.")
 			break
 		}
 		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
 			return err
+		}
+		if a.plain() {
+			a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
+			break
 		}
 		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
 	case viz.CmdSpreadTimers:

@@ -48,7 +48,7 @@ func (a *App) captionWord() string {
 	}
 	words := []string{"Crashed", "Paused"}
 	for _, r := range roles {
-		words = append(words, capital(roleWord(a.cfg.Protocol, r)))
+		words = append(words, capital(a.roleWord(r)))
 	}
 	best := ""
 	for _, w := range words {
