@@ -45,7 +45,6 @@ func (a *App) build() {
 	a.buildLogs()
 	a.buildToolbar()
 	a.buildTimeline()
-	a.plainMarks()
 	a.buildPanels()
 	a.buildOverlays()
 }

@@ -185,18 +185,18 @@ func (a *App) buildTimeline() {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
 			if m.Kind > prev.Kind {
-				*prev = markView(prev.X, m)
+				*prev = a.markView(prev.X, m)
 			}
 			continue
 		}
-		tl.Marks = append(tl.Marks, markView(x, m))
+		tl.Marks = append(tl.Marks, a.markView(x, m))
 		lastX = x
 	}
 }
 
 // markView is mark m drawn at x.
-func markView(x float64, m timeline.Mark) MarkView {
-	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: m.Text, Major: m.Kind >= timeline.MarkFault}
+func (a *App) markView(x float64, m timeline.Mark) MarkView {
+	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: a.markText(m), Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) Tone {

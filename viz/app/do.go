@@ -185,7 +185,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdPrevEvent:
 		a.paused = true
 		if m, ok := a.hist.PrevMark(); ok {
-			a.note(m.Text)
+			a.note(a.markText(m))
 		} else {
 			a.hist.GoTo(0)
 			a.note("Nothing notable happened before this.")
@@ -194,7 +194,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdNextEvent:
 		a.paused = true
 		if m, ok := a.hist.NextMark(); ok {
-			a.note(m.Text)
+			a.note(a.markText(m))
 		} else {
 			a.note("Nothing notable happened in the next minute.")
 		}

@@ -3,9 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
@@ -159,19 +157,31 @@ func clauseMark(cl raftcore.Clause) (string, Tone) {
 	return "✓", ToneGood
 }
 
-// plainReasons say in plain words why Raft refused a client.
-var plainReasons = map[string]string{
-	"no leader known":          "no machine known to be in charge",
-	"an election is under way": "a machine is taking over",
+// plainRefusal says in plain words why Raft refused a client, where
+// Raft's words for it would name leaders or elections.
+func plainRefusal(r raftcore.Refusal) (string, bool) {
+	switch r {
+	case raftcore.RefusedNoLeader:
+		return "no machine known to be in charge", true
+	case raftcore.RefusedElection:
+		return "a machine is taking over", true
+	}
+	return "", false
+}
+
+// plainOp is op with its Reason in plain words where the screen speaks
+// them.
+func (a *App) plainOp(op raftcore.Op) raftcore.Op {
+	if r, ok := plainRefusal(op.Refusal); ok && a.plain() {
+		op.Reason = r
+	}
+	return op
 }
 
 // opLine says what became of a client operation, in plain words where the
 // screen speaks them.
 func (a *App) opLine(op raftcore.Op) string {
-	if r, ok := plainReasons[op.Reason]; ok && a.plain() {
-		op.Reason = r
-	}
-	return opLine(a.cfg, op)
+	return opLine(a.cfg, a.plainOp(op))
 }
 
 // opLine says what became of a client operation.
@@ -204,61 +214,47 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	case raftcore.OpTimeout:
 		return what + ": no answer"
 	}
-	if op.Reason != "" {
+	if op.Refusal != raftcore.RefusedNone {
 		return what + ": refused (" + op.Reason + ")"
 	}
 	return what + ": refused"
 }
 
-// msgLabel is the short tag drawn beside a message dot.
+// msgLabel is the short tag drawn beside a message dot, in plain words
+// where the screen speaks them.
 func (a *App) msgLabel(m *raftcore.Message) string {
-	if !a.plain() {
-		return msgLabel(m)
+	// say picks Raft's words or the plain ones.
+	say := func(raft, plain string) string {
+		if a.plain() {
+			return plain
+		}
+		return raft
 	}
-	tag := msgLabel(m)
-	if plain, ok := plainTags[tag]; ok {
-		return plain
-	}
-	if n, ok := strings.CutPrefix(tag, "append "); ok {
-		return "copy " + n
-	}
-	return tag
-}
-
-// plainTags say message tags with Raft's words plainly.
-var plainTags = map[string]string{
-	"pre-vote?": "back me?", "pre-vote yes": "yes", "pre-vote no": "no",
-	"vote?": "back me?", "vote yes": "yes", "vote no": "no",
-	"append": "update", "append ok": "copied", "append no": "mismatch",
-}
-
-// msgLabel is the short tag drawn beside a message dot, in Raft's words.
-func msgLabel(m *raftcore.Message) string {
 	switch m.Type {
 	case raftcore.MsgPreVote:
-		return "pre-vote?"
+		return say("pre-vote?", "back me?")
 	case raftcore.MsgPreVoteResp:
 		if m.Reject {
-			return "pre-vote no"
+			return say("pre-vote no", "no")
 		}
-		return "pre-vote yes"
+		return say("pre-vote yes", "yes")
 	case raftcore.MsgVote:
-		return "vote?"
+		return say("vote?", "back me?")
 	case raftcore.MsgVoteResp:
 		if m.Reject {
-			return "vote no"
+			return say("vote no", "no")
 		}
-		return "vote yes"
+		return say("vote yes", "yes")
 	case raftcore.MsgApp:
 		if len(m.Entries) == 0 {
-			return "append"
+			return say("append", "update")
 		}
-		return "append " + strconv.Itoa(len(m.Entries))
+		return say("append ", "copy ") + strconv.Itoa(len(m.Entries))
 	case raftcore.MsgAppResp:
 		if m.Reject {
-			return "append no"
+			return say("append no", "mismatch")
 		}
-		return "append ok"
+		return say("append ok", "copied")
 	case raftcore.MsgHeartbeat:
 		return "heartbeat"
 	case raftcore.MsgHeartbeatResp:
@@ -387,58 +383,68 @@ func (a *App) plainLine2(nd *raftcore.Node) string {
 	return "no one in charge"
 }
 
-// plainMarkWords say a timeline mark's Raft words plainly.
-var plainMarkWords = []struct {
-	re   *regexp.Regexp
-	with string
-}{
-	{regexp.MustCompile(`^(.+) won the election for term \d+$`), "$1 took charge"},
-	{regexp.MustCompile(`^leader (.+) committed the log up to entry (\d+)$`), "$1, in charge, committed up to entry $2"},
-	{regexp.MustCompile(`^(.+)'s election timer was made to fire$`), "$1 was made to stop waiting and take over"},
-	{regexp.MustCompile(`^(.+)'s election timer was set to run out in (.+)$`), "$1 was set to stop waiting in $2"},
-	{regexp.MustCompile(`\((no leader known)\)$`), "(" + plainReasons["no leader known"] + ")"},
-	{regexp.MustCompile(`\((an election is under way)\)$`), "(" + plainReasons["an election is under way"] + ")"},
-}
-
-// plainClauseWords say the contract's Raft words plainly.
-var plainClauseWords = []struct {
-	re   *regexp.Regexp
-	with string
-}{
-	{regexp.MustCompile(`; a leader will send it the rest\b`), "; the machine in charge will send it the rest"},
-	{regexp.MustCompile(`^(From index \d+, .+ holds .+) of term \d+ (that .+); none is committed, so Raft will keep only one branch\.$`),
-		"$1 $2; none is committed, so only one branch will be kept."},
+// markText is what a timeline mark says: the timeline's words, or plain
+// ones where the screen speaks them, told from the mark's facts.
+func (a *App) markText(m timeline.Mark) string {
+	if !a.plain() {
+		return m.Text
+	}
+	if m.Count > 1 {
+		if m.Kind == timeline.MarkElection && a.cfg.Protocol == raftcore.ProtocolRaft {
+			return strconv.Itoa(m.Count) + " times a machine took charge " + m.Span()
+		}
+		return m.Text
+	}
+	name := a.cfg.Name(m.Node)
+	switch m.Kind {
+	case timeline.MarkElection:
+		if a.cfg.Protocol == raftcore.ProtocolRaft {
+			return name + " took charge"
+		}
+	case timeline.MarkCommit:
+		return name + ", in charge, committed up to entry " + utoa(m.Index)
+	case timeline.MarkClient:
+		if m.Op != nil && m.Answer {
+			return timeline.AnswerWords(a.cfg, a.plainOp(*m.Op))
+		}
+	case timeline.MarkFault:
+		if m.Action == nil {
+			break
+		}
+		who := a.cfg.Name(raftcore.NodeID(m.Action.Node))
+		switch m.Action.Do {
+		case raftcore.DoTimeout:
+			return who + " was made to stop waiting and take over"
+		case raftcore.DoTimer:
+			return fmt.Sprintf("%s was set to stop waiting in %g ms", who, m.Action.Ms)
+		}
+	}
+	return m.Text
 }
 
 // clauseText is what the contract says of a clause, in plain words where
-// the screen speaks them.
+// the screen speaks them, told from the clause's facts.
 func (a *App) clauseText(cl raftcore.Clause) string {
 	if !a.plain() {
 		return cl.Text
 	}
-	for _, p := range plainClauseWords {
-		if p.re.MatchString(cl.Text) {
-			return p.re.ReplaceAllString(cl.Text, p.with)
+	switch cl.Fact {
+	case raftcore.FactBehind:
+		s := fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest",
+			a.cfg.Name(cl.Node), cl.Has, cl.Committed)
+		if cl.Behind > 1 {
+			s += " (" + count(cl.Behind, "machine is", "machines are") + " behind)"
 		}
+		return s + "."
+	case raftcore.FactBranch:
+		verb := "differ"
+		if cl.Entries == 1 {
+			verb = "differs"
+		}
+		return fmt.Sprintf("From index %d, %s holds %s that %s from %s's; none is committed, so only one branch will be kept.",
+			cl.Index, a.cfg.Name(cl.Node), count(cl.Entries, "entry", "entries"), verb, a.cfg.Name(cl.Other))
 	}
 	return cl.Text
-}
-
-// plainMarks puts the timeline's marks in plain words where the screen
-// speaks them.
-func (a *App) plainMarks() {
-	if !a.plain() {
-		return
-	}
-	marks := a.frame.Timeline.Marks
-	for i := range marks {
-		for _, p := range plainMarkWords {
-			if p.re.MatchString(marks[i].Text) {
-				marks[i].Text = p.re.ReplaceAllString(marks[i].Text, p.with)
-				break
-			}
-		}
-	}
 }
 
 // ruleText is a safety rule's words: plain ones, where the screen speaks
