@@ -1,5 +1,7 @@
 package raftcore
 
+import "strconv"
+
 // Clients. A client sends each request to one machine of its choice, as
 // kubectl or the API server does with etcd, and waits for that machine's
 // answer. The request queues behind the machine's other work (a paused or
@@ -16,6 +18,47 @@ const (
 	OpRefused OpResult = "refused"
 )
 
+// Refusal says why a machine refused a client's operation; Op.Reason says
+// it in words.
+type Refusal uint8
+
+const (
+	// RefusedNone is the zero value: the operation was not refused.
+	RefusedNone               Refusal = iota
+	RefusedNoLeader                   // a Raft follower knew no leader to pass it to
+	RefusedElection                   // the machine was a candidate or pre-candidate
+	RefusedNoAuthority                // failover: the machine knew no authority
+	RefusedLeaseNoCheckQuorum         // a lease read, with CheckQuorum off
+	RefusedMachineDown                // the request reached a crashed machine
+	RefusedInboxFull                  // the request found a paused machine's inbox full
+	RefusedCrashed                    // the machine crashed while the request waited
+)
+
+var refusalWords = [...]string{
+	"", "no leader known", "an election is under way", "no authority known",
+	"lease reads need CheckQuorum, which is off", "the machine is down",
+	"the machine's inbox is full", "the machine crashed",
+}
+
+// String is the refusal in words, as Op.Reason says it.
+func (r Refusal) String() string {
+	if int(r) < len(refusalWords) {
+		return refusalWords[r]
+	}
+	return "refusal(" + strconv.Itoa(int(r)) + ")"
+}
+
+// MarshalText lets JSON show the refusal in words.
+func (r Refusal) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads a refusal in words.
+func (r *Refusal) UnmarshalText(b []byte) error {
+	return parseName(r, "refusal", refusalWords[:], b)
+}
+
+// reasonTimeout is Op.Reason for an operation that timed out.
+const reasonTimeout = "no answer in time"
+
 // Op is one client operation.
 type Op struct {
 	ID    int      `json:"id"`
@@ -30,6 +73,9 @@ type Op struct {
 	Result     OpResult `json:"result"`
 	// Reason explains a refusal or a timeout in words.
 	Reason string `json:"reason,omitempty"`
+	// Refusal is why the operation was refused (RefusedNone unless Result
+	// is OpRefused).
+	Refusal Refusal `json:"refusal,omitempty"`
 	// Index is the log index a write was applied at.
 	Index uint64 `json:"index,omitempty"`
 	// For reads: the value seen, whether the key existed, and the applied
@@ -122,19 +168,19 @@ func (w *World) handleClient(m Message) {
 	if req.Read {
 		if req.Mode == ReadLocal || n.cfg.protocol != ProtocolRaft {
 			w.answerRead(req.OpID, n)
-		} else if err := n.requestRead(uint64(req.OpID), req.Mode == ReadLease); err != nil {
-			w.complete(req.OpID, OpRefused, err.Error())
+		} else if r := n.requestRead(uint64(req.OpID), req.Mode == ReadLease); r != RefusedNone {
+			w.complete(req.OpID, OpRefused, r)
 		}
 	} else {
 		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID}
-		if err := n.propose(cmd); err != nil {
-			w.complete(req.OpID, OpRefused, err.Error())
+		if r := n.propose(cmd); r != RefusedNone {
+			w.complete(req.OpID, OpRefused, r)
 		}
 	}
 	w.afterStep(m.To, before)
 }
 
-func (w *World) failClient(m Message, why string) {
+func (w *World) failClient(m Message, why Refusal) {
 	if m.Type == MsgClient && !w.ops[m.Client.OpID-1].Done() {
 		w.complete(m.Client.OpID, OpRefused, why)
 	}
@@ -150,7 +196,7 @@ func (w *World) onApplied(id NodeID, e Entry) {
 		return
 	}
 	op.Index = e.Index
-	w.complete(op.ID, OpOK, "")
+	w.complete(op.ID, OpOK, RefusedNone)
 }
 
 func (w *World) onReadIndex(id NodeID, rs ReadState) {
@@ -181,19 +227,24 @@ func (w *World) answerRead(opID int, n *Node) {
 	op := &w.ops[opID-1]
 	v, ok := n.kv.Get(op.Key)
 	op.ReadValue, op.ReadFound, op.ReadAt = v.Value, ok, n.applied
-	w.complete(opID, OpOK, "")
+	w.complete(opID, OpOK, RefusedNone)
 	w.checker.onRead(*op, v.ModIndex)
 }
 
 func (w *World) timeoutOp(id int) {
 	if !w.ops[id-1].Done() {
-		w.complete(id, OpTimeout, "no answer in time")
+		w.complete(id, OpTimeout, RefusedNone)
 	}
 }
 
-func (w *World) complete(id int, r OpResult, reason string) {
+// complete ends operation id with result r, refused for why when r is
+// OpRefused.
+func (w *World) complete(id int, r OpResult, why Refusal) {
 	op := &w.ops[id-1]
-	op.Result, op.Reason, op.CompleteUs = r, reason, w.now
+	op.Result, op.Refusal, op.Reason, op.CompleteUs = r, why, why.String(), w.now
+	if r == OpTimeout {
+		op.Reason = reasonTimeout
+	}
 	for i, p := range w.pending {
 		if p == id-1 {
 			w.pending = append(w.pending[:i], w.pending[i+1:]...)
@@ -209,7 +260,7 @@ func (w *World) failPendingAt(id NodeID) {
 	for i := 0; i < len(w.pending); i++ {
 		op := &w.ops[w.pending[i]]
 		if op.Node == id {
-			w.complete(op.ID, OpRefused, "the machine crashed")
+			w.complete(op.ID, OpRefused, RefusedCrashed)
 			i--
 		}
 	}

@@ -136,3 +136,110 @@ func TestOpRecordsRoundTrips(t *testing.T) {
 	op, _ = w.Op(second)
 	assert.Equal(t, []int64{0, 2000, 2000, 2000, 2000}, op.RoundTripMinUs)
 }
+
+// TestOpSaysWhyItWasRefused: each way a machine refuses a client leaves
+// its typed Refusal on the operation, with Reason saying it in words; an
+// operation answered or timed out has none.
+func TestOpSaysWhyItWasRefused(t *testing.T) {
+	// last runs w briefly, so that the newest request is handled, and
+	// returns that request.
+	last := func(w *World) Op {
+		w.RunFor(1_000)
+		ops := w.Ops()
+		require.NotEmpty(t, ops)
+		return ops[len(ops)-1]
+	}
+	refused := func(t *testing.T, op Op, want Refusal) {
+		t.Helper()
+		assert.Equal(t, OpRefused, op.Result, "op %d (%s)", op.ID, op.Reason)
+		assert.Equal(t, want, op.Refusal)
+		assert.Equal(t, want.String(), op.Reason)
+	}
+	t.Run("no leader", func(t *testing.T) {
+		w := newTestWorld(t, nil)
+		write(t, w, 1) // before any election
+		refused(t, last(w), RefusedNoLeader)
+	})
+	t.Run("election", func(t *testing.T) {
+		w := newTestWorld(t, func(c *Config) { c.PreVote = false })
+		mustApply(t, w, Action{Do: DoTimeout, Node: 2})
+		w.RunFor(1_000)
+		require.Equal(t, RoleCandidate, w.Node(2).Role())
+		write(t, w, 2)
+		refused(t, last(w), RefusedElection)
+	})
+	t.Run("pre-vote", func(t *testing.T) {
+		w := newTestWorld(t, nil)
+		mustApply(t, w, Action{Do: DoTimeout, Node: 2})
+		w.RunFor(1_000)
+		require.Equal(t, RolePreCandidate, w.Node(2).Role())
+		mustApply(t, w, Action{Do: DoRead, Node: 2, Key: "k", Mode: ReadLinearizable})
+		refused(t, last(w), RefusedElection)
+	})
+	t.Run("no authority", func(t *testing.T) {
+		w := newTestWorld(t, func(c *Config) { c.Protocol = ProtocolFailover })
+		write(t, w, 2) // before machine 1, the authority, is heard from
+		refused(t, last(w), RefusedNoAuthority)
+	})
+	t.Run("lease without CheckQuorum", func(t *testing.T) {
+		w := newTestWorld(t, func(c *Config) { c.CheckQuorum = false })
+		mustApply(t, w, Action{Do: DoRead, Node: 1, Key: "k", Mode: ReadLease})
+		refused(t, last(w), RefusedLeaseNoCheckQuorum)
+	})
+	t.Run("machine down", func(t *testing.T) {
+		w := newTestWorld(t, nil)
+		mustApply(t, w, Action{Do: DoCrash, Node: 3})
+		write(t, w, 3)
+		refused(t, last(w), RefusedMachineDown)
+	})
+	t.Run("inbox full", func(t *testing.T) {
+		w := newTestWorld(t, func(c *Config) { c.InboxLimit = 1 })
+		mustApply(t, w, Action{Do: DoPause, Node: 3})
+		write(t, w, 3) // waits in the inbox
+		write(t, w, 3)
+		refused(t, last(w), RefusedInboxFull)
+		first, _ := w.Op(1)
+		assert.Equal(t, OpPending, first.Result)
+	})
+	t.Run("crashed while waiting", func(t *testing.T) {
+		w := newTestWorld(t, nil)
+		mustApply(t, w, Action{Do: DoPause, Node: 3})
+		id := write(t, w, 3)
+		mustApply(t, w, Action{Do: DoCrash, Node: 3})
+		op, _ := w.Op(id)
+		refused(t, op, RefusedCrashed)
+	})
+	t.Run("timeout and answer", func(t *testing.T) {
+		w := newTestWorld(t, nil)
+		mustApply(t, w, Action{Do: DoPause, Node: 3})
+		id := write(t, w, 3)
+		w.RunFor(int64(w.Config().ClientTimeoutMs+1) * 1000)
+		op, _ := w.Op(id)
+		assert.Equal(t, OpTimeout, op.Result)
+		assert.Equal(t, RefusedNone, op.Refusal)
+		assert.Equal(t, "no answer in time", op.Reason)
+		w = newTestWorld(t, nil)
+		mustApply(t, w, Action{Do: DoRead, Node: 1, Key: "k", Mode: ReadLocal})
+		op = last(w)
+		assert.Equal(t, OpOK, op.Result)
+		assert.Equal(t, RefusedNone, op.Refusal)
+		assert.Empty(t, op.Reason)
+	})
+}
+
+// TestRefusalWordsAreDistinct: every refusal has its own words, which read
+// back as it in JSON.
+func TestRefusalWordsAreDistinct(t *testing.T) {
+	seen := map[string]Refusal{}
+	for r := RefusedNone + 1; int(r) < len(refusalWords); r++ {
+		words := r.String()
+		require.NotEmpty(t, words, "refusal %d", r)
+		require.NotContains(t, seen, words, "two refusals say %q", words)
+		seen[words] = r
+		b, err := r.MarshalText()
+		require.NoError(t, err)
+		var back Refusal
+		require.NoError(t, back.UnmarshalText(b))
+		assert.Equal(t, r, back)
+	}
+}

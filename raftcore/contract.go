@@ -3,6 +3,7 @@ package raftcore
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -43,6 +44,56 @@ type Clause struct {
 	State ClauseState `json:"state"`
 	// Text says why, in one sentence naming machines, indexes and counts.
 	Text string `json:"text"`
+	// Fact names the situation Text tells of, where a reader may tell it
+	// in its own words from the typed facts that follow, which are zero
+	// where Text does not state them.
+	Fact ClauseFact `json:"fact,omitempty"`
+	// Node is the machine Text is about; Other the one it is compared to.
+	Node  NodeID `json:"node,omitempty"`
+	Other NodeID `json:"other,omitempty"`
+	// Index is where Node's branch begins, Term the term of its entry
+	// there, and Entries how many entries the branch holds (FactBranch).
+	Index   uint64 `json:"index,omitempty"`
+	Term    uint64 `json:"term,omitempty"`
+	Entries int    `json:"entries,omitempty"`
+	// Has is how many committed entries Node knows, of Committed in all,
+	// and Behind how many machines know fewer than Committed (FactBehind).
+	Has       uint64 `json:"has,omitempty"`
+	Committed uint64 `json:"committed,omitempty"`
+	Behind    int    `json:"behind,omitempty"`
+}
+
+// ClauseFact names a situation a clause tells of.
+type ClauseFact uint8
+
+const (
+	// FactOther: any situation not named below; Text alone tells it.
+	FactOther ClauseFact = iota
+	// FactBehind: under Raft, running machine Node knows Has of Committed
+	// committed entries, and a leader will send it the rest; Behind
+	// machines are behind in all.
+	FactBehind
+	// FactBranch: under Raft, from Index Node holds Entries uncommitted
+	// entries of Term that differ from Other's; Raft will keep only one
+	// branch.
+	FactBranch
+)
+
+var clauseFactNames = [...]string{"", "behind", "branch"}
+
+func (f ClauseFact) String() string {
+	if int(f) < len(clauseFactNames) {
+		return clauseFactNames[f]
+	}
+	return "fact(" + strconv.Itoa(int(f)) + ")"
+}
+
+// MarshalText lets JSON name the fact.
+func (f ClauseFact) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText reads a fact by name.
+func (f *ClauseFact) UnmarshalText(b []byte) error {
+	return parseName(f, "clause fact", clauseFactNames[:], b)
 }
 
 // Contract evaluates the five promises, in order: history becomes one
@@ -339,7 +390,9 @@ func (c contract) convergeRaft(cl Clause) Clause {
 		cl.Text = fmt.Sprintf("%s is paused, knowing %d of %d committed entries; it catches up when it resumes.", c.name(worst), has, top)
 	default:
 		cl.Text = fmt.Sprintf("%s knows %d of %d committed entries; a leader will send it the rest.", c.name(worst), has, top)
+		cl.Fact = FactBehind
 	}
+	cl.Node, cl.Has, cl.Committed, cl.Behind = worst, has, top, len(behind)
 	if len(behind) > 1 {
 		cl.Text = strings.TrimSuffix(cl.Text, ".") + fmt.Sprintf(" (%s behind).", plural(len(behind), "machine is", "machines are"))
 	}
@@ -449,6 +502,8 @@ func (c contract) noFork() Clause {
 			}
 			cl.Text = fmt.Sprintf("From index %d, %s holds %s of term %d that %s from %s's; none is committed, so Raft will keep only one branch.",
 				p.index, c.name(stale), plural(int(extra), "entry", "entries"), sn.log.term(p.index), verb, c.name(other))
+			cl.Fact, cl.Node, cl.Other = FactBranch, stale, other
+			cl.Index, cl.Term, cl.Entries = p.index, sn.log.term(p.index), int(extra)
 			return cl
 		}
 		cl.State = ClauseHolding

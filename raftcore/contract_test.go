@@ -162,3 +162,42 @@ func TestContractFailoverTwoAuthorities(t *testing.T) {
 	wantClause(t, w, ClauseAgreed, ClauseBroken)
 	wantClause(t, w, ClauseAgreement, ClauseBroken, "contradict each other at index 1")
 }
+
+// TestContractStatesItsFacts: a running machine behind and an uncommitted
+// branch under Raft come with the typed facts their text states, so a
+// reader can tell them in its own words; other situations name no fact.
+func TestContractStatesItsFacts(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolRaft) })
+	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
+	w.RunFor(1_000_000)
+	for _, c := range w.Contract() {
+		if c.Fact != FactOther {
+			t.Fatalf("quiet cluster: %s states %v: %s", c.ID, c.Fact, c.Text)
+		}
+	}
+	// C is cut off and misses a write: it runs, knowing 1 of 2 entries.
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3}}})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "k", Value: "1"})
+	w.RunFor(500_000)
+	wantClause(t, w, ClauseConverge, ClauseNotYet, "C knows 1 of 2", "a leader will send it the rest")
+	c := clause(t, w, ClauseConverge)
+	if want := (Clause{Fact: FactBehind, Node: 3, Has: 1, Committed: 2, Behind: 1}); c.Fact != want.Fact || c.Node != want.Node ||
+		c.Has != want.Has || c.Committed != want.Committed || c.Behind != want.Behind {
+		t.Fatalf("C behind: %+v, want the facts of %+v", c, want)
+	}
+	mustApply(t, w, Action{Do: DoHeal})
+	w.RunFor(1_000_000)
+
+	// Isolate the leader A and write to it: from index 3 it holds one
+	// entry of its term that B and C, under a new leader, do not.
+	term := w.Node(1).Term()
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "k", Value: "9"})
+	w.RunFor(4_000_000)
+	wantClause(t, w, ClauseNoFork, ClauseNotYet, "From index 3, A holds 1 entry", "differs from")
+	c = clause(t, w, ClauseNoFork)
+	if c.Fact != FactBranch || c.Node != 1 || (c.Other != 2 && c.Other != 3) || c.Index != 3 || c.Term != term || c.Entries != 1 {
+		t.Fatalf("A's branch: %+v, want from index 3, 1 entry of term %d", c, term)
+	}
+	noViolations(t, w)
+}

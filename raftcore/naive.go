@@ -92,16 +92,16 @@ func (n *Node) stepFailover(m Message) {
 	}
 }
 
-func (n *Node) proposeFailover(cmd Command) error {
+func (n *Node) proposeFailover(cmd Command) Refusal {
 	if n.role == RoleLeader {
 		n.authorityWrite(cmd)
-		return nil
+		return RefusedNone
 	}
 	if n.lead == None {
-		return errNotAuthority
+		return RefusedNoAuthority
 	}
 	n.send(Message{Type: MsgProp, To: n.lead, Entries: []Entry{{Data: cmd}}})
-	return nil
+	return RefusedNone
 }
 
 func (n *Node) authorityWrite(cmd Command) {

@@ -131,12 +131,12 @@ func (w *World) deliver(m Message) {
 	switch mc.status {
 	case StatusCrashed:
 		w.recordDrop(m, DropMachineDown)
-		w.failClient(m, "the machine is down")
+		w.failClient(m, RefusedMachineDown)
 		return
 	case StatusPaused:
 		if len(mc.work) >= w.cfg.InboxLimit {
 			w.recordDrop(m, DropInboxFull)
-			w.failClient(m, "the machine's inbox is full")
+			w.failClient(m, RefusedInboxFull)
 			return
 		}
 		mc.work = append(mc.work, m)

@@ -1,7 +1,5 @@
 package raftcore
 
-import "errors"
-
 // Bug deliberately breaks one rule of Raft. Bugs exist only so tests can show
 // that the safety checker catches each broken variant; the app never sets one.
 type Bug uint32
@@ -77,14 +75,6 @@ type RoleChange struct {
 	Term     uint64
 	Cause    Cause
 }
-
-var (
-	errNoLeader     = errors.New("no leader known")
-	errCandidate    = errors.New("an election is under way")
-	errNotAuthority = errors.New("no authority known")
-	// The reason a reader sees for a refused lease read.
-	errLeaseNoCheckQuorum = errors.New("lease reads need CheckQuorum, which is off")
-)
 
 // Node is one machine. Term, vote and log are persistent: they survive a
 // crash. Everything else is volatile and is rebuilt by the protocol after a
@@ -289,13 +279,14 @@ func (n *Node) step(m Message) {
 	}
 }
 
-// propose asks the machine to add cmd to the shared history.
-func (n *Node) propose(cmd Command) error {
+// propose asks the machine to add cmd to the shared history, and says why
+// it refuses, if it does.
+func (n *Node) propose(cmd Command) Refusal {
 	switch n.cfg.protocol {
 	case ProtocolNaiveCopy:
 		n.acceptCopy(cmd)
 		n.broadcastCopy(cmd)
-		return nil
+		return RefusedNone
 	case ProtocolFailover:
 		return n.proposeFailover(cmd)
 	default:

@@ -762,8 +762,8 @@ func TestNewLeaderAppendsEmptyEntry(t *testing.T) {
 func TestProposalForwarding(t *testing.T) {
 	w := newTestWorld(t, nil)
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "x", Value: "early"})
-	if op := opOf(t, w, 1); op.Result != OpRefused || op.Reason != errNoLeader.Error() {
-		t.Errorf("write before any election: %s %q, want refused: %v", op.Result, op.Reason, errNoLeader)
+	if op := opOf(t, w, 1); op.Result != OpRefused || op.Refusal != RefusedNoLeader || op.Reason != RefusedNoLeader.String() {
+		t.Errorf("write before any election: %s %v %q, want refused: %v", op.Result, op.Refusal, op.Reason, RefusedNoLeader)
 	}
 	l := waitSettled(t, w, 5_000)
 	f := followerOf(w, l)

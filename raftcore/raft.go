@@ -666,19 +666,19 @@ func (n *Node) handleHeartbeat(m Message) {
 	n.send(Message{Type: MsgHeartbeatResp, To: m.From, Term: n.term, Context: m.Context})
 }
 
-func (n *Node) proposeRaft(cmd Command) error {
+func (n *Node) proposeRaft(cmd Command) Refusal {
 	switch n.role {
 	case RoleLeader:
 		n.appendToLocalLog(cmd)
 		n.broadcastAppendEntries()
-		return nil
+		return RefusedNone
 	case RoleFollower:
 		if n.lead == None {
-			return errNoLeader
+			return RefusedNoLeader
 		}
 		n.send(Message{Type: MsgProp, To: n.lead, Entries: []Entry{{Data: cmd}}})
-		return nil
+		return RefusedNone
 	default:
-		return errCandidate
+		return RefusedElection
 	}
 }

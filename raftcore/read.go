@@ -7,28 +7,29 @@ package raftcore
 // CheckQuorum: a leader steps down within an election timeout of losing its
 // majority, measured on its own clock, which is only as good as that clock.
 
-// requestRead starts a read with context ctx at this machine.
-func (n *Node) requestRead(ctx uint64, lease bool) error {
+// requestRead starts a read with context ctx at this machine, and says
+// why it refuses, if it does.
+func (n *Node) requestRead(ctx uint64, lease bool) Refusal {
 	if lease && !n.cfg.checkQuorum {
 		// Without CheckQuorum a leader cut off from the majority never
 		// steps down, so its lease never ends and it would answer from old
 		// state for ever. etcd refuses this combination outright.
-		return errLeaseNoCheckQuorum
+		return RefusedLeaseNoCheckQuorum
 	}
 	m := Message{Type: MsgReadIndex, From: n.ID, To: n.ID, Context: ctx, Lease: lease, Origin: n.ID}
 	switch n.role {
 	case RoleLeader:
 		n.handleReadIndex(m)
-		return nil
+		return RefusedNone
 	case RoleFollower:
 		if n.lead == None {
-			return errNoLeader
+			return RefusedNoLeader
 		}
 		m.To = n.lead
 		n.send(m)
-		return nil
+		return RefusedNone
 	default:
-		return errCandidate
+		return RefusedElection
 	}
 }
 

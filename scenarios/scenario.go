@@ -119,7 +119,24 @@ type UI struct {
 	// given (a leader already elected). It comes before the story's second
 	// step.
 	OpenMs float64
+	// Words is the vocabulary the screen speaks while the figure plays.
+	Words Words
 }
+
+// Words is a vocabulary for what the screen says about machines and their
+// histories.
+type Words uint8
+
+const (
+	// WordsRaft are Raft's own words: leader, follower, candidate, term
+	// and vote. The default: the free play and every figure from the point
+	// the book introduces Raft.
+	WordsRaft Words = iota
+	// WordsPlain are the words of the chapter before it introduces Raft:
+	// machines are active, silent or in charge, and their histories hold
+	// writes. No leaders, terms or votes, even when Raft runs underneath.
+	WordsPlain
+)
 
 // Result is what an autoplay run produced.
 type Result struct {

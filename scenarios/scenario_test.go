@@ -284,3 +284,22 @@ func TestRunIsDeterministic(t *testing.T) {
 		t.Fatal("two seeds gave the same run")
 	}
 }
+
+// TestPlainWordsBeforeRaft: the chapter introduces Raft with two-leaders,
+// after its failures. Every figure before that one speaks the chapter's
+// plain words, whatever protocol runs underneath; the rest speak Raft's.
+func TestPlainWordsBeforeRaft(t *testing.T) {
+	before := true
+	for _, s := range everyVariant(t) {
+		if s.ID == "two-leaders" {
+			before = false
+		}
+		want := WordsRaft
+		if before {
+			want = WordsPlain
+		}
+		if s.UI.Words != want {
+			t.Errorf("%s: words %d, want %d", label(s), s.UI.Words, want)
+		}
+	}
+}

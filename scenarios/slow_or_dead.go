@@ -42,7 +42,7 @@ var slowOrDead = def{id: "slow-or-dead",
 			Prompt:  "Make C silent, paused (only slow) or crashed (dead), and see whether A and B can tell which.",
 			Base:    cfg,
 			Script:  sc, UntilMs: 16000,
-			UI: UI{Focus: PanelClient, Panels: []Panel{PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}},
+			UI: UI{Focus: PanelClient, Panels: []Panel{PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}, Words: WordsPlain},
 			Steps: []Step{
 				{Text: "Three active machines keep one history. Wait until one of them is in charge of the writes.",
 					Claims: claims(machines(3), allActive())},

@@ -38,9 +38,11 @@ func (k MarkKind) String() string {
 func (k MarkKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // Mark is a notable moment on the timeline, with a line of plain words for
-// hover text. When a run has more notable moments than the timeline keeps,
-// neighbouring marks of a kind are merged: Count says how many moments the
-// mark stands for, from At to End.
+// hover text, in Raft's words, and what that line says as typed fields, for
+// readers that say it in words of their own. When a run has more notable
+// moments than the timeline keeps, neighbouring marks of a kind are merged:
+// Count says how many moments the mark stands for, from At to End, and the
+// typed fields are those of the first.
 type Mark struct {
 	Kind MarkKind `json:"kind"`
 	// At is the moment right after the (first) event: seeking there shows
@@ -51,6 +53,20 @@ type Mark struct {
 	Node  raftcore.NodeID `json:"node,omitempty"`
 	Count int             `json:"count"`
 	Text  string          `json:"text"`
+	// Term is the term a machine won an election for (MarkElection).
+	Term uint64 `json:"term,omitempty"`
+	// Index is the entry a leader committed the log up to (MarkCommit).
+	Index uint64 `json:"index,omitempty"`
+	// Op is the client operation asked for or answered (MarkClient), and
+	// Answer says the mark is its answer rather than its asking. Op is as
+	// it stood when the mark was made, which for an answer is its end:
+	// Op.Refusal says why it was refused.
+	Op     *raftcore.Op `json:"op,omitempty"`
+	Answer bool         `json:"answer,omitempty"`
+	// Action is the change made by hand (MarkFault); Action.Do is its verb.
+	Action *raftcore.Action `json:"action,omitempty"`
+	// Rule is the rule broken (MarkViolation).
+	Rule raftcore.Rule `json:"rule,omitempty"`
 	// seq and endSeq are the trace sequence numbers of the first and last
 	// event merged into the mark.
 	seq, endSeq uint64
@@ -73,7 +89,7 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		if e.ToRole != raftcore.RoleLeader {
 			return Mark{}, false
 		}
-		m.Kind = MarkElection
+		m.Kind, m.Term = MarkElection, e.Term
 		if cfg.Protocol == raftcore.ProtocolFailover {
 			m.Text = name + " took over as an authority"
 		} else {
@@ -85,22 +101,22 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		if w.Node(e.Node).Role() != raftcore.RoleLeader {
 			return Mark{}, false
 		}
-		m.Kind = MarkCommit
+		m.Kind, m.Index = MarkCommit, e.Index
 		m.Text = fmt.Sprintf("leader %s committed the log up to entry %d", name, e.Index)
 	case raftcore.TraceOpInvoke:
 		op, ok := w.Op(e.Op)
 		if !ok {
 			return Mark{}, false
 		}
-		m.Kind = MarkClient
-		m.Text = "a client asks " + name + " to " + opWords(op)
+		m.Kind, m.Op = MarkClient, &op
+		m.Text = AskWords(cfg, op)
 	case raftcore.TraceOpComplete:
 		op, ok := w.Op(e.Op)
 		if !ok {
 			return Mark{}, false
 		}
-		m.Kind = MarkClient
-		m.Text = answerWords(cfg, op)
+		m.Kind, m.Op, m.Answer = MarkClient, &op, true
+		m.Text = AnswerWords(cfg, op)
 	case raftcore.TraceFault:
 		if act == nil {
 			return Mark{}, false
@@ -110,10 +126,11 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 			// The op-invoke event that follows tells it better.
 			return Mark{}, false
 		}
-		m.Kind = MarkFault
-		m.Text = ActionWords(cfg, *act)
+		a := *act
+		m.Kind, m.Action = MarkFault, &a
+		m.Text = ActionWords(cfg, a)
 	case raftcore.TraceViolation:
-		m.Kind = MarkViolation
+		m.Kind, m.Rule = MarkViolation, e.Rule()
 		m.Text = "rule broken (" + string(e.Rule()) + "): " + e.Text
 	default:
 		return Mark{}, false
@@ -131,7 +148,14 @@ func opWords(op raftcore.Op) string {
 	return "read " + op.Key + " (" + string(op.Mode) + ")"
 }
 
-func answerWords(cfg raftcore.Config, op raftcore.Op) string {
+// AskWords says that a client asks for op, as a client mark does.
+func AskWords(cfg raftcore.Config, op raftcore.Op) string {
+	return "a client asks " + cfg.Name(op.Node) + " to " + opWords(op)
+}
+
+// AnswerWords says what became of op, as a client mark does; a refusal is
+// told in op.Reason's words.
+func AnswerWords(cfg raftcore.Config, op raftcore.Op) string {
 	s := opWords(op) + " at " + cfg.Name(op.Node) + ": "
 	wait := durationWords(op.CompleteUs - op.InvokeUs)
 	switch op.Result {
@@ -242,6 +266,11 @@ func clockWords(us int64) string {
 	return strconv.FormatFloat(float64(us)/1e6, 'f', 1, 64) + " s"
 }
 
+// Span says when a merged mark's moments were, as in "from 1.5 s to 3.0 s".
+func (m Mark) Span() string {
+	return "from " + clockWords(m.At.AtUs) + " to " + clockWords(m.End.AtUs)
+}
+
 // mergeMarks keeps marks at most max long (max >= numMarkKinds) by merging
 // neighbouring marks of a kind, least important kinds first, until a
 // quarter of the room is free again (so merging is rare).
@@ -282,7 +311,7 @@ func mergeKind(marks []Mark, k MarkKind) []Mark {
 		if p.Node != m.Node {
 			p.Node = raftcore.None
 		}
-		p.Text = fmt.Sprintf("%d %s from %s to %s", p.Count, markPlurals[k], clockWords(p.At.AtUs), clockWords(p.End.AtUs))
+		p.Text = fmt.Sprintf("%d %s %s", p.Count, markPlurals[k], p.Span())
 		open = -1
 	}
 	clear(marks[len(out):])

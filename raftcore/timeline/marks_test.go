@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -121,6 +122,9 @@ func TestMarksShowViolations(t *testing.T) {
 	if !ok {
 		t.Fatalf("no violation mark in %+v", tl.Marks())
 	}
+	if m.Rule != raftcore.RuleSingleAuthority {
+		t.Fatalf("violation mark %q has rule %q", m.Text, m.Rule)
+	}
 	if _, ok := findMark(tl.Marks(), MarkElection, "took over as an authority"); !ok {
 		t.Fatalf("no takeover mark in %+v", tl.Marks())
 	}
@@ -131,6 +135,74 @@ func TestMarksShowViolations(t *testing.T) {
 	tl.StepBack()
 	if tl.World().ViolationCount("") != 0 {
 		t.Fatal("a violation one event before the violation mark")
+	}
+}
+
+// TestMarksStateTheirFacts: each mark carries, typed, what its text says:
+// the term won, the entry committed up to, the client's operation (with
+// why it was refused) and the change made by hand, so a reader can say it
+// in its own words.
+func TestMarksStateTheirFacts(t *testing.T) {
+	cfg := testConfig()
+	cfg.Nodes, cfg.Names = 3, []string{"A", "B", "C"}
+	tl := mustNew(t, cfg, Options{})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 2, Key: "k", Value: "0"}) // no leader yet
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoTimer, Node: 2, Ms: 50})
+	tl.Advance(2_000_000)
+	l := leaderOf(tl.World())
+	if l == 0 {
+		t.Fatal("no leader after 2 s")
+	}
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: l, Key: "k", Value: "1"})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoTimeout, Node: l%3 + 1})
+	tl.Advance(2_000_000)
+
+	seen := map[MarkKind]int{}
+	refused, timeout, timer := false, false, false
+	for _, m := range tl.Marks() {
+		seen[m.Kind]++
+		name := cfg.Name(m.Node)
+		var want string
+		switch m.Kind {
+		case MarkElection:
+			want = fmt.Sprintf("%s won the election for term %d", name, m.Term)
+		case MarkCommit:
+			want = fmt.Sprintf("leader %s committed the log up to entry %d", name, m.Index)
+		case MarkClient:
+			if m.Op == nil || m.Op.Node != m.Node {
+				t.Fatalf("client mark %q has op %+v", m.Text, m.Op)
+			}
+			want = AskWords(cfg, *m.Op)
+			if m.Answer {
+				want = AnswerWords(cfg, *m.Op)
+			}
+			if m.Answer && m.Op.Result == raftcore.OpRefused {
+				refused = true
+				if m.Op.Refusal != raftcore.RefusedNoLeader || m.Node != 2 {
+					t.Errorf("refused at %s for %v, want at B for no leader", name, m.Op.Refusal)
+				}
+			}
+		case MarkFault:
+			if m.Action == nil {
+				t.Fatalf("fault mark %q has no action", m.Text)
+			}
+			want = ActionWords(cfg, *m.Action)
+			timeout = timeout || m.Action.Do == raftcore.DoTimeout && m.Action.Node == l%3+1
+			timer = timer || m.Action.Do == raftcore.DoTimer && m.Action.Ms == 50
+		default:
+			t.Fatalf("unexpected mark %+v", m)
+		}
+		if m.Text != want {
+			t.Errorf("%s mark says %q; its facts say %q", m.Kind, m.Text, want)
+		}
+		if m.Kind != MarkElection && m.Term != 0 || m.Kind != MarkCommit && m.Index != 0 ||
+			m.Kind != MarkClient && (m.Op != nil || m.Answer) || m.Kind != MarkFault && m.Action != nil {
+			t.Errorf("%s mark %q states facts of another kind: %+v", m.Kind, m.Text, m)
+		}
+	}
+	if seen[MarkElection] == 0 || seen[MarkCommit] == 0 || seen[MarkClient] < 4 || !refused || !timeout || !timer {
+		t.Fatalf("marks %v, refused %v, timeout %v, timer %v: want an election, commits, two writes asked and answered, one refused, and both timer changes", seen, refused, timeout, timer)
 	}
 }
 

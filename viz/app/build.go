@@ -204,7 +204,7 @@ func (a *App) buildNodes() {
 			Hidden: ghost != nil && ghost.Node == i}
 		name := a.discName(a.cfg.Name(id), a.lay.LabelSize, 2*R-6)
 		v.Name = TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: ToneText, Bold: true, Center: true}
-		role := capital(roleWord(a.cfg.Protocol, nd.Role()))
+		role := capital(a.roleWord(nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
 			v.Tone, role = ToneDown, "Crashed"
@@ -215,7 +215,7 @@ func (a *App) buildNodes() {
 		line2 := a.nodeLine2(nd, st)
 		capt := a.lay.Nodes[i].Caption
 		room, rows := capt.W, a.lay.CaptionLines(i)
-		if a.cfg.Protocol == raftcore.ProtocolRaft {
+		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			full := role + " · term " + utoa(nd.Term())
 			switch {
 			case a.measure(full, lineSize) <= room && a.measure(line2, lineSize) <= room:
@@ -318,6 +318,9 @@ func (a *App) fitSize(text string, size, room float64) float64 {
 // nodeLine2 is the second line under a machine: its vote and the leader
 // it knows, or what it holds.
 func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
+	if a.plain() && a.cfg.Protocol == raftcore.ProtocolRaft {
+		return a.plainLine2(nd)
+	}
 	switch a.cfg.Protocol {
 	case raftcore.ProtocolNaiveCopy:
 		if nd.LastIndex() == 1 {
@@ -529,7 +532,7 @@ func (a *App) buildMessages() {
 		if (labels && (!beat || beatLabels)) || v.Selected {
 			d := lk.Lane(from, to)
 			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
-			v.Label = TextItem{Text: msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
+			v.Label = TextItem{Text: a.msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
 		}
 		f.Messages = append(f.Messages, v)
 		a.cache.dots = append(a.cache.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})

@@ -112,7 +112,9 @@ func (a *App) statusLine() string {
 	s := "t = " + fmtClock(w.Now())
 	switch a.cfg.Protocol {
 	case raftcore.ProtocolRaft:
-		if l := a.leader(); l >= 0 {
+		if l := a.leader(); a.plain() {
+			s += a.inChargeWords(l)
+		} else if l >= 0 {
 			s += " · leader " + a.cfg.Name(nodeID(l)) + ", term " + utoa(w.Node(nodeID(l)).Term())
 		} else {
 			s += " · no leader"
@@ -215,18 +217,18 @@ func (a *App) buildTimeline() {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
 			if m.Kind > prev.Kind {
-				*prev = markView(prev.X, m)
+				*prev = a.markView(prev.X, m)
 			}
 			continue
 		}
-		tl.Marks = append(tl.Marks, markView(x, m))
+		tl.Marks = append(tl.Marks, a.markView(x, m))
 		lastX = x
 	}
 }
 
 // markView is mark m drawn at x.
-func markView(x float64, m timeline.Mark) MarkView {
-	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: m.Text, Major: m.Kind >= timeline.MarkFault}
+func (a *App) markView(x float64, m timeline.Mark) MarkView {
+	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: a.markText(m), Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) Tone {

@@ -73,7 +73,7 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		boxOf[r] = rect
 		tone, shape, dashed := roleLook(a.cfg.Protocol, r)
 		b := DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
-		b.Label = TextItem{Text: capital(roleWord(a.cfg.Protocol, r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: ToneText, Bold: true, Center: true}
+		b.Label = TextItem{Text: capital(a.roleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: ToneText, Bold: true, Center: true}
 		who := members[r]
 		if a.measure(who, sizeSmall) > bw-6 {
 			who = itoa(strings.Count(who, " ")+1) + " machines"
@@ -113,7 +113,7 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 	}
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
-		text := who + ": " + roleWord(a.cfg.Protocol, latest.From) + " → " + roleWord(a.cfg.Protocol, latest.To)
+		text := who + ": " + a.roleWord(latest.From) + " → " + a.roleWord(latest.To)
 		if latest.Cause != raftcore.CauseNone {
 			text += " (" + latest.Cause.String() + ")"
 		}

@@ -220,7 +220,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdPrevEvent:
 		a.paused = true
 		if m, ok := a.hist.PrevMark(); ok {
-			a.note(m.Text)
+			a.note(a.markText(m))
 		} else {
 			a.hist.GoTo(0)
 			a.note("Nothing notable happened before this.")
@@ -229,7 +229,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdNextEvent:
 		a.paused = true
 		if m, ok := a.hist.NextMark(); ok {
-			a.note(m.Text)
+			a.note(a.markText(m))
 		} else {
 			a.note("Nothing notable happened in the next minute.")
 		}
@@ -238,12 +238,20 @@ func (a *App) command(c viz.Command) error {
 		return a.act(a.nextWrite(a.clientTarget()))
 	case viz.CmdRestartLeader:
 		l := a.leader()
+		if l < 0 && a.plain() {
+			a.note("No machine is in charge right now.")
+			break
+		}
 		if l < 0 {
 			a.note("No machine leads right now.")
 			break
 		}
 		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
 			return err
+		}
+		if a.plain() {
+			a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
+			break
 		}
 		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
 	case viz.CmdSpreadTimers:

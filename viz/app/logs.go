@@ -67,9 +67,10 @@ func (a *App) entryColor(e raftcore.Entry) int {
 }
 
 // entryText is what a cell says: the term under Raft, the written replica
-// count (or a mark for deletes) otherwise.
-func entryText(p raftcore.Protocol, e raftcore.Entry) string {
-	if p == raftcore.ProtocolRaft {
+// count (or a mark for deletes) otherwise, and where the screen speaks
+// plain words, which have no terms.
+func (a *App) entryText(e raftcore.Entry) string {
+	if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 		return utoa(e.Term)
 	}
 	switch e.Data.Kind {
@@ -126,7 +127,7 @@ func (a *App) buildLogs() {
 			c := LogCell{Rect: viz.XYWH(xOf(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
 				Index: idx, Term: e.Term, Color: a.entryColor(e), Committed: idx <= nd.Commit()}
 			if cw >= 14 {
-				c.Text = entryText(a.cfg.Protocol, e)
+				c.Text = a.entryText(e)
 			}
 			c.Conflict = a.entryConflicts(i, e, leadNode)
 			row.Cells = append(row.Cells, c)

@@ -167,7 +167,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	nd := w.Node(id)
 	st := w.Status(id)
 	title := "Machine " + a.cfg.Name(id)
-	wr.text(capital(roleWord(a.cfg.Protocol, nd.Role()))+", "+st.String()+termSuffix(a.cfg, nd.Term()), sizeSmall, ToneMuted, false)
+	wr.text(capital(a.roleWord(nd.Role()))+", "+st.String()+a.termSuffix(nd.Term()), sizeSmall, ToneMuted, false)
 	wr.gap(2)
 	do := func(v raftcore.Verb) ActOnMachine { return ActOnMachine{Node: i, Verb: v} }
 	verb := func(v raftcore.Verb, label string) Widget { return button("node."+string(v), label, do(v)) }
@@ -192,7 +192,11 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	drift := w.Drift(id)
 	wr.row("Clock", labelW, pick(raftcore.DoDrift, 0.5, "half speed", drift), pick(raftcore.DoDrift, 1, "exact", drift), pick(raftcore.DoDrift, 2, "double", drift))
 	if a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
-		wr.row("Election", labelW, verb(raftcore.DoTimeout, "Time out now"))
+		if a.plain() {
+			wr.row("Waiting", labelW, verb(raftcore.DoTimeout, "Stop waiting, take over"))
+		} else {
+			wr.row("Election", labelW, verb(raftcore.DoTimeout, "Time out now"))
+		}
 	}
 	wr.row("Client", labelW, verb(raftcore.DoWrite, "Write here"))
 	read := func(mode raftcore.ReadMode, label string) Widget {
@@ -264,7 +268,7 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 				pos = d.Pos
 			}
 		}
-		wr.text(msgSentence(a.cfg, &m), sizeBody, ToneText, false)
+		wr.text(a.msgSentence(&m), sizeBody, ToneText, false)
 		wr.gap(2)
 		wr.text("Sent at "+fmtClock(m.SendUs)+", arrives at "+fmtClock(m.DeliverUs)+".", sizeSmall, ToneMuted, false)
 		if m.Lost {
@@ -275,11 +279,11 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", sizeSmall, ToneMuted, false)
 				break
 			}
-			wr.text("entry "+utoa(e.Index)+" (term "+utoa(e.Term)+"): "+e.Data.String(), sizeSmall, ToneText, false)
+			wr.text("entry "+utoa(e.Index)+a.termSuffix(e.Term)+": "+e.Data.String(), sizeSmall, ToneText, false)
 		}
 		wr.gap(4)
 		wr.row("", 0, button("msg.drop", "Drop it", DropMessage{Msg: m.ID}))
-		return capital(msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg.Name(m.From) + " → " + a.cfg.Name(m.To), pos, true
+		return capital(a.msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg.Name(m.From) + " → " + a.cfg.Name(m.To), pos, true
 	}
 	return "", viz.Point{}, false
 }

@@ -8,25 +8,28 @@ import (
 	"raftlab/viz"
 )
 
-// ruleWords says each safety rule in a few plain words.
+// ruleWords says each safety rule in a few plain words; Plain, where set,
+// says it without Raft's words, for the figures before the book
+// introduces Raft.
 var ruleWords = []struct {
 	Rule  raftcore.Rule
 	Words string
+	Plain string
 }{
-	{raftcore.RuleElectionSafety, "At most one leader per term"},
-	{raftcore.RuleLeaderAppendOnly, "A leader never rewrites its own log"},
-	{raftcore.RuleLogMatching, "Logs that agree at an entry agree on all before it"},
-	{raftcore.RuleLeaderCompleteness, "A leader holds every committed entry"},
-	{raftcore.RuleStateMachineSafety, "No two machines apply different entries at one index"},
-	{raftcore.RuleMajority, "Only what a majority holds is committed"},
-	{raftcore.RuleSingleAuthority, "Only one machine decides at a time"},
-	{raftcore.RuleStaleRead, "Reads see every write finished before them"},
-	{raftcore.RuleTermMonotonic, "Terms never go back"},
-	{raftcore.RuleCommitMonotonic, "Commits are never taken back"},
-	{raftcore.RuleCommitWithinLog, "Nothing is committed beyond the log"},
-	{raftcore.RuleOneVote, "One vote per machine per term"},
-	{raftcore.RuleStateDigest, "Each state matches its applied log"},
-	{raftcore.RuleCommitCurrentTerm, "A leader commits by counting only its own term's entries"},
+	{raftcore.RuleElectionSafety, "At most one leader per term", "At most one machine is put in charge at each handover"},
+	{raftcore.RuleLeaderAppendOnly, "A leader never rewrites its own log", "The machine in charge never rewrites its own history"},
+	{raftcore.RuleLogMatching, "Logs that agree at an entry agree on all before it", ""},
+	{raftcore.RuleLeaderCompleteness, "A leader holds every committed entry", "The machine in charge holds every committed entry"},
+	{raftcore.RuleStateMachineSafety, "No two machines apply different entries at one index", ""},
+	{raftcore.RuleMajority, "Only what a majority holds is committed", ""},
+	{raftcore.RuleSingleAuthority, "Only one machine decides at a time", ""},
+	{raftcore.RuleStaleRead, "Reads see every write finished before them", ""},
+	{raftcore.RuleTermMonotonic, "Terms never go back", "Handovers are never undone"},
+	{raftcore.RuleCommitMonotonic, "Commits are never taken back", ""},
+	{raftcore.RuleCommitWithinLog, "Nothing is committed beyond the log", ""},
+	{raftcore.RuleOneVote, "One vote per machine per term", "Each machine backs one machine per handover"},
+	{raftcore.RuleStateDigest, "Each state matches its applied log", ""},
+	{raftcore.RuleCommitCurrentTerm, "A leader commits by counting only its own term's entries", "The machine in charge commits only by counting entries it took itself"},
 }
 
 // firstViolation is the first recorded violation of rule.
@@ -263,7 +266,7 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 	case viz.PanelQuestion:
 		return "Ask every machine"
 	case viz.PanelNode:
-		if a.cfg.Protocol == raftcore.ProtocolRaft {
+		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			return "Roles"
 		}
 		if a.selected >= 0 {
@@ -358,7 +361,8 @@ func (a *App) questionPanel(wr *writer) {
 }
 
 func (a *App) nodePanel(wr *writer) {
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	raft := a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain()
+	if raft {
 		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
 		wr.y += h + 4
@@ -376,7 +380,7 @@ func (a *App) nodePanel(wr *writer) {
 		wr.lines = append(wr.lines, TextItem{Text: k, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneMuted})
 		wr.indent(v, sizeBody, tone, false, 92)
 	}
-	kv("role", roleWord(a.cfg.Protocol, nd.Role()), ToneText)
+	kv("role", a.roleWord(nd.Role()), ToneText)
 	state := st.String()
 	if s := w.Slow(id); s > 1 {
 		state += ", " + fmtFactor(s) + " slower"
@@ -392,7 +396,7 @@ func (a *App) nodePanel(wr *writer) {
 		stateTone = ToneWarn
 	}
 	kv("running", state, stateTone)
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	if raft {
 		kv("term", utoa(nd.Term()), ToneText)
 		vote := "nobody"
 		if v := nd.Vote(); v != raftcore.None {
@@ -404,7 +408,11 @@ func (a *App) nodePanel(wr *writer) {
 	if l := nd.Lead(); l != raftcore.None {
 		lead = a.cfg.Name(l)
 	}
-	kv("leader", lead, ToneText)
+	if a.plain() {
+		kv("in charge", lead, ToneText)
+	} else {
+		kv("leader", lead, ToneText)
+	}
 	kv("log", "last index "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()), ToneText)
 	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
 		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", ToneText)
@@ -417,7 +425,11 @@ func (a *App) nodePanel(wr *writer) {
 	}
 	if nd.Role() == raftcore.RoleLeader && a.cfg.Protocol == raftcore.ProtocolRaft {
 		wr.gap(4)
-		wr.text("What it knows of each follower", sizeBody, ToneText, true)
+		if a.plain() {
+			wr.text("What it knows of the others", sizeBody, ToneText, true)
+		} else {
+			wr.text("What it knows of each follower", sizeBody, ToneText, true)
+		}
 		for j := 1; j <= w.Size(); j++ {
 			if raftcore.NodeID(j) == id {
 				continue
@@ -442,7 +454,7 @@ func (a *App) nodePanel(wr *writer) {
 			e := nd.Entry(i)
 			s := utoa(i) + ": " + e.Data.String()
 			if a.cfg.Protocol == raftcore.ProtocolRaft {
-				s = utoa(i) + " (term " + utoa(e.Term) + "): " + e.Data.String()
+				s = utoa(i) + a.termSuffix(e.Term) + ": " + e.Data.String()
 			}
 			mark, tone := "✓", ToneGood
 			if i > nd.Commit() {
@@ -459,7 +471,7 @@ func (a *App) safetyPanel(wr *writer) {
 		wr.text("The shared-history contract", sizeBody, ToneText, true)
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
-			wr.item(mark, tone, cl.Title+": "+cl.Text, sizeBody-1, ToneText)
+			wr.item(mark, tone, cl.Title+": "+a.clauseText(cl), sizeBody-1, ToneText)
 		}
 		wr.gap(6)
 	}
@@ -473,11 +485,11 @@ func (a *App) safetyPanel(wr *writer) {
 		n := w.ViolationCount(r.Rule)
 		if n == 0 {
 			if a.showRules {
-				wr.item("✓", ToneGood, r.Words, sizeBody-1, ToneMuted)
+				wr.item("✓", ToneGood, a.ruleText(r.Words, r.Plain), sizeBody-1, ToneMuted)
 			}
 			continue
 		}
-		text := r.Words
+		text := a.ruleText(r.Words, r.Plain)
 		if v, ok := firstViolation(w, r.Rule); ok {
 			text += ": " + v.Text
 		}
@@ -528,7 +540,7 @@ func (a *App) clientPanel(wr *writer) {
 				lat += ", held by " + strconv.Itoa(holders(w, op)) + " of " + strconv.Itoa(w.Size())
 			}
 		}
-		s := "#" + strconv.Itoa(op.ID) + " " + opLine(a.cfg, op) + " (" + lat + ")"
+		s := "#" + strconv.Itoa(op.ID) + " " + a.opLine(op) + " (" + lat + ")"
 		wr.item(mark, tone, s, sizeBody-1, ToneText)
 		shown++
 	}

@@ -49,7 +49,7 @@ func (a *App) captionWord() (word, short string) {
 	}
 	words := []string{"Crashed", "Paused"}
 	for _, r := range roles {
-		words = append(words, capital(roleWord(a.cfg.Protocol, r)))
+		words = append(words, capital(a.roleWord(r)))
 	}
 	for _, w := range words {
 		if a.measure(w, sizeSmall) > a.measure(word, sizeSmall) {

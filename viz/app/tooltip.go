@@ -105,7 +105,7 @@ func (a *App) buildTooltip() *TooltipView {
 		}
 		e := nd.Entry(t.id)
 		s := "Index " + utoa(e.Index)
-		if a.cfg.Protocol == raftcore.ProtocolRaft {
+		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			s += ", term " + utoa(e.Term)
 		}
 		state := "not committed yet"
@@ -119,7 +119,7 @@ func (a *App) buildTooltip() *TooltipView {
 	case "node":
 		id := nodeID(t.a)
 		nd := w.Node(id)
-		lines = append(lines, a.cfg.Name(id)+": "+roleWord(a.cfg.Protocol, nd.Role())+", "+w.Status(id).String(),
+		lines = append(lines, a.cfg.Name(id)+": "+a.roleWord(nd.Role())+", "+w.Status(id).String(),
 			"log "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()),
 			"Click for actions; drag out to cut it off.")
 	case "link":
@@ -138,7 +138,7 @@ func (a *App) buildTooltip() *TooltipView {
 	case "msg":
 		for _, m := range w.InFlight() {
 			if m.ID == t.id {
-				lines = append(lines, msgSentence(a.cfg, &m), "Click to inspect or drop it.")
+				lines = append(lines, a.msgSentence(&m), "Click to inspect or drop it.")
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
+	"raftlab/scenarios"
 )
 
 // The words the app shows for machines, actions and operations. Every
@@ -75,6 +76,39 @@ func roleWord(p raftcore.Protocol, r raftcore.Role) string {
 	return r.String()
 }
 
+// plain reports whether the screen speaks the plain words of a figure
+// shown before the book introduces Raft (scenarios.WordsPlain): machines
+// are active, silent or in charge, their histories hold writes, and there
+// are no leaders, terms or votes, even when Raft runs underneath.
+func (a *App) plain() bool {
+	return a.scen != nil && a.scen.s.UI.Words == scenarios.WordsPlain
+}
+
+// roleWord is what a machine's role is called on screen: under its
+// protocol, or in plain words.
+func (a *App) roleWord(r raftcore.Role) string {
+	if !a.plain() {
+		return roleWord(a.cfg.Protocol, r)
+	}
+	switch r {
+	case raftcore.RoleLeader:
+		return "in charge"
+	case raftcore.RoleCandidate:
+		return "taking over"
+	case raftcore.RolePreCandidate:
+		return "asking"
+	}
+	return "active"
+}
+
+// termSuffix is " (term N)" where terms are shown.
+func (a *App) termSuffix(term uint64) string {
+	if a.plain() {
+		return ""
+	}
+	return termSuffix(a.cfg, term)
+}
+
 // capital upper-cases the first letter of s.
 func capital(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
@@ -123,6 +157,33 @@ func clauseMark(cl raftcore.Clause) (string, Tone) {
 	return "✓", ToneGood
 }
 
+// plainRefusal says in plain words why Raft refused a client, where
+// Raft's words for it would name leaders or elections.
+func plainRefusal(r raftcore.Refusal) (string, bool) {
+	switch r {
+	case raftcore.RefusedNoLeader:
+		return "no machine known to be in charge", true
+	case raftcore.RefusedElection:
+		return "a machine is taking over", true
+	}
+	return "", false
+}
+
+// plainOp is op with its Reason in plain words where the screen speaks
+// them.
+func (a *App) plainOp(op raftcore.Op) raftcore.Op {
+	if r, ok := plainRefusal(op.Refusal); ok && a.plain() {
+		op.Reason = r
+	}
+	return op
+}
+
+// opLine says what became of a client operation, in plain words where the
+// screen speaks them.
+func (a *App) opLine(op raftcore.Op) string {
+	return opLine(a.cfg, a.plainOp(op))
+}
+
 // opLine says what became of a client operation.
 func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	node := cfg.Name(op.Node)
@@ -153,39 +214,47 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	case raftcore.OpTimeout:
 		return what + ": no answer"
 	}
-	if op.Reason != "" {
+	if op.Refusal != raftcore.RefusedNone {
 		return what + ": refused (" + op.Reason + ")"
 	}
 	return what + ": refused"
 }
 
-// msgLabel is the short tag drawn beside a message dot.
-func msgLabel(m *raftcore.Message) string {
+// msgLabel is the short tag drawn beside a message dot, in plain words
+// where the screen speaks them.
+func (a *App) msgLabel(m *raftcore.Message) string {
+	// say picks Raft's words or the plain ones.
+	say := func(raft, plain string) string {
+		if a.plain() {
+			return plain
+		}
+		return raft
+	}
 	switch m.Type {
 	case raftcore.MsgPreVote:
-		return "pre-vote?"
+		return say("pre-vote?", "back me?")
 	case raftcore.MsgPreVoteResp:
 		if m.Reject {
-			return "pre-vote no"
+			return say("pre-vote no", "no")
 		}
-		return "pre-vote yes"
+		return say("pre-vote yes", "yes")
 	case raftcore.MsgVote:
-		return "vote?"
+		return say("vote?", "back me?")
 	case raftcore.MsgVoteResp:
 		if m.Reject {
-			return "vote no"
+			return say("vote no", "no")
 		}
-		return "vote yes"
+		return say("vote yes", "yes")
 	case raftcore.MsgApp:
 		if len(m.Entries) == 0 {
-			return "append"
+			return say("append", "update")
 		}
-		return "append " + strconv.Itoa(len(m.Entries))
+		return say("append ", "copy ") + strconv.Itoa(len(m.Entries))
 	case raftcore.MsgAppResp:
 		if m.Reject {
-			return "append no"
+			return say("append no", "mismatch")
 		}
-		return "append ok"
+		return say("append ok", "copied")
 	case raftcore.MsgHeartbeat:
 		return "heartbeat"
 	case raftcore.MsgHeartbeatResp:
@@ -205,6 +274,45 @@ func msgLabel(m *raftcore.Message) string {
 }
 
 // msgSentence explains a message in full, for the inspector.
+func (a *App) msgSentence(m *raftcore.Message) string {
+	if !a.plain() {
+		return msgSentence(a.cfg, m)
+	}
+	from, to := a.cfg.Name(m.From), a.cfg.Name(m.To)
+	switch m.Type {
+	case raftcore.MsgPreVote:
+		return from + " asks " + to + " whether it would back " + from + " taking charge: a trial, which changes nothing yet."
+	case raftcore.MsgVote:
+		return from + " asks " + to + " to back it taking charge; its history ends at entry " + utoa(m.Index) + "."
+	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
+		verb := " backs "
+		if m.Reject {
+			verb = " will not back "
+		}
+		return from + verb + to + "."
+	case raftcore.MsgApp:
+		if len(m.Entries) == 0 {
+			return from + ", in charge, tells " + to + " that entries up to " + utoa(m.Commit) + " are committed."
+		}
+		return fmt.Sprintf("%s, in charge, sends %s %s after entry %d; committed up to %d.",
+			from, to, count(len(m.Entries), "entry", "entries"), m.Index, m.Commit)
+	case raftcore.MsgHeartbeat:
+		return from + " tells " + to + " it is still in charge."
+	case raftcore.MsgProp:
+		return from + " forwards a client's write to " + to + ", which it believes is in charge."
+	}
+	return msgSentence(a.cfg, m)
+}
+
+// count is n and a noun, singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// msgSentence explains a message in full, in Raft's words.
 func msgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	from, to := cfg.Name(m.From), cfg.Name(m.To)
 	switch m.Type {
@@ -260,4 +368,100 @@ func fmtLatency(minUs, maxUs int64) string {
 		return lo + " ms"
 	}
 	return lo + "–" + hi + " ms"
+}
+
+// inChargeWords is what the status line says, in plain words, of machine
+// l in charge (or of none, for l < 0).
+func (a *App) inChargeWords(l int) string {
+	if l < 0 {
+		return " · no machine in charge"
+	}
+	return " · " + a.cfg.Name(nodeID(l)) + " in charge"
+}
+
+// plainLine2 is the second line under a Raft machine, in plain words: whom
+// it follows, or that it asks to take over.
+func (a *App) plainLine2(nd *raftcore.Node) string {
+	switch {
+	case nd.Role() == raftcore.RoleLeader:
+		return "orders the writes"
+	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
+		return "asks the others"
+	case nd.Lead() != raftcore.None:
+		return "follows " + a.cfg.Name(nd.Lead())
+	}
+	return "no one in charge"
+}
+
+// markText is what a timeline mark says: the timeline's words, or plain
+// ones where the screen speaks them, told from the mark's facts.
+func (a *App) markText(m timeline.Mark) string {
+	if !a.plain() {
+		return m.Text
+	}
+	if m.Count > 1 {
+		if m.Kind == timeline.MarkElection && a.cfg.Protocol == raftcore.ProtocolRaft {
+			return strconv.Itoa(m.Count) + " times a machine took charge " + m.Span()
+		}
+		return m.Text
+	}
+	name := a.cfg.Name(m.Node)
+	switch m.Kind {
+	case timeline.MarkElection:
+		if a.cfg.Protocol == raftcore.ProtocolRaft {
+			return name + " took charge"
+		}
+	case timeline.MarkCommit:
+		return name + ", in charge, committed up to entry " + utoa(m.Index)
+	case timeline.MarkClient:
+		if m.Op != nil && m.Answer {
+			return timeline.AnswerWords(a.cfg, a.plainOp(*m.Op))
+		}
+	case timeline.MarkFault:
+		if m.Action == nil {
+			break
+		}
+		who := a.cfg.Name(raftcore.NodeID(m.Action.Node))
+		switch m.Action.Do {
+		case raftcore.DoTimeout:
+			return who + " was made to stop waiting and take over"
+		case raftcore.DoTimer:
+			return fmt.Sprintf("%s was set to stop waiting in %g ms", who, m.Action.Ms)
+		}
+	}
+	return m.Text
+}
+
+// clauseText is what the contract says of a clause, in plain words where
+// the screen speaks them, told from the clause's facts.
+func (a *App) clauseText(cl raftcore.Clause) string {
+	if !a.plain() {
+		return cl.Text
+	}
+	switch cl.Fact {
+	case raftcore.FactBehind:
+		s := fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest",
+			a.cfg.Name(cl.Node), cl.Has, cl.Committed)
+		if cl.Behind > 1 {
+			s += " (" + count(cl.Behind, "machine is", "machines are") + " behind)"
+		}
+		return s + "."
+	case raftcore.FactBranch:
+		verb := "differ"
+		if cl.Entries == 1 {
+			verb = "differs"
+		}
+		return fmt.Sprintf("From index %d, %s holds %s that %s from %s's; none is committed, so only one branch will be kept.",
+			cl.Index, a.cfg.Name(cl.Node), count(cl.Entries, "entry", "entries"), verb, a.cfg.Name(cl.Other))
+	}
+	return cl.Text
+}
+
+// ruleText is a safety rule's words: plain ones, where the screen speaks
+// them and the rule has them.
+func (a *App) ruleText(words, plain string) string {
+	if a.plain() && plain != "" {
+		return plain
+	}
+	return words
 }
