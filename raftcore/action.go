@@ -2,6 +2,7 @@ package raftcore
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -89,35 +90,85 @@ func verbList() string {
 func (a Action) AtUs() int64 { return msToUs(a.AtMs) }
 
 func (a Action) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%gms %s", a.AtMs, a.Do)
+	// Every applied action's text goes into the trace, so it is written
+	// with strconv rather than fmt; the words are fmt's ("%g", "%d", "%v").
+	b := make([]byte, 0, 48)
+	g := func(f float64) { b = strconv.AppendFloat(b, f, 'g', -1, 64) }
+	d := func(n int) { b = strconv.AppendInt(b, int64(n), 10) }
+	g(a.AtMs)
+	b = append(b, "ms "...)
+	b = append(b, a.Do...)
 	switch a.Do {
 	case DoPartition:
-		fmt.Fprintf(&b, " %v", a.Groups)
-	case DoCut, DoRestore:
-		arrow := "<->"
-		if a.OneWay {
-			arrow = "->"
+		b = append(b, " ["...)
+		for i, grp := range a.Groups {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, '[')
+			for j, id := range grp {
+				if j > 0 {
+					b = append(b, ' ')
+				}
+				d(id)
+			}
+			b = append(b, ']')
 		}
-		fmt.Fprintf(&b, " %d%s%d", a.From, arrow, a.To)
+		b = append(b, ']')
+	case DoCut, DoRestore:
+		b = append(b, ' ')
+		d(a.From)
+		if a.OneWay {
+			b = append(b, "->"...)
+		} else {
+			b = append(b, "<->"...)
+		}
+		d(a.To)
 	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout:
-		fmt.Fprintf(&b, " %d", a.Node)
+		b = append(b, ' ')
+		d(a.Node)
 	case DoSlow:
-		fmt.Fprintf(&b, " %d %gms/msg", a.Node, a.MsPerMessage)
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, ' ')
+		g(a.MsPerMessage)
+		b = append(b, "ms/msg"...)
 	case DoDrift:
-		fmt.Fprintf(&b, " %d x%g", a.Node, a.Rate)
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, " x"...)
+		g(a.Rate)
 	case DoTimer:
-		fmt.Fprintf(&b, " %d in %gms", a.Node, a.Ms)
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, " in "...)
+		g(a.Ms)
+		b = append(b, "ms"...)
 	case DoWrite:
-		fmt.Fprintf(&b, " %d %s=%s", a.Node, a.Key, a.Value)
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, ' ')
+		b = append(b, a.Key...)
+		b = append(b, '=')
+		b = append(b, a.Value...)
 	case DoDelete:
-		fmt.Fprintf(&b, " %d %s", a.Node, a.Key)
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, ' ')
+		b = append(b, a.Key...)
 	case DoRead:
-		fmt.Fprintf(&b, " %d %s (%s)", a.Node, a.Key, a.Mode)
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, ' ')
+		b = append(b, a.Key...)
+		b = append(b, " ("...)
+		b = append(b, a.Mode...)
+		b = append(b, ')')
 	case DoDrop:
-		fmt.Fprintf(&b, " message %d", a.ID)
+		b = append(b, " message "...)
+		b = strconv.AppendUint(b, a.ID, 10)
 	}
-	return b.String()
+	return string(b)
 }
 
 // Validate checks an action against a world of n machines without applying
