@@ -3,6 +3,7 @@ package app
 import (
 	"math"
 
+	"raftlab/raftcore"
 	"raftlab/viz"
 )
 
@@ -157,6 +158,11 @@ func (a *App) buildBanner() *BannerView {
 		// the top of the panels instead.
 		r = viz.XYWH(x, a.lay.Tabs[0].Rect.Y, bw, h)
 	}
+	if lr, lw, ok := a.emptyLogsSpot(pad, close); ok {
+		// While every log is empty (the first election), their rows are
+		// the one place the note hides nothing.
+		r, wr = lr, lw
+	}
 	bv := &BannerView{Rect: r, Tone: a.banner.tone}
 	for _, l := range wr.lines {
 		l.X += r.X
@@ -165,6 +171,38 @@ func (a *App) buildBanner() *BannerView {
 	}
 	bv.Close = closeBanner(viz.XYWH(r.Right()-close-4, r.Y+4, close, close))
 	return bv
+}
+
+// emptyLogsSpot is the banner laid out over the log rows, when every log is
+// still empty and the note fits there (down to the tabs on a phone, to the
+// timeline elsewhere).
+func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
+	lg := a.lay.Logs
+	w := a.World()
+	for id := raftcore.NodeID(1); int(id) <= w.Size(); id++ {
+		if w.Node(id).LastIndex() > 0 {
+			return viz.Rect{}, nil, false
+		}
+	}
+	if lg.W < 160 {
+		return viz.Rect{}, nil, false
+	}
+	bottom := a.lay.Timeline.Y
+	if a.sheet() && len(a.lay.Tabs) > 0 {
+		bottom = a.lay.Tabs[0].Rect.Y
+	}
+	if bottom <= 0 {
+		bottom = a.h
+	}
+	bw := math.Min(lg.W, 560)
+	for _, size := range []float64{sizeBody, sizeSmall + 1, sizeSmall} {
+		wr := a.newWriter(pad, pad/2, bw-2*pad-close)
+		wr.text(a.bannerText(), size, ToneText, false)
+		if h := wr.y + pad/2; lg.Y+h <= bottom-2 {
+			return viz.XYWH(lg.X, lg.Y, bw, h), wr, true
+		}
+	}
+	return viz.Rect{}, nil, false
 }
 
 // quietSpot places a box of r's size at the top or the bottom of the
