@@ -513,6 +513,11 @@ func (a *App) buildMessages() {
 	// Labels while few messages fly; heartbeats, the most common and the
 	// least telling, only while very few do.
 	labels, beatLabels := len(msgs) <= 12, len(msgs) <= 6
+	if a.lay.NodeRadius < 20 {
+		// A small stage (a figure on a phone) has no room for tags on
+		// every message: heartbeats go bare, and the rest only when few.
+		labels, beatLabels = len(msgs) <= 4, false
+	}
 	for k := range msgs {
 		m := &msgs[k]
 		if m.Type == raftcore.MsgClient || m.DeliverUs <= m.SendUs {
