@@ -337,6 +337,32 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	assert.True(t, b.Paused())
 }
 
+// TestFigureLabLinkKeepsTheSpeed: the full lab plays at the figure's
+// speed, the 1x a figure plays at (not the full app's slower default)
+// or the one the reader chose, read as the page reads its address.
+func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
+	for _, speed := range []float64{0, 0.5, 2} {
+		a := figureApp(t, "two-worlds", 720, 450)
+		want := FigureSpeed
+		if speed > 0 {
+			require.NoError(t, a.Do(SetSpeed{Speed: speed}))
+			want = speed
+		}
+		require.Equal(t, want, a.Speed())
+		require.NoError(t, a.Click(idFigureLab))
+		effects := a.TakeEffects()
+		require.Len(t, effects, 1)
+		u, err := url.Parse(effects[0].Text)
+		require.NoError(t, err)
+		params, probs := viz.ParseQuery("?"+u.RawQuery, BuiltinScenarios().Check)
+		require.Empty(t, probs)
+		b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(u.RawQuery, "&")), Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+		require.NoError(t, err)
+		assert.False(t, b.figure())
+		assert.Equal(t, want, b.Speed(), "the lab opened from a figure at %gx plays at %gx", want, b.Speed())
+	}
+}
+
 // TestFigureKeysPlayStepByStep: the play key plays the next step, as the
 // button does.
 func TestFigureKeysPlayStepByStep(t *testing.T) {
