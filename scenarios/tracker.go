@@ -38,7 +38,9 @@ func NewTracker(s *Scenario) *Tracker {
 }
 
 // Observe looks at the world and moves through every step whose condition
-// now holds.
+// now holds. Several steps may come true at one moment; each keeps its own
+// words and time (TextOf, ReachedAtMs), so that a display showing one step
+// at a time (a figure resting at each) can show every one of them.
 func (t *Tracker) Observe(w *raftcore.World) {
 	t.h.update(w)
 	v := t.view(w)
@@ -94,6 +96,19 @@ func (t *Tracker) StepText() string {
 		return t.s.Steps[0].Text
 	}
 	return t.reached[len(t.reached)-1].text
+}
+
+// TextOf is what the reader is told at step i, as it was worded when the
+// step was reached (the first step's text before anything happened); ""
+// for a step not reached.
+func (t *Tracker) TextOf(i int) string {
+	switch {
+	case i == 0 && len(t.reached) == 0:
+		return t.s.Steps[0].Text
+	case i < 0 || i >= len(t.reached):
+		return ""
+	}
+	return t.reached[i].text
 }
 
 // StepCount is the number of steps in the story.

@@ -248,3 +248,38 @@ func TestLossesAreToldByTheirCause(t *testing.T) {
 		})
 	}
 }
+
+// TestTrackerKeepsTheWordsOfStepsReachedTogether: steps that come true at
+// one moment each keep their own words and time, so that a figure can
+// show them one at a time.
+func TestTrackerKeepsTheWordsOfStepsReachedTogether(t *testing.T) {
+	s, err := Get("slow-or-dead")
+	require.NoError(t, err)
+	_, res, err := s.Run(1)
+	require.NoError(t, err)
+	w, err := raftcore.NewWorld(s.Config(1))
+	require.NoError(t, err)
+	tr := NewTracker(s)
+	require.Equal(t, s.Steps[0].Text, tr.TextOf(0))
+	tr.Observe(w)
+	for _, a := range s.Autoplay() {
+		runObserved(w, tr, a.AtUs())
+		mustApply(t, w, a)
+		tr.Observe(w)
+	}
+	runObserved(w, tr, int64(s.UntilMs*1000))
+	require.True(t, tr.Done())
+	together := 0
+	for i := range s.Steps {
+		at, ok := tr.ReachedAtMs(i)
+		require.True(t, ok)
+		require.Equal(t, res.ReachedAtMs[i], at)
+		require.Equal(t, res.Texts[i], tr.TextOf(i), "step %d", i)
+		if prev, _ := tr.ReachedAtMs(i - 1); i > 0 && prev == at {
+			together++
+		}
+	}
+	require.Positive(t, together, "no two steps of slow-or-dead come at one moment: the test shows nothing")
+	require.Equal(t, tr.StepText(), tr.TextOf(tr.Step()))
+	require.Empty(t, tr.TextOf(len(s.Steps)))
+}

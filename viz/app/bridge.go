@@ -197,8 +197,8 @@ func (a *App) State() Snapshot {
 		s.Layout = "zones"
 	}
 	if r := a.scen; r != nil {
-		s.Scenario = &ScenarioState{ID: r.id, Title: r.title, Prompt: r.s.Prompt, Step: r.tr.Step(), Steps: r.tr.StepCount(),
-			StepText: r.tr.StepText(), Done: r.tr.Done(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings,
+		s.Scenario = &ScenarioState{ID: r.id, Title: r.title, Prompt: r.s.Prompt, Step: r.step(), Steps: r.tr.StepCount(),
+			StepText: r.tr.TextOf(r.step()), Done: r.shownDone(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings,
 			Focus: string(r.s.UI.Focus)}
 	}
 	s.Leader = a.leader() + 1

@@ -22,6 +22,11 @@ import (
 // rests: paused, so that NextWake lets the host stop drawing until the
 // reader asks for more. Acting on a figure runs its world for a while
 // (actRunUs), or up to the next step, and it rests again.
+//
+// The figure rests on every step, one at a time: it stops at the event
+// that reached its next step, and when that event reached several steps
+// at once (or several come true at one moment) it shows the first, and
+// playing shows the next without running the clock.
 
 // FigureSpeed is a figure's speed when the page chose none: real time,
 // so that a step takes a few seconds and can be followed by eye.
@@ -55,11 +60,12 @@ func (a *App) figure() bool { return a.params.Embed && a.scen != nil }
 func (a *App) openFigure() {
 	r := a.scen
 	r.autoplay = true
+	a.paused, a.pace = true, pace{goal: -1}
 	if at := int64(r.s.UI.OpenMs * 1000); at > a.hist.NowUs() {
 		a.advance(at)
 		a.afterWorldMoved()
 	}
-	a.paused, a.pace = true, pace{goal: -1}
+	r.shown = r.latest()
 }
 
 // scriptEndUs is when the figure's script has played out.
@@ -77,6 +83,14 @@ func (a *App) playStep() error {
 	r := a.scen
 	if r == nil {
 		return fmt.Errorf("play: no figure is shown")
+	}
+	if r.shown < r.latest() {
+		// The next step was reached with this one, or the story is over
+		// and its closing line is next: show it, still.
+		r.shown++
+		a.paused, a.pace = true, pace{goal: -1}
+		a.changed()
+		return nil
 	}
 	now := a.hist.NowUs()
 	a.pace = pace{goal: -1, untilUs: now + actRunUs}
@@ -100,9 +114,12 @@ func (a *App) keepMoving() {
 		return
 	}
 	if a.paused {
+		// The reader moves the story on from where the world stands.
+		r := a.scen
+		r.shown = r.latest()
 		a.pace = pace{goal: -1}
-		if !a.scen.tr.Done() {
-			a.pace.goal = a.scen.tr.Step() + 1
+		if !r.tr.Done() {
+			a.pace.goal = r.tr.Step() + 1
 		}
 		a.paused, a.started = false, false
 	}
@@ -114,52 +131,83 @@ func (a *App) restIfDue() {
 	if !a.figure() || a.paused {
 		return
 	}
-	p := a.pace
-	if (p.goal >= 0 && a.scen.tr.Step() >= p.goal) || (p.untilUs > 0 && a.hist.NowUs() >= p.untilUs) {
+	p, r := a.pace, a.scen
+	if p.goal >= 0 && r.tr.Step() >= p.goal {
+		// Rest on the goal, even when later steps came with it.
+		r.shown = p.goal
+		a.paused, a.pace = true, pace{goal: -1}
+		a.changed()
+	} else if p.untilUs > 0 && a.hist.NowUs() >= p.untilUs {
 		a.paused, a.pace = true, pace{goal: -1}
 		a.changed()
 	}
 }
 
-// prevStep takes a figure back to where its story's current step began
-// or, when it is there already, to where the step before began; it rests
-// there. The story is followed again from the start up to that moment, so
-// that it stands exactly where it stood then.
+// prevStep takes a figure back to where the step it shows began or, when
+// it is there already, to the step before; it rests there. A step reached
+// at the same moment as the one before is shown again without moving the
+// clock. Otherwise the story is followed again from the start up to the
+// event that reached the step, so that it stands exactly where it stood
+// then.
 func (a *App) prevStep() error {
 	r := a.scen
 	if r == nil {
 		return fmt.Errorf("step back: no figure is shown")
 	}
+	a.paused, a.pace = true, pace{goal: -1}
 	now := a.hist.NowUs()
-	// A figure resting at a step has run a frame or so past it.
+	// A figure rests at the event that reached its step; one stopped by
+	// the reader has run a frame or so past it.
 	near := int64(300_000 * math.Max(a.speed, 1))
-	target := int64(r.s.UI.OpenMs * 1000)
-	for k := r.tr.Step(); k >= 1; k-- {
+	open := int64(r.s.UI.OpenMs * 1000)
+	at := func(k int) int64 {
 		ms, _ := r.tr.ReachedAtMs(k)
-		if at := int64(ms * 1000); at < now-near && at > target {
-			target = at
-			break
+		return int64(ms * 1000)
+	}
+	k := r.step()
+	if r.shownDone() && at(k) >= now-near {
+		// At the closing line: its last step's words again.
+		r.shown = k
+		a.changed()
+		return nil
+	}
+	if k >= 1 && at(k) > open && at(k) >= now-near {
+		// Already where step k began: go to the step before.
+		k--
+		if at(k) == at(k+1) {
+			r.shown = k
+			a.changed()
+			return nil
 		}
 	}
-	if target >= now-near && now <= target+near {
-		a.paused, a.pace = true, pace{goal: -1}
+	if k >= 1 && at(k) > open {
+		a.retrack(at(k), k)
+		return nil
+	}
+	if now <= open+near {
 		a.note("This is where the figure starts.")
 		return nil
 	}
-	a.retrack(target)
-	a.paused, a.pace = true, pace{goal: -1}
+	a.retrack(open, -1)
 	return nil
 }
 
 // retrack shows the run at virtual time to with the story followed anew
-// from the start, event by event, as it was the first time.
-func (a *App) retrack(to int64) {
+// from the start, event by event, as it was the first time; with step at
+// 0 or more, at the event that reached that step, showing it.
+func (a *App) retrack(to int64, step int) {
 	r := a.scen
 	a.hist.GoTo(0)
 	r.tr = scenarios.NewTracker(r.s)
 	r.tr.Observe(a.World())
-	a.runObserved(to)
+	// As many events as it takes: this is the moment the reader asked
+	// for, not a frame.
+	a.runObserved(to, step, math.MaxInt)
 	r.lastStep = r.tr.Step()
+	r.shown = r.latest()
+	if step >= 0 {
+		r.shown = min(step, r.tr.Step())
+	}
 	a.carry = 0
 	a.afterWorldMoved()
 }
@@ -257,10 +305,10 @@ func (a *App) figureText() string {
 	switch {
 	case a.banner.text != "":
 		return a.banner.text
-	case r.tr.Done():
+	case r.shownDone():
 		return r.tr.Final()
-	case r.tr.Step() > 0:
-		return r.tr.StepText()
+	case r.step() > 0:
+		return r.tr.TextOf(r.step())
 	}
 	return r.s.Prompt
 }
@@ -277,7 +325,7 @@ func (a *App) figureWords(w float64) *writer {
 		tone = ToneAccent
 	}
 	wr.text(a.figureText(), sizeBody, tone, false)
-	if c := r.s.UI.Compare; c != nil && r.tr.Done() && r.s.Setting(c.Knob) != c.Value {
+	if c := r.s.UI.Compare; c != nil && r.shownDone() && r.s.Setting(c.Knob) != c.Value {
 		k, _ := r.s.Knob(c.Knob)
 		wr.gap(4)
 		wr.row("", 0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
@@ -343,9 +391,9 @@ func (a *App) buildFigureBars() {
 	switch {
 	case !a.paused:
 		play = button(idFigurePlay, "Pause", SetPaused{Paused: true})
-	case r.tr.Done():
+	case r.shownDone():
 		play.Label = "Play on"
-	case r.tr.Step() == 0:
+	case r.step() == 0:
 		play.Label = "Play"
 	}
 	back := button(idFigureBack, "Step back", PrevStep{})
@@ -353,11 +401,11 @@ func (a *App) buildFigureBars() {
 	f.Toolbar = a.barRow(f.Toolbar, top, false, [][]string{{play.Label, "Step back", "Start again"}, {shortPlay(play.Label), "Back", "Restart"}}, play, back, again)
 	lab := button(idFigureLab, "Open in the full lab", OpenInLab{})
 	f.Toolbar = a.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
-	status := fmt.Sprintf("Step %d of %d", r.tr.Step()+1, r.tr.StepCount())
+	status := fmt.Sprintf("Step %d of %d", r.step()+1, r.tr.StepCount())
 	switch {
 	case !a.paused:
 		status += " · playing"
-	case r.tr.Done():
+	case r.shownDone():
 		status += " · the end"
 	}
 	f.Status = TextItem{}

@@ -28,11 +28,18 @@ func figureApp(t testing.TB, id string, w, h float64) *App {
 }
 
 // playToRest presses play and runs the figure until it rests, at most
-// limit of real time; it returns the real time it played.
+// limit of real time; it returns the real time it played. A step reached
+// with the one shown, or the closing line after the last step, is shown at
+// once, the figure still.
 func playToRest(t *testing.T, a *App, c *clock, limit time.Duration) time.Duration {
 	t.Helper()
+	shown, now := a.scen.shown, a.World().Now()
 	require.NoError(t, a.Click(idFigurePlay))
-	require.False(t, a.Paused(), "the figure does not play when asked")
+	if a.Paused() {
+		require.Equal(t, shown+1, a.scen.shown, "the figure neither plays nor shows what comes next when asked")
+		require.Equal(t, now, a.World().Now(), "showing a step reached already runs the clock")
+		return 0
+	}
 	start := c.now
 	for !a.Paused() {
 		if c.now-start > limit {
@@ -108,6 +115,54 @@ func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 	}
 }
 
+// TestFigureRestsOnEveryStep plays every figure, with every knob setting,
+// step by step, and checks that it rests on each step of its story in
+// turn, saying that step's words at the moment the step was reached (the
+// moment its claims are checked at), even when several steps come at one
+// moment.
+func TestFigureRestsOnEveryStep(t *testing.T) {
+	for _, s := range everyFigure(t) {
+		t.Run(figureLabel(s), func(t *testing.T) {
+			a := figureApp(t, s.ID, 720, 450)
+			for _, st := range s.Settings {
+				require.NoError(t, a.Do(SetKnob{Knob: st.Knob, Value: st.Value}))
+			}
+			var c clock
+			c.run(a, time.Second)
+			require.True(t, a.Paused(), "the figure does not open still")
+			rested := map[int]bool{}
+			rest := func() {
+				k := a.scen.step()
+				rested[k] = true
+				at, ok := a.scen.tr.ReachedAtMs(k)
+				require.True(t, ok, "the figure shows step %d, not reached", k+1)
+				st := a.State().Scenario
+				assert.Equal(t, k, st.Step)
+				if k > 0 {
+					assert.Equal(t, a.scen.tr.TextOf(k), a.figureText(), "resting at step %d, the figure says something else", k+1)
+					assert.InDelta(t, at, float64(a.World().Now())/1000, 0.001, "the figure rests at step %d away from the moment it was reached", k+1)
+				}
+			}
+			rest()
+			for n := 0; !a.scen.shownDone(); n++ {
+				require.Less(t, n, 2*len(s.Steps), "the story does not end")
+				before := a.scen.shown
+				playToRest(t, a, &c, 60*time.Second)
+				require.Equal(t, before+1, a.scen.shown, "playing from step %d rests elsewhere", before+1)
+				if !a.scen.shownDone() {
+					rest()
+				}
+			}
+			// After the last step, its closing line.
+			assert.Equal(t, a.scen.tr.Final(), a.figureText())
+			assert.True(t, a.State().Scenario.Done)
+			for k := range s.Steps {
+				assert.True(t, rested[k], "the figure never rests on step %d: %q", k+1, s.Steps[k].Text)
+			}
+		})
+	}
+}
+
 // everyFigure is every scenario with its default settings, and with each
 // other value of each knob.
 func everyFigure(t testing.TB) []*scenarios.Scenario {
@@ -153,28 +208,34 @@ func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
 
 	_, res, err := s.Run(viz.DefaultParams().Seed)
 	require.NoError(t, err)
-	for k := 1; k < len(s.Steps); k = a.scen.tr.Step() + 1 {
+	still := 0
+	for k := 1; k < len(s.Steps); k++ {
 		played := playToRest(t, a, &c, 30*time.Second)
-		// Steps reached at the same moment are shown as one: the figure
-		// rests at the last of them.
-		got := a.scen.tr.Step()
-		require.GreaterOrEqual(t, got, k, "the figure rested before step %d", k)
-		for j := k; j < got; j++ {
-			assert.Equal(t, res.ReachedAtMs[j], res.ReachedAtMs[got], "the figure passed step %d without resting", j)
+		require.Equal(t, k, a.scen.step(), "the figure did not rest at step %d", k)
+		at, _ := a.scen.tr.ReachedAtMs(k)
+		assert.InDelta(t, res.ReachedAtMs[k], at, 1, "step %d came at another moment than in the scenario", k)
+		// The figure rests at the event that reached the step: the world
+		// its words were written for.
+		assert.InDelta(t, at, float64(a.World().Now())/1000, 0.001, "the figure ran on past step %d", k)
+		assert.Equal(t, res.Texts[k], a.State().Scenario.StepText, "resting at step %d, the figure says something else", k)
+		assert.Less(t, played, 15*time.Second, "step %d took %v of real time", k, played)
+		if played == 0 {
+			still++
 		}
-		at, _ := a.scen.tr.ReachedAtMs(got)
-		assert.InDelta(t, res.ReachedAtMs[got], at, 1, "step %d came at another moment than in the scenario", got)
-		// At 1x the figure rests within a frame of reaching the step.
-		assert.LessOrEqual(t, float64(a.World().Now())/1000-at, 300.0, "the figure ran on past step %d", got)
-		assert.Less(t, played, 15*time.Second, "step %d took %v of real time", got, played)
 		c.run(a, time.Second)
 		a.Frame()
 		idle, _ := a.NextWake(c.now)
-		assert.True(t, idle, "resting at step %d, the app is not idle", got)
+		assert.True(t, idle, "resting at step %d, the app is not idle", k)
 		assert.True(t, a.Paused())
 	}
+	// Steps 4 and 5 (C resumes; C acted on old beliefs) come at one
+	// moment: the second is shown by playing on, the clock still.
+	assert.Equal(t, 1, still, "steps shown without running the clock")
 	assert.True(t, a.scen.tr.Done())
 	end := a.World().Now()
+	assert.Zero(t, playToRest(t, a, &c, 30*time.Second), "the closing line is not shown at once")
+	assert.Equal(t, a.scen.tr.Final(), a.figureText())
+	assert.Equal(t, end, a.World().Now())
 	playToRest(t, a, &c, 30*time.Second)
 	assert.Greater(t, a.World().Now(), end, "playing at the end runs nothing")
 }
@@ -187,24 +248,24 @@ func TestFigureStepsBack(t *testing.T) {
 	var c clock
 	playToRest(t, a, &c, 30*time.Second)
 	playToRest(t, a, &c, 30*time.Second)
-	require.Equal(t, 2, a.scen.tr.Step())
+	require.Equal(t, 2, a.scen.step())
 	at1, _ := a.scen.tr.ReachedAtMs(1)
 	at2, _ := a.scen.tr.ReachedAtMs(2)
 
 	require.NoError(t, a.Click(idFigureBack))
 	assert.True(t, a.Paused())
-	assert.Equal(t, 1, a.scen.tr.Step(), "back from step 3: the story stands at step %d", a.scen.tr.Step()+1)
+	assert.Equal(t, 1, a.scen.step(), "back from step 3: the story stands at step %d", a.scen.step()+1)
 	assert.Equal(t, int64(at1*1000), a.World().Now(), "back from step 3 is not where step 2 began")
 	checkFigureFrame(t, a, "stepped back")
 
 	playToRest(t, a, &c, 30*time.Second)
-	assert.Equal(t, 2, a.scen.tr.Step())
+	assert.Equal(t, 2, a.scen.step())
 	again, _ := a.scen.tr.ReachedAtMs(2)
 	assert.InDelta(t, at2, again, 0.001, "step 3 came at another moment after stepping back")
 
 	require.NoError(t, a.Click(idFigureBack))
 	require.NoError(t, a.Click(idFigureBack))
-	assert.Equal(t, 0, a.scen.tr.Step())
+	assert.Equal(t, 0, a.scen.step())
 	assert.Equal(t, int64(a.scen.s.UI.OpenMs*1000), a.World().Now(), "back at the start is not the opening moment")
 	require.NoError(t, a.Click(idFigureBack))
 	assert.Contains(t, a.State().Banner, "starts")
@@ -274,6 +335,32 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	assert.Equal(t, a.World().TraceHash(), b.World().TraceHash(), "the lab opens another run")
 	assert.Equal(t, a.scen.tr.Step(), b.scen.tr.Step(), "the lab's story stands elsewhere")
 	assert.True(t, b.Paused())
+}
+
+// TestFigureLabLinkKeepsTheSpeed: the full lab plays at the figure's
+// speed, the 1x a figure plays at (not the full app's slower default)
+// or the one the reader chose, read as the page reads its address.
+func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
+	for _, speed := range []float64{0, 0.5, 2} {
+		a := figureApp(t, "two-worlds", 720, 450)
+		want := FigureSpeed
+		if speed > 0 {
+			require.NoError(t, a.Do(SetSpeed{Speed: speed}))
+			want = speed
+		}
+		require.Equal(t, want, a.Speed())
+		require.NoError(t, a.Click(idFigureLab))
+		effects := a.TakeEffects()
+		require.Len(t, effects, 1)
+		u, err := url.Parse(effects[0].Text)
+		require.NoError(t, err)
+		params, probs := viz.ParseQuery("?"+u.RawQuery, BuiltinScenarios().Check)
+		require.Empty(t, probs)
+		b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(u.RawQuery, "&")), Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+		require.NoError(t, err)
+		assert.False(t, b.figure())
+		assert.Equal(t, want, b.Speed(), "the lab opened from a figure at %gx plays at %gx", want, b.Speed())
+	}
 }
 
 // TestFigureKeysPlayStepByStep: the play key plays the next step, as the

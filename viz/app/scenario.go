@@ -61,6 +61,12 @@ type scenarioRun struct {
 	// next is the script's next action to apply.
 	next     int
 	lastStep int
+	// shown is the step whose words are on screen, or StepCount for the
+	// closing line once the story is over. The full app shows the latest
+	// step reached; a figure shows one at a time, so that it can rest on
+	// each, even when several were reached at one moment, and on the last
+	// step before its closing line.
+	shown int
 }
 
 func newScenarioRun(s *scenarios.Scenario) *scenarioRun {
@@ -82,9 +88,26 @@ func (r *scenarioRun) begin(a *App) error {
 	r.tr = scenarios.NewTracker(r.s)
 	r.tr.Observe(a.World())
 	r.lastStep = r.tr.Step()
+	r.shown = r.latest()
 	r.next = 0
 	return nil
 }
+
+// step is the step shown (see shown); never one not reached.
+func (r *scenarioRun) step() int { return min(r.shown, r.tr.Step()) }
+
+// latest is the furthest the words can be: the latest step reached, or
+// the closing line once the story is over.
+func (r *scenarioRun) latest() int {
+	if r.tr.Done() {
+		return r.tr.StepCount()
+	}
+	return r.tr.Step()
+}
+
+// shownDone reports whether the closing line is shown: the story is over
+// on screen.
+func (r *scenarioRun) shownDone() bool { return r.tr.Done() && r.shown >= r.tr.StepCount() }
 
 // observe feeds the tracker; a new step is news worth a redraw.
 func (r *scenarioRun) observe(a *App) {
@@ -95,6 +118,10 @@ func (r *scenarioRun) observe(a *App) {
 	if st := r.tr.Step(); st != r.lastStep {
 		r.lastStep = st
 		a.changed()
+	}
+	if !a.figure() || (!a.paused && a.pace.goal < 0) {
+		// Not paced step by step: the words follow the story.
+		r.shown = r.latest()
 	}
 }
 
@@ -131,15 +158,22 @@ func (r *scenarioRun) panelKinds() []viz.PanelKind {
 // advance moves the world to time to, applying the script's actions on
 // the way when the app plays the figure. Script actions are applied only
 // at the head: behind it, the recorded run already holds them.
+//
+// A figure playing to its next step stops there, at the event that
+// reached it, even within a frame: it rests on the world its step's words
+// were written for.
 func (a *App) advance(to int64) {
 	r := a.scen
+	stop := a.stopAt()
 	if r != nil && r.autoplay && a.hist.AtHead() {
 		for ; r.next < len(r.script) && r.script[r.next].AtUs() <= to; r.next++ {
 			x := r.script[r.next]
 			if x.AtUs() < a.hist.NowUs() {
 				continue
 			}
-			a.runObserved(x.AtUs())
+			if a.runObserved(x.AtUs(), stop, maxObserved) {
+				return
+			}
 			if err := a.hist.Act(x); err != nil {
 				a.say("The figure's script failed: "+err.Error(), ToneBad, 0)
 				r.autoplay = false
@@ -148,7 +182,15 @@ func (a *App) advance(to int64) {
 			r.tr.Observe(a.World())
 		}
 	}
-	a.runObserved(to)
+	a.runObserved(to, stop, maxObserved)
+}
+
+// stopAt is the step a playing figure stops at (-1: none).
+func (a *App) stopAt() int {
+	if !a.figure() || a.paused {
+		return -1
+	}
+	return a.pace.goal
 }
 
 // maxObserved bounds the events handled one by one in a frame; beyond it
@@ -157,19 +199,32 @@ const maxObserved = 5000
 
 // runObserved moves the world to time to. While a scenario's story is
 // under way the tracker looks after every event, as the scenario's own
-// autoplay does, so that no step is missed between two frames.
-func (a *App) runObserved(to int64) {
+// autoplay does, so that no step is missed between two frames. With stop
+// at 0 or more it stops as soon as that step is reached, and says so.
+// Beyond limit events the world runs on unobserved (a frame's bound).
+func (a *App) runObserved(to int64, stop, limit int) (stopped bool) {
 	r := a.scen
-	if r != nil && r.tr != nil && !r.tr.Done() {
-		for i := 0; i < maxObserved; i++ {
-			next, ok := a.World().NextEventAt()
-			if !ok || next > to || !a.hist.tl.StepForward() {
-				break
-			}
-			r.tr.Observe(a.World())
+	if r == nil || r.tr == nil {
+		a.hist.RunUntil(to)
+		return false
+	}
+	reached := func() bool { return stop >= 0 && r.tr.Step() >= stop }
+	for i := 0; i < limit && !r.tr.Done() && !reached(); i++ {
+		next, ok := a.World().NextEventAt()
+		if !ok || next > to || !a.hist.tl.StepForward() {
+			break
 		}
+		r.tr.Observe(a.World())
+	}
+	if reached() {
+		return true
 	}
 	a.hist.RunUntil(to)
+	if !r.tr.Done() {
+		// The run may hold an action at to itself.
+		r.tr.Observe(a.World())
+	}
+	return reached()
 }
 
 // takeOver stops the app playing the figure: the reader acted.
@@ -222,9 +277,9 @@ func (r *scenarioRun) panel(a *App, wr *writer) {
 		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)
 	}
 	if n := r.tr.StepCount(); n > 1 {
-		wr.text(fmt.Sprintf("Step %d of %d", r.tr.Step()+1, n), sizeSmall, ToneMuted, true)
+		wr.text(fmt.Sprintf("Step %d of %d", r.step()+1, n), sizeSmall, ToneMuted, true)
 	}
-	if t := r.tr.StepText(); t != "" {
+	if t := r.tr.TextOf(r.step()); t != "" {
 		wr.text(t, sizeBody, ToneAccent, true)
 	}
 	if r.tr.Done() {

@@ -130,6 +130,7 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 	if scen != nil {
 		a.params.Scenario = scen.id
 		scen.observe(a)
+		scen.shown = scen.latest()
 	}
 	a.resetView()
 	a.paused = true
