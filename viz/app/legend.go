@@ -88,7 +88,7 @@ func (a *App) legendWords() legendWords {
 		lw.commit = "Green bar: committed up to here. The triangle under it: carried out up to there."
 		lw.timer = "Ring: how long the machine has not heard from the one in charge. When it closes, it tries to take over."
 	case raft:
-		lw.filled = "Filled: an entry this machine knows is committed. The number, and the colour, is the term it was written in."
+		lw.filled = "Filled: an entry this machine knows is committed. Its number and colour give the term it was written in."
 		lw.hollow = "Hollow: an entry not yet known to be committed. A new leader may still replace it."
 		lw.commit = "Green bar: this machine's commit index. The triangle under it: applied up to there."
 		lw.timer = "Ring: the election timer. When it closes, the machine stands for election. Leaders have none."
@@ -112,14 +112,16 @@ func (a *App) buildLegend(key Widget) *LegendView {
 	}
 	lw := a.legendWords()
 	pad := 10.0
-	width := math.Min(a.w-16, 380)
+	// Wide enough that most lines take one line, so the card is short
+	// enough to stand above the log rows.
+	width := math.Min(a.w-16, 560)
 	size := sizeSmall
 	if a.w < 500 {
 		size = sizeSmall - 1
 	}
 	cellH := 16.0
 	cellW := 20.0
-	nodeR := 8.0
+	nodeR := 7.0
 	msgR := math.Max(a.lay.MessageRadius, 4)
 	sampleW := 3*cellW + 4
 	textX := pad + sampleW + 10
@@ -139,7 +141,7 @@ func (a *App) buildLegend(key Widget) *LegendView {
 				r.Lines[i].Y += d
 			}
 		}
-		y += h + 6
+		y += h + 4
 		lv.Rows = append(lv.Rows, r)
 		return &lv.Rows[len(lv.Rows)-1]
 	}
@@ -179,7 +181,7 @@ func (a *App) buildLegend(key Widget) *LegendView {
 		n.R, n.Shape, n.Tone, n.Timer = nodeR, ShapeCircle, ToneFollower, -1
 		r.Nodes = append(r.Nodes, n)
 	}
-	ring := 2*nodeR + 22
+	ring := 2*nodeR + 20
 	if lw.timer != "" {
 		node(NodeView{}, row(ring, lw.timer))
 		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
@@ -205,15 +207,20 @@ func (a *App) buildLegend(key Widget) *LegendView {
 		r := row(2*msgR+10, lw.lost)
 		r.Msgs = append(r.Msgs, MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: ToneBad, Fall: 0.35})
 	}
-	h := y - 6 + pad
+	h := y - 4 + pad
 	// Above the log rows if there is room, else as low as fits.
 	x := math.Max((a.w-width)/2, 8)
 	if len(a.lay.Nodes) > 0 {
 		x = math.Max(math.Min(a.lay.Nodes[0].LogLabel.X, a.w-width-8), 8)
 	}
+	// Above its button if there is room, else under the log rows, else
+	// in the middle.
 	top := key.Rect.Y - 6 - h
-	if key.Rect.Empty() || top < 8 {
-		top = math.Max(math.Min(a.h-h-8, (a.h-h)/2), 4)
+	if below := a.lay.Logs.Bottom() + 6; top < 4 && below+h <= a.h-4 {
+		top = below
+	}
+	if key.Rect.Empty() || top < 4 {
+		top = math.Max((a.h-h)/2, 4)
 	}
 	off := viz.Pt(x, top)
 	lv.Rect = viz.XYWH(x, top, width, h)

@@ -128,6 +128,12 @@ func TestLegendFits(t *testing.T) {
 			require.NotNil(t, f.Legend)
 			assert.Empty(t, f.Overflows(a.measure), "%s at %vx%v", what, s.w, s.h)
 			assert.True(t, within(f.Legend.Rect, viz.XYWH(0, 0, s.w, s.h)), "%s at %vx%v: %v", what, s.w, s.h, f.Legend.Rect)
+			// Where there is room, the card leaves its button and the log
+			// rows in sight; on a phone it may cover them (a tap on it
+			// closes it).
+			if s.w == 1280 || (s.w == 720 && a.figure()) {
+				assert.False(t, f.Legend.Rect.Overlaps(f.Logs.Key.Rect), "%s at %vx%v: the card hides its button", what, s.w, s.h)
+			}
 		}
 	}
 }
