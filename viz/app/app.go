@@ -135,6 +135,7 @@ type App struct {
 	scroll   [5]float64 // per panel, in pixels
 	logBack  uint64     // log entries scrolled back from the newest
 	help     bool
+	legend   bool // the key to the marks is open
 	hover    viz.Point
 	hoverOK  bool
 	// quietHover is what the pointer pressed: its hover text stays hidden

@@ -52,8 +52,8 @@ func (a *App) control(id string) (Widget, error) {
 }
 
 // widgets are the controls of the frame: the toolbar's, the tabs, the
-// timeline's button, the panels', the caption's and the menu's, and the
-// banner's close button.
+// timeline's button, the key to the marks and its card, the panels', the
+// caption's and the menu's, and the banner's close button.
 func (f *Frame) widgets() iter.Seq[Widget] {
 	return func(yield func(Widget) bool) {
 		each := func(ws []Widget) bool {
@@ -68,6 +68,12 @@ func (f *Frame) widgets() iter.Seq[Widget] {
 			return
 		}
 		if !each(f.Timeline.Buttons) {
+			return
+		}
+		if f.Logs.Key.ID != "" && !yield(f.Logs.Key) {
+			return
+		}
+		if f.Legend != nil && !yield(f.Legend.Close) {
 			return
 		}
 		for _, p := range f.Panels {
@@ -118,6 +124,12 @@ func (a *App) widgetAt(p viz.Point) (Widget, bool) {
 		if f.Menu.Rect.Contains(p) {
 			return Widget{}, false
 		}
+	}
+	if f.Legend != nil && f.Legend.Close.Rect.Contains(p) {
+		return f.Legend.Close, true
+	}
+	if f.Logs.Key.ID != "" && f.Logs.Key.Rect.Contains(p) {
+		return f.Logs.Key, true
 	}
 	if f.Banner != nil && f.Banner.Close.Rect.Contains(p) {
 		return f.Banner.Close, true

@@ -63,9 +63,11 @@ func (a *App) Do(in Intent) error {
 	case ClearSelection:
 		a.selected, a.menu = -1, menuState{}
 	case Dismiss:
-		a.menu, a.help = menuState{}, false
+		a.menu, a.help, a.legend = menuState{}, false, false
 	case ShowHelp:
 		a.help = in.On
+	case ShowLegend:
+		a.legend = in.On
 	case CloseBanner:
 		a.banner = banner{}
 	case OpenMachine:

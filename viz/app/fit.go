@@ -52,6 +52,23 @@ func (f *Frame) Overflows(measure func(string, float64) float64) []string {
 		widget("toolbar", w, canvas)
 	}
 	text("status", f.Status, canvas)
+	if f.Logs.Key.ID != "" {
+		widget("logs", f.Logs.Key, canvas)
+	}
+	if l := f.Legend; l != nil {
+		if !within(l.Rect, canvas) {
+			bad("key at %v lies outside the canvas", l.Rect)
+		}
+		text("key", l.Title, l.Rect)
+		for _, r := range l.Rows {
+			if !within(r.Sample, l.Rect) {
+				bad("key: a sample at %v lies outside %v", r.Sample, l.Rect)
+			}
+			for _, t := range r.Lines {
+				text("key", t, l.Rect)
+			}
+		}
+	}
 	for _, m := range []*MenuView{f.Caption, f.Menu} {
 		if m == nil {
 			continue

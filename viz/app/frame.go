@@ -74,6 +74,8 @@ type Frame struct {
 	Caption *MenuView
 	Menu    *MenuView
 	Help    *HelpView
+	// Legend is the key to the marks, opened by Logs.Key.
+	Legend  *LegendView
 	Banner  *BannerView
 	Tooltip *TooltipView
 }
@@ -193,6 +195,8 @@ type LogsView struct {
 	// More says how many entries lie left (Before) or right (After) of
 	// the window; never silently cut.
 	Before, After TextItem
+	// Key opens and closes the key to the marks (Frame.Legend).
+	Key Widget
 }
 
 // LogRow is one machine's log.

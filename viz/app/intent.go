@@ -50,6 +50,8 @@ type (
 	Dismiss struct{}
 	// ShowHelp shows or hides the help.
 	ShowHelp struct{ On bool }
+	// ShowLegend shows or hides the key to the marks on the stage.
+	ShowLegend struct{ On bool }
 	// CloseBanner hides the note in the banner.
 	CloseBanner struct{}
 	// OpenMachine selects machine Node and opens its menu, or closes the
@@ -180,6 +182,7 @@ func (Select) isIntent()           {}
 func (ClearSelection) isIntent()   {}
 func (Dismiss) isIntent()          {}
 func (ShowHelp) isIntent()         {}
+func (ShowLegend) isIntent()       {}
 func (CloseBanner) isIntent()      {}
 func (OpenMachine) isIntent()      {}
 func (OpenLink) isIntent()         {}

@@ -154,6 +154,10 @@ func (a *App) buildLogs() {
 	// Say what lies outside the window rather than cutting it silently.
 	L.Before, L.After = TextItem{}, TextItem{}
 	L.Header = L.Header[:0]
+	L.Key = Widget{}
+	if n > 0 && len(a.lay.Nodes) > 0 && !L.Rect.Empty() {
+		L.Key = a.legendKey()
+	}
 	if n > 0 && len(a.lay.Nodes) > 0 {
 		strip := a.lay.Nodes[0].LogStrip
 		y := L.Rect.Y - sizeSmall - 3
@@ -162,8 +166,13 @@ func (a *App) buildLogs() {
 			every = 10
 		}
 		left, right := strip.X-1e9, strip.Right()+1e9
+		bx := a.lay.Nodes[0].LogLabel.X
+		if !L.Key.Rect.Empty() {
+			bx = L.Key.Rect.Right() + 6
+			left = bx - 2
+		}
 		if first > 1 {
-			L.Before = TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: a.lay.Nodes[0].LogLabel.X, Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+			L.Before = TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: bx, Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
 			left = L.Before.X + a.measure(L.Before.Text, L.Before.Size) + 6
 		}
 		if maxLast > last {

@@ -22,6 +22,7 @@ func (a *App) buildOverlays() {
 		// What it was about is gone.
 		a.menu = menuState{}
 	}
+	f.Legend = a.buildLegend(f.Logs.Key)
 	f.Help = nil
 	if a.help {
 		f.Help = a.buildHelp()

@@ -46,6 +46,8 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.flush()
 	c.paintPopover(f.Caption, p)
 	c.flush()
+	c.paintLegend(f, p)
+	c.flush()
 	c.paintPopover(f.Menu, p)
 	c.flush()
 	c.paintHelp(f, p)
@@ -174,30 +176,34 @@ func (c *canvas) halo(t app.TextItem, p *palette) {
 
 func (c *canvas) paintMessages(f *app.Frame, p *palette) {
 	for i := range f.Messages {
-		m := &f.Messages[i]
-		clr := p.tone(m.Tone)
-		if m.Fall > 0 {
-			// Dropped: it falls away and fades.
-			k := math.Min(m.Fall, 1)
-			pos := viz.Pt(m.Pos.X+k*6, m.Pos.Y+k*k*36)
-			c.cross(pos, m.R*0.9, 2, clr.alpha(1-k))
-			continue
+		c.paintMessage(&f.Messages[i], p)
+	}
+}
+
+// paintMessage draws a message on the wire, or one falling away.
+func (c *canvas) paintMessage(m *app.MsgView, p *palette) {
+	clr := p.tone(m.Tone)
+	if m.Fall > 0 {
+		// Dropped: it falls away and fades.
+		k := math.Min(m.Fall, 1)
+		pos := viz.Pt(m.Pos.X+k*6, m.Pos.Y+k*k*36)
+		c.cross(pos, m.R*0.9, 2, clr.alpha(1-k))
+		return
+	}
+	if m.Selected {
+		c.ring(m.Pos, m.R+4, 2, p.tone(app.ToneAccent))
+	}
+	if m.Hollow {
+		c.sprite(spriteDisc, m.Pos, m.R, 0, p.bg)
+		c.sprite(spriteRing, m.Pos, m.R-0.8, 2, clr)
+		if m.Reject {
+			c.cross(m.Pos, m.R*0.45, 1.5, clr)
 		}
-		if m.Selected {
-			c.ring(m.Pos, m.R+4, 2, p.tone(app.ToneAccent))
-		}
-		if m.Hollow {
-			c.sprite(spriteDisc, m.Pos, m.R, 0, p.bg)
-			c.sprite(spriteRing, m.Pos, m.R-0.8, 2, clr)
-			if m.Reject {
-				c.cross(m.Pos, m.R*0.45, 1.5, clr)
-			}
-		} else {
-			c.sprite(spriteDisc, m.Pos, m.R, 0, clr)
-		}
-		if m.Label.Text != "" {
-			c.text(m.Label, p.tone(m.Label.Tone))
-		}
+	} else {
+		c.sprite(spriteDisc, m.Pos, m.R, 0, clr)
+	}
+	if m.Label.Text != "" {
+		c.text(m.Label, p.tone(m.Label.Tone))
 	}
 }
 
@@ -227,65 +233,68 @@ func (c *canvas) nodeShape(n *app.NodeView, at viz.Point, r float64, fill, edge 
 
 func (c *canvas) paintNodes(f *app.Frame, p *palette) {
 	for i := range f.Nodes {
-		n := &f.Nodes[i]
-		if n.Hidden {
-			continue
+		if !f.Nodes[i].Hidden {
+			c.paintNode(&f.Nodes[i], p)
 		}
-		fill := p.tone(n.Tone)
-		edge := fill.mix(p.onDisc, 0.45)
-		if n.Pulse > 0 && n.Pulse < 1 {
-			c.ring(n.Center, n.R*(1.05+0.55*n.Pulse), 2.5*(1-n.Pulse)+0.5, p.tone(app.ToneLeader).alpha(0.7*(1-n.Pulse)))
+	}
+}
+
+// paintNode draws a machine with its rings, votes, words and badges.
+func (c *canvas) paintNode(n *app.NodeView, p *palette) {
+	fill := p.tone(n.Tone)
+	edge := fill.mix(p.onDisc, 0.45)
+	if n.Pulse > 0 && n.Pulse < 1 {
+		c.ring(n.Center, n.R*(1.05+0.55*n.Pulse), 2.5*(1-n.Pulse)+0.5, p.tone(app.ToneLeader).alpha(0.7*(1-n.Pulse)))
+	}
+	if n.Timer >= 0 {
+		c.ring(n.Center, n.R+5, 3, p.border.alpha(0.8))
+		c.arc(n.Center, n.R+5, n.Timer, 3, p.tone(n.TimerTone))
+	}
+	if n.Selected {
+		c.ring(n.Center, n.R+10, 2.5, p.tone(app.ToneAccent))
+	}
+	if n.Highlight && !n.Selected {
+		// The machines a story is about wear a dotted ring.
+		for k := 0; k < 24; k += 2 {
+			c.arcFrom(n.Center, n.R+10, float64(k)/24, 1.0/24, 2, p.tone(app.ToneAccent).alpha(0.8))
 		}
-		if n.Timer >= 0 {
-			c.ring(n.Center, n.R+5, 3, p.border.alpha(0.8))
-			c.arc(n.Center, n.R+5, n.Timer, 3, p.tone(n.TimerTone))
+	}
+	c.nodeShape(n, n.Center, n.R, fill, edge, 2.5)
+	for _, v := range n.Votes {
+		if v.Granted {
+			c.disc(v.Pos, 4, p.tone(app.ToneGood))
+			c.ring(v.Pos, 4, 1, p.onDisc.alpha(0.6))
+		} else {
+			c.cross(v.Pos, 3, 1.6, p.tone(app.ToneBad))
 		}
-		if n.Selected {
-			c.ring(n.Center, n.R+10, 2.5, p.tone(app.ToneAccent))
-		}
-		if n.Highlight && !n.Selected {
-			// The machines a story is about wear a dotted ring.
-			for k := 0; k < 24; k += 2 {
-				c.arcFrom(n.Center, n.R+10, float64(k)/24, 1.0/24, 2, p.tone(app.ToneAccent).alpha(0.8))
-			}
-		}
-		c.nodeShape(n, n.Center, n.R, fill, edge, 2.5)
-		for _, v := range n.Votes {
-			if v.Granted {
-				c.disc(v.Pos, 4, p.tone(app.ToneGood))
-				c.ring(v.Pos, 4, 1, p.onDisc.alpha(0.6))
-			} else {
-				c.cross(v.Pos, 3, 1.6, p.tone(app.ToneBad))
-			}
-		}
-		nameClr := p.onDisc
-		switch {
-		case n.Crashed:
-			nameClr = hex(0xe6e9ef)
-			c.cross(n.Center, n.R*0.62, 3, p.tone(app.ToneBad).alpha(0.9))
-		case n.Paused:
-			// Two bars: frozen.
-			bw, bh := n.R*0.16, n.R*0.5
-			y := n.Center.Y + n.R*0.22
-			c.rect(viz.XYWH(n.Center.X-bw*1.8, y, bw, bh), p.onDisc.alpha(0.55))
-			c.rect(viz.XYWH(n.Center.X+bw*0.8, y, bw, bh), p.onDisc.alpha(0.55))
-		}
-		name := n.Name
-		if n.Paused {
-			name.Y -= n.R * 0.18
-		}
-		c.text(name, nameClr)
-		for _, l := range n.Lines {
-			c.halo(l, p)
-			c.text(l, p.tone(l.Tone))
-		}
-		for _, b := range n.Badges {
-			w := Measure(b.Text, b.Size) + 10
-			box := viz.XYWH(b.X-w/2, b.Y-b.Size/2-3, w, b.Size+6)
-			c.roundRect(box, 5, p.tone(b.Tone).alpha(0.16).mix(p.bg, 0.2))
-			c.roundRectLine(box, 5, 1, p.tone(b.Tone))
-			c.text(b, p.tone(b.Tone))
-		}
+	}
+	nameClr := p.onDisc
+	switch {
+	case n.Crashed:
+		nameClr = hex(0xe6e9ef)
+		c.cross(n.Center, n.R*0.62, 3, p.tone(app.ToneBad).alpha(0.9))
+	case n.Paused:
+		// Two bars: frozen.
+		bw, bh := n.R*0.16, n.R*0.5
+		y := n.Center.Y + n.R*0.22
+		c.rect(viz.XYWH(n.Center.X-bw*1.8, y, bw, bh), p.onDisc.alpha(0.55))
+		c.rect(viz.XYWH(n.Center.X+bw*0.8, y, bw, bh), p.onDisc.alpha(0.55))
+	}
+	name := n.Name
+	if n.Paused {
+		name.Y -= n.R * 0.18
+	}
+	c.text(name, nameClr)
+	for _, l := range n.Lines {
+		c.halo(l, p)
+		c.text(l, p.tone(l.Tone))
+	}
+	for _, b := range n.Badges {
+		w := Measure(b.Text, b.Size) + 10
+		box := viz.XYWH(b.X-w/2, b.Y-b.Size/2-3, w, b.Size+6)
+		c.roundRect(box, 5, p.tone(b.Tone).alpha(0.16).mix(p.bg, 0.2))
+		c.roundRectLine(box, 5, 1, p.tone(b.Tone))
+		c.text(b, p.tone(b.Tone))
 	}
 }
 
@@ -336,38 +345,43 @@ func (c *canvas) paintLogs(f *app.Frame, p *palette) {
 		name := r.Name
 		name.X, name.Y, name.Center = tag.X+tag.W/2, tag.Y+tag.H/2, true
 		c.text(name, p.onDisc)
-		for _, cell := range r.Cells {
-			col := p.term(cell.Color)
-			if cell.Committed {
-				c.rect(cell.Rect, col)
-			} else {
-				c.rect(cell.Rect, p.surface)
-				c.rectLine(cell.Rect.Inset(0.75), 1.5, col.mix(p.onDisc, 0.25))
-			}
-			if cell.Conflict {
-				c.line(viz.Pt(cell.Rect.X, cell.Rect.Bottom()-1), viz.Pt(cell.Rect.Right(), cell.Rect.Bottom()-1), 2, p.linkCut)
-			}
-			if cell.Text != "" {
-				size := math.Min(cell.Rect.H*0.68, 12)
-				c.text(app.TextItem{Text: cell.Text, X: cell.Rect.X + cell.Rect.W/2, Y: cell.Rect.Y + cell.Rect.H/2, Size: size, Center: true}, p.termText)
-			}
+		c.paintLogRow(r, p)
+	}
+}
+
+// paintLogRow draws a log row's cells and its markers.
+func (c *canvas) paintLogRow(r *app.LogRow, p *palette) {
+	for _, cell := range r.Cells {
+		col := p.term(cell.Color)
+		if cell.Committed {
+			c.rect(cell.Rect, col)
+		} else {
+			c.rect(cell.Rect, p.surface)
+			c.rectLine(cell.Rect.Inset(0.75), 1.5, col.mix(p.onDisc, 0.25))
 		}
-		if r.Faded {
-			c.rect(r.Strip, p.bg.alpha(0.45))
+		if cell.Conflict {
+			c.line(viz.Pt(cell.Rect.X, cell.Rect.Bottom()-1), viz.Pt(cell.Rect.Right(), cell.Rect.Bottom()-1), 2, p.linkCut)
 		}
-		top, bot := r.Strip.Y-1, r.Strip.Bottom()+1
-		if r.CommitX >= 0 {
-			c.line(viz.Pt(r.CommitX, top), viz.Pt(r.CommitX, bot), 2.5, p.tone(app.ToneGood))
+		if cell.Text != "" {
+			size := math.Min(cell.Rect.H*0.68, 12)
+			c.text(app.TextItem{Text: cell.Text, X: cell.Rect.X + cell.Rect.W/2, Y: cell.Rect.Y + cell.Rect.H/2, Size: size, Center: true}, p.termText)
 		}
-		if r.AppliedX >= 0 {
-			c.fan([]viz.Point{viz.Pt(r.AppliedX-4, bot+3), viz.Pt(r.AppliedX+4, bot+3), viz.Pt(r.AppliedX, bot-2)}, p.tone(app.ToneGood))
-		}
-		if r.MatchX >= 0 {
-			c.fan([]viz.Point{viz.Pt(r.MatchX-4, top-3), viz.Pt(r.MatchX+4, top-3), viz.Pt(r.MatchX, top+2)}, p.tone(app.ToneLeader))
-		}
-		if r.NextX >= 0 {
-			c.line(viz.Pt(r.NextX, top), viz.Pt(r.NextX, bot), 1.2, p.tone(app.ToneLeader).alpha(0.8))
-		}
+	}
+	if r.Faded {
+		c.rect(r.Strip, p.bg.alpha(0.45))
+	}
+	top, bot := r.Strip.Y-1, r.Strip.Bottom()+1
+	if r.CommitX >= 0 {
+		c.line(viz.Pt(r.CommitX, top), viz.Pt(r.CommitX, bot), 2.5, p.tone(app.ToneGood))
+	}
+	if r.AppliedX >= 0 {
+		c.fan([]viz.Point{viz.Pt(r.AppliedX-4, bot+3), viz.Pt(r.AppliedX+4, bot+3), viz.Pt(r.AppliedX, bot-2)}, p.tone(app.ToneGood))
+	}
+	if r.MatchX >= 0 {
+		c.fan([]viz.Point{viz.Pt(r.MatchX-4, top-3), viz.Pt(r.MatchX+4, top-3), viz.Pt(r.MatchX, top+2)}, p.tone(app.ToneLeader))
+	}
+	if r.NextX >= 0 {
+		c.line(viz.Pt(r.NextX, top), viz.Pt(r.NextX, bot), 1.2, p.tone(app.ToneLeader).alpha(0.8))
 	}
 }
 
@@ -599,6 +613,44 @@ func (c *canvas) paintHelp(f *app.Frame, p *palette) {
 	for _, l := range h.Lines {
 		c.text(l, p.tone(l.Tone))
 	}
+}
+
+// paintLegend draws the key to the marks: its button over the log rows
+// and, when open, its card, whose samples are drawn by the stage's own
+// painters.
+func (c *canvas) paintLegend(f *app.Frame, p *palette) {
+	if f.Logs.Key.ID != "" {
+		c.paintWidget(f.Logs.Key, p)
+	}
+	l := f.Legend
+	if l == nil {
+		return
+	}
+	c.card(l.Rect, p)
+	c.text(l.Title, p.tone(l.Title.Tone))
+	c.icon("close", l.CloseIcon, p.tone(app.ToneMuted), p)
+	for i := range l.Rows {
+		r := &l.Rows[i]
+		for _, t := range r.Lines {
+			c.text(t, p.tone(t.Tone))
+		}
+		if r.Log != nil {
+			c.paintLogRow(r.Log, p)
+		}
+	}
+	c.flush()
+	c.aa = true
+	for i := range l.Rows {
+		r := &l.Rows[i]
+		for j := range r.Nodes {
+			c.paintNode(&r.Nodes[j], p)
+		}
+		for j := range r.Msgs {
+			c.paintMessage(&r.Msgs[j], p)
+		}
+	}
+	c.flush()
+	c.aa = false
 }
 
 func (c *canvas) paintTooltip(f *app.Frame, p *palette) {

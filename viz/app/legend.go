@@ -1,0 +1,277 @@
+package app
+
+import (
+	"math"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+)
+
+// Widget ids of the key to the marks.
+const (
+	idLegend      = "legend"
+	idLegendClose = "legend.close"
+)
+
+// LegendView is the key to the marks on the stage: samples drawn by the
+// same painters as the stage, each with a line saying what it means under
+// the protocol and the words on screen.
+type LegendView struct {
+	Rect  viz.Rect
+	Title TextItem
+	// Close covers the whole card: a press anywhere on it closes it.
+	// CloseIcon is where its cross is drawn.
+	Close     Widget
+	CloseIcon viz.Rect
+	Rows      []LegendRow
+}
+
+// LegendRow is one sample and its words. A sample is a piece of a log
+// row (Log), machines (Nodes) or messages (Msgs), drawn inside Sample.
+type LegendRow struct {
+	Sample viz.Rect
+	Log    *LogRow
+	Nodes  []NodeView
+	Msgs   []MsgView
+	Lines  []TextItem
+}
+
+// legendKey is the control that opens and closes the key, over the log
+// rows' name tags.
+func (a *App) legendKey() Widget {
+	size := sizeSmall - 1
+	w := Widget{ID: idLegend, Kind: WidgetButton, Label: "Key", On: a.legend, Enabled: true, Size: size,
+		Intent: ShowLegend{On: !a.legend}}
+	if len(a.lay.Nodes) == 0 {
+		return Widget{}
+	}
+	x := a.lay.Nodes[0].LogLabel.X
+	h := size + 6
+	w.Rect = viz.XYWH(x, a.lay.Logs.Y-h-3, a.measure(w.Label, size)+12, h)
+	return w
+}
+
+// sampleEntry is the text and colour of an entry on screen that is
+// committed (or not), as its cell shows them; ok is false when no machine
+// holds one.
+func (a *App) sampleEntry(committed bool) (text string, color int, ok bool) {
+	w := a.World()
+	for i := 1; i <= w.Size(); i++ {
+		nd := w.Node(raftcore.NodeID(i))
+		for idx := nd.LastIndex(); idx >= 1; idx-- {
+			if (idx <= nd.Commit()) == committed {
+				e := nd.Entry(idx)
+				return a.entryText(e), a.entryColor(e), true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// legendWords are the lines of the key, by sample, for the protocol and
+// the words on screen.
+type legendWords struct {
+	filled, hollow, commit, timer, highlight, dots, lost string
+}
+
+func (a *App) legendWords() legendWords {
+	lw := legendWords{
+		highlight: "Dashed ring: a machine this figure's story is about.",
+		lost:      "Falling cross: a message lost on the way. It never arrives.",
+		dots:      "Dots: messages on their way. A filled dot asks, a ring answers (a cross in it: no).",
+	}
+	raft := a.cfg.Protocol == raftcore.ProtocolRaft
+	switch {
+	case raft && a.plain():
+		lw.filled = "Filled: a write this machine knows is committed: a majority holds it, so it stays. It shows the value written."
+		lw.hollow = "Hollow: a write held here but not yet committed. It may still be replaced."
+		lw.commit = "Green bar: committed up to here. The triangle under it: carried out up to there."
+		lw.timer = "Ring: how long the machine has not heard from the one in charge. When it closes, it tries to take over."
+	case raft:
+		lw.filled = "Filled: an entry this machine knows is committed. Its number and colour give the term it was written in."
+		lw.hollow = "Hollow: an entry not yet known to be committed. A new leader may still replace it."
+		lw.commit = "Green bar: this machine's commit index. The triangle under it: applied up to there."
+		lw.timer = "Ring: the election timer. When it closes, the machine stands for election. Leaders have none."
+	default:
+		lw.filled = "Each cell is a write, showing its value (w: a longer value, x: a delete). It counts the moment it lands: nothing waits, so no cell is hollow. Colour: the machine that took the write."
+		lw.commit = "Green bar: where the history counts as done; here always at its end."
+		if a.cfg.Protocol == raftcore.ProtocolFailover {
+			lw.timer = "Ring: how long a machine has not heard from the authority. When it closes, it makes itself the authority."
+		} else {
+			lw.dots = "Dots: copies on their way to the other machines."
+		}
+	}
+	return lw
+}
+
+// buildLegend lays the key out over the stage, above the log rows, or
+// returns nil when it is closed.
+func (a *App) buildLegend(key Widget) *LegendView {
+	if !a.legend {
+		return nil
+	}
+	lw := a.legendWords()
+	pad := 10.0
+	// Wide enough that most lines take one line, so the card is short
+	// enough to stand above the log rows.
+	width := math.Min(a.w-16, 560)
+	size := sizeSmall
+	if a.w < 500 {
+		size = sizeSmall - 1
+	}
+	cellH := 16.0
+	cellW := 20.0
+	nodeR := 7.0
+	msgR := math.Max(a.lay.MessageRadius, 4)
+	sampleW := 3*cellW + 4
+	textX := pad + sampleW + 10
+	textW := width - textX - pad
+	lv := &LegendView{}
+	y := pad
+	lv.Title = TextItem{Text: "Key", X: pad, Y: y, Size: sizeTitle, Tone: ToneText, Bold: true}
+	y += lineHeight(sizeTitle) + 4
+	row := func(sampleH float64, words string) *LegendRow {
+		wr := a.newWriter(textX, y, textW)
+		wr.text(words, size, ToneText, false)
+		h := math.Max(sampleH, wr.height())
+		r := LegendRow{Sample: viz.XYWH(pad, y+(h-sampleH)/2, sampleW, sampleH), Lines: wr.lines}
+		// Centre the words on the sample when they are shorter.
+		if d := (h - wr.height()) / 2; d > 0 {
+			for i := range r.Lines {
+				r.Lines[i].Y += d
+			}
+		}
+		y += h + 4
+		lv.Rows = append(lv.Rows, r)
+		return &lv.Rows[len(lv.Rows)-1]
+	}
+	cells := func(r *LegendRow, committed ...bool) *LogRow {
+		lr := &LogRow{Strip: viz.XYWH(r.Sample.X, r.Sample.Y, float64(len(committed))*cellW, cellH), CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1}
+		for i, c := range committed {
+			text, color, ok := a.sampleEntry(c)
+			if !ok {
+				text, color, ok = a.sampleEntry(!c)
+			}
+			if !ok {
+				text, color = a.fallbackEntry(c)
+			}
+			lr.Cells = append(lr.Cells, LogCell{Rect: viz.XYWH(lr.Strip.X+float64(i)*cellW+1, lr.Strip.Y+1, cellW-2, cellH-2), Index: uint64(i + 1), Color: color, Committed: c, Text: text})
+		}
+		r.Log = lr
+		return lr
+	}
+	naive := a.cfg.Protocol != raftcore.ProtocolRaft
+	cells(row(cellH, lw.filled), true)
+	if lw.hollow != "" {
+		cells(row(cellH, lw.hollow), false)
+	}
+	{
+		r := row(cellH+8, lw.commit)
+		r.Sample.Y += 2
+		r.Sample.H -= 8
+		lr := cells(r, true, true, naive)
+		if naive {
+			lr.CommitX, lr.AppliedX = lr.Strip.Right(), lr.Strip.Right()
+		} else {
+			lr.CommitX, lr.AppliedX = lr.Strip.X+2*cellW, lr.Strip.X+2*cellW
+		}
+	}
+	node := func(n NodeView, r *LegendRow) {
+		n.Center = viz.Pt(r.Sample.X+nodeR+12, r.Sample.Y+r.Sample.H/2)
+		n.R, n.Shape, n.Tone, n.Timer = nodeR, ShapeCircle, ToneFollower, -1
+		r.Nodes = append(r.Nodes, n)
+	}
+	ring := 2*nodeR + 20
+	if lw.timer != "" {
+		node(NodeView{}, row(ring, lw.timer))
+		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
+		n.Timer, n.TimerTone = 0.6, ToneMuted
+	}
+	if a.scen != nil {
+		node(NodeView{}, row(ring, lw.highlight))
+		lv.Rows[len(lv.Rows)-1].Nodes[0].Highlight = true
+	}
+	{
+		r := row(2*msgR+4, lw.dots)
+		c := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
+		if naive && a.cfg.Protocol == raftcore.ProtocolNaiveCopy {
+			r.Msgs = append(r.Msgs, MsgView{Pos: c, R: msgR, Tone: ToneCopy})
+		} else {
+			tone := ToneAppend
+			r.Msgs = append(r.Msgs, MsgView{Pos: c, R: msgR, Tone: tone},
+				MsgView{Pos: c.Add(viz.Pt(3*msgR, 0)), R: msgR, Tone: tone, Hollow: true},
+				MsgView{Pos: c.Add(viz.Pt(6*msgR, 0)), R: msgR, Tone: tone, Hollow: true, Reject: true})
+		}
+	}
+	{
+		r := row(2*msgR+10, lw.lost)
+		r.Msgs = append(r.Msgs, MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: ToneBad, Fall: 0.35})
+	}
+	h := y - 4 + pad
+	// Above the log rows if there is room, else as low as fits.
+	x := math.Max((a.w-width)/2, 8)
+	if len(a.lay.Nodes) > 0 {
+		x = math.Max(math.Min(a.lay.Nodes[0].LogLabel.X, a.w-width-8), 8)
+	}
+	// Above its button if there is room, else under the log rows, else
+	// in the middle.
+	top := key.Rect.Y - 6 - h
+	if below := a.lay.Logs.Bottom() + 6; top < 4 && below+h <= a.h-4 {
+		top = below
+	}
+	if key.Rect.Empty() || top < 4 {
+		top = math.Max((a.h-h)/2, 4)
+	}
+	off := viz.Pt(x, top)
+	lv.Rect = viz.XYWH(x, top, width, h)
+	lv.Title.X += off.X
+	lv.Title.Y += off.Y
+	for i := range lv.Rows {
+		r := &lv.Rows[i]
+		r.Sample = shift(r.Sample, off)
+		for j := range r.Lines {
+			r.Lines[j].X += off.X
+			r.Lines[j].Y += off.Y
+		}
+		if r.Log != nil {
+			r.Log.Strip = shift(r.Log.Strip, off)
+			for j := range r.Log.Cells {
+				r.Log.Cells[j].Rect = shift(r.Log.Cells[j].Rect, off)
+			}
+			if r.Log.CommitX >= 0 {
+				r.Log.CommitX += off.X
+			}
+			if r.Log.AppliedX >= 0 {
+				r.Log.AppliedX += off.X
+			}
+		}
+		for j := range r.Nodes {
+			r.Nodes[j].Center = r.Nodes[j].Center.Add(off)
+		}
+		for j := range r.Msgs {
+			r.Msgs[j].Pos = r.Msgs[j].Pos.Add(off)
+		}
+	}
+	s := sizeTitle + 8
+	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
+	lv.Close = Widget{ID: idLegendClose, Kind: WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Intent: ShowLegend{On: false}}
+	return lv
+}
+
+// fallbackEntry is the text and colour of a made-up entry, for a key
+// opened before anything is written.
+func (a *App) fallbackEntry(committed bool) (string, int) {
+	if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
+		if committed {
+			return "1", 1
+		}
+		return "2", 2
+	}
+	if committed {
+		return "7", 1
+	}
+	return "8", 2
+}
+
+// shift is r moved by off.
+func shift(r viz.Rect, off viz.Point) viz.Rect { return viz.XYWH(r.X+off.X, r.Y+off.Y, r.W, r.H) }
