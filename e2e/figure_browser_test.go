@@ -56,9 +56,13 @@ func requireFigureShows(t *testing.T, s app.Snapshot, what string) {
 func playFigureStep(t *testing.T, b *browser) app.Snapshot {
 	t.Helper()
 	s := appState(b)
-	step := s.Scenario.Step
+	step, done := s.Scenario.Step, s.Scenario.Done
 	clickWidget(b, s, "figure.play")
-	waitState(b, "the figure to play", func(s app.Snapshot) bool { return !s.Paused || s.Scenario.Step > step })
+	// A step reached at the same instant as the last, and the closing
+	// line after the last step, are shown without running the clock.
+	waitState(b, "the figure to play", func(s app.Snapshot) bool {
+		return !s.Paused || s.Scenario.Step > step || s.Scenario.Done != done
+	})
 	s = waitState(b, "the figure to rest", func(s app.Snapshot) bool { return s.Paused })
 	waitResting(b, fmt.Sprintf("at step %d", s.Scenario.Step+1))
 	return s
