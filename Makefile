@@ -107,7 +107,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags browser,desktop ./e2e/... $(DRAW_TEST_PKGS)
+	$(GO) vet -tags browser,desktop,figureshots ./e2e/... $(DRAW_TEST_PKGS)
 
 unit:
 	$(GO) test ./...

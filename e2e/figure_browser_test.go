@@ -3,19 +3,14 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"raftlab/scenarios"
 	"raftlab/viz/app"
 )
 
@@ -24,10 +19,6 @@ import (
 // every figure's frames; these check a few in a real browser, with its
 // fonts: the panel shows, no word is cut, and a figure at rest between
 // steps costs what a paused app costs.
-
-// envFigureShots names a directory for TestFigureScreenshots; without it
-// that test is skipped.
-const envFigureShots = "RAFTLAB_FIGURE_SHOTS"
 
 var figurePageSizes = [][2]int{{720, 450}, {350, 560}}
 
@@ -138,43 +129,4 @@ func TestFigureStepBackAndLabLink(t *testing.T) {
 	assert.Equal(t, s.TraceHash, l.TraceHash, "the lab opens another run")
 	assert.Equal(t, s.Scenario.Step, l.Scenario.Step)
 	noExceptions(t, b)
-}
-
-// TestFigureScreenshots saves every figure at both sizes as it opens and
-// at the end of its story, played step by step, in $RAFTLAB_FIGURE_SHOTS:
-// pictures to look at, not a test of anything but that each figure ends
-// with its panel shown and every word whole. It plays at 4x to save time.
-func TestFigureScreenshots(t *testing.T) {
-	dir := os.Getenv(envFigureShots)
-	if dir == "" {
-		t.Skip(envFigureShots + " is not set")
-	}
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	shot := func(b *browser, name string) {
-		ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
-		defer cancel()
-		buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644))
-	}
-	for _, id := range scenarios.IDs() {
-		for _, size := range figurePageSizes {
-			t.Run(fmt.Sprintf("%s/%dx%d", id, size[0], size[1]), func(t *testing.T) {
-				b := newBrowser(t, size[0], size[1])
-				b.openApp("scenario=" + id + "&embed=1&speed=4")
-				waitResting(b, "at the start")
-				name := fmt.Sprintf("%s-%dx%d", id, size[0], size[1])
-				shot(b, name+"-start")
-				requireFigureShows(t, appState(b), "at the start")
-				for k := 0; k < 12 && !appState(b).Scenario.Done; k++ {
-					playFigureStep(t, b)
-				}
-				s := appState(b)
-				assert.True(t, s.Scenario.Done)
-				shot(b, name+"-end")
-				requireFigureShows(t, s, "at the end")
-				b.close()
-			})
-		}
-	}
 }
