@@ -135,9 +135,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	hdr := w.Header()
-	hdr.Set("Content-Type", ContentType(name))
-	hdr.Set("Cache-Control", "no-cache")
-	hdr.Set("X-Content-Type-Options", "nosniff")
+	setFileHeaders(hdr, name)
 
 	// Pick a precompressed sibling if the client accepts its encoding.
 	serveName, serveInfo, encoding, etagSuffix := name, fi, "", ""
@@ -187,6 +185,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", serveInfo.ModTime(), rs)
 }
 
+// setFileHeaders sets the headers every served file carries: its type,
+// revalidation on each use, and no sniffing of the type.
+func setFileHeaders(hdr http.Header, name string) {
+	hdr.Set("Content-Type", ContentType(name))
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+}
+
 // notFound answers 404 with the served directory's NotFoundPage, or with plain text
 // when the directory has none.
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
@@ -196,9 +202,7 @@ func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hdr := w.Header()
-	hdr.Set("Content-Type", ContentType(NotFoundPage))
-	hdr.Set("Cache-Control", "no-cache")
-	hdr.Set("X-Content-Type-Options", "nosniff")
+	setFileHeaders(hdr, NotFoundPage)
 	hdr.Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(http.StatusNotFound)
 	if r.Method != http.MethodHead {

@@ -233,10 +233,7 @@ func (a *App) buildNodes() {
 		// cannot (nine machines on a small phone) the role word shortens
 		// or goes rather than run into a neighbour.
 		// Smaller words first, down to minCaptionSize, on a small stage.
-		size := lineSize
-		for size > minCaptionSize && a.measure(role, size) > room {
-			size -= 0.5
-		}
+		size := math.Max(a.fitSize(role, lineSize, room), minCaptionSize)
 		role = a.fitRole(role, room, size)
 		if a.measure(line2, size) > room {
 			line2 = ""

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -54,9 +55,7 @@ func (a *App) buildPanels() {
 	// than clipped ones.
 	size := sizeSmall + 1
 	for _, t := range a.lay.Tabs {
-		for size > minTabSize && a.measure(a.tabLabel(t.Kind), size) > t.Rect.W-6 {
-			size -= 0.5
-		}
+		size = math.Min(size, math.Max(a.fitSize(a.tabLabel(t.Kind), sizeSmall+1, t.Rect.W-6), minTabSize))
 	}
 	for _, t := range a.lay.Tabs {
 		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
@@ -524,6 +523,7 @@ func (a *App) clientPanel(wr *writer) {
 	}
 	wr.text(strconv.Itoa(ok)+" done, "+strconv.Itoa(pending)+" waiting, "+strconv.Itoa(failed)+" failed", sizeBody, ToneText, true)
 	now := w.Now()
+	held := heldBy(w, ops)
 	shown := 0
 	for k := len(ops) - 1; k >= 0 && shown < 40; k-- {
 		op := ops[k]
@@ -537,7 +537,7 @@ func (a *App) clientPanel(wr *writer) {
 			if op.Kind != raftcore.DoRead {
 				// How far the write has got: a majority of copies is
 				// what it waits for.
-				lat += ", held by " + strconv.Itoa(holders(w, op)) + " of " + strconv.Itoa(w.Size())
+				lat += ", held by " + strconv.Itoa(held[op.ID]) + " of " + strconv.Itoa(w.Size())
 			}
 		}
 		s := "#" + strconv.Itoa(op.ID) + " " + a.opLine(op) + " (" + lat + ")"
@@ -546,23 +546,36 @@ func (a *App) clientPanel(wr *writer) {
 	}
 }
 
-// holdersReach is how far back from the end of a log holders looks: a
+// holdersReach is how far back from the end of a log heldBy looks: a
 // write still waiting sits near the end.
 const holdersReach = 256
 
-// holders counts the machines whose log holds the entry client write op
-// became (a crashed machine's disk counts).
-func holders(w *raftcore.World, op raftcore.Op) int {
-	k := 0
+// heldBy counts, for each waiting write among ops, the machines whose log
+// holds the entry it became (a crashed machine's disk counts). Each log's
+// tail is read once, whatever the number of waiting writes: the panel is
+// built every frame while the run moves.
+func heldBy(w *raftcore.World, ops []raftcore.Op) map[int]int {
+	held := map[int]int{}
+	for _, op := range ops {
+		if op.Result == raftcore.OpPending && op.Kind != raftcore.DoRead {
+			held[op.ID] = 0
+		}
+	}
+	if len(held) == 0 {
+		return held
+	}
+	var counted []int
 	for id := raftcore.NodeID(1); int(id) <= w.Size(); id++ {
 		n := w.Node(id)
 		last := n.LastIndex()
+		counted = counted[:0]
 		for i := last; i >= 1 && i+holdersReach > last; i-- {
-			if n.Entry(i).Data.OpID == op.ID {
-				k++
-				break
+			op := n.Entry(i).Data.OpID
+			if _, waiting := held[op]; waiting && !slices.Contains(counted, op) {
+				held[op]++
+				counted = append(counted, op) // a duplicated entry counts once
 			}
 		}
 	}
-	return k
+	return held
 }
