@@ -113,9 +113,15 @@ type App struct {
 	measure func(string, float64) float64
 	wraps   map[wrapKey][]string // wrapped paragraphs, see wrap
 
-	w, h    float64
-	lay     viz.Layout
-	layKey  layoutKey
+	w, h   float64
+	lay    viz.Layout
+	layKey layoutKey
+	// geomMemo keeps an embedded figure's geometry (see figureGeom).
+	geomMemo struct {
+		key  figureGeomKey
+		geom figureGeom
+		ok   bool
+	}
 	rec     *viz.Recognizer
 	touch   bool
 	zones   []int // zone of each node in the layout, nil for a ring

@@ -498,6 +498,40 @@ func msgTone(t raftcore.MsgType) Tone {
 	return ToneClient
 }
 
+// msgTag places a message's tag beside its dot, on whichever side of its
+// lane keeps it off the machines and their words; a tag with no clear side
+// is left out (in busy moments it would sit on a machine's role or term),
+// unless the reader picked the message.
+func (a *App) msgTag(text string, pos, off viz.Point, picked bool) TextItem {
+	size := sizeSmall - 2
+	w, h := a.measure(text, size), lineHeight(size)
+	tag := TextItem{Text: text, Size: size, Tone: ToneMuted, Center: true}
+	for _, side := range [2]float64{1, -1} {
+		c := viz.Point{X: pos.X + side*off.X, Y: pos.Y + side*off.Y}
+		if a.tagClear(viz.XYWH(c.X-w/2, c.Y-h/2, w, h)) {
+			tag.X, tag.Y = c.X, c.Y
+			return tag
+		}
+	}
+	if !picked {
+		return TextItem{}
+	}
+	tag.X, tag.Y = pos.X+off.X, pos.Y+off.Y
+	return tag
+}
+
+// tagClear reports whether a message tag in box b stays off every
+// machine's disc and the words under it.
+func (a *App) tagClear(b viz.Rect) bool {
+	for _, n := range a.lay.Nodes {
+		disc := viz.XYWH(n.Center.X-a.lay.NodeRadius, n.Center.Y-a.lay.NodeRadius, 2*a.lay.NodeRadius, 2*a.lay.NodeRadius)
+		if b.Overlaps(disc) || b.Overlaps(n.Caption) {
+			return false
+		}
+	}
+	return true
+}
+
 func (a *App) buildMessages() {
 	f := &a.frame
 	w := a.World()
@@ -534,7 +568,7 @@ func (a *App) buildMessages() {
 		if (labels && (!beat || beatLabels)) || v.Selected {
 			d := lk.Lane(from, to)
 			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
-			v.Label = TextItem{Text: a.msgLabel(m), X: pos.X + off.X, Y: pos.Y + off.Y, Size: sizeSmall - 2, Tone: ToneMuted, Center: true}
+			v.Label = a.msgTag(a.msgLabel(m), pos, off, v.Selected)
 		}
 		f.Messages = append(f.Messages, v)
 		a.cache.dots = append(a.cache.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})

@@ -254,9 +254,35 @@ type figureGeom struct {
 // figureGap separates a figure's words from its panel.
 const figureGap = 4.0
 
+// figureGeomKey is what a figure's geometry depends on: the canvas, the
+// figure (its story and knobs) and the words shown now (a note may be
+// longer than any step), and whether the comparison button is up.
+type figureGeomKey struct {
+	w, h    float64
+	run     *scenarioRun
+	text    string
+	compare bool
+}
+
 // figureGeom lays a figure out: on a wide canvas its words and panel in a
-// column on the right, else under the machines.
+// column on the right, else under the machines. Sizing the words wraps
+// every step's text, so the result is kept until what it depends on
+// changes rather than worked out on every frame of a playing figure.
 func (a *App) figureGeom() figureGeom {
+	r := a.scen
+	c := r.s.UI.Compare
+	key := figureGeomKey{w: a.w, h: a.h, run: r, text: a.figureText(),
+		compare: c != nil && r.shownDone() && r.s.Setting(c.Knob) != c.Value}
+	if a.geomMemo.ok && a.geomMemo.key == key {
+		return a.geomMemo.geom
+	}
+	g := a.layFigure()
+	a.geomMemo.key, a.geomMemo.geom, a.geomMemo.ok = key, g, true
+	return g
+}
+
+// layFigure is figureGeom worked out afresh.
+func (a *App) layFigure() figureGeom {
 	_, hasPanel := panelKind(a.scen.s.UI.Focus)
 	cw := a.captionColumn()
 	if cw > 0 {

@@ -43,6 +43,21 @@ func checkFrame(t *testing.T, a *App, what string) {
 			t.Errorf("%s: node %d has no name or role line", what, nd.Index)
 		}
 	}
+	// A message's tag never sits on a machine or the words under it
+	// (unless the reader picked that message).
+	for _, m := range f.Messages {
+		if m.Label.Text == "" || m.Selected {
+			continue
+		}
+		tag := viz.XYWH(m.Label.X-a.measure(m.Label.Text, m.Label.Size)/2, m.Label.Y-lineHeight(m.Label.Size)/2,
+			a.measure(m.Label.Text, m.Label.Size), lineHeight(m.Label.Size))
+		for _, nd := range f.Nodes {
+			disc := viz.XYWH(nd.Center.X-nd.R, nd.Center.Y-nd.R, 2*nd.R, 2*nd.R)
+			if tag.Overlaps(disc) || tag.Overlaps(a.lay.Nodes[nd.Index].Caption) {
+				t.Errorf("%s: the tag %q at %v sits on machine %s", what, m.Label.Text, tag, nd.Name.Text)
+			}
+		}
+	}
 	var ws []Widget
 	ws = append(ws, f.Toolbar...)
 	ws = append(ws, f.Tabs...)

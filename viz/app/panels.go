@@ -506,8 +506,15 @@ func (a *App) clientPanel(wr *writer) {
 	w := a.World()
 	ops := w.Ops()
 	if len(ops) == 0 {
-		wr.text(a.forHand("No requests yet. Press c, or click a machine and choose Write here.",
-			"No requests yet. Tap a machine and choose Write here."), sizeBody, ToneMuted, false)
+		// A figure's toolbar has no keys to learn: its requests come from
+		// playing it, or from a machine's menu.
+		hint := a.forHand("No requests yet. Press c, or click a machine and choose Write here.",
+			"No requests yet. Tap a machine and choose Write here.")
+		if a.figure() {
+			hint = a.forHand("No requests yet. Play the figure, or click a machine and choose Write here.",
+				"No requests yet. Play the figure, or tap a machine and choose Write here.")
+		}
+		wr.text(hint, sizeBody, ToneMuted, false)
 		return
 	}
 	ok, failed, pending := 0, 0, 0
