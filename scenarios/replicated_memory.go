@@ -122,7 +122,13 @@ func logGroupsLine(w *raftcore.World) string {
 	if len(gs) == 2 {
 		a, b := gs[0][0], gs[1][0]
 		if at := divergeAt(w, a, b); at > 0 {
-			return line + fmt.Sprintf(". Their histories part at index %d.", at)
+			// Equal lengths would read as agreement: say first that these
+			// are two histories, then where they part.
+			same := "they start differently"
+			if at > 1 {
+				same = fmt.Sprintf("they match for the first %s and differ from entry %d on", count(int(at-1), "entry", "entries"), at)
+			}
+			return fmt.Sprintf("%s %s one history, %s another: %s.", capital(names(w, gs[0])), verb(len(gs[0]), "holds", "hold"), names(w, gs[1]), same)
 		}
 		short, long := gs[0], gs[1]
 		if w.Node(a).LastIndex() > w.Node(b).LastIndex() {

@@ -75,7 +75,7 @@ var threeAnswers = def{id: "three-answers", build: func(values) *Scenario {
 			s := fmt.Sprintf("%s %s YES to %s (%s, index %d); %s %s NO", names(v.W, yes), verb(len(yes), "answers", "answer"), k, val.Value, val.ModIndex,
 				names(v.W, no), verb(len(no), "answers", "answer"))
 			if d, ok := lossTo(v.h, no); ok {
-				s += fmt.Sprintf(": its copy was %s at %s, and naive-copy never sends it again.", lossWords(d.why), secs(d.atUs))
+				s += fmt.Sprintf(": its copy was %s at %s, and nothing ever sends it again.", lossWords(d.why), secs(d.atUs))
 			} else {
 				s += "."
 			}

@@ -63,7 +63,7 @@ var twoWorlds = def{id: "two-worlds", build: func(values) *Scenario {
 			if len(gs) < 2 {
 				return logGroupsLine(v.W)
 			}
-			return fmt.Sprintf("%s Each write since then went to both and only added to both; the checker counted %s.",
+			return fmt.Sprintf("%s Writes made since the heal reach every machine, but they only add to both histories: nothing goes back to mend where they part. The checker counted %s.",
 				logGroupsLine(v.W), count(v.W.ViolationCount(raftcore.RuleStateMachineSafety), "fork", "forks"))
 		},
 	}

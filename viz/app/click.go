@@ -110,6 +110,9 @@ func (m *MenuView) widgets() iter.Seq[Widget] {
 }
 
 // widgetAt is the app control under p, topmost first.
+// keySlop is how far around the key's button a press still hits it.
+const keySlop = 5.0
+
 func (a *App) widgetAt(p viz.Point) (Widget, bool) {
 	f := a.Frame()
 	if f.Help != nil {
@@ -128,7 +131,9 @@ func (a *App) widgetAt(p viz.Point) (Widget, bool) {
 	if f.Legend != nil && f.Legend.Close.Rect.Contains(p) {
 		return f.Legend.Close, true
 	}
-	if f.Logs.Key.ID != "" && f.Logs.Key.Rect.Contains(p) {
+	// The key's button is drawn small, to sit over the log rows without
+	// hiding them; it answers a few pixels around it, for a fingertip.
+	if f.Logs.Key.ID != "" && f.Logs.Key.Rect.Inset(-keySlop).Contains(p) {
 		return f.Logs.Key, true
 	}
 	if f.Banner != nil && f.Banner.Close.Rect.Contains(p) {

@@ -12,8 +12,9 @@ import (
 type DiagramView struct {
 	Boxes  []DiagramBox
 	Arrows []DiagramArrow
-	// Last says in words what the latest transition was.
-	Last TextItem
+	// Last says in words what the latest transition was, and Why what
+	// caused it, on a line of its own where one line would not fit.
+	Last, Why TextItem
 }
 
 // DiagramBox is one role.
@@ -114,11 +115,19 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
 		text := who + ": " + a.roleWord(latest.From) + " → " + a.roleWord(latest.To)
+		why := ""
 		if latest.Cause != raftcore.CauseNone {
-			text += " (" + latest.Cause.String() + ")"
+			why = "(" + latest.Cause.String() + ")"
+		}
+		if why != "" && a.measure(text+" "+why, sizeSmall) <= w {
+			text, why = text+" "+why, ""
 		}
 		d.Last = TextItem{Text: text, X: x, Y: y + h, Size: sizeSmall, Tone: ToneAccent}
 		h += lineHeight(sizeSmall)
+		if why != "" {
+			d.Why = TextItem{Text: why, X: x, Y: y + h, Size: sizeSmall, Tone: ToneAccent}
+			h += lineHeight(sizeSmall)
+		}
 	}
 	return d, h
 }
@@ -158,9 +167,11 @@ func (a *App) lastRoleChange() (*raftcore.RoleChange, string) {
 
 // moved returns the diagram shifted by dx, dy.
 func (d *DiagramView) moved(dx, dy float64) *DiagramView {
-	out := &DiagramView{Last: d.Last}
+	out := &DiagramView{Last: d.Last, Why: d.Why}
 	out.Last.X += dx
 	out.Last.Y += dy
+	out.Why.X += dx
+	out.Why.Y += dy
 	for _, b := range d.Boxes {
 		b.Rect.X += dx
 		b.Rect.Y += dy

@@ -108,6 +108,18 @@ func (f *Frame) Overflows(measure func(string, float64) float64) []string {
 				widget(where, w, p.Clip)
 			}
 		}
+		if d := p.Diagram; d != nil {
+			// The diagram is drawn whole; its words must fit the panel's
+			// width (its last line may be scrolled out of sight).
+			wide := viz.XYWH(p.Clip.X, -1e9, p.Clip.W, 2e9)
+			for _, t := range []TextItem{d.Last, d.Why} {
+				text(where+" diagram", t, wide)
+			}
+			for _, b := range d.Boxes {
+				text(where+" diagram", b.Label, b.Rect)
+				text(where+" diagram", b.Members, b.Rect)
+			}
+		}
 	}
 	for _, n := range f.Nodes {
 		if n.Hidden {

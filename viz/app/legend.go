@@ -93,7 +93,7 @@ func (a *App) legendWords() legendWords {
 		lw.commit = "Green bar: this machine's commit index. The triangle under it: applied up to there."
 		lw.timer = "Ring: the election timer. When it closes, the machine stands for election. Leaders have none."
 	default:
-		lw.filled = "Each cell is a write, showing its value (w: a longer value, x: a delete). It counts the moment it lands: nothing waits, so no cell is hollow. Colour: the machine that took the write."
+		lw.filled = "Each cell is a write, showing the value set (or the order's number; w: a longer value, x: a delete). It counts the moment it lands: nothing waits, so no cell is hollow. Colour: the machine that took the write."
 		lw.commit = "Green bar: where the history counts as done; here always at its end."
 		if a.cfg.Protocol == raftcore.ProtocolFailover {
 			lw.timer = "Ring: how long a machine has not heard from the authority. When it closes, it makes itself the authority."

@@ -80,6 +80,12 @@ func (a *App) entryText(e raftcore.Entry) string {
 		if _, v, ok := strings.Cut(e.Data.Value, "="); ok && len(v) <= 3 {
 			return v
 		}
+		// A value that is not a setting (an order: "4 lamps") is told by
+		// the short name its key ends in ("orders/3": 3), as the story
+		// names it.
+		if k := e.Data.Key[strings.LastIndexByte(e.Data.Key, '/')+1:]; !strings.Contains(e.Data.Value, "=") && k != "" && len(k) <= 3 {
+			return k
+		}
 		return "w"
 	}
 	return ""

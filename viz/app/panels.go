@@ -468,11 +468,21 @@ func (a *App) safetyPanel(wr *writer) {
 	w := a.World()
 	if c := w.Contract(); len(c) > 0 {
 		wr.text("The shared-history contract", sizeBody, ToneText, true)
+		// A figure has room for the five clauses only if those that hold
+		// go by name: the reason is given where a clause breaks.
+		compact := a.figure()
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
-			wr.item(mark, tone, cl.Title+": "+a.clauseText(cl), sizeBody-1, ToneText)
+			text := cl.Title + ": " + a.clauseText(cl)
+			if compact && cl.State == raftcore.ClauseHolding {
+				text = cl.Title
+			}
+			wr.item(mark, tone, text, sizeBody-1, ToneText)
 		}
 		wr.gap(6)
+		if compact {
+			return
+		}
 	}
 	total := w.ViolationCount("")
 	if total == 0 {

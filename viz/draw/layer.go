@@ -170,7 +170,7 @@ func samePanel(a, b *app.PanelView) bool {
 		return true
 	}
 	da, db := a.Diagram, b.Diagram
-	if da.Last != db.Last || !slices.Equal(da.Boxes, db.Boxes) || len(da.Arrows) != len(db.Arrows) {
+	if da.Last != db.Last || da.Why != db.Why || !slices.Equal(da.Boxes, db.Boxes) || len(da.Arrows) != len(db.Arrows) {
 		return false
 	}
 	for i := range da.Arrows {

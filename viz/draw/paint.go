@@ -425,6 +425,9 @@ func (c *canvas) paintPanel(pv *app.PanelView, p *palette) {
 			c.rect(viz.XYWH(pv.Clip.X, b-20+float64(k)*2, pv.Clip.W, 2), p.surface.alpha(float64(k)/10))
 		}
 		t := app.TextItem{Text: "more below ↓", X: pv.Clip.Right() - Measure("more below ↓", 11) - 2, Y: b - 14, Size: 11}
+		// A solid patch under the words, so that they never sit on a
+		// line of the panel half faded out.
+		c.rect(viz.XYWH(t.X-8, b-16, pv.Clip.Right()-t.X+8, 16), p.surface.alpha(1))
 		c.text(t, p.tone(app.ToneAccent))
 	}
 }
@@ -693,4 +696,7 @@ func (c *canvas) paintDiagram(d *app.DiagramView, p *palette) {
 		c.text(b.Members, p.tone(b.Members.Tone))
 	}
 	c.text(d.Last, p.tone(d.Last.Tone))
+	if d.Why.Text != "" {
+		c.text(d.Why, p.tone(d.Why.Tone))
+	}
 }
