@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/scenarios"
 	"raftlab/viz/app"
 )
 
@@ -28,6 +29,7 @@ func requireFigureShows(t *testing.T, s app.Snapshot, what string) {
 	t.Helper()
 	require.NotNil(t, s.Scenario, what)
 	assert.Empty(t, s.Screen.Overflow, "%s: words cut", what)
+	assert.Empty(t, s.Scenario.Untrue, "%s: the words shown are not true on screen", what)
 	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node"}[s.Scenario.Focus]
 	if want == "" {
 		assert.Empty(t, s.Screen.Panels, "%s: a figure about its machines shows a panel", what)
@@ -59,12 +61,12 @@ func playFigureStep(t *testing.T, b *browser) app.Snapshot {
 	return s
 }
 
-// TestFigureRestsBetweenStepsAtPageAndPhoneSizes opens a few figures at both
-// sizes: each opens still with its panel and every word whole, plays one
-// step at 1x when asked, and then rests: no frames, and less than 0.02
+// TestFigureRestsBetweenStepsAtPageAndPhoneSizes opens every figure at both
+// sizes: each opens still with its panel, every word whole and true, plays
+// one step at 1x when asked, and then rests: no frames, and less than 0.02
 // CPU-s/s for the renderer and GPU.
 func TestFigureRestsBetweenStepsAtPageAndPhoneSizes(t *testing.T) {
-	for _, id := range []string{"three-answers", "majority", "roles"} {
+	for _, id := range scenarios.IDs() {
 		for _, size := range figurePageSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", id, size[0], size[1]), func(t *testing.T) {
 				b := newBrowser(t, size[0], size[1])

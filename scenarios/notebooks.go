@@ -90,6 +90,9 @@ var notebooks = def{id: "notebooks",
 			}
 			return s
 		}
+		// The figure opens on its prompt: under raft it asks for the
+		// prediction before anything is played.
+		s.Prompt = "Under raft now. Predict first: when the delayed notebook is back, whose orders survive? Then play it."
 		s.Steps = []Step{
 			{Text: "The same three notebooks, now kept under raft. Predict first: when the delayed notebook is back, whose orders will survive, and what becomes of the rest? Then let one order reach only two of them.",
 				Claims: claims(machines(3), emptyLogs())},

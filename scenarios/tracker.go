@@ -111,6 +111,17 @@ func (t *Tracker) TextOf(i int) string {
 	return t.reached[i].text
 }
 
+// Untrue holds step i's claims against w, the world the tracker has
+// followed, as a display showing step i now would: nil when every claim is
+// true (or the step makes none). A figure resting on a step asks it, so
+// that a test in a real browser sees the words true on screen.
+func (t *Tracker) Untrue(i int, w *raftcore.World) error {
+	if i < 0 || i >= len(t.s.Steps) || t.s.Steps[i].Claims == nil {
+		return nil
+	}
+	return t.s.Steps[i].Claims(t.view(w))
+}
+
 // StepCount is the number of steps in the story.
 func (t *Tracker) StepCount() int { return len(t.s.Steps) }
 

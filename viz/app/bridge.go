@@ -71,6 +71,9 @@ type ScenarioState struct {
 	Settings []scenarios.Setting `json:"settings"`
 	// Focus is the panel an embedded figure shows (a scenarios.Panel).
 	Focus string `json:"focus"`
+	// Untrue says which claim of the step shown is false of the world on
+	// screen; empty while the words are true (see scenarios.Step.Claims).
+	Untrue string `json:"untrue,omitempty"`
 }
 
 // MachineState is one machine in a snapshot.
@@ -200,6 +203,11 @@ func (a *App) State() Snapshot {
 		s.Scenario = &ScenarioState{ID: r.id, Title: r.title, Prompt: r.s.Prompt, Step: r.step(), Steps: r.tr.StepCount(),
 			StepText: r.tr.TextOf(r.step()), Done: r.shownDone(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings,
 			Focus: string(r.s.UI.Focus)}
+		// A figure opens on its prompt, not on its first step's words.
+		shown := !r.shownDone() && !(a.figure() && r.step() == 0)
+		if err := r.tr.Untrue(r.step(), w); err != nil && shown {
+			s.Scenario.Untrue = err.Error()
+		}
 	}
 	s.Leader = a.leader() + 1
 	for i := 0; i < w.Size(); i++ {

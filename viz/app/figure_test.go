@@ -88,6 +88,7 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 		}
 	}
 	assert.Empty(t, f.Overflows(a.measure), "%s: words cut", what)
+	assert.Empty(t, a.State().Scenario.Untrue, "%s: the words shown are not true on screen", what)
 }
 
 // TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes plays every
