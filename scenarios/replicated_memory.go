@@ -125,8 +125,11 @@ func logGroupsLine(w *raftcore.World) string {
 			// Equal lengths would read as agreement: say first that these
 			// are two histories, then where they part.
 			same := "they start differently"
-			if at > 1 {
-				same = fmt.Sprintf("they match for the first %s and differ from entry %d on", count(int(at-1), "entry", "entries"), at)
+			switch {
+			case at == 2:
+				same = "they match for the first entry and differ from the second on"
+			case at > 2:
+				same = fmt.Sprintf("they match for the first %d entries and differ from entry %d on", at-1, at)
 			}
 			return fmt.Sprintf("%s %s one history, %s another: %s.", capital(names(w, gs[0])), verb(len(gs[0]), "holds", "hold"), names(w, gs[1]), same)
 		}

@@ -116,6 +116,9 @@ type App struct {
 	w, h   float64
 	lay    viz.Layout
 	layKey layoutKey
+	// compactPanel asks an embedded figure's panel for its short form,
+	// when the long one would not fit (see buildFigure).
+	compactPanel bool
 	// geomMemo keeps an embedded figure's geometry (see figureGeom).
 	geomMemo struct {
 		key  figureGeomKey

@@ -376,7 +376,14 @@ func (a *App) buildFigure() {
 		return
 	}
 	content := a.newWriter(0, 0, g.panel.W-2*panelPad)
+	a.compactPanel = false
 	a.panelContent(k, content)
+	if content.height() > g.panel.H-panelHeader-panelPad/2 {
+		// Too long for the room a figure has: the panel's short form.
+		a.compactPanel = true
+		content = a.newWriter(0, 0, g.panel.W-2*panelPad)
+		a.panelContent(k, content)
+	}
 	f.Panels = append(f.Panels, a.placePanel(k, g.panel, content))
 	a.panelRects = append(a.panelRects, panelRect{k, g.panel})
 }

@@ -468,9 +468,9 @@ func (a *App) safetyPanel(wr *writer) {
 	w := a.World()
 	if c := w.Contract(); len(c) > 0 {
 		wr.text("The shared-history contract", sizeBody, ToneText, true)
-		// A figure has room for the five clauses only if those that hold
-		// go by name: the reason is given where a clause breaks.
-		compact := a.figure()
+		// Where a figure has room for the five clauses only if those that
+		// hold go by name, the reason is given only where a clause breaks.
+		compact := a.figure() && a.compactPanel
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
 			text := cl.Title + ": " + a.clauseText(cl)
