@@ -467,10 +467,13 @@ func (a *App) nodePanel(wr *writer) {
 func (a *App) safetyPanel(wr *writer) {
 	w := a.World()
 	if c := w.Contract(); len(c) > 0 {
-		wr.text("The shared-history contract", sizeBody, ToneText, true)
 		// Where a figure has room for the five clauses only if those that
-		// hold go by name, the reason is given only where a clause breaks.
+		// hold go by name, the reason is given only where a clause breaks,
+		// and the clauses need no heading over them.
 		compact := a.figure() && a.compactPanel
+		if !compact {
+			wr.text("The shared-history contract", sizeBody, ToneText, true)
+		}
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
 			text := cl.Title + ": " + a.clauseText(cl)
