@@ -93,6 +93,11 @@ const (
 	PanelLogs Panel = "logs"
 	// PanelChecker lists the safety checker's findings.
 	PanelChecker Panel = "checker"
+	// PanelElections counts elections, leader changes, time without a
+	// leader and failover times (raftcore.ElectionStats).
+	PanelElections Panel = "elections"
+	// PanelClocks lists each machine's clock offset and the leader's lease.
+	PanelClocks Panel = "clocks"
 )
 
 // UI is how the app should present a scenario.
@@ -181,6 +186,8 @@ func (v values) get(name string) string {
 var registry = []def{
 	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
 	roles, partitionHalts, commitLatency,
+	timeoutTuning,
+	clockDrift,
 }
 
 func (d def) make(k values) *Scenario {

@@ -158,6 +158,9 @@ type history struct {
 	// leader had already reached: acts on outdated beliefs.
 	stale     []staleAppend
 	topLeader uint64 // highest term any machine became leader in
+	// elections counts elections, leaders and time without one
+	// (ElectionStats), from the first event read.
+	elections *raftcore.ElectionCounter
 }
 
 type roleChange struct {
@@ -197,6 +200,9 @@ func (h *history) update(w *raftcore.World) {
 	if n := w.Size() + 1; len(h.truncs) < n {
 		h.truncs = append(h.truncs, make([]int, n-len(h.truncs))...)
 	}
+	if h.elections == nil {
+		h.elections = raftcore.NewElectionCounter(w.Size())
+	}
 	if w.TraceCount() < h.seq {
 		// The world went back in time (the reader rewound it): carry on
 		// from here.
@@ -212,6 +218,9 @@ func (h *history) update(w *raftcore.World) {
 }
 
 func (h *history) event(e raftcore.TraceEvent) {
+	if h.elections != nil { // set on the first look at a world
+		h.elections.Observe(e)
+	}
 	switch e.Kind {
 	case raftcore.TraceDrop:
 		h.drops = append(h.drops, drop{from: e.Node, to: e.Peer, kind: e.MsgType, atUs: e.AtUs, why: e.Cause})
