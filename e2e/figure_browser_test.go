@@ -28,7 +28,7 @@ func requireFigureShows(t *testing.T, s app.Snapshot, what string) {
 	t.Helper()
 	require.NotNil(t, s.Scenario, what)
 	assert.Empty(t, s.Screen.Overflow, "%s: words cut", what)
-	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node"}[s.Scenario.Focus]
+	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node", "elections": "Node", "clocks": "Node"}[s.Scenario.Focus]
 	if want == "" {
 		assert.Empty(t, s.Screen.Panels, "%s: a figure about its machines shows a panel", what)
 		return
@@ -64,7 +64,7 @@ func playFigureStep(t *testing.T, b *browser) app.Snapshot {
 // step at 1x when asked, and then rests: no frames, and less than 0.02
 // CPU-s/s for the renderer and GPU.
 func TestFigureRestsBetweenStepsAtPageAndPhoneSizes(t *testing.T) {
-	for _, id := range []string{"three-answers", "majority", "roles"} {
+	for _, id := range []string{"three-answers", "majority", "roles", "timeout-tuning", "clock-drift"} {
 		for _, size := range figurePageSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", id, size[0], size[1]), func(t *testing.T) {
 				b := newBrowser(t, size[0], size[1])

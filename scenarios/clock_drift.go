@@ -136,6 +136,7 @@ var clockDrift = def{id: "clock-drift",
 						return stale == staleFlagged(v.W, op)
 					}))},
 			},
+			Shows: []raftcore.Rule{raftcore.RuleStaleRead},
 			Expect: func(w *raftcore.World) error {
 				v := &View{W: w, h: scan(w)}
 				if _, ok := newWrite(v); !ok {

@@ -38,6 +38,10 @@ type Scenario struct {
 	// Expect checks that a finished run made the figure's point: nil if it
 	// did, otherwise what was missing. Tests assert it on every autoplay.
 	Expect func(w *raftcore.World) error
+	// Shows lists the safety rules whose breaking is the figure's point
+	// (Expect asks for it): a run that breaks only these made its point,
+	// it did not fail.
+	Shows []raftcore.Rule
 
 	// final says what just happened, from the run's own numbers.
 	final func(v *View) string

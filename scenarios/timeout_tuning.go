@@ -89,7 +89,7 @@ var timeoutTuning = def{id: "timeout-tuning",
 			Steps: []Step{
 				{Text: "Five members, about to elect etcd-1. A leader sends a heartbeat every tick; a follower that hears nothing for a whole election timeout stands for election.",
 					Live: func(v *View) string {
-						return fmt.Sprintf("Five members, about to elect etcd-1. The leader will send a heartbeat every %d ms; a follower that hears nothing for its election timeout (%d ms, stretched at random up to twice that) stands for election.", heartbeatMs, electionMs)
+						return fmt.Sprintf("Five members, about to elect etcd-1. The leader will send a heartbeat every %d ms; a follower that hears nothing for %d ms (or up to twice that, drawn at random) stands for election.", heartbeatMs, electionMs)
 					},
 					Claims: claims(machines(5), that("the timeouts are the knobs' values", func(v *View) bool {
 						c := v.W.Config()
@@ -156,10 +156,10 @@ var timeoutTuning = def{id: "timeout-tuning",
 				f, ok := failover(v)
 				fo := "no leader replaced etcd-1 yet"
 				if ok {
-					fo = "replacing the crashed leader took " + ms(f)
+					fo = "failover took " + ms(f)
 				}
-				return fmt.Sprintf("With a %d ms timeout, %s; the noise cost %d elections and %s without a leader. etcd's defaults, a 100 ms heartbeat and a 1000 ms timeout, sit between: quiet on a noisy network, a failover in one to two seconds.",
-					electionMs, fo, s.Elections, ms(s.LeaderlessUs))
+				return fmt.Sprintf("With a %d ms timeout %s, and the noise cost %s and %s without a leader. etcd's defaults (heartbeat 100 ms, timeout 1000 ms) sit between: calm through noise, failover in one to two seconds.",
+					electionMs, fo, count(s.Elections, "election", "elections"), ms(s.LeaderlessUs))
 			},
 		}
 	}}

@@ -111,6 +111,15 @@ func (t *Tracker) TextOf(i int) string {
 	return t.reached[i].text
 }
 
+// Elections are the election counters (raftcore.ElectionStats) of the
+// stretch [fromUs, toUs] of the run the tracker has followed.
+func (t *Tracker) Elections(fromUs, toUs int64) raftcore.ElectionStats {
+	if t.h.elections == nil {
+		return raftcore.ElectionStats{}
+	}
+	return t.h.elections.Stats(fromUs, toUs)
+}
+
 // StepCount is the number of steps in the story.
 func (t *Tracker) StepCount() int { return len(t.s.Steps) }
 

@@ -160,23 +160,28 @@ func (c *cli) writeJSON(v any) int {
 // run, while naive-copy and failover break rules by design and only fail
 // with -strict.
 func (c *cli) verdict(s raftcore.Summary, strict bool) int {
-	total := 0
-	rules := make([]string, 0, len(s.ViolationCounts))
-	for r, n := range s.ViolationCounts {
-		total += n
-		rules = append(rules, string(r))
-	}
-	if total == 0 {
+	if len(s.ViolationCounts) == 0 {
 		return exitOK
 	}
-	sort.Strings(rules)
-	what := fmt.Sprintf("%d %s (%s)", total, plural(total, "violation", "violations"), strings.Join(rules, ", "))
+	what := rulesBroken(s)
 	if s.Protocol != raftcore.ProtocolRaft && !strict {
 		fmt.Fprintf(c.stderr, "raftsim: %s in a %s run, as that protocol allows; -strict makes this exit 1\n", what, s.Protocol)
 		return exitOK
 	}
 	fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
 	return exitViolation
+}
+
+// rulesBroken says how many violations a run had, of which rules.
+func rulesBroken(s raftcore.Summary) string {
+	total := 0
+	rules := make([]string, 0, len(s.ViolationCounts))
+	for r, n := range s.ViolationCounts {
+		total += n
+		rules = append(rules, string(r))
+	}
+	sort.Strings(rules)
+	return fmt.Sprintf("%d %s (%s)", total, plural(total, "violation", "violations"), strings.Join(rules, ", "))
 }
 
 func plural(n int, one, many string) string {

@@ -265,6 +265,9 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 	case viz.PanelQuestion:
 		return "Ask every machine"
 	case viz.PanelNode:
+		if t, ok := a.timingTitle(); ok {
+			return t
+		}
 		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			return "Roles"
 		}
@@ -360,6 +363,12 @@ func (a *App) questionPanel(wr *writer) {
 }
 
 func (a *App) nodePanel(wr *writer) {
+	if a.timingSection(wr) {
+		if a.figure() {
+			return
+		}
+		wr.gap(6)
+	}
 	raft := a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain()
 	if raft {
 		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
@@ -375,10 +384,7 @@ func (a *App) nodePanel(wr *writer) {
 	id := nodeID(a.selected)
 	nd := w.Node(id)
 	st := w.Status(id)
-	kv := func(k, v string, tone Tone) {
-		wr.lines = append(wr.lines, TextItem{Text: k, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneMuted})
-		wr.indent(v, sizeBody, tone, false, 92)
-	}
+	kv := func(k, v string, tone Tone) { wr.pair(k, v, tone, 92) }
 	kv("role", a.roleWord(nd.Role()), ToneText)
 	state := st.String()
 	if s := w.Slow(id); s > 1 {
