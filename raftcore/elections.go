@@ -118,7 +118,7 @@ func (c *ElectionCounter) Observe(e TraceEvent) {
 // far.
 func (c *ElectionCounter) Stats(fromUs, toUs int64) ElectionStats {
 	in := func(at int64) bool { return at >= fromUs && at <= toUs }
-	var s ElectionStats
+	s := ElectionStats{FailoversUs: []int64{}}
 	for _, at := range c.prevotes {
 		if in(at) {
 			s.PreVotes++
