@@ -363,14 +363,17 @@ func (a *App) questionPanel(wr *writer) {
 }
 
 func (a *App) nodePanel(wr *writer) {
-	if a.timingSection(wr) {
-		if a.figure() {
-			return
-		}
+	// A timing panel takes the diagram's place: the figure is about
+	// times, and the panel is short. A machine clicked still shows below.
+	timing := a.timingSection(wr)
+	if timing && (a.figure() || a.selected < 0) {
+		return
+	}
+	if timing {
 		wr.gap(6)
 	}
 	raft := a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain()
-	if raft {
+	if raft && !timing {
 		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
 		wr.y += h + 4
