@@ -86,7 +86,7 @@ var clockDrift = def{id: "clock-drift",
 			UI: UI{Focus: PanelClocks, OpenMs: 600, Panels: []Panel{PanelClocks, PanelClient, PanelChecker, PanelLogs}, Key: keyWeb, Highlight: []id{1},
 				Compare: &Setting{Knob: "reads", Value: otherReads[k.get("reads")]}},
 			Steps: []Step{
-				{Text: "Three members, with etcd-1 about to lead. It will serve " + readWords + ".",
+				{Text: "Three members elect etcd-1, which serves " + readWords + ".",
 					Claims: claims(machines(3), that("every clock runs at the true rate so far", func(v *View) bool { return v.W.Drift(1) == 1 && v.W.ClockOffsetUs(1) == 0 }))},
 				{Text: "Look at the clocks.",
 					When: func(v *View) bool { return v.W.Now() >= driftAlertMs*1000 },

@@ -87,9 +87,9 @@ var timeoutTuning = def{id: "timeout-tuning",
 			Script:  sc, UntilMs: tuningUntilMs,
 			UI: UI{Focus: PanelElections, OpenMs: 1500, Panels: []Panel{PanelElections, PanelRoles, PanelLogs}, Highlight: []id{1}},
 			Steps: []Step{
-				{Text: "Five members, about to elect etcd-1. A leader sends a heartbeat every tick; a follower that hears nothing for a whole election timeout stands for election.",
+				{Text: "Five members elect etcd-1. A leader sends a heartbeat every tick; a follower that hears nothing for a whole election timeout stands for election.",
 					Live: func(v *View) string {
-						return fmt.Sprintf("Five members, about to elect etcd-1. The leader will send a heartbeat every %d ms; a follower that hears nothing for %d ms (or up to twice that, drawn at random) stands for election.", heartbeatMs, electionMs)
+						return fmt.Sprintf("Five members elect etcd-1. The leader sends a heartbeat every %d ms; a follower that hears nothing for %d ms (or up to twice that, drawn at random) stands for election.", heartbeatMs, electionMs)
 					},
 					Claims: claims(machines(5), that("the timeouts are the knobs' values", func(v *View) bool {
 						c := v.W.Config()
