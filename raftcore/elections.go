@@ -114,6 +114,46 @@ func (c *ElectionCounter) Observe(e TraceEvent) {
 	}
 }
 
+// RewindTo takes the counter back to world w, an earlier moment of the run
+// it has followed (a reader stepped back in time): what happened after it
+// is forgotten and who leads is read from w, so that counting can carry on
+// along another future without counting the abandoned one.
+func (c *ElectionCounter) RewindTo(w *World) {
+	now := w.Now()
+	upTo := func(ts []int64) []int64 {
+		i := len(ts)
+		for i > 0 && ts[i-1] > now {
+			i--
+		}
+		return ts[:i]
+	}
+	c.prevotes, c.elections, c.won = upTo(c.prevotes), upTo(c.elections), upTo(c.won)
+	for len(c.crashes) > 0 && c.crashes[len(c.crashes)-1].from > now {
+		c.crashes = c.crashes[:len(c.crashes)-1]
+	}
+	for i := range c.crashes {
+		if c.crashes[i].to > now {
+			c.crashes[i].to = -1
+		}
+	}
+	for id := 1; id <= c.n; id++ {
+		c.status[id] = w.Status(NodeID(id))
+		c.leading[id] = c.status[id] != StatusCrashed && w.Node(NodeID(id)).Role() == RoleLeader
+	}
+	for len(c.gaps) > 1 && c.gaps[len(c.gaps)-1].from > now {
+		c.gaps = c.gaps[:len(c.gaps)-1]
+	}
+	last := &c.gaps[len(c.gaps)-1]
+	switch {
+	case c.leaders() == 0 && (last.to < 0 || last.to > now):
+		last.to = -1
+	case c.leaders() == 0:
+		c.gaps = append(c.gaps, interval{now, -1})
+	case last.to < 0 || last.to > now:
+		last.to = now
+	}
+}
+
 // Stats are the counters for the stretch [fromUs, toUs] of the run seen so
 // far.
 func (c *ElectionCounter) Stats(fromUs, toUs int64) ElectionStats {

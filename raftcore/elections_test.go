@@ -96,3 +96,42 @@ func TestElectionCounterFedAsEventsCome(t *testing.T) {
 	require.Equal(t, w.ElectionStats(0), c.Stats(0, w.Now()))
 	require.Equal(t, w.ElectionStats(10_000_000), c.Stats(10_000_000, w.Now()))
 }
+
+// A counter taken back to an earlier moment and fed another future counts
+// what a counter that only ever saw that run counts.
+func TestElectionCounterRewindsToAnEarlierWorld(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		w := RandomRun(seed, RandomOptions{Nodes: 5, UntilMs: 12000})
+		for _, back := range []int64{3_000_000, 6_000_000, 9_000_000} {
+			// The same run to a point, then a different future.
+			early := MustWorld(w.Config())
+			var kept []Action
+			for _, a := range w.Actions() {
+				if a.AtUs() <= back {
+					kept = append(kept, a)
+				}
+			}
+			require.NoError(t, early.Play(kept))
+			early.RunUntil(back)
+
+			c := NewElectionCounter(w.Size())
+			for _, e := range w.Trace() {
+				c.Observe(e)
+			}
+			c.RewindTo(early)
+			require.Equal(t, early.ElectionStats(0), c.Stats(0, early.Now()), "seed %d back to %d: at the moment rewound to", seed, back)
+
+			seen := early.TraceCount()
+			mustApply(t, early, Action{Do: DoCrash, Node: 1})
+			loss := 0.4
+			mustApply(t, early, Action{Do: DoLoss, Loss: &loss})
+			early.RunFor(8_000_000)
+			for _, e := range early.Trace() {
+				if e.Seq > seen {
+					c.Observe(e)
+				}
+			}
+			require.Equal(t, early.ElectionStats(0), c.Stats(0, early.Now()), "seed %d back to %d: along the new future", seed, back)
+		}
+	}
+}

@@ -216,6 +216,7 @@ func (h *history) update(w *raftcore.World) {
 		// The world went back in time (the reader rewound it): carry on
 		// from here.
 		h.seq = w.TraceCount()
+		h.elections.RewindTo(w)
 		return
 	}
 	evs := w.Trace()
