@@ -365,7 +365,7 @@ func (w *World) Apply(a Action) error {
 	case DoSlow:
 		w.machines[a.Node].slow = a.MsPerMessage
 	case DoDrift:
-		w.machines[a.Node].drift = a.Rate
+		w.setDrift(NodeID(a.Node), a.Rate)
 	case DoTimeout:
 		id := NodeID(a.Node)
 		if w.machines[id].status == StatusUp {

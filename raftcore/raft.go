@@ -167,13 +167,7 @@ func (n *Node) tickHeartbeat() {
 // within an election timeout: a leader cut off from the majority stops
 // believing it leads, which is also what makes lease reads possible.
 func (n *Node) checkQuorum() {
-	active := 0
-	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) == n.ID || n.prs[id].RecentActive {
-			active++
-		}
-	}
-	if active < n.cfg.quorum() {
+	if !n.quorumActive() {
 		n.becomeFollower(n.term, None, CauseCheckQuorum)
 		return
 	}

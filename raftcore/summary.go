@@ -12,6 +12,9 @@ type Summary struct {
 	ViolationCounts map[Rule]int  `json:"violation_counts"`
 	Nodes           []NodeSummary `json:"nodes"`
 	Ops             []OpSummary   `json:"ops"`
+	// Elections are the run's election counters; absent when the world
+	// kept only part of its trace (trace_limit), which they are read from.
+	Elections *ElectionStats `json:"elections,omitempty"`
 }
 
 // NodeSummary is one machine's state.
@@ -71,6 +74,10 @@ func (w *World) Summarize() Summary {
 	}
 	for r, c := range w.checker.counts {
 		s.ViolationCounts[r] = c
+	}
+	if uint64(len(w.trace.events)) == w.trace.count {
+		e := w.ElectionStats(0)
+		s.Elections = &e
 	}
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		n := w.nodes[i]

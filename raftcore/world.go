@@ -34,8 +34,11 @@ type machine struct {
 	slow float64
 	// drift is the rate of the machine's clock: 0.5 ticks half as often as
 	// real time, 2 twice as often.
-	drift   float64
-	tickGen uint64
+	drift float64
+	// offsetUs is how far the machine's clock was from true time at
+	// offsetAt, when its rate last changed (ClockOffsetUs).
+	offsetUs, offsetAt int64
+	tickGen            uint64
 	// nextTick is when the machine's next tick of generation tickGen is
 	// due; TimerDue counts from it.
 	nextTick  int64

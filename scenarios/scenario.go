@@ -38,6 +38,10 @@ type Scenario struct {
 	// Expect checks that a finished run made the figure's point: nil if it
 	// did, otherwise what was missing. Tests assert it on every autoplay.
 	Expect func(w *raftcore.World) error
+	// Shows lists the safety rules whose breaking is the figure's point
+	// (Expect asks for it): a run that breaks only these made its point,
+	// it did not fail.
+	Shows []raftcore.Rule
 
 	// final says what just happened, from the run's own numbers.
 	final func(v *View) string
@@ -93,6 +97,11 @@ const (
 	PanelLogs Panel = "logs"
 	// PanelChecker lists the safety checker's findings.
 	PanelChecker Panel = "checker"
+	// PanelElections counts elections, leader changes, time without a
+	// leader and failover times (raftcore.ElectionStats).
+	PanelElections Panel = "elections"
+	// PanelClocks lists each machine's clock offset and the leader's lease.
+	PanelClocks Panel = "clocks"
 )
 
 // UI is how the app should present a scenario.
@@ -181,6 +190,8 @@ func (v values) get(name string) string {
 var registry = []def{
 	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
 	roles, partitionHalts, commitLatency,
+	timeoutTuning,
+	clockDrift,
 }
 
 func (d def) make(k values) *Scenario {

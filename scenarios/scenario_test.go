@@ -13,6 +13,8 @@ import (
 var wantIDs = []string{
 	"three-answers", "replicated-memory", "two-worlds", "slow-or-dead", "two-leaders", "majority",
 	"contract", "notebooks", "quorum-size", "roles", "partition-halts", "commit-latency",
+	"timeout-tuning",
+	"clock-drift",
 }
 
 // everyVariant returns every scenario under every value of each of its
@@ -65,7 +67,7 @@ func TestAllHasTheStableIDsInOrder(t *testing.T) {
 // step needs nothing and whose later steps each wait for something, and
 // words for the reader.
 func TestScenariosAreWellFormed(t *testing.T) {
-	panels := map[Panel]bool{PanelQuestion: true, PanelContract: true, PanelClient: true, PanelRoles: true, PanelLogs: true, PanelChecker: true}
+	panels := map[Panel]bool{PanelQuestion: true, PanelContract: true, PanelClient: true, PanelRoles: true, PanelLogs: true, PanelChecker: true, PanelElections: true, PanelClocks: true}
 	for _, s := range everyVariant(t) {
 		t.Run(label(s), func(t *testing.T) {
 			cfg := s.Config(7)

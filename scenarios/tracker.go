@@ -122,6 +122,15 @@ func (t *Tracker) Untrue(i int, w *raftcore.World) error {
 	return t.s.Steps[i].Claims(t.view(w))
 }
 
+// Elections are the election counters (raftcore.ElectionStats) of the
+// stretch [fromUs, toUs] of the run the tracker has followed.
+func (t *Tracker) Elections(fromUs, toUs int64) raftcore.ElectionStats {
+	if t.h.elections == nil {
+		return raftcore.ElectionStats{}
+	}
+	return t.h.elections.Stats(fromUs, toUs)
+}
+
 // StepCount is the number of steps in the story.
 func (t *Tracker) StepCount() int { return len(t.s.Steps) }
 
@@ -169,6 +178,9 @@ type history struct {
 	// leader had already reached: acts on outdated beliefs.
 	stale     []staleAppend
 	topLeader uint64 // highest term any machine became leader in
+	// elections counts elections, leaders and time without one
+	// (ElectionStats), from the first event read.
+	elections *raftcore.ElectionCounter
 }
 
 type roleChange struct {
@@ -208,10 +220,14 @@ func (h *history) update(w *raftcore.World) {
 	if n := w.Size() + 1; len(h.truncs) < n {
 		h.truncs = append(h.truncs, make([]int, n-len(h.truncs))...)
 	}
+	if h.elections == nil {
+		h.elections = raftcore.NewElectionCounter(w.Size())
+	}
 	if w.TraceCount() < h.seq {
 		// The world went back in time (the reader rewound it): carry on
 		// from here.
 		h.seq = w.TraceCount()
+		h.elections.RewindTo(w)
 		return
 	}
 	evs := w.Trace()
@@ -223,6 +239,9 @@ func (h *history) update(w *raftcore.World) {
 }
 
 func (h *history) event(e raftcore.TraceEvent) {
+	if h.elections != nil { // set on the first look at a world
+		h.elections.Observe(e)
+	}
 	switch e.Kind {
 	case raftcore.TraceDrop:
 		h.drops = append(h.drops, drop{from: e.Node, to: e.Peer, kind: e.MsgType, atUs: e.AtUs, why: e.Cause})

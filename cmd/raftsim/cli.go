@@ -49,13 +49,15 @@ Flags:
                     has a default)
   -trace FILE       also write every trace event to FILE, one JSON object a line
   -strict           exit 1 on any violation, also for naive-copy and failover
+                    and for the rule a figure sets out to show broken
   -nodes N          random: cluster size, 1 to 9 (default: 3, 5 or 7 by seed)
   -protocol P       random: raft, naive-copy or failover (default raft)
   -run              random: print the summary instead of the schedule
 
 Exit status:
   0  no rule was broken; naive-copy and failover runs exit 0 even when they
-     break rules (that is what they show), unless -strict is given
+     break rules (that is what they show), unless -strict is given, and so
+     does a figure that breaks only the rule it sets out to show
   1  a rule was broken in a raft run (any run with -strict), or a
      scenario did not show what it is for
   2  bad input: flags, an unreadable file, invalid JSON, a field out of
@@ -160,23 +162,28 @@ func (c *cli) writeJSON(v any) int {
 // run, while naive-copy and failover break rules by design and only fail
 // with -strict.
 func (c *cli) verdict(s raftcore.Summary, strict bool) int {
-	total := 0
-	rules := make([]string, 0, len(s.ViolationCounts))
-	for r, n := range s.ViolationCounts {
-		total += n
-		rules = append(rules, string(r))
-	}
-	if total == 0 {
+	if len(s.ViolationCounts) == 0 {
 		return exitOK
 	}
-	sort.Strings(rules)
-	what := fmt.Sprintf("%d %s (%s)", total, plural(total, "violation", "violations"), strings.Join(rules, ", "))
+	what := rulesBroken(s)
 	if s.Protocol != raftcore.ProtocolRaft && !strict {
 		fmt.Fprintf(c.stderr, "raftsim: %s in a %s run, as that protocol allows; -strict makes this exit 1\n", what, s.Protocol)
 		return exitOK
 	}
 	fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
 	return exitViolation
+}
+
+// rulesBroken says how many violations a run had, of which rules.
+func rulesBroken(s raftcore.Summary) string {
+	total := 0
+	rules := make([]string, 0, len(s.ViolationCounts))
+	for r, n := range s.ViolationCounts {
+		total += n
+		rules = append(rules, string(r))
+	}
+	sort.Strings(rules)
+	return fmt.Sprintf("%d %s (%s)", total, plural(total, "violation", "violations"), strings.Join(rules, ", "))
 }
 
 func plural(n int, one, many string) string {

@@ -432,3 +432,26 @@ func TestDocsDescribeEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestNoisyNetworkExample plays docs/examples/noisy-network.json: with a
+// 300 ms election timeout on a network that delays messages by 10 to
+// 400 ms and loses 30%, the summary counts many elections; with etcd's
+// 1000 ms the same network and seed elect far less often.
+func TestNoisyNetworkExample(t *testing.T) {
+	data, err := os.ReadFile("../../docs/examples/noisy-network.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := summary(t, mustRun(t, exitOK, string(data), "run", "-f", "-"))
+	long := strings.Replace(string(data), `"election_ticks": 3`, `"election_ticks": 10`, 1)
+	if long == string(data) {
+		t.Fatal("the example no longer sets \"election_ticks\": 3")
+	}
+	def := summary(t, mustRun(t, exitOK, long, "run", "-f", "-"))
+	if short.Elections == nil || def.Elections == nil {
+		t.Fatal("the summary has no election counters")
+	}
+	if short.Elections.Elections < 3*def.Elections.Elections || short.Elections.Elections < 10 {
+		t.Fatalf("elections: %d with a 300 ms timeout, %d with 1000 ms", short.Elections.Elections, def.Elections.Elections)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,8 +83,16 @@ func TestEveryScenarioRunsAndExportReplays(t *testing.T) {
 						t.Errorf("settings %v do not show %s", got.Settings, sets[1])
 					}
 				}
+				// A raft run that breaks a rule fails, unless breaking it
+				// is the figure's point.
+				unshown := 0
+				for _, v := range got.Violations {
+					if !slices.Contains(variant.Shows, v.Rule) {
+						unshown++
+					}
+				}
 				want := exitOK
-				if got.Expect != "ok" || (len(got.Violations) > 0 && got.Protocol == raftcore.ProtocolRaft) {
+				if got.Expect != "ok" || (unshown > 0 && got.Protocol == raftcore.ProtocolRaft) {
 					want = exitViolation
 				}
 				if code != want {
@@ -112,6 +121,26 @@ func TestEveryScenarioRunsAndExportReplays(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A figure that sets out to show a broken rule exits 0 when its run breaks
+// it, saying so, and 1 under -strict; with the setting under which the rule
+// holds, the run breaks nothing.
+func TestScenarioThatShowsABrokenRule(t *testing.T) {
+	code, out, errOut := cmd(t, "", "run", "-scenario", "clock-drift")
+	if code != exitOK || !strings.Contains(errOut, "stale-read") || !strings.Contains(errOut, "sets out to show") {
+		t.Fatalf("clock-drift: exit %d, stderr %q; want 0 and the stale reads named", code, errOut)
+	}
+	if s := scenarioOut(t, out); s.ViolationCounts[raftcore.RuleStaleRead] == 0 || s.Expect != "ok" {
+		t.Fatalf("clock-drift: %v violations, expect %q", s.ViolationCounts, s.Expect)
+	}
+	if code, _, _ := cmd(t, "", "run", "-scenario", "clock-drift", "-strict"); code != exitViolation {
+		t.Fatalf("clock-drift -strict: exit %d, want 1", code)
+	}
+	s := scenarioOut(t, mustRun(t, exitOK, "", "run", "-scenario", "clock-drift", "-set", "reads=ReadIndex", "-strict"))
+	if len(s.Violations) != 0 {
+		t.Fatalf("clock-drift with ReadIndex broke %v", s.ViolationCounts)
 	}
 }
 

@@ -313,7 +313,7 @@ func (a *App) fitSize(text string, size, room float64) float64 {
 }
 
 // nodeLine2 is the second line under a machine: its vote and the leader
-// it knows, or what it holds.
+// it knows, or what it holds; in the clock figure, a leader's lease.
 func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	if a.plain() && a.cfg.Protocol == raftcore.ProtocolRaft {
 		return a.plainLine2(nd)
@@ -339,6 +339,9 @@ func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	}
 	switch {
 	case nd.Role() == raftcore.RoleLeader:
+		if lease, ok := a.leaseWords(nd.ID); ok {
+			return lease
+		}
 		return vote
 	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
 		yes := 0
@@ -365,8 +368,8 @@ func (a *App) nodeBadges(out []TextItem, i int, c viz.Point, R float64) []TextIt
 		texts[k], tones[k] = "slow "+fmtFactor(s), ToneWarn
 		k++
 	}
-	if d := w.Drift(id); d != 1 {
-		texts[k], tones[k] = "clock "+fmtFactor(d), ToneWarn
+	if text, tone, ok := clockBadge(w, id); ok {
+		texts[k], tones[k] = text, tone
 		k++
 	}
 	if b := w.Backlog(id); b > 0 {
@@ -442,7 +445,8 @@ func (a *App) buildLinks() {
 }
 
 // thinLinkLabels keeps only the link labels a reader can read: a label
-// that would lie over one already kept, or over a machine, is dropped.
+// that would lie over one already kept, over a machine or over the words
+// under it, is dropped.
 // Slowing every link of nine machines would otherwise stack 36 labels in
 // the middle of the ring, unreadable and costly to draw; the link under
 // the pointer keeps its label whatever it covers, and comes first.
@@ -472,6 +476,11 @@ func (a *App) thinLinkLabels() {
 				for _, n := range f.Nodes {
 					if clear && r.Inset(-n.R).Contains(n.Center) {
 						clear = false
+					}
+					for _, t := range n.Lines {
+						if clear && t.Text != "" && r.Overlaps(box(t)) {
+							clear = false
+						}
 					}
 				}
 			}

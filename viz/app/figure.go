@@ -238,7 +238,7 @@ func panelKind(p scenarios.Panel) (viz.PanelKind, bool) {
 		return viz.PanelSafety, true
 	case scenarios.PanelClient:
 		return viz.PanelClient, true
-	case scenarios.PanelRoles:
+	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks:
 		return viz.PanelNode, true
 	}
 	return 0, false

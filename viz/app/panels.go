@@ -265,6 +265,9 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 	case viz.PanelQuestion:
 		return "Ask every machine"
 	case viz.PanelNode:
+		if t, ok := a.timingTitle(); ok {
+			return t
+		}
 		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			return "Roles"
 		}
@@ -360,8 +363,17 @@ func (a *App) questionPanel(wr *writer) {
 }
 
 func (a *App) nodePanel(wr *writer) {
+	// A timing panel takes the diagram's place: the figure is about
+	// times, and the panel is short. A machine clicked still shows below.
+	timing := a.timingSection(wr)
+	if timing && (a.figure() || a.selected < 0) {
+		return
+	}
+	if timing {
+		wr.gap(6)
+	}
 	raft := a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain()
-	if raft {
+	if raft && !timing {
 		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
 		wr.y += h + 4
@@ -375,10 +387,7 @@ func (a *App) nodePanel(wr *writer) {
 	id := nodeID(a.selected)
 	nd := w.Node(id)
 	st := w.Status(id)
-	kv := func(k, v string, tone Tone) {
-		wr.lines = append(wr.lines, TextItem{Text: k, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneMuted})
-		wr.indent(v, sizeBody, tone, false, 92)
-	}
+	kv := func(k, v string, tone Tone) { wr.pair(k, v, tone, 92) }
 	kv("role", a.roleWord(nd.Role()), ToneText)
 	state := st.String()
 	if s := w.Slow(id); s > 1 {

@@ -1,0 +1,156 @@
+package app
+
+import (
+	"strconv"
+
+	"raftlab/raftcore"
+	"raftlab/scenarios"
+)
+
+// The timing panels of the lesson's timeout and clock figures. Both take
+// the place of the Node panel: the election counters (how often machines
+// stood, how long the cluster went without a leader, how long a crashed
+// leader took to replace) and the clocks (each machine's offset from true
+// time, as a time-sync alert sees it, and the leader's lease).
+
+// alertOffsetUs is the offset at which the lesson's operators are alerted.
+const alertOffsetUs = 100_000
+
+// timingPanel is the timing panel the scenario shows, if any.
+func (a *App) timingPanel() (scenarios.Panel, bool) {
+	if a.scen == nil {
+		return "", false
+	}
+	for _, p := range a.scen.s.UI.Panels {
+		if p == scenarios.PanelElections || p == scenarios.PanelClocks {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// timingTitle is the Node panel's title while it shows a timing panel.
+func (a *App) timingTitle() (string, bool) {
+	switch p, _ := a.timingPanel(); p {
+	case scenarios.PanelElections:
+		return "Elections", true
+	case scenarios.PanelClocks:
+		return "Clocks", true
+	}
+	return "", false
+}
+
+// timingSection writes the scenario's timing panel, if it has one, and
+// reports whether it did.
+func (a *App) timingSection(wr *writer) bool {
+	switch p, _ := a.timingPanel(); p {
+	case scenarios.PanelElections:
+		a.electionsSection(wr)
+	case scenarios.PanelClocks:
+		a.clocksSection(wr)
+	default:
+		return false
+	}
+	return true
+}
+
+// pair writes a muted label and its value beside it, at in from the left.
+func (wr *writer) pair(label, value string, tone Tone, in float64) {
+	wr.lines = append(wr.lines, TextItem{Text: label, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneMuted})
+	wr.indent(value, sizeBody, tone, false, in)
+}
+
+func (a *App) electionsSection(wr *writer) {
+	w := a.World()
+	s := a.scen.tr.Elections(0, w.Now())
+	in := a.measure("leader changes ", sizeBody) + 4
+	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", ToneText, in)
+	failover, tone := "no leader crashed", ToneMuted
+	if n := len(s.FailoversUs); n > 0 {
+		failover, tone = fmtMs(s.FailoversUs[n-1]), ToneText
+	}
+	wr.pair("failover", failover, tone, in)
+	wr.pair("no leader", fmtMs(s.LeaderlessUs)+" of "+fmtMs(w.Now()), ToneText, in)
+	wr.pair("leader changes", strconv.Itoa(s.LeaderChanges), ToneText, in)
+	if w.Size() > 1 {
+		l := w.Link(1, 2)
+		net := fmtMs(l.LatencyMinUs) + " to " + fmtMs(l.LatencyMaxUs)
+		if l.Loss > 0 {
+			net += ", " + fmtPercent(l.Loss) + " lost"
+		}
+		wr.pair("network", net, ToneText, in)
+	}
+}
+
+func (a *App) clocksSection(wr *writer) {
+	w := a.World()
+	wr.text("True time "+fmtClock(w.Now())+". Alert when a clock is off by more than "+fmtMs(alertOffsetUs)+".", sizeBody, ToneText, false)
+	in := 0.0
+	for i := 0; i < w.Size(); i++ {
+		in = max(in, a.measure(a.cfg.Name(nodeID(i))+" ", sizeBody)+4)
+	}
+	for i := 0; i < w.Size(); i++ {
+		id := nodeID(i)
+		off := w.ClockOffsetUs(id)
+		line, tone := offsetWords(off), ToneText
+		if abs(off) > alertOffsetUs {
+			line, tone = line+", alert", ToneBad
+		}
+		if d := w.Drift(id); d != 1 {
+			line += " (runs at " + fmtFactor(d) + ")"
+		}
+		if end, ok := w.LeaderLeaseEnd(id); ok {
+			line += "; leads, lease to " + fmtClock(end)
+		}
+		wr.pair(a.cfg.Name(id), line, tone, in)
+	}
+}
+
+// offsetWords says how far a clock is from true time.
+func offsetWords(us int64) string {
+	switch {
+	case us == 0:
+		return "exact"
+	case us < 0:
+		return fmtMs(-us) + " behind"
+	}
+	return fmtMs(us) + " ahead"
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// clockBadge is the tag over a machine whose clock drifts or is off, and
+// how alarming it is.
+func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, Tone, bool) {
+	d, off := w.Drift(id), w.ClockOffsetUs(id)
+	if d == 1 && off == 0 {
+		return "", ToneText, false
+	}
+	text, tone := "clock "+fmtFactor(d), ToneWarn
+	if abs(off) >= 1000 {
+		text += " " + fmtMs(off)
+	}
+	if abs(off) > alertOffsetUs {
+		tone = ToneBad
+	}
+	return text, tone, true
+}
+
+// leaseWords are the words under a leader in the clock figure, which is
+// about how long a leader trusts its lease: when, in true time, it runs
+// out.
+func (a *App) leaseWords(id raftcore.NodeID) (string, bool) {
+	if p, _ := a.timingPanel(); p != scenarios.PanelClocks {
+		return "", false
+	}
+	end, ok := a.World().LeaderLeaseEnd(id)
+	if !ok {
+		return "", false
+	}
+	return "lease to " + fmtClock(end), true
+}
