@@ -19,6 +19,7 @@ type Schedule struct {
 	Seed     int64            `json:"seed"`
 	Protocol string           `json:"protocol,omitempty"`
 	Names    []string         `json:"names,omitempty"`
+	Zones    []Zone           `json:"zones,omitempty"`
 	Options  *ScheduleOptions `json:"options,omitempty"`
 	UntilMs  float64          `json:"until_ms"`
 	Actions  []Action         `json:"actions"`
@@ -38,6 +39,9 @@ type ScheduleOptions struct {
 	InboxLimit       *int      `json:"inbox_limit,omitempty"`
 	MaxEntriesPerMsg *int      `json:"max_entries_per_msg,omitempty"`
 	MaxInflight      *int      `json:"max_inflight,omitempty"`
+	// CrossZoneLatencyMs is Config.CrossZoneLatencyMs: [min, max] between
+	// zones, where latency_ms holds inside a zone.
+	CrossZoneLatencyMs []float64 `json:"cross_zone_latency_ms,omitempty"`
 }
 
 // MaxUntilMs bounds a schedule's length (one virtual day).
@@ -206,7 +210,9 @@ func (s Schedule) Config() Config {
 		c.Protocol = Protocol(s.Protocol)
 	}
 	c.Names = s.Names
+	c.Zones = s.Zones
 	if o := s.Options; o != nil {
+		c.CrossZoneLatencyMs = o.CrossZoneLatencyMs
 		setBool(&c.PreVote, o.PreVote)
 		setBool(&c.CheckQuorum, o.CheckQuorum)
 		setInt(&c.ElectionTicks, o.ElectionTicks)
@@ -251,7 +257,7 @@ func (s Schedule) Validate() error {
 	}
 	cfg := s.Config()
 	if err := cfg.Validate(); err != nil {
-		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") {
+		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") {
 			return fmt.Errorf("options.%v", err)
 		}
 		return err
@@ -329,7 +335,7 @@ func (w *World) advanceTo(a Action) {
 func (w *World) Schedule() Schedule {
 	c := w.cfg
 	d := DefaultConfig()
-	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, UntilMs: float64(w.now) / 1000}
+	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000}
 	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
 		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}
 	if c.Loss != d.Loss {
@@ -350,6 +356,7 @@ func (w *World) Schedule() Schedule {
 	if c.MaxInflight != d.MaxInflight {
 		o.MaxInflight = &c.MaxInflight
 	}
+	o.CrossZoneLatencyMs = append([]float64(nil), c.CrossZoneLatencyMs...)
 	s.Options = o
 	s.Actions = append([]Action{}, w.actions...)
 	return s
