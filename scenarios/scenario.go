@@ -181,6 +181,7 @@ func (v values) get(name string) string {
 var registry = []def{
 	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
 	roles, partitionHalts, commitLatency,
+	failureDomains,
 }
 
 func (d def) make(k values) *Scenario {

@@ -13,6 +13,7 @@ import (
 var wantIDs = []string{
 	"three-answers", "replicated-memory", "two-worlds", "slow-or-dead", "two-leaders", "majority",
 	"contract", "notebooks", "quorum-size", "roles", "partition-halts", "commit-latency",
+	"failure-domains",
 }
 
 // everyVariant returns every scenario under every value of each of its
