@@ -54,7 +54,6 @@ type scenarioRun struct {
 	s        *scenarios.Scenario
 	tr       *scenarios.Tracker
 	title    string
-	zones    []int
 	askKey   string
 	script   []raftcore.Action
 	autoplay bool
@@ -70,7 +69,7 @@ type scenarioRun struct {
 }
 
 func newScenarioRun(s *scenarios.Scenario) *scenarioRun {
-	return &scenarioRun{id: s.ID, s: s, tr: scenarios.NewTracker(s), title: s.Title, zones: s.UI.Zones, askKey: s.UI.Key, script: s.Autoplay()}
+	return &scenarioRun{id: s.ID, s: s, tr: scenarios.NewTracker(s), title: s.Title, askKey: s.UI.Key, script: s.Autoplay()}
 }
 
 // config is the scenario's world with the app's trace bound.
