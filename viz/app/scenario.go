@@ -271,6 +271,9 @@ func (a *App) restartScenario() error {
 func (r *scenarioRun) panel(a *App, wr *writer) {
 	s := r.s
 	wr.text(s.Prompt, sizeBody, ToneText, false)
+	if a.World().HasZones() && !a.figure() {
+		wr.text(a.forHand(zoneHint, zoneHintTouch), sizeSmall, ToneMuted, false)
+	}
 	wr.gap(4)
 	for _, k := range s.Knobs {
 		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)

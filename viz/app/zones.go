@@ -13,6 +13,12 @@ import (
 // moves there (a recorded "move"); a tap on a zone's label opens its
 // menu, where the whole zone is lost or cut off with one press.
 
+// zoneHint tells the reader of a world with zones the gestures it takes.
+const (
+	zoneHint      = "Drag a machine onto another zone to move it; click a zone's name to lose it or cut it off."
+	zoneHintTouch = "Drag a machine onto another zone to move it; tap a zone's name to lose it or cut it off."
+)
+
 // zoneState is what has happened to a zone as a whole.
 type zoneState struct {
 	lost    bool // every machine in it is crashed
@@ -119,7 +125,11 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 	}
 	wr.text("Drag a machine onto another zone to move it there.", sizeSmall, ToneMuted, false)
 	lb := a.lay.Zones[z].Label
-	return "Zone " + name, viz.Point{X: lb.X + lb.W/2 - a.lay.NodeRadius - 12, Y: lb.Bottom()}, true
+	title := name
+	if !strings.Contains(strings.ToLower(name), "zone") {
+		title = "Zone " + name
+	}
+	return title, viz.Point{X: lb.X + lb.W/2 - a.lay.NodeRadius - 12, Y: lb.Bottom()}, true
 }
 
 // actOnZone carries out an item of a zone's menu.

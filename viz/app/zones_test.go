@@ -137,7 +137,7 @@ func TestZoneGesturesRecordZoneActions(t *testing.T) {
 		}
 	}
 	tapZone(0)
-	if a.menu.kind != menuZone || a.Frame().Menu == nil || a.Frame().Menu.Title.Text != "Zone zone-a" {
+	if a.menu.kind != menuZone || a.Frame().Menu == nil || a.Frame().Menu.Title.Text != "zone-a" {
 		t.Fatalf("tapping zone-a's label opened %v", a.menu)
 	}
 	click := func(id string) raftcore.Action {
