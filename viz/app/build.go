@@ -442,7 +442,8 @@ func (a *App) buildLinks() {
 }
 
 // thinLinkLabels keeps only the link labels a reader can read: a label
-// that would lie over one already kept, or over a machine, is dropped.
+// that would lie over one already kept, or over a machine or its words,
+// is dropped.
 // Slowing every link of nine machines would otherwise stack 36 labels in
 // the middle of the ring, unreadable and costly to draw; the link under
 // the pointer keeps its label whatever it covers, and comes first.
@@ -472,6 +473,12 @@ func (a *App) thinLinkLabels() {
 				for _, n := range f.Nodes {
 					if clear && r.Inset(-n.R).Contains(n.Center) {
 						clear = false
+					}
+					// Nor over the words under a machine.
+					for _, ln := range n.Lines {
+						if clear && ln.Text != "" && r.Overlaps(box(ln)) {
+							clear = false
+						}
 					}
 				}
 			}

@@ -100,6 +100,18 @@ func TestZoneFramesAreReadable(t *testing.T) {
 						}
 					}
 					checkFrameWords(t, where, a, f)
+					for _, lk := range f.Links {
+						if lk.Label.Text == "" {
+							continue
+						}
+						for i, nv := range f.Nodes {
+							for _, ln := range nv.Lines {
+								if ln.Text != "" && textBox(a, lk.Label).Overlaps(textBox(a, ln)) {
+									t.Errorf("%s: the label %q of link %v covers %q of machine %d", where, lk.Label.Text, lk.ID, ln.Text, i+1)
+								}
+							}
+						}
+					}
 				}
 			}
 		}
