@@ -66,8 +66,8 @@ var failureDomains = def{id: "failure-domains",
 			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Highlight: []id{1}},
 		}
 		s.Steps = []Step{{
-			Text: fmt.Sprintf("%s placed %s in %d zones; a zone fails as a whole. Predict: which zone can this cluster lose and still take writes?",
-				capital(count(n, "member", "members")), placementWords(counts), len(counts)),
+			Text: fmt.Sprintf("%s%s; a zone fails as a whole. Predict: which zone can this cluster lose and still take writes?",
+				capital(count(n, "member", "members")), placementWords(counts)),
 			Claims: claims(machines(n), allActive(), placedAsSaid(counts)),
 		}, {
 			Text: "A write with every zone up.",
@@ -170,13 +170,19 @@ func firstOutside(cfg raftcore.Config, z int) int {
 	return 1
 }
 
-// placementWords says a placement: "2, 2 and 1".
+// placementWords says where the members sit, to follow "5 members":
+// ", one in each of 3 zones" or " placed 2, 2 and 1 in 3 zones".
 func placementWords(counts []int) string {
 	parts := make([]string, len(counts))
+	ones := true
 	for i, c := range counts {
 		parts[i] = strconv.Itoa(c)
+		ones = ones && c == 1
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	if ones {
+		return fmt.Sprintf(", one in each of %d zones", len(counts))
+	}
+	return fmt.Sprintf(" placed %s and %s in %d zones", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], len(counts))
 }
 
 // placedAsSaid: the zones hold counts members each, as the words say.
@@ -243,17 +249,17 @@ func crossZoneFloor(w *raftcore.World, op raftcore.Op) bool {
 // zoneLossStep is the beat where zone z is lost and a write is tried.
 func zoneLossStep(z int) Step {
 	return Step{
-		Text: fmt.Sprintf("%s is lost, and a write is tried.", capital(zoneNames[z])),
+		Text: fmt.Sprintf("Losing %s: a write is tried without it.", zoneNames[z]),
 		When: func(v *View) bool { _, ok := zoneLossWrite(v.W, z); return ok },
 		Live: func(v *View) string {
 			op, _ := zoneLossWrite(v.W, z)
 			n, lost := v.W.Size(), len(v.W.ZoneMembers(z))
 			left := n - lost
 			if op.Result == raftcore.OpOK {
-				return fmt.Sprintf("%s is lost with %s. The %d left are a majority of %d: they carry on, and the write committed in %s.",
+				return fmt.Sprintf("Losing %s took %s with it. The %d left are a majority of %d: they carry on, and the write committed in %s.",
 					zoneNames[z], count(lost, "member", "members"), left, n, ms(op.LatencyUs(0)))
 			}
-			return fmt.Sprintf("%s is lost with %s. The %d left are not a majority of %d: the write failed, and writes stay stopped until the zone is back.",
+			return fmt.Sprintf("Losing %s took %s with it. The %d left are not a majority of %d: the write failed, and writes stay stopped until the zone is back.",
 				zoneNames[z], count(lost, "member", "members"), left, n)
 		},
 		Claims: claims(that("the zone's members are out of reach", func(v *View) bool {
