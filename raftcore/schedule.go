@@ -84,8 +84,10 @@ func describeJSONError(data []byte, err error) error {
 	case errors.As(err, &typ):
 		field := fieldPath(typ.Field)
 		// encoding/json names a field inside an array without its index.
-		if loc := locate(data); strings.HasPrefix(loc, "actions[") && strings.HasPrefix(field, "actions.") {
-			field = loc + strings.TrimPrefix(field, "actions")
+		for _, list := range []string{"actions", "zones"} {
+			if loc := locate(data); strings.HasPrefix(loc, list+"[") && strings.HasPrefix(field, list+".") {
+				field = loc + strings.TrimPrefix(field, list)
+			}
 		}
 		if field == "" {
 			field = "schedule"
@@ -102,6 +104,8 @@ func describeJSONError(data []byte, err error) error {
 		switch loc := locate(data); {
 		case loc == "options":
 			return fmt.Errorf("options: unknown field %s; known fields: %s", name, jsonFields(ScheduleOptions{}))
+		case strings.HasPrefix(loc, "zones["):
+			return fmt.Errorf("%s: unknown field %s; known fields: %s", loc, name, jsonFields(Zone{}))
 		case loc != "":
 			return fmt.Errorf("%s: unknown field %s; known fields: %s", loc, name, jsonFields(Action{}))
 		}
@@ -110,11 +114,13 @@ func describeJSONError(data []byte, err error) error {
 	return fmt.Errorf("schedule: %v", strings.TrimPrefix(msg, "json: "))
 }
 
-// locate finds the part of a schedule ("options" or "actions[i]") that
-// fails strict decoding, or "" when it is the top level.
+// locate finds the part of a schedule ("options", "zones[i]" or
+// "actions[i]") that fails strict decoding, or "" when it is the top
+// level.
 func locate(data []byte) string {
 	var parts struct {
 		Options json.RawMessage   `json:"options"`
+		Zones   []json.RawMessage `json:"zones"`
 		Actions []json.RawMessage `json:"actions"`
 	}
 	if json.Unmarshal(data, &parts) != nil {
@@ -127,6 +133,11 @@ func locate(data []byte) string {
 	}
 	if len(parts.Options) > 0 && strict(parts.Options, &ScheduleOptions{}) != nil {
 		return "options"
+	}
+	for i, z := range parts.Zones {
+		if strict(z, &Zone{}) != nil {
+			return fmt.Sprintf("zones[%d]", i)
+		}
 	}
 	for i, a := range parts.Actions {
 		if strict(a, &Action{}) != nil {

@@ -274,3 +274,17 @@ func TestCloneKeepsItsOwnPlacement(t *testing.T) {
 		t.Fatal("the move in the clone changed the original's links")
 	}
 }
+
+// TestZoneJSONErrorsNameTheZone: a misspelt or mistyped field inside a
+// zone is reported at that zone.
+func TestZoneJSONErrorsNameTheZone(t *testing.T) {
+	cases := map[string]string{
+		`{"nodes":2,"seed":1,"until_ms":1,"zones":[{"name":"a","nodes":[1]},{"name":"b","members":[2]}],"actions":[]}`: "zones[1]: unknown field \"members\"; known fields: name, nodes",
+		`{"nodes":2,"seed":1,"until_ms":1,"zones":[{"name":"a","nodes":"1"},{"name":"b","nodes":[2]}],"actions":[]}`:   "zones[0].nodes: want an array",
+	}
+	for in, want := range cases {
+		if _, err := ParseSchedule([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", in, err, want)
+		}
+	}
+}
