@@ -38,6 +38,9 @@ type Action struct {
 	// Ms is how far ahead "timer" sets a machine's election timer to run
 	// out, in virtual milliseconds.
 	Ms float64 `json:"ms,omitempty"`
+	// Zone names the zone of "zone-cut", "zone-heal", "zone-crash" and
+	// "zone-restart", and where "move" puts machine Node.
+	Zone string `json:"zone,omitempty"`
 	// AfterEvents, when set, is the number of events that had been handled
 	// when the action was taken; replay uses it to act between two events of
 	// the same instant exactly as the original run did.
@@ -68,6 +71,12 @@ const (
 	DoWrite     Verb = "write"     // a client writes a key
 	DoDelete    Verb = "delete"    // a client deletes a key
 	DoRead      Verb = "read"      // a client reads a key
+
+	DoZoneCut     Verb = "zone-cut"     // cut every link between a zone and the rest
+	DoZoneHeal    Verb = "zone-heal"    // bring those links back
+	DoZoneCrash   Verb = "zone-crash"   // crash every machine in a zone
+	DoZoneRestart Verb = "zone-restart" // restart every crashed machine in a zone
+	DoMove        Verb = "move"         // move a machine to another zone
 )
 
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
@@ -75,6 +84,7 @@ var Verbs = []Verb{
 	DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop,
 	DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
 	DoTimer, DoWrite, DoDelete, DoRead,
+	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 }
 
 // verbList is the verbs as a comma-separated list, for error messages.
@@ -167,6 +177,14 @@ func (a Action) String() string {
 	case DoDrop:
 		b = append(b, " message "...)
 		b = strconv.AppendUint(b, a.ID, 10)
+	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
+		b = append(b, ' ')
+		b = append(b, a.Zone...)
+	case DoMove:
+		b = append(b, ' ')
+		d(a.Node)
+		b = append(b, " to "...)
+		b = append(b, a.Zone...)
 	}
 	return string(b)
 }
@@ -272,6 +290,15 @@ func (a Action) Validate(n int) error {
 			}
 		}
 		return node("node", a.Node)
+	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
+		if a.Zone == "" {
+			return fmt.Errorf("zone: %s needs a zone's name, e.g. \"east\"", a.Do)
+		}
+	case DoMove:
+		if a.Zone == "" {
+			return fmt.Errorf("zone: move needs the name of the zone to move the machine to")
+		}
+		return node("node", a.Node)
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
 	default:
@@ -296,7 +323,7 @@ func (a Action) ValidateFor(cfg Config) error {
 	if a.Do == DoTimer && a.Ms > MaxTimerMs(cfg) {
 		return fmt.Errorf("ms: %g is beyond the longest election timeout, %g ms (2 × election_ticks × tick_ms)", a.Ms, MaxTimerMs(cfg))
 	}
-	return nil
+	return a.validateZoneAction(cfg)
 }
 
 // Apply performs the action now (its AtMs is ignored and replaced by the
@@ -383,6 +410,8 @@ func (w *World) Apply(a Action) error {
 	case DoRead:
 		mode, _ := ParseReadMode(string(a.Mode))
 		w.invoke(Op{Kind: DoRead, Node: NodeID(a.Node), Key: a.Key, Mode: mode})
+	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove:
+		w.applyZone(a)
 	}
 	switch split := w.split(); {
 	case split && !wasSplit:

@@ -11,6 +11,9 @@ type Config struct {
 	// Names are display names for machines 1..N (e.g. "A", "etcd-1"). Empty
 	// means machine ids are shown.
 	Names []string `json:"names,omitempty"`
+	// Zones, when set, places every machine in one of 2 to 3 failure
+	// domains (zones.go); nil means no zones.
+	Zones []Zone `json:"zones,omitempty"`
 
 	PreVote        bool `json:"prevote"`
 	CheckQuorum    bool `json:"checkquorum"`
@@ -23,6 +26,10 @@ type Config struct {
 	LatencyMaxMs float64 `json:"latency_max_ms"`
 	Loss         float64 `json:"loss"`
 	Duplicate    float64 `json:"duplicate"`
+	// CrossZoneLatencyMs is [min, max] for links between zones; links
+	// inside a zone take LatencyMinMs..LatencyMaxMs. Nil, with zones, means
+	// the same latency everywhere.
+	CrossZoneLatencyMs []float64 `json:"cross_zone_latency_ms,omitempty"`
 
 	// ClientTimeoutMs is how long a client waits for an answer.
 	ClientTimeoutMs int `json:"client_timeout_ms"`
@@ -107,7 +114,7 @@ func (c Config) Validate() error {
 	if _, err := ParseProtocol(string(c.Protocol)); err != nil {
 		return fmt.Errorf("protocol: %v", err)
 	}
-	return nil
+	return c.validateZones()
 }
 
 // Name is the display name of machine id.

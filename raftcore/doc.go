@@ -9,7 +9,8 @@
 //     forwarding, ReadIndex and lease reads, probe/replicate flow control).
 //     The two naive protocols ("naive-copy" and "failover") share the same
 //     Node type so that the app can draw them alike.
-//   - World: the clock, the network, faults and clients. It is single
+//   - World: the clock, the network, faults and clients, and the zones
+//     (failure domains) machines may be placed in. It is single
 //     threaded: one seeded random source, one virtual clock in microseconds
 //     and one event queue ordered by (time, sequence). Nothing reads the wall
 //     clock or iterates a map, so the same seed and the same actions give the

@@ -19,6 +19,7 @@ type Schedule struct {
 	Seed     int64            `json:"seed"`
 	Protocol string           `json:"protocol,omitempty"`
 	Names    []string         `json:"names,omitempty"`
+	Zones    []Zone           `json:"zones,omitempty"`
 	Options  *ScheduleOptions `json:"options,omitempty"`
 	UntilMs  float64          `json:"until_ms"`
 	Actions  []Action         `json:"actions"`
@@ -38,6 +39,9 @@ type ScheduleOptions struct {
 	InboxLimit       *int      `json:"inbox_limit,omitempty"`
 	MaxEntriesPerMsg *int      `json:"max_entries_per_msg,omitempty"`
 	MaxInflight      *int      `json:"max_inflight,omitempty"`
+	// CrossZoneLatencyMs is Config.CrossZoneLatencyMs: [min, max] between
+	// zones, where latency_ms holds inside a zone.
+	CrossZoneLatencyMs []float64 `json:"cross_zone_latency_ms,omitempty"`
 }
 
 // MaxUntilMs bounds a schedule's length (one virtual day).
@@ -80,8 +84,10 @@ func describeJSONError(data []byte, err error) error {
 	case errors.As(err, &typ):
 		field := fieldPath(typ.Field)
 		// encoding/json names a field inside an array without its index.
-		if loc := locate(data); strings.HasPrefix(loc, "actions[") && strings.HasPrefix(field, "actions.") {
-			field = loc + strings.TrimPrefix(field, "actions")
+		for _, list := range []string{"actions", "zones"} {
+			if loc := locate(data); strings.HasPrefix(loc, list+"[") && strings.HasPrefix(field, list+".") {
+				field = loc + strings.TrimPrefix(field, list)
+			}
 		}
 		if field == "" {
 			field = "schedule"
@@ -98,6 +104,8 @@ func describeJSONError(data []byte, err error) error {
 		switch loc := locate(data); {
 		case loc == "options":
 			return fmt.Errorf("options: unknown field %s; known fields: %s", name, jsonFields(ScheduleOptions{}))
+		case strings.HasPrefix(loc, "zones["):
+			return fmt.Errorf("%s: unknown field %s; known fields: %s", loc, name, jsonFields(Zone{}))
 		case loc != "":
 			return fmt.Errorf("%s: unknown field %s; known fields: %s", loc, name, jsonFields(Action{}))
 		}
@@ -106,11 +114,13 @@ func describeJSONError(data []byte, err error) error {
 	return fmt.Errorf("schedule: %v", strings.TrimPrefix(msg, "json: "))
 }
 
-// locate finds the part of a schedule ("options" or "actions[i]") that
-// fails strict decoding, or "" when it is the top level.
+// locate finds the part of a schedule ("options", "zones[i]" or
+// "actions[i]") that fails strict decoding, or "" when it is the top
+// level.
 func locate(data []byte) string {
 	var parts struct {
 		Options json.RawMessage   `json:"options"`
+		Zones   []json.RawMessage `json:"zones"`
 		Actions []json.RawMessage `json:"actions"`
 	}
 	if json.Unmarshal(data, &parts) != nil {
@@ -123,6 +133,11 @@ func locate(data []byte) string {
 	}
 	if len(parts.Options) > 0 && strict(parts.Options, &ScheduleOptions{}) != nil {
 		return "options"
+	}
+	for i, z := range parts.Zones {
+		if strict(z, &Zone{}) != nil {
+			return fmt.Sprintf("zones[%d]", i)
+		}
 	}
 	for i, a := range parts.Actions {
 		if strict(a, &Action{}) != nil {
@@ -206,7 +221,9 @@ func (s Schedule) Config() Config {
 		c.Protocol = Protocol(s.Protocol)
 	}
 	c.Names = s.Names
+	c.Zones = s.Zones
 	if o := s.Options; o != nil {
+		c.CrossZoneLatencyMs = o.CrossZoneLatencyMs
 		setBool(&c.PreVote, o.PreVote)
 		setBool(&c.CheckQuorum, o.CheckQuorum)
 		setInt(&c.ElectionTicks, o.ElectionTicks)
@@ -251,7 +268,7 @@ func (s Schedule) Validate() error {
 	}
 	cfg := s.Config()
 	if err := cfg.Validate(); err != nil {
-		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") {
+		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") {
 			return fmt.Errorf("options.%v", err)
 		}
 		return err
@@ -329,7 +346,7 @@ func (w *World) advanceTo(a Action) {
 func (w *World) Schedule() Schedule {
 	c := w.cfg
 	d := DefaultConfig()
-	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, UntilMs: float64(w.now) / 1000}
+	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000}
 	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
 		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}
 	if c.Loss != d.Loss {
@@ -350,6 +367,7 @@ func (w *World) Schedule() Schedule {
 	if c.MaxInflight != d.MaxInflight {
 		o.MaxInflight = &c.MaxInflight
 	}
+	o.CrossZoneLatencyMs = append([]float64(nil), c.CrossZoneLatencyMs...)
 	s.Options = o
 	s.Actions = append([]Action{}, w.actions...)
 	return s

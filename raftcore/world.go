@@ -101,6 +101,9 @@ type World struct {
 	// links so that no one has to replay the action log to learn them.
 	splitUs int64
 	healUs  int64
+	// zoneOf is the zone (an index into cfg.Zones) each machine sits in
+	// now, index 0 unused; nil without zones.
+	zoneOf []int
 }
 
 // NewWorld builds a world from a validated configuration.
@@ -116,6 +119,8 @@ func NewWorld(cfg Config) (*World, error) {
 	w.order = make(eventHeap, 0, 4*cfg.Nodes)
 	w.free = make([]int32, 0, 4*cfg.Nodes)
 	w.cfg.Names = append([]string(nil), cfg.Names...)
+	w.cfg.Zones = cloneZones(cfg.Zones)
+	w.cfg.CrossZoneLatencyMs = append([]float64(nil), cfg.CrossZoneLatencyMs...)
 	w.ncfg = &nodeConfig{
 		protocol:       cfg.Protocol,
 		size:           cfg.Nodes,
@@ -138,6 +143,7 @@ func NewWorld(cfg Config) (*World, error) {
 			w.links[i][j] = def
 		}
 	}
+	w.initZones()
 	w.checker.init(w)
 	tickUs := int64(cfg.TickMs) * 1000
 	for i := 1; i <= cfg.Nodes; i++ {
@@ -473,6 +479,9 @@ func (w *World) Clone() *World {
 		c.links[i] = append([]Link(nil), w.links[i]...)
 	}
 	c.dropped = append([]uint64(nil), w.dropped...)
+	if w.zoneOf != nil {
+		c.zoneOf = append([]int(nil), w.zoneOf...)
+	}
 	c.ops = append([]Op(nil), w.ops...)
 	c.pending = append([]int(nil), w.pending...)
 	c.actions = append([]Action(nil), w.actions...)

@@ -113,9 +113,6 @@ type UI struct {
 	// Key is the default key for the question panel and for writes the
 	// reader makes.
 	Key string
-	// Zones, when set, places machine i+1 in zone Zones[i] (0-based) for a
-	// zone layout; nil means the usual ring.
-	Zones []int
 	// Compare, when set, is the setting to offer once the story is over, so
 	// the reader can see the same figure under the other protocol.
 	Compare *Setting
@@ -192,6 +189,7 @@ var registry = []def{
 	roles, partitionHalts, commitLatency,
 	timeoutTuning,
 	clockDrift,
+	failureDomains,
 }
 
 func (d def) make(k values) *Scenario {

@@ -15,6 +15,7 @@ var wantIDs = []string{
 	"contract", "notebooks", "quorum-size", "roles", "partition-halts", "commit-latency",
 	"timeout-tuning",
 	"clock-drift",
+	"failure-domains",
 }
 
 // everyVariant returns every scenario under every value of each of its

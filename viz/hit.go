@@ -18,9 +18,10 @@ const (
 	HitLog                     // a node's log row; Hit.Node
 	HitCluster                 // empty space in the cluster
 	HitToolbar                 // the toolbar between its controls
+	HitZone                    // a zone's label strip; Hit.Zone
 )
 
-var hitNames = [...]string{"none", "message", "node", "link", "button", "speed", "tab", "panel", "timeline", "log", "cluster", "toolbar"}
+var hitNames = [...]string{"none", "message", "node", "link", "button", "speed", "tab", "panel", "timeline", "log", "cluster", "toolbar", "zone"}
 
 func (k HitKind) String() string { return enumName(hitNames[:], k) }
 
@@ -98,6 +99,14 @@ func (l *Layout) HitTest(p Point, msgs []MessageDot, o HitOptions) Hit {
 	if i, ok := l.hitNode(p, o.slack()); ok {
 		h.Kind, h.Node = HitNode, i
 		return h
+	}
+	// A zone's label strip opens the zone's menu, so it comes before the
+	// links that may cross it.
+	for _, z := range l.Zones {
+		if z.Label.Contains(p) {
+			h.Kind = HitZone
+			return h
+		}
 	}
 	if id, lane, ok := l.hitLink(p, o.linkTolerance()); ok && l.Cluster.Contains(p) {
 		h.Kind, h.Link, h.Lane = HitLink, id, lane

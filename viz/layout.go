@@ -1054,6 +1054,7 @@ func (l *Layout) zonesAt(members [][]int, across bool, z sizes, sz sizer) placem
 			l.Nodes[i].Zone = zi
 		}
 	}
+	l.liftLoneNodes(members, across, z)
 	pts := make([]Point, n)
 	caps := make([]Rect, n)
 	boxes := make([]Rect, n)
@@ -1067,6 +1068,49 @@ func (l *Layout) zonesAt(members [][]int, across bool, z sizes, sz sizer) placem
 	l.setNodes(z, pts, caps)
 	l.Ring = Circle{}
 	return placement{fit: fit, r: z.r, room: room}
+}
+
+// liftLoneNodes moves the node of a zone that holds only one off the
+// line between two nodes of other zones: zones in a row, one node each,
+// would put their nodes in a straight line, and the middle disc would
+// hide the link between the outer two. The node moves across the row
+// (down or up, or left when the zones are stacked), as far as its zone
+// allows, up to two radii.
+func (l *Layout) liftLoneNodes(members [][]int, across bool, z sizes) {
+	for zi, m := range members {
+		if len(m) != 1 {
+			continue
+		}
+		i := m[0]
+		c := l.Nodes[i].Center
+		hidden := false
+		for a := range l.Nodes {
+			for b := a + 1; b < len(l.Nodes); b++ {
+				if a != i && b != i && l.Nodes[a].Zone != zi && l.Nodes[b].Zone != zi &&
+					(Segment{l.Nodes[a].Center, l.Nodes[b].Center}).Dist(c) < 1.5*z.r {
+					hidden = true
+				}
+			}
+		}
+		if !hidden {
+			continue
+		}
+		body := l.Zones[zi].Body
+		if across {
+			// Down, where the link passes over the disc, clear of the
+			// words under it; up, through those words, only when the
+			// zone has no room below.
+			below := body.Bottom() - c.Y - z.below(2)
+			if d := math.Min(2*z.r, below); d >= 1.5*z.r {
+				c.Y += d
+			} else {
+				c.Y -= math.Max(0, math.Min(2*z.r, c.Y-z.r-textMargin-body.Y))
+			}
+		} else {
+			c.X -= math.Max(0, math.Min(2*z.r, c.X-z.half()-body.X))
+		}
+		l.Nodes[i].Center = c
+	}
 }
 
 // zoneRingCap is the largest ring radius for m nodes in a zone: about a

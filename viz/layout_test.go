@@ -778,3 +778,21 @@ func checkZoneShares(l Layout, shape []int, count int) []string {
 	}
 	return errs
 }
+
+// TestLoneZoneNodesHideNoLink: three zones of one node each would put the
+// nodes in a line, the middle disc over the outer two's link; every link
+// must pass clear of the third disc.
+func TestLoneZoneNodesHideNoLink(t *testing.T) {
+	for _, sz := range testSizes {
+		for _, panels := range []bool{true, false} {
+			l := ComputeLayout(LayoutOptions{Width: sz.w, Height: sz.h, Nodes: 3, Panels: panels, Zones: []int{0, 1, 2}})
+			for _, lk := range l.Links {
+				for k := range l.Nodes {
+					if k != lk.I && k != lk.J && lk.Seg.Dist(l.Nodes[k].Center) < l.NodeRadius {
+						t.Errorf("%vx%v panels=%v: node %d hides the link %d-%d", sz.w, sz.h, panels, k, lk.I, lk.J)
+					}
+				}
+			}
+		}
+	}
+}

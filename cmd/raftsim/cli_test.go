@@ -455,3 +455,45 @@ func TestNoisyNetworkExample(t *testing.T) {
 		t.Fatalf("elections: %d with a 300 ms timeout, %d with 1000 ms", short.Elections.Elections, def.Elections.Elections)
 	}
 }
+
+// TestZoneLossExample plays docs/examples/zone-loss.json: with 2, 2 and 1
+// members in three zones, losing the leader's zone leaves a majority, and
+// the write made then commits.
+func TestZoneLossExample(t *testing.T) {
+	code, out, errOut := cmd(t, "", "run", "-f", "../../docs/examples/zone-loss.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var sum struct {
+		Ops []struct {
+			Result     string  `json:"result"`
+			InvokeMs   float64 `json:"invoke_ms"`
+			CompleteMs float64 `json:"complete_ms"`
+		} `json:"ops"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Ops) != 2 || sum.Ops[0].Result != "ok" || sum.Ops[1].Result != "ok" {
+		t.Fatalf("ops: %+v", sum.Ops)
+	}
+	if wait := sum.Ops[0].CompleteMs - sum.Ops[0].InvokeMs; wait < 80 {
+		t.Fatalf("the first write took %g ms, less than a round trip between zones", wait)
+	}
+}
+
+// TestBadZonesExitTwo: a schedule with a bad placement or an unknown zone
+// is refused with the field named.
+func TestBadZonesExitTwo(t *testing.T) {
+	cases := map[string]string{
+		`{"nodes":3,"seed":1,"until_ms":10,"zones":[{"name":"a","nodes":[1]},{"name":"b","nodes":[2]}],"actions":[]}`:                                              "zones: machine 3 is in no zone",
+		`{"nodes":3,"seed":1,"until_ms":10,"zones":[{"name":"a","nodes":[1,2]},{"name":"b","nodes":[3]}],"actions":[{"at_ms":1,"do":"zone-crash","zone":"c"}]}`:    `actions[0].zone: unknown zone "c"; the zones are a, b`,
+		`{"nodes":3,"seed":1,"until_ms":10,"zones":[{"name":"a","nodes":[1,2]},{"name":"b","nodes":[3]}],"actions":[{"at_ms":1,"do":"move","node":9,"zone":"a"}]}`: "actions[0].node: 9 is out of range",
+	}
+	for in, want := range cases {
+		code, _, errOut := cmd(t, in, "run", "-f", "-")
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, %q; want exit 2 and %q", code, errOut, want)
+		}
+	}
+}

@@ -249,3 +249,35 @@ func TestDecodeLinkTakesWholeAddresses(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkKeepsZones: a run in zones, with a machine moved and a zone
+// lost, comes back from its link with the same placement and trace.
+func TestLinkKeepsZones(t *testing.T) {
+	cfg := testConfig()
+	cfg.LatencyMinMs, cfg.LatencyMaxMs = 5, 10
+	cfg.CrossZoneLatencyMs = []float64{40, 60}
+	cfg.Zones = []raftcore.Zone{{Name: "a", Nodes: []int{1, 2}}, {Name: "b", Nodes: []int{3, 4}}, {Name: "c", Nodes: []int{5}}}
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(2_000_000)
+	for _, a := range []raftcore.Action{{Do: raftcore.DoMove, Node: 2, Zone: "c"}, {Do: raftcore.DoZoneCrash, Zone: "a"}} {
+		if err := tl.Act(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl.Advance(2_000_000)
+	got, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Config.Zones, cfg.Zones) || !reflect.DeepEqual(got.Config.CrossZoneLatencyMs, cfg.CrossZoneLatencyMs) {
+		t.Fatalf("the link's zones: %+v %v", got.Config.Zones, got.Config.CrossZoneLatencyMs)
+	}
+	opened, err := OpenLink(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened.SeekTo(opened.Head())
+	if w := opened.World(); w.TraceHash() != tl.World().TraceHash() || w.ZoneOf(2) != 2 {
+		t.Fatalf("the opened link's world: hash %x (want %x), machine 2 in zone %d", w.TraceHash(), tl.World().TraceHash(), w.ZoneOf(2))
+	}
+}

@@ -221,6 +221,16 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return name(a.Node) + "'s election timer was made to fire"
 	case raftcore.DoTimer:
 		return fmt.Sprintf("%s's election timer was set to run out in %g ms", name(a.Node), a.Ms)
+	case raftcore.DoZoneCut:
+		return "zone " + a.Zone + " was cut off from the other zones"
+	case raftcore.DoZoneHeal:
+		return "zone " + a.Zone + " is connected again"
+	case raftcore.DoZoneCrash:
+		return "zone " + a.Zone + " was lost: every machine in it crashed"
+	case raftcore.DoZoneRestart:
+		return "zone " + a.Zone + " came back: its machines restarted"
+	case raftcore.DoMove:
+		return name(a.Node) + " was moved to zone " + a.Zone
 	}
 	return a.String()
 }

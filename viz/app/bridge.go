@@ -196,7 +196,7 @@ func (a *App) State() Snapshot {
 			}
 			s.Sides = append(s.Sides, ids)
 		}
-	case zonesScenario:
+	case zonesWorld:
 		s.Layout = "zones"
 	}
 	if r := a.scen; r != nil {

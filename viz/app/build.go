@@ -116,8 +116,8 @@ func (a *App) buildZones() {
 		zv := ZoneView{Rect: z.Rect, Tone: ToneMuted, Empty: len(members) == 0, Hot: z.Index == hot}
 		lx, ly := z.Label.X+4, z.Label.Y+max((z.Label.H-sizeSmall)/2-1, 0)
 		switch {
-		case a.zoneFor == zonesScenario:
-			zv.Label = TextItem{Text: z.Name + " · " + itoa(len(members)) + " of " + itoa(n), X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted, Bold: true}
+		case a.zoneFor == zonesWorld:
+			zv.Label, zv.Tone = a.worldZoneLabel(z, members, lx, ly)
 		case zv.Empty:
 			text := "Drop a machine here to split it off"
 			if a.measure(text, sizeSmall) > z.Label.W-8 {

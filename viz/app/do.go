@@ -111,6 +111,14 @@ func (a *App) Do(in Intent) error {
 		return a.reconnect(in.Node)
 	case MoveToZone:
 		return a.moveToZone(in.Node, in.Zone)
+	case OpenZone:
+		if in.Zone < 0 || in.Zone >= len(a.cfg.Zones) {
+			return fmt.Errorf("there is no zone %d", in.Zone+1)
+		}
+		a.openMenu(menuState{kind: menuZone, zone: in.Zone})
+	case ActOnZone:
+		a.menu = menuState{}
+		return a.actOnZone(in)
 	case DropMessage:
 		a.menu = menuState{}
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {

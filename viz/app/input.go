@@ -240,7 +240,7 @@ func (a *App) gestureIntent(g viz.Gesture) Intent {
 	case viz.GestureMoveZone:
 		return MoveToZone{Node: g.Node, Zone: g.Zone}
 	case viz.GestureDragCancel:
-		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesScenario {
+		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesWorld {
 			return Reconnect{Node: g.Node}
 		}
 	case viz.GestureScrub:
@@ -272,6 +272,11 @@ func (a *App) tapIntent(h viz.Hit) Intent {
 		return Seek{AtUs: int64(h.Frac * float64(a.hist.HeadUs()))}
 	case viz.HitTab:
 		return ShowPanel{Panel: h.Panel}
+	case viz.HitZone:
+		if a.zoneFor == zonesWorld && h.Zone >= 0 {
+			return OpenZone{Zone: h.Zone}
+		}
+		fallthrough
 	case viz.HitCluster, viz.HitNone:
 		if a.selected >= 0 || a.menu.kind != menuNone {
 			return ClearSelection{}

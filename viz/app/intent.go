@@ -116,8 +116,17 @@ type (
 	// Reconnect restores every link of machine Node.
 	Reconnect struct{ Node int }
 	// MoveToZone moves machine Node to side Zone of a partition (the empty
-	// zone makes a new side).
+	// zone makes a new side), or, in a world with zones, to zone Zone.
 	MoveToZone struct{ Node, Zone int }
+	// OpenZone opens (or closes) the menu of zone Zone of a world with
+	// zones.
+	OpenZone struct{ Zone int }
+	// ActOnZone acts on zone Zone as a whole, as its menu does:
+	// raftcore.DoZoneCrash, DoZoneRestart, DoZoneCut or DoZoneHeal.
+	ActOnZone struct {
+		Zone int
+		Verb raftcore.Verb
+	}
 	// DropMessage drops a message in flight: it never arrives.
 	DropMessage struct{ Msg uint64 }
 )
@@ -201,6 +210,8 @@ func (CutLinks) isIntent()         {}
 func (Isolate) isIntent()          {}
 func (Reconnect) isIntent()        {}
 func (MoveToZone) isIntent()       {}
+func (OpenZone) isIntent()         {}
+func (ActOnZone) isIntent()        {}
 func (DropMessage) isIntent()      {}
 func (SetNodes) isIntent()         {}
 func (SetProtocol) isIntent()      {}

@@ -18,9 +18,10 @@ const (
 	menuMsg
 	menuMain
 	menuScenarios
+	menuZone
 )
 
-var menuNames = [...]string{"", "node", "link", "message", "setup", "scenarios"}
+var menuNames = [...]string{"", "node", "link", "message", "setup", "scenarios", "zone"}
 
 // menuState is the open popover and what it is about.
 type menuState struct {
@@ -28,6 +29,7 @@ type menuState struct {
 	node int
 	link viz.LinkID
 	msg  uint64
+	zone int
 }
 
 func (m menuState) String() string {
@@ -38,6 +40,8 @@ func (m menuState) String() string {
 		return fmt.Sprintf("link:%d-%d", m.link.I+1, m.link.J+1)
 	case menuMsg:
 		return "message:" + utoa(m.msg)
+	case menuZone:
+		return "zone:" + strconv.Itoa(m.zone+1)
 	}
 	return menuNames[m.kind]
 }
@@ -115,6 +119,12 @@ func (a *App) buildMenu(m menuState) *MenuView {
 			if t.ID == idMenu {
 				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
 			}
+		}
+	case menuZone:
+		var ok bool
+		title, anchor, ok = a.zoneMenu(wr, m.zone, labelW)
+		if !ok {
+			return nil
 		}
 	case menuScenarios:
 		title = "Scenarios from the book"

@@ -54,7 +54,6 @@ type scenarioRun struct {
 	s        *scenarios.Scenario
 	tr       *scenarios.Tracker
 	title    string
-	zones    []int
 	askKey   string
 	script   []raftcore.Action
 	autoplay bool
@@ -70,7 +69,7 @@ type scenarioRun struct {
 }
 
 func newScenarioRun(s *scenarios.Scenario) *scenarioRun {
-	return &scenarioRun{id: s.ID, s: s, tr: scenarios.NewTracker(s), title: s.Title, zones: s.UI.Zones, askKey: s.UI.Key, script: s.Autoplay()}
+	return &scenarioRun{id: s.ID, s: s, tr: scenarios.NewTracker(s), title: s.Title, askKey: s.UI.Key, script: s.Autoplay()}
 }
 
 // config is the scenario's world with the app's trace bound.
@@ -272,6 +271,9 @@ func (a *App) restartScenario() error {
 func (r *scenarioRun) panel(a *App, wr *writer) {
 	s := r.s
 	wr.text(s.Prompt, sizeBody, ToneText, false)
+	if a.World().HasZones() && !a.figure() {
+		wr.text(a.forHand(zoneHint, zoneHintTouch), sizeSmall, ToneMuted, false)
+	}
 	wr.gap(4)
 	for _, k := range s.Knobs {
 		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)

@@ -13,7 +13,7 @@ type zoneMode uint8
 const (
 	zonesNone      zoneMode = iota // a ring
 	zonesPartition                 // the sides of a clean network partition
-	zonesScenario                  // failure domains a scenario places machines in
+	zonesWorld                     // the world's failure domains (raftcore zones)
 )
 
 // layoutKey is everything the layout depends on; the layout is recomputed
@@ -99,11 +99,12 @@ func (a *App) touchLayout() {
 	n := a.World().Size()
 	a.zones, a.groups, a.zoneFor = nil, nil, zonesNone
 	count := 0
-	if a.scen != nil && len(a.scen.zones) == n {
-		a.zones, a.zoneFor = a.scen.zones, zonesScenario
-		for _, z := range a.zones {
-			count = max(count, z+1)
+	if w := a.World(); w.HasZones() {
+		a.zones, a.zoneFor = make([]int, n), zonesWorld
+		for i := range a.zones {
+			a.zones[i] = w.ZoneOf(nodeID(i))
 		}
+		count = len(w.Config().Zones)
 	} else if gs := cleanPartition(a.World()); len(gs) >= 2 && len(gs) <= viz.MaxZones {
 		gs = keepSides(gs, a.zoneMemo)
 		a.groups, a.zoneFor = gs, zonesPartition
@@ -395,8 +396,10 @@ func (a *App) isolated(i int) bool {
 // moveToZone moves machine i to side z of a partition (z may be the empty
 // zone, making a new side).
 func (a *App) moveToZone(i, z int) error {
+	if a.zoneFor == zonesWorld {
+		return a.moveToWorldZone(i, z)
+	}
 	if a.zoneFor != zonesPartition {
-		a.note("These zones are places, not network sides: use the links to cut them apart.")
 		return nil
 	}
 	groups := make([][]int, max(len(a.groups), z+1))
