@@ -66,16 +66,18 @@ type committedRec struct {
 
 // checker watches every change a machine makes and records violations.
 type checker struct {
-	w          *World
-	raft       bool
-	leaders    map[uint64]NodeID // raft: the leader of each term
-	applied    []appliedRec      // first application seen at each index
-	committed  []committedRec    // raft: the committed prefix, as first seen
-	digestBad  []bool            // state-matches-log reported, per machine
-	commitSeen []uint64          // per machine: commit index already compared
-	list       []Violation
-	counts     map[Rule]int
-	seen       map[string]bool
+	w           *World
+	raft        bool
+	leaders     map[uint64]NodeID // raft: the leader of each term
+	applied     []appliedRec      // first application seen at each index
+	committed   []committedRec    // raft: the committed prefix, as first seen
+	digestBad   []bool            // state-matches-log reported, per machine
+	commitSeen  []uint64          // per machine: commit index already compared
+	list        []Violation
+	findings    []Finding // lost updates: not Raft's to prevent
+	lostUpdates int
+	counts      map[Rule]int
+	seen        map[string]bool
 }
 
 func (c *checker) init(w *World) {
@@ -100,6 +102,7 @@ func (c checker) clone(w *World) checker {
 	c.digestBad = append([]bool(nil), c.digestBad...)
 	c.commitSeen = append([]uint64(nil), c.commitSeen...)
 	c.list = append([]Violation(nil), c.list...)
+	c.findings = append([]Finding(nil), c.findings...)
 	counts := make(map[Rule]int, len(c.counts))
 	for k, v := range c.counts {
 		counts[k] = v
@@ -293,7 +296,7 @@ func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 	}
 }
 
-func (c *checker) onApply(id NodeID, e Entry) {
+func (c *checker) onApply(id NodeID, e Entry, did applied) {
 	n := c.w.nodes[id]
 	if !c.raft {
 		c.checkMajority(id, e.Index, "applied")
@@ -301,6 +304,7 @@ func (c *checker) onApply(id NodeID, e Entry) {
 	i := e.Index
 	if i > uint64(len(c.applied)) {
 		c.applied = append(c.applied, appliedRec{term: e.Term, data: e.Data, digest: n.kv.digest, node: id})
+		c.onLostUpdate(e, did)
 		return
 	}
 	first := c.applied[i-1]

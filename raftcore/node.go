@@ -302,9 +302,10 @@ func (n *Node) nextApply() (Entry, bool) {
 	return n.log.entry(n.applied + 1), true
 }
 
-func (n *Node) markApplied(e Entry) {
-	n.kv.apply(e)
+func (n *Node) markApplied(e Entry) applied {
+	out := n.kv.apply(e)
 	n.applied = e.Index
+	return out
 }
 
 func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {
