@@ -42,7 +42,10 @@ type Finding struct {
 // state, so the first answer is everyone's.
 func (c *checker) onLostUpdate(e Entry, did applied) {
 	d := e.Data
-	if !d.Based || d.Cas || e.Data.Kind != OpPut || did.PrevRev == d.BasedOn {
+	// A compare-and-swap that took effect found the revision it read, so
+	// only a broken engine lets one through here; it is checked the same
+	// way so that such an engine is caught.
+	if !d.Based || e.Data.Kind != OpPut || did.Conflict || did.PrevRev == d.BasedOn {
 		return
 	}
 	f := Finding{Rule: RuleLostUpdate, AtUs: c.w.now, Op: d.OpID, Key: d.Key, Index: e.Index,
