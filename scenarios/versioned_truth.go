@@ -97,6 +97,7 @@ var versionedTruth = def{id: "versioned-truth",
 			final:  func(v *View) string { return finalVersioned(v.W) },
 		}
 		if cas {
+			s.Prompt = "Watch the same two controllers, now writing with compare-and-swap on the revision each one read."
 			s.Steps = append(s.Steps,
 				Step{Text: "The scaler's swap failed: the object was no longer at the revision it read. Nothing was overwritten.",
 					When: func(v *View) bool { _, ok := ctrlWrite(v.W, scalerID, raftcore.OpConflict); return ok },

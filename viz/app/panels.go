@@ -603,7 +603,15 @@ func (a *App) lostUpdates(wr *writer, max int) {
 		if i == max {
 			break
 		}
-		wr.item("!", ToneWarn, "#"+strconv.Itoa(f.Op)+" "+f.Text, sizeBody-1, ToneText)
+		who := ""
+		if f.Controller != 0 {
+			who = ", controller " + strconv.Itoa(f.Controller) + "'s write,"
+		}
+		lost := "rev " + utoa(f.OverwroteRev)
+		if f.LostValue != "" {
+			lost += " (" + f.LostValue + ")"
+		}
+		wr.item("!", ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, ToneText)
 	}
 	wr.gap(4)
 }
