@@ -2,6 +2,8 @@ package raftcore
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -323,4 +325,30 @@ func TestLinearizableCheckCanFail(t *testing.T) {
 		tamper(c)
 		assert.Error(t, linearizable(c), name)
 	}
+}
+
+// TestControllerHashesGolden pins the trace hashes of runs with
+// controllers, plain and cas, in testdata/controllers.golden; it is checked
+// natively and under GOOS=js, as hashes.golden is (rewrite with -update
+// after an intended engine change).
+func TestControllerHashesGolden(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Trace hashes of runs with controllers (versioned_test.go), natively and under GOOS=js.\n")
+	for _, cas := range []bool{false, true} {
+		w, err := twoControllers(cas).Run()
+		require.NoError(t, err)
+		fmt.Fprintf(&b, "two controllers cas %v events %d hash %s\n", cas, w.TraceCount(), HashString(w.TraceHash()))
+		for seed := int64(1); seed <= 5; seed++ {
+			w := randomControllers(seed, cas, 0)
+			fmt.Fprintf(&b, "random seed %d cas %v events %d lost %d hash %s\n", seed, cas, w.TraceCount(), w.LostUpdates(), HashString(w.TraceHash()))
+		}
+	}
+	path := filepath.Join("testdata", "controllers.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), b.String())
 }
