@@ -66,18 +66,21 @@ type committedRec struct {
 
 // checker watches every change a machine makes and records violations.
 type checker struct {
-	w           *World
-	raft        bool
-	leaders     map[uint64]NodeID // raft: the leader of each term
-	applied     []appliedRec      // first application seen at each index
-	committed   []committedRec    // raft: the committed prefix, as first seen
-	digestBad   []bool            // state-matches-log reported, per machine
-	commitSeen  []uint64          // per machine: commit index already compared
-	list        []Violation
-	findings    []Finding // lost updates: not Raft's to prevent
+	w          *World
+	raft       bool
+	leaders    map[uint64]NodeID // raft: the leader of each term
+	applied    []appliedRec      // first application seen at each index
+	committed  []committedRec    // raft: the committed prefix, as first seen
+	digestBad  []bool            // state-matches-log reported, per machine
+	commitSeen []uint64          // per machine: commit index already compared
+	list       []Violation
+	counts     map[Rule]int
+	seen       map[string]bool
+
+	// Lost updates, kept apart from the violations: they are not Raft's
+	// to prevent (lostupdate.go).
+	findings    []Finding
 	lostUpdates int
-	counts      map[Rule]int
-	seen        map[string]bool
 }
 
 func (c *checker) init(w *World) {
