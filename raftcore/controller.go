@@ -110,7 +110,9 @@ func (w *World) controllerHeard(op Op) {
 	c := &w.controllers[op.Controller-1]
 	if op.Kind == DoRead {
 		if op.Result != OpOK {
-			w.controllerRetry(c, "its read was "+string(op.Result)+": "+op.Reason)
+			// No leader, most likely: wait an election timeout, as a
+			// client backs off, before asking again.
+			w.controllerRetry(c, "its read was "+string(op.Result)+": "+op.Reason, int64(w.cfg.ElectionTicks*w.cfg.TickMs)*1000)
 			return
 		}
 		next, err := applyChange(op.ReadValue, c.Change)
@@ -126,7 +128,7 @@ func (w *World) controllerHeard(op Op) {
 	case OpOK:
 		c.State = ControllerDone
 	case OpConflict:
-		w.controllerRetry(c, "every swap it tried found a newer revision")
+		w.controllerRetry(c, "every swap it tried found a newer revision", 0)
 	default:
 		// A write that was refused or timed out may still be applied
 		// later; trying again could apply the change twice, so the
@@ -135,15 +137,15 @@ func (w *World) controllerHeard(op Op) {
 	}
 }
 
-// controllerRetry reads again right away, unless the controller has read
+// controllerRetry reads again after a wait, unless the controller has read
 // as often as it may.
-func (w *World) controllerRetry(c *Controller, why string) {
+func (w *World) controllerRetry(c *Controller, why string, waitUs int64) {
 	if c.Reads >= maxControllerReads {
 		c.State, c.Why = ControllerGaveUp, why
 		return
 	}
 	c.State = ControllerReading
-	w.schedule(event{at: w.now, kind: evControl, op: c.ID})
+	w.schedule(event{at: w.now + waitUs, kind: evControl, op: c.ID})
 }
 
 // controllerWake makes a controller's next request: the write once it has

@@ -352,3 +352,31 @@ func TestControllerHashesGolden(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(want), b.String())
 }
+
+// TestControllerRereadsWhenNoLeaderAnswers: a controller started before
+// any leader is elected is refused, waits an election timeout, reads again
+// and finishes; one whose machine stays cut off gives up after five reads
+// and says why.
+func TestControllerRereadsWhenNoLeaderAnswers(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Nodes = 3 })
+	mustApply(t, w, Action{Do: DoControl, Node: 2, Key: "obj", Change: "replicas+1", ThinkMs: 10})
+	w.RunFor(10_000_000)
+	c, _ := w.Controller(1)
+	assert.Equal(t, ControllerDone, c.State, c.Why)
+	assert.Greater(t, c.Reads, 1, "the first read found no leader")
+	first, _ := w.Op(c.Ops[0])
+	assert.Equal(t, OpRefused, first.Result)
+
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
+	lone := 1
+	if w.Node(1).Role() == RoleLeader {
+		lone = 2
+		mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{2}, {1, 3}}})
+	}
+	mustApply(t, w, Action{Do: DoControl, Node: lone, Key: "obj", Change: "image=web:2"})
+	w.RunFor(60_000_000)
+	c, _ = w.Controller(2)
+	assert.Equal(t, ControllerGaveUp, c.State)
+	assert.Equal(t, maxControllerReads, c.Reads)
+	assert.Contains(t, c.Why, "its read was")
+}
