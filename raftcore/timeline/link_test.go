@@ -271,7 +271,11 @@ func TestLinkCarriesControllers(t *testing.T) {
 		tl.SeekTime(2_600_000)
 		want := snapOf(tl.World())
 
-		opened, err := OpenLink(mustDecode(t, mustEncode(t, tl.Link("", nil))))
+		l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := OpenLink(l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,13 +286,4 @@ func TestLinkCarriesControllers(t *testing.T) {
 			t.Fatalf("cas %v: %d lost updates after opening, %d before", cas, got, lost)
 		}
 	}
-}
-
-func mustDecode(t testing.TB, s string) Link {
-	t.Helper()
-	l, err := DecodeLink(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
