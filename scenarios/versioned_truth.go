@@ -115,7 +115,7 @@ var versionedTruth = def{id: "versioned-truth",
 						val, _ := objectAt(v.W, leaderOr1(v.W))
 						return fmt.Sprintf("The scaler read again, decided again and its swap succeeded. The object holds both changes: %s.", val)
 					},
-					Claims: claims(healthy(), noLostUpdate(), bothChanges())})
+					Claims: claims(healthy(), contractGreen(), noLostUpdate(), bothChanges())})
 		} else {
 			s.Steps = append(s.Steps,
 				Step{Text: "The scaler's write is committed by a majority too, and every rule of Raft holds. But it was computed from the old revision: the deployer's change is gone.",
@@ -127,7 +127,7 @@ var versionedTruth = def{id: "versioned-truth",
 						val, _ := objectAt(v.W, leaderOr1(v.W))
 						return fmt.Sprintf("The scaler's write is committed by a majority too, and every rule of Raft holds. But it was computed from the old revision: the object is %s, and the deployer's change is gone.", val)
 					},
-					Claims: claims(healthy(), committedByMajority(scalerID), lostUpdateShown(),
+					Claims: claims(healthy(), contractGreen(), committedByMajority(scalerID), lostUpdateShown(),
 						that("the object holds image web:1 again", func(v *View) bool { return holds(v.W, "image=web:1") && holds(v.W, "replicas=3") }))})
 			s.UI.Compare = &Setting{Knob: "writes", Value: writesCas}
 		}
@@ -281,6 +281,16 @@ func noLostUpdate() claim {
 
 func bothChanges() claim {
 	return that("the object holds both changes", func(v *View) bool { return holds(v.W, "replicas=3") && holds(v.W, "image=web:2") })
+}
+
+// contractGreen: every promise of the shared-history contract holds.
+func contractGreen() claim {
+	return func(v *View) error {
+		if err := contractHolds(v.W); err != nil {
+			return fmt.Errorf("the words say every rule holds, but %v", err)
+		}
+		return nil
+	}
 }
 
 // contractHolds says which promise of the contract does not hold, if any.
