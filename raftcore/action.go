@@ -30,7 +30,19 @@ type Action struct {
 	Key   string  `json:"key,omitempty"`
 	Value string  `json:"value,omitempty"`
 	// Mode is how a "read" is served; empty means linearizable.
-	Mode      ReadMode  `json:"mode,omitempty"`
+	Mode ReadMode `json:"mode,omitempty"`
+	// IfRev makes a "write" a compare-and-swap: it takes effect only if the
+	// key's revision is still *IfRev when applied (0: the key must not
+	// exist).
+	IfRev *uint64 `json:"if_rev,omitempty"`
+	// Change, ThinkMs and Cas describe a "control" action's controller:
+	// what it changes in the object it reads ("replicas+1" adds one to a
+	// number, "image=web:2" sets a field), how long it thinks between the
+	// read and the write, and whether its write is a compare-and-swap on
+	// the revision it read (retrying from a fresh read when it fails).
+	Change    string    `json:"change,omitempty"`
+	ThinkMs   float64   `json:"think_ms,omitempty"`
+	Cas       bool      `json:"cas,omitempty"`
 	ID        uint64    `json:"id,omitempty"`
 	LatencyMs []float64 `json:"latency_ms,omitempty"`
 	Loss      *float64  `json:"loss,omitempty"`
@@ -77,13 +89,14 @@ const (
 	DoZoneCrash   Verb = "zone-crash"   // crash every machine in a zone
 	DoZoneRestart Verb = "zone-restart" // restart every crashed machine in a zone
 	DoMove        Verb = "move"         // move a machine to another zone
+	DoControl     Verb = "control"      // a controller reads a key, thinks, and writes it back changed
 )
 
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
 var Verbs = []Verb{
 	DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop,
 	DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
-	DoTimer, DoWrite, DoDelete, DoRead,
+	DoTimer, DoWrite, DoDelete, DoRead, DoControl,
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 }
 
@@ -154,26 +167,34 @@ func (a Action) String() string {
 		b = append(b, " in "...)
 		g(a.Ms)
 		b = append(b, "ms"...)
-	case DoWrite:
+	case DoWrite, DoControl, DoDelete, DoRead:
+		// The client verbs all name the machine asked and the key.
 		b = append(b, ' ')
 		d(a.Node)
 		b = append(b, ' ')
 		b = append(b, a.Key...)
-		b = append(b, '=')
-		b = append(b, a.Value...)
-	case DoDelete:
-		b = append(b, ' ')
-		d(a.Node)
-		b = append(b, ' ')
-		b = append(b, a.Key...)
-	case DoRead:
-		b = append(b, ' ')
-		d(a.Node)
-		b = append(b, ' ')
-		b = append(b, a.Key...)
-		b = append(b, " ("...)
-		b = append(b, a.Mode...)
-		b = append(b, ')')
+		switch a.Do {
+		case DoWrite:
+			b = append(b, '=')
+			b = append(b, a.Value...)
+			if a.IfRev != nil {
+				b = append(b, " if rev "...)
+				b = strconv.AppendUint(b, *a.IfRev, 10)
+			}
+		case DoControl:
+			b = append(b, ' ')
+			b = append(b, a.Change...)
+			b = append(b, " think "...)
+			g(a.ThinkMs)
+			b = append(b, "ms"...)
+			if a.Cas {
+				b = append(b, " cas"...)
+			}
+		case DoRead:
+			b = append(b, " ("...)
+			b = append(b, a.Mode...)
+			b = append(b, ')')
+		}
 	case DoDrop:
 		b = append(b, " message "...)
 		b = strconv.AppendUint(b, a.ID, 10)
@@ -218,6 +239,9 @@ func (a Action) Validate(n int) error {
 	}
 	if a.AtMs < 0 {
 		return fmt.Errorf("at_ms: %g is negative", a.AtMs)
+	}
+	if err := a.validateVersioned(); err != nil {
+		return err
 	}
 	switch a.Do {
 	case DoPartition:
@@ -280,7 +304,7 @@ func (a Action) Validate(n int) error {
 			return fmt.Errorf("ms: %g is more than a virtual day ahead", a.Ms)
 		}
 		return node("node", a.Node)
-	case DoWrite, DoDelete, DoRead:
+	case DoWrite, DoDelete, DoRead, DoControl:
 		if a.Key == "" {
 			return fmt.Errorf("key: %s needs a key, e.g. \"deployments/web\"", a.Do)
 		}
@@ -406,7 +430,13 @@ func (w *World) Apply(a Action) error {
 		// takes the same path.
 		w.setTimer(NodeID(a.Node), msToUs(a.Ms))
 	case DoWrite, DoDelete:
-		w.invoke(Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value})
+		op := Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value}
+		if a.IfRev != nil {
+			op.Cas, op.IfRev = true, *a.IfRev
+		}
+		w.invoke(op)
+	case DoControl:
+		w.startController(a)
 	case DoRead:
 		mode, _ := ParseReadMode(string(a.Mode))
 		w.invoke(Op{Kind: DoRead, Node: NodeID(a.Node), Key: a.Key, Mode: mode})

@@ -76,6 +76,11 @@ type checker struct {
 	list       []Violation
 	counts     map[Rule]int
 	seen       map[string]bool
+
+	// Lost updates, kept apart from the violations: they are not Raft's
+	// to prevent (lostupdate.go).
+	findings    []Finding
+	lostUpdates int
 }
 
 func (c *checker) init(w *World) {
@@ -100,6 +105,7 @@ func (c checker) clone(w *World) checker {
 	c.digestBad = append([]bool(nil), c.digestBad...)
 	c.commitSeen = append([]uint64(nil), c.commitSeen...)
 	c.list = append([]Violation(nil), c.list...)
+	c.findings = append([]Finding(nil), c.findings...)
 	counts := make(map[Rule]int, len(c.counts))
 	for k, v := range c.counts {
 		counts[k] = v
@@ -293,7 +299,7 @@ func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 	}
 }
 
-func (c *checker) onApply(id NodeID, e Entry) {
+func (c *checker) onApply(id NodeID, e Entry, did applied) {
 	n := c.w.nodes[id]
 	if !c.raft {
 		c.checkMajority(id, e.Index, "applied")
@@ -301,6 +307,7 @@ func (c *checker) onApply(id NodeID, e Entry) {
 	i := e.Index
 	if i > uint64(len(c.applied)) {
 		c.applied = append(c.applied, appliedRec{term: e.Term, data: e.Data, digest: n.kv.digest, node: id})
+		c.onLostUpdate(e, did)
 		return
 	}
 	first := c.applied[i-1]

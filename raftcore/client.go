@@ -16,6 +16,10 @@ const (
 	OpOK      OpResult = "ok"
 	OpTimeout OpResult = "timeout"
 	OpRefused OpResult = "refused"
+	// OpConflict ends a compare-and-swap write whose entry was committed
+	// and applied but found the key at another revision, so it changed
+	// nothing. Op.FoundRev is the revision it found.
+	OpConflict OpResult = "conflict"
 )
 
 // Refusal says why a machine refused a client's operation; Op.Reason says
@@ -76,13 +80,30 @@ type Op struct {
 	// Refusal is why the operation was refused (RefusedNone unless Result
 	// is OpRefused).
 	Refusal Refusal `json:"refusal,omitempty"`
-	// Index is the log index a write was applied at.
+	// Index is the log index a write was applied at: the key's new
+	// revision when the write took effect.
 	Index uint64 `json:"index,omitempty"`
+	// Cas makes a write a compare-and-swap: it takes effect only if the
+	// key's revision is still IfRev (0: the key must not exist) when its
+	// entry is applied. FoundRev is the revision it found instead
+	// (Result OpConflict).
+	Cas      bool   `json:"cas,omitempty"`
+	IfRev    uint64 `json:"if_rev,omitempty"`
+	FoundRev uint64 `json:"found_rev,omitempty"`
+	// Controller is the controller (numbered from 1 in the order they
+	// started) that made this request; 0 for a request made directly.
+	// Based and BasedOn say a controller's write was computed from a read
+	// that saw the key at revision BasedOn.
+	Controller int    `json:"controller,omitempty"`
+	Based      bool   `json:"based,omitempty"`
+	BasedOn    uint64 `json:"based_on,omitempty"`
 	// For reads: the value seen, whether the key existed, and the applied
 	// index of the state that answered.
 	ReadValue string `json:"read_value,omitempty"`
 	ReadFound bool   `json:"read_found,omitempty"`
 	ReadAt    uint64 `json:"read_at,omitempty"`
+	// ReadRev is the revision of the key the read saw (0 when absent).
+	ReadRev uint64 `json:"read_rev,omitempty"`
 	// ReadIndex is the index a linearizable or lease read waits for.
 	ReadIndex uint64 `json:"read_index,omitempty"`
 	// Side and Split are the network as the request found it, taken from
@@ -141,7 +162,11 @@ func (w *World) invoke(op Op) int {
 	w.pending = append(w.pending, op.ID-1)
 	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, verb: verbCode(op.Kind), Text: string(op.Kind) + " " + op.Key})
 	w.schedule(event{at: w.now + int64(w.cfg.ClientTimeoutMs)*1000, kind: evTimeout, op: op.ID})
-	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode}
+	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode,
+		Based: op.Based || op.Cas, BasedOn: op.BasedOn, Cas: op.Cas}
+	if op.Cas {
+		req.BasedOn = op.IfRev
+	}
 	switch op.Kind {
 	case DoWrite:
 		req.Kind = OpPut
@@ -172,7 +197,8 @@ func (w *World) handleClient(m Message) {
 			w.complete(req.OpID, OpRefused, r)
 		}
 	} else {
-		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID}
+		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID,
+			Based: req.Based, BasedOn: req.BasedOn, Cas: req.Cas}
 		if r := n.propose(cmd); r != RefusedNone {
 			w.complete(req.OpID, OpRefused, r)
 		}
@@ -186,8 +212,10 @@ func (w *World) failClient(m Message, why Refusal) {
 	}
 }
 
-// onApplied answers the client whose write machine id just applied.
-func (w *World) onApplied(id NodeID, e Entry) {
+// onApplied answers the client whose write machine id just applied: the
+// write took effect, or, for a compare-and-swap that found another
+// revision, it did not.
+func (w *World) onApplied(id NodeID, e Entry, did applied) {
 	if e.Data.OpID == 0 {
 		return
 	}
@@ -196,6 +224,11 @@ func (w *World) onApplied(id NodeID, e Entry) {
 		return
 	}
 	op.Index = e.Index
+	if did.Conflict {
+		op.FoundRev = did.PrevRev
+		w.complete(op.ID, OpConflict, RefusedNone)
+		return
+	}
 	w.complete(op.ID, OpOK, RefusedNone)
 }
 
@@ -226,7 +259,7 @@ func (w *World) answerReads(id NodeID) {
 func (w *World) answerRead(opID int, n *Node) {
 	op := &w.ops[opID-1]
 	v, ok := n.kv.Get(op.Key)
-	op.ReadValue, op.ReadFound, op.ReadAt = v.Value, ok, n.applied
+	op.ReadValue, op.ReadFound, op.ReadAt, op.ReadRev = v.Value, ok, n.applied, v.ModIndex
 	w.complete(opID, OpOK, RefusedNone)
 	w.checker.onRead(*op, v.ModIndex)
 }
@@ -242,8 +275,11 @@ func (w *World) timeoutOp(id int) {
 func (w *World) complete(id int, r OpResult, why Refusal) {
 	op := &w.ops[id-1]
 	op.Result, op.Refusal, op.Reason, op.CompleteUs = r, why, why.String(), w.now
-	if r == OpTimeout {
+	switch r {
+	case OpTimeout:
 		op.Reason = reasonTimeout
+	case OpConflict:
+		op.Reason = "the key was at revision " + strconv.FormatUint(op.FoundRev, 10) + ", not " + strconv.FormatUint(op.IfRev, 10)
 	}
 	for i, p := range w.pending {
 		if p == id-1 {
@@ -252,6 +288,9 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 		}
 	}
 	w.record(TraceEvent{Kind: TraceOpComplete, Node: op.Node, Op: id, Index: op.Index, Text: string(r)})
+	if op.Controller != 0 {
+		w.controllerHeard(*op)
+	}
 }
 
 // failPendingAt refuses every waiting operation of a machine that crashed:

@@ -5,8 +5,13 @@ import "sort"
 // KV is the state machine: a small key-value store whose keys read like
 // Kubernetes objects ("deployments/web" -> "replicas=3").
 //
-// Digest is an order-independent hash of the contents, kept up to date on
-// every change, so the checker can compare two machines' states in O(1).
+// Every key carries its revision: the log index of the entry that last
+// changed it (etcd's mod revision, which Kubernetes shows as an object's
+// resourceVersion). A conditional put compares it when the entry is applied.
+//
+// Digest is an order-independent hash of the contents, revisions included,
+// kept up to date on every change, so the checker can compare two machines'
+// states in O(1).
 type KV struct {
 	data   map[string]KVValue
 	digest uint64
@@ -19,23 +24,41 @@ type KVValue struct {
 	ModIndex uint64
 }
 
-func (kv *KV) apply(e Entry) {
+// applied is what applying one entry did to the store.
+type applied struct {
+	// PrevRev is the key's revision just before the entry (0: absent).
+	PrevRev uint64
+	// Conflict is set when a conditional put found a revision other than
+	// the one it was conditioned on, and so changed nothing.
+	Conflict bool
+}
+
+func (kv *KV) apply(e Entry) applied {
+	var out applied
+	if e.Data.Kind == OpPut || e.Data.Kind == OpDelete {
+		out.PrevRev = kv.data[e.Data.Key].ModIndex
+	}
 	switch e.Data.Kind {
 	case OpPut:
+		if e.Data.Cas && out.PrevRev != e.Data.BasedOn {
+			out.Conflict = true
+			return out
+		}
 		kv.remove(e.Data.Key)
 		if kv.data == nil {
 			kv.data = make(map[string]KVValue)
 		}
 		kv.data[e.Data.Key] = KVValue{Value: e.Data.Value, ModIndex: e.Index}
-		kv.digest += kvHash(e.Data.Key, e.Data.Value)
+		kv.digest += kvHash(e.Data.Key, e.Data.Value, e.Index)
 	case OpDelete:
 		kv.remove(e.Data.Key)
 	}
+	return out
 }
 
 func (kv *KV) remove(key string) {
 	if old, ok := kv.data[key]; ok {
-		kv.digest -= kvHash(key, old.Value)
+		kv.digest -= kvHash(key, old.Value, old.ModIndex)
 		delete(kv.data, key)
 	}
 }
@@ -62,6 +85,15 @@ func (kv *KV) Keys() []string {
 	return keys
 }
 
+// Revisions returns each key's revision as a plain map (for summaries).
+func (kv *KV) Revisions() map[string]uint64 {
+	out := make(map[string]uint64, len(kv.data))
+	for k, v := range kv.data {
+		out[k] = v.ModIndex
+	}
+	return out
+}
+
 // Snapshot returns the contents as a plain map (for summaries).
 func (kv *KV) Snapshot() map[string]string {
 	out := make(map[string]string, len(kv.data))
@@ -83,9 +115,10 @@ func (kv KV) clone() KV {
 	return kv
 }
 
-func kvHash(key, value string) uint64 {
+func kvHash(key, value string, rev uint64) uint64 {
 	h := fnvString(0xcbf29ce484222325, key)
 	h = fnvString(h, value)
+	h = fnvUint(h, rev)
 	// A final mix so that sums of hashes do not cancel in simple ways.
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd

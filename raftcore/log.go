@@ -128,6 +128,16 @@ func chainHash(prev, term uint64, c Command) uint64 {
 	h = fnvString(h, c.Key)
 	h = fnvString(h, c.Value)
 	h = fnvUint(h, uint64(c.OpID))
+	if c.Based {
+		// Only read-modify-writes hash these, so the chains of plain
+		// writes are as they always were.
+		flags := uint64(1)
+		if c.Cas {
+			flags |= 2
+		}
+		h = fnvUint(h, flags)
+		h = fnvUint(h, c.BasedOn)
+	}
 	return h
 }
 

@@ -20,6 +20,10 @@ const (
 	// BugKeepCommitOnRestart keeps the commit and applied indexes across a
 	// restart while the state machine, which is volatile, starts empty.
 	BugKeepCommitOnRestart
+	// BugBlindSwap applies a compare-and-swap without comparing the
+	// revision, as a plain write. It breaks no rule of Raft, so it is not
+	// in Bugs; the lost-update tests use it.
+	BugBlindSwap
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).
@@ -302,9 +306,13 @@ func (n *Node) nextApply() (Entry, bool) {
 	return n.log.entry(n.applied + 1), true
 }
 
-func (n *Node) markApplied(e Entry) {
-	n.kv.apply(e)
+func (n *Node) markApplied(e Entry) applied {
+	if n.cfg.has(BugBlindSwap) {
+		e.Data.Cas = false
+	}
+	out := n.kv.apply(e)
 	n.applied = e.Index
+	return out
 }
 
 func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {

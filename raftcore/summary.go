@@ -15,6 +15,12 @@ type Summary struct {
 	// Elections are the run's election counters; absent when the world
 	// kept only part of its trace (trace_limit), which they are read from.
 	Elections *ElectionStats `json:"elections,omitempty"`
+	// LostUpdates are the lost-update findings, and LostUpdateCount how
+	// many there were. They are not violations: a run can lose an update
+	// with every Raft rule holding (lostupdate.go).
+	LostUpdates     []Finding    `json:"lost_updates,omitempty"`
+	LostUpdateCount int          `json:"lost_update_count,omitempty"`
+	Controllers     []Controller `json:"controllers,omitempty"`
 }
 
 // NodeSummary is one machine's state.
@@ -31,6 +37,8 @@ type NodeSummary struct {
 	LastIndex uint64            `json:"last_index"`
 	Log       []LogEntry        `json:"log"`
 	KV        map[string]string `json:"kv"`
+	// Revisions is each key's revision: the log index that last changed it.
+	Revisions map[string]uint64 `json:"revisions,omitempty"`
 }
 
 // LogEntry is one log entry as summaries show it.
@@ -57,6 +65,15 @@ type OpSummary struct {
 	ReadValue  *string  `json:"read_value,omitempty"`
 	ReadFound  bool     `json:"read_found,omitempty"`
 	ReadAt     uint64   `json:"read_at,omitempty"`
+	ReadRev    uint64   `json:"read_rev,omitempty"`
+	// A compare-and-swap write: the revision it required and, when it
+	// failed (result "conflict"), the one it found.
+	Cas        bool   `json:"cas,omitempty"`
+	IfRev      uint64 `json:"if_rev,omitempty"`
+	FoundRev   uint64 `json:"found_rev,omitempty"`
+	Controller int    `json:"controller,omitempty"`
+	// BasedOn is the revision a controller's write was computed from.
+	BasedOn uint64 `json:"based_on,omitempty"`
 }
 
 // Summarize describes the world as it is now.
@@ -79,12 +96,21 @@ func (w *World) Summarize() Summary {
 		e := w.ElectionStats(0)
 		s.Elections = &e
 	}
+	s.LostUpdates = append([]Finding(nil), w.checker.findings...)
+	s.LostUpdateCount = w.checker.lostUpdates
+	s.Controllers = w.Controllers()
+	if len(s.Controllers) == 0 {
+		s.Controllers = nil
+	}
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		n := w.nodes[i]
 		ns := NodeSummary{
 			ID: n.ID, Name: w.cfg.Name(n.ID), Status: w.machines[i].status.String(), Role: n.role.String(),
 			Term: n.term, Vote: n.vote, Leader: n.lead, Commit: n.commit, Applied: n.applied,
 			LastIndex: n.log.lastIndex(), Log: []LogEntry{}, KV: n.kv.Snapshot(),
+		}
+		if n.kv.Len() > 0 {
+			ns.Revisions = n.kv.Revisions()
 		}
 		for _, e := range n.log.entries {
 			ns.Log = append(ns.Log, LogEntry{Index: e.Index, Term: e.Term, Data: e.Data.String(), Op: e.Data.OpID})
@@ -93,7 +119,8 @@ func (w *World) Summarize() Summary {
 	}
 	for _, op := range w.ops {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
-			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index}
+			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index,
+			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn}
 		if op.Done() {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c
@@ -103,6 +130,7 @@ func (w *World) Summarize() Summary {
 			os.ReadValue = &v
 			os.ReadFound = op.ReadFound
 			os.ReadAt = op.ReadAt
+			os.ReadRev = op.ReadRev
 		}
 		s.Ops = append(s.Ops, os)
 	}

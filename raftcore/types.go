@@ -1,6 +1,9 @@
 package raftcore
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // NodeID names a machine. Machines are numbered 1..N; None (0) means "nobody",
 // as in etcd where a zero id is never a member.
@@ -85,11 +88,24 @@ type Command struct {
 	// OpID links the entry to the client operation that proposed it, so the
 	// machine the client asked can answer when it applies the entry.
 	OpID int
+	// Based says the value was computed from a read of the key (a
+	// read-modify-write), which saw the key at revision BasedOn (0: the key
+	// did not exist). The checker uses it to name a lost update.
+	Based   bool
+	BasedOn uint64
+	// Cas makes a put conditional: it takes effect only if the key's
+	// revision is still BasedOn when the entry is applied. Every machine
+	// applies the same log to the same state, so every machine decides the
+	// same way.
+	Cas bool
 }
 
 func (c Command) String() string {
 	switch c.Kind {
 	case OpPut:
+		if c.Cas {
+			return c.Key + "=" + c.Value + " if rev " + strconv.FormatUint(c.BasedOn, 10)
+		}
 		return c.Key + "=" + c.Value
 	case OpDelete:
 		return "delete " + c.Key
@@ -229,4 +245,8 @@ type ClientRequest struct {
 	// Value is the value to write.
 	Value string
 	Mode  ReadMode
+	// Based, BasedOn and Cas are copied to the command (see Command).
+	Based   bool
+	BasedOn uint64
+	Cas     bool
 }

@@ -55,6 +55,8 @@ const (
 	evDeliver
 	evProcess
 	evTimeout
+	// evControl wakes a controller (op is its id) to make its next request.
+	evControl
 	// evFree marks an empty slot of the event queue.
 	evFree
 )
@@ -93,9 +95,11 @@ type World struct {
 	dropped   []uint64 // ids of in-flight messages a reader dropped
 	ops       []Op
 	pending   []int // indexes into ops still waiting
-	actions   []Action
-	trace     trace
-	checker   checker
+	// controllers are the controllers started by "control" actions.
+	controllers []Controller
+	actions     []Action
+	trace       trace
+	checker     checker
 	// splitUs and healUs are when the network last went from whole to
 	// split and back (-1 until it first did), kept as actions change the
 	// links so that no one has to replay the action log to learn them.
@@ -367,6 +371,8 @@ func (w *World) handle(e event) {
 		w.processWork(e.node, e.gen)
 	case evTimeout:
 		w.timeoutOp(e.op)
+	case evControl:
+		w.controllerWake(e.op)
 	}
 }
 
@@ -427,10 +433,10 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 		if !ok {
 			break
 		}
-		n.markApplied(e)
+		did := n.markApplied(e)
 		w.record(TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID})
-		w.checker.onApply(id, e)
-		w.onApplied(id, e)
+		w.checker.onApply(id, e, did)
+		w.onApplied(id, e, did)
 	}
 	if len(n.readStates) > 0 {
 		for _, rs := range n.readStates {
@@ -483,6 +489,7 @@ func (w *World) Clone() *World {
 		c.zoneOf = append([]int(nil), w.zoneOf...)
 	}
 	c.ops = append([]Op(nil), w.ops...)
+	c.controllers = cloneControllers(w.controllers)
 	c.pending = append([]int(nil), w.pending...)
 	c.actions = append([]Action(nil), w.actions...)
 	c.trace = w.trace.clone()

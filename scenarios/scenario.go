@@ -186,6 +186,7 @@ func (v values) get(name string) string {
 // chapters in order, figures in page order.
 var registry = []def{
 	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
+	versionedTruth,
 	roles, partitionHalts, commitLatency,
 	timeoutTuning,
 	clockDrift,

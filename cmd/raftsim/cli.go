@@ -160,15 +160,27 @@ func (c *cli) writeJSON(v any) int {
 
 // verdict is the exit code for a finished run: a broken rule fails a raft
 // run, while naive-copy and failover break rules by design and only fail
-// with -strict.
+// with -strict. A lost update is not a broken rule: Raft does not promise
+// to prevent it (it is the lesson of the figure versioned-truth), so it is
+// reported and fails the run only with -strict.
 func (c *cli) verdict(s raftcore.Summary, strict bool) int {
+	code := exitOK
+	if n := s.LostUpdateCount; n > 0 {
+		what := fmt.Sprintf("%d lost %s (%s): a read-modify-write overwrote a change it had not read; not a violation of Raft's rules", n, plural(n, "update", "updates"), raftcore.RuleLostUpdate)
+		if strict {
+			fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
+			code = exitViolation
+		} else {
+			fmt.Fprintf(c.stderr, "raftsim: %s; -strict makes this exit 1\n", what)
+		}
+	}
 	if len(s.ViolationCounts) == 0 {
-		return exitOK
+		return code
 	}
 	what := rulesBroken(s)
 	if s.Protocol != raftcore.ProtocolRaft && !strict {
 		fmt.Fprintf(c.stderr, "raftsim: %s in a %s run, as that protocol allows; -strict makes this exit 1\n", what, s.Protocol)
-		return exitOK
+		return code
 	}
 	fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
 	return exitViolation

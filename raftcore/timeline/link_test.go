@@ -281,3 +281,41 @@ func TestLinkKeepsZones(t *testing.T) {
 		t.Fatalf("the opened link's world: hash %x (want %x), machine 2 in zone %d", w.TraceHash(), tl.World().TraceHash(), w.ZoneOf(2))
 	}
 }
+
+// TestLinkCarriesControllers: a run with controllers, plain and cas, shared
+// as a link and opened again, is the same run, seeked back into the middle
+// of a controller's thinking included.
+func TestLinkCarriesControllers(t *testing.T) {
+	for _, cas := range []bool{false, true} {
+		cfg := testConfig()
+		cfg.Nodes = 3
+		tl := mustNew(t, cfg, Options{})
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoTimeout, Node: 1})
+		tl.Advance(1_000_000)
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1, Key: "obj", Value: "replicas=2", IfRev: new(uint64)})
+		tl.Advance(1_000_000)
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoControl, Node: 2, Key: "obj", Change: "replicas+1", ThinkMs: 900, Cas: cas})
+		tl.Advance(300_000)
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoControl, Node: 3, Key: "obj", Change: "image=web:2", ThinkMs: 100, Cas: cas})
+		tl.Advance(3_000_000)
+		head := snapOf(tl.World())
+		lost := tl.World().LostUpdates()
+		tl.SeekTime(2_600_000)
+		want := snapOf(tl.World())
+
+		l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := OpenLink(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameWorld(t, "opened link", opened.World(), want)
+		opened.SeekTo(opened.Head())
+		sameWorld(t, "opened link's head", opened.World(), head)
+		if got := opened.World().LostUpdates(); got != lost || (lost == 0) != cas {
+			t.Fatalf("cas %v: %d lost updates after opening, %d before", cas, got, lost)
+		}
+	}
+}

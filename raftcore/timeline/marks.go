@@ -122,8 +122,9 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 			return Mark{}, false
 		}
 		switch act.Do {
-		case raftcore.DoWrite, raftcore.DoDelete, raftcore.DoRead:
-			// The op-invoke event that follows tells it better.
+		case raftcore.DoWrite, raftcore.DoDelete, raftcore.DoRead, raftcore.DoControl:
+			// The op-invoke event that follows tells it better (a
+			// controller's first read).
 			return Mark{}, false
 		}
 		a := *act
@@ -141,6 +142,9 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 func opWords(op raftcore.Op) string {
 	switch op.Kind {
 	case raftcore.DoWrite:
+		if op.Cas {
+			return "write " + op.Key + "=" + op.Value + " if at rev " + strconv.FormatUint(op.IfRev, 10)
+		}
 		return "write " + op.Key + "=" + op.Value
 	case raftcore.DoDelete:
 		return "delete " + op.Key
@@ -150,25 +154,38 @@ func opWords(op raftcore.Op) string {
 
 // AskWords says that a client asks for op, as a client mark does.
 func AskWords(cfg raftcore.Config, op raftcore.Op) string {
-	return "a client asks " + cfg.Name(op.Node) + " to " + opWords(op)
+	return clientWords(op) + " asks " + cfg.Name(op.Node) + " to " + opWords(op)
+}
+
+// clientWords names who asked: a client, or one of the controllers.
+func clientWords(op raftcore.Op) string {
+	if op.Controller != 0 {
+		return "controller " + strconv.Itoa(op.Controller)
+	}
+	return "a client"
 }
 
 // AnswerWords says what became of op, as a client mark does; a refusal is
 // told in op.Reason's words.
 func AnswerWords(cfg raftcore.Config, op raftcore.Op) string {
 	s := opWords(op) + " at " + cfg.Name(op.Node) + ": "
+	if op.Controller != 0 {
+		s = clientWords(op) + "'s " + s
+	}
 	wait := durationWords(op.CompleteUs - op.InvokeUs)
 	switch op.Result {
 	case raftcore.OpOK:
 		if op.Kind == raftcore.DoRead {
 			if op.ReadFound {
-				s += "read " + op.ReadValue + " "
+				s += "read " + op.ReadValue + " (rev " + strconv.FormatUint(op.ReadRev, 10) + ") "
 			} else {
 				s += "not found "
 			}
 			return s + "after " + wait
 		}
-		return s + "done after " + wait
+		return s + "done, rev " + strconv.FormatUint(op.Index, 10) + ", after " + wait
+	case raftcore.OpConflict:
+		return s + "swap failed, the key was at rev " + strconv.FormatUint(op.FoundRev, 10) + ", after " + wait
 	case raftcore.OpTimeout:
 		return s + "no answer after " + wait
 	}

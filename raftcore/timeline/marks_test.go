@@ -70,7 +70,7 @@ func TestMarksDescribeTheRun(t *testing.T) {
 	if _, ok := findMark(marks, MarkClient, "a client asks "+lname+" to write deployments/web=v1"); !ok {
 		t.Fatalf("no client request mark in %+v", marks)
 	}
-	if _, ok := findMark(marks, MarkClient, "write deployments/web=v1 at "+lname+": done after"); !ok {
+	if _, ok := findMark(marks, MarkClient, "write deployments/web=v1 at "+lname+": done, rev 2, after"); !ok {
 		t.Fatalf("no client answer mark in %+v", marks)
 	}
 	if _, ok := findMark(marks, MarkCommit, "leader "+lname+" committed the log up to entry"); !ok {
@@ -365,5 +365,46 @@ func TestMarksAreBoundedAndConserved(t *testing.T) {
 		if small.Head().Less(m.End) {
 			t.Fatalf("mark %+v reaches past the fork's head %v", m, small.Head())
 		}
+	}
+}
+
+// TestControllerMarksLetTheReaderFindTheStaleRead: each controller request
+// is a client mark naming the controller and the revision it read or made,
+// and seeking to the late writer's read shows it thinking about a revision
+// the other controller is about to replace.
+func TestControllerMarksLetTheReaderFindTheStaleRead(t *testing.T) {
+	cfg := testConfig()
+	cfg.Nodes, cfg.Names = 3, []string{"A", "B", "C"}
+	tl := mustNew(t, cfg, Options{})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoTimeout, Node: 1})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1, Key: "obj", Value: "replicas=2"})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoControl, Node: 2, Key: "obj", Change: "replicas+1", ThinkMs: 900, Cas: true})
+	tl.Advance(300_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoControl, Node: 3, Key: "obj", Change: "image=web:2", ThinkMs: 100, Cas: true})
+	tl.Advance(3_000_000)
+
+	marks := tl.Marks()
+	read, ok := findMark(marks, MarkClient, "controller 1's read obj (linearizable) at B: read replicas=2 (rev 2)")
+	if !ok {
+		t.Fatalf("no mark for the scaler's first read in %+v", marks)
+	}
+	_, ok = findMark(marks, MarkClient, "controller 2's write obj=replicas=2 image=web:2 if at rev 2 at C: done, rev 3")
+	if !ok {
+		t.Fatal("no mark for the deployer's swap")
+	}
+	_, ok = findMark(marks, MarkClient, "controller 1's write obj=replicas=3 if at rev 2 at B: swap failed, the key was at rev 3")
+	if !ok {
+		t.Fatal("no mark for the scaler's failed swap")
+	}
+	if _, ok = findMark(marks, MarkFault, "control"); ok {
+		t.Error("a controller's start is told by its first read's mark")
+	}
+
+	tl.SeekTo(read.At)
+	c, _ := tl.World().Controller(1)
+	if c.State != raftcore.ControllerThinking {
+		t.Errorf("at its read's mark the scaler is %s, not thinking", c.State)
 	}
 }

@@ -516,6 +516,7 @@ func (a *App) safetyPanel(wr *writer) {
 		}
 		wr.item("✗", ToneBad, text, sizeBody-1, ToneText)
 	}
+	a.lostUpdates(wr, 3)
 	label := "Show every rule"
 	if a.showRules {
 		label = "Show broken rules only"
@@ -539,18 +540,25 @@ func (a *App) clientPanel(wr *writer) {
 		wr.text(hint, sizeBody, ToneMuted, false)
 		return
 	}
-	ok, failed, pending := 0, 0, 0
+	ok, failed, pending, swaps := 0, 0, 0, 0
 	for _, op := range ops {
 		switch op.Result {
 		case raftcore.OpOK:
 			ok++
 		case raftcore.OpPending:
 			pending++
+		case raftcore.OpConflict:
+			swaps++
 		default:
 			failed++
 		}
 	}
-	wr.text(strconv.Itoa(ok)+" done, "+strconv.Itoa(pending)+" waiting, "+strconv.Itoa(failed)+" failed", sizeBody, ToneText, true)
+	tally := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
+	if swaps > 0 {
+		tally += ", " + count(swaps, "swap", "swaps") + " refused"
+	}
+	wr.text(tally, sizeBody, ToneText, true)
+	a.lostUpdates(wr, 1)
 	now := w.Now()
 	held := heldBy(w, ops)
 	shown := 0
@@ -607,4 +615,32 @@ func heldBy(w *raftcore.World, ops []raftcore.Op) map[int]int {
 		}
 	}
 	return held
+}
+
+// lostUpdates tells of the run's lost updates, up to max of them, apart
+// from the safety rules: every rule of Raft can hold while a controller's
+// write replaces a change it never read.
+func (a *App) lostUpdates(wr *writer, max int) {
+	w := a.World()
+	n := w.LostUpdates()
+	if n == 0 {
+		return
+	}
+	wr.gap(4)
+	wr.text(capital(count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", sizeBody, ToneWarn, true)
+	for i, f := range w.Findings() {
+		if i == max {
+			break
+		}
+		who := ""
+		if f.Controller != 0 {
+			who = ", controller " + strconv.Itoa(f.Controller) + "'s write,"
+		}
+		lost := "rev " + utoa(f.OverwroteRev)
+		if f.LostValue != "" {
+			lost += " (" + f.LostValue + ")"
+		}
+		wr.item("!", ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, ToneText)
+	}
+	wr.gap(4)
 }

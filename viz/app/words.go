@@ -129,6 +129,12 @@ func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 		return "Client asked " + node + " to delete " + a.Key
 	case raftcore.DoRead:
 		return "Client asked " + node + " to read " + a.Key + " (" + string(a.Mode) + ")"
+	case raftcore.DoControl:
+		how := "a plain write"
+		if a.Cas {
+			how = "a swap on the revision read"
+		}
+		return "A controller asks " + node + " for " + a.Key + ", thinks " + fmtMs(int64(a.ThinkMs*1000)) + ", writes " + a.Change + " with " + how
 	}
 	return capital(timeline.ActionWords(cfg, a))
 }
@@ -141,6 +147,9 @@ func opMark(op raftcore.Op) (string, Tone) {
 		return "…", ToneWarn
 	case raftcore.OpTimeout, raftcore.OpRefused:
 		return "✗", ToneBad
+	case raftcore.OpConflict:
+		// The swap did its job: it refused to overwrite a newer revision.
+		return "✗", ToneWarn
 	}
 	return "✓", ToneGood
 }
@@ -188,13 +197,19 @@ func (a *App) opLine(op raftcore.Op) string {
 func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	node := cfg.Name(op.Node)
 	var what string
+	if op.Controller != 0 {
+		what = "controller " + strconv.Itoa(op.Controller) + ": "
+	}
 	switch op.Kind {
 	case raftcore.DoWrite:
-		what = "write " + op.Key + " = " + op.Value
+		what += "write " + op.Key + " = " + op.Value
+		if op.Cas {
+			what += " if at rev " + utoa(op.IfRev)
+		}
 	case raftcore.DoDelete:
-		what = "delete " + op.Key
+		what += "delete " + op.Key
 	default:
-		what = "read " + op.Key
+		what += "read " + op.Key
 		if op.Mode != "" {
 			what += " (" + string(op.Mode) + ")"
 		}
@@ -206,11 +221,16 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	case raftcore.OpOK:
 		if op.Kind == raftcore.DoRead {
 			if op.ReadFound {
-				return what + ": " + op.ReadValue
+				return what + ": " + op.ReadValue + " (rev " + utoa(op.ReadRev) + ")"
 			}
 			return what + ": not found"
 		}
+		if op.Kind == raftcore.DoWrite {
+			return what + ": done, rev " + utoa(op.Index)
+		}
 		return what + ": done"
+	case raftcore.OpConflict:
+		return what + ": swap failed, found rev " + utoa(op.FoundRev)
 	case raftcore.OpTimeout:
 		return what + ": no answer"
 	}
