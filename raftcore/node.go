@@ -20,6 +20,10 @@ const (
 	// BugKeepCommitOnRestart keeps the commit and applied indexes across a
 	// restart while the state machine, which is volatile, starts empty.
 	BugKeepCommitOnRestart
+	// BugReadWithoutConfirm answers a linearizable read at the leader's
+	// commit index without the heartbeat round that confirms it still
+	// leads, so a deposed leader serves old state.
+	BugReadWithoutConfirm
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).
@@ -33,6 +37,7 @@ var Bugs = []struct {
 	{BugCommitWithoutMajority, "commit-without-majority"},
 	{BugNoTruncate, "no-truncate"},
 	{BugKeepCommitOnRestart, "keep-commit-on-restart"},
+	{BugReadWithoutConfirm, "read-without-confirm"},
 }
 
 // nodeConfig is shared, read-only, by every machine of a world.
