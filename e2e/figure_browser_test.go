@@ -64,7 +64,7 @@ func playFigureStep(t *testing.T, b *browser) app.Snapshot {
 // step at 1x when asked, and then rests: no frames, and less than 0.02
 // CPU-s/s for the renderer and GPU.
 func TestFigureRestsBetweenStepsAtPageAndPhoneSizes(t *testing.T) {
-	for _, id := range []string{"three-answers", "majority", "roles"} {
+	for _, id := range []string{"three-answers", "majority", "roles", "cap-reads"} {
 		for _, size := range figurePageSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", id, size[0], size[1]), func(t *testing.T) {
 				b := newBrowser(t, size[0], size[1])

@@ -180,7 +180,7 @@ func (v values) get(name string) string {
 // chapters in order, figures in page order.
 var registry = []def{
 	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
-	roles, partitionHalts, commitLatency,
+	roles, partitionHalts, commitLatency, capReads,
 }
 
 func (d def) make(k values) *Scenario {
