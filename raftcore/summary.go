@@ -54,6 +54,12 @@ type OpSummary struct {
 	ReadValue  *string  `json:"read_value,omitempty"`
 	ReadFound  bool     `json:"read_found,omitempty"`
 	ReadAt     uint64   `json:"read_at,omitempty"`
+	// Verdict and Missed judge an answered read against the whole client
+	// history: "linearizable" or "stale", and for a stale read the id of
+	// the write it missed. The engine leaves them empty: the judging is a
+	// linearizability search outside it (raftsim fills them in).
+	Verdict string `json:"verdict,omitempty"`
+	Missed  int    `json:"missed,omitempty"`
 }
 
 // Summarize describes the world as it is now.
