@@ -1,9 +1,7 @@
 package linearize
 
 import (
-	"hash/fnv"
 	"sort"
-	"strconv"
 	"time"
 
 	"raftlab/raftcore"
@@ -17,6 +15,10 @@ type Cache struct {
 	// Budget bounds each search; 0 means DefaultBudget.
 	Budget time.Duration
 	keys   map[string]cachedKey
+	// last is the answer for the history whose print is print.
+	last  Result
+	print uint64
+	valid bool
 }
 
 type cachedKey struct {
@@ -26,8 +28,13 @@ type cachedKey struct {
 }
 
 // Check judges ops as CheckWithin does, reusing the answers for keys whose
-// operations are unchanged.
+// operations are unchanged, and the whole answer when nothing changed. The
+// answer is shared with later calls: read it, do not change it.
 func (c *Cache) Check(ops []raftcore.Op) Result {
+	p := historyPrint(ops)
+	if c.valid && p == c.print {
+		return c.last
+	}
 	budget := c.Budget
 	if budget == 0 {
 		budget = DefaultBudget
@@ -47,20 +54,48 @@ func (c *Cache) Check(ops []raftcore.Op) Result {
 	}
 	c.keys = next
 	sort.Slice(r.Reads, func(i, j int) bool { return r.Reads[i].Op < r.Reads[j].Op })
+	c.last, c.print, c.valid = r, p, true
 	return r
 }
 
 // fingerprint hashes everything about the key's operations that the
 // judgement depends on.
-func (k *keyHistory) fingerprint() uint64 {
-	h := fnv.New64a()
-	for _, op := range k.ops {
-		for _, s := range []string{strconv.Itoa(op.ID), string(op.Kind), op.Value, string(op.Result), op.ReadValue,
-			strconv.FormatBool(op.ReadFound), strconv.FormatInt(op.InvokeUs, 10), strconv.FormatInt(op.CompleteUs, 10),
-			strconv.Itoa(int(op.Refusal))} {
-			h.Write([]byte(s))
-			h.Write([]byte{0})
+func (k *keyHistory) fingerprint() uint64 { return historyPrint(k.ops) }
+
+// historyPrint hashes everything about ops that a judgement depends on
+// (FNV-1a). A viewer calls it on every frame, so it formats nothing and
+// allocates nothing.
+func historyPrint(ops []raftcore.Op) uint64 {
+	h := uint64(14695981039346656037)
+	num := func(n int64) {
+		for i := 0; i < 8; i++ {
+			h ^= uint64(n>>(8*i)) & 0xff
+			h *= 1099511628211
 		}
 	}
-	return h.Sum64()
+	str := func(s string) {
+		num(int64(len(s)))
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+	}
+	for i := range ops {
+		op := &ops[i]
+		num(int64(op.ID))
+		num(op.InvokeUs)
+		num(op.CompleteUs)
+		num(int64(op.Refusal))
+		if op.ReadFound {
+			num(1)
+		} else {
+			num(0)
+		}
+		str(string(op.Kind))
+		str(string(op.Result))
+		str(op.Key)
+		str(op.Value)
+		str(op.ReadValue)
+	}
+	return h
 }

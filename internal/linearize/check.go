@@ -103,7 +103,7 @@ func CheckWithin(ops []raftcore.Op, budget time.Duration) Result {
 	keys := groupByKey(ops)
 	var all []porcupine.Operation
 	for _, k := range keys {
-		all = append(all, k.history...)
+		all = append(all, k.history()...)
 	}
 	if porcupine.CheckOperationsTimeout(register, all, budget) == porcupine.Ok {
 		var r Result
@@ -127,11 +127,10 @@ func (r Result) sorted() Result {
 	return r
 }
 
-// keyHistory is one key's operations, as sent and as porcupine sees them.
+// keyHistory is one key's operations.
 type keyHistory struct {
-	key     string
-	ops     []raftcore.Op // every operation on the key, in id order
-	history []porcupine.Operation
+	key string
+	ops []raftcore.Op // every operation on the key, in id order
 }
 
 // groupByKey splits ops by key, keys sorted.
@@ -145,17 +144,61 @@ func groupByKey(ops []raftcore.Op) []*keyHistory {
 			at[op.Key] = k
 			keys = append(keys, k)
 		}
-		k.add(op)
+		k.ops = append(k.ops, op)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })
 	return keys
 }
 
-func (k *keyHistory) add(op raftcore.Op) {
-	k.ops = append(k.ops, op)
-	if p, ok := operation(op); ok {
-		k.history = append(k.history, p)
+// history is the key's operations as porcupine sees them, the ignored
+// ones left out.
+func (k *keyHistory) history() []porcupine.Operation {
+	return append(k.writes(), k.reads()...)
+}
+
+// reads is the key's answered reads as porcupine sees them.
+func (k *keyHistory) reads() []porcupine.Operation {
+	var out []porcupine.Operation
+	for _, op := range k.ops {
+		if op.Kind == raftcore.DoRead {
+			if p, ok := operation(op); ok {
+				out = append(out, p)
+			}
+		}
 	}
+	return out
+}
+
+// writes is the key's writes as porcupine sees them, without the writes of
+// unknown outcome whose value no read returned. Those can always be placed
+// after everything else (nothing had to wait for them), where they change
+// nothing anyone saw, so the history is linearizable with them exactly when
+// it is without them. Leaving them out keeps the search small: each one
+// would otherwise be free to go anywhere after it was sent.
+func (k *keyHistory) writes() []porcupine.Operation {
+	var out []porcupine.Operation
+	for _, op := range k.ops {
+		if op.Kind == raftcore.DoRead {
+			continue
+		}
+		if OutcomeOf(op) == MaybeHappened && !k.returned(seen(op)) {
+			continue
+		}
+		if p, ok := operation(op); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// returned reports whether an answered read of the key returned v.
+func (k *keyHistory) returned(v output) bool {
+	for _, op := range k.ops {
+		if op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK && seen(op) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // allLinearizable gives every answered read of the key a pass.
@@ -178,7 +221,7 @@ func unansweredOr(op raftcore.Op, v Verdict) ReadVerdict {
 
 // check searches the key's history and, if it fails, finds the stale reads.
 func (k *keyHistory) check(budget time.Duration) (KeyResult, []ReadVerdict) {
-	res := porcupine.CheckOperationsTimeout(register, k.history, budget)
+	res := porcupine.CheckOperationsTimeout(register, k.history(), budget)
 	kr := KeyResult{Key: k.key, Result: res}
 	switch res {
 	case porcupine.Ok:
@@ -194,15 +237,8 @@ func (k *keyHistory) check(budget time.Duration) (KeyResult, []ReadVerdict) {
 	}
 	// Keep the writes, then add the reads one by one in the order they
 	// were sent.
-	var kept []porcupine.Operation
+	kept := k.writes()
 	var keptReads []raftcore.Op
-	for _, op := range k.ops {
-		if op.Kind != raftcore.DoRead {
-			if p, ok := operation(op); ok {
-				kept = append(kept, p)
-			}
-		}
-	}
 	var out []ReadVerdict
 	for _, op := range k.ops {
 		if op.Kind != raftcore.DoRead {

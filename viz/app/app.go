@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
@@ -168,6 +169,9 @@ type App struct {
 	press pointerState
 	// cache is what frames remember of the world shown.
 	cache *worldCache
+	// reads judges the client reads shown, searching again only the keys
+	// whose operations changed since the last frame.
+	reads linearize.Cache
 
 	// pace is when a playing figure rests next; figBars are the strips
 	// above and below its machines that hold its controls.
@@ -180,6 +184,12 @@ type App struct {
 	frame   Frame
 	stats   Stats
 }
+
+// readCheckBudget bounds each linearizability search the client panel
+// makes. The lab's histories take well under a millisecond (BENCHMARKS.md);
+// a pathological one would hold one frame this long and then say its reads
+// were not judged, rather than freeze the page.
+const readCheckBudget = 100 * time.Millisecond
 
 type banner struct {
 	text  string
@@ -290,6 +300,7 @@ func (a *App) resetView() {
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
 	a.cache = newWorldCache()
+	a.reads = linearize.Cache{Budget: readCheckBudget}
 	a.touchLayout()
 	a.changed()
 }

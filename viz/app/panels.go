@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
@@ -521,7 +522,12 @@ func (a *App) clientPanel(wr *writer) {
 			failed++
 		}
 	}
-	wr.text(strconv.Itoa(ok)+" done, "+strconv.Itoa(pending)+" waiting, "+strconv.Itoa(failed)+" failed", sizeBody, ToneText, true)
+	verdicts := a.reads.Check(ops)
+	head := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
+	if n := len(verdicts.Stale()); n > 0 {
+		head += ", " + count(n, "stale read", "stale reads")
+	}
+	wr.text(head, sizeBody, ToneText, true)
 	now := w.Now()
 	held := heldBy(w, ops)
 	shown := 0
@@ -541,6 +547,12 @@ func (a *App) clientPanel(wr *writer) {
 			}
 		}
 		s := "#" + strconv.Itoa(op.ID) + " " + a.opLine(op) + " (" + lat + ")"
+		if v, ok := verdicts.Verdict(op.ID); ok && v.Verdict != linearize.Unanswered {
+			s += ", " + verdictWords(v)
+			if v.Verdict == linearize.Stale {
+				mark, tone = "!", ToneWarn
+			}
+		}
 		wr.item(mark, tone, s, sizeBody-1, ToneText)
 		shown++
 	}
