@@ -1,6 +1,7 @@
 package linearize
 
 import (
+	"hash/maphash"
 	"sort"
 	"time"
 
@@ -62,40 +63,32 @@ func (c *Cache) Check(ops []raftcore.Op) Result {
 // judgement depends on.
 func (k *keyHistory) fingerprint() uint64 { return historyPrint(k.ops) }
 
-// historyPrint hashes everything about ops that a judgement depends on
-// (FNV-1a). A viewer calls it on every frame, so it formats nothing and
-// allocates nothing.
+// historyPrint hashes everything about ops that a judgement depends on. A
+// viewer calls it on every frame, so it takes a word at a time, formats
+// nothing and allocates nothing. The print is only ever compared within one
+// process, so the strings' hash seed may differ from run to run.
 func historyPrint(ops []raftcore.Op) uint64 {
-	h := uint64(14695981039346656037)
-	num := func(n int64) {
-		for i := 0; i < 8; i++ {
-			h ^= uint64(n>>(8*i)) & 0xff
-			h *= 1099511628211
-		}
-	}
-	str := func(s string) {
-		num(int64(len(s)))
-		for i := 0; i < len(s); i++ {
-			h ^= uint64(s[i])
-			h *= 1099511628211
-		}
+	h := uint64(len(ops))
+	mix := func(x uint64) {
+		h = (h ^ x) * 0x9e3779b97f4a7c15
+		h ^= h >> 29
 	}
 	for i := range ops {
 		op := &ops[i]
-		num(int64(op.ID))
-		num(op.InvokeUs)
-		num(op.CompleteUs)
-		num(int64(op.Refusal))
+		mix(uint64(op.ID))
+		mix(uint64(op.InvokeUs))
+		mix(uint64(op.CompleteUs))
+		mix(uint64(op.Refusal))
 		if op.ReadFound {
-			num(1)
-		} else {
-			num(0)
+			mix(1)
 		}
-		str(string(op.Kind))
-		str(string(op.Result))
-		str(op.Key)
-		str(op.Value)
-		str(op.ReadValue)
+		mix(maphash.String(printSeed, string(op.Kind)))
+		mix(maphash.String(printSeed, string(op.Result)))
+		mix(maphash.String(printSeed, op.Key))
+		mix(maphash.String(printSeed, op.Value))
+		mix(maphash.String(printSeed, op.ReadValue))
 	}
 	return h
 }
+
+var printSeed = maphash.MakeSeed()
