@@ -11,8 +11,12 @@ import (
 // writes a reader makes, on five keys.
 func tenMinutes(b *testing.B) []raftcore.Op {
 	b.Helper()
-	w := raftcore.RandomRun(1, raftcore.RandomOptions{Nodes: 5, UntilMs: 600_000})
-	ops := w.Ops()
+	return raftcore.RandomRun(1, raftcore.RandomOptions{Nodes: 5, UntilMs: 600_000}).Ops()
+}
+
+// reportSize says how big the history was (after the timed loop, which
+// would clear it).
+func reportSize(b *testing.B, ops []raftcore.Op) {
 	reads := 0
 	for _, op := range ops {
 		if op.Kind == raftcore.DoRead {
@@ -21,7 +25,6 @@ func tenMinutes(b *testing.B) []raftcore.Op {
 	}
 	b.ReportMetric(float64(len(ops)), "ops")
 	b.ReportMetric(float64(reads), "reads")
-	return ops
 }
 
 // BenchmarkCheckTenMinutes is porcupine's check of a ten-minute run's whole
@@ -37,6 +40,7 @@ func BenchmarkCheckTenMinutes(b *testing.B) {
 				b.Fatal("no reads judged")
 			}
 		}
+		reportSize(b, ops)
 	})
 	b.Run("check=cache-unchanged", func(b *testing.B) {
 		ops := tenMinutes(b)
@@ -46,6 +50,7 @@ func BenchmarkCheckTenMinutes(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			c.Check(ops)
 		}
+		reportSize(b, ops)
 	})
 	b.Run("check=cache-one-new-op", func(b *testing.B) {
 		ops := tenMinutes(b)
@@ -57,5 +62,6 @@ func BenchmarkCheckTenMinutes(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			c.Check(ops[:len(ops)-i%2])
 		}
+		reportSize(b, ops)
 	})
 }
