@@ -13,7 +13,8 @@ import (
 // last call. A viewer can call it on every frame: with nothing new it only
 // fingerprints the operations.
 type Cache struct {
-	// Budget bounds each search; 0 means DefaultBudget.
+	// Budget bounds each search; 0 means DefaultBudget, and a negative
+	// budget sets no bound.
 	Budget time.Duration
 	keys   map[string]cachedKey
 	// last is the answer for the history whose print is print.

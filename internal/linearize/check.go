@@ -91,9 +91,9 @@ func (r Result) Stale() []ReadVerdict {
 // Check judges a history, such as World.Ops(), with DefaultBudget.
 func Check(ops []raftcore.Op) Result { return CheckWithin(ops, DefaultBudget) }
 
-// CheckWithin judges a history, giving each porcupine search at most budget.
-// The answer depends only on ops, except that a search that runs out of
-// time gives Unknown.
+// CheckWithin judges a history, giving each porcupine search at most budget
+// (a negative budget sets no bound). The answer depends only on ops, except
+// that a search that runs out of time gives Unknown.
 //
 // One partitioned search settles the usual case, a linearizable history.
 // Otherwise each key is searched on its own, and on a key that fails the

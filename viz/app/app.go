@@ -185,12 +185,6 @@ type App struct {
 	stats   Stats
 }
 
-// readCheckBudget bounds each linearizability search the client panel
-// makes. The lab's histories take well under a millisecond (BENCHMARKS.md);
-// a pathological one would hold one frame this long and then say its reads
-// were not judged, rather than freeze the page.
-const readCheckBudget = 100 * time.Millisecond
-
 type banner struct {
 	text  string
 	tone  Tone
