@@ -24,6 +24,10 @@ const (
 	// revision, as a plain write. It breaks no rule of Raft, so it is not
 	// in Bugs; the lost-update tests use it.
 	BugBlindSwap
+	// BugReadWithoutConfirm answers a linearizable read at the leader's
+	// commit index without the heartbeat round that confirms it still
+	// leads, so a deposed leader serves old state.
+	BugReadWithoutConfirm
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).
@@ -37,6 +41,7 @@ var Bugs = []struct {
 	{BugCommitWithoutMajority, "commit-without-majority"},
 	{BugNoTruncate, "no-truncate"},
 	{BugKeepCommitOnRestart, "keep-commit-on-restart"},
+	{BugReadWithoutConfirm, "read-without-confirm"},
 }
 
 // nodeConfig is shared, read-only, by every machine of a world.

@@ -74,6 +74,12 @@ type OpSummary struct {
 	Controller int    `json:"controller,omitempty"`
 	// BasedOn is the revision a controller's write was computed from.
 	BasedOn uint64 `json:"based_on,omitempty"`
+	// Verdict and Missed judge an answered read against the whole client
+	// history: "linearizable" or "stale", and for a stale read the id of
+	// the write it missed. The engine leaves them empty: the judging is a
+	// linearizability search outside it (raftsim fills them in).
+	Verdict string `json:"verdict,omitempty"`
+	Missed  int    `json:"missed,omitempty"`
 }
 
 // Summarize describes the world as it is now.

@@ -187,7 +187,7 @@ func (v values) get(name string) string {
 var registry = []def{
 	threeAnswers, replicatedMemory, twoWorlds, slowOrDead, twoLeaders, majority, contractDef, notebooks, quorumSize,
 	versionedTruth,
-	roles, partitionHalts, commitLatency,
+	roles, partitionHalts, commitLatency, capReads,
 	timeoutTuning,
 	clockDrift,
 	failureDomains,

@@ -12,7 +12,7 @@ import (
 // wantIDs are the stable ids pages link to; changing one breaks links.
 var wantIDs = []string{
 	"three-answers", "replicated-memory", "two-worlds", "slow-or-dead", "two-leaders", "majority",
-	"contract", "notebooks", "quorum-size", "versioned-truth", "roles", "partition-halts", "commit-latency",
+	"contract", "notebooks", "quorum-size", "versioned-truth", "roles", "partition-halts", "commit-latency", "cap-reads",
 	"timeout-tuning",
 	"clock-drift",
 	"failure-domains",

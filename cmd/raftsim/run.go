@@ -53,7 +53,7 @@ func (c *cli) run(args []string) int {
 	if err := trace.write(w); err != nil {
 		return c.inputError("run", "%v", err)
 	}
-	sum := w.Summarize()
+	sum := summarize(w)
 	if code := c.writeJSON(sum); code != exitOK {
 		return code
 	}
@@ -115,7 +115,7 @@ func (c *cli) random(args []string) int {
 	if !*summary {
 		return c.writeJSON(w.Schedule())
 	}
-	sum := w.Summarize()
+	sum := summarize(w)
 	if code := c.writeJSON(sum); code != exitOK {
 		return code
 	}

@@ -90,7 +90,7 @@ func (c *cli) runScenario(id string, sets settingsFlag, seed int64, seedSet bool
 		return c.inputError("run", "%v", err)
 	}
 	out := scenarioSummary{
-		Summary:      w.Summarize(),
+		Summary:      summarize(w),
 		Scenario:     s.ID,
 		Settings:     map[string]string{},
 		StepsReached: len(res.StepsReached),

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
@@ -177,6 +178,9 @@ type App struct {
 	press pointerState
 	// cache is what frames remember of the world shown.
 	cache *worldCache
+	// reads judges the client reads shown, searching again only the keys
+	// whose operations changed since the last frame.
+	reads linearize.Cache
 
 	// pace is when a playing figure rests next; figBars are the strips
 	// above and below its machines that hold its controls.
@@ -299,6 +303,7 @@ func (a *App) resetView() {
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
 	a.cache = newWorldCache()
+	a.reads = linearize.Cache{Budget: readCheckBudget}
 	a.touchLayout()
 	a.changed()
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -108,4 +109,46 @@ func BenchmarkLongRunHeap(b *testing.B) {
 		b.ReportMetric(heapAt[90], "heap-MB-90min")
 		b.ReportMetric(float64(len(a.World().Ops())), "client-ops")
 	}
+}
+
+// readerSession is five machines after ten virtual minutes of a reader at
+// work at 10x: every virtual ten seconds a write, a local read and a
+// linearizable read, the client panel shown, the app paused.
+func readerSession(b *testing.B) *App {
+	p := viz.DefaultParams()
+	p.Nodes, p.Speed = 5, 10
+	a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var c clock
+	for s := 0; s < 60; s++ {
+		a.Key("c")
+		for i, mode := range []string{"local", "linearizable"} {
+			read := `{"do":"read","node":` + strconv.Itoa(1+(s+i)%5) + `,"key":"` + ClientKey + `","mode":"` + mode + `"}`
+			if err := a.Act([]byte(read)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		c.run(a, time.Second)
+	}
+	if err := a.Do(ShowPanel{Panel: viz.PanelClient}); err != nil {
+		b.Fatal(err)
+	}
+	a.paused = true
+	return a
+}
+
+// BenchmarkFrameClientPanel builds the frame of a reader's ten-minute
+// session with the client panel shown: the work of every frame while the
+// panel is on screen, the reads' verdicts included.
+func BenchmarkFrameClientPanel(b *testing.B) {
+	a := readerSession(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.changed()
+		a.Frame()
+	}
+	b.ReportMetric(float64(len(a.World().Ops())), "client-ops")
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
@@ -553,9 +554,13 @@ func (a *App) clientPanel(wr *writer) {
 			failed++
 		}
 	}
+	verdicts := a.reads.Check(ops)
 	tally := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
 	if swaps > 0 {
 		tally += ", " + count(swaps, "swap", "swaps") + " refused"
+	}
+	if n := len(verdicts.Stale()); n > 0 {
+		tally += ", " + count(n, "stale read", "stale reads")
 	}
 	wr.text(tally, sizeBody, ToneText, true)
 	a.lostUpdates(wr, 1)
@@ -578,6 +583,12 @@ func (a *App) clientPanel(wr *writer) {
 			}
 		}
 		s := "#" + strconv.Itoa(op.ID) + " " + a.opLine(op) + " (" + lat + ")"
+		if v, ok := verdicts.Verdict(op.ID); ok && v.Verdict != linearize.Unanswered {
+			s += ", " + verdictWords(v)
+			if v.Verdict == linearize.Stale {
+				mark, tone = "!", ToneWarn
+			}
+		}
 		wr.item(mark, tone, s, sizeBody-1, ToneText)
 		shown++
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/scenarios"
@@ -322,6 +323,20 @@ func (a *App) msgSentence(m *raftcore.Message) string {
 		return from + " forwards a client's write to " + to + ", which it believes is in charge."
 	}
 	return msgSentence(a.cfg, m)
+}
+
+// verdictWords says what the linearizability check made of a read.
+func verdictWords(v linearize.ReadVerdict) string {
+	switch v.Verdict {
+	case linearize.Stale:
+		if v.Missed > 0 {
+			return "stale: missed #" + strconv.Itoa(v.Missed)
+		}
+		return "stale"
+	case linearize.Unknown:
+		return "not judged: the check ran out of time"
+	}
+	return string(v.Verdict)
 }
 
 // count is n and a noun, singular or plural.

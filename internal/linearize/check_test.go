@@ -1,0 +1,135 @@
+package linearize
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"raftlab/raftcore"
+)
+
+// Hand-made histories pin down the rules one at a time; times are in
+// microseconds.
+
+func put(id int, key, value string, from, to int64) raftcore.Op {
+	return raftcore.Op{ID: id, Kind: raftcore.DoWrite, Key: key, Value: value, InvokeUs: from, CompleteUs: to, Result: raftcore.OpOK}
+}
+
+func get(id int, key, value string, from, to int64) raftcore.Op {
+	return raftcore.Op{ID: id, Kind: raftcore.DoRead, Key: key, ReadValue: value, ReadFound: value != "", InvokeUs: from, CompleteUs: to, Result: raftcore.OpOK}
+}
+
+func timedOut(op raftcore.Op) raftcore.Op {
+	op.Result, op.CompleteUs = raftcore.OpTimeout, op.InvokeUs+5_000_000
+	return op
+}
+
+func verdictOf(t *testing.T, r Result, op int) ReadVerdict {
+	t.Helper()
+	v, ok := r.Verdict(op)
+	require.True(t, ok, "no verdict for op %d", op)
+	return v
+}
+
+func TestReadOfAnOlderValueIsStaleAndNamesTheMissedWrite(t *testing.T) {
+	r := Check([]raftcore.Op{
+		put(1, "k", "a", 0, 10),
+		put(2, "k", "b", 20, 30),
+		get(3, "k", "a", 40, 41),
+		get(4, "k", "b", 40, 45),
+	})
+	assert.Equal(t, ReadVerdict{Op: 3, Verdict: Stale, Missed: 2}, verdictOf(t, r, 3))
+	assert.Equal(t, ReadVerdict{Op: 4, Verdict: Linearizable}, verdictOf(t, r, 4))
+	assert.False(t, r.Linearizable())
+	assert.Len(t, r.Stale(), 1)
+}
+
+func TestReadConcurrentWithAWriteMaySeeEitherValue(t *testing.T) {
+	for _, seen := range []string{"a", "b"} {
+		r := Check([]raftcore.Op{
+			put(1, "k", "a", 0, 10),
+			put(2, "k", "b", 20, 50),
+			get(3, "k", seen, 30, 40),
+		})
+		assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict, "saw %s", seen)
+		assert.True(t, r.Linearizable())
+	}
+}
+
+// Intervals are closed, as porcupine reads them: a read sent at the very
+// microsecond a write was acknowledged overlaps it.
+func TestTouchingIntervalsOverlap(t *testing.T) {
+	r := Check([]raftcore.Op{put(1, "k", "a", 0, 10), get(2, "k", "", 10, 12)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 2).Verdict)
+	// Without a time bound the answer is the same.
+	assert.Equal(t, r, CheckWithin([]raftcore.Op{put(1, "k", "a", 0, 10), get(2, "k", "", 10, 12)}, -1))
+}
+
+func TestTimedOutWriteMayTakeEffectAnyTimeLater(t *testing.T) {
+	lost := timedOut(put(2, "k", "b", 20, 0))
+	// Seen long after the client gave up: allowed.
+	r := Check([]raftcore.Op{put(1, "k", "a", 0, 10), lost, get(3, "k", "b", 9_000_000, 9_000_001)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+	// Never seen: allowed too.
+	r = Check([]raftcore.Op{put(1, "k", "a", 0, 10), lost, get(3, "k", "a", 9_000_000, 9_000_001)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+	// Seen, then unseen: the write cannot be undone.
+	r = Check([]raftcore.Op{put(1, "k", "a", 0, 10), lost, get(3, "k", "b", 100, 110), get(4, "k", "a", 200, 210)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+	assert.Equal(t, ReadVerdict{Op: 4, Verdict: Stale, Missed: 2}, verdictOf(t, r, 4))
+}
+
+func TestWriteRefusedBeforeProposalNeverHappened(t *testing.T) {
+	refused := put(2, "k", "b", 20, 25)
+	refused.Result, refused.Refusal = raftcore.OpRefused, raftcore.RefusedNoLeader
+	r := Check([]raftcore.Op{put(1, "k", "a", 0, 10), refused, get(3, "k", "b", 100, 110)})
+	assert.Equal(t, Stale, verdictOf(t, r, 3).Verdict, "a refused write's value cannot be read")
+	// A crash while the write waited leaves its fate open.
+	refused.Refusal = raftcore.RefusedCrashed
+	r = Check([]raftcore.Op{put(1, "k", "a", 0, 10), refused, get(3, "k", "b", 100, 110)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+}
+
+func TestDeleteAndMissingKey(t *testing.T) {
+	del := raftcore.Op{ID: 2, Kind: raftcore.DoDelete, Key: "k", InvokeUs: 20, CompleteUs: 30, Result: raftcore.OpOK}
+	r := Check([]raftcore.Op{put(1, "k", "a", 0, 10), del, get(3, "k", "", 40, 50), get(4, "k", "a", 60, 70), get(5, "x", "", 0, 5)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+	assert.Equal(t, ReadVerdict{Op: 4, Verdict: Stale, Missed: 2}, verdictOf(t, r, 4))
+	assert.Equal(t, Linearizable, verdictOf(t, r, 5).Verdict)
+	assert.Equal(t, []KeyResult{{Key: "k", Result: "Illegal"}, {Key: "x", Result: "Ok"}}, r.Keys)
+}
+
+// Two reads may disagree even when each alone fits the writes: once one read
+// has returned a value, no later read may return an older one.
+func TestReadOlderThanAnEarlierReadIsStale(t *testing.T) {
+	pending := timedOut(put(2, "k", "b", 20, 0))
+	r := Check([]raftcore.Op{put(1, "k", "a", 0, 10), pending, get(3, "k", "b", 30, 40), get(4, "k", "a", 50, 60)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+	assert.Equal(t, ReadVerdict{Op: 4, Verdict: Stale, Missed: 2}, verdictOf(t, r, 4))
+}
+
+func TestUnansweredReadsAreNotJudged(t *testing.T) {
+	lost := timedOut(get(2, "k", "", 20, 0))
+	refused := get(3, "k", "", 30, 31)
+	refused.Result = raftcore.OpRefused
+	r := Check([]raftcore.Op{put(1, "k", "a", 0, 10), lost, refused})
+	assert.Equal(t, Unanswered, verdictOf(t, r, 2).Verdict)
+	assert.Equal(t, Unanswered, verdictOf(t, r, 3).Verdict)
+	assert.True(t, r.Linearizable())
+	_, ok := r.Verdict(1)
+	assert.False(t, ok, "writes get no verdict")
+}
+
+func TestCacheMatchesAFreshCheck(t *testing.T) {
+	ops := []raftcore.Op{put(1, "k", "a", 0, 10), put(2, "j", "x", 0, 10), put(3, "k", "b", 20, 30), get(4, "k", "a", 40, 41), get(5, "j", "x", 40, 41)}
+	var c Cache
+	for n := 1; n <= len(ops); n++ {
+		assert.Equal(t, Check(ops[:n]), c.Check(ops[:n]), "after %d ops", n)
+	}
+	// A changed operation is noticed, not served from the cache.
+	changed := append([]raftcore.Op(nil), ops...)
+	changed[3].ReadValue = "b"
+	assert.Equal(t, Check(changed), c.Check(changed))
+	assert.Equal(t, Linearizable, verdictOf(t, c.Check(changed), 4).Verdict)
+}
