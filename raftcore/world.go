@@ -453,7 +453,10 @@ func (w *World) Clone() *World {
 	c.rng = &rng
 	ncfg := *w.ncfg
 	c.ncfg = &ncfg
-	c.queue = append([]event(nil), w.queue...)
+	// A little room past the length lets the copy take its next events
+	// and actions without growing at once: an explorer clones a world for
+	// every choice it tries and then applies one action to the copy.
+	c.queue = append(make([]event, 0, len(w.queue)+4), w.queue...)
 	c.order = append(eventHeap(nil), w.order...)
 	c.free = append([]int32(nil), w.free...)
 	c.nodes = make([]*Node, len(w.nodes))
@@ -472,7 +475,7 @@ func (w *World) Clone() *World {
 	c.dropped = append([]uint64(nil), w.dropped...)
 	c.ops = append([]Op(nil), w.ops...)
 	c.pending = append([]int(nil), w.pending...)
-	c.actions = append([]Action(nil), w.actions...)
+	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	return &c
@@ -498,15 +501,37 @@ func (h eventHeap) less(i, j int) bool {
 
 func (h *eventHeap) push(k eventKey) {
 	*h = append(*h, k)
-	q := *h
-	i := len(q) - 1
+	h.up(len(*h) - 1)
+}
+
+func (h eventHeap) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !q.less(i, p) {
+		if !h.less(i, p) {
 			break
 		}
-		q[i], q[p] = q[p], q[i]
+		h[i], h[p] = h[p], h[i]
 		i = p
+	}
+}
+
+// remove takes the key of the event stored in slot out of the heap, if it
+// is there (an event handled ahead of its time).
+func (h *eventHeap) remove(slot int32) {
+	q := *h
+	for i := range q {
+		if q[i].slot != slot {
+			continue
+		}
+		last := len(q) - 1
+		q[i] = q[last]
+		q = q[:last]
+		if i < last {
+			q.down(i)
+			q.up(i)
+		}
+		*h = q
+		return
 	}
 }
 
