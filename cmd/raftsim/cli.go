@@ -32,7 +32,8 @@ Usage:
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
   raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
   raftsim explore [-nodes N] [-terms N] [-writes N] [-depth N] [-faults N]
-                  [-max-states N] [-bug NAME] [-schedule FILE] [-base URL]
+                  [-max-states N] [-bug NAME | -from FILE] [-schedule FILE]
+                  [-base URL]
   raftsim help
 
 Commands:
@@ -66,6 +67,8 @@ Flags:
                     shortest run that shows it (vote-twice, skip-up-to-date,
                     commit-old-term, commit-without-majority, no-truncate,
                     keep-commit-on-restart)
+  -from FILE        explore: start from the end of this schedule instead of
+                    a fresh cluster
   -schedule FILE    explore: save the shortest failing run for 'run -f'
   -base URL         explore: the lab's address to put before the share link
 

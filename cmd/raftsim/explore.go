@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -49,12 +50,19 @@ func (c *cli) explore(args []string) int {
 	bugName := fs.String("bug", "", "")
 	schedulePath := fs.String("schedule", "", "")
 	base := fs.String("base", "", "")
-	_, code, ok := c.parse(fs, args)
+	from := fs.String("from", "", "")
+	set, code, ok := c.parse(fs, args)
 	if !ok {
 		return code
 	}
 	if err := b.Validate(); err != nil {
 		return c.inputError("explore", "-%v", err)
+	}
+	var start *raftcore.World
+	if set["from"] {
+		if start, code, ok = c.startState(*from, &b, set["nodes"]); !ok {
+			return code
+		}
 	}
 	var bug raftcore.Bug
 	if *bugName != "" {
@@ -69,12 +77,21 @@ func (c *cli) explore(args []string) int {
 			return c.inputError("explore", "-bug: unknown bug %q; use one of %s", *bugName, strings.Join(names, ", "))
 		}
 	}
-	start := time.Now()
-	res, err := explore.Explore(b, bug)
+	began := time.Now()
+	var res explore.Result
+	var err error
+	if start != nil {
+		if bug != 0 {
+			return c.inputError("explore", "-bug goes without -from: the schedule names its own bugs in options.bugs")
+		}
+		res, err = explore.ExploreFrom(start, b)
+	} else {
+		res, err = explore.Explore(b, bug)
+	}
 	if err != nil {
 		return c.inputError("explore", "%v", err)
 	}
-	secs := time.Since(start).Seconds()
+	secs := time.Since(began).Seconds()
 	rep := exploreReport{Bounds: b, Bug: *bugName, States: res.States, Transitions: res.Transitions, Levels: res.Levels,
 		Exhausted: res.Exhausted, Seconds: secs, StatesPerSecond: float64(res.States) / max(secs, 1e-9), Violations: []raftcore.Violation{}}
 	ce := res.Counterexample
@@ -118,4 +135,31 @@ func (c *cli) explore(args []string) int {
 	}
 	fmt.Fprintf(c.stderr, "raftsim explore: %s: %d distinct states, no rule broken (%.0f states/s)\n", b, res.States, rep.StatesPerSecond)
 	return exitOK
+}
+
+// startState plays the schedule in file to its end, the state -from
+// explores from, and sets the bounds' machine count from it.
+func (c *cli) startState(file string, b *explore.Bounds, nodesSet bool) (*raftcore.World, int, bool) {
+	if file == "" {
+		return nil, c.inputError("explore", "-from: empty file name (use - for standard input)"), false
+	}
+	s, code, ok := c.readSchedule("explore", "from", file)
+	if !ok {
+		return nil, code, false
+	}
+	cfg := s.Config()
+	if nodesSet && b.Nodes != cfg.Nodes {
+		return nil, c.inputError("explore", "-nodes %d does not match the %d machines of %s", b.Nodes, cfg.Nodes, displayName(file)), false
+	}
+	b.Nodes = cfg.Nodes
+	cfg.TraceLimit = explore.Config(cfg.Nodes, cfg.Bugs).TraceLimit
+	w, err := raftcore.NewWorld(cfg)
+	if err == nil {
+		err = w.Play(s.Actions)
+	}
+	if err != nil {
+		return nil, c.inputError("explore", "%s: %v", displayName(file), err), false
+	}
+	w.RunUntil(int64(math.Round(s.UntilMs * 1000)))
+	return w, exitOK, true
 }

@@ -37,6 +37,6 @@
 // machines' public state and with the majority counted here, not by the
 // checker the world runs: two leaders of one term, logs that agree on an
 // entry's term but not on what precedes it, committed prefixes that differ,
-// a commit index past the log's end, and a committed entry held by fewer
-// than a majority.
+// a commit index past the log's end, a committed entry held by fewer than a
+// majority, and two stores that differ after applying the same log.
 package explore

@@ -78,7 +78,24 @@ func Explore(b Bounds, bugs raftcore.Bug) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	s := searcher{b: b, seen: newKeySet(), root: start}
+	return ExploreFrom(start, b)
+}
+
+// ExploreFrom is Explore from a given state, such as the end of a
+// schedule: a cluster with a leader already elected, to search deeper
+// around it than a search from the start could. The world's own
+// configuration (bugs included) holds; b.Nodes must be its size. Writes
+// and faults are counted from the start state on, and a counterexample's
+// schedule holds the actions that led to the start state too. The start
+// world is not changed.
+func ExploreFrom(start *raftcore.World, b Bounds) (Result, error) {
+	if err := b.Validate(); err != nil {
+		return Result{}, err
+	}
+	if start.Size() != b.Nodes {
+		return Result{}, fmt.Errorf("nodes: %d given, but the start state has %d machines", b.Nodes, start.Size())
+	}
+	s := searcher{b: b, seen: newKeySet(), root: start.Clone()}
 	return s.run(), nil
 }
 
@@ -232,7 +249,8 @@ func stateKey(w *raftcore.World, writes, faults int) uint64 {
 // within the bounds.
 func choices(w *raftcore.World, b Bounds, writes, faults int, out []raftcore.Action) []raftcore.Action {
 	faultsLeft := faults < b.Faults
-	for _, m := range w.InFlight() {
+	wire := w.InFlight()
+	for _, m := range wire {
 		out = append(out, raftcore.Action{Do: raftcore.DoDeliver, ID: m.ID})
 		if faultsLeft {
 			out = append(out,
@@ -246,13 +264,23 @@ func choices(w *raftcore.World, b Bounds, writes, faults int, out []raftcore.Act
 			continue
 		}
 		m := w.Node(id)
-		switch {
-		case m.Role() == raftcore.RoleLeader:
-			out = append(out, raftcore.Action{Do: raftcore.DoHeartbeat, Node: int(id)})
-		case m.Term() < uint64(b.Terms):
+		switch m.Role() {
+		case raftcore.RoleLeader:
+			// A second round of heartbeats while one is still on its way
+			// would only add copies of what is in flight (repeat does
+			// that, as a fault).
+			if !heartbeatInFlight(wire, id, m.Term()) {
+				out = append(out, raftcore.Action{Do: raftcore.DoHeartbeat, Node: int(id)})
+			}
+		case raftcore.RoleFollower, raftcore.RoleCandidate:
 			// A candidate moves to the next term; capping the term here
 			// caps every term, since terms only spread from candidates.
-			out = append(out, raftcore.Action{Do: raftcore.DoTimeout, Node: int(id)})
+			// A pre-candidate is not made to time out again: it would
+			// ask the same machines the same question, which is what
+			// repeat does.
+			if m.Term() < uint64(b.Terms) {
+				out = append(out, raftcore.Action{Do: raftcore.DoTimeout, Node: int(id)})
+			}
 		}
 		if writes < b.Writes && m.Lead() != raftcore.None {
 			// A machine that knows no leader refuses a write: nothing
@@ -264,4 +292,15 @@ func choices(w *raftcore.World, b Bounds, writes, faults int, out []raftcore.Act
 		}
 	}
 	return out
+}
+
+// heartbeatInFlight reports whether a heartbeat of leader id's term is on
+// its way.
+func heartbeatInFlight(wire []raftcore.Message, id raftcore.NodeID, term uint64) bool {
+	for _, m := range wire {
+		if m.Type == raftcore.MsgHeartbeat && m.From == id && m.Term == term {
+			return true
+		}
+	}
+	return false
 }

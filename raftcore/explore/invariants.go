@@ -28,6 +28,15 @@ func checkState(w *raftcore.World) (raftcore.Violation, bool) {
 			if v, bad := compareLogs(na, nb, a, b); bad {
 				return v, true
 			}
+			// Two stores that applied the same log prefix hold the same
+			// contents (a crashed machine's store is empty: it is not
+			// running, and it applies again from the start on restart).
+			ia := na.Applied()
+			if ia > 0 && ia == nb.Applied() && w.Status(a) != raftcore.StatusCrashed && w.Status(b) != raftcore.StatusCrashed &&
+				na.Entry(ia).Chain == nb.Entry(ia).Chain && na.KV().Digest() != nb.KV().Digest() {
+				return raftcore.Violation{Rule: raftcore.RuleStateDigest, Nodes: []raftcore.NodeID{a, b}, Index: ia,
+					Text: fmt.Sprintf("machines %d and %d have applied the same log up to index %d, yet their stores differ", a, b, ia)}, true
+			}
 		}
 		// Every committed entry is on a majority: it got there before it
 		// was committed, and no machine replaces an entry a later leader
