@@ -144,7 +144,7 @@ bench-app:
 # Then the tests that find the shortest run for each injected bug. Takes minutes.
 EXPLORE_BOUNDS ?= -terms 2 -writes 1 -faults 1 -depth 9
 explore:
-	GOGC=400 $(GO) run ./cmd/raftsim explore $(EXPLORE_BOUNDS)
+	$(GO) run ./cmd/raftsim explore $(EXPLORE_BOUNDS)
 	$(GO) test -count=1 -v -run 'FindsAShortestRun' ./raftcore/explore/
 
 # The app's font: Ebiten's M+ 1p cut down to the characters the app writes

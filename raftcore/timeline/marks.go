@@ -205,6 +205,10 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return fmt.Sprintf("%s now duplicates %s of messages", link(), percent(*a.Duplicate))
 	case raftcore.DoDrop:
 		return fmt.Sprintf("message %d was dropped by hand", a.ID)
+	case raftcore.DoDeliver:
+		return fmt.Sprintf("message %d was delivered at once", a.ID)
+	case raftcore.DoRepeat:
+		return fmt.Sprintf("message %d was sent a second time", a.ID)
 	case raftcore.DoPause:
 		return name(a.Node) + " was paused"
 	case raftcore.DoResume:
@@ -221,6 +225,8 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return name(a.Node) + "'s election timer was made to fire"
 	case raftcore.DoTimer:
 		return fmt.Sprintf("%s's election timer was set to run out in %g ms", name(a.Node), a.Ms)
+	case raftcore.DoHeartbeat:
+		return name(a.Node) + "'s heartbeat timer was made to fire"
 	}
 	return a.String()
 }
