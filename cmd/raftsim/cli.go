@@ -62,7 +62,7 @@ Flags:
   -writes N         explore: client writes along a run (default 1)
   -depth N          explore: actions along a run (default 12)
   -faults N         explore: drops, repeats and crashes along a run (default 0)
-  -max-states N     explore: give up after N distinct states (default 20000000)
+  -max-states N     explore: give up after N distinct states (default 10000000)
   -bug NAME         explore: break one rule of Raft on purpose, to see the
                     shortest run that shows it (vote-twice, skip-up-to-date,
                     commit-old-term, commit-without-majority, no-truncate,

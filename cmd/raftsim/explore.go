@@ -46,7 +46,7 @@ func (c *cli) explore(args []string) int {
 	fs.IntVar(&b.Writes, "writes", 1, "")
 	fs.IntVar(&b.Depth, "depth", 12, "")
 	fs.IntVar(&b.Faults, "faults", 0, "")
-	fs.IntVar(&b.MaxStates, "max-states", 20_000_000, "")
+	fs.IntVar(&b.MaxStates, "max-states", 10_000_000, "")
 	bugName := fs.String("bug", "", "")
 	schedulePath := fs.String("schedule", "", "")
 	base := fs.String("base", "", "")

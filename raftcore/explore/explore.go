@@ -43,18 +43,18 @@ func (c *Counterexample) Steps() int { return len(c.Schedule.Actions) }
 // sixteen bytes each rather than a whole world each. The world of a state
 // is rebuilt when it is expanded (see path).
 type step struct {
-	parent int32 // index in the level before
-	verb   raftcore.Verb
+	id     uint64 // the message a deliver, drop or repeat names
+	parent int32  // index in the level before
+	verb   uint8  // the action's verb, as its place in raftcore.Verbs
 	node   uint8
 	writes uint8 // writes made along the path, this step included
 	faults uint8 // faults taken along the path, this step included
-	id     uint64
 }
 
 // action is the raftcore action the step took.
 func (s step) action() raftcore.Action {
-	a := raftcore.Action{Do: s.verb, Node: int(s.node), ID: s.id}
-	if s.verb == raftcore.DoWrite {
+	a := raftcore.Action{Do: raftcore.Verbs[s.verb], Node: int(s.node), ID: s.id}
+	if a.Do == raftcore.DoWrite {
 		a.Key, a.Value = writeKey, writeValue(int(s.writes))
 	}
 	return a
@@ -152,7 +152,7 @@ func (s *searcher) expand(w *raftcore.World, st step, at int32, next []step) ([]
 			panic(fmt.Sprintf("explore: %s refused: %v", a, err))
 		}
 		s.res.Transitions++
-		child := step{parent: at, verb: a.Do, node: uint8(a.Node), id: a.ID, writes: st.writes, faults: st.faults}
+		child := step{parent: at, verb: uint8(slices.Index(raftcore.Verbs, a.Do)), node: uint8(a.Node), id: a.ID, writes: st.writes, faults: st.faults}
 		switch a.Do {
 		case raftcore.DoWrite:
 			child.writes++
