@@ -453,12 +453,21 @@ func (w *World) Clone() *World {
 	c.rng = &rng
 	ncfg := *w.ncfg
 	c.ncfg = &ncfg
-	// A little room past the length lets the copy take its next events
-	// and actions without growing at once: an explorer clones a world for
-	// every choice it tries and then applies one action to the copy.
-	c.queue = append(make([]event, 0, len(w.queue)+4), w.queue...)
-	c.order = append(eventHeap(nil), w.order...)
-	c.free = append([]int32(nil), w.free...)
+	// The copy keeps only the events still queued, in the heap's order:
+	// the slots that handled events left free stay behind. Which slot an
+	// event sits in never decides anything (the heap orders by time and
+	// sequence), so the copy behaves the same. A little room past the
+	// length lets it take its next events and actions without growing at
+	// once: an explorer clones a world for every choice it tries and then
+	// applies one action to the copy.
+	c.queue = make([]event, len(w.order), len(w.order)+4)
+	c.order = make(eventHeap, len(w.order), len(w.order)+4)
+	for i, k := range w.order {
+		c.queue[i] = w.queue[k.slot]
+		k.slot = int32(i)
+		c.order[i] = k
+	}
+	c.free = nil
 	c.nodes = make([]*Node, len(w.nodes))
 	for i := 1; i < len(w.nodes); i++ {
 		c.nodes[i] = w.nodes[i].clone(c.ncfg, c.rng)
