@@ -9,8 +9,11 @@
 //     (so every order of arrival is tried);
 //   - drop and repeat: one message in flight is lost, or a second copy of
 //     it is put on the wire (faults);
-//   - timeout: a follower's or candidate's election timer runs out;
-//   - heartbeat: a leader's heartbeat timer runs out;
+//   - timeout: a follower's or candidate's election timer runs out, while
+//     its term is below the bound (a pre-candidate is not made to ask the
+//     same question twice: repeat covers that);
+//   - heartbeat: a leader's heartbeat timer runs out, when none of its
+//     heartbeats is still in flight (a second round would only copy it);
 //   - crash (a fault) and restart: a machine stops, losing all but its
 //     term, vote and log, and later starts again;
 //   - write: a client asks a machine that knows a leader to write a key.

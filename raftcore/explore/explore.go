@@ -35,7 +35,8 @@ type Counterexample struct {
 	Schedule raftcore.Schedule `json:"schedule"`
 }
 
-// Steps is the number of actions along the path.
+// Steps is the number of actions along the path, those that built the
+// start state of ExploreFrom included.
 func (c *Counterexample) Steps() int { return len(c.Schedule.Actions) }
 
 // step is one state reached, kept as the action that reached it from a
