@@ -60,8 +60,8 @@ Flags:
   -run              random: print the summary instead of the schedule
   -terms N          explore: highest term a machine may reach (default 2)
   -writes N         explore: client writes along a run (default 1)
-  -depth N          explore: actions along a run (default 12)
-  -faults N         explore: drops, repeats and crashes along a run (default 0)
+  -depth N          explore: actions along a run (default 9)
+  -faults N         explore: drops, repeats and crashes along a run (default 1)
   -max-states N     explore: give up after N distinct states (default 10000000)
   -bug NAME         explore: break one rule of Raft on purpose, to see the
                     shortest run that shows it (vote-twice, skip-up-to-date,
@@ -89,8 +89,8 @@ Examples:
   raftsim export -scenario majority > mine.json && raftsim run -f mine.json
   raftsim random -seed 42 -nodes 5 > seed42.json
   raftsim random -seed 42 -protocol failover -run -strict
-  raftsim explore -terms 2 -writes 1 -depth 12
-  raftsim explore -bug vote-twice -depth 10 -schedule cex.json
+  raftsim explore -terms 2 -writes 1 -faults 1 -depth 9
+  raftsim explore -bug vote-twice -writes 0 -depth 8 -schedule cex.json
 
 docs/raftsim.md describes the schedule format and every summary key.
 `
