@@ -20,7 +20,7 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app font clean
+.PHONY: help deps run wasm release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app explore font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -34,6 +34,8 @@ help:
 	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
+	@echo "make explore      search every run of 3 machines within EXPLORE_BOUNDS for a broken rule (slow),"
+	@echo "                  then the shortest run for each injected bug"
 	@echo "make font         cut viz/fonts/mplus-1p-regular-latin.ttf again from Ebiten's M+ 1p (needs pyftsubset)"
 	@echo "make clean        remove build outputs and test artifacts"
 
@@ -136,6 +138,14 @@ bench-app:
 	@scripts/deps.sh browser
 	@$(MAKE) wasm
 	$(GO) test -count=1 -v -tags browser -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./e2e/
+
+# Exhaustive small-scope exploration (raftcore/explore): every run of three machines within
+# the bounds, every state checked; exits 1 on a broken rule or when -max-states stops it first.
+# Then the tests that find the shortest run for each injected bug. Takes minutes.
+EXPLORE_BOUNDS ?= -terms 2 -writes 1 -faults 1 -depth 9
+explore:
+	$(GO) run ./cmd/raftsim explore $(EXPLORE_BOUNDS)
+	$(GO) test -count=1 -v -run 'FindsAShortestRun' ./raftcore/explore/
 
 # The app's font: Ebiten's M+ 1p cut down to the characters the app writes
 # (viz/fonts). The result is committed; this remakes it.

@@ -72,6 +72,8 @@ const (
 	DoLoss      Verb = "loss"      // set the chance a message is lost
 	DoDuplicate Verb = "duplicate" // set the chance a message arrives twice
 	DoDrop      Verb = "drop"      // lose one message in flight
+	DoDeliver   Verb = "deliver"   // hand one message in flight to its machine now
+	DoRepeat    Verb = "repeat"    // put a second copy of one message in flight
 	DoPause     Verb = "pause"     // freeze a machine, keeping everything
 	DoResume    Verb = "resume"    // unfreeze it
 	DoCrash     Verb = "crash"     // stop a machine, losing what is not on disk
@@ -80,6 +82,7 @@ const (
 	DoDrift     Verb = "drift"     // make a machine's clock run fast or slow
 	DoTimeout   Verb = "timeout"   // make a machine's election timer run out now
 	DoTimer     Verb = "timer"     // set when a machine's election timer runs out
+	DoHeartbeat Verb = "heartbeat" // make a leader's heartbeat timer run out now
 	DoWrite     Verb = "write"     // a client writes a key
 	DoDelete    Verb = "delete"    // a client deletes a key
 	DoRead      Verb = "read"      // a client reads a key
@@ -95,8 +98,8 @@ const (
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
 var Verbs = []Verb{
 	DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop,
-	DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
-	DoTimer, DoWrite, DoDelete, DoRead, DoControl,
+	DoDeliver, DoRepeat, DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
+	DoTimer, DoHeartbeat, DoWrite, DoDelete, DoRead, DoControl,
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 }
 
@@ -147,7 +150,7 @@ func (a Action) String() string {
 			b = append(b, "<->"...)
 		}
 		d(a.To)
-	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout:
+	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout, DoHeartbeat:
 		b = append(b, ' ')
 		d(a.Node)
 	case DoSlow:
@@ -195,7 +198,7 @@ func (a Action) String() string {
 			b = append(b, a.Mode...)
 			b = append(b, ')')
 		}
-	case DoDrop:
+	case DoDrop, DoDeliver, DoRepeat:
 		b = append(b, " message "...)
 		b = strconv.AppendUint(b, a.ID, 10)
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
@@ -278,11 +281,11 @@ func (a Action) Validate(n int) error {
 			return fmt.Errorf("duplicate: want a probability between 0 and 1")
 		}
 		return optionalPair()
-	case DoDrop:
+	case DoDrop, DoDeliver, DoRepeat:
 		if a.ID == 0 {
-			return fmt.Errorf("id: drop needs the id of a message in flight")
+			return fmt.Errorf("id: %s needs the id of a message in flight", a.Do)
 		}
-	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout:
+	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout, DoHeartbeat:
 		return node("node", a.Node)
 	case DoSlow:
 		if a.MsPerMessage < 1 || a.MsPerMessage > 10000 {
@@ -356,10 +359,10 @@ func (w *World) Apply(a Action) error {
 	if err := a.ValidateFor(w.cfg); err != nil {
 		return err
 	}
-	var dropped Message
-	if a.Do == DoDrop {
+	var named Message // the message a drop, deliver or repeat is about
+	if a.Do == DoDrop || a.Do == DoDeliver || a.Do == DoRepeat {
 		var ok bool
-		if dropped, ok = w.inFlight(a.ID); !ok {
+		if named, ok = w.inFlight(a.ID); !ok {
 			return fmt.Errorf("id: message %d is not in flight", a.ID)
 		}
 	}
@@ -404,7 +407,11 @@ func (w *World) Apply(a Action) error {
 		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Duplicate = *a.Duplicate })
 	case DoDrop:
 		w.dropped = append(w.dropped, a.ID)
-		w.recordDrop(dropped, DropByHand)
+		w.recordDrop(named, DropByHand)
+	case DoDeliver:
+		w.deliverNow(a.ID)
+	case DoRepeat:
+		w.sendCopy(named)
 	case DoPause:
 		w.pause(NodeID(a.Node))
 	case DoResume:
@@ -418,17 +425,14 @@ func (w *World) Apply(a Action) error {
 	case DoDrift:
 		w.setDrift(NodeID(a.Node), a.Rate)
 	case DoTimeout:
-		id := NodeID(a.Node)
-		if w.machines[id].status == StatusUp {
-			before := w.capture(id)
-			w.nodes[id].forceTimeout()
-			w.afterStep(id, before)
-		}
+		w.runTimer(NodeID(a.Node), (*Node).forceTimeout)
 	case DoTimer:
 		// Like "timeout", it changes only a running machine with an
 		// election timer; the action is logged either way, so a replay
 		// takes the same path.
 		w.setTimer(NodeID(a.Node), msToUs(a.Ms))
+	case DoHeartbeat:
+		w.runTimer(NodeID(a.Node), (*Node).forceHeartbeat)
 	case DoWrite, DoDelete:
 		op := Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value}
 		if a.IfRev != nil {
@@ -452,6 +456,18 @@ func (w *World) Apply(a Action) error {
 	return nil
 }
 
+// runTimer makes one of machine id's timers run out now (fire is what the
+// machine does then), if the machine is running: a paused or crashed
+// machine has no timers.
+func (w *World) runTimer(id NodeID, fire func(*Node)) {
+	if w.machines[id].status != StatusUp {
+		return
+	}
+	before := w.capture(id)
+	fire(w.nodes[id])
+	w.afterStep(id, before)
+}
+
 // eachLink calls f on the links from->to (and to->from unless oneWay); with
 // from and to both 0, on every link.
 func (w *World) eachLink(from, to int, oneWay bool, f func(*Link)) {
@@ -471,15 +487,25 @@ func (w *World) eachLink(from, to int, oneWay bool, f func(*Link)) {
 
 // inFlight finds message id on its way, not yet dropped.
 func (w *World) inFlight(id uint64) (Message, bool) {
-	if w.isDropped(id) {
+	slot, ok := w.inFlightSlot(id)
+	if !ok {
 		return Message{}, false
+	}
+	return w.queue[slot].msg, true
+}
+
+// inFlightSlot finds where message id, on its way and not dropped, waits in
+// the event queue.
+func (w *World) inFlightSlot(id uint64) (int32, bool) {
+	if w.isDropped(id) {
+		return 0, false
 	}
 	for i := range w.queue {
 		if w.queue[i].kind == evDeliver && w.queue[i].msg.ID == id {
-			return w.queue[i].msg, true
+			return int32(i), true
 		}
 	}
-	return Message{}, false
+	return 0, false
 }
 
 func (w *World) pause(id NodeID) {

@@ -2,6 +2,7 @@ package raftcore
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 )
 
@@ -86,37 +87,42 @@ type checker struct {
 func (c *checker) init(w *World) {
 	c.w = w
 	c.raft = w.cfg.Protocol == ProtocolRaft
-	c.leaders = make(map[uint64]NodeID)
-	c.counts = make(map[Rule]int)
-	c.seen = make(map[string]bool)
+	// The maps are made when first written (noteLeader, noteViolation):
+	// most worlds never see a violation, and an explorer clones worlds by
+	// the million.
 	c.digestBad = make([]bool, w.cfg.Nodes+1)
 	c.commitSeen = make([]uint64, w.cfg.Nodes+1)
 }
 
 func (c checker) clone(w *World) checker {
 	c.w = w
-	leaders := make(map[uint64]NodeID, len(c.leaders))
-	for k, v := range c.leaders {
-		leaders[k] = v
-	}
-	c.leaders = leaders
+	// maps.Clone keeps a map that was never made nil, so a clone of a
+	// world with no leader yet and no violation allocates no map.
+	c.leaders = maps.Clone(c.leaders)
 	c.applied = append([]appliedRec(nil), c.applied...)
 	c.committed = append([]committedRec(nil), c.committed...)
 	c.digestBad = append([]bool(nil), c.digestBad...)
 	c.commitSeen = append([]uint64(nil), c.commitSeen...)
 	c.list = append([]Violation(nil), c.list...)
 	c.findings = append([]Finding(nil), c.findings...)
-	counts := make(map[Rule]int, len(c.counts))
-	for k, v := range c.counts {
-		counts[k] = v
-	}
-	c.counts = counts
-	seen := make(map[string]bool, len(c.seen))
-	for k := range c.seen {
-		seen[k] = true
-	}
-	c.seen = seen
+	c.counts = maps.Clone(c.counts)
+	c.seen = maps.Clone(c.seen)
 	return c
+}
+
+// noteLeader and noteViolation make the checker's maps on their first
+// write.
+func (c *checker) noteLeader() {
+	if c.leaders == nil {
+		c.leaders = make(map[uint64]NodeID)
+	}
+}
+
+func (c *checker) noteViolation() {
+	if c.counts == nil {
+		c.counts = make(map[Rule]int)
+		c.seen = make(map[string]bool)
+	}
 }
 
 func (c *checker) name(id NodeID) string { return c.w.cfg.Name(id) }
@@ -127,6 +133,7 @@ func (c *checker) report(key string, v Violation) {
 	if c.seen[k] {
 		return
 	}
+	c.noteViolation()
 	c.seen[k] = true
 	v.AtUs = c.w.now
 	c.counts[v.Rule]++
@@ -161,6 +168,7 @@ func (c *checker) onLeader(id NodeID, term uint64) {
 		}
 		return
 	}
+	c.noteLeader()
 	if prev, ok := c.leaders[term]; ok && prev != id {
 		c.report(u(term), Violation{Rule: RuleElectionSafety, Nodes: []NodeID{prev, id}, Term: term,
 			Text: fmt.Sprintf("%s and %s were both elected leader of term %d; a term may have only one leader", c.name(prev), c.name(id), term)})

@@ -93,14 +93,40 @@ func (w *World) send(m Message) {
 	dup := w.rng.Chance(l.Duplicate)
 	w.schedule(event{at: m.DeliverUs, kind: evDeliver, node: m.To, msg: m})
 	if dup {
-		w.nextMsgID++
-		d := m
-		d.ID = w.nextMsgID
-		d.DeliverUs = w.now + w.latency(l)
-		d.Lost = false
-		w.record(TraceEvent{Kind: TraceSend, Node: d.From, Peer: d.To, Term: d.Term, Msg: d.ID, MsgType: d.Type, Text: d.Type.String() + " (duplicate)"})
-		w.schedule(event{at: d.DeliverUs, kind: evDeliver, node: d.To, msg: d})
+		w.sendCopy(m)
 	}
+}
+
+// sendCopy puts a second copy of message m on the wire, under an id of its
+// own and with a latency of its own: a duplicate drawn by the link, or the
+// "repeat" action. The copy is never lost on its own account; whether the
+// link is up is decided, as for any message, when it arrives.
+func (w *World) sendCopy(m Message) {
+	w.nextMsgID++
+	d := m
+	d.ID = w.nextMsgID
+	d.SendUs = w.now
+	d.DeliverUs = w.now + w.latency(w.links[m.From][m.To])
+	d.Lost = false
+	w.record(TraceEvent{Kind: TraceSend, Node: d.From, Peer: d.To, Term: d.Term, Msg: d.ID, MsgType: d.Type, Text: d.Type.String() + " (duplicate)"})
+	w.schedule(event{at: d.DeliverUs, kind: evDeliver, node: d.To, msg: d})
+}
+
+// deliverNow hands message id, which must be in flight, to its machine now,
+// ahead of its time (the "deliver" action): the machine handles it as if it
+// had just arrived, and its place in the event queue is given up. This is
+// how an explorer picks which message arrives next, whatever the latencies
+// say.
+func (w *World) deliverNow(id uint64) {
+	slot, ok := w.inFlightSlot(id)
+	if !ok {
+		return
+	}
+	m := w.queue[slot].msg
+	w.order.remove(slot)
+	w.queue[slot] = event{kind: evFree}
+	w.free = append(w.free, slot)
+	w.deliver(m)
 }
 
 // recordDrop traces message m dropped for the given cause.

@@ -1,5 +1,10 @@
 package raftcore
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Bug deliberately breaks one rule of Raft. Bugs exist only so tests can show
 // that the safety checker catches each broken variant; the app never sets one.
 type Bug uint32
@@ -42,6 +47,29 @@ var Bugs = []struct {
 	{BugNoTruncate, "no-truncate"},
 	{BugKeepCommitOnRestart, "keep-commit-on-restart"},
 	{BugReadWithoutConfirm, "read-without-confirm"},
+}
+
+// ParseBug finds a deliberate bug by the name Bugs gives it.
+func ParseBug(name string) (Bug, error) {
+	names := make([]string, len(Bugs))
+	for i, b := range Bugs {
+		if b.Name == name {
+			return b.Bug, nil
+		}
+		names[i] = b.Name
+	}
+	return 0, fmt.Errorf("unknown bug %q; use one of %s", name, strings.Join(names, ", "))
+}
+
+// Names lists the names of the bugs set in b, in the order of Bugs.
+func (b Bug) Names() []string {
+	var names []string
+	for _, x := range Bugs {
+		if b&x.Bug != 0 {
+			names = append(names, x.Name)
+		}
+	}
+	return names
 }
 
 // nodeConfig is shared, read-only, by every machine of a world.

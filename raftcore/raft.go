@@ -214,6 +214,19 @@ func (n *Node) forceTimeout() {
 	}
 }
 
+// forceHeartbeat is what the "heartbeat" action does: a raft leader's
+// heartbeat timer runs out now and it sends every follower a heartbeat, as
+// tickHeartbeat does when the timer runs out on a tick. The election timer
+// (the CheckQuorum period) is left alone, so no time is taken to pass.
+// Anything but a raft leader ignores the action.
+func (n *Node) forceHeartbeat() {
+	if n.cfg.protocol != ProtocolRaft || n.role != RoleLeader {
+		return
+	}
+	n.heartbeatElapsed = 0
+	n.broadcastHeartbeat(0)
+}
+
 // requestVotes makes the machine a candidate, or with pre a pre-candidate,
 // counts its own vote and asks every other machine for theirs: a
 // RequestVote for its new term, or a PreVote for the term it would take.

@@ -42,6 +42,10 @@ type ScheduleOptions struct {
 	// CrossZoneLatencyMs is Config.CrossZoneLatencyMs: [min, max] between
 	// zones, where latency_ms holds inside a zone.
 	CrossZoneLatencyMs []float64 `json:"cross_zone_latency_ms,omitempty"`
+	// Bugs names rules of Raft to break on purpose (Bugs lists them), so
+	// that a run the explorer found against a broken variant replays, and
+	// opens in the app, as the broken variant.
+	Bugs []string `json:"bugs,omitempty"`
 }
 
 // MaxUntilMs bounds a schedule's length (one virtual day).
@@ -242,6 +246,11 @@ func (s Schedule) Config() Config {
 		if o.Duplicate != nil {
 			c.Duplicate = *o.Duplicate
 		}
+		for _, name := range o.Bugs {
+			// Unknown names are reported by Validate.
+			b, _ := ParseBug(name)
+			c.Bugs |= b
+		}
 	}
 	return c
 }
@@ -265,6 +274,13 @@ func (s Schedule) Validate() error {
 	}
 	if s.Options != nil && s.Options.LatencyMs != nil && len(s.Options.LatencyMs) != 2 {
 		return fmt.Errorf("options.latency_ms: want [min, max], got %d numbers", len(s.Options.LatencyMs))
+	}
+	if s.Options != nil {
+		for i, name := range s.Options.Bugs {
+			if _, err := ParseBug(name); err != nil {
+				return fmt.Errorf("options.bugs[%d]: %v", i, err)
+			}
+		}
 	}
 	cfg := s.Config()
 	if err := cfg.Validate(); err != nil {
@@ -368,6 +384,7 @@ func (w *World) Schedule() Schedule {
 		o.MaxInflight = &c.MaxInflight
 	}
 	o.CrossZoneLatencyMs = append([]float64(nil), c.CrossZoneLatencyMs...)
+	o.Bugs = c.Bugs.Names()
 	s.Options = o
 	s.Actions = append([]Action{}, w.actions...)
 	return s

@@ -468,9 +468,21 @@ func (w *World) Clone() *World {
 	c.rng = &rng
 	ncfg := *w.ncfg
 	c.ncfg = &ncfg
-	c.queue = append([]event(nil), w.queue...)
-	c.order = append(eventHeap(nil), w.order...)
-	c.free = append([]int32(nil), w.free...)
+	// The copy keeps only the events still queued, in the heap's order:
+	// the slots that handled events left free stay behind. Which slot an
+	// event sits in never decides anything (the heap orders by time and
+	// sequence), so the copy behaves the same. A little room past the
+	// length lets it take its next events and actions without growing at
+	// once: an explorer clones a world for every choice it tries and then
+	// applies one action to the copy.
+	c.queue = make([]event, len(w.order), len(w.order)+4)
+	c.order = make(eventHeap, len(w.order), len(w.order)+4)
+	for i, k := range w.order {
+		c.queue[i] = w.queue[k.slot]
+		k.slot = int32(i)
+		c.order[i] = k
+	}
+	c.free = nil
 	c.nodes = make([]*Node, len(w.nodes))
 	for i := 1; i < len(w.nodes); i++ {
 		c.nodes[i] = w.nodes[i].clone(c.ncfg, c.rng)
@@ -491,7 +503,7 @@ func (w *World) Clone() *World {
 	c.ops = append([]Op(nil), w.ops...)
 	c.controllers = cloneControllers(w.controllers)
 	c.pending = append([]int(nil), w.pending...)
-	c.actions = append([]Action(nil), w.actions...)
+	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	return &c
@@ -517,15 +529,37 @@ func (h eventHeap) less(i, j int) bool {
 
 func (h *eventHeap) push(k eventKey) {
 	*h = append(*h, k)
-	q := *h
-	i := len(q) - 1
+	h.up(len(*h) - 1)
+}
+
+func (h eventHeap) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !q.less(i, p) {
+		if !h.less(i, p) {
 			break
 		}
-		q[i], q[p] = q[p], q[i]
+		h[i], h[p] = h[p], h[i]
 		i = p
+	}
+}
+
+// remove takes the key of the event stored in slot out of the heap, if it
+// is there (an event handled ahead of its time).
+func (h *eventHeap) remove(slot int32) {
+	q := *h
+	for i := range q {
+		if q[i].slot != slot {
+			continue
+		}
+		last := len(q) - 1
+		q[i] = q[last]
+		q = q[:last]
+		if i < last {
+			q.down(i)
+			q.up(i)
+		}
+		*h = q
+		return
 	}
 }
 

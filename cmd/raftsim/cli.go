@@ -31,6 +31,9 @@ Usage:
   raftsim list
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
   raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
+  raftsim explore [-nodes N] [-terms N] [-writes N] [-depth N] [-faults N]
+                  [-max-states N] [-bug NAME | -from FILE] [-schedule FILE]
+                  [-base URL]
   raftsim help
 
 Commands:
@@ -39,6 +42,9 @@ Commands:
   export   print a scenario as a schedule file to edit and run with -f
   random   play a random fault run; print the schedule it played
            (or, with -run, its summary)
+  explore  try every choice of a small cluster within bounds, checking every
+           safety rule in every state; print the count of states and the
+           shortest run that breaks a rule, if one does
   help     print this text (so do -h and --help)
 
 Flags:
@@ -53,13 +59,27 @@ Flags:
   -nodes N          random: cluster size, 1 to 9 (default: 3, 5 or 7 by seed)
   -protocol P       random: raft, naive-copy or failover (default raft)
   -run              random: print the summary instead of the schedule
+  -terms N          explore: highest term a machine may reach (default 2)
+  -writes N         explore: client writes along a run (default 1)
+  -depth N          explore: actions along a run (default 9)
+  -faults N         explore: drops, repeats and crashes along a run (default 1)
+  -max-states N     explore: give up after N distinct states (default 10000000)
+  -bug NAME         explore: break one rule of Raft on purpose, to see the
+                    shortest run that shows it (vote-twice, skip-up-to-date,
+                    commit-old-term, commit-without-majority, no-truncate,
+                    keep-commit-on-restart)
+  -from FILE        explore: start from the end of this schedule instead of
+                    a fresh cluster
+  -schedule FILE    explore: save the shortest failing run for 'run -f'
+  -base URL         explore: the lab's address to put before the share link
 
 Exit status:
   0  no rule was broken; naive-copy and failover runs exit 0 even when they
      break rules (that is what they show), unless -strict is given, and so
      does a figure that breaks only the rule it sets out to show
-  1  a rule was broken in a raft run (any run with -strict), or a
-     scenario did not show what it is for
+  1  a rule was broken in a raft run (any run with -strict), a
+     scenario did not show what it is for, or explore found a broken
+     rule or stopped at -max-states
   2  bad input: flags, an unreadable file, invalid JSON, a field out of
      range, or an unknown scenario; the message names the field
 
@@ -71,6 +91,8 @@ Examples:
   raftsim export -scenario majority > mine.json && raftsim run -f mine.json
   raftsim random -seed 42 -nodes 5 > seed42.json
   raftsim random -seed 42 -protocol failover -run -strict
+  raftsim explore -terms 2 -writes 1 -faults 1 -depth 9
+  raftsim explore -bug vote-twice -writes 0 -depth 8 -schedule cex.json
 
 docs/raftsim.md describes the schedule format and every summary key.
 `
@@ -99,11 +121,13 @@ func raftsim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return c.export(rest)
 	case "random":
 		return c.random(rest)
+	case "explore":
+		return c.explore(rest)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	return c.inputError("", "unknown command %q; use run, list, export, random or help", cmd)
+	return c.inputError("", "unknown command %q; use run, list, export, random, explore or help", cmd)
 }
 
 // inputError reports bad input on stderr and returns exitInput.

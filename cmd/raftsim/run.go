@@ -37,7 +37,7 @@ func (c *cli) run(args []string) int {
 	case set["scenario"]:
 		return c.runScenario(*scenario, sets, *seed, set["seed"], *tracePath, *strict)
 	}
-	s, code, ok := c.readSchedule(*file)
+	s, code, ok := c.readSchedule("run", "f", *file)
 	if !ok {
 		return code
 	}
@@ -60,20 +60,21 @@ func (c *cli) run(args []string) int {
 	return c.verdict(sum, *strict)
 }
 
-// readSchedule reads and validates the schedule in file ("-" is stdin).
-func (c *cli) readSchedule(file string) (raftcore.Schedule, int, bool) {
+// readSchedule reads and validates the schedule in file ("-" is stdin),
+// given to command cmd with flag -name.
+func (c *cli) readSchedule(cmd, name, file string) (raftcore.Schedule, int, bool) {
 	var r io.Reader = c.stdin
 	if file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
-			return raftcore.Schedule{}, c.inputError("run", "-f: %v", err), false
+			return raftcore.Schedule{}, c.inputError(cmd, "-%s: %v", name, err), false
 		}
 		defer f.Close()
 		r = f
 	}
 	s, err := raftcore.DecodeSchedule(r)
 	if err != nil {
-		return raftcore.Schedule{}, c.inputError("run", "%s: %v", displayName(file), err), false
+		return raftcore.Schedule{}, c.inputError(cmd, "%s: %v", displayName(file), err), false
 	}
 	return s, exitOK, true
 }

@@ -258,7 +258,7 @@ func dropDefault[T comparable](p **T, def T) {
 // DecodeLink reads a link written by EncodeLink (surrounding spaces are
 // ignored). It checks everything OpenLink needs: the format, the
 // integrity of the data, the configuration, every action (replaying the
-// run up to its last hand-dropped message, since only the run can say
+// run up to its last action naming a message in flight, since only the run can say
 // whether that message was in flight), the moment and the scenario id.
 func DecodeLink(s string) (Link, error) {
 	s = strings.TrimSpace(s)
@@ -425,13 +425,15 @@ func jsonProblem(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// checkDrops replays the run up to its last "drop" action, the one kind of
-// action only the run can vet.
+// checkDrops replays the run up to its last action that names a message
+// in flight ("drop", "deliver" or "repeat"), the kinds of action only the
+// run can vet.
 func checkDrops(l Link) error {
 	log, order := sortedLog(l.Actions)
 	last := -1
 	for i, a := range log {
-		if a.Do == raftcore.DoDrop {
+		switch a.Do {
+		case raftcore.DoDrop, raftcore.DoDeliver, raftcore.DoRepeat:
 			last = i
 		}
 	}

@@ -222,6 +222,10 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return fmt.Sprintf("%s now duplicates %s of messages", link(), percent(*a.Duplicate))
 	case raftcore.DoDrop:
 		return fmt.Sprintf("message %d was dropped by hand", a.ID)
+	case raftcore.DoDeliver:
+		return fmt.Sprintf("message %d was delivered at once", a.ID)
+	case raftcore.DoRepeat:
+		return fmt.Sprintf("message %d was sent a second time", a.ID)
 	case raftcore.DoPause:
 		return name(a.Node) + " was paused"
 	case raftcore.DoResume:
@@ -248,6 +252,8 @@ func ActionWords(cfg raftcore.Config, a raftcore.Action) string {
 		return "zone " + a.Zone + " came back: its machines restarted"
 	case raftcore.DoMove:
 		return name(a.Node) + " was moved to zone " + a.Zone
+	case raftcore.DoHeartbeat:
+		return name(a.Node) + "'s heartbeat timer was made to fire"
 	}
 	return a.String()
 }

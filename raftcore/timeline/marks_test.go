@@ -408,3 +408,19 @@ func TestControllerMarksLetTheReaderFindTheStaleRead(t *testing.T) {
 		t.Errorf("at its read's mark the scaler is %s, not thinking", c.State)
 	}
 }
+
+// TestActionWordsForExplorationActions: the actions an exploration takes
+// read as words in the app's list of moments, not as raw action text.
+func TestActionWordsForExplorationActions(t *testing.T) {
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes, cfg.Names = 3, []string{"A", "B", "C"}
+	for a, want := range map[raftcore.Verb]string{
+		raftcore.DoDeliver:   "message 7 was delivered at once",
+		raftcore.DoRepeat:    "message 7 was sent a second time",
+		raftcore.DoHeartbeat: "B's heartbeat timer was made to fire",
+	} {
+		if got := ActionWords(cfg, raftcore.Action{Do: a, ID: 7, Node: 2}); got != want {
+			t.Errorf("%s: %q, want %q", a, got, want)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package explore
+
+import (
+	"fmt"
+
+	"raftlab/raftcore"
+)
+
+// Bounds limit the space explored.
+type Bounds struct {
+	// Nodes is the number of machines (1 to raftcore.MaxNodes).
+	Nodes int `json:"nodes"`
+	// Terms is the highest term a machine may reach: a machine at that
+	// term is not made to time out.
+	Terms int `json:"terms"`
+	// Writes is how many client writes a path may make.
+	Writes int `json:"writes"`
+	// Depth is how many actions a path may take.
+	Depth int `json:"depth"`
+	// Faults is how many drops, repeats and crashes a path may take.
+	// Restarts are free: they only undo a crash.
+	Faults int `json:"faults"`
+	// MaxStates stops the search once this many distinct states are
+	// known (0: no limit), so that a bound chosen too large fails with a
+	// clear message instead of filling the memory. A search stopped this
+	// way did not exhaust the space, and Result says so.
+	MaxStates int `json:"max_states,omitempty"`
+}
+
+// MaxDepth bounds Bounds.Depth; far beyond what can be searched anyway.
+const MaxDepth = 200
+
+// Validate reports the first bound out of range, naming it as the
+// command-line flag does.
+func (b Bounds) Validate() error {
+	switch {
+	case b.Nodes < 1 || b.Nodes > raftcore.MaxNodes:
+		return fmt.Errorf("nodes: %d is out of range: use 1 to %d", b.Nodes, raftcore.MaxNodes)
+	case b.Terms < 1 || b.Terms > 100:
+		return fmt.Errorf("terms: %d is out of range: use 1 to 100", b.Terms)
+	case b.Writes < 0 || b.Writes > 100:
+		return fmt.Errorf("writes: %d is out of range: use 0 to 100", b.Writes)
+	case b.Depth < 1 || b.Depth > MaxDepth:
+		return fmt.Errorf("depth: %d is out of range: use 1 to %d", b.Depth, MaxDepth)
+	case b.Faults < 0 || b.Faults > MaxDepth:
+		return fmt.Errorf("faults: %d is out of range: use 0 to %d", b.Faults, MaxDepth)
+	case b.MaxStates < 0:
+		return fmt.Errorf("max-states: %d must not be negative", b.MaxStates)
+	}
+	return nil
+}
+
+// String is the bounds as the command line writes them.
+func (b Bounds) String() string {
+	return fmt.Sprintf("nodes=%d terms=%d writes=%d depth=%d faults=%d", b.Nodes, b.Terms, b.Writes, b.Depth, b.Faults)
+}
+
+// Config is the world every exploration starts from: raftcore's defaults
+// (etcd's: PreVote and CheckQuorum on, election timeout 10 ticks) for
+// Nodes machines, with bugs switched on for tests of the checker. The
+// trace keeps only its newest event: a state is cloned for every choice
+// tried, and the trace hash, which covers every event, is all a state
+// needs of it.
+func Config(nodes int, bugs raftcore.Bug) raftcore.Config {
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = nodes
+	cfg.Bugs = bugs
+	cfg.TraceLimit = 2
+	return cfg
+}

@@ -1,0 +1,77 @@
+package explore
+
+import (
+	"fmt"
+
+	"raftlab/raftcore"
+)
+
+// checkState looks for a broken safety rule in one state of w, from the
+// machines' public state alone. It is a second opinion beside the checker
+// the world runs on every change: that one watches transitions and keeps
+// history; this one sees only the state, and counts a majority itself.
+func checkState(w *raftcore.World) (raftcore.Violation, bool) {
+	size := w.Size()
+	majority := size/2 + 1
+	for a := raftcore.NodeID(1); int(a) <= size; a++ {
+		na := w.Node(a)
+		if na.Commit() > na.LastIndex() {
+			return raftcore.Violation{Rule: raftcore.RuleCommitWithinLog, Nodes: []raftcore.NodeID{a}, Index: na.Commit(),
+				Text: fmt.Sprintf("machine %d's commit index %d is past the end of its log (%d)", a, na.Commit(), na.LastIndex())}, true
+		}
+		for b := a + 1; int(b) <= size; b++ {
+			nb := w.Node(b)
+			if na.Role() == raftcore.RoleLeader && nb.Role() == raftcore.RoleLeader && na.Term() == nb.Term() {
+				return raftcore.Violation{Rule: raftcore.RuleElectionSafety, Nodes: []raftcore.NodeID{a, b}, Term: na.Term(),
+					Text: fmt.Sprintf("machines %d and %d both lead term %d", a, b, na.Term())}, true
+			}
+			if v, bad := compareLogs(na, nb, a, b); bad {
+				return v, true
+			}
+			// Two stores that applied the same log prefix hold the same
+			// contents (a crashed machine's store is empty: it is not
+			// running, and it applies again from the start on restart).
+			ia := na.Applied()
+			if ia > 0 && ia == nb.Applied() && w.Status(a) != raftcore.StatusCrashed && w.Status(b) != raftcore.StatusCrashed &&
+				na.Entry(ia).Chain == nb.Entry(ia).Chain && na.KV().Digest() != nb.KV().Digest() {
+				return raftcore.Violation{Rule: raftcore.RuleStateDigest, Nodes: []raftcore.NodeID{a, b}, Index: ia,
+					Text: fmt.Sprintf("machines %d and %d have applied the same log up to index %d, yet their stores differ", a, b, ia)}, true
+			}
+		}
+		// Every committed entry is on a majority: it got there before it
+		// was committed, and no machine replaces an entry a later leader
+		// also holds.
+		for i := uint64(1); i <= na.Commit(); i++ {
+			e := na.Entry(i)
+			have := 0
+			for c := raftcore.NodeID(1); int(c) <= size; c++ {
+				if nc := w.Node(c); nc.LastIndex() >= i && nc.Entry(i).Chain == e.Chain {
+					have++
+				}
+			}
+			if have < majority {
+				return raftcore.Violation{Rule: raftcore.RuleMajority, Nodes: []raftcore.NodeID{a}, Index: i, Term: e.Term,
+					Text: fmt.Sprintf("machine %d counts index %d as committed, but only %d of %d machines hold that entry", a, i, have, size)}, true
+			}
+		}
+	}
+	return raftcore.Violation{}, false
+}
+
+// compareLogs checks Log Matching (an entry of the same index and term
+// means the same log up to it) and that two committed prefixes agree.
+func compareLogs(na, nb *raftcore.Node, a, b raftcore.NodeID) (raftcore.Violation, bool) {
+	end := min(na.LastIndex(), nb.LastIndex())
+	for i := uint64(1); i <= end; i++ {
+		ea, eb := na.Entry(i), nb.Entry(i)
+		if ea.Term == eb.Term && ea.Chain != eb.Chain {
+			return raftcore.Violation{Rule: raftcore.RuleLogMatching, Nodes: []raftcore.NodeID{a, b}, Index: i, Term: ea.Term,
+				Text: fmt.Sprintf("machines %d and %d both hold an entry of term %d at index %d, yet their logs differ up to it", a, b, ea.Term, i)}, true
+		}
+		if i <= na.Commit() && i <= nb.Commit() && ea.Chain != eb.Chain {
+			return raftcore.Violation{Rule: raftcore.RuleStateMachineSafety, Nodes: []raftcore.NodeID{a, b}, Index: i,
+				Text: fmt.Sprintf("machines %d and %d have both committed index %d, with different entries", a, b, i)}, true
+		}
+	}
+	return raftcore.Violation{}, false
+}
