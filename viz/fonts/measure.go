@@ -85,6 +85,7 @@ func (f *sfnt) shapedWidth(s string, size float64) float64 {
 	for _, r := range s {
 		glyphs = append(glyphs, f.cmap[r])
 	}
+	glyphs = f.substitute(glyphs)
 	total := int32(0)
 	for i, g := range glyphs {
 		adv := f.advances[min(int(g), len(f.advances)-1)]

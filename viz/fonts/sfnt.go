@@ -3,6 +3,7 @@ package fonts
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -17,6 +18,7 @@ type sfnt struct {
 	cmap               map[rune]uint16
 	advances           []uint16
 	kern               []pairLookup
+	ligatures          []ligatureLookup
 	numGlyphs, nMetric int
 }
 
@@ -110,6 +112,9 @@ func parseSfnt(b []byte) (*sfnt, error) {
 	if gpos, ok := tables["GPOS"]; ok {
 		f.kern = readKern(r, gpos)
 	}
+	if gsub, ok := tables["GSUB"]; ok {
+		f.ligatures = readLigatures(r, gsub)
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -172,15 +177,17 @@ func readCmap(r *reader, at int) map[rune]uint16 {
 	return m
 }
 
-// readKern reads the pair-adjustment lookups of the GPOS "kern" feature,
-// in lookup order (the order HarfBuzz applies them in).
-func readKern(r *reader, gpos int) []pairLookup {
-	features := gpos + int(r.u16(gpos+6))
-	lookups := gpos + int(r.u16(gpos+8))
+// featureLookups calls each for every subtable of the lookups of the
+// table's features named in tags, lookup by lookup in lookup order (the
+// order HarfBuzz applies them in), with the subtable's type (an extension
+// subtable resolved to the one it points to), and end after each lookup.
+func featureLookups(r *reader, table int, tags map[string]bool, extension uint16, each func(kind uint16, sub int), end func()) {
+	features := table + int(r.u16(table+6))
+	lookups := table + int(r.u16(table+8))
 	use := map[int]bool{}
 	for i, n := 0, int(r.u16(features)); i < n; i++ {
 		rec := features + 2 + 6*i
-		if string(r.b[rec:min(rec+4, len(r.b))]) != "kern" {
+		if !tags[string(r.b[rec:min(rec+4, len(r.b))])] {
 			continue
 		}
 		ft := features + int(r.u16(rec+4))
@@ -193,30 +200,104 @@ func readKern(r *reader, gpos int) []pairLookup {
 		order = append(order, i)
 	}
 	sort.Ints(order)
-	var out []pairLookup
 	for _, li := range order {
 		lk := lookups + int(r.u16(lookups+2+2*li))
 		kind := r.u16(lk)
-		var l pairLookup
-		for s, n := 0, int(r.u16(lk+4)); s < n; s++ {
+		for s, n := 0, int(r.u16(lk+4)); s < n && r.err == nil; s++ {
 			sub := lk + int(r.u16(lk+6+2*s))
 			k := kind
-			if k == 9 { // extension: the real subtable is further on
+			if k == extension { // the real subtable is further on
 				k = r.u16(sub + 2)
 				sub += int(r.u32(sub + 4))
 			}
-			if k != 2 {
-				continue
-			}
-			if st, ok := readPairPos(r, sub); ok {
-				l = append(l, st)
-			}
+			each(k, sub)
 		}
+		end()
+	}
+}
+
+// readKern reads the pair-adjustment lookups of the GPOS "kern" feature.
+func readKern(r *reader, gpos int) []pairLookup {
+	var out []pairLookup
+	var l pairLookup
+	featureLookups(r, gpos, map[string]bool{"kern": true}, 9, func(kind uint16, sub int) {
+		if kind != 2 {
+			return
+		}
+		if st, ok := readPairPos(r, sub); ok {
+			l = append(l, st)
+		}
+	}, func() {
 		if len(l) > 0 {
 			out = append(out, l)
 		}
-	}
+		l = nil
+	})
 	return out
+}
+
+// ligatureLookup is one GSUB ligature lookup: for each first glyph, the
+// ligatures that start with it, in the order they are tried.
+type ligatureLookup map[uint16][]ligature
+
+type ligature struct {
+	glyph uint16
+	rest  []uint16 // the components after the first
+}
+
+// readLigatures reads the ligature lookups of the features HarfBuzz turns
+// on by default for Latin text that can join glyphs.
+func readLigatures(r *reader, gsub int) []ligatureLookup {
+	var out []ligatureLookup
+	l := ligatureLookup{}
+	tags := map[string]bool{"ccmp": true, "rlig": true, "liga": true, "clig": true}
+	featureLookups(r, gsub, tags, 7, func(kind uint16, sub int) {
+		if kind != 4 || r.u16(sub) != 1 {
+			return
+		}
+		cov := readCoverage(r, sub+int(r.u16(sub+2)))
+		for i, n := 0, int(r.u16(sub+4)); i < n && i < len(cov); i++ {
+			set := sub + int(r.u16(sub+6+2*i))
+			for k, m := 0, int(r.u16(set)); k < m; k++ {
+				lig := set + int(r.u16(set+2+2*k))
+				g := ligature{glyph: r.u16(lig)}
+				for c, cn := 1, int(r.u16(lig+2)); c < cn; c++ {
+					g.rest = append(g.rest, r.u16(lig+2+2*c))
+				}
+				l[cov[i]] = append(l[cov[i]], g)
+			}
+		}
+	}, func() {
+		if len(l) > 0 {
+			out = append(out, l)
+		}
+		l = ligatureLookup{}
+	})
+	return out
+}
+
+// substitute joins the glyphs the ligature lookups join, lookup by lookup.
+func (f *sfnt) substitute(glyphs []uint16) []uint16 {
+	for _, l := range f.ligatures {
+		var out []uint16
+		for i := 0; i < len(glyphs); {
+			took := false
+			for _, lig := range l[glyphs[i]] {
+				if i+1+len(lig.rest) <= len(glyphs) && slices.Equal(glyphs[i+1:i+1+len(lig.rest)], lig.rest) {
+					out = append(out, lig.glyph)
+					i += 1 + len(lig.rest)
+					took = true
+					break
+				}
+			}
+			if !took {
+				out = append(out, glyphs[i])
+				i++
+			}
+		}
+		glyphs = out
+	}
+	return glyphs
 }
 
 // valueSize is the size in bytes of a value record of format vf.

@@ -83,11 +83,3 @@ func For(t app.Theme) Colors {
 	}
 	return Light()
 }
-
-// TermIndex is the index into Terms of a log entry's colour number i.
-func (c *Colors) TermIndex(i int) int {
-	if i <= 0 {
-		return 0
-	}
-	return 1 + (i-1)%(len(c.Terms)-1)
-}
