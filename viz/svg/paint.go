@@ -31,9 +31,14 @@ func Paint(f *app.Frame, o Options) []byte {
 	if o.Title != "" {
 		fmt.Fprintf(&out, "<title>%s</title>\n", escaper.Replace(o.Title))
 	}
+	// Ligatures are turned off: printed, a ligature's glyph (fi, fl) has
+	// no letters behind it, and the words could not be searched or
+	// copied. Each label keeps its width all the same (see canvas.Text).
+	style := "text{font-variant-ligatures:none}"
 	if !o.NoFont {
-		fmt.Fprintf(&out, "<style>%s</style>\n", fontFace())
+		style += fontFace()
 	}
+	fmt.Fprintf(&out, "<style>%s</style>\n", style)
 	p := paint.Painter{S: &canvas{out: &out}, P: palette.Resolve(palette.For(f.Theme)), NoControls: !o.Controls}
 	p.Frame(f)
 	out.WriteString("</svg>\n")

@@ -39,8 +39,10 @@ func (c *canvas) Text(t app.TextItem, clr palette.RGBA) {
 		num(x), num(top+ascent), num(t.Size), num(w), colour(clr, "fill"))
 	if t.Bold {
 		// The font has no bold face; package draw draws the glyphs twice,
-		// a little apart, which a thin outline of the same colour matches.
-		fmt.Fprintf(&c.texts, ` %s stroke-width="%s"`, colour(clr, "stroke"), num(0.6*t.Size/13))
+		// a little apart, and the viewer's synthetic bold looks the same
+		// (an outline of the same colour would look so too, but printed it
+		// becomes a second copy of the words).
+		c.texts.WriteString(` font-weight="bold"`)
 	}
 	fmt.Fprintf(&c.texts, ">%s</text>\n", escaper.Replace(t.Text))
 }
