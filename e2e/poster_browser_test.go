@@ -23,7 +23,7 @@ import (
 // posterPageServer serves web/ with one more page: every figure in a column, each in a
 // <figure> with its caption, the way a book page places them. The live figures wait for a
 // click (data-live="click"), except live, which swaps in its live figure when it is ready.
-func posterPageServer(t *testing.T, live string) (base string, ids []string) {
+func posterPageServer(t testing.TB, live string) (base string, ids []string) {
 	t.Helper()
 	dir := webDir(t)
 	requireAppBuild(t, dir)
@@ -187,4 +187,64 @@ func indexOf(ids []string, id string) int {
 		}
 	}
 	return -1
+}
+
+// recordImageLoads runs in every new document: it notes on each image when it loaded.
+const recordImageLoads = `document.addEventListener("load", function (e) {
+	if (e.target && e.target.tagName === "IMG") e.target.__loadedAt = performance.now();
+}, true);`
+
+// BenchmarkPosterShow measures, on the page of every figure, how long after a figure is
+// scrolled into view its poster is on screen (the goal: 0.3 s), figure after figure from
+// a fresh browser, and how long after the page started the first figure's poster was
+// there; and, in the same run, how long the one figure that swaps in its live
+// figure takes from entering the view to its first drawn frame, which is what a reader
+// waited for before posters.
+func BenchmarkPosterShow(b *testing.B) {
+	const live = "majority"
+	var shows, lives, firsts []float64
+	for range b.N {
+		base, ids := posterPageServer(b, live)
+		br := newBrowser(b, 800, 700)
+		ctx, cancel := context.WithTimeout(br.ctx, waitTimeout)
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordImageLoads})
+		cancel()
+		if err != nil {
+			b.Fatalf("Page.addScriptToEvaluateOnNewDocument: %v", err)
+		}
+		br.navigate(base + "figures.html")
+		// The first figure is in view from the start: when its poster had loaded, from the
+		// page's start.
+		first := evalJS[float64](br, `document.querySelector("img.raftlab-poster").__loadedAt`)
+		firsts = append(firsts, first)
+		for _, id := range ids {
+			if id == live {
+				continue
+			}
+			ms := evalJS[float64](br, fmt.Sprintf(posterShowTime, id))
+			if ms < 0 {
+				b.Fatalf("figure %s: no poster within 5 s", id)
+			}
+			shows = append(shows, ms)
+		}
+		i := indexOf(ids, live)
+		ms := evalJS[float64](br, fmt.Sprintf(`(function () {
+			document.querySelector("#fig-%s").scrollIntoView();
+			var t0 = performance.now();
+			return new Promise(function (done) {
+				(function check() {
+					if (raftlabEmbed.posters()[%d].live) done(performance.now() - t0);
+					else setTimeout(check, 10);
+				})();
+			});
+		})()`, live, i))
+		lives = append(lives, ms)
+		b.Logf("first poster %.0f ms after the page started; posters shown after %.1f ms; live figure %s drawn after %.0f ms; load average %s",
+			first, shows[len(shows)-len(ids)+1:], live, ms, loadAverage())
+		br.close()
+	}
+	b.ReportMetric(percentile(shows, 50), "poster-ms-median")
+	b.ReportMetric(percentile(shows, 100), "poster-ms-max")
+	b.ReportMetric(percentile(lives, 50), "live-ms-median")
+	b.ReportMetric(percentile(firsts, 50), "first-poster-ms-median")
 }

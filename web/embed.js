@@ -79,11 +79,7 @@
       safe = false;
     }
     var url = function (m) { return new URL("posters/" + scenario + "-" + m + ".svg", appURL).href; };
-    return {
-      screen: safe ? url(webGL() ? moment : "key") : "",
-      print: safe ? url("key") : "",
-      live: live
-    };
+    return { screen: safe ? url(moment) : "", print: safe ? url("key") : "", live: live };
   }
 
   var webGLKnown = null;
@@ -158,10 +154,6 @@
       print.remove();
       if (fig.poster === img) fig.poster = null;
     });
-    if (!webGL()) {
-      note(el, "The live figure needs WebGL, which this browser does not offer.");
-      return true;
-    }
     if (fig.posterInfo.live !== "click") return false;
     var play = document.createElement("button");
     play.type = "button";
@@ -178,6 +170,20 @@
     el.appendChild(play);
     fig.playButton = play;
     return true;
+  }
+
+  // liveAllowed says whether fig may load its live figure: not where the browser has no
+  // WebGL, where its poster (the key moment) stands in for good. It is asked only when a live
+  // figure is about to load: making the test context takes a while, and the posters come first.
+  function liveAllowed(fig) {
+    if (webGL()) return true;
+    if (fig.poster && !fig.noWebGL) {
+      fig.noWebGL = true;
+      fig.poster.src = fig.posterInfo.print;
+      if (fig.playButton) fig.playButton.remove();
+      note(fig.el, "The live figure needs WebGL, which this browser does not offer.");
+    }
+    return !fig.poster;
   }
 
   function note(el, text) {
@@ -301,7 +307,7 @@
   }
 
   function load(fig) {
-    if (fig.requested) return;
+    if (fig.requested || !liveAllowed(fig)) return;
     fig.requested = true;
     fig.iframe.src = fig.src;
   }
