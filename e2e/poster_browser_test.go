@@ -22,7 +22,8 @@ import (
 
 // posterPageServer serves web/ with one more page: every figure in a column, each in a
 // <figure> with its caption, the way a book page places them. The live figures wait for a
-// click (data-live="click"), except live, which swaps in its live figure when it is ready.
+// click (data-live="click"), except live (every one for "*"), which swaps in its live
+// figure when it is ready.
 func posterPageServer(t testing.TB, live string) (base string, ids []string) {
 	t.Helper()
 	dir := webDir(t)
@@ -37,7 +38,7 @@ func posterPageServer(t testing.TB, live string) (base string, ids []string) {
 p{margin:0 0 1200px}figure{margin:24px 0}</style></head><body><main>`)
 	for i, id := range scenarios.IDs() {
 		mode := ` data-live="click"`
-		if id == live {
+		if id == live || live == "*" {
 			mode = ""
 		}
 		fmt.Fprintf(&b, `<p>Text before figure %d.</p><figure id="fig-%s"><div data-raftlab="%s"%s></div>
@@ -247,4 +248,34 @@ func BenchmarkPosterShow(b *testing.B) {
 	b.ReportMetric(percentile(shows, 100), "poster-ms-max")
 	b.ReportMetric(percentile(lives, 50), "live-ms-median")
 	b.ReportMetric(percentile(firsts, 50), "first-poster-ms-median")
+}
+
+// TestPosterStandsInWithoutWebGL: in a browser with no WebGL the figure keeps its poster,
+// switched to the key moment, with a note, and never loads the live figure.
+func TestPosterStandsInWithoutWebGL(t *testing.T) {
+	base, ids := posterPageServer(t, "*")
+	b := newBrowserWith(t, 800, 700, chromedp.Flag("disable-3d-apis", true))
+	b.navigate(base + "figures.html")
+	// Scrolled into view, the first figure would load its live figure.
+	evalJS[chromedp.Void](b, `document.querySelector("#fig-`+ids[0]+`").scrollIntoView()`)
+	b.waitFor(`raftlabEmbed.posters()[0].poster.indexOf("-key.svg") > 0 && document.querySelector(".raftlab-poster-note") !== null`)
+	st := evalJS[struct {
+		Requested bool   `json:"requested"`
+		Note      string `json:"note"`
+		Shown     bool   `json:"shown"`
+	}](b, `(function () {
+		var el = document.querySelector("#fig-`+ids[0]+`");
+		var img = el.querySelector("img.raftlab-poster");
+		return {requested: raftlabEmbed.figures()[0].requested, note: el.querySelector(".raftlab-poster-note").textContent,
+			shown: img.complete && img.naturalWidth > 0 && getComputedStyle(img).opacity === "1"};
+	})()`)
+	if st.Requested {
+		t.Error("without WebGL the live figure was loaded anyway")
+	}
+	if !strings.Contains(st.Note, "WebGL") {
+		t.Errorf("the note says %q, want it to name WebGL", st.Note)
+	}
+	if !st.Shown {
+		t.Error("the key-moment poster is not on screen")
+	}
 }
