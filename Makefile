@@ -20,12 +20,13 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app explore font clean
+.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app explore font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
 	@echo "make run          build the WebAssembly app and serve web/ on http://$(ADDR)"
 	@echo "make wasm         build web/raftlab.wasm and copy wasm_exec.js (no compression)"
+	@echo "make posters      draw every figure's posters again into web/posters (SVG, committed)"
 	@echo "make release      make wasm, then web/raftlab.wasm.gz and .br for hosting (brotli -q 11: about a minute)"
 	@echo "make desktop      build bin/raftlab-desktop and run it"
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
@@ -56,6 +57,12 @@ wasm:
 	else mv bin/raftlab.wasm.new web/raftlab.wasm; rm -f web/raftlab.wasm.gz web/raftlab.wasm.br; \
 		echo "wrote web/raftlab.wasm ($$(stat -c %s web/raftlab.wasm) bytes)"; fi
 	@cmp -s "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js || cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+
+# Every figure's still pictures (its opening and its key moment), drawn as
+# SVG from the app's own frames; committed, and checked by
+# TestPostersAreCurrent (viz/poster).
+posters:
+	$(GO) run ./cmd/posters -dir web/posters
 
 # web/ ready to copy to a host: the app and its precompressed siblings, which cmd/serve (and
 # servers such as nginx with gzip_static and brotli_static) send to browsers that accept them.

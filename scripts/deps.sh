@@ -24,12 +24,12 @@ optional=()
 for g in "${groups[@]}"; do
 	case "$g" in
 	web) optional+=(brotli) ;;
-	browser) required+=(chromium brotli) ;;
+	browser) required+=(chromium brotli poppler-utils) ;;
 	desktop) required+=(gcc libc6-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev) ;;
 	xvfb) required+=(xvfb imagemagick xdotool) ;;
 	node) command -v node >/dev/null 2>&1 || required+=(nodejs) ;;
 	all)
-		required+=(chromium xvfb imagemagick brotli gcc libc6-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xdotool)
+		required+=(chromium xvfb imagemagick brotli poppler-utils gcc libc6-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xdotool)
 		command -v node >/dev/null 2>&1 || required+=(nodejs)
 		;;
 	*)

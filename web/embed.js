@@ -41,6 +41,188 @@
     autoplay: true, theme: true, t: true, link: true
   };
 
+  // --- Posters ------------------------------------------------------------------------
+  // A figure shows a still picture of itself (web/posters, made by `make posters`) at once,
+  // before the app has loaded: its opening on screen, its key moment in print and where the
+  // browser has no WebGL. data-live="click" waits for a click before loading the live figure;
+  // the default swaps it in as soon as it has drawn. data-poster="open|key|none" picks the
+  // picture shown on screen.
+  OWN.poster = true;
+  OWN.live = true;
+  // Parameters that leave the picture as the poster shows it; any other one (a seed, another
+  // cluster size, a dark theme) would make the poster wrong, so such a figure has none.
+  var STILL_SAFE = { speed: true, autoplay: true };
+  var POSTER_MOMENTS = { open: true, key: true, none: true };
+
+  // readPoster reads a figure's poster attributes. Returns {error} or {screen, print, live}:
+  // the poster URLs to show on screen and in print ("" for none) and "ready" or "click".
+  function readPoster(el, scenario) {
+    var moment = el.getAttribute("data-poster");
+    if (moment === null) moment = "open";
+    moment = moment.trim();
+    if (!POSTER_MOMENTS[moment]) {
+      return { error: 'data-poster="' + moment + '" is not one of open, key or none.' };
+    }
+    var live = el.getAttribute("data-live");
+    if (live === null) live = "ready";
+    live = live.trim();
+    if (live !== "ready" && live !== "click") {
+      return { error: 'data-live="' + live + '" is not "ready" (swap in the live figure when it has drawn) or "click".' };
+    }
+    var safe = moment !== "none";
+    for (var i = 0; i < el.attributes.length && safe; i++) {
+      var name = el.attributes[i].name.toLowerCase();
+      if (name.indexOf("data-") !== 0) continue;
+      var key = name.slice(5);
+      if (OWN[key] || STILL_SAFE[key]) continue;
+      if (key === "theme" && el.attributes[i].value.trim() === "light") continue;
+      safe = false;
+    }
+    var url = function (m) { return new URL("posters/" + scenario + "-" + m + ".svg", appURL).href; };
+    return { screen: safe ? url(moment) : "", print: safe ? url("key") : "", live: live };
+  }
+
+  var webGLKnown = null;
+  // webGL says whether the browser can run the live figure (Ebiten needs WebGL 2). The test
+  // context is lost again at once: browsers allow only a few contexts per page.
+  function webGL() {
+    if (webGLKnown !== null) return webGLKnown;
+    webGLKnown = false;
+    try {
+      var gl = document.createElement("canvas").getContext("webgl2");
+      if (gl) {
+        webGLKnown = true;
+        var lose = gl.getExtension("WEBGL_lose_context");
+        if (lose) lose.loseContext();
+      }
+    } catch (e) { /* no WebGL */ }
+    return webGLKnown;
+  }
+
+  var POSTER_CSS =
+    ".raftlab-poster-box{position:relative}" +
+    ".raftlab-poster{position:absolute;left:0;top:0;width:100%;height:100%;object-fit:contain;" +
+    "background:#f6f7f9;border-radius:6px;transition:opacity .25s}" +
+    ".raftlab-poster.raftlab-gone{opacity:0;pointer-events:none}" +
+    ".raftlab-poster-print{display:none;width:100%;height:auto}" +
+    ".raftlab-poster-play{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);" +
+    "font:600 15px/1 system-ui,sans-serif;padding:10px 16px;border-radius:20px;border:0;" +
+    "background:#2f6fe4;color:#fff;cursor:pointer;box-shadow:0 2px 8px rgba(0,0,0,.25)}" +
+    ".raftlab-poster-note{position:absolute;right:8px;bottom:8px;font:12px system-ui,sans-serif;" +
+    "color:#5b6475;background:rgba(255,255,255,.85);padding:2px 6px;border-radius:4px}" +
+    "@media print{" +
+    ".raftlab-poster-box iframe,.raftlab-poster,.raftlab-poster-play,.raftlab-poster-note{display:none!important}" +
+    ".raftlab-poster-box{min-height:0!important;height:auto!important}" +
+    ".raftlab-poster-print{display:block!important}" +
+    ".raftlab-poster-block,.raftlab-poster-box{break-inside:avoid;page-break-inside:avoid}" +
+    "}";
+
+  function installPosterStyle() {
+    if (document.getElementById("raftlab-poster-style")) return;
+    var style = document.createElement("style");
+    style.id = "raftlab-poster-style";
+    style.textContent = POSTER_CSS;
+    (document.head || document.documentElement).appendChild(style);
+  }
+
+  // mountPoster puts the figure's posters over its frame. Returns whether the live figure must
+  // wait for a click before it loads (or never loads: no WebGL).
+  function mountPoster(fig, el) {
+    fig.poster = null;
+    fig.live = false;
+    if (!fig.posterInfo.screen) return false;
+    installPosterStyle();
+    el.classList.add("raftlab-poster-box");
+    // Printed with its caption: the figure element around it is kept on one page.
+    var block = el.closest ? el.closest("figure") : null;
+    if (block) block.classList.add("raftlab-poster-block");
+    var img = document.createElement("img");
+    img.className = "raftlab-poster";
+    img.src = fig.posterInfo.screen;
+    img.alt = fig.title + " (still picture)";
+    img.decoding = "async";
+    var print = document.createElement("img");
+    print.className = "raftlab-poster-print";
+    print.src = fig.posterInfo.print;
+    print.alt = fig.title + " (still picture)";
+    el.appendChild(print);
+    el.appendChild(img);
+    fig.poster = img;
+    // Without its picture (a host that did not copy web/posters) the figure is as before.
+    img.addEventListener("error", function () {
+      img.remove();
+      print.remove();
+      if (fig.poster === img) fig.poster = null;
+    });
+    if (fig.posterInfo.live !== "click") return false;
+    var play = document.createElement("button");
+    play.type = "button";
+    play.className = "raftlab-poster-play";
+    play.textContent = "\u25B6 Play this figure";
+    var start = function () {
+      play.disabled = true;
+      play.textContent = "Loading\u2026";
+      load(fig);
+    };
+    play.addEventListener("click", start);
+    img.addEventListener("click", start);
+    img.style.cursor = "pointer";
+    el.appendChild(play);
+    fig.playButton = play;
+    return true;
+  }
+
+  // liveAllowed says whether fig may load its live figure: not where the browser has no
+  // WebGL, where its poster (the key moment) stands in for good. It is asked only when a live
+  // figure is about to load: making the test context takes a while, and the posters come first.
+  function liveAllowed(fig) {
+    if (webGL()) return true;
+    if (fig.poster && !fig.noWebGL) {
+      fig.noWebGL = true;
+      fig.poster.src = fig.posterInfo.print;
+      if (fig.playButton) fig.playButton.remove();
+      note(fig.el, "The live figure needs WebGL, which this browser does not offer.");
+    }
+    return !fig.poster;
+  }
+
+  function note(el, text) {
+    var n = document.createElement("div");
+    n.className = "raftlab-poster-note";
+    n.textContent = text;
+    el.appendChild(n);
+  }
+
+  // goLive takes the poster away once the live figure has drawn its first frame.
+  function goLive(fig) {
+    if (fig.live) return;
+    fig.live = true;
+    if (fig.poster) fig.poster.classList.add("raftlab-gone");
+    if (fig.playButton) fig.playButton.remove();
+  }
+
+  window.addEventListener("message", function (ev) {
+    var data = ev.data;
+    if (!data || typeof data !== "object" || data.raftlab !== "ready") return;
+    if (appOrigin !== "*" && ev.origin !== appOrigin) return;
+    for (var i = 0; i < figures.length; i++) {
+      if (figures[i].iframe.contentWindow === ev.source) goLive(figures[i]);
+    }
+  });
+
+  // posterState is each figure's poster, for tests and debugging.
+  function posterState() {
+    return figures.map(function (f) {
+      return {
+        poster: f.poster ? f.poster.src : "",
+        shown: !!(f.poster && f.poster.complete && f.poster.naturalWidth > 0),
+        live: f.live,
+        mode: f.posterInfo ? f.posterInfo.live : ""
+      };
+    });
+  }
+  // ------------------------------------------------------------------------------------
+
   var supportsAspect = !!(window.CSS && CSS.supports && CSS.supports("aspect-ratio", "1 / 1"));
   var figures = [];
 
@@ -108,6 +290,8 @@
       fig.aspect = DEFAULT_ASPECT;
     }
     fig.title = el.getAttribute("data-title") || ("raftlab simulation: " + scenario);
+    fig.posterInfo = readPoster(el, scenario);
+    if (fig.posterInfo.error) return { error: fig.posterInfo.error };
     return fig;
   }
 
@@ -123,7 +307,7 @@
   }
 
   function load(fig) {
-    if (fig.requested) return;
+    if (fig.requested || !liveAllowed(fig)) return;
     fig.requested = true;
     fig.iframe.src = fig.src;
   }
@@ -198,7 +382,10 @@
     fitNarrow(fig, iframe);
     figures.push(fig);
 
-    if (loadObserver) {
+    if (mountPoster(fig, el)) {
+      // The poster stands in until the reader asks for the live figure (or for good).
+      if (visibilityObserver) visibilityObserver.observe(iframe);
+    } else if (loadObserver) {
       loadObserver.observe(iframe);
       visibilityObserver.observe(iframe);
     } else {
@@ -215,6 +402,7 @@
   window.raftlabEmbed = {
     appURL: appURL.href,
     scan: scan,
+    posters: posterState,
     // State of each figure, for tests and debugging.
     figures: function () {
       return figures.map(function (f) {

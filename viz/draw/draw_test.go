@@ -178,7 +178,7 @@ func TestNodesAreDrawnInTheirRoleColours(t *testing.T) {
 			t.Errorf("%s: the crashed machine's disc is %v, want the dark crashed colour", theme, pixel(img, p))
 		}
 		// The background shows between the machines.
-		if p := a.Layout().Cluster.Center(); !near(img, p.Add(viz.Pt(0, -a.Layout().Ring.R*0.3)), pal.bg, 40) && !near(img, p, pal.bg, 40) {
+		if p := a.Layout().Cluster.Center(); !near(img, p.Add(viz.Pt(0, -a.Layout().Ring.R*0.3)), toF(pal.BG), 40) && !near(img, p, toF(pal.BG), 40) {
 			t.Errorf("%s: the cluster's centre is %v, want the background", theme, pixel(img, p))
 		}
 	}
@@ -210,7 +210,7 @@ func TestCutLinksAndPanelsAreDrawn(t *testing.T) {
 	found := false
 	for dx := -6.0; dx <= 6 && !found; dx++ {
 		for dy := -6.0; dy <= 6 && !found; dy++ {
-			found = near(img, mid.Add(viz.Pt(dx, dy)), pal.linkCut, 60)
+			found = near(img, mid.Add(viz.Pt(dx, dy)), toF(pal.LinkCut), 60)
 		}
 	}
 	if !found {
@@ -218,7 +218,7 @@ func TestCutLinksAndPanelsAreDrawn(t *testing.T) {
 	}
 	for _, p := range f.Panels {
 		inner := viz.Pt(p.Rect.Right()-3, p.Rect.Y+p.Rect.H/2)
-		if !near(img, inner, pal.surface, 6) {
+		if !near(img, inner, toF(pal.Surface), 6) {
 			t.Errorf("panel %v is %v inside its right edge, want the surface colour", p.Kind, pixel(img, inner))
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -62,27 +61,18 @@ func Measure(s string, size float64) float64 {
 	if len(words) > 8192 {
 		clear(words)
 	}
-	w := 0.0
-	for {
-		word, rest, more := strings.Cut(s, " ")
-		if word != "" {
-			// A word is as wide as its template (see digits.go), so
-			// "8.416" and "8.433" are measured once, as "0.000".
-			wordBuf, _ = zeroDigits(wordBuf, word)
-			a, ok := words[wordKey{string(wordBuf), f.Size}]
-			if !ok {
-				k := wordKey{string(wordBuf), f.Size}
-				a = text.Advance(k.s, f)
-				words[k] = a
-			}
-			w += a
+	return fonts.ByWords(s, spaceAdvance(f), func(word string) float64 {
+		// A word is as wide as its template (see digits.go), so
+		// "8.416" and "8.433" are measured once, as "0.000".
+		wordBuf, _ = zeroDigits(wordBuf, word)
+		a, ok := words[wordKey{string(wordBuf), f.Size}]
+		if !ok {
+			k := wordKey{string(wordBuf), f.Size}
+			a = text.Advance(k.s, f)
+			words[k] = a
 		}
-		if !more {
-			return w
-		}
-		w += spaceAdvance(f)
-		s = rest
-	}
+		return a
+	})
 }
 
 var (

@@ -546,21 +546,6 @@ func (c *canvas) featherFan(pts []viz.Point, clr colorF) {
 	}
 }
 
-// arrowHead draws a filled arrowhead with its tip at tip, pointing along
-// dir.
-func (c *canvas) arrowHead(tip, dir viz.Point, size float64, clr colorF) {
-	u := dir.Unit()
-	side := u.Perp().Mul(size * 0.55)
-	back := tip.Sub(u.Mul(size))
-	c.fan([]viz.Point{tip, back.Add(side), back.Sub(side)}, clr)
-}
-
-// cross draws an ×.
-func (c *canvas) cross(p viz.Point, r, width float64, clr colorF) {
-	c.line(viz.Pt(p.X-r, p.Y-r), viz.Pt(p.X+r, p.Y+r), width, clr)
-	c.line(viz.Pt(p.X-r, p.Y+r), viz.Pt(p.X+r, p.Y-r), width, clr)
-}
-
 // text queues a text item; it is drawn at the next flush, above the
 // pass's shapes.
 func (c *canvas) text(t textItem, clr colorF) {

@@ -1,0 +1,281 @@
+//go:build browser
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"raftlab/internal/webserver"
+	"raftlab/scenarios"
+)
+
+// posterPageServer serves web/ with one more page: every figure in a column, each in a
+// <figure> with its caption, the way a book page places them. The live figures wait for a
+// click (data-live="click"), except live (every one for "*"), which swaps in its live
+// figure when it is ready.
+func posterPageServer(t testing.TB, live string) (base string, ids []string) {
+	t.Helper()
+	dir := webDir(t)
+	requireAppBuild(t, dir)
+	files, err := webserver.Handler(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>every figure</title>
+<style>body{margin:0;font:16px/1.5 Georgia,serif}main{max-width:720px;margin:0 auto;padding:20px}
+p{margin:0 0 1200px}figure{margin:24px 0}</style></head><body><main>`)
+	for i, id := range scenarios.IDs() {
+		mode := ` data-live="click"`
+		if id == live || live == "*" {
+			mode = ""
+		}
+		fmt.Fprintf(&b, `<p>Text before figure %d.</p><figure id="fig-%s"><div data-raftlab="%s"%s></div>
+<figcaption>Caption %d: the figure %s.</figcaption></figure>`+"\n", i+1, id, id, mode, i+1, id)
+		ids = append(ids, id)
+	}
+	b.WriteString(`<p>The end.</p></main><script src="embed.js"></script></body></html>`)
+	pageHTML := b.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/figures.html" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(pageHTML))
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/", ids
+}
+
+// posterShowTime is, in the page, how long after figure id is scrolled into view its
+// poster is on screen: loaded, opaque and inside the viewport (ms; -1: not within 5 s).
+const posterShowTime = `(function (id) {
+	var el = document.querySelector("#fig-" + id + " [data-raftlab]");
+	el.scrollIntoView({block: "center"});
+	var t0 = performance.now();
+	return new Promise(function (done) {
+		(function check() {
+			var img = el.querySelector("img.raftlab-poster");
+			var r = img && img.getBoundingClientRect();
+			if (img && img.complete && img.naturalWidth > 0 && getComputedStyle(img).opacity === "1" &&
+					r.top >= 0 && r.bottom <= innerHeight && r.height > 100) {
+				done(performance.now() - t0);
+			} else if (performance.now() - t0 > 5000) {
+				done(-1);
+			} else {
+				requestAnimationFrame(check);
+			}
+		})();
+	});
+})(%q)`
+
+// TestPostersShowAtOnceAndPrint: a page with every figure shows each figure's poster
+// within 0.3 s of the figure entering the view, before any live figure has loaded; a
+// figure waiting for a click loads nothing until clicked; the one that swaps itself in
+// drops its poster once its live figure has drawn; and printing the page (CDP
+// Page.printToPDF) gives each figure's key-moment poster with its caption, on one page
+// each, without the figures' controls.
+func TestPostersShowAtOnceAndPrint(t *testing.T) {
+	pdftotext := requireTool(t, "pdftotext", "poppler-utils")
+	const live = "majority"
+	base, ids := posterPageServer(t, live)
+	b := newBrowser(t, 800, 700)
+	b.navigate(base + "figures.html")
+
+	for _, id := range ids {
+		ms := evalJS[float64](b, fmt.Sprintf(posterShowTime, id))
+		if ms < 0 || ms > 300 {
+			t.Errorf("figure %s: its poster took %.0f ms to show after entering the view (-1: not in 5 s), want at most 300", id, ms)
+		}
+	}
+	figs := evalJS[[]struct {
+		Poster string `json:"poster"`
+		Shown  bool   `json:"shown"`
+		Mode   string `json:"mode"`
+	}](b, `raftlabEmbed.posters()`)
+	requested := evalJS[[]bool](b, `raftlabEmbed.figures().map(function (f) { return f.requested; })`)
+	for i, id := range ids {
+		if !strings.HasSuffix(figs[i].Poster, "/posters/"+id+"-open.svg") || !figs[i].Shown {
+			t.Errorf("figure %s: poster %q shown %v, want its opening poster shown", id, figs[i].Poster, figs[i].Shown)
+		}
+		if id != live && requested[i] {
+			t.Errorf("figure %s waits for a click but loaded its live figure", id)
+		}
+	}
+
+	// The click-to-play figure loads when asked.
+	evalJS[chromedp.Void](b, `document.querySelector("#fig-roles .raftlab-poster-play").click()`)
+	b.waitFor(`raftlabEmbed.figures()[` + fmt.Sprint(indexOf(ids, "roles")) + `].requested`)
+
+	// The live figure takes over from its poster when it has drawn.
+	i := indexOf(ids, live)
+	evalJS[chromedp.Void](b, `document.querySelector("#fig-`+live+`").scrollIntoView()`)
+	if err := b.poll(fmt.Sprintf(`raftlabEmbed.posters()[%d].live && getComputedStyle(document.querySelector("#fig-%s img.raftlab-poster")).opacity === "0"`, i, live), readyTimeout); err != nil {
+		t.Fatalf("the live figure %s did not take the poster's place: %v", live, err)
+	}
+
+	pdf := printPDF(t, b)
+	file, err := os.CreateTemp(t.TempDir(), "figures-*.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := file.Name()
+	if _, err := file.Write(pdf); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(pdftotext, "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	pages := strings.Split(string(out), "\f")
+	for n, id := range ids {
+		s, err := scenarios.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The poster's own words (its title, drawn as text) and the caption on one page.
+		caption := fmt.Sprintf("Caption %d: the figure %s.", n+1, id)
+		found := false
+		for _, pg := range pages {
+			flat := strings.Join(strings.Fields(pg), " ")
+			if strings.Contains(flat, caption) && strings.Contains(flat, s.Title) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("figure %s: no printed page has both its poster (titled %q) and its caption", id, s.Title)
+		}
+	}
+	for _, control := range []string{"Play this figure", "Play next step", "Open in the full lab"} {
+		if strings.Contains(string(out), control) {
+			t.Errorf("the printed page shows the control %q", control)
+		}
+	}
+}
+
+// printPDF prints the page as Chromium would to paper (A4, backgrounds on).
+func printPDF(t *testing.T, b *browser) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
+	defer cancel()
+	background := true
+	res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: &background, PaperWidth: 8.27, PaperHeight: 11.69})
+	if err != nil {
+		t.Fatalf("printToPDF: %v", err)
+	}
+	return res.Data
+}
+
+func indexOf(ids []string, id string) int {
+	for i, s := range ids {
+		if s == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// recordImageLoads runs in every new document: it notes on each image when it loaded.
+const recordImageLoads = `document.addEventListener("load", function (e) {
+	if (e.target && e.target.tagName === "IMG") e.target.__loadedAt = performance.now();
+}, true);`
+
+// BenchmarkPosterShow measures, on the page of every figure, how long after a figure is
+// scrolled into view its poster is on screen (the goal: 0.3 s), figure after figure from
+// a fresh browser, and how long after the page started the first figure's poster was
+// there; and, in the same run, how long the one figure that swaps in its live
+// figure takes from entering the view to its first drawn frame, which is what a reader
+// waited for before posters.
+func BenchmarkPosterShow(b *testing.B) {
+	const live = "majority"
+	var shows, lives, firsts []float64
+	for range b.N {
+		base, ids := posterPageServer(b, live)
+		br := newBrowser(b, 800, 700)
+		ctx, cancel := context.WithTimeout(br.ctx, waitTimeout)
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordImageLoads})
+		cancel()
+		if err != nil {
+			b.Fatalf("Page.addScriptToEvaluateOnNewDocument: %v", err)
+		}
+		br.navigate(base + "figures.html")
+		// The first figure is in view from the start: when its poster had loaded, from the
+		// page's start.
+		first := evalJS[float64](br, `document.querySelector("img.raftlab-poster").__loadedAt`)
+		firsts = append(firsts, first)
+		for _, id := range ids {
+			if id == live {
+				continue
+			}
+			ms := evalJS[float64](br, fmt.Sprintf(posterShowTime, id))
+			if ms < 0 {
+				b.Fatalf("figure %s: no poster within 5 s", id)
+			}
+			shows = append(shows, ms)
+		}
+		i := indexOf(ids, live)
+		ms := evalJS[float64](br, fmt.Sprintf(`(function () {
+			document.querySelector("#fig-%s").scrollIntoView();
+			var t0 = performance.now();
+			return new Promise(function (done) {
+				(function check() {
+					if (raftlabEmbed.posters()[%d].live) done(performance.now() - t0);
+					else setTimeout(check, 10);
+				})();
+			});
+		})()`, live, i))
+		lives = append(lives, ms)
+		b.Logf("first poster %.0f ms after the page started; posters shown after %.1f ms; live figure %s drawn after %.0f ms; load average %s",
+			first, shows[len(shows)-len(ids)+1:], live, ms, loadAverage())
+		br.close()
+	}
+	b.ReportMetric(percentile(shows, 50), "poster-ms-median")
+	b.ReportMetric(percentile(shows, 100), "poster-ms-max")
+	b.ReportMetric(percentile(lives, 50), "live-ms-median")
+	b.ReportMetric(percentile(firsts, 50), "first-poster-ms-median")
+}
+
+// TestPosterStandsInWithoutWebGL: in a browser with no WebGL the figure keeps its poster,
+// switched to the key moment, with a note, and never loads the live figure.
+func TestPosterStandsInWithoutWebGL(t *testing.T) {
+	base, ids := posterPageServer(t, "*")
+	b := newBrowserWith(t, 800, 700, chromedp.Flag("disable-3d-apis", true))
+	b.navigate(base + "figures.html")
+	// Scrolled into view, the first figure would load its live figure.
+	evalJS[chromedp.Void](b, `document.querySelector("#fig-`+ids[0]+`").scrollIntoView()`)
+	b.waitFor(`raftlabEmbed.posters()[0].poster.indexOf("-key.svg") > 0 && document.querySelector(".raftlab-poster-note") !== null`)
+	st := evalJS[struct {
+		Requested bool   `json:"requested"`
+		Note      string `json:"note"`
+		Shown     bool   `json:"shown"`
+	}](b, `(function () {
+		var el = document.querySelector("#fig-`+ids[0]+`");
+		var img = el.querySelector("img.raftlab-poster");
+		return {requested: raftlabEmbed.figures()[0].requested, note: el.querySelector(".raftlab-poster-note").textContent,
+			shown: img.complete && img.naturalWidth > 0 && getComputedStyle(img).opacity === "1"};
+	})()`)
+	if st.Requested {
+		t.Error("without WebGL the live figure was loaded anyway")
+	}
+	if !strings.Contains(st.Note, "WebGL") {
+		t.Errorf("the note says %q, want it to name WebGL", st.Note)
+	}
+	if !st.Shown {
+		t.Error("the key-moment poster is not on screen")
+	}
+}

@@ -1,0 +1,123 @@
+package fonts
+
+import (
+	"math"
+	"strings"
+	"sync"
+)
+
+// The app lays its words out with the widths the graphics library's text
+// shaping gives (draw.Measure). A painter that runs without the graphics
+// library, such as the SVG painter that makes posters, must lay them out
+// the same, or a label would overflow its button on paper and not on
+// screen. Measure gives the same widths from the font file alone: the
+// shaper's own arithmetic (advances scaled to the font size rounded up to
+// a whole pixel, in 1/64 pixel units, plus the kern feature's pair
+// adjustments) on the same font. A test in package draw holds the two to
+// each other on every word the app shows in its figures.
+
+var (
+	parsed    *sfnt
+	parseErr  error
+	parseOnce sync.Once
+	widthMu   sync.Mutex
+	widths    = map[widthKey]float64{}
+)
+
+type widthKey struct {
+	word string
+	size float64
+}
+
+func face() *sfnt {
+	parseOnce.Do(func() { parsed, parseErr = parseSfnt(MPlus1pRegularLatin) })
+	if parseErr != nil {
+		// The font is compiled in; failing to read it is a broken build.
+		panic(parseErr.Error())
+	}
+	return parsed
+}
+
+// Measure returns the width of s in pixels at font size size, laid out as
+// package draw lays it out: word by word, a space's advance between words.
+func Measure(s string, size float64) float64 {
+	size = math.Round(size*4) / 4
+	widthMu.Lock()
+	defer widthMu.Unlock()
+	if len(widths) > 8192 {
+		clear(widths)
+	}
+	return ByWords(s, face().shapedWidth(" ", size), func(word string) float64 {
+		k := widthKey{word, size}
+		a, ok := widths[k]
+		if !ok {
+			a = face().shapedWidth(word, size)
+			widths[k] = a
+		}
+		return a
+	})
+}
+
+// ByWords is the width of a line as the sum of its words' widths and a
+// space's width between each two: the font kerns nothing across a space,
+// so that is the width of the whole line, and each word is shaped once.
+func ByWords(s string, space float64, word func(string) float64) float64 {
+	w := 0.0
+	for {
+		one, rest, more := strings.Cut(s, " ")
+		if one != "" {
+			w += word(one)
+		}
+		if !more {
+			return w
+		}
+		w += space
+		s = rest
+	}
+}
+
+// shapedWidth is the advance of s shaped as one run at size.
+func (f *sfnt) shapedWidth(s string, size float64) float64 {
+	// The shaper scales by the size in 26.6 fixed point rounded up to a
+	// whole pixel.
+	scale := int32((int32(size*64)+63)>>6) << 6
+	var glyphs []uint16
+	for _, r := range s {
+		glyphs = append(glyphs, f.cmap[r])
+	}
+	glyphs = f.substitute(glyphs)
+	total := int32(0)
+	for i, g := range glyphs {
+		adv := f.advances[min(int(g), len(f.advances)-1)]
+		total += int32(math.Round(float64(float32(adv) * float32(scale) / float32(f.upem))))
+		if i+1 < len(glyphs) {
+			total += int32(f.pairKern(g, glyphs[i+1])) * scale / f.upem
+		}
+	}
+	return float64(total) / 64
+}
+
+// pairKern is the sum over the kern lookups of the first glyph's advance
+// change for the pair; within a lookup the first subtable that takes the
+// pair decides.
+func (f *sfnt) pairKern(a, b uint16) int16 {
+	var sum int16
+	for _, l := range f.kern {
+		for i := range l {
+			if v, ok := l[i].apply(a, b); ok {
+				sum += v
+				break
+			}
+		}
+	}
+	return sum
+}
+
+// Extents returns the ascent and descent (both positive) of a line of
+// text at size, in pixels: the top of a line box lies Ascent above the
+// baseline, as in package draw.
+func Extents(size float64) (ascent, descent float64) {
+	f := face()
+	k := size / float64(f.upem)
+	return float64(f.ascent) * k, -float64(f.descent) * k
+}

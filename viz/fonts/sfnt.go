@@ -1,0 +1,399 @@
+package fonts
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// sfnt holds what measuring text needs from a TrueType file: the glyph of
+// each character, each glyph's advance, the vertical extents and the
+// pair kerning of the font's "kern" feature. It reads the tables with the
+// standard library only, so that text can be measured where the graphics
+// library cannot be loaded (a poster made on a machine with no display).
+type sfnt struct {
+	upem               int32
+	ascent, descent    int16 // hhea, font units (descent is negative)
+	cmap               map[rune]uint16
+	advances           []uint16
+	kern               []pairLookup
+	ligatures          []ligatureLookup
+	numGlyphs, nMetric int
+}
+
+// pairLookup is one GPOS pair-adjustment lookup: its subtables in order.
+type pairLookup []pairSubtable
+
+// pairSubtable is a PairPos subtable, format 1 (glyph pairs) or 2 (class
+// pairs), reduced to the first glyph's advance change.
+type pairSubtable struct {
+	covered map[uint16]bool
+	// Format 1: the second glyphs and the change for each, per first glyph.
+	pairs map[uint16]map[uint16]int16
+	// Format 2: classes and the change per class pair.
+	class1, class2 map[uint16]uint16
+	n2             int
+	byClass        []int16
+}
+
+// apply returns the first glyph's advance change for the pair and whether
+// the subtable took the pair (HarfBuzz then tries no later subtable).
+func (s *pairSubtable) apply(a, b uint16) (int16, bool) {
+	if !s.covered[a] {
+		return 0, false
+	}
+	if s.pairs != nil {
+		v, ok := s.pairs[a][b]
+		return v, ok
+	}
+	c1, c2 := int(s.class1[a]), int(s.class2[b])
+	i := c1*s.n2 + c2
+	if c2 >= s.n2 || i >= len(s.byClass) {
+		return 0, false
+	}
+	return s.byClass[i], true
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) u16(off int) uint16 {
+	if off < 0 || off+2 > len(r.b) {
+		r.fail(off)
+		return 0
+	}
+	return binary.BigEndian.Uint16(r.b[off:])
+}
+
+func (r *reader) u32(off int) uint32 {
+	if off < 0 || off+4 > len(r.b) {
+		r.fail(off)
+		return 0
+	}
+	return binary.BigEndian.Uint32(r.b[off:])
+}
+
+func (r *reader) fail(off int) {
+	if r.err == nil {
+		r.err = fmt.Errorf("fonts: a table reads past the end of the file at byte %d", off)
+	}
+}
+
+// parseSfnt reads the tables measuring needs.
+func parseSfnt(b []byte) (*sfnt, error) {
+	r := &reader{b: b}
+	tables := map[string]int{}
+	n := int(r.u16(4))
+	for i := 0; i < n; i++ {
+		rec := 12 + 16*i
+		if rec+16 > len(b) {
+			return nil, fmt.Errorf("fonts: the table directory is cut short")
+		}
+		tables[string(b[rec:rec+4])] = int(r.u32(rec + 8))
+	}
+	for _, t := range []string{"head", "hhea", "hmtx", "maxp", "cmap"} {
+		if _, ok := tables[t]; !ok {
+			return nil, fmt.Errorf("fonts: the font has no %s table", t)
+		}
+	}
+	f := &sfnt{upem: int32(r.u16(tables["head"] + 18))}
+	hhea := tables["hhea"]
+	f.ascent, f.descent = int16(r.u16(hhea+4)), int16(r.u16(hhea+6))
+	f.nMetric = int(r.u16(hhea + 34))
+	f.numGlyphs = int(r.u16(tables["maxp"] + 4))
+	hmtx := tables["hmtx"]
+	for i := 0; i < f.nMetric; i++ {
+		f.advances = append(f.advances, r.u16(hmtx+4*i))
+	}
+	f.cmap = readCmap(r, tables["cmap"])
+	if gpos, ok := tables["GPOS"]; ok {
+		f.kern = readKern(r, gpos)
+	}
+	if gsub, ok := tables["GSUB"]; ok {
+		f.ligatures = readLigatures(r, gsub)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if f.upem == 0 || f.nMetric == 0 {
+		return nil, fmt.Errorf("fonts: the font has no units per em or no advances")
+	}
+	return f, nil
+}
+
+// readCmap reads the Unicode subtable (format 12 preferred, else 4).
+func readCmap(r *reader, at int) map[rune]uint16 {
+	m := map[rune]uint16{}
+	n := int(r.u16(at + 2))
+	best, bestFormat := -1, uint16(0)
+	for i := 0; i < n; i++ {
+		rec := at + 4 + 8*i
+		platform, encoding := r.u16(rec), r.u16(rec+2)
+		sub := at + int(r.u32(rec+4))
+		format := r.u16(sub)
+		unicode := platform == 0 || (platform == 3 && (encoding == 1 || encoding == 10))
+		if unicode && (format == 12 || (format == 4 && bestFormat != 12)) {
+			best, bestFormat = sub, format
+		}
+	}
+	switch bestFormat {
+	case 12:
+		groups := int(r.u32(best + 12))
+		for g := 0; g < groups && r.err == nil; g++ {
+			rec := best + 16 + 12*g
+			start, end, glyph := r.u32(rec), r.u32(rec+4), r.u32(rec+8)
+			for c := start; c <= end && c-start < 0x10000; c++ {
+				m[rune(c)] = uint16(glyph + c - start)
+			}
+		}
+	case 4:
+		segs := int(r.u16(best+6)) / 2
+		ends := best + 14
+		starts := ends + 2*segs + 2
+		deltas := starts + 2*segs
+		ranges := deltas + 2*segs
+		for s := 0; s < segs && r.err == nil; s++ {
+			end, start := r.u16(ends+2*s), r.u16(starts+2*s)
+			delta, ro := r.u16(deltas+2*s), r.u16(ranges+2*s)
+			for c := uint32(start); c <= uint32(end) && c != 0xffff; c++ {
+				var g uint16
+				if ro == 0 {
+					g = uint16(c) + delta
+				} else {
+					g = r.u16(ranges + 2*s + int(ro) + 2*int(uint16(c)-start))
+					if g != 0 {
+						g += delta
+					}
+				}
+				if g != 0 {
+					m[rune(c)] = g
+				}
+			}
+		}
+	}
+	return m
+}
+
+// featureLookups calls each for every subtable of the lookups of the
+// table's features named in tags, lookup by lookup in lookup order (the
+// order HarfBuzz applies them in), with the subtable's type (an extension
+// subtable resolved to the one it points to), and end after each lookup.
+func featureLookups(r *reader, table int, tags map[string]bool, extension uint16, each func(kind uint16, sub int), end func()) {
+	features := table + int(r.u16(table+6))
+	lookups := table + int(r.u16(table+8))
+	use := map[int]bool{}
+	for i, n := 0, int(r.u16(features)); i < n; i++ {
+		rec := features + 2 + 6*i
+		if !tags[string(r.b[rec:min(rec+4, len(r.b))])] {
+			continue
+		}
+		ft := features + int(r.u16(rec+4))
+		for k, m := 0, int(r.u16(ft+2)); k < m; k++ {
+			use[int(r.u16(ft+4+2*k))] = true
+		}
+	}
+	var order []int
+	for i := range use {
+		order = append(order, i)
+	}
+	sort.Ints(order)
+	for _, li := range order {
+		lk := lookups + int(r.u16(lookups+2+2*li))
+		kind := r.u16(lk)
+		for s, n := 0, int(r.u16(lk+4)); s < n && r.err == nil; s++ {
+			sub := lk + int(r.u16(lk+6+2*s))
+			k := kind
+			if k == extension { // the real subtable is further on
+				k = r.u16(sub + 2)
+				sub += int(r.u32(sub + 4))
+			}
+			each(k, sub)
+		}
+		end()
+	}
+}
+
+// readKern reads the pair-adjustment lookups of the GPOS "kern" feature.
+func readKern(r *reader, gpos int) []pairLookup {
+	var out []pairLookup
+	var l pairLookup
+	featureLookups(r, gpos, map[string]bool{"kern": true}, 9, func(kind uint16, sub int) {
+		if kind != 2 {
+			return
+		}
+		if st, ok := readPairPos(r, sub); ok {
+			l = append(l, st)
+		}
+	}, func() {
+		if len(l) > 0 {
+			out = append(out, l)
+		}
+		l = nil
+	})
+	return out
+}
+
+// ligatureLookup is one GSUB ligature lookup: for each first glyph, the
+// ligatures that start with it, in the order they are tried.
+type ligatureLookup map[uint16][]ligature
+
+type ligature struct {
+	glyph uint16
+	rest  []uint16 // the components after the first
+}
+
+// readLigatures reads the ligature lookups of the features HarfBuzz turns
+// on by default for Latin text that can join glyphs.
+func readLigatures(r *reader, gsub int) []ligatureLookup {
+	var out []ligatureLookup
+	l := ligatureLookup{}
+	tags := map[string]bool{"ccmp": true, "rlig": true, "liga": true, "clig": true}
+	featureLookups(r, gsub, tags, 7, func(kind uint16, sub int) {
+		if kind != 4 || r.u16(sub) != 1 {
+			return
+		}
+		cov := readCoverage(r, sub+int(r.u16(sub+2)))
+		for i, n := 0, int(r.u16(sub+4)); i < n && i < len(cov); i++ {
+			set := sub + int(r.u16(sub+6+2*i))
+			for k, m := 0, int(r.u16(set)); k < m; k++ {
+				lig := set + int(r.u16(set+2+2*k))
+				g := ligature{glyph: r.u16(lig)}
+				for c, cn := 1, int(r.u16(lig+2)); c < cn; c++ {
+					g.rest = append(g.rest, r.u16(lig+2+2*c))
+				}
+				l[cov[i]] = append(l[cov[i]], g)
+			}
+		}
+	}, func() {
+		if len(l) > 0 {
+			out = append(out, l)
+		}
+		l = ligatureLookup{}
+	})
+	return out
+}
+
+// substitute joins the glyphs the ligature lookups join, lookup by lookup.
+func (f *sfnt) substitute(glyphs []uint16) []uint16 {
+	for _, l := range f.ligatures {
+		var out []uint16
+		for i := 0; i < len(glyphs); {
+			took := false
+			for _, lig := range l[glyphs[i]] {
+				if i+1+len(lig.rest) <= len(glyphs) && slices.Equal(glyphs[i+1:i+1+len(lig.rest)], lig.rest) {
+					out = append(out, lig.glyph)
+					i += 1 + len(lig.rest)
+					took = true
+					break
+				}
+			}
+			if !took {
+				out = append(out, glyphs[i])
+				i++
+			}
+		}
+		glyphs = out
+	}
+	return glyphs
+}
+
+// valueSize is the size in bytes of a value record of format vf.
+func valueSize(vf uint16) int {
+	n := 0
+	for b := vf; b != 0; b &= b - 1 {
+		n++
+	}
+	return 2 * n
+}
+
+// xAdvance reads the XAdvance field of a value record, if it has one.
+func xAdvance(r *reader, at int, vf uint16) int16 {
+	if vf&0x4 == 0 {
+		return 0
+	}
+	off := 0
+	if vf&0x1 != 0 {
+		off += 2
+	}
+	if vf&0x2 != 0 {
+		off += 2
+	}
+	return int16(r.u16(at + off))
+}
+
+func readPairPos(r *reader, at int) (pairSubtable, bool) {
+	format := r.u16(at)
+	cov := readCoverage(r, at+int(r.u16(at+2)))
+	vf1, vf2 := r.u16(at+4), r.u16(at+6)
+	s1, s2 := valueSize(vf1), valueSize(vf2)
+	st := pairSubtable{covered: map[uint16]bool{}}
+	for _, g := range cov {
+		st.covered[g] = true
+	}
+	switch format {
+	case 1:
+		st.pairs = map[uint16]map[uint16]int16{}
+		for i, n := 0, int(r.u16(at+8)); i < n && i < len(cov); i++ {
+			set := at + int(r.u16(at+10+2*i))
+			m := map[uint16]int16{}
+			for k, c := 0, int(r.u16(set)); k < c; k++ {
+				rec := set + 2 + k*(2+s1+s2)
+				m[r.u16(rec)] = xAdvance(r, rec+2, vf1)
+			}
+			st.pairs[cov[i]] = m
+		}
+	case 2:
+		st.class1 = readClassDef(r, at+int(r.u16(at+8)))
+		st.class2 = readClassDef(r, at+int(r.u16(at+10)))
+		n1, n2 := int(r.u16(at+12)), int(r.u16(at+14))
+		st.n2 = n2
+		for i := 0; i < n1*n2; i++ {
+			st.byClass = append(st.byClass, xAdvance(r, at+16+i*(s1+s2), vf1))
+		}
+	default:
+		return st, false
+	}
+	return st, r.err == nil
+}
+
+// readCoverage returns the glyphs of a coverage table in coverage order.
+func readCoverage(r *reader, at int) []uint16 {
+	var out []uint16
+	switch r.u16(at) {
+	case 1:
+		for i, n := 0, int(r.u16(at+2)); i < n; i++ {
+			out = append(out, r.u16(at+4+2*i))
+		}
+	case 2:
+		for i, n := 0, int(r.u16(at+2)); i < n && r.err == nil; i++ {
+			rec := at + 4 + 6*i
+			for g := uint32(r.u16(rec)); g <= uint32(r.u16(rec+2)); g++ {
+				out = append(out, uint16(g))
+			}
+		}
+	}
+	return out
+}
+
+// readClassDef returns each glyph's class (glyphs not listed are class 0).
+func readClassDef(r *reader, at int) map[uint16]uint16 {
+	m := map[uint16]uint16{}
+	switch r.u16(at) {
+	case 1:
+		start := r.u16(at + 2)
+		for i, n := 0, int(r.u16(at+4)); i < n; i++ {
+			m[start+uint16(i)] = r.u16(at + 6 + 2*i)
+		}
+	case 2:
+		for i, n := 0, int(r.u16(at+2)); i < n && r.err == nil; i++ {
+			rec := at + 4 + 6*i
+			for g := uint32(r.u16(rec)); g <= uint32(r.u16(rec+2)); g++ {
+				m[uint16(g)] = r.u16(rec + 4)
+			}
+		}
+	}
+	return m
+}

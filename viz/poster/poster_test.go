@@ -1,0 +1,96 @@
+package poster
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// committed is where `make posters` writes the posters.
+const committed = "../../web/posters"
+
+// TestPostersAreCurrent: every figure has both posters committed, each
+// byte for byte what the code draws now, and nothing else is there.
+func TestPostersAreCurrent(t *testing.T) {
+	want := map[string]bool{}
+	for _, id := range IDs() {
+		for _, m := range Moments {
+			name := FileName(id, m)
+			want[name] = true
+			got, err := SVG(id, m)
+			require.NoError(t, err)
+			old, err := os.ReadFile(filepath.Join(committed, name))
+			if !assert.NoError(t, err, "figure %s has no %s poster: run make posters", id, m) {
+				continue
+			}
+			assert.True(t, string(old) == string(got), "web/posters/%s is not what the code draws now: run make posters", name)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(committed, "*.svg"))
+	require.NoError(t, err)
+	var extra []string
+	for _, f := range files {
+		if !want[filepath.Base(f)] {
+			extra = append(extra, filepath.Base(f))
+		}
+	}
+	sort.Strings(extra)
+	assert.Empty(t, extra, "posters of no figure in web/posters: run make posters")
+}
+
+// TestKeyMomentIsTheLastStep: the key poster shows the story's last step,
+// the opening poster its first, and they differ.
+func TestKeyMomentIsTheLastStep(t *testing.T) {
+	for _, id := range []string{"majority", "two-leaders"} {
+		open, err := Frame(id, Opening)
+		require.NoError(t, err)
+		key, err := Frame(id, Key)
+		require.NoError(t, err)
+		require.NotNil(t, open.Caption)
+		require.NotNil(t, key.Caption)
+		a, _ := SVG(id, Opening)
+		b, _ := SVG(id, Key)
+		assert.NotEqual(t, string(a), string(b), "%s: the opening and the key moment look the same", id)
+		assert.Contains(t, string(a), "Step 1 of", "%s: the opening is not the first step", id)
+		assert.NotContains(t, string(b), "Step 1 of", "%s: the key moment is the first step", id)
+	}
+}
+
+// TestSamePosterTwice: making a poster twice gives the same bytes.
+func TestSamePosterTwice(t *testing.T) {
+	a, err := SVG("two-worlds", Key)
+	require.NoError(t, err)
+	b, err := SVG("two-worlds", Key)
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+}
+
+// TestBadFigureOrMoment: an unknown figure or moment is an error that
+// names it.
+func TestBadFigureOrMoment(t *testing.T) {
+	_, err := SVG("no-such-figure", Key)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no-such-figure")
+	_, err = SVG("majority", Moment("middle"))
+	require.Error(t, err)
+	assert.True(t, strings.Contains(err.Error(), `"middle"`), err.Error())
+}
+
+// BenchmarkPoster is the time to make one poster: open the figure, play
+// it to its key moment and paint the SVG.
+func BenchmarkPoster(b *testing.B) {
+	for _, m := range Moments {
+		b.Run(string(m), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := SVG("majority", m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
