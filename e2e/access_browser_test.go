@@ -47,8 +47,9 @@ func axText(t *testing.T, b *browser) string {
 // shiftKey is the Shift bit of a CDP key event's modifiers.
 const shiftKey = 8
 
-// key presses one key with modifiers (shiftKey) as real key
-// events, a few frames apart.
+// key presses one key with modifiers (shiftKey) as real key events, a
+// frame apart: the keyboard layer handles a key as it comes, not once a
+// frame.
 func key(b *browser, k string, mods int64) {
 	b.t.Helper()
 	events := kb.Encode([]rune(k)[0])
@@ -60,10 +61,10 @@ func key(b *browser, k string, mods int64) {
 			b.t.Fatalf("key %q: %v", k, err)
 		}
 		if i == len(events)-2 {
-			b.waitFrames(framesPerInput)
+			b.waitFrames(1)
 		}
 	}
-	b.waitFrames(framesPerInput)
+	b.waitFrames(1)
 }
 
 // focused is the id of the control the keyboard is on ("" for none).
