@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -198,4 +199,182 @@ func TestKeyboardAloneCutsALinkPausesAMachineAndSharesTheRun(t *testing.T) {
 	if ex := b.exceptions(); len(ex) > 0 {
 		t.Errorf("uncaught exceptions:\n%s", strings.Join(ex, "\n"))
 	}
+}
+
+// figureSnapshot is the snapshot of the app in the iframe of figure i of an
+// embedding page (same origin, so the host page can read it).
+func figureSnapshot(t *testing.T, b *browser, i int) app.Snapshot {
+	t.Helper()
+	raw := evalJS[string](b, fmt.Sprintf(`document.querySelectorAll("iframe")[%d].contentWindow.raftlab.snapshot()`, i))
+	var s app.Snapshot
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		t.Fatalf("figure %d's snapshot: %v", i, err)
+	}
+	return s
+}
+
+// clickElement clicks the middle of the element selector names with real
+// mouse events, after scrolling it into view.
+func clickElement(t *testing.T, b *browser, selector string) {
+	t.Helper()
+	p := evalJS[[2]float64](b, fmt.Sprintf(`(function () {
+		var el = document.querySelector(%q);
+		el.scrollIntoView({block: "center"});
+		var r = el.getClientRects()[0];
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`, selector))
+	b.click(p[0], p[1])
+}
+
+func TestAProseLinkDrivesItsFigureAndHearsBack(t *testing.T) {
+	dir := webDir(t)
+	requireAppBuild(t, dir)
+	base := startWebServer(t, dir)
+	b := newBrowser(t, 1280, 800)
+	b.navigate(base + "prose-example.html")
+	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 1`)
+
+	// Pressing a link loads the figure if need be, waits until it listens,
+	// and applies the directive: C is cut off from everyone.
+	clickElement(t, b, `[data-raftlab-act="isolate C"]`)
+	b.waitFor(`document.querySelector('[data-raftlab-act="isolate C"]').getAttribute("data-raftlab-result") === "done"`)
+	s := figureSnapshot(t, b, 0)
+	for _, l := range s.Links {
+		if (l.From == 3 || l.To == 3) && l.Up {
+			t.Errorf("link %d→%d is still up after \"isolate C\"", l.From, l.To)
+		}
+	}
+	var acts []string
+	for _, a := range s.Actions {
+		acts = append(acts, string(a.Do))
+	}
+	if !strings.Contains(strings.Join(acts, " "), "cut") {
+		t.Errorf("the figure recorded %v, want the cuts as actions", acts)
+	}
+	// The figure reports back: the answer and the announcement of what it did.
+	b.waitFor(`/done isolate C/.test(document.getElementById("heard").textContent)`)
+	b.waitFor(`/event describe: .*Cut links:/.test(document.getElementById("heard").textContent)`)
+
+	// Playing the next step is reported as the step the figure shows.
+	before := evalJS[int](b, `(raftlabEmbed.figures()[0].step || {step: 0}).step`)
+	clickElement(t, b, `[data-raftlab-act="next"]`)
+	b.waitFor(fmt.Sprintf(`(raftlabEmbed.figures()[0].step || {step: 0}).step > %d`, before))
+	b.waitFor(`/event step/.test(document.getElementById("heard").textContent)`)
+
+	// A phrase the figure cannot follow says why, and changes nothing.
+	hash := figureSnapshot(t, b, 0).Actions
+	clickElement(t, b, `[data-raftlab-act="cut A-Z"]`)
+	b.waitFor(`document.querySelector('[data-raftlab-act="cut A-Z"]').getAttribute("data-raftlab-result") === "error"`)
+	if title := evalJS[string](b, `document.querySelector('[data-raftlab-act="cut A-Z"]').title`); !strings.Contains(title, `no machine "Z"`) {
+		t.Errorf("the failed phrase's title is %q, want the figure's reason", title)
+	}
+	if got := figureSnapshot(t, b, 0).Actions; len(got) != len(hash) {
+		t.Errorf("a refused directive recorded actions: %d before, %d after", len(hash), len(got))
+	}
+
+	// Messages the figure cannot read get an error, never a crash.
+	answer := evalJS[map[string]any](b, `new Promise(function (done) {
+		var w = document.querySelector("iframe").contentWindow;
+		window.addEventListener("message", function h(ev) {
+			if (ev.source === w && ev.data && ev.data.id === "bad") { window.removeEventListener("message", h); done(ev.data); }
+		});
+		w.postMessage({raftlab: "jump", id: "bad"}, location.origin);
+	})`)
+	if answer["raftlab"] != "error" || !strings.Contains(fmt.Sprint(answer["error"]), "not a message kind") {
+		t.Errorf("a bad message got %v, want an error naming the kind", answer)
+	}
+	b.screenshot("prose")
+	if ex := b.exceptions(); len(ex) > 0 {
+		t.Errorf("uncaught exceptions:\n%s", strings.Join(ex, "\n"))
+	}
+}
+
+func TestManyFiguresStayBoundedAndComeBackWhereTheyWere(t *testing.T) {
+	dir := webDir(t)
+	requireAppBuild(t, dir)
+	base := startWebServer(t, dir)
+	b := newBrowser(t, 1280, 800)
+	// A page of 17 figures with text between them, built on a page of the
+	// site that has none, before embed.js is loaded.
+	b.navigate(base + "404.html")
+	const n = 17
+	evalJS[bool](b, fmt.Sprintf(`new Promise(function (done) {
+		document.body.style.display = "block";
+		var main = document.createElement("main");
+		document.body.innerHTML = "";
+		document.body.append(main);
+		var ids = ["majority", "roles", "two-leaders", "slow-or-dead", "partition-halts"];
+		for (var i = 0; i < %d; i++) {
+			var p = document.createElement("p");
+			p.style.height = "500px";
+			p.textContent = "Text before figure " + i + ".";
+			main.append(p);
+			var d = document.createElement("div");
+			d.id = "fig-" + i;
+			d.setAttribute("data-raftlab", ids[i %% ids.length]);
+			d.setAttribute("data-height", "400");
+			main.append(d);
+		}
+		var s = document.createElement("script");
+		s.src = "embed.js";
+		s.onload = function () { done(true); };
+		document.body.append(s);
+	})`, n))
+	b.waitFor(fmt.Sprintf(`raftlabEmbed.figures().length === %d`, n))
+
+	const bound = 4
+	maxLive := 0
+	visit := func(i int, wait bool) {
+		t.Helper()
+		evalJS[bool](b, fmt.Sprintf(`document.getElementById("fig-%d").scrollIntoView({block: "center"}), true`, i))
+		if wait {
+			b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
+		}
+		b.waitFor(fmt.Sprintf(`raftlabEmbed.live() <= %d`, bound))
+		maxLive = max(maxLive, evalJS[int](b, `raftlabEmbed.live()`))
+	}
+	visit(0, true)
+	// Move figure 0 away from its opening, so that coming back at the same
+	// moment means something.
+	if r := evalJS[map[string]any](b, `raftlabEmbed.act("fig-0", "isolate B; write A")`); r["raftlab"] != "done" {
+		t.Fatalf("acting on figure 0: %v", r)
+	}
+	b.waitFrames(10)
+	evalJS[any](b, `document.querySelectorAll("iframe")[0].contentWindow.raftlab.cmd("pause")`)
+	was := figureSnapshot(t, b, 0)
+
+	for i := 1; i < n; i++ {
+		visit(i, true)
+	}
+	for i := n - 2; i >= 0; i-- {
+		visit(i, i == 0)
+	}
+	figs := evalJS[[]struct {
+		Releases    int  `json:"releases"`
+		ContextLost int  `json:"contextLost"`
+		Listening   bool `json:"listening"`
+	}](b, `raftlabEmbed.figures()`)
+	released := 0
+	for i, f := range figs {
+		if f.ContextLost > 0 {
+			t.Errorf("figure %d lost its WebGL context %d times", i, f.ContextLost)
+		}
+		released += f.Releases
+	}
+	if figs[0].Releases == 0 {
+		t.Fatalf("figure 0 was never released on the way down")
+	}
+	if released < n-bound {
+		t.Errorf("only %d releases in a full scroll of %d figures", released, n)
+	}
+	t.Logf("at most %d figures live at once; %d releases", maxLive, released)
+
+	now := figureSnapshot(t, b, 0)
+	if now.TraceHash != was.TraceHash || now.NowMs != was.NowMs {
+		t.Errorf("figure 0 came back at %.0f ms (trace %s), want %.0f ms (trace %s)", now.NowMs, now.TraceHash, was.NowMs, was.TraceHash)
+	}
+	if len(now.Actions) != len(was.Actions) {
+		t.Errorf("figure 0 came back with %d actions, want %d", len(now.Actions), len(was.Actions))
+	}
+	b.screenshot("back-at-the-top")
 }
