@@ -271,6 +271,7 @@
     if (!data || typeof data !== "object" || typeof data.raftlab !== "string") return;
     if (data.raftlab === "listening") {
       fig.listening = true;
+      if (data.step) fig.step = { step: data.step, steps: data.steps, text: data.text };
       var queued = fig.queue;
       fig.queue = [];
       queued.forEach(function (q) { act(fig, q.text).then(q.resolve); });

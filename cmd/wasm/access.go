@@ -75,11 +75,21 @@ func (b *bridge) words(e app.Effect) {
 		}
 		b.tellHost(map[string]any{"raftlab": "event", "kind": "announce", "text": e.Text})
 	case app.EffectStep:
-		n, m, _ := strings.Cut(e.Name, "/")
-		step, _ := strconv.Atoi(n)
-		steps, _ := strconv.Atoi(m)
-		b.tellHost(map[string]any{"raftlab": "event", "kind": "step", "step": step, "steps": steps, "text": e.Text})
+		msg := map[string]any{"raftlab": "event", "kind": "step"}
+		stepFields(msg, e.Name, e.Text)
+		b.tellHost(msg)
 	}
+}
+
+// stepFields adds a step ("N/M" and its words) to a message as numbers.
+func stepFields(msg map[string]any, name, text string) {
+	if name == "" {
+		return
+	}
+	n, m, _ := strings.Cut(name, "/")
+	step, _ := strconv.Atoi(n)
+	steps, _ := strconv.Atoi(m)
+	msg["step"], msg["steps"], msg["text"] = step, steps, text
 }
 
 // listenKeys queues the key presses on the canvas as they happen (see
@@ -165,7 +175,12 @@ func (b *bridge) answer(origin, text string) map[string]any {
 	case "listen":
 		b.hostOrigin = origin
 		reply["raftlab"] = "listening"
-		reply["text"] = b.locked(func(a *app.App) any { return a.Describe() })
+		b.locked(func(a *app.App) any {
+			name, text := a.StepTold()
+			stepFields(reply, name, text)
+			reply["description"] = a.Describe()
+			return nil
+		})
 	case "describe":
 		reply["raftlab"] = "describe"
 		reply["text"] = b.locked(func(a *app.App) any { return a.Describe() })

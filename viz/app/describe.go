@@ -36,6 +36,8 @@ type told struct {
 	step    int
 	banner  string
 	broken  int
+	// stepName and stepText are the last EffectStep's.
+	stepName, stepText string
 }
 
 // Describe is the figure's state in a few plain sentences.
@@ -188,7 +190,8 @@ func (a *App) describeEffects() {
 			if step >= r.tr.StepCount() {
 				text = r.tr.Final()
 			}
-			a.effects = append(a.effects, Effect{Kind: EffectStep, Name: strconv.Itoa(step+1) + "/" + strconv.Itoa(r.tr.StepCount()), Text: text})
+			t.stepName, t.stepText = strconv.Itoa(step+1)+"/"+strconv.Itoa(r.tr.StepCount()), text
+			a.effects = append(a.effects, Effect{Kind: EffectStep, Name: t.stepName, Text: text})
 			if step < r.tr.StepCount() {
 				announce("Step " + strconv.Itoa(step+1) + " of " + strconv.Itoa(r.tr.StepCount()) + ": " + text)
 			} else {
@@ -214,6 +217,11 @@ func (a *App) describeEffects() {
 		a.effects = append(a.effects, Effect{Kind: EffectDescribe, Text: text})
 	}
 }
+
+// StepTold is the story's step last handed on as EffectStep ("N/M" and
+// its words), for a host that starts to listen after it was: "" before
+// any, and in free play.
+func (a *App) StepTold() (name, text string) { return a.told.stepName, a.told.stepText }
 
 func isAre(n int) string { return plural(n, " is", " are") }
 

@@ -185,29 +185,36 @@ type Message struct {
 var messageKinds = []string{"do", "listen", "link", "describe"}
 
 // ParseMessage reads a host's message. The error says what is wrong, for
-// the host to be told: a message is from another page, never trusted.
+// the host to be told: a message is from another page, never trusted. The
+// message's ID is kept even when it is wrong, so that the error can be
+// sent back with it.
 func ParseMessage(data []byte) (Message, error) {
 	var m Message
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return Message{}, fmt.Errorf("message: not an object of the form {\"raftlab\": \"do\", \"act\": \"cut A-C\"}: %v", err)
+		var loose struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(data, &loose)
+		return Message{ID: loose.ID}, fmt.Errorf("message: not an object of the form {\"raftlab\": \"do\", \"act\": \"cut A-C\"}: %v", err)
 	}
+	bad := Message{ID: m.ID}
 	if dec.More() {
-		return Message{}, fmt.Errorf("message: more than one JSON value")
+		return bad, fmt.Errorf("message: more than one JSON value")
 	}
 	known := false
 	for _, k := range messageKinds {
 		known = known || m.Kind == k
 	}
 	if !known {
-		return Message{}, fmt.Errorf("message: raftlab %q is not a message kind; use one of %s", m.Kind, strings.Join(messageKinds, ", "))
+		return bad, fmt.Errorf("message: raftlab %q is not a message kind; use one of %s", m.Kind, strings.Join(messageKinds, ", "))
 	}
 	if m.Kind == "do" && strings.TrimSpace(m.Act) == "" {
-		return Message{}, fmt.Errorf("message: do needs an act, as in {\"raftlab\": \"do\", \"act\": \"cut A-C\"}")
+		return bad, fmt.Errorf("message: do needs an act, as in {\"raftlab\": \"do\", \"act\": \"cut A-C\"}")
 	}
 	if m.Kind != "do" && m.Act != "" {
-		return Message{}, fmt.Errorf("message: %s takes no act", m.Kind)
+		return bad, fmt.Errorf("message: %s takes no act", m.Kind)
 	}
 	return m, nil
 }

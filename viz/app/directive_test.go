@@ -97,4 +97,10 @@ func TestMessagesAreParsedStrictly(t *testing.T) {
 		require.Error(t, err, text)
 		assert.Contains(t, err.Error(), want, text)
 	}
+	// A bad message's id comes back with its error.
+	for _, text := range []string{`{"raftlab":"jump","id":"q1"}`, `{"raftlab":"do","id":"q1","x":2}`} {
+		m, err := ParseMessage([]byte(text))
+		require.Error(t, err, text)
+		assert.JSONEq(t, `"q1"`, string(m.ID), text)
+	}
 }
