@@ -257,6 +257,12 @@ func TestAProseLinkDrivesItsFigureAndHearsBack(t *testing.T) {
 	if !strings.Contains(strings.Join(acts, " "), "partition") {
 		t.Errorf("the figure recorded %v, want the partition as an action", acts)
 	}
+	// The embedded figure holds its description and live region too.
+	inner := `document.querySelector("iframe").contentDocument.getElementById(%q).textContent`
+	b.waitFor(fmt.Sprintf(inner+`.indexOf("split into") >= 0`, "raftlab-description"))
+	if live := evalJS[string](b, fmt.Sprintf(inner, "raftlab-live")); live == "" {
+		t.Errorf("the embedded figure's live region announced nothing")
+	}
 	// The figure reports back: the answer and the announcement of what it did.
 	b.waitFor(`/done isolate C/.test(document.getElementById("heard").textContent)`)
 	b.waitFor(`/event describe: .*split into 2 sides/.test(document.getElementById("heard").textContent)`)
