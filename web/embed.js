@@ -44,7 +44,7 @@
   };
   // Figures further than FAR_MARGIN from the viewport are released (their page unloaded,
   // its WebGL context given back) and at most MAX_LIVE are loaded at once.
-  var FAR_MARGIN = "100% 0px";
+  var FAR_MARGIN = "200% 0px";
   var MAX_LIVE = 4;
 
   var supportsAspect = !!(window.CSS && CSS.supports && CSS.supports("aspect-ratio", "1 / 1"));
