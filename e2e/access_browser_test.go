@@ -389,3 +389,48 @@ func TestManyFiguresStayBoundedAndComeBackWhereTheyWere(t *testing.T) {
 	}
 	b.screenshot("back-at-the-top")
 }
+
+func TestAFigureObeysOnlyTheOriginsItsAuthorLists(t *testing.T) {
+	dir := webDir(t)
+	requireAppBuild(t, dir)
+	lab := startWebServer(t, dir)
+	// The book is another origin (another port): its figures come from the lab.
+	book := startWebServer(t, dir)
+	b := newBrowser(t, 1280, 800)
+	b.navigate(book + "404.html")
+	bookOrigin := strings.TrimSuffix(book, "/")
+	evalJS[bool](b, fmt.Sprintf(`new Promise(function (done) {
+		document.body.innerHTML = "";
+		document.body.style.display = "block";
+		window.heard = {};
+		[["stranger", ""], ["listed", %q]].forEach(function (f) {
+			var d = document.createElement("div");
+			d.id = f[0];
+			d.setAttribute("data-raftlab", "majority");
+			d.setAttribute("data-height", "300");
+			if (f[1]) d.setAttribute("data-origins", f[1]);
+			window.heard[f[0]] = [];
+			d.addEventListener("raftlab", function (ev) { window.heard[f[0]].push(ev.detail); });
+			document.body.append(d);
+		});
+		var s = document.createElement("script");
+		s.src = "embed.js";
+		s.setAttribute("data-app", %q);
+		s.onload = function () { done(true); };
+		document.body.append(s);
+	})`, bookOrigin, lab+"index.html"))
+
+	// The figure that lists the book's origin listens and obeys.
+	b.waitFor(`raftlabEmbed.figures()[1].listening`)
+	if r := evalJS[map[string]any](b, `raftlabEmbed.act("listed", "crash B")`); r["raftlab"] != "done" {
+		t.Errorf("the figure that lists the book's origin answered %v", r)
+	}
+	// The other refuses every message from the book, and says why.
+	b.waitFor(`heard.stranger.some(function (m) { return m.raftlab === "error" && /may not drive/.test(m.error); })`)
+	if evalJS[bool](b, `raftlabEmbed.figures()[0].listening`) {
+		t.Errorf("a figure listens to an origin its author did not list")
+	}
+	if ex := b.exceptions(); len(ex) > 0 {
+		t.Errorf("uncaught exceptions:\n%s", strings.Join(ex, "\n"))
+	}
+}
