@@ -26,6 +26,10 @@ type Params struct {
 	Theme       string  // one of Themes()
 	T           float64 // virtual seconds to jump to at start, 0..MaxJump
 	Link        string  // share-link payload, passed on unread
+	// Origins are the host pages (besides the app's own origin) whose
+	// messages may drive an embedded figure, space-separated, as
+	// ParseOrigins reads them.
+	Origins string
 }
 
 // MaxJump is the furthest a T parameter may jump, in virtual seconds.
@@ -238,6 +242,17 @@ var paramSpecs = []paramSpec{
 		},
 		get:   func(p Params) string { return strconv.FormatFloat(p.T, 'g', -1, 64) },
 		reset: func(p *Params, d Params) { p.T = d.T }},
+	{name: "origins", accepts: "use origins such as https://book.example, separated by spaces or commas",
+		set: func(p *Params, v string) string {
+			list, err := ParseOrigins(v)
+			if err != nil {
+				return err.Error()
+			}
+			p.Origins = strings.Join(list, " ")
+			return ""
+		},
+		get:   func(p Params) string { return p.Origins },
+		reset: func(p *Params, d Params) { p.Origins = d.Origins }},
 	{name: "link", accepts: "use a share link (the whole address Copy link gives, or its link= part)",
 		set:   func(p *Params, v string) string { p.Link = v; return "" },
 		get:   func(p Params) string { return p.Link },
@@ -304,8 +319,11 @@ func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem
 			v = "1"
 		}
 		using := s.get(def)
-		if s.name == "scenario" {
+		switch s.name {
+		case "scenario":
 			using = "none"
+		case "origins":
+			using = "only the app's own origin"
 		}
 		var why string
 		missing := false

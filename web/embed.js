@@ -4,7 +4,9 @@
  * Turns every <div data-raftlab="SCENARIO"></div> on the page into an iframe that runs the
  * raftlab app (index.html next to this script) with ?scenario=SCENARIO&embed=1 and the div's
  * other data-* attributes as URL parameters. The iframe is sized right away, loaded when it
- * comes near the viewport and told to pause when it leaves it. See docs/embedding.md.
+ * comes near the viewport and told to pause when it leaves it; far from the viewport it is
+ * released and comes back later at the same moment. Links in the prose with
+ * data-raftlab-act drive a figure through its message API. See docs/embedding.md.
  */
 (function () {
   "use strict";
@@ -38,8 +40,12 @@
   // Parameters the app understands (besides scenario and embed).
   var KNOWN = {
     nodes: true, protocol: true, seed: true, speed: true, prevote: true, checkquorum: true,
-    autoplay: true, theme: true, t: true, link: true
+    autoplay: true, theme: true, t: true, link: true, origins: true
   };
+  // Figures further than FAR_MARGIN from the viewport are released (their page unloaded,
+  // its WebGL context given back) and at most MAX_LIVE are loaded at once.
+  var FAR_MARGIN = "200% 0px";
+  var MAX_LIVE = 4;
 
   // --- Posters ------------------------------------------------------------------------
   // A figure shows a still picture of itself (web/posters, made by `make posters`) at once,
@@ -309,20 +315,27 @@
   function load(fig) {
     if (fig.requested || !liveAllowed(fig)) return;
     fig.requested = true;
-    fig.iframe.src = fig.src;
+    fig.iframe.src = fig.link ? withLink(fig.src, fig.link) : fig.src;
+    keepBounded(fig);
   }
 
   var loadObserver = null;
   var visibilityObserver = null;
+  var farObserver = null;
   if ("IntersectionObserver" in window) {
     // Start loading a little before the figure scrolls into view.
     loadObserver = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
-        if (!entry.isIntersecting) return;
-        loadObserver.unobserve(entry.target);
-        load(entry.target.__raftlab);
+        var fig = entry.target.__raftlab;
+        fig.near = entry.isIntersecting;
+        if (entry.isIntersecting) load(fig);
       });
     }, { rootMargin: "200px 0px" });
+    farObserver = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) release(entry.target.__raftlab);
+      });
+    }, { rootMargin: FAR_MARGIN });
     visibilityObserver = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         setVisible(entry.target.__raftlab, entry.isIntersecting);
@@ -370,12 +383,20 @@
     fig.visible = true; // what the app assumes until told otherwise
     fig.requested = false;
     fig.loaded = false;
+    fig.listening = false;
+    fig.link = "";
+    fig.releases = 0;
+    fig.contextLost = 0;
+    fig.step = null;
+    fig.waiting = {};
+    fig.queue = [];
     iframe.__raftlab = fig;
     iframe.addEventListener("load", function () {
       if (!fig.requested) return; // the initial about:blank
       fig.loaded = true;
       // Tell the new document where it stands; it may have missed earlier messages.
       post(fig, fig.visible ? "resume" : "pause");
+      listen(fig);
     });
     el.textContent = "";
     el.appendChild(iframe);
@@ -388,14 +409,195 @@
     } else if (loadObserver) {
       loadObserver.observe(iframe);
       visibilityObserver.observe(iframe);
+      farObserver.observe(iframe);
     } else {
       load(fig);
     }
   }
 
+  // ---- The message API: hearing a figure and driving it (docs/embedding.md) ----
+
+  var nextID = 1;
+
+  // listen asks the figure for its events. The app answers once it runs, seconds after the
+  // page has loaded, so the question is asked again until it does.
+  function listen(fig) {
+    clearInterval(fig.asking);
+    var ask = function () {
+      if (fig.listening || !fig.loaded || !fig.iframe.contentWindow) {
+        clearInterval(fig.asking);
+        return;
+      }
+      fig.iframe.contentWindow.postMessage({ raftlab: "listen" }, appOrigin);
+    };
+    fig.asking = setInterval(ask, 250);
+    ask();
+  }
+
+  // send posts a message that the figure answers, and returns a promise of the answer.
+  function send(fig, message) {
+    return new Promise(function (resolve) {
+      var id = "m" + nextID++;
+      message.id = id;
+      fig.waiting[id] = resolve;
+      fig.iframe.contentWindow.postMessage(message, appOrigin);
+    });
+  }
+
+  function figureOf(source) {
+    for (var i = 0; i < figures.length; i++) {
+      if (figures[i].iframe.contentWindow === source) return figures[i];
+    }
+    return null;
+  }
+
+  window.addEventListener("message", function (ev) {
+    var fig = figureOf(ev.source);
+    if (!fig || (appOrigin !== "*" && ev.origin !== appOrigin)) return;
+    var data = ev.data;
+    if (!data || typeof data !== "object" || typeof data.raftlab !== "string") return;
+    if (data.raftlab === "listening") {
+      fig.listening = true;
+      if (data.step) fig.step = { step: data.step, steps: data.steps, text: data.text };
+      var queued = fig.queue;
+      fig.queue = [];
+      queued.forEach(function (q) { act(fig, q.text).then(q.resolve); });
+    }
+    if (data.raftlab === "event") {
+      if (data.kind === "step") fig.step = { step: data.step, steps: data.steps, text: data.text };
+      if (data.kind === "contextlost") fig.contextLost++;
+    }
+    if (data.id && fig.waiting[data.id]) {
+      var resolve = fig.waiting[data.id];
+      delete fig.waiting[data.id];
+      resolve(data);
+    }
+    // The page hears everything the figure says as a "raftlab" event on the figure's div.
+    fig.el.dispatchEvent(new CustomEvent("raftlab", { detail: data }));
+  });
+
+  function findFigure(target) {
+    var el = typeof target === "string" ? document.getElementById(target) : target;
+    for (var i = 0; i < figures.length; i++) {
+      if (figures[i].el === el) return figures[i];
+    }
+    return null;
+  }
+
+  // act applies a directive, or several separated by ";", in order. A figure not loaded yet
+  // is loaded first, and the directives wait until it listens.
+  function act(fig, text) {
+    if (!fig) return Promise.resolve({ raftlab: "error", error: "no raftlab figure by that id" });
+    if (!fig.listening) {
+      return new Promise(function (resolve) {
+        fig.queue.push({ text: text, resolve: resolve });
+        load(fig);
+      });
+    }
+    var parts = String(text).split(";").map(function (t) { return t.trim(); }).filter(Boolean);
+    var done = Promise.resolve({ raftlab: "done" });
+    parts.forEach(function (part) {
+      done = done.then(function (prev) {
+        if (prev.raftlab === "error") return prev;
+        return send(fig, { raftlab: "do", act: part });
+      });
+    });
+    return done;
+  }
+
+  // mountAct makes an element with data-raftlab-act (and data-raftlab-target, the id of the
+  // figure's div) drive that figure when pressed, by mouse or keyboard. The element records
+  // the outcome in data-raftlab-result ("done" or "error") and an error in its title.
+  function mountAct(el) {
+    if (el.__raftlabAct) return;
+    el.__raftlabAct = true;
+    if (!el.hasAttribute("href") && el.tagName !== "BUTTON") {
+      el.setAttribute("role", "button");
+      el.setAttribute("tabindex", "0");
+    }
+    function run(ev) {
+      ev.preventDefault();
+      var targetID = el.getAttribute("data-raftlab-target");
+      var fig = targetID ? findFigure(targetID) : (figures.length === 1 ? figures[0] : null);
+      if (!fig) {
+        var why = targetID ? 'no figure has id "' + targetID + '"' : "data-raftlab-target is needed on a page of several figures";
+        el.setAttribute("data-raftlab-result", "error");
+        el.title = why;
+        if (window.console) console.error("raftlab embed:", why, el);
+        return;
+      }
+      var r = fig.iframe.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > window.innerHeight) fig.iframe.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      el.setAttribute("data-raftlab-result", "pending");
+      act(fig, el.getAttribute("data-raftlab-act")).then(function (answer) {
+        el.setAttribute("data-raftlab-result", answer.raftlab === "error" ? "error" : "done");
+        el.title = answer.raftlab === "error" ? answer.error : "";
+        if (answer.raftlab === "error" && window.console) console.error("raftlab embed:", answer.error, el);
+      });
+    }
+    el.addEventListener("click", run);
+    el.addEventListener("keydown", function (ev) {
+      if (el.getAttribute("role") === "button" && (ev.key === "Enter" || ev.key === " ")) run(ev);
+    });
+  }
+
+  // ---- Memory: releasing figures far from the viewport ----
+
+  function withLink(src, link) {
+    var u = new URL(src);
+    u.searchParams.set("link", link);
+    return u.href;
+  }
+
+  function liveCount() {
+    var n = 0;
+    for (var i = 0; i < figures.length; i++) if (figures[i].requested) n++;
+    return n;
+  }
+
+  // release asks the figure for a link to where it is, then unloads its page, which gives
+  // back its memory and its WebGL context. When it comes near again, load opens the link:
+  // the same run at the same moment. A figure that does not answer soon is unloaded all
+  // the same and starts afresh.
+  function release(fig) {
+    if (!fig.requested || fig.releasing) return;
+    fig.releasing = true;
+    var unload = function (answer) {
+      if (!fig.releasing) return;
+      fig.releasing = false;
+      if (answer && answer.link) {
+        try { fig.link = new URL(answer.link).searchParams.get("link") || ""; } catch (e) { fig.link = ""; }
+      }
+      if (fig.near) return; // it came back while asked
+      fig.requested = fig.loaded = fig.listening = false;
+      fig.releases++;
+      fig.waiting = {};
+      fig.iframe.src = "about:blank";
+    };
+    if (fig.listening) send(fig, { raftlab: "link" }).then(unload);
+    setTimeout(unload, 2000);
+  }
+
+  // keepBounded releases the loaded figures furthest from the viewport while more than
+  // MAX_LIVE are loaded, so that a page of many figures never holds more WebGL contexts
+  // than the browser allows.
+  function keepBounded(keep) {
+    var loaded = figures.filter(function (f) { return f.requested && !f.releasing && f !== keep && !f.near; });
+    var over = liveCount() - MAX_LIVE;
+    if (over <= 0) return;
+    var middle = window.innerHeight / 2;
+    loaded.sort(function (a, b) {
+      var ra = a.iframe.getBoundingClientRect(), rb = b.iframe.getBoundingClientRect();
+      return Math.abs(rb.top + rb.height / 2 - middle) - Math.abs(ra.top + ra.height / 2 - middle);
+    });
+    for (var i = 0; i < over && i < loaded.length; i++) release(loaded[i]);
+  }
+
   function scan() {
     var els = document.querySelectorAll("div[data-raftlab]");
     for (var i = 0; i < els.length; i++) mount(els[i]);
+    var links = document.querySelectorAll("[data-raftlab-act]");
+    for (var j = 0; j < links.length; j++) mountAct(links[j]);
     return figures.length;
   }
 
@@ -406,9 +608,17 @@
     // State of each figure, for tests and debugging.
     figures: function () {
       return figures.map(function (f) {
-        return { src: f.src, requested: f.requested, loaded: f.loaded, visible: f.visible };
+        return {
+          src: f.src, requested: f.requested, loaded: f.loaded, visible: f.visible,
+          listening: f.listening, releases: f.releases, contextLost: f.contextLost, step: f.step,
+          id: f.el.id || ""
+        };
       });
-    }
+    },
+    // act(target, text) drives the figure whose div has id target (or the div itself) with a
+    // directive such as "cut A-C"; the promise settles with the figure's answer.
+    act: function (target, text) { return act(findFigure(target), text); },
+    live: liveCount
   };
 
   if (document.readyState === "loading") {

@@ -19,6 +19,8 @@
 //	exportSchedule()       the run as schedule JSON
 //	exportTrace()          the trace as JSON
 //	importSchedule(json)   open a schedule; null, or an error string
+//	controls(), press(id), nudge(id, dir), description()
+//	                       the keyboard's way in (see access.go)
 //
 // Pointer events reach the app through a queue that the page's listeners
 // fill as they happen (see listenPointers), not through Ebiten's
@@ -52,7 +54,7 @@ func main() {
 	a, err := app.New(app.Options{
 		Params: params, SpeedGiven: app.SpeedChosen(strings.Split(strings.TrimPrefix(query, "?"), "&")), MissingFigure: missing,
 		Width: win.Get("innerWidth").Float(), Height: win.Get("innerHeight").Float(),
-		Measure: draw.Measure, Scenarios: cat, BaseURL: base,
+		Measure: draw.Measure, Scenarios: cat, BaseURL: base, Describe: true,
 	})
 	if err != nil {
 		pageMessage("The simulator could not start: "+err.Error(), "error")
@@ -66,12 +68,14 @@ func main() {
 	if v := win.Get("raftlabVisible"); v.Type() == js.TypeBoolean && !v.Bool() {
 		a.SetVisible(false)
 	}
-	b := &bridge{win: win}
+	b := &bridge{win: win, params: params}
 	pointers := &viz.PointerQueue{}
-	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers})
+	keys := &viz.KeyQueue{}
+	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers, Keys: keys})
 	b.g = g
 	b.install()
 	b.listenPointers(pointers)
+	b.listenKeys(keys)
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
 		b.noteShown = true
@@ -105,6 +109,10 @@ type bridge struct {
 	// noteShown: the page shows a note about bad parameters, to be
 	// cleared a while after the app appears (the defaults are in use).
 	noteShown bool
+	params    viz.Params
+	// hostOrigin is the origin of the host page that asked to hear the
+	// figure's events ("" until one does).
+	hostOrigin string
 }
 
 // locked runs f with the game's lock held: page calls arrive between
@@ -232,10 +240,12 @@ func (b *bridge) install() {
 	b.obj = o
 	b.win.Set("raftlab", o)
 	b.installDrop()
+	b.installAccess()
 }
 
 // ready marks the app ready after its first frame.
 func (b *bridge) ready() {
+	b.watchContext()
 	b.obj.Set("ready", true)
 	b.win.Call("dispatchEvent", b.win.Get("Event").New("raftlab-ready"))
 	if b.noteShown {
@@ -254,6 +264,8 @@ func (b *bridge) effect(e app.Effect) {
 		b.openFile()
 	case app.EffectVisit:
 		b.visit(e.Text)
+	case app.EffectDescribe, app.EffectAnnounce, app.EffectStep:
+		b.words(e)
 	}
 }
 

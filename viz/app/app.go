@@ -54,6 +54,10 @@ type Options struct {
 	Scenarios Catalog
 	// BaseURL is the page address share links start with.
 	BaseURL string
+	// Describe has TakeEffects hand on the figure's description and its
+	// announcements as they change (see describe.go), for a page that
+	// shows the figure in words too.
+	Describe bool
 }
 
 // SortProblems splits the problems found in the page's or the command
@@ -188,6 +192,7 @@ type App struct {
 	figBars [2]viz.Rect
 
 	effects []Effect
+	told    told
 	version uint64
 	built   uint64 // version the frame was built at
 	frame   Frame
@@ -354,8 +359,13 @@ func (a *App) CountDraw(drew bool) {
 	}
 }
 
-// TakeEffects returns and forgets the host requests made since last time.
+// TakeEffects returns and forgets the host requests made since last time:
+// with Options.Describe, the description and announcements too, which the
+// host thereby takes once a tick at most.
 func (a *App) TakeEffects() []Effect {
+	if a.opts.Describe {
+		a.describeEffects()
+	}
 	e := a.effects
 	a.effects = nil
 	return e

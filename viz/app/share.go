@@ -66,7 +66,7 @@ func (a *App) linkFor(p viz.Params) string {
 	if err != nil {
 		return a.opts.BaseURL
 	}
-	p.Link, p.T, p.Scenario, p.Autoplay = "", 0, "", false
+	p.Link, p.T, p.Scenario, p.Autoplay, p.Origins = "", 0, "", false, ""
 	p.Speed = a.speed
 	q := p.Encode()
 	if p.Speed == viz.DefaultParams().Speed {

@@ -33,8 +33,13 @@ type Options struct {
 	// happen (a web page's listeners). Each Update feeds them to the app in
 	// order in place of the pointer state Ebiten samples once a frame,
 	// which loses a click whose press and release fall between two frames.
-	// The wheel and the keys still come from Ebiten.
+	// The wheel still comes from Ebiten.
 	Pointers *viz.PointerQueue
+	// Keys, if set, is where the host queues key presses as they happen;
+	// each Update feeds them to the app in order in place of the keys
+	// Ebiten reads once a frame, which loses a quick press at a few frames
+	// a second.
+	Keys *viz.KeyQueue
 }
 
 // Game is the Ebiten game: it feeds input to the app and paints its
@@ -63,6 +68,7 @@ type Game struct {
 	ids     []ebiten.TouchID
 	keys    []ebiten.Key
 	queued  []viz.QueuedPointer
+	pressed []string
 	chars   []rune
 	timing  Timing
 	lastSec time.Duration
@@ -113,6 +119,9 @@ func (g *Game) Now() time.Duration { return g.now() }
 func (g *Game) Update() error {
 	moved := g.rest.sawInput()
 	if q := g.opts.Pointers; q != nil && q.Pending() {
+		moved = true
+	}
+	if q := g.opts.Keys; q != nil && q.Pending() {
 		moved = true
 	}
 	g.parkIfIdle(moved)
@@ -234,6 +243,13 @@ func (g *Game) pointerInput(now time.Duration) {
 
 func (g *Game) keyInput() {
 	a := g.App
+	if q := g.opts.Keys; q != nil {
+		g.pressed = q.Take(g.pressed[:0])
+		for _, k := range g.pressed {
+			a.Key(k)
+		}
+		return
+	}
 	g.chars = ebiten.AppendInputChars(g.chars[:0])
 	for _, r := range g.chars {
 		a.Key(string(r))

@@ -1,0 +1,233 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+
+	"raftlab/raftcore"
+)
+
+// A canvas says nothing to a reader who cannot see it. With
+// Options.Describe the app keeps a short text of what the figure shows
+// (who leads, which sides the network is split into, what is committed)
+// and hands it to its host whenever it changes, with one line for each
+// notable event (a new leader, the story's next step, the note an action
+// leaves, a broken safety rule) for the page to announce.
+
+// Effects for a page that shows the figure in words.
+const (
+	// EffectDescribe replaces the figure's description with Text.
+	EffectDescribe EffectKind = "describe"
+	// EffectAnnounce is one notable event, Text, to be announced.
+	EffectAnnounce EffectKind = "announce"
+	// EffectStep is the story's step shown now: Name is "N/M" (N counted
+	// from 1; M+1 for the closing line) and Text its words.
+	EffectStep EffectKind = "step"
+)
+
+// told is what the description and the announcements last said, so that
+// only changes are handed on.
+type told struct {
+	version uint64
+	started bool
+	text    string
+	leader  int
+	term    uint64
+	step    int
+	banner  string
+	broken  int
+	// stepName and stepText are the last EffectStep's.
+	stepName, stepText string
+}
+
+// Describe is the figure's state in a few plain sentences.
+func (a *App) Describe() string {
+	w := a.World()
+	var b strings.Builder
+	sentence := func(parts ...string) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	if a.scen != nil {
+		sentence(a.scen.title, ".")
+	}
+	names := a.machineNames()
+	sentence(strconv.Itoa(w.Size()), " machines: ", w.NameList(a.allMachines()), ".")
+	var crashed, paused []raftcore.NodeID
+	for i := 0; i < w.Size(); i++ {
+		switch w.Status(nodeID(i)) {
+		case raftcore.StatusCrashed:
+			crashed = append(crashed, nodeID(i))
+		case raftcore.StatusPaused:
+			paused = append(paused, nodeID(i))
+		}
+	}
+	if len(crashed) > 0 {
+		sentence(w.NameList(crashed), isAre(len(crashed)), " crashed.")
+	}
+	if len(paused) > 0 {
+		sentence(w.NameList(paused), isAre(len(paused)), " paused.")
+	}
+	if l := a.leader(); l >= 0 {
+		sentence(names[l], " leads", a.termSuffix(w.Node(nodeID(l)).Term()), ".")
+	} else {
+		sentence("No machine leads.")
+	}
+	sentence(a.describeNetwork(names))
+	sentence(a.describeCommit())
+	if v := len(w.Violations()); v > 0 {
+		sentence(strconv.Itoa(v), " safety ", plural(v, "rule", "rules"), " broken.")
+	}
+	return b.String()
+}
+
+// describeNetwork says how the network is split: the sides of a
+// partition, or the links that are cut.
+func (a *App) describeNetwork(names []string) string {
+	w := a.World()
+	if a.zoneFor == zonesPartition && len(a.groups) > 1 {
+		sides := make([]string, len(a.groups))
+		for k, g := range a.groups {
+			ids := make([]raftcore.NodeID, len(g))
+			for j, i := range g {
+				ids[j] = nodeID(i)
+			}
+			sides[k] = w.NameList(ids)
+		}
+		return "The network is split into " + strconv.Itoa(len(sides)) + " sides: " + strings.Join(sides, "; ") + "."
+	}
+	var cut []string
+	for i := 0; i < w.Size(); i++ {
+		for j := i + 1; j < w.Size(); j++ {
+			ij, ji := w.Link(nodeID(i), nodeID(j)).Up, w.Link(nodeID(j), nodeID(i)).Up
+			switch {
+			case !ij && !ji:
+				cut = append(cut, names[i]+"–"+names[j])
+			case !ij:
+				cut = append(cut, names[i]+"→"+names[j])
+			case !ji:
+				cut = append(cut, names[j]+"→"+names[i])
+			}
+		}
+	}
+	if len(cut) == 0 {
+		return "Every link is up."
+	}
+	return "Cut " + plural(len(cut), "link", "links") + ": " + strings.Join(cut, ", ") + "."
+}
+
+// describeCommit says how far the log is committed, as the leader knows
+// it (or the machine that knows most), and who does not know it yet.
+func (a *App) describeCommit() string {
+	w := a.World()
+	var top uint64
+	if l := a.leader(); l >= 0 {
+		top = w.Node(nodeID(l)).Commit()
+	} else {
+		for i := 0; i < w.Size(); i++ {
+			top = max(top, w.Node(nodeID(i)).Commit())
+		}
+	}
+	if top == 0 {
+		return "Nothing is committed yet."
+	}
+	s := "Committed: entries 1 to " + utoa(top) + "."
+	if top == 1 {
+		s = "Committed: entry 1."
+	}
+	var behind []raftcore.NodeID
+	for i := 0; i < w.Size(); i++ {
+		if w.Node(nodeID(i)).Commit() < top {
+			behind = append(behind, nodeID(i))
+		}
+	}
+	if len(behind) > 0 && len(behind) < w.Size() {
+		s += " " + w.NameList(behind) + " " + plural(len(behind), "does", "do") + " not know it yet."
+	}
+	return s
+}
+
+// describeEffects hands the host the description when it changed since it
+// was last told, and an announcement for each notable event since then.
+// It looks only when the app changed at all.
+func (a *App) describeEffects() {
+	t := &a.told
+	if t.started && t.version == a.version {
+		return
+	}
+	first := !t.started
+	t.started, t.version = true, a.version
+	w := a.World()
+	announce := func(text string) {
+		if !first && text != "" {
+			a.effects = append(a.effects, Effect{Kind: EffectAnnounce, Text: text})
+		}
+	}
+	leader, term := a.leader(), uint64(0)
+	if leader >= 0 {
+		term = w.Node(nodeID(leader)).Term()
+	}
+	if leader != t.leader || term != t.term {
+		switch {
+		case leader >= 0:
+			announce(a.cfg.Name(nodeID(leader)) + " now leads" + a.termSuffix(term) + ".")
+		case t.leader >= 0:
+			announce("No machine leads now.")
+		}
+		t.leader, t.term = leader, term
+	}
+	if r := a.scen; r != nil {
+		step := r.step()
+		if r.shownDone() {
+			step = r.tr.StepCount()
+		}
+		if first || step != t.step {
+			text := r.tr.TextOf(step)
+			if step >= r.tr.StepCount() {
+				text = r.tr.Final()
+			}
+			t.stepName, t.stepText = strconv.Itoa(step+1)+"/"+strconv.Itoa(r.tr.StepCount()), text
+			a.effects = append(a.effects, Effect{Kind: EffectStep, Name: t.stepName, Text: text})
+			if step < r.tr.StepCount() {
+				announce("Step " + strconv.Itoa(step+1) + " of " + strconv.Itoa(r.tr.StepCount()) + ": " + text)
+			} else {
+				announce(text)
+			}
+			t.step = step
+		}
+	}
+	if bt := a.bannerText(); bt != t.banner {
+		announce(bt)
+		t.banner = bt
+	}
+	if vs := w.Violations(); len(vs) > t.broken {
+		for _, v := range vs[t.broken:] {
+			announce("Safety rule broken: " + v.Text)
+		}
+		t.broken = len(vs)
+	} else if len(vs) < t.broken {
+		t.broken = len(vs) // stepped back before the break
+	}
+	if text := a.Describe(); text != t.text {
+		t.text = text
+		a.effects = append(a.effects, Effect{Kind: EffectDescribe, Text: text})
+	}
+}
+
+// StepTold is the story's step last handed on as EffectStep ("N/M" and
+// its words), for a host that starts to listen after it was: "" before
+// any, and in free play.
+func (a *App) StepTold() (name, text string) { return a.told.stepName, a.told.stepText }
+
+func isAre(n int) string { return plural(n, " is", " are") }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

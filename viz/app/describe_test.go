@@ -1,0 +1,125 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"raftlab/viz"
+)
+
+// describedApp is a free-play app of n machines that describes itself.
+func describedApp(t *testing.T, n int) *App {
+	t.Helper()
+	p := viz.DefaultParams()
+	p.Nodes = n
+	a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true, Describe: true})
+	require.NoError(t, err)
+	return a
+}
+
+// takeWords returns the description handed on (or "") and the
+// announcements since the last call.
+func takeWords(a *App) (desc string, said []string) {
+	for _, e := range a.TakeEffects() {
+		switch e.Kind {
+		case EffectDescribe:
+			desc = e.Text
+		case EffectAnnounce:
+			said = append(said, e.Text)
+		}
+	}
+	return desc, said
+}
+
+func TestDescriptionSaysWhoLeadsWhatIsCutAndWhatIsCommitted(t *testing.T) {
+	a := describedApp(t, 5)
+	desc, said := takeWords(a)
+	assert.Contains(t, desc, "5 machines: A, B, C, D and E.")
+	assert.Contains(t, desc, "No machine leads.")
+	assert.Contains(t, desc, "Every link is up.")
+	assert.Contains(t, desc, "Nothing is committed yet.")
+	assert.Empty(t, said, "the opening state is described, not announced")
+
+	c := &clock{}
+	l := untilLeader(t, a, c)
+	name := a.cfg.Name(nodeID(l))
+	desc, said = takeWords(a)
+	assert.Contains(t, desc, name+" leads (term ")
+	assert.Contains(t, strings.Join(said, "|"), name+" now leads")
+
+	// The leader's empty entry commits once a majority holds it.
+	c.run(a, time.Second)
+	desc, _ = takeWords(a)
+	assert.Contains(t, desc, "Committed: entry 1.")
+
+	other := (l + 1) % 5
+	require.NoError(t, a.Do(ActOnLink{Link: viz.LinkID{I: min(l, other), J: max(l, other)}, Verb: "cut"}))
+	desc, said = takeWords(a)
+	pair := a.cfg.Name(nodeID(min(l, other))) + "–" + a.cfg.Name(nodeID(max(l, other)))
+	assert.Contains(t, desc, "Cut link: "+pair+".")
+	assert.Contains(t, strings.Join(said, "|"), pair, "the action's note is announced")
+
+	require.NoError(t, a.Do(ActOnMachine{Node: other, Verb: "crash"}))
+	desc, _ = takeWords(a)
+	assert.Contains(t, desc, a.cfg.Name(nodeID(other))+" is crashed.")
+}
+
+func TestDescriptionIsHandedOnOnlyWhenItChanges(t *testing.T) {
+	a := describedApp(t, 3)
+	desc, _ := takeWords(a)
+	require.NotEmpty(t, desc)
+	require.NoError(t, a.Do(SetPaused{Paused: true}))
+	c := &clock{}
+	c.run(a, time.Second)
+	desc, said := takeWords(a)
+	assert.Empty(t, desc, "a paused figure's description is not handed on again")
+	assert.Empty(t, said)
+
+	// Without Options.Describe the app says nothing.
+	b := newApp(t, 3, 1280, 800)
+	for _, e := range b.TakeEffects() {
+		assert.NotEqual(t, EffectDescribe, e.Kind)
+	}
+}
+
+func TestDescriptionNamesTheSidesOfAPartition(t *testing.T) {
+	a := describedApp(t, 5)
+	takeWords(a)
+	require.NoError(t, a.Do(Isolate{Node: 4}))
+	desc, _ := takeWords(a)
+	assert.Contains(t, desc, "The network is split into 2 sides: A, B, C and D; E.")
+	require.NoError(t, a.Do(MoveToZone{Node: 3, Zone: a.zones[4]}))
+	desc, _ = takeWords(a)
+	assert.Contains(t, desc, "The network is split into 2 sides: A, B and C; D and E.")
+}
+
+func TestFigureAnnouncesItsSteps(t *testing.T) {
+	p := viz.DefaultParams()
+	p.Scenario, p.Embed = "majority", true
+	a, err := New(Options{Params: p, Width: 720, Height: 450, Scenarios: BuiltinScenarios(), Describe: true})
+	require.NoError(t, err)
+	var steps []Effect
+	for _, e := range a.TakeEffects() {
+		if e.Kind == EffectStep {
+			steps = append(steps, e)
+		}
+	}
+	require.Len(t, steps, 1, "the step shown at the opening is handed on")
+	c := &clock{}
+	require.NoError(t, a.Do(PlayStep{}))
+	var said []string
+	for i := 0; i < 600 && !a.Paused(); i++ {
+		c.run(a, 100*time.Millisecond)
+		_, s := takeWords(a)
+		said = append(said, s...)
+	}
+	require.True(t, a.Paused(), "the figure rests at its next step")
+	_, s := takeWords(a)
+	said = append(said, s...)
+	joined := strings.Join(said, "|")
+	assert.Contains(t, joined, "Step 2 of ", "the next step is announced")
+}
