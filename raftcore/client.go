@@ -85,6 +85,9 @@ type Op struct {
 	ReadAt    uint64 `json:"read_at,omitempty"`
 	// ReadIndex is the index a linearizable or lease read waits for.
 	ReadIndex uint64 `json:"read_index,omitempty"`
+	// Seq is a write's sequence number in its client's session (0 with
+	// sessions off); the client is the one that asked machine Node.
+	Seq uint64 `json:"seq,omitempty"`
 	// Side and Split are the network as the request found it, taken from
 	// the world when it was made so that no one has to replay the action
 	// log to learn which side of a partition it was on. Side is the
@@ -131,6 +134,10 @@ func (w *World) invoke(op Op) int {
 	op.Result = OpPending
 	op.Side = w.sideOf(op.Node, w.running)
 	op.Split = w.split()
+	if w.cfg.Sessions && op.Kind != DoRead {
+		w.lastSeq[op.Node]++
+		op.Seq = w.lastSeq[op.Node]
+	}
 	op.RoundTripMinUs = make([]int64, w.cfg.Nodes)
 	for id := NodeID(1); int(id) <= w.cfg.Nodes; id++ {
 		if id != op.Node {
@@ -173,6 +180,9 @@ func (w *World) handleClient(m Message) {
 		}
 	} else {
 		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID}
+		if op := w.ops[req.OpID-1]; op.Seq != 0 {
+			cmd.Client, cmd.Seq, cmd.Low = op.Node, op.Seq, w.lowestWaiting(op.Node)
+		}
 		if r := n.propose(cmd); r != RefusedNone {
 			w.complete(req.OpID, OpRefused, r)
 		}
@@ -186,8 +196,27 @@ func (w *World) failClient(m Message, why Refusal) {
 	}
 }
 
+// lowestWaiting is the lowest sequence number among the writes client is
+// still waiting on: the state machine may forget the answers below it.
+func (w *World) lowestWaiting(client NodeID) uint64 {
+	low := w.lastSeq[client]
+	for _, i := range w.pending {
+		if op := w.ops[i]; op.Node == client && op.Seq != 0 && op.Seq < low {
+			low = op.Seq
+		}
+	}
+	return low
+}
+
+// repeatSkipped is the trace's text for an entry whose write its session
+// had already applied.
+const repeatSkipped = "repeat of an applied write: skipped"
+
 // onApplied answers the client whose write machine id just applied.
-func (w *World) onApplied(id NodeID, e Entry) {
+// firstIndex is where the write took effect: e.Index, or for a repeat that
+// its session skipped, the index of the copy applied before (the cached
+// result).
+func (w *World) onApplied(id NodeID, e Entry, firstIndex uint64) {
 	if e.Data.OpID == 0 {
 		return
 	}
@@ -195,7 +224,7 @@ func (w *World) onApplied(id NodeID, e Entry) {
 	if op.Done() || op.Node != id || op.Kind == DoRead {
 		return
 	}
-	op.Index = e.Index
+	op.Index = firstIndex
 	w.complete(op.ID, OpOK, RefusedNone)
 }
 

@@ -24,6 +24,12 @@ type Config struct {
 	Loss         float64 `json:"loss"`
 	Duplicate    float64 `json:"duplicate"`
 
+	// Sessions gives each client a session (client id and sequence number in
+	// every write) so that a write committed twice, say because the network
+	// duplicated the proposal, is applied once. On by default, as etcd's
+	// clients effectively are; off shows the double apply.
+	Sessions bool `json:"sessions"`
+
 	// ClientTimeoutMs is how long a client waits for an answer.
 	ClientTimeoutMs int `json:"client_timeout_ms"`
 	// InboxLimit bounds the messages a paused machine holds for later.
@@ -50,6 +56,7 @@ func DefaultConfig() Config {
 		Protocol:         ProtocolRaft,
 		PreVote:          true,
 		CheckQuorum:      true,
+		Sessions:         true,
 		ElectionTicks:    10,
 		HeartbeatTicks:   1,
 		TickMs:           100,

@@ -10,6 +10,8 @@ import "sort"
 type KV struct {
 	data   map[string]KVValue
 	digest uint64
+	// sessions discards copies of a client's write that are already applied.
+	sessions sessionTable
 }
 
 // KVValue is a stored value and the log index that last wrote it (etcd's
@@ -19,7 +21,13 @@ type KVValue struct {
 	ModIndex uint64
 }
 
-func (kv *KV) apply(e Entry) {
+// apply applies e unless it repeats a client write already applied, and
+// returns the index of the write's first application: e.Index when it took
+// effect now, otherwise the earlier index (0 if forgotten).
+func (kv *KV) apply(e Entry) (took bool, firstIndex uint64) {
+	if took, firstIndex = kv.sessions.admit(e.Data, e.Index); !took {
+		return false, firstIndex
+	}
 	switch e.Data.Kind {
 	case OpPut:
 		kv.remove(e.Data.Key)
@@ -31,6 +39,7 @@ func (kv *KV) apply(e Entry) {
 	case OpDelete:
 		kv.remove(e.Data.Key)
 	}
+	return true, e.Index
 }
 
 func (kv *KV) remove(key string) {
@@ -72,6 +81,7 @@ func (kv *KV) Snapshot() map[string]string {
 }
 
 func (kv KV) clone() KV {
+	kv.sessions = kv.sessions.clone()
 	if kv.data == nil {
 		return kv
 	}

@@ -128,6 +128,9 @@ func chainHash(prev, term uint64, c Command) uint64 {
 	h = fnvString(h, c.Key)
 	h = fnvString(h, c.Value)
 	h = fnvUint(h, uint64(c.OpID))
+	h = fnvUint(h, uint64(c.Client))
+	h = fnvUint(h, c.Seq)
+	h = fnvUint(h, c.Low)
 	return h
 }
 

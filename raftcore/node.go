@@ -302,9 +302,12 @@ func (n *Node) nextApply() (Entry, bool) {
 	return n.log.entry(n.applied + 1), true
 }
 
-func (n *Node) markApplied(e Entry) {
-	n.kv.apply(e)
+// markApplied applies e to the state machine and reports whether it took
+// effect, with the index of its first application (see KV.apply).
+func (n *Node) markApplied(e Entry) (took bool, firstIndex uint64) {
+	took, firstIndex = n.kv.apply(e)
 	n.applied = e.Index
+	return took, firstIndex
 }
 
 func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {

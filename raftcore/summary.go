@@ -54,6 +54,7 @@ type OpSummary struct {
 	ReadValue  *string  `json:"read_value,omitempty"`
 	ReadFound  bool     `json:"read_found,omitempty"`
 	ReadAt     uint64   `json:"read_at,omitempty"`
+	Seq        uint64   `json:"seq,omitempty"`
 }
 
 // Summarize describes the world as it is now.
@@ -86,7 +87,7 @@ func (w *World) Summarize() Summary {
 	}
 	for _, op := range w.ops {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
-			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index}
+			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index, Seq: op.Seq}
 		if op.Done() {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c

@@ -90,9 +90,12 @@ type World struct {
 	dropped   []uint64 // ids of in-flight messages a reader dropped
 	ops       []Op
 	pending   []int // indexes into ops still waiting
-	actions   []Action
-	trace     trace
-	checker   checker
+	// lastSeq is, by machine, the sequence number of the last write its
+	// client sent in its session (client.go).
+	lastSeq []uint64
+	actions []Action
+	trace   trace
+	checker checker
 	// splitUs and healUs are when the network last went from whole to
 	// split and back (-1 until it first did), kept as actions change the
 	// links so that no one has to replay the action log to learn them.
@@ -126,6 +129,7 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w.trace.limit = cfg.TraceLimit
 	w.nodes = make([]*Node, cfg.Nodes+1)
+	w.lastSeq = make([]uint64, cfg.Nodes+1)
 	w.machines = make([]machine, cfg.Nodes+1)
 	w.links = make([][]Link, cfg.Nodes+1)
 	def := Link{Up: true, LatencyMinUs: msToUs(cfg.LatencyMinMs), LatencyMaxUs: msToUs(cfg.LatencyMaxMs), Loss: cfg.Loss, Duplicate: cfg.Duplicate}
@@ -418,10 +422,14 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 		if !ok {
 			break
 		}
-		n.markApplied(e)
-		w.record(TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID})
-		w.checker.onApply(id, e)
-		w.onApplied(id, e)
+		took, firstIndex := n.markApplied(e)
+		ev := TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID}
+		if !took {
+			ev.Text = repeatSkipped
+		}
+		w.record(ev)
+		w.checker.onApply(id, e, took)
+		w.onApplied(id, e, firstIndex)
 	}
 	if len(n.readStates) > 0 {
 		for _, rs := range n.readStates {
@@ -472,6 +480,7 @@ func (w *World) Clone() *World {
 	c.dropped = append([]uint64(nil), w.dropped...)
 	c.ops = append([]Op(nil), w.ops...)
 	c.pending = append([]int(nil), w.pending...)
+	c.lastSeq = append([]uint64(nil), w.lastSeq...)
 	c.actions = append([]Action(nil), w.actions...)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
