@@ -85,6 +85,8 @@ type Op struct {
 	ReadAt    uint64 `json:"read_at,omitempty"`
 	// ReadIndex is the index a linearizable or lease read waits for.
 	ReadIndex uint64 `json:"read_index,omitempty"`
+	// ReadTerm is the term of the leader that fixed ReadIndex.
+	ReadTerm uint64 `json:"read_term,omitempty"`
 	// Seq is a write's sequence number in its client's session (0 with
 	// sessions off); the client is the one that asked machine Node.
 	Seq uint64 `json:"seq,omitempty"`
@@ -237,6 +239,7 @@ func (w *World) onReadIndex(id NodeID, rs ReadState) {
 		return
 	}
 	op.ReadIndex = rs.Index
+	op.ReadTerm = rs.Term
 	op.gotIndex = true
 }
 
