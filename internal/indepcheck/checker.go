@@ -50,10 +50,10 @@ type Checker struct {
 	// seen is how many trace events Observe has read.
 	seen    int
 	leaders map[uint64]raftcore.NodeID
-	votes     map[voteKey]raftcore.NodeID
-	terms     []uint64
-	commits   []uint64
-	roles     []raftcore.Role
+	votes   map[voteKey]raftcore.NodeID
+	terms   []uint64
+	commits []uint64
+	roles   []raftcore.Role
 	// committed is the committed prefix as first seen on any machine.
 	committed []knownEntry
 	list      []Violation
