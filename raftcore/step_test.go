@@ -229,3 +229,47 @@ func TestLeaderOfOneServesReadsAtOnce(t *testing.T) {
 	n.step(Message{Type: MsgReadIndex, From: 1, To: 1, Context: 4, Origin: 1})
 	assert.Equal(t, []ReadState{{Index: 2, Ctx: 4, Term: 2}}, readStatesOf(n))
 }
+
+// TestRestartKeepsTermVoteAndLog: term, vote and log are on disk, so a
+// machine that voted in a term and restarts refuses another candidate of
+// that term; its commit index is volatile and starts again from zero.
+func TestRestartKeepsTermVoteAndLog(t *testing.T) {
+	n := loneNode(1, 3, 4, None, 1, 4)
+	n.commit = 2
+	stepVote(t, n, Message{Type: MsgVote, From: 2, To: 1, Term: 5, Index: 2, LogTerm: 4}, false)
+	n.restart()
+	assert.Equal(t, uint64(5), n.term)
+	assert.Equal(t, NodeID(2), n.vote)
+	assert.Equal(t, []uint64{1, 4}, termsOf(n))
+	assert.Zero(t, n.commit, "the commit index is relearned from the leader")
+	stepVote(t, n, Message{Type: MsgVote, From: 3, To: 1, Term: 5, Index: 2, LogTerm: 4}, true)
+	stepVote(t, n, Message{Type: MsgVote, From: 2, To: 1, Term: 5, Index: 2, LogTerm: 4}, false)
+}
+
+// stepVote steps a vote request and checks whether it was refused.
+func stepVote(t *testing.T, n *Node, m Message, refused bool) {
+	t.Helper()
+	n.step(m)
+	msgs := takeMsgs(n)
+	require.Len(t, msgs, 1)
+	assert.Equal(t, MsgVoteResp, msgs[0].Type)
+	assert.Equal(t, m.From, msgs[0].To)
+	assert.Equal(t, refused, msgs[0].Reject, "vote for %d in term %d", m.From, m.Term)
+}
+
+// TestReadIndexWaitsForAMajorityOfAnswers: a ReadIndex read is confirmed
+// when the leader and enough followers to make a majority have answered
+// the read's heartbeat round: in a cluster of five, two followers.
+func TestReadIndexWaitsForAMajorityOfAnswers(t *testing.T) {
+	n := newLeader(t, 5, 2, 0)
+	ack(n, 2, 1)
+	ack(n, 3, 1)
+	require.Equal(t, uint64(1), n.commit, "the term's empty entry is committed")
+	takeMsgs(n)
+	n.step(Message{Type: MsgReadIndex, From: 1, To: 1, Context: 5, Origin: 1})
+	n.step(Message{Type: MsgHeartbeatResp, From: 4, To: 1, Term: 2, Context: 5})
+	n.step(Message{Type: MsgHeartbeatResp, From: 4, To: 1, Term: 2, Context: 5})
+	assert.Empty(t, readStatesOf(n), "the leader and one follower are two of five, whatever that follower repeats")
+	n.step(Message{Type: MsgHeartbeatResp, From: 5, To: 1, Term: 2, Context: 5})
+	assert.Equal(t, []ReadState{{Index: 1, Ctx: 5, Term: 2}}, readStatesOf(n))
+}
