@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -54,7 +55,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
 	}
-	fmt.Printf("%-28s %-60s %s\n", "mutant", "caught by", "time")
+	fmt.Printf("%-28s %7s  %s\n", "mutant", "time", "caught by (every test that failed)")
 	survived, broken := 0, 0
 	for _, m := range mutants {
 		if *only != "" && !strings.Contains(m.name, *only) {
@@ -73,12 +74,9 @@ func main() {
 			survived++
 			verdict = "SURVIVED"
 		default:
-			verdict = o.caughtBy[0]
-			if len(o.caughtBy) > 1 {
-				verdict += fmt.Sprintf(" (+%d)", len(o.caughtBy)-1)
-			}
+			verdict = strings.Join(o.caughtBy, ", ")
 		}
-		fmt.Printf("%-28s %-60s %.1fs\n", m.name, verdict, o.elapsed.Seconds())
+		fmt.Printf("%-28s %6.1fs  %s\n", m.name, o.elapsed.Seconds(), verdict)
 	}
 	switch {
 	case broken > 0:
@@ -197,7 +195,7 @@ func try(m mutant, src string, pkgs []string, bound time.Duration) outcome {
 
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	args := append([]string{"test", "-count=1", "-failfast", "-json", "-overlay", overlayPath,
+	args := append([]string{"test", "-count=1", "-json", "-overlay", overlayPath,
 		"-timeout", bound.String()}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	// A stuck test binary must die with the go command, not linger.
@@ -225,9 +223,9 @@ func try(m mutant, src string, pkgs []string, bound time.Duration) outcome {
 	return o
 }
 
-// readEvents reads `go test -json` output and returns the tests that
-// failed, leaves (subtests) first as they fail, and whether a package
-// failed to build.
+// readEvents reads `go test -json` output and returns the top-level tests
+// that failed, in the order they failed, and whether a package failed to
+// build.
 func readEvents(r io.Reader) (failed []string, buildFailed bool) {
 	dec := json.NewDecoder(r)
 	for {
@@ -239,22 +237,12 @@ func readEvents(r io.Reader) (failed []string, buildFailed bool) {
 		}
 		switch {
 		case e.Action == "fail" && e.Test != "":
-			if !parentOfAny(e.Test, failed) {
-				failed = append(failed, e.Test)
+			top, _, _ := strings.Cut(e.Test, "/")
+			if !slices.Contains(failed, top) {
+				failed = append(failed, top)
 			}
 		case e.Action == "build-fail", e.Action == "output" && strings.Contains(e.Output, "[build failed]"):
 			buildFailed = true
 		}
 	}
-}
-
-// parentOfAny reports whether test is a parent of a test already listed
-// (TestX fails after its subtest TestX/y did).
-func parentOfAny(test string, listed []string) bool {
-	for _, l := range listed {
-		if strings.HasPrefix(l, test+"/") {
-			return true
-		}
-	}
-	return false
 }
