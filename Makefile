@@ -35,7 +35,7 @@ help:
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
 	@echo "make mutants      apply each bug of raftcore/testdata/mutants in turn; fail if a test misses one (~10 min)"
-	@echo "make random-long  100,000 random runs of 1 to 9 machines under the independent checker (hours)"
+	@echo "make random-long  100,000 random runs of 1 to 9 machines under the independent checker (~20 min)"
 	@echo "make font         cut viz/fonts/mplus-1p-regular-latin.ttf again from Ebiten's M+ 1p (needs pyftsubset)"
 	@echo "make clean        remove build outputs and test artifacts"
 
