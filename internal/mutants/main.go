@@ -55,7 +55,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
 	}
-	fmt.Printf("%-28s %7s  %s\n", "mutant", "time", "caught by (every test that failed)")
+	fmt.Printf("%-28s %7s  %s\n", "mutant", "time", "caught by (the tests that failed, in order)")
 	survived, broken := 0, 0
 	for _, m := range mutants {
 		if *only != "" && !strings.Contains(m.name, *only) {
@@ -74,7 +74,7 @@ func main() {
 			survived++
 			verdict = "SURVIVED"
 		default:
-			verdict = strings.Join(o.caughtBy, ", ")
+			verdict = caughtBy(o.caughtBy)
 		}
 		fmt.Printf("%-28s %6.1fs  %s\n", m.name, o.elapsed.Seconds(), verdict)
 	}
@@ -86,6 +86,16 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mutants: %d mutant(s) survived: no test notices the bug\n", survived)
 		os.Exit(1)
 	}
+}
+
+// caughtBy names the first few tests that failed and counts the rest, so
+// that a mutant that breaks everything still fits on a line.
+func caughtBy(tests []string) string {
+	const shown = 4
+	if len(tests) <= shown {
+		return strings.Join(tests, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(tests[:shown], ", "), len(tests)-shown)
 }
 
 // load reads every .mutant file in dir, in name order. A file is a few
