@@ -20,7 +20,7 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app explore font clean
+.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app explore mutants random-long font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -37,6 +37,8 @@ help:
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
 	@echo "make explore      search every run of 3 machines within EXPLORE_BOUNDS for a broken rule (slow),"
 	@echo "                  then the shortest run for each injected bug"
+	@echo "make mutants      apply each bug of raftcore/testdata/mutants in turn; fail if a test misses one (~10 min)"
+	@echo "make random-long  100,000 random runs of 1 to 9 machines under the independent checker (~20 min)"
 	@echo "make font         cut viz/fonts/mplus-1p-regular-latin.ttf again from Ebiten's M+ 1p (needs pyftsubset)"
 	@echo "make clean        remove build outputs and test artifacts"
 
@@ -153,6 +155,19 @@ EXPLORE_BOUNDS ?= -terms 2 -writes 1 -faults 1 -depth 9
 explore:
 	$(GO) run ./cmd/raftsim explore $(EXPLORE_BOUNDS)
 	$(GO) test -count=1 -v -run 'FindsAShortestRun' ./raftcore/explore/
+
+# Mutation testing (docs/testing.md): each single-rule bug listed in
+# raftcore/testdata/mutants must make some test of raftcore or
+# internal/indepcheck fail. MUTANT=name tries only the matching ones.
+MUTANT ?=
+mutants:
+	$(GO) run ./internal/mutants -only '$(MUTANT)'
+
+# The long job of the independent checker: RUNS random runs from seed 1,
+# cluster sizes 1 to 9 in turn. Not part of make test.
+RUNS ?= 100000
+random-long:
+	$(GO) test -count=1 -v -timeout 0 -run '^TestRandomRunsPassTheIndependentChecker$$' ./internal/indepcheck/ -runs $(RUNS)
 
 # The app's font: Ebiten's M+ 1p cut down to the characters the app writes
 # (viz/fonts). The result is committed; this remakes it.

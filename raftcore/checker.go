@@ -26,6 +26,7 @@ const (
 	RuleStateDigest        Rule = "state-matches-log"
 	RuleStaleRead          Rule = "stale-read"
 	RuleCommitCurrentTerm  Rule = "commit-current-term"
+	RuleExactlyOnce        Rule = "exactly-once"
 )
 
 // allRules lists every rule; a trace event keeps its rule as a place here.
@@ -33,7 +34,7 @@ var allRules = []Rule{
 	RuleElectionSafety, RuleLeaderAppendOnly, RuleLogMatching, RuleLeaderCompleteness,
 	RuleStateMachineSafety, RuleMajority, RuleSingleAuthority, RuleTermMonotonic,
 	RuleCommitMonotonic, RuleCommitWithinLog, RuleOneVote, RuleStateDigest, RuleStaleRead,
-	RuleCommitCurrentTerm,
+	RuleCommitCurrentTerm, RuleExactlyOnce,
 }
 
 // Violation is one broken rule, explained in a sentence.
@@ -74,6 +75,9 @@ type checker struct {
 	committed  []committedRec    // raft: the committed prefix, as first seen
 	digestBad  []bool            // state-matches-log reported, per machine
 	commitSeen []uint64          // per machine: commit index already compared
+	// tookEffect is, by client operation, the index at which its write
+	// first changed a store (0: not yet).
+	tookEffect []uint64
 	list       []Violation
 	counts     map[Rule]int
 	seen       map[string]bool
@@ -103,6 +107,7 @@ func (c checker) clone(w *World) checker {
 	c.committed = append([]committedRec(nil), c.committed...)
 	c.digestBad = append([]bool(nil), c.digestBad...)
 	c.commitSeen = append([]uint64(nil), c.commitSeen...)
+	c.tookEffect = append([]uint64(nil), c.tookEffect...)
 	c.list = append([]Violation(nil), c.list...)
 	c.findings = append([]Finding(nil), c.findings...)
 	c.counts = maps.Clone(c.counts)
@@ -312,6 +317,9 @@ func (c *checker) onApply(id NodeID, e Entry, did applied) {
 	if !c.raft {
 		c.checkMajority(id, e.Index, "applied")
 	}
+	if did.changed() && c.raft && e.Data.OpID != 0 {
+		c.checkExactlyOnce(id, e)
+	}
 	i := e.Index
 	if i > uint64(len(c.applied)) {
 		c.applied = append(c.applied, appliedRec{term: e.Term, data: e.Data, digest: n.kv.digest, node: id})
@@ -332,6 +340,26 @@ func (c *checker) onApply(id NodeID, e Entry, did applied) {
 		c.digestBad[id] = true
 		c.report(u(uint64(id)), Violation{Rule: RuleStateDigest, Nodes: []NodeID{id}, Index: i,
 			Text: fmt.Sprintf("%s's store after applying index %d differs from what applying its log gives: it skipped or lost earlier changes", c.name(id), i)})
+	}
+}
+
+// checkExactlyOnce reports a client write that changed a store at two
+// indexes: the log holds it twice (a duplicated proposal, say) and nothing
+// discarded the second copy, so a later write by someone else can be
+// undone by the repeat.
+func (c *checker) checkExactlyOnce(id NodeID, e Entry) {
+	op := e.Data.OpID
+	for len(c.tookEffect) < op {
+		c.tookEffect = append(c.tookEffect, 0)
+	}
+	first := c.tookEffect[op-1]
+	if first == 0 {
+		c.tookEffect[op-1] = e.Index
+		return
+	}
+	if first != e.Index {
+		c.report(strconv.Itoa(op), Violation{Rule: RuleExactlyOnce, Nodes: []NodeID{id}, Index: e.Index, Term: e.Term, Op: op,
+			Text: fmt.Sprintf("%s applied client write %d (%s) at index %d after it had already taken effect at index %d: the write was applied twice", c.name(id), op, e.Data, e.Index, first)})
 	}
 }
 

@@ -106,6 +106,11 @@ type Op struct {
 	ReadRev uint64 `json:"read_rev,omitempty"`
 	// ReadIndex is the index a linearizable or lease read waits for.
 	ReadIndex uint64 `json:"read_index,omitempty"`
+	// ReadTerm is the term of the leader that fixed ReadIndex.
+	ReadTerm uint64 `json:"read_term,omitempty"`
+	// Seq is a write's sequence number in its client's session (0 with
+	// sessions off); the client is the one that asked machine Node.
+	Seq uint64 `json:"seq,omitempty"`
 	// Side and Split are the network as the request found it, taken from
 	// the world when it was made so that no one has to replay the action
 	// log to learn which side of a partition it was on. Side is the
@@ -152,6 +157,10 @@ func (w *World) invoke(op Op) int {
 	op.Result = OpPending
 	op.Side = w.sideOf(op.Node, w.running)
 	op.Split = w.split()
+	if w.cfg.Sessions && op.Kind != DoRead {
+		w.lastSeq[op.Node]++
+		op.Seq = w.lastSeq[op.Node]
+	}
 	op.RoundTripMinUs = make([]int64, w.cfg.Nodes)
 	for id := NodeID(1); int(id) <= w.cfg.Nodes; id++ {
 		if id != op.Node {
@@ -199,6 +208,9 @@ func (w *World) handleClient(m Message) {
 	} else {
 		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID,
 			Based: req.Based, BasedOn: req.BasedOn, Cas: req.Cas}
+		if op := w.ops[req.OpID-1]; op.Seq != 0 {
+			cmd.Client, cmd.Seq, cmd.Low = op.Node, op.Seq, w.lowestWaiting(op.Node)
+		}
 		if r := n.propose(cmd); r != RefusedNone {
 			w.complete(req.OpID, OpRefused, r)
 		}
@@ -212,9 +224,26 @@ func (w *World) failClient(m Message, why Refusal) {
 	}
 }
 
+// lowestWaiting is the lowest sequence number among the writes client is
+// still waiting on: the state machine may forget the answers below it.
+func (w *World) lowestWaiting(client NodeID) uint64 {
+	low := w.lastSeq[client]
+	for _, i := range w.pending {
+		if op := w.ops[i]; op.Node == client && op.Seq != 0 && op.Seq < low {
+			low = op.Seq
+		}
+	}
+	return low
+}
+
+// repeatSkipped is the trace's text for an entry whose write its session
+// had already applied.
+const repeatSkipped = "repeat of an applied write: skipped"
+
 // onApplied answers the client whose write machine id just applied: the
 // write took effect, or, for a compare-and-swap that found another
-// revision, it did not.
+// revision, it did not. A repeat its session skipped answers with the
+// index of the copy applied before (the cached result).
 func (w *World) onApplied(id NodeID, e Entry, did applied) {
 	if e.Data.OpID == 0 {
 		return
@@ -223,7 +252,7 @@ func (w *World) onApplied(id NodeID, e Entry, did applied) {
 	if op.Done() || op.Node != id || op.Kind == DoRead {
 		return
 	}
-	op.Index = e.Index
+	op.Index = did.FirstIndex
 	if did.Conflict {
 		op.FoundRev = did.PrevRev
 		w.complete(op.ID, OpConflict, RefusedNone)
@@ -241,6 +270,7 @@ func (w *World) onReadIndex(id NodeID, rs ReadState) {
 		return
 	}
 	op.ReadIndex = rs.Index
+	op.ReadTerm = rs.Term
 	op.gotIndex = true
 }
 

@@ -31,6 +31,12 @@ type Config struct {
 	// the same latency everywhere.
 	CrossZoneLatencyMs []float64 `json:"cross_zone_latency_ms,omitempty"`
 
+	// Sessions gives each client a session (client id and sequence number in
+	// every write) so that a write committed twice, say because the network
+	// duplicated the proposal, is applied once. On by default, as etcd's
+	// clients effectively are; off shows the double apply.
+	Sessions bool `json:"sessions"`
+
 	// ClientTimeoutMs is how long a client waits for an answer.
 	ClientTimeoutMs int `json:"client_timeout_ms"`
 	// InboxLimit bounds the messages a paused machine holds for later.
@@ -57,6 +63,7 @@ func DefaultConfig() Config {
 		Protocol:         ProtocolRaft,
 		PreVote:          true,
 		CheckQuorum:      true,
+		Sessions:         true,
 		ElectionTicks:    10,
 		HeartbeatTicks:   1,
 		TickMs:           100,

@@ -15,6 +15,8 @@ import "sort"
 type KV struct {
 	data   map[string]KVValue
 	digest uint64
+	// sessions discards copies of a client's write that are already applied.
+	sessions sessionTable
 }
 
 // KVValue is a stored value and the log index that last wrote it (etcd's
@@ -31,10 +33,27 @@ type applied struct {
 	// Conflict is set when a conditional put found a revision other than
 	// the one it was conditioned on, and so changed nothing.
 	Conflict bool
+	// Repeat is set when the entry repeats a client write its session had
+	// already applied: it changed nothing. FirstIndex is where the write
+	// took effect: the entry's own index, or for a repeat the index of the
+	// copy applied before (0 if forgotten), whose result is the answer.
+	Repeat     bool
+	FirstIndex uint64
 }
 
+// changed reports whether the entry changed the store's contents.
+func (d applied) changed() bool { return !d.Repeat && !d.Conflict }
+
+// apply applies e unless it repeats a client write already applied, or is
+// a compare-and-swap that finds another revision, and says what it did.
 func (kv *KV) apply(e Entry) applied {
 	var out applied
+	took, first := kv.sessions.admit(e.Data, e.Index)
+	out.FirstIndex = first
+	if !took {
+		out.Repeat = true
+		return out
+	}
 	if e.Data.Kind == OpPut || e.Data.Kind == OpDelete {
 		out.PrevRev = kv.data[e.Data.Key].ModIndex
 	}
@@ -104,6 +123,7 @@ func (kv *KV) Snapshot() map[string]string {
 }
 
 func (kv KV) clone() KV {
+	kv.sessions = kv.sessions.clone()
 	if kv.data == nil {
 		return kv
 	}

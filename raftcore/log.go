@@ -138,6 +138,9 @@ func chainHash(prev, term uint64, c Command) uint64 {
 		h = fnvUint(h, flags)
 		h = fnvUint(h, c.BasedOn)
 	}
+	h = fnvUint(h, uint64(c.Client))
+	h = fnvUint(h, c.Seq)
+	h = fnvUint(h, c.Low)
 	return h
 }
 

@@ -45,7 +45,7 @@ func (c *checker) onLostUpdate(e Entry, did applied) {
 	// A compare-and-swap that took effect found the revision it read, so
 	// only a broken engine lets one through here; it is checked the same
 	// way so that such an engine is caught.
-	if !d.Based || e.Data.Kind != OpPut || did.Conflict || did.PrevRev == d.BasedOn {
+	if !d.Based || e.Data.Kind != OpPut || !did.changed() || did.PrevRev == d.BasedOn {
 		return
 	}
 	f := Finding{Rule: RuleLostUpdate, AtUs: c.w.now, Op: d.OpID, Key: d.Key, Index: e.Index,

@@ -95,6 +95,9 @@ func (c *nodeConfig) quorum() int { return c.size/2 + 1 }
 type ReadState struct {
 	Index uint64
 	Ctx   uint64
+	// Term is the term of the leader that fixed Index: a lease read can be
+	// stale only if a leader of a later term had been elected by then.
+	Term uint64
 }
 
 // readRequest is a read the leader is confirming with a heartbeat round.
@@ -339,6 +342,8 @@ func (n *Node) nextApply() (Entry, bool) {
 	return n.log.entry(n.applied + 1), true
 }
 
+// markApplied applies e to the state machine and says what it did (see
+// KV.apply).
 func (n *Node) markApplied(e Entry) applied {
 	if n.cfg.has(BugBlindSwap) {
 		e.Data.Cas = false

@@ -414,7 +414,7 @@ func (n *Node) stepFollower(m Message) {
 			n.send(m)
 		}
 	case MsgReadIndexResp:
-		n.readStates = append(n.readStates, ReadState{Index: m.Index, Ctx: m.Context})
+		n.readStates = append(n.readStates, ReadState{Index: m.Index, Ctx: m.Context, Term: m.Term})
 	}
 }
 

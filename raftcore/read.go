@@ -109,7 +109,7 @@ func (n *Node) ackRead(from NodeID, ctx uint64) {
 
 func (n *Node) answerRead(req Message, index uint64) {
 	if req.From == None || req.From == n.ID {
-		n.readStates = append(n.readStates, ReadState{Index: index, Ctx: req.Context})
+		n.readStates = append(n.readStates, ReadState{Index: index, Ctx: req.Context, Term: n.term})
 		return
 	}
 	n.send(Message{Type: MsgReadIndexResp, To: req.From, Term: n.term, Index: index, Context: req.Context})

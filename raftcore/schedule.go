@@ -29,6 +29,7 @@ type Schedule struct {
 type ScheduleOptions struct {
 	PreVote          *bool     `json:"prevote,omitempty"`
 	CheckQuorum      *bool     `json:"checkquorum,omitempty"`
+	Sessions         *bool     `json:"sessions,omitempty"`
 	ElectionTicks    *int      `json:"election_ticks,omitempty"`
 	HeartbeatTicks   *int      `json:"heartbeat_ticks,omitempty"`
 	TickMs           *int      `json:"tick_ms,omitempty"`
@@ -230,6 +231,7 @@ func (s Schedule) Config() Config {
 		c.CrossZoneLatencyMs = o.CrossZoneLatencyMs
 		setBool(&c.PreVote, o.PreVote)
 		setBool(&c.CheckQuorum, o.CheckQuorum)
+		setBool(&c.Sessions, o.Sessions)
 		setInt(&c.ElectionTicks, o.ElectionTicks)
 		setInt(&c.HeartbeatTicks, o.HeartbeatTicks)
 		setInt(&c.TickMs, o.TickMs)
@@ -365,6 +367,9 @@ func (w *World) Schedule() Schedule {
 	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000}
 	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
 		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}
+	if c.Sessions != d.Sessions {
+		o.Sessions = &c.Sessions
+	}
 	if c.Loss != d.Loss {
 		o.Loss = &c.Loss
 	}

@@ -80,6 +80,7 @@ type OpSummary struct {
 	// linearizability search outside it (raftsim fills them in).
 	Verdict string `json:"verdict,omitempty"`
 	Missed  int    `json:"missed,omitempty"`
+	Seq     uint64 `json:"seq,omitempty"`
 }
 
 // Summarize describes the world as it is now.
@@ -126,7 +127,7 @@ func (w *World) Summarize() Summary {
 	for _, op := range w.ops {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
 			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index,
-			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn}
+			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn, Seq: op.Seq}
 		if op.Done() {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c

@@ -98,6 +98,15 @@ type Command struct {
 	// applies the same log to the same state, so every machine decides the
 	// same way.
 	Cas bool
+	// Client, Seq and Low are the client session of §6.3 of Ongaro's
+	// thesis: the writing client's id, the write's sequence number within
+	// that client, and the lowest sequence number the client was still
+	// waiting on when it sent this one (everything below is answered, so
+	// the state machine may forget it). A zero Client is a write outside
+	// any session, applied however often it appears in the log.
+	Client NodeID
+	Seq    uint64
+	Low    uint64
 }
 
 func (c Command) String() string {

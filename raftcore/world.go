@@ -97,9 +97,12 @@ type World struct {
 	pending   []int // indexes into ops still waiting
 	// controllers are the controllers started by "control" actions.
 	controllers []Controller
-	actions     []Action
-	trace       trace
-	checker     checker
+	// lastSeq is, by machine, the sequence number of the last write its
+	// client sent in its session (client.go).
+	lastSeq []uint64
+	actions []Action
+	trace   trace
+	checker checker
 	// splitUs and healUs are when the network last went from whole to
 	// split and back (-1 until it first did), kept as actions change the
 	// links so that no one has to replay the action log to learn them.
@@ -138,6 +141,7 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w.trace.limit = cfg.TraceLimit
 	w.nodes = make([]*Node, cfg.Nodes+1)
+	w.lastSeq = make([]uint64, cfg.Nodes+1)
 	w.machines = make([]machine, cfg.Nodes+1)
 	w.links = make([][]Link, cfg.Nodes+1)
 	def := Link{Up: true, LatencyMinUs: msToUs(cfg.LatencyMinMs), LatencyMaxUs: msToUs(cfg.LatencyMaxMs), Loss: cfg.Loss, Duplicate: cfg.Duplicate}
@@ -434,7 +438,11 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 			break
 		}
 		did := n.markApplied(e)
-		w.record(TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID})
+		ev := TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID}
+		if did.Repeat {
+			ev.Text = repeatSkipped
+		}
+		w.record(ev)
 		w.checker.onApply(id, e, did)
 		w.onApplied(id, e, did)
 	}
@@ -503,6 +511,7 @@ func (w *World) Clone() *World {
 	c.ops = append([]Op(nil), w.ops...)
 	c.controllers = cloneControllers(w.controllers)
 	c.pending = append([]int(nil), w.pending...)
+	c.lastSeq = append([]uint64(nil), w.lastSeq...)
 	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)

@@ -353,6 +353,24 @@ func TestRaftViolationExitsOne(t *testing.T) {
 	}
 }
 
+// TestDuplicatedWriteExitsOneWithoutSessions plays the duplicated-proposal
+// examples: with sessions off the write applied twice is an exactly-once
+// violation and exit 1; with them on the run is clean and the read sees b.
+func TestDuplicatedWriteExitsOneWithoutSessions(t *testing.T) {
+	code, out, errOut := cmd(t, "", "run", "-f", "../../docs/examples/duplicate-proposal-no-sessions.json")
+	if code != exitViolation || !strings.Contains(errOut, "exactly-once") {
+		t.Fatalf("exit %d, want 1 naming exactly-once; stderr: %s", code, errOut)
+	}
+	s := summary(t, out)
+	if s.ViolationCounts[raftcore.RuleExactlyOnce] != 1 || s.Ops[2].ReadValue == nil || *s.Ops[2].ReadValue != "a" {
+		t.Fatalf("want one exactly-once violation and a read of a: %v, %+v", s.ViolationCounts, s.Ops)
+	}
+	s = summary(t, mustRun(t, exitOK, "", "run", "-f", "../../docs/examples/duplicate-proposal.json"))
+	if len(s.Violations) != 0 || s.Ops[2].ReadValue == nil || *s.Ops[2].ReadValue != "b" {
+		t.Fatalf("with sessions: violations %+v, ops %+v", s.Violations, s.Ops)
+	}
+}
+
 func TestRandomPrintsAReplayableSchedule(t *testing.T) {
 	for _, p := range []string{"raft", "failover"} {
 		sched := mustRun(t, exitOK, "", "random", "-seed", "7", "-nodes", "3", "-protocol", p)

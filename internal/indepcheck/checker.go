@@ -1,0 +1,260 @@
+// Package indepcheck checks a raftcore run from the outside. It is a second
+// opinion on raftcore's own checker: it reads only what any observer can read
+// (the trace, the machines' logs, commit indexes, stores and the client
+// history, all through raftcore's exported API) and computes every rule
+// itself. It never calls raftcore's quorum size, up-to-date test, commit
+// rule, chain hashes or checker, so a bug in one of those cannot hide
+// itself by making the check agree with it. Majorities are counted here,
+// entries are compared field by field, and the stores are rebuilt here from
+// the committed log.
+//
+// It is used by tests only (internal/indepcheck's own tests and `make
+// random-long`); the app never runs it.
+package indepcheck
+
+import (
+	"fmt"
+
+	"raftlab/raftcore"
+)
+
+// Violation is one broken rule, in words.
+type Violation struct {
+	Rule string
+	Text string
+}
+
+func (v Violation) String() string { return v.Rule + ": " + v.Text }
+
+// knownEntry is an entry known to be committed, with the term of the
+// machine that was first seen holding it committed. A machine learns a
+// commit index only from a leader of its term or an earlier one, so the
+// entry was committed in that term or before, and every leader of a later
+// term must hold it.
+type knownEntry struct {
+	entry  raftcore.Entry
+	inTerm uint64
+}
+
+type voteKey struct {
+	node raftcore.NodeID
+	term uint64
+}
+
+// Checker follows one world. Call Observe after any number of events (it
+// reads the new trace events), Inspect whenever the machines' states should
+// be compared, and Finish at the end of the run.
+type Checker struct {
+	w    *raftcore.World
+	size int
+	// seen is how many trace events Observe has read.
+	seen    int
+	leaders map[uint64]raftcore.NodeID
+	votes   map[voteKey]raftcore.NodeID
+	terms   []uint64
+	commits []uint64
+	roles   []raftcore.Role
+	// committed is the committed prefix as first seen on any machine.
+	committed []knownEntry
+	list      []Violation
+	reported  map[string]bool
+	// staleByDesign counts lease reads classified as stale by design.
+	staleByDesign int
+}
+
+// New starts checking w, which must not have run yet.
+func New(w *raftcore.World) *Checker {
+	n := w.Size()
+	c := &Checker{w: w, size: n, leaders: map[uint64]raftcore.NodeID{}, votes: map[voteKey]raftcore.NodeID{},
+		terms: make([]uint64, n+1), roles: make([]raftcore.Role, n+1), commits: make([]uint64, n+1), reported: map[string]bool{}}
+	return c
+}
+
+// Violations returns what was found so far.
+func (c *Checker) Violations() []Violation { return c.list }
+
+func (c *Checker) report(key string, rule, format string, args ...any) {
+	if c.reported[rule+"/"+key] {
+		return
+	}
+	c.reported[rule+"/"+key] = true
+	c.list = append(c.list, Violation{Rule: rule, Text: fmt.Sprintf(format, args...)})
+}
+
+// majority reports whether count machines out of the cluster are more than
+// half of it, counted here and not with raftcore's quorum size.
+func (c *Checker) majority(count int) bool { return 2*count > c.size }
+
+// Observe reads the trace events since the last call: election safety, one
+// vote per term, terms and commit indexes that never go back.
+func (c *Checker) Observe() {
+	trace := c.w.Trace()
+	for _, e := range trace[c.seen:] {
+		c.observe(e)
+	}
+	c.seen = len(trace)
+}
+
+func (c *Checker) observe(e raftcore.TraceEvent) {
+	id := e.Node
+	switch e.Kind {
+	case raftcore.TraceRole:
+		c.roles[id] = e.ToRole
+		if e.ToRole != raftcore.RoleLeader || e.Term == 0 {
+			return
+		}
+		if prev, ok := c.leaders[e.Term]; ok && prev != id {
+			c.report(fmt.Sprint(e.Term), "election-safety", "machines %d and %d both became leader of term %d", prev, id, e.Term)
+		}
+		c.leaders[e.Term] = id
+		c.checkLeaderHasCommitted(id, e.Term)
+	case raftcore.TraceVote:
+		k := voteKey{id, e.Term}
+		if prev, ok := c.votes[k]; ok && prev != e.Peer {
+			c.report(fmt.Sprint(id, "/", e.Term), "one-vote-per-term", "machine %d voted for %d and for %d in term %d", id, prev, e.Peer, e.Term)
+		}
+		c.votes[k] = e.Peer
+	case raftcore.TraceTerm:
+		if e.Term < c.terms[id] {
+			c.report(fmt.Sprint(id, "/", e.Term), "term-monotonic", "machine %d's term went from %d back to %d", id, c.terms[id], e.Term)
+		}
+		c.terms[id] = e.Term
+	case raftcore.TraceCommit:
+		if e.Index < c.commits[id] {
+			c.report(fmt.Sprint(id, "/", e.Index), "commit-monotonic", "machine %d's commit index went from %d back to %d", id, c.commits[id], e.Index)
+		}
+		c.commits[id] = e.Index
+		c.checkLeaderCommit(id, e)
+	case raftcore.TraceFault:
+		if e.Verb() == raftcore.DoRestart {
+			// Commit is volatile: a restarted machine learns it again.
+			c.commits[id] = 0
+		}
+	}
+}
+
+// checkLeaderCommit: a leader moves its commit index only onto an entry of
+// its own term (the Raft paper's §5.4.2 and Figure 8); entries of earlier
+// terms are committed with it, never by counting their own replicas. The
+// leader's log cannot have changed below its last entry since the event,
+// as a leader only appends, so it is read now.
+func (c *Checker) checkLeaderCommit(id raftcore.NodeID, e raftcore.TraceEvent) {
+	n := c.w.Node(id)
+	if c.roles[id] != raftcore.RoleLeader || n.Term() != e.Term || e.Index > n.LastIndex() {
+		return
+	}
+	if t := n.Entry(e.Index).Term; t != e.Term {
+		c.report(fmt.Sprint(id, "/", e.Index), "commit-current-term", "leader %d of term %d committed index %d, an entry of term %d", id, e.Term, e.Index, t)
+	}
+}
+
+// checkLeaderHasCommitted is Leader Completeness: a leader of term holds
+// every entry known committed in an earlier term. (A machine paused in
+// the middle of an election can still win an old term late; it need not
+// hold what later terms committed.)
+func (c *Checker) checkLeaderHasCommitted(id raftcore.NodeID, term uint64) {
+	n := c.w.Node(id)
+	for i, k := range c.committed {
+		if k.inTerm >= term {
+			continue
+		}
+		idx := uint64(i + 1)
+		if idx > n.LastIndex() || n.Entry(idx).Term != k.entry.Term || n.Entry(idx).Data != k.entry.Data {
+			c.report(fmt.Sprint(term), "leader-completeness", "machine %d became leader of term %d without the entry committed at index %d", id, term, idx)
+			return
+		}
+	}
+}
+
+// Inspect compares the machines' states: Log Matching, State Machine
+// Safety, committed entries on a majority, commit within the log, and each
+// store against the store rebuilt here from its applied log.
+func (c *Checker) Inspect() {
+	logs := make([][]raftcore.Entry, c.size+1)
+	for id := 1; id <= c.size; id++ {
+		n := c.w.Node(raftcore.NodeID(id))
+		logs[id] = n.Entries(1, n.LastIndex())
+		if n.Commit() > n.LastIndex() {
+			c.report(fmt.Sprint(id, "/", n.Commit()), "commit-within-log", "machine %d's commit index %d is past its last entry %d", id, n.Commit(), n.LastIndex())
+		}
+	}
+	for a := 1; a <= c.size; a++ {
+		for b := a + 1; b <= c.size; b++ {
+			c.checkLogMatching(a, b, logs[a], logs[b])
+		}
+	}
+	for id := 1; id <= c.size; id++ {
+		n := c.w.Node(raftcore.NodeID(id))
+		commit := min(n.Commit(), uint64(len(logs[id])))
+		for i := uint64(1); i <= commit; i++ {
+			e := logs[id][i-1]
+			if i > uint64(len(c.committed)) {
+				c.committed = append(c.committed, knownEntry{entry: e, inTerm: n.Term()})
+			} else if k := c.committed[i-1].entry; k.Term != e.Term || k.Data != e.Data {
+				c.report(fmt.Sprint(i), "state-machine-safety", "machine %d committed %s (term %d) at index %d where %s (term %d) was committed before", id, e.Data, e.Term, i, k.Data, k.Term)
+			}
+		}
+		if commit > 0 {
+			c.checkOnMajority(id, logs, commit)
+		}
+		c.checkStore(id, logs[id][:min(n.Applied(), uint64(len(logs[id])))])
+	}
+}
+
+// checkLogMatching: if two logs hold an entry of the same term at an index,
+// they are identical up to it. It finds the last such index and compares
+// the prefixes entry by entry.
+func (c *Checker) checkLogMatching(a, b int, la, lb []raftcore.Entry) {
+	for i := min(len(la), len(lb)) - 1; i >= 0; i-- {
+		if la[i].Term != lb[i].Term {
+			continue
+		}
+		for j := 0; j <= i; j++ {
+			if la[j].Term != lb[j].Term || la[j].Data != lb[j].Data {
+				c.report(fmt.Sprint(i+1, "/", la[i].Term), "log-matching", "machines %d and %d both hold an entry of term %d at index %d but differ at index %d", a, b, la[i].Term, i+1, j+1)
+				return
+			}
+		}
+		return
+	}
+}
+
+// checkOnMajority: the entry at machine id's commit index is held, same
+// index, term and command, by more than half of the machines.
+func (c *Checker) checkOnMajority(id int, logs [][]raftcore.Entry, commit uint64) {
+	want := logs[id][commit-1]
+	have := 0
+	for j := 1; j <= c.size; j++ {
+		if uint64(len(logs[j])) >= commit {
+			if e := logs[j][commit-1]; e.Term == want.Term && e.Data == want.Data {
+				have++
+			}
+		}
+	}
+	if !c.majority(have) {
+		c.report(fmt.Sprint(commit, "/", want.Term), "majority", "machine %d has committed index %d, held by only %d of %d machines", id, commit, have, c.size)
+	}
+}
+
+// checkStore rebuilds machine id's store from its applied entries and
+// compares it with the store the machine has, and checks that no client
+// write took effect twice.
+func (c *Checker) checkStore(id int, applied []raftcore.Entry) {
+	r := replay(applied)
+	for op, n := range r.effects {
+		if n > 1 {
+			c.report(fmt.Sprint(op), "exactly-once", "client write %d took effect %d times on machine %d", op, n, id)
+		}
+	}
+	kv := c.w.Node(raftcore.NodeID(id)).KV()
+	if kv.Len() != len(r.values) {
+		c.report(fmt.Sprint(id, "/", len(applied)), "store-matches-log", "machine %d holds %d keys; its applied log gives %d", id, kv.Len(), len(r.values))
+		return
+	}
+	for k, v := range r.values {
+		if got, ok := kv.Get(k); !ok || got.Value != v {
+			c.report(fmt.Sprint(id, "/", len(applied)), "store-matches-log", "machine %d holds %q=%q; its applied log gives %q", id, k, got.Value, v)
+			return
+		}
+	}
+}

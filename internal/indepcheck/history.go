@@ -1,0 +1,87 @@
+package indepcheck
+
+import (
+	"fmt"
+
+	"raftlab/raftcore"
+)
+
+// Finish inspects the final states and checks the client history against
+// the committed log: every acknowledged write is in it where it was
+// acknowledged, no write took effect twice, and every linearizable or lease
+// read returned what the committed log held at the index it read at, an
+// index that includes every write acknowledged before the read began.
+//
+// A lease read that misses such a write is classified, not excused
+// wholesale: it is stale by design (and counted in StaleByDesign) only when
+// a leader of a later term than the one that served it had been elected
+// by the time it was answered, the window etcd's lease reads have too.
+// Any other stale read is a violation.
+func (c *Checker) Finish() {
+	c.Inspect()
+	var log []raftcore.Entry
+	for _, k := range c.committed {
+		log = append(log, k.entry)
+	}
+	for op, n := range replay(log).effects {
+		if n > 1 {
+			c.report(fmt.Sprint(op), "exactly-once", "client write %d takes effect %d times in the committed log", op, n)
+		}
+	}
+	ops := c.w.Ops()
+	for _, op := range ops {
+		if op.Kind == raftcore.DoRead || op.Result != raftcore.OpOK {
+			continue
+		}
+		if op.Index == 0 || op.Index > uint64(len(log)) || log[op.Index-1].Data.OpID != op.ID {
+			c.report(fmt.Sprint(op.ID), "durability", "write %d was acknowledged at index %d, which the committed log does not hold for it", op.ID, op.Index)
+		}
+	}
+	for _, op := range ops {
+		if op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK && op.Mode != raftcore.ReadLocal {
+			c.checkRead(op, ops, log)
+		}
+	}
+}
+
+// StaleByDesign counts the lease reads Finish classified as stale by
+// design.
+func (c *Checker) StaleByDesign() int { return c.staleByDesign }
+
+func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.Entry) {
+	if op.ReadAt > uint64(len(log)) {
+		c.report(fmt.Sprint(op.ID), "read-committed", "read %d answered from index %d, past the committed log (%d)", op.ID, op.ReadAt, len(log))
+		return
+	}
+	r := replay(log[:op.ReadAt])
+	want, found := r.values[op.Key]
+	if found != op.ReadFound || want != op.ReadValue {
+		c.report(fmt.Sprint(op.ID), "read-value", "read %d of %s returned %q (found %v); the committed log up to index %d gives %q (found %v)", op.ID, op.Key, op.ReadValue, op.ReadFound, op.ReadAt, want, found)
+		return
+	}
+	for _, w := range ops {
+		if w.Kind == raftcore.DoRead || w.Key != op.Key || w.Result != raftcore.OpOK || w.CompleteUs >= op.InvokeUs || w.Index <= op.ReadAt {
+			continue
+		}
+		if op.Mode == raftcore.ReadLease && c.deposedBy(op.ReadTerm, op.CompleteUs) {
+			c.staleByDesign++
+			return
+		}
+		c.report(fmt.Sprint(op.ID), "stale-read", "%s read %d of %s read at index %d, missing write %d acknowledged at index %d before the read began", op.Mode, op.ID, op.Key, op.ReadAt, w.ID, w.Index)
+		return
+	}
+}
+
+// deposedBy reports whether a leader of a term after term had been
+// elected at or before time us.
+func (c *Checker) deposedBy(term uint64, us int64) bool {
+	for _, e := range c.w.Trace() {
+		if e.AtUs > us {
+			break
+		}
+		if e.Kind == raftcore.TraceRole && e.ToRole == raftcore.RoleLeader && e.Term > term {
+			return true
+		}
+	}
+	return false
+}
