@@ -47,8 +47,36 @@ func (a *App) legendKey() Widget {
 	}
 	x := a.lay.Nodes[0].LogLabel.X
 	h := size + 6
-	w.Rect = viz.XYWH(x, a.lay.Logs.Y-h-3, a.measure(w.Label, size)+12, h)
+	bw := a.measure(w.Label, size) + 12
+	// Over the log rows' name tags, or, where a machine's words come down
+	// that far (a small stage in zones), over the other end of the rows.
+	spots := []viz.Rect{
+		viz.XYWH(x, a.lay.Logs.Y-h-3, bw, h),
+		viz.XYWH(a.lay.Logs.Right()-bw, a.lay.Logs.Y-h-3, bw, h),
+	}
+	w.Rect = spots[0]
+	for _, r := range spots {
+		if a.keyClear(r) {
+			w.Rect = r
+			break
+		}
+	}
 	return w
+}
+
+// keyClear reports whether the key's button at r keeps off every machine,
+// the words under it, and the canvas edge.
+func (a *App) keyClear(r viz.Rect) bool {
+	if r.Bottom() > a.h || r.Y < 0 {
+		return false
+	}
+	for _, n := range a.lay.Nodes {
+		R := a.lay.NodeRadius
+		if r.Overlaps(viz.XYWH(n.Center.X-R, n.Center.Y-R, 2*R, 2*R)) || r.Overlaps(n.Caption) {
+			return false
+		}
+	}
+	return true
 }
 
 // sampleEntry is the text and colour of an entry on screen that is
