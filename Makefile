@@ -129,13 +129,13 @@ wasm-unit:
 e2e-browser:
 	@scripts/deps.sh browser
 	@$(MAKE) wasm
-	$(GO) test -count=1 -v -tags browser ./e2e/...
+	$(GO) test -count=1 -v -timeout 50m -tags browser ./e2e/...
 
 # The desktop tag also takes in the drawing tests of viz/draw, which paint real frames
 # inside Ebiten's game loop and so need a display.
 e2e-desktop:
 	@scripts/deps.sh desktop xvfb
-	scripts/with-xvfb.sh $(GO) test -count=1 -v -tags desktop ./e2e/... $(DRAW_TEST_PKGS)
+	scripts/with-xvfb.sh $(GO) test -count=1 -v -timeout 20m -tags desktop ./e2e/... $(DRAW_TEST_PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
