@@ -58,6 +58,11 @@ func checkFrame(t *testing.T, a *App, what string) {
 			}
 		}
 	}
+	// The key's button keeps off the machines and their words, unless
+	// words lie all along the log rows' header.
+	if k := f.Logs.Key; k.ID != "" && !a.keyCramped && !a.keyClear(k.Rect) {
+		t.Errorf("%s: the key's button at %v sits on a machine or its words", what, k.Rect)
+	}
 	var ws []Widget
 	ws = append(ws, f.Toolbar...)
 	ws = append(ws, f.Tabs...)

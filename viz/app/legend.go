@@ -49,15 +49,19 @@ func (a *App) legendKey() Widget {
 	h := size + 6
 	bw := a.measure(w.Label, size) + 12
 	// Over the log rows' name tags, or, where a machine's words come down
-	// that far (a small stage in zones), over the other end of the rows.
-	spots := []viz.Rect{
-		viz.XYWH(x, a.lay.Logs.Y-h-3, bw, h),
-		viz.XYWH(a.lay.Logs.Right()-bw, a.lay.Logs.Y-h-3, bw, h),
+	// that far (a small stage in zones), at the other end of the rows'
+	// header, or anywhere along it in between.
+	y := a.lay.Logs.Y - h - 3
+	spots := []viz.Rect{viz.XYWH(x, y, bw, h), viz.XYWH(a.lay.Logs.Right()-bw, y, bw, h)}
+	for sx := x + 6; sx < a.lay.Logs.Right()-bw; sx += 6 {
+		spots = append(spots, viz.XYWH(sx, y, bw, h))
 	}
-	w.Rect = spots[0]
+	// Where machines' words lie all along the header (five members split
+	// on a phone), the key keeps its first place, over some words.
+	w.Rect, a.keyCramped = spots[0], true
 	for _, r := range spots {
 		if a.keyClear(r) {
-			w.Rect = r
+			w.Rect, a.keyCramped = r, false
 			break
 		}
 	}
@@ -65,15 +69,25 @@ func (a *App) legendKey() Widget {
 }
 
 // keyClear reports whether the key's button at r keeps off every machine,
-// the words under it, and the canvas edge.
+// the words drawn under it (the frame's machines are built before the
+// logs), and the canvas edge.
 func (a *App) keyClear(r viz.Rect) bool {
 	if r.Bottom() > a.h || r.Y < 0 {
 		return false
 	}
-	for _, n := range a.lay.Nodes {
-		R := a.lay.NodeRadius
-		if r.Overlaps(viz.XYWH(n.Center.X-R, n.Center.Y-R, 2*R, 2*R)) || r.Overlaps(n.Caption) {
+	for _, n := range a.frame.Nodes {
+		if r.Overlaps(viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)) {
 			return false
+		}
+		for _, t := range n.Lines {
+			if t.Text == "" {
+				continue
+			}
+			// The em box, as Frame.Overflows measures words.
+			w, h := a.measure(t.Text, t.Size), t.Size
+			if r.Overlaps(viz.XYWH(t.X-w/2, t.Y-h/2, w, h)) {
+				return false
+			}
 		}
 	}
 	return true
