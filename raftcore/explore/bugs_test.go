@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -189,4 +190,21 @@ func TestStateCheckCatchesBrokenVariantsOnItsOwn(t *testing.T) {
 		require.True(t, bad, "%v", c.bug.Names())
 		assert.Equal(t, c.rule, v.Rule, v.Text)
 	}
+}
+
+// TestFigure8StartExampleIsTheTestsStart: docs/examples/
+// figure8-start-commit-old-term.json, which docs/raftsim.md gives to
+// `raftsim explore -from`, plays to the state commit-old-term's search
+// starts from here.
+func TestFigure8StartExampleIsTheTestsStart(t *testing.T) {
+	data, err := os.ReadFile("../../docs/examples/figure8-start-commit-old-term.json")
+	require.NoError(t, err)
+	s, err := raftcore.ParseSchedule(data)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"commit-old-term"}, s.Options.Bugs)
+	w, err := s.Run()
+	require.NoError(t, err)
+	want := bugCase{bug: raftcore.BugCommitOldTerm, from: oldLeaderBack}.start(t)
+	assert.Equal(t, want.StateKey(), w.StateKey())
+	assert.Equal(t, want.TraceHash(), w.TraceHash())
 }
