@@ -58,15 +58,18 @@ type Checker struct {
 	committed []knownEntry
 	list      []Violation
 	reported  map[string]bool
-	// staleByDesign counts lease reads classified as stale by design.
-	staleByDesign int
+	// staleByDesign holds the lease reads classified as stale by design,
+	// by operation id: the committed-log check and porcupine may both see
+	// one, and it counts once.
+	staleByDesign map[int]bool
 }
 
 // New starts checking w, which must not have run yet.
 func New(w *raftcore.World) *Checker {
 	n := w.Size()
 	c := &Checker{w: w, size: n, leaders: map[uint64]raftcore.NodeID{}, votes: map[voteKey]raftcore.NodeID{},
-		terms: make([]uint64, n+1), roles: make([]raftcore.Role, n+1), commits: make([]uint64, n+1), reported: map[string]bool{}}
+		terms: make([]uint64, n+1), roles: make([]raftcore.Role, n+1), commits: make([]uint64, n+1), reported: map[string]bool{},
+		staleByDesign: map[int]bool{}}
 	return c
 }
 

@@ -16,7 +16,8 @@ import (
 // wholesale: it is stale by design (and counted in StaleByDesign) only when
 // a leader of a later term than the one that served it had been elected
 // by the time it was answered, the window etcd's lease reads have too.
-// Any other stale read is a violation.
+// Any other stale read is a violation. The history is then judged by
+// porcupine as well (see checkLinearizable).
 func (c *Checker) Finish() {
 	c.Inspect()
 	var log []raftcore.Entry
@@ -42,11 +43,12 @@ func (c *Checker) Finish() {
 			c.checkRead(op, ops, log)
 		}
 	}
+	c.checkLinearizable(ops)
 }
 
 // StaleByDesign counts the lease reads Finish classified as stale by
 // design.
-func (c *Checker) StaleByDesign() int { return c.staleByDesign }
+func (c *Checker) StaleByDesign() int { return len(c.staleByDesign) }
 
 func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.Entry) {
 	if op.ReadAt > uint64(len(log)) {
@@ -64,7 +66,7 @@ func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.En
 			continue
 		}
 		if op.Mode == raftcore.ReadLease && c.deposedBy(op.ReadTerm, op.CompleteUs) {
-			c.staleByDesign++
+			c.staleByDesign[op.ID] = true
 			return
 		}
 		c.report(fmt.Sprint(op.ID), "stale-read", "%s read %d of %s read at index %d, missing write %d acknowledged at index %d before the read began", op.Mode, op.ID, op.Key, op.ReadAt, w.ID, w.Index)

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,7 +18,13 @@ import (
 // schedule from a fresh world.
 func elected(t testing.TB, bugs raftcore.Bug, write bool) *raftcore.World {
 	t.Helper()
-	w := raftcore.MustWorld(Config(3, bugs))
+	return electedIn(t, Config(3, bugs), write)
+}
+
+// electedIn is elected in a world made with cfg.
+func electedIn(t testing.TB, cfg raftcore.Config, write bool) *raftcore.World {
+	t.Helper()
+	w := raftcore.MustWorld(cfg)
 	apply := func(a raftcore.Action) {
 		t.Helper()
 		require.NoError(t, w.Apply(a))
@@ -47,36 +54,62 @@ func elected(t testing.TB, bugs raftcore.Bug, write bool) *raftcore.World {
 	return w
 }
 
-// bugCase is one injected bug and a search that must find it: from a
-// fresh world or from elected, within bounds small enough for a test. Rules
-// lists the rules the shortest run may break first (several can break in
-// its last step), and steps the length of that run from the start state.
+// startState names where a bug's search begins.
+type startState int
+
+const (
+	fresh         startState = iota // a new world
+	leaderElected                   // elected
+	leaderWrote                     // elected, then a write at the leader
+	// oldLeaderBack is the start of the paper's Figure 8 on three
+	// machines: the leader of term 1 took a write no other machine holds,
+	// crashed, came back (keeping its term, vote and log, losing its
+	// commit index) and is campaigning again (a pre-vote for term 2). Appends carry one entry
+	// each, so a new leader's empty entry need not travel with the old
+	// entries before it; with the default 64 an append that carries an
+	// old entry carries the empty one too and the rule cannot break.
+	oldLeaderBack
+)
+
+// bugCase is one injected bug and a search that must find it, from start
+// within bounds small enough for a test. Rules lists the rules the
+// shortest run may break first (several can break in its last step), and
+// steps the length of that run from a fresh world, counting the actions
+// that built the start state.
 type bugCase struct {
-	bug     raftcore.Bug
-	elected bool
-	write   bool // elected, then a write at the leader
-	b       Bounds
-	rules   []raftcore.Rule
-	steps   int
+	bug   raftcore.Bug
+	from  startState
+	b     Bounds
+	rules []raftcore.Rule
+	steps int
 }
 
-// bugCases covers every deliberate bug but commit-old-term. With one
-// entry per append that one needs about twenty steps past an election (a
-// leader re-elected in a later term must replicate its old entry alone);
-// with the default 64 entries per append a new leader's empty entry always
-// travels with the old one, so the rule it breaks cannot break. The
-// Figure 8 test in raftcore shows that bug instead.
+// bugCases covers every deliberate bug. commit-old-term is found from the
+// Figure 8 start: from a fresh world or a just-elected leader its shortest
+// run lies some twenty steps deep, too far for a breadth-first search in a
+// test.
 var bugCases = []bugCase{
-	{raftcore.BugVoteTwice, false, false, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleOneVote}, 7},
-	{raftcore.BugCommitWithoutMajority, false, false, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleMajority}, 5},
-	{raftcore.BugSkipUpToDate, true, false, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleLeaderCompleteness}, 14},
-	{raftcore.BugNoTruncate, true, true, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleMajority, raftcore.RuleLogMatching, raftcore.RuleStateMachineSafety}, 15},
-	{raftcore.BugKeepCommitOnRestart, true, true, Bounds{Nodes: 3, Terms: 2, Faults: 1, Depth: 7}, []raftcore.Rule{raftcore.RuleStateDigest}, 13},
+	{raftcore.BugVoteTwice, fresh, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleOneVote}, 7},
+	{raftcore.BugCommitWithoutMajority, fresh, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleMajority}, 5},
+	{raftcore.BugSkipUpToDate, leaderElected, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleLeaderCompleteness}, 14},
+	{raftcore.BugNoTruncate, leaderWrote, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleMajority, raftcore.RuleLogMatching, raftcore.RuleStateMachineSafety}, 15},
+	{raftcore.BugKeepCommitOnRestart, leaderWrote, Bounds{Nodes: 3, Terms: 2, Faults: 1, Depth: 7}, []raftcore.Rule{raftcore.RuleStateDigest}, 13},
+	{raftcore.BugCommitOldTerm, oldLeaderBack, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleCommitCurrentTerm}, 19},
 }
 
 func (c bugCase) start(t testing.TB) *raftcore.World {
-	if c.elected {
-		return elected(t, c.bug, c.write)
+	switch c.from {
+	case leaderElected, leaderWrote:
+		return elected(t, c.bug, c.from == leaderWrote)
+	case oldLeaderBack:
+		cfg := Config(3, c.bug)
+		cfg.MaxEntriesPerMsg = 1
+		w := electedIn(t, cfg, true)
+		for _, do := range []raftcore.Verb{raftcore.DoCrash, raftcore.DoRestart, raftcore.DoTimeout} {
+			require.NoError(t, w.Apply(raftcore.Action{Do: do, Node: 1}))
+		}
+		require.Equal(t, raftcore.RolePreCandidate, w.Node(1).Role())
+		return w
 	}
 	return raftcore.MustWorld(Config(3, c.bug))
 }
@@ -117,17 +150,13 @@ func TestFindsAShortestRunForEveryInjectedBug(t *testing.T) {
 
 // startSteps is the number of actions that built the start state.
 func startSteps(c bugCase) int {
-	switch {
-	case c.write:
-		return 8
-	case c.elected:
-		return 7
-	}
-	return 0
+	return [...]int{fresh: 0, leaderElected: 7, leaderWrote: 8, oldLeaderBack: 11}[c.from]
 }
 
 // TestCorrectRaftKeepsEveryRuleFromTheBugsStartStates searches from the
-// start states the bug cases use, with correct Raft: no rule breaks.
+// start states the bug cases use, with correct Raft: no rule breaks. From
+// the Figure 8 start it searches one step short of commit-old-term's run
+// (the whole depth would take some twenty seconds).
 func TestCorrectRaftKeepsEveryRuleFromTheBugsStartStates(t *testing.T) {
 	for _, write := range []bool{false, true} {
 		res, err := ExploreFrom(elected(t, 0, write), Bounds{Nodes: 3, Terms: 2, Writes: 1, Faults: 1, Depth: 4})
@@ -135,6 +164,10 @@ func TestCorrectRaftKeepsEveryRuleFromTheBugsStartStates(t *testing.T) {
 		assert.Nil(t, res.Counterexample)
 		assert.True(t, res.Exhausted)
 	}
+	res, err := ExploreFrom(bugCase{from: oldLeaderBack}.start(t), Bounds{Nodes: 3, Terms: 2, Depth: 7})
+	require.NoError(t, err)
+	assert.Nil(t, res.Counterexample)
+	assert.True(t, res.Exhausted)
 }
 
 // TestStateCheckCatchesBrokenVariantsOnItsOwn replays two counterexamples
@@ -157,4 +190,21 @@ func TestStateCheckCatchesBrokenVariantsOnItsOwn(t *testing.T) {
 		require.True(t, bad, "%v", c.bug.Names())
 		assert.Equal(t, c.rule, v.Rule, v.Text)
 	}
+}
+
+// TestFigure8StartExampleIsTheTestsStart: docs/examples/
+// figure8-start-commit-old-term.json, which docs/raftsim.md gives to
+// `raftsim explore -from`, plays to the state commit-old-term's search
+// starts from here.
+func TestFigure8StartExampleIsTheTestsStart(t *testing.T) {
+	data, err := os.ReadFile("../../docs/examples/figure8-start-commit-old-term.json")
+	require.NoError(t, err)
+	s, err := raftcore.ParseSchedule(data)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"commit-old-term"}, s.Options.Bugs)
+	w, err := s.Run()
+	require.NoError(t, err)
+	want := bugCase{bug: raftcore.BugCommitOldTerm, from: oldLeaderBack}.start(t)
+	assert.Equal(t, want.StateKey(), w.StateKey())
+	assert.Equal(t, want.TraceHash(), w.TraceHash())
 }
