@@ -121,9 +121,6 @@ type App struct {
 	w, h   float64
 	lay    viz.Layout
 	layKey layoutKey
-	// keyCramped says the key's button found no place clear of machines'
-	// words (see legendKey).
-	keyCramped bool
 	// compactPanel asks an embedded figure's panel for its short form,
 	// when the long one would not fit (see buildFigure).
 	compactPanel bool

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"iter"
 	"math"
 
 	"raftlab/raftcore"
@@ -45,27 +46,37 @@ func (a *App) legendKey() Widget {
 	if len(a.lay.Nodes) == 0 {
 		return Widget{}
 	}
-	x := a.lay.Nodes[0].LogLabel.X
-	h := size + 6
-	bw := a.measure(w.Label, size) + 12
-	// Over the log rows' name tags, or, where a machine's words come down
-	// that far (a small stage in zones), at the other end of the rows'
-	// header, or anywhere along it in between.
-	y := a.lay.Logs.Y - h - 3
-	spots := []viz.Rect{viz.XYWH(x, y, bw, h), viz.XYWH(a.lay.Logs.Right()-bw, y, bw, h)}
-	for sx := x + 6; sx < a.lay.Logs.Right()-bw; sx += 6 {
-		spots = append(spots, viz.XYWH(sx, y, bw, h))
-	}
 	// Where machines' words lie all along the header (five members split
 	// on a phone), the key keeps its first place, over some words.
-	w.Rect, a.keyCramped = spots[0], true
-	for _, r := range spots {
+	first := true
+	for r := range a.keySpots(a.measure(w.Label, size)+12, size+6) {
+		if first {
+			w.Rect, first = r, false
+		}
 		if a.keyClear(r) {
-			w.Rect, a.keyCramped = r, false
+			w.Rect = r
 			break
 		}
 	}
 	return w
+}
+
+// keySpots are the places the key's button may take, w by h, in order of
+// preference: over the log rows' name tags, or, where a machine's words
+// come down that far (a small stage in zones), at the other end of the
+// rows' header, or anywhere along it in between.
+func (a *App) keySpots(w, h float64) iter.Seq[viz.Rect] {
+	return func(yield func(viz.Rect) bool) {
+		x, y, right := a.lay.Nodes[0].LogLabel.X, a.lay.Logs.Y-h-3, a.lay.Logs.Right()-w
+		if !yield(viz.XYWH(x, y, w, h)) || !yield(viz.XYWH(right, y, w, h)) {
+			return
+		}
+		for sx := x + 6; sx < right; sx += 6 {
+			if !yield(viz.XYWH(sx, y, w, h)) {
+				return
+			}
+		}
+	}
 }
 
 // keyClear reports whether the key's button at r keeps off every machine,
