@@ -378,8 +378,9 @@ func (a *App) buildFigure() {
 	content := a.newWriter(0, 0, g.panel.W-2*panelPad)
 	a.compactPanel = false
 	a.panelContent(k, content)
-	if content.height() > g.panel.H-panelHeader-panelPad/2 {
-		// Too long for the room a figure has: the panel's short form.
+	if k == viz.PanelSafety && content.height() > g.panel.H-panelHeader-panelPad/2 {
+		// Too long for the room a figure has: the contract's short form
+		// (the only panel that has one).
 		a.compactPanel = true
 		content = a.newWriter(0, 0, g.panel.W-2*panelPad)
 		a.panelContent(k, content)
