@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/raftcore"
+	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 )
 
@@ -681,4 +682,26 @@ func TestLatencyIsWrittenOnce(t *testing.T) {
 	}
 	assert.Equal(t, []string{"400 ms"}, labels)
 	assert.Equal(t, "20–40 ms", fmtLatency(20_000, 40_000))
+}
+
+func TestALinkThatBreaksRaftOnPurposeSaysSo(t *testing.T) {
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = 3
+	cfg.Bugs = raftcore.BugVoteTwice
+	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, PosUs: int64(time.Second / time.Microsecond)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := viz.DefaultParams()
+	p.Link = payload
+	a, err := New(Options{Params: p, Width: 1280, Height: 800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.World().Config().Bugs != raftcore.BugVoteTwice {
+		t.Fatalf("the link opened with bugs %v, want vote-twice", a.World().Config().Bugs)
+	}
+	if b := a.State().Banner; !strings.Contains(b, "on purpose") || !strings.Contains(b, "vote-twice") {
+		t.Errorf("a link carrying vote-twice opened with the banner %q, want it to say Raft is broken on purpose and how", b)
+	}
 }

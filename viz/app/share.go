@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
@@ -116,6 +117,9 @@ func (a *App) openRun(data []byte) error {
 		return err
 	}
 	a.adopt(tl, nil)
+	if tl.Config().Bugs != 0 {
+		return nil // adopt's warning stays
+	}
 	a.note(fmt.Sprintf("Opened a run of %s with %d actions.", fmtClock(tl.World().Now()), len(tl.Actions())))
 	return nil
 }
@@ -134,6 +138,18 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 	}
 	a.resetView()
 	a.paused = true
+	if names := cfg.Bugs.Names(); len(names) > 0 {
+		// A counterexample from `raftsim explore` runs a broken variant:
+		// without a word the reader would take the broken rule for Raft's.
+		a.say(brokenOnPurpose(names), ToneBad, 0)
+	}
+}
+
+// brokenOnPurpose tells the reader that the run opened breaks Raft on
+// purpose, and how.
+func brokenOnPurpose(names []string) string {
+	return "This run breaks Raft on purpose (" + strings.Join(names, ", ") +
+		"): what goes wrong here is that bug, not Raft."
 }
 
 // parseAction reads one action from JSON, strictly: unknown fields are
