@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -408,5 +409,44 @@ func TestQuorumSizeOddSizesWasteNothing(t *testing.T) {
 	}
 	if !split {
 		t.Fatal("four members should be split 2/2")
+	}
+}
+
+// TestHistoryForgetsTheFutureARewindLeftBehind: after a rewind the history
+// holds what happened up to the moment shown and nothing after it, as if it
+// had only ever watched the run up to there.
+func TestHistoryForgetsTheFutureARewindLeftBehind(t *testing.T) {
+	run := func(until int64) *raftcore.World {
+		cfg := raftcore.DefaultConfig()
+		cfg.Nodes, cfg.Seed = 3, 7
+		w := raftcore.MustWorld(cfg)
+		w.RunUntil(min(until, 3_000_000))
+		if until > 3_000_000 {
+			// Crash whoever leads and cut a link, so that the future holds a
+			// second leader, drops and a higher term.
+			for id := raftcore.NodeID(1); id <= 3; id++ {
+				if w.Node(id).Role() == raftcore.RoleLeader {
+					if err := w.Apply(raftcore.Action{Do: raftcore.DoCrash, Node: int(id)}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			w.RunUntil(until)
+		}
+		return w
+	}
+	near, far := run(3_000_000), run(9_000_000)
+	h := newHistory()
+	h.update(far)
+	if h.topLeader < 2 || len(h.drops) == 0 {
+		t.Fatalf("the far world should hold a second leader and drops: top leader term %d, %d drops", h.topLeader, len(h.drops))
+	}
+	h.update(near)
+	want := scan(near)
+	if h.seq != want.seq || h.topLeader != want.topLeader || len(h.roles) != len(want.roles) ||
+		len(h.drops) != len(want.drops) || len(h.stale) != len(want.stale) || !slices.Equal(h.truncs, want.truncs) {
+		t.Errorf("after the rewind: seq %d, top leader %d, %d roles, %d drops, %d stale, truncs %v; watching only up to there gives %d, %d, %d, %d, %d, %v",
+			h.seq, h.topLeader, len(h.roles), len(h.drops), len(h.stale), h.truncs,
+			want.seq, want.topLeader, len(want.roles), len(want.drops), len(want.stale), want.truncs)
 	}
 }

@@ -172,8 +172,10 @@ type history struct {
 	seq   uint64 // the last trace event read
 	roles []roleChange
 	drops []drop
-	// truncs counts, per machine, how often entries were replaced.
-	truncs []int
+	// truncs counts, per machine, how often entries were replaced;
+	// truncAt remembers when, so that a rewind can take them back.
+	truncs  []int
+	truncAt []truncation
 	// stale lists entries a machine appended in a term lower than one a
 	// leader had already reached: acts on outdated beliefs.
 	stale     []staleAppend
@@ -189,6 +191,7 @@ type roleChange struct {
 	term     uint64
 	why      raftcore.Cause
 	atUs     int64
+	seq      uint64 // the trace event's, to forget it on a rewind
 }
 
 type drop struct {
@@ -196,6 +199,12 @@ type drop struct {
 	kind     raftcore.MsgType
 	atUs     int64
 	why      raftcore.Cause
+	seq      uint64
+}
+
+type truncation struct {
+	node raftcore.NodeID
+	seq  uint64
 }
 
 type staleAppend struct {
@@ -203,6 +212,7 @@ type staleAppend struct {
 	term  uint64
 	index uint64
 	atUs  int64
+	seq   uint64
 }
 
 func newHistory() *history { return &history{} }
@@ -226,7 +236,7 @@ func (h *history) update(w *raftcore.World) {
 	if w.TraceCount() < h.seq {
 		// The world went back in time (the reader rewound it): carry on
 		// from here.
-		h.seq = w.TraceCount()
+		h.rewind(w.TraceCount())
 		h.elections.RewindTo(w)
 		return
 	}
@@ -238,25 +248,55 @@ func (h *history) update(w *raftcore.World) {
 	h.seq = w.TraceCount()
 }
 
+// rewind forgets what happened after the seq'th trace event: the future
+// the reader left behind by rewinding did not happen in the run shown, and
+// a step's words must not count its leaders, drops or replaced entries.
+func (h *history) rewind(seq uint64) {
+	h.seq = seq
+	h.roles = keepUpTo(h.roles, seq, func(r roleChange) uint64 { return r.seq })
+	h.drops = keepUpTo(h.drops, seq, func(d drop) uint64 { return d.seq })
+	h.stale = keepUpTo(h.stale, seq, func(s staleAppend) uint64 { return s.seq })
+	for n := len(h.truncAt); n > 0 && h.truncAt[n-1].seq > seq; n-- {
+		h.truncs[h.truncAt[n-1].node]--
+		h.truncAt = h.truncAt[:n-1]
+	}
+	h.topLeader = 0
+	for _, rc := range h.roles {
+		if rc.to == raftcore.RoleLeader {
+			h.topLeader = max(h.topLeader, rc.term)
+		}
+	}
+}
+
+// keepUpTo drops the records, kept in trace order, of events after seq.
+func keepUpTo[T any](records []T, seq uint64, seqOf func(T) uint64) []T {
+	n := len(records)
+	for n > 0 && seqOf(records[n-1]) > seq {
+		n--
+	}
+	return records[:n]
+}
+
 func (h *history) event(e raftcore.TraceEvent) {
 	if h.elections != nil { // set on the first look at a world
 		h.elections.Observe(e)
 	}
 	switch e.Kind {
 	case raftcore.TraceDrop:
-		h.drops = append(h.drops, drop{from: e.Node, to: e.Peer, kind: e.MsgType, atUs: e.AtUs, why: e.Cause})
+		h.drops = append(h.drops, drop{from: e.Node, to: e.Peer, kind: e.MsgType, atUs: e.AtUs, why: e.Cause, seq: e.Seq})
 	case raftcore.TraceRole:
-		h.roles = append(h.roles, roleChange{node: e.Node, from: e.FromRole, to: e.ToRole, term: e.Term, why: e.Cause, atUs: e.AtUs})
+		h.roles = append(h.roles, roleChange{node: e.Node, from: e.FromRole, to: e.ToRole, term: e.Term, why: e.Cause, atUs: e.AtUs, seq: e.Seq})
 		if e.ToRole == raftcore.RoleLeader && e.Term > h.topLeader {
 			h.topLeader = e.Term
 		}
 	case raftcore.TraceTruncate:
 		if int(e.Node) < len(h.truncs) {
 			h.truncs[e.Node]++
+			h.truncAt = append(h.truncAt, truncation{node: e.Node, seq: e.Seq})
 		}
 	case raftcore.TraceAppend:
 		if e.Term < h.topLeader {
-			h.stale = append(h.stale, staleAppend{node: e.Node, term: e.Term, index: e.Index, atUs: e.AtUs})
+			h.stale = append(h.stale, staleAppend{node: e.Node, term: e.Term, index: e.Index, atUs: e.AtUs, seq: e.Seq})
 		}
 	}
 }
