@@ -240,7 +240,7 @@ func TestStateCheckCatchesBrokenVariantsOnItsOwn(t *testing.T) {
 // TestStartExamplesAreTheTestsStarts: the start files in docs/examples,
 // which docs/raftsim.md gives to `raftsim explore -from`, play to the
 // states the searches for commit-old-term and read-without-confirm start
-// from here.
+// from here (and to the second's with correct Raft).
 func TestStartExamplesAreTheTestsStarts(t *testing.T) {
 	for _, c := range []struct {
 		file string
@@ -248,6 +248,7 @@ func TestStartExamplesAreTheTestsStarts(t *testing.T) {
 	}{
 		{"figure8-start-commit-old-term.json", bugCase{bug: raftcore.BugCommitOldTerm, from: oldLeaderBack}},
 		{"deposed-leader-read-without-confirm.json", bugCase{bug: raftcore.BugReadWithoutConfirm, from: leaderDeposed}},
+		{"deposed-leader.json", bugCase{from: leaderDeposed}}, // make explore's, with correct Raft
 	} {
 		data, err := os.ReadFile("../../docs/examples/" + c.file)
 		require.NoError(t, err)
