@@ -147,6 +147,9 @@ func TestFindsAShortestRunForEveryInjectedBug(t *testing.T) {
 			assert.Contains(t, c.rules, ce.Violations[0].Rule, ce.Violations[0].Text)
 			assert.Equal(t, c.steps, ce.Steps(), "steps: %v", ce.Schedule.Actions)
 			assert.Equal(t, []string{name}, ce.Schedule.Options.Bugs)
+			if c.bug == raftcore.BugReadWithoutConfirm {
+				assert.Equal(t, readBugRun(t).Actions, ce.Schedule.Actions, "the run the read tests play")
+			}
 
 			// The schedule replays to a broken rule.
 			w, err := ce.Schedule.Run()
