@@ -35,8 +35,8 @@ help:
 	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
-	@echo "make explore      search every run of 3 machines within EXPLORE_BOUNDS for a broken rule (slow),"
-	@echo "                  then the shortest run for each injected bug"
+	@echo "make explore      search every run of 3 machines within EXPLORE_BOUNDS, and around a deposed leader"
+	@echo "                  within EXPLORE_READ_BOUNDS, for a broken rule; then the shortest run for each injected bug"
 	@echo "make mutants      apply each bug of raftcore/testdata/mutants in turn; fail if a test misses one (~10 min)"
 	@echo "make random-long  100,000 random runs of 1 to 9 machines under the independent checker (~20 min)"
 	@echo "make font         cut viz/fonts/mplus-1p-regular-latin.ttf again from Ebiten's M+ 1p (needs pyftsubset)"
@@ -150,11 +150,16 @@ bench-app:
 
 # Exhaustive small-scope exploration (raftcore/explore): every run of three machines within
 # the bounds, every state checked; exits 1 on a broken rule or when -max-states stops it first.
-# Then the tests that find the shortest run for each injected bug. Takes minutes.
-EXPLORE_BOUNDS ?= -terms 2 -writes 1 -faults 1 -depth 9
+# First from a fresh cluster, then around a deposed leader (docs/examples/deposed-leader.json),
+# where reads can meet a stale leader; then the tests that find the shortest run for each
+# injected bug and search their start states with correct Raft. Takes a minute or two.
+EXPLORE_BOUNDS ?= -terms 2 -writes 1 -reads 1 -faults 1 -depth 9
+EXPLORE_READ_BOUNDS ?= -terms 2 -writes 1 -reads 1 -faults 0 -depth 7
 explore:
-	$(GO) run ./cmd/raftsim explore $(EXPLORE_BOUNDS)
-	$(GO) test -count=1 -v -run 'FindsAShortestRun' ./raftcore/explore/
+	$(GO) build -o bin/raftsim ./cmd/raftsim
+	bin/raftsim explore $(EXPLORE_BOUNDS)
+	bin/raftsim explore -from docs/examples/deposed-leader.json $(EXPLORE_READ_BOUNDS)
+	$(GO) test -count=1 -v -run 'FindsAShortestRun|CorrectRaftKeeps' ./raftcore/explore/
 
 # Mutation testing (docs/testing.md): each single-rule bug listed in
 # raftcore/testdata/mutants must make some test of raftcore or

@@ -386,6 +386,15 @@ func (c *checker) onRestart(id NodeID) {
 	c.commitSeen[id] = 0
 }
 
+// ElectedLeader is the machine the checker saw elected leader of term, if
+// any was: the memory the election-safety rule keeps, which no crash or
+// restart erases. A stale lease read is told apart by it: its leader had
+// been deposed by a later one.
+func (w *World) ElectedLeader(term uint64) (NodeID, bool) {
+	id, ok := w.checker.leaders[term]
+	return id, ok
+}
+
 // Violations returns the violations found so far (the first 200).
 func (w *World) Violations() []Violation { return capped(w.checker.list) }
 

@@ -72,9 +72,17 @@ type Op struct {
 	Value string   `json:"value,omitempty"`
 	Mode  ReadMode `json:"mode,omitempty"`
 
-	InvokeUs   int64    `json:"invoke_us"`
-	CompleteUs int64    `json:"complete_us"` // -1 while pending
-	Result     OpResult `json:"result"`
+	InvokeUs   int64 `json:"invoke_us"`
+	CompleteUs int64 `json:"complete_us"` // -1 while pending
+	// InvokeEvent and CompleteEvent are the sequence numbers of the trace
+	// events that recorded the invocation and the completion (0 while
+	// pending). They order operations that share an instant, as they all
+	// do when the clock stands still (raftcore/explore): an operation
+	// finished before another began exactly when its CompleteEvent is
+	// below the other's InvokeEvent.
+	InvokeEvent   uint64   `json:"invoke_event"`
+	CompleteEvent uint64   `json:"complete_event,omitempty"`
+	Result        OpResult `json:"result"`
 	// Reason explains a refusal or a timeout in words.
 	Reason string `json:"reason,omitempty"`
 	// Refusal is why the operation was refused (RefusedNone unless Result
@@ -170,6 +178,7 @@ func (w *World) invoke(op Op) int {
 	w.ops = append(w.ops, op)
 	w.pending = append(w.pending, op.ID-1)
 	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, verb: verbCode(op.Kind), Text: string(op.Kind) + " " + op.Key})
+	w.ops[op.ID-1].InvokeEvent = w.trace.count
 	w.schedule(event{at: w.now + int64(w.cfg.ClientTimeoutMs)*1000, kind: evTimeout, op: op.ID})
 	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode,
 		Based: op.Based || op.Cas, BasedOn: op.BasedOn, Cas: op.Cas}
@@ -318,6 +327,7 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 		}
 	}
 	w.record(TraceEvent{Kind: TraceOpComplete, Node: op.Node, Op: id, Index: op.Index, Text: string(r)})
+	op.CompleteEvent = w.trace.count
 	if op.Controller != 0 {
 		w.controllerHeard(*op)
 	}

@@ -180,3 +180,38 @@ func TestScheduleCarriesBugsByName(t *testing.T) {
 	cfg.Bugs = 0
 	assert.Nil(t, MustWorld(cfg).Schedule().Options.Bugs)
 }
+
+// At a standing clock every operation begins and ends at the same instant;
+// the trace's sequence numbers still say which ended before which began,
+// and the checker remembers who was elected.
+func TestOpsAtOneInstantAreOrderedByTheirTraceEvents(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Nodes = 1
+	w := MustWorld(cfg)
+	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
+	leader, ok := w.ElectedLeader(1)
+	require.True(t, ok)
+	assert.Equal(t, NodeID(1), leader)
+	_, ok = w.ElectedLeader(2)
+	assert.False(t, ok)
+
+	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "x", Value: "a"})
+	mustApply(t, w, Action{Do: DoRead, Node: 1, Key: "x"})
+	ops := w.Ops()
+	require.Len(t, ops, 2)
+	write, read := ops[0], ops[1]
+	require.Equal(t, OpOK, write.Result)
+	require.Equal(t, OpOK, read.Result)
+	assert.Equal(t, write.CompleteUs, read.InvokeUs, "one instant")
+	assert.Less(t, write.InvokeEvent, write.CompleteEvent)
+	assert.Less(t, write.CompleteEvent, read.InvokeEvent, "the write ended before the read began")
+	assert.Equal(t, TraceOpComplete, w.Trace()[write.CompleteEvent-1].Kind)
+	assert.Equal(t, TraceOpInvoke, w.Trace()[read.InvokeEvent-1].Kind)
+
+	// A refusal is a completion too, at the same instant.
+	w3 := frozenWorld(t)
+	mustApply(t, w3, Action{Do: DoWrite, Node: 1, Key: "x", Value: "a"})
+	op, _ := w3.Op(1)
+	assert.Equal(t, OpRefused, op.Result, "no leader known: refused at once")
+	assert.Less(t, op.InvokeEvent, op.CompleteEvent)
+}

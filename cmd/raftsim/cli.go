@@ -31,7 +31,7 @@ Usage:
   raftsim list
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
   raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
-  raftsim explore [-nodes N] [-terms N] [-writes N] [-depth N] [-faults N]
+  raftsim explore [-nodes N] [-terms N] [-writes N] [-reads N] [-depth N] [-faults N]
                   [-max-states N] [-bug NAME | -from FILE] [-schedule FILE]
                   [-base URL]
   raftsim help
@@ -61,13 +61,15 @@ Flags:
   -run              random: print the summary instead of the schedule
   -terms N          explore: highest term a machine may reach (default 2)
   -writes N         explore: client writes along a run (default 1)
+  -reads N          explore: client reads, linearizable or lease, along a run
+                    (default 1)
   -depth N          explore: actions along a run (default 9)
   -faults N         explore: drops, repeats and crashes along a run (default 1)
   -max-states N     explore: give up after N distinct states (default 10000000)
   -bug NAME         explore: break one rule of Raft on purpose, to see the
                     shortest run that shows it (vote-twice, skip-up-to-date,
                     commit-old-term, commit-without-majority, no-truncate,
-                    keep-commit-on-restart)
+                    keep-commit-on-restart, read-without-confirm)
   -from FILE        explore: start from the end of this schedule instead of
                     a fresh cluster
   -schedule FILE    explore: save the shortest failing run for 'run -f'

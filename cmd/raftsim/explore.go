@@ -44,6 +44,7 @@ func (c *cli) explore(args []string) int {
 	fs.IntVar(&b.Nodes, "nodes", 3, "")
 	fs.IntVar(&b.Terms, "terms", 2, "")
 	fs.IntVar(&b.Writes, "writes", 1, "")
+	fs.IntVar(&b.Reads, "reads", 1, "")
 	fs.IntVar(&b.Depth, "depth", 9, "")
 	fs.IntVar(&b.Faults, "faults", 1, "")
 	fs.IntVar(&b.MaxStates, "max-states", 10_000_000, "")

@@ -34,7 +34,7 @@ func TestExploreExhaustsSmallBoundsAndExitsZero(t *testing.T) {
 	assert.Greater(t, r.States, 100)
 	assert.Empty(t, r.Violations)
 	assert.Nil(t, r.Counterexample)
-	assert.Contains(t, errOut, "nodes=3 terms=2 writes=1 depth=5 faults=1: ")
+	assert.Contains(t, errOut, "nodes=3 terms=2 writes=1 reads=1 depth=5 faults=1: ")
 	assert.Contains(t, errOut, "no rule broken")
 }
 
@@ -71,6 +71,42 @@ func TestExploreFindsABugReplayableAsScheduleAndLink(t *testing.T) {
 	assert.Greater(t, tl.World().ViolationCount(raftcore.RuleMajority), 0)
 }
 
+// TestExploreFindsAStaleReadFromTheDeposedLeaderStart: from the example
+// start, the read bug's shortest run, saved and linked; the run's own
+// checker orders by time and sees the write and the read as concurrent at
+// time 0, so the saved run is judged again by explore -from, whose read
+// rule orders by the trace.
+func TestExploreFindsAStaleReadFromTheDeposedLeaderStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cex.json")
+	code, out, errOut := cmd(t, "", "explore", "-from", "../../docs/examples/deposed-leader-read-without-confirm.json",
+		"-writes", "1", "-reads", "1", "-faults", "0", "-depth", "6", "-schedule", path)
+	require.Equal(t, exitViolation, code, errOut)
+	r := exploreOutput(t, out)
+	require.NotNil(t, r.Counterexample)
+	assert.Equal(t, raftcore.RuleStaleRead, r.Violations[0].Rule)
+	assert.Contains(t, errOut, "stale-read after 18 steps")
+	assert.Equal(t, "0ms read 1 x (linearizable)", r.Counterexample.Steps[17])
+
+	// The link opens the run: the deposed leader's read answered from
+	// before the write its client had been told was done.
+	l, err := timeline.DecodeLink(r.Counterexample.Link)
+	require.NoError(t, err)
+	assert.Equal(t, raftcore.BugReadWithoutConfirm, l.Config.Bugs)
+	tl, err := timeline.OpenLink(l)
+	require.NoError(t, err)
+	ops := tl.World().Ops()
+	require.Len(t, ops, 2)
+	assert.Equal(t, raftcore.OpOK, ops[0].Result)
+	assert.Equal(t, "v1", ops[0].Value)
+	assert.Equal(t, raftcore.OpOK, ops[1].Result)
+	assert.False(t, ops[1].ReadFound)
+
+	// The saved run, explored from its end, breaks the read rule at once.
+	code, _, errOut = cmd(t, "", "explore", "-from", path, "-reads", "0", "-depth", "1")
+	assert.Equal(t, exitViolation, code, errOut)
+	assert.Contains(t, errOut, "stale-read after 18 steps")
+}
+
 func TestExploreFromAScheduleStartsThere(t *testing.T) {
 	dir := t.TempDir()
 	// Explore one step from a fresh world with a bug, save the failing
@@ -100,6 +136,7 @@ func TestExploreBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-depth", "0"}, "-depth: 0 is out of range"},
 		{[]string{"-nodes", "12"}, "-nodes: 12 is out of range"},
 		{[]string{"-terms", "x"}, "invalid value \"x\" for flag -terms"},
+		{[]string{"-reads", "-1"}, "-reads: -1 is out of range: use 0 to 100"},
 		{[]string{"-bug", "explode"}, "-bug: unknown bug \"explode\"; use one of vote-twice,"},
 		{[]string{"-from", "/no/such/file.json"}, "-from: open /no/such/file.json"},
 		{[]string{"-from", ""}, "-from: empty file name"},

@@ -15,6 +15,9 @@ type Bounds struct {
 	Terms int `json:"terms"`
 	// Writes is how many client writes a path may make.
 	Writes int `json:"writes"`
+	// Reads is how many client reads (linearizable or lease) a path may
+	// make.
+	Reads int `json:"reads"`
 	// Depth is how many actions a path may take.
 	Depth int `json:"depth"`
 	// Faults is how many drops, repeats and crashes a path may take.
@@ -40,6 +43,8 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("terms: %d is out of range: use 1 to 100", b.Terms)
 	case b.Writes < 0 || b.Writes > 100:
 		return fmt.Errorf("writes: %d is out of range: use 0 to 100", b.Writes)
+	case b.Reads < 0 || b.Reads > 100:
+		return fmt.Errorf("reads: %d is out of range: use 0 to 100", b.Reads)
 	case b.Depth < 1 || b.Depth > MaxDepth:
 		return fmt.Errorf("depth: %d is out of range: use 1 to %d", b.Depth, MaxDepth)
 	case b.Faults < 0 || b.Faults > MaxDepth:
@@ -52,7 +57,7 @@ func (b Bounds) Validate() error {
 
 // String is the bounds as the command line writes them.
 func (b Bounds) String() string {
-	return fmt.Sprintf("nodes=%d terms=%d writes=%d depth=%d faults=%d", b.Nodes, b.Terms, b.Writes, b.Depth, b.Faults)
+	return fmt.Sprintf("nodes=%d terms=%d writes=%d reads=%d depth=%d faults=%d", b.Nodes, b.Terms, b.Writes, b.Reads, b.Depth, b.Faults)
 }
 
 // Config is the world every exploration starts from: raftcore's defaults

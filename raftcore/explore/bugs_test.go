@@ -69,6 +69,12 @@ const (
 	// entries before it; with the default 64 an append that carries an
 	// old entry carries the empty one too and the rule cannot break.
 	oldLeaderBack
+	// leaderDeposed is elected, then machine 2 timed out and won term 2
+	// with machine 3's votes (machine 3 had not yet heard of machine 1).
+	// Machine 1 has heard nothing of it and still leads term 1: the state a
+	// deposed leader's stale read needs, two elections in, too deep for a
+	// breadth-first search from a fresh world in a test.
+	leaderDeposed
 )
 
 // bugCase is one injected bug and a search that must find it, from start
@@ -95,7 +101,12 @@ var bugCases = []bugCase{
 	{raftcore.BugNoTruncate, leaderWrote, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleMajority, raftcore.RuleLogMatching, raftcore.RuleStateMachineSafety}, 15},
 	{raftcore.BugKeepCommitOnRestart, leaderWrote, Bounds{Nodes: 3, Terms: 2, Faults: 1, Depth: 7}, []raftcore.Rule{raftcore.RuleStateDigest}, 13},
 	{raftcore.BugCommitOldTerm, oldLeaderBack, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleCommitCurrentTerm}, 19},
+	{raftcore.BugReadWithoutConfirm, leaderDeposed, deposedBounds, []raftcore.Rule{raftcore.RuleStaleRead}, 18},
 }
+
+// deposedBounds search around the deposed leader with one write and one
+// read (linearizable or lease); the read bug's run lies six steps deep.
+var deposedBounds = Bounds{Nodes: 3, Terms: 2, Writes: 1, Reads: 1, Depth: 6}
 
 func (c bugCase) start(t testing.TB) *raftcore.World {
 	switch c.from {
@@ -109,6 +120,17 @@ func (c bugCase) start(t testing.TB) *raftcore.World {
 			require.NoError(t, w.Apply(raftcore.Action{Do: do, Node: 1}))
 		}
 		require.Equal(t, raftcore.RolePreCandidate, w.Node(1).Role())
+		return w
+	case leaderDeposed:
+		w := elected(t, c.bug, false)
+		require.NoError(t, w.Apply(raftcore.Action{Do: raftcore.DoTimeout, Node: 2}))
+		deliverFrom(t, w, 2, 3, raftcore.MsgPreVote)
+		deliverFrom(t, w, 3, 2, raftcore.MsgPreVoteResp)
+		deliverFrom(t, w, 2, 3, raftcore.MsgVote)
+		deliverFrom(t, w, 3, 2, raftcore.MsgVoteResp)
+		require.Equal(t, raftcore.RoleLeader, w.Node(2).Role())
+		require.Equal(t, uint64(2), w.Node(2).Term())
+		require.Equal(t, raftcore.RoleLeader, w.Node(1).Role(), "machine 1 has not heard of term 2")
 		return w
 	}
 	return raftcore.MustWorld(Config(3, c.bug))
@@ -125,6 +147,9 @@ func TestFindsAShortestRunForEveryInjectedBug(t *testing.T) {
 			assert.Contains(t, c.rules, ce.Violations[0].Rule, ce.Violations[0].Text)
 			assert.Equal(t, c.steps, ce.Steps(), "steps: %v", ce.Schedule.Actions)
 			assert.Equal(t, []string{name}, ce.Schedule.Options.Bugs)
+			if c.bug == raftcore.BugReadWithoutConfirm {
+				assert.Equal(t, readBugRun(t).Actions, ce.Schedule.Actions, "the run the read tests play")
+			}
 
 			// The schedule replays to a broken rule.
 			w, err := ce.Schedule.Run()
@@ -132,6 +157,9 @@ func TestFindsAShortestRunForEveryInjectedBug(t *testing.T) {
 			broken := w.ViolationCount("") > 0
 			if !broken {
 				_, broken = checkState(w)
+			}
+			if !broken {
+				_, broken = checkReads(w, 0)
 			}
 			assert.True(t, broken, "the replayed run broke no rule")
 			// Shortest: one step less, and the whole space within that
@@ -148,9 +176,22 @@ func TestFindsAShortestRunForEveryInjectedBug(t *testing.T) {
 	}
 }
 
+// deliverFrom delivers the first message of type typ from machine from to
+// machine to in flight.
+func deliverFrom(t testing.TB, w *raftcore.World, from, to raftcore.NodeID, typ raftcore.MsgType) {
+	t.Helper()
+	for _, m := range w.InFlight() {
+		if m.From == from && m.To == to && m.Type == typ {
+			require.NoError(t, w.Apply(raftcore.Action{Do: raftcore.DoDeliver, ID: m.ID}))
+			return
+		}
+	}
+	t.Fatalf("no %s from machine %d to machine %d in flight", typ, from, to)
+}
+
 // startSteps is the number of actions that built the start state.
 func startSteps(c bugCase) int {
-	return [...]int{fresh: 0, leaderElected: 7, leaderWrote: 8, oldLeaderBack: 11}[c.from]
+	return [...]int{fresh: 0, leaderElected: 7, leaderWrote: 8, oldLeaderBack: 11, leaderDeposed: 12}[c.from]
 }
 
 // TestCorrectRaftKeepsEveryRuleFromTheBugsStartStates searches from the
@@ -165,6 +206,13 @@ func TestCorrectRaftKeepsEveryRuleFromTheBugsStartStates(t *testing.T) {
 		assert.True(t, res.Exhausted)
 	}
 	res, err := ExploreFrom(bugCase{from: oldLeaderBack}.start(t), Bounds{Nodes: 3, Terms: 2, Depth: 7})
+	require.NoError(t, err)
+	assert.Nil(t, res.Counterexample)
+	assert.True(t, res.Exhausted)
+	// Around the deposed leader, with a write and a read of either kind,
+	// as deep as read-without-confirm's run: the lease reads the deposed
+	// leader serves stale are stale by design, and no rule breaks.
+	res, err = ExploreFrom(bugCase{from: leaderDeposed}.start(t), deposedBounds)
 	require.NoError(t, err)
 	assert.Nil(t, res.Counterexample)
 	assert.True(t, res.Exhausted)
@@ -192,19 +240,28 @@ func TestStateCheckCatchesBrokenVariantsOnItsOwn(t *testing.T) {
 	}
 }
 
-// TestFigure8StartExampleIsTheTestsStart: docs/examples/
-// figure8-start-commit-old-term.json, which docs/raftsim.md gives to
-// `raftsim explore -from`, plays to the state commit-old-term's search
-// starts from here.
-func TestFigure8StartExampleIsTheTestsStart(t *testing.T) {
-	data, err := os.ReadFile("../../docs/examples/figure8-start-commit-old-term.json")
-	require.NoError(t, err)
-	s, err := raftcore.ParseSchedule(data)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"commit-old-term"}, s.Options.Bugs)
-	w, err := s.Run()
-	require.NoError(t, err)
-	want := bugCase{bug: raftcore.BugCommitOldTerm, from: oldLeaderBack}.start(t)
-	assert.Equal(t, want.StateKey(), w.StateKey())
-	assert.Equal(t, want.TraceHash(), w.TraceHash())
+// TestStartExamplesAreTheTestsStarts: the start files in docs/examples,
+// which docs/raftsim.md gives to `raftsim explore -from`, play to the
+// states the searches for commit-old-term and read-without-confirm start
+// from here (and to the second's with correct Raft).
+func TestStartExamplesAreTheTestsStarts(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		bugCase
+	}{
+		{"figure8-start-commit-old-term.json", bugCase{bug: raftcore.BugCommitOldTerm, from: oldLeaderBack}},
+		{"deposed-leader-read-without-confirm.json", bugCase{bug: raftcore.BugReadWithoutConfirm, from: leaderDeposed}},
+		{"deposed-leader.json", bugCase{from: leaderDeposed}}, // make explore's, with correct Raft
+	} {
+		data, err := os.ReadFile("../../docs/examples/" + c.file)
+		require.NoError(t, err)
+		s, err := raftcore.ParseSchedule(data)
+		require.NoError(t, err)
+		assert.Equal(t, c.bug.Names(), s.Options.Bugs)
+		w, err := s.Run()
+		require.NoError(t, err)
+		want := c.start(t)
+		assert.Equal(t, want.StateKey(), w.StateKey(), c.file)
+		assert.Equal(t, want.TraceHash(), w.TraceHash(), c.file)
+	}
 }

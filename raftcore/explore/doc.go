@@ -16,7 +16,9 @@
 //     heartbeats is still in flight (a second round would only copy it);
 //   - crash (a fault) and restart: a machine stops, losing all but its
 //     term, vote and log, and later starts again;
-//   - write: a client asks a machine that knows a leader to write a key.
+//   - write: a client asks a machine that knows a leader to write a key;
+//   - read: a client asks a leader, or a follower that knows one, to read
+//     that key, linearizably (ReadIndex) or on the leader's lease.
 //
 // Because each step is an action, every path is a raftcore schedule: the
 // shortest path to a broken rule replays with `raftsim run -f` and opens in
@@ -26,8 +28,9 @@
 // by a shortest path. States reached by different paths are recognised by
 // World.StateKey (machines, messages in flight as a multiset and what the
 // checker remembers; not message ids, the trace or the action log) together
-// with the budgets still left. The space is bounded by the highest term a
-// machine may reach, the number of client writes, the length of a path and
+// with the budgets still left and what the read rule needs of the clients
+// (clientKey). The space is bounded by the highest term a machine may
+// reach, the number of client writes and reads, the length of a path and
 // the number of faults along it.
 //
 // A standing clock has one consequence worth knowing: a follower's lease on
@@ -41,5 +44,7 @@
 // checker the world runs: two leaders of one term, logs that agree on an
 // entry's term but not on what precedes it, committed prefixes that differ,
 // a commit index past the log's end, a committed entry held by fewer than a
-// majority, and two stores that differ after applying the same log.
+// majority, and two stores that differ after applying the same log. Every
+// read answered is held to a read rule ordered by the trace rather than the
+// clock, which stands still (reads.go).
 package explore

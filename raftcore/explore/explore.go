@@ -44,25 +44,46 @@ func (c *Counterexample) Steps() int { return len(c.Schedule.Actions) }
 // sixteen bytes each rather than a whole world each. The world of a state
 // is rebuilt when it is expanded (see path).
 type step struct {
-	id     uint64 // the message a deliver, drop or repeat names
-	parent int32  // index in the level before
-	verb   uint8  // the action's verb, as its place in raftcore.Verbs
-	node   uint8
+	// arg is the message a deliver, drop or repeat names; for any other
+	// action the machine, and for a read its mode's code above it.
+	arg    uint64
+	parent int32 // index in the level before
+	verb   uint8 // the action's verb, as its place in raftcore.Verbs
 	writes uint8 // writes made along the path, this step included
+	reads  uint8 // reads made along the path, this step included
 	faults uint8 // faults taken along the path, this step included
+}
+
+// stepArg packs what a step keeps of action a besides its verb.
+func stepArg(a raftcore.Action) uint64 {
+	switch a.Do {
+	case raftcore.DoDeliver, raftcore.DoDrop, raftcore.DoRepeat:
+		return a.ID
+	case raftcore.DoRead:
+		return uint64(a.Node) | uint64(readModeCode(a.Mode))<<8
+	}
+	return uint64(a.Node)
 }
 
 // action is the raftcore action the step took.
 func (s step) action() raftcore.Action {
-	a := raftcore.Action{Do: raftcore.Verbs[s.verb], Node: int(s.node), ID: s.id}
-	if a.Do == raftcore.DoWrite {
+	a := raftcore.Action{Do: raftcore.Verbs[s.verb]}
+	switch a.Do {
+	case raftcore.DoDeliver, raftcore.DoDrop, raftcore.DoRepeat:
+		a.ID = s.arg
+		return a
+	case raftcore.DoWrite:
 		a.Key, a.Value = writeKey, writeValue(int(s.writes))
+	case raftcore.DoRead:
+		a.Key, a.Mode = writeKey, readModes[s.arg>>8-1]
 	}
+	a.Node = int(s.arg & 0xff)
 	return a
 }
 
 // Every write sets one key, each to a value of its own, so that two writes
-// applied in different orders leave different states.
+// applied in different orders leave different states, and a read of that
+// key tells which write it saw.
 const writeKey = "x"
 
 func writeValue(n int) string { return "v" + strconv.Itoa(n) }
@@ -114,8 +135,8 @@ func (s *searcher) run() Result {
 	s.res.Bounds = s.b
 	s.res.Levels = []int{1}
 	s.res.States = 1
-	s.seen.add(stateKey(s.root, 0, 0))
-	if s.found(s.root) {
+	s.seen.add(stateKey(s.root, step{}, s.b))
+	if s.found(s.root, 0) {
 		return s.res
 	}
 	s.levels = [][]step{{{parent: -1}}} // the start, at depth 0
@@ -144,7 +165,7 @@ func (s *searcher) run() Result {
 // whose world is w, and adds the new states to next. It reports whether the
 // search is over.
 func (s *searcher) expand(w *raftcore.World, st step, at int32, next []step) ([]step, bool) {
-	s.trial = choices(w, s.b, int(st.writes), int(st.faults), s.trial[:0])
+	s.trial = choices(w, s.b, st, s.trial[:0])
 	for _, a := range s.trial {
 		c := w.Clone()
 		if err := c.Apply(a); err != nil {
@@ -153,18 +174,20 @@ func (s *searcher) expand(w *raftcore.World, st step, at int32, next []step) ([]
 			panic(fmt.Sprintf("explore: %s refused: %v", a, err))
 		}
 		s.res.Transitions++
-		child := step{parent: at, verb: uint8(slices.Index(raftcore.Verbs, a.Do)), node: uint8(a.Node), id: a.ID, writes: st.writes, faults: st.faults}
+		child := step{parent: at, verb: uint8(slices.Index(raftcore.Verbs, a.Do)), arg: stepArg(a), writes: st.writes, reads: st.reads, faults: st.faults}
 		switch a.Do {
 		case raftcore.DoWrite:
 			child.writes++
+		case raftcore.DoRead:
+			child.reads++
 		case raftcore.DoDrop, raftcore.DoRepeat, raftcore.DoCrash:
 			child.faults++
 		}
-		if !s.seen.add(stateKey(c, int(child.writes), int(child.faults))) {
+		if !s.seen.add(stateKey(c, child, s.b)) {
 			continue
 		}
 		s.res.States++
-		if s.found(c) {
+		if s.found(c, w.TraceCount()) {
 			return next, true
 		}
 		if s.b.MaxStates > 0 && s.res.States >= s.b.MaxStates {
@@ -224,11 +247,15 @@ func (p *path) world(depth int, i int32) *raftcore.World {
 	return p.worlds[depth-1]
 }
 
-// found reports, and records as the counterexample, a broken rule in w.
-func (s *searcher) found(w *raftcore.World) bool {
+// found reports, and records as the counterexample, a broken rule in w,
+// judging the reads answered after trace event since.
+func (s *searcher) found(w *raftcore.World, since uint64) bool {
 	vs := w.Violations()
 	if len(vs) == 0 {
 		v, bad := checkState(w)
+		if !bad {
+			v, bad = checkReads(w, since)
+		}
 		if !bad {
 			return false
 		}
@@ -238,18 +265,21 @@ func (s *searcher) found(w *raftcore.World) bool {
 	return true
 }
 
-// stateKey is the world's key with the budgets spent: the same machines
-// with more writes or faults left can still go further. The product with
-// an odd constant (a bijection) spreads the budgets over the low bits that
-// place a key in the key set.
-func stateKey(w *raftcore.World, writes, faults int) uint64 {
-	return (w.StateKey() ^ uint64(writes)<<40 ^ uint64(faults)<<52) * 0x9e3779b97f4a7c15
+// stateKey is the world's key with the budgets spent by st's path (the
+// same machines with more writes, reads or faults left can still go
+// further) and what the read rule needs of the clients (clientKey). The
+// product with an odd constant (a bijection) spreads the budgets over the
+// low bits that place a key in the key set.
+func stateKey(w *raftcore.World, st step, b Bounds) uint64 {
+	budgets := uint64(st.writes)<<40 | uint64(st.reads)<<48 | uint64(st.faults)<<56
+	return (w.StateKey() ^ clientKey(w, int(st.reads) < b.Reads) ^ budgets) * 0x9e3779b97f4a7c15
 }
 
-// choices lists, in a fixed order, every action the world can take in n
-// within the bounds.
-func choices(w *raftcore.World, b Bounds, writes, faults int, out []raftcore.Action) []raftcore.Action {
-	faultsLeft := faults < b.Faults
+// choices lists, in a fixed order, every action the world can take in
+// state st within the bounds.
+func choices(w *raftcore.World, b Bounds, st step, out []raftcore.Action) []raftcore.Action {
+	writes := int(st.writes)
+	faultsLeft := int(st.faults) < b.Faults
 	wire := w.InFlight()
 	for _, m := range wire {
 		out = append(out, raftcore.Action{Do: raftcore.DoDeliver, ID: m.ID})
@@ -288,9 +318,30 @@ func choices(w *raftcore.World, b Bounds, writes, faults int, out []raftcore.Act
 			// would change but the budget, so it is not tried.
 			out = append(out, raftcore.Action{Do: raftcore.DoWrite, Node: int(id), Key: writeKey, Value: writeValue(writes + 1)})
 		}
+		if int(st.reads) < b.Reads {
+			out = readChoices(w, id, out)
+		}
 		if faultsLeft {
 			out = append(out, raftcore.Action{Do: raftcore.DoCrash, Node: int(id)})
 		}
+	}
+	return out
+}
+
+// readChoices adds the reads machine id can take: a linearizable read,
+// and a lease read when CheckQuorum is on. A machine that would refuse a
+// read at once (one that knows no leader, or is campaigning) is not asked:
+// nothing would change but the budget.
+func readChoices(w *raftcore.World, id raftcore.NodeID, out []raftcore.Action) []raftcore.Action {
+	m := w.Node(id)
+	if m.Role() != raftcore.RoleLeader && (m.Role() != raftcore.RoleFollower || m.Lead() == raftcore.None) {
+		return out
+	}
+	for _, mode := range readModes {
+		if mode == raftcore.ReadLease && !w.Config().CheckQuorum {
+			continue
+		}
+		out = append(out, raftcore.Action{Do: raftcore.DoRead, Node: int(id), Key: writeKey, Mode: mode})
 	}
 	return out
 }
