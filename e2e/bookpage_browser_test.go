@@ -166,7 +166,8 @@ func readBookPage(b *testing.B) (shown []shownTime, firstPoster float64, mem boo
 		var at = function (re) { var e = res.filter(function (r) { return re.test(r.name); })[0]; return e ? Math.round(e.responseEnd) + " ms" : "none"; };
 		return "DOMContentLoaded " + Math.round(nav.domContentLoadedEventEnd) + " ms, load " + Math.round(nav.loadEventEnd) +
 			" ms, embed.js received " + at(/embed\.js/) + ", first poster received " + at(/posters\//) +
-			", pictures requested before the load event " + res.filter(function (r) { return /posters\//.test(r.name) && r.startTime < nav.loadEventStart; }).length;
+			", pictures requested before the load event " + res.filter(function (r) { return /posters\//.test(r.name) && r.startTime < nav.loadEventStart; }).length +
+			", first live figure requested " + (res.filter(function (r) { return r.initiatorType === "iframe"; }).map(function (r) { return Math.round(r.startTime) + " ms"; })[0] || "not yet");
 	})()`))
 
 	visit := func(i int, wait bool) shownTime {

@@ -196,7 +196,7 @@
 
   // liveAllowed says whether fig may load its live figure: not where the browser has no
   // WebGL, where its poster (the key moment) stands in for good. It is asked only when a live
-  // figure is about to load: making the test context takes a while, and the posters come first.
+  // figure is about to start, once the posters are in: making the test context takes a while.
   function liveAllowed(fig) {
     if (webGL()) return true;
     if (fig.poster && !fig.noWebGL) {
@@ -415,12 +415,13 @@
   }
 
   function load(fig) {
-    if (fig.requested || !liveAllowed(fig)) return;
+    if (fig.requested) return;
     fig.requested = true;
     keepBounded(fig);
     // The posters first: starting the app (compiling megabytes of WebAssembly, then its first
     // frame on the page's main thread) would hold back every poster not yet parsed, for
-    // seconds, including those of the figures the reader is about to scroll to.
+    // seconds, including those of the figures the reader is about to scroll to; so would the
+    // test for WebGL, which takes seconds under a software renderer.
     request(fig.poster, fig.posterInfo && fig.posterInfo.screen);
     var token = fig.loadToken = (fig.loadToken || 0) + 1;
     var since = Date.now();
@@ -428,6 +429,10 @@
       if (!fig.requested || fig.loadToken !== token) return;
       if (postersPending() && Date.now() - since < POSTER_WAIT) {
         setTimeout(wait, 50);
+        return;
+      }
+      if (!liveAllowed(fig)) {
+        fig.requested = false;
         return;
       }
       startLive(fig);
