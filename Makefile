@@ -20,7 +20,7 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app explore mutants random-long font clean
+.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book explore mutants random-long font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -35,6 +35,7 @@ help:
 	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
+	@echo "make bench-book   the page of every figure: posters, live first frame, memory (slow)"
 	@echo "make explore      search every run of 3 machines within EXPLORE_BOUNDS, and around a deposed leader"
 	@echo "                  within EXPLORE_READ_BOUNDS, for a broken rule; then the shortest run for each injected bug"
 	@echo "make mutants      apply each bug of raftcore/testdata/mutants in turn; fail if a test misses one (~10 min)"
@@ -147,6 +148,13 @@ bench-app:
 	@scripts/deps.sh browser
 	@$(MAKE) wasm
 	$(GO) test -count=1 -v -tags browser -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./e2e/
+
+# The book's page of every figure in one run (BENCHMARKS.md, "Posters"): poster times down and
+# back, the live first frame against the bare Ebiten program, memory after the full scroll.
+bench-book:
+	@scripts/deps.sh browser
+	@$(MAKE) wasm
+	$(GO) test -count=1 -v -tags browser -run '^$$' -bench BookPage -benchtime 1x -timeout 30m ./e2e/
 
 # Exhaustive small-scope exploration (raftcore/explore): every run of three machines within
 # the bounds, every state checked; exits 1 on a broken rule or when -max-states stops it first.

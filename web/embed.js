@@ -52,16 +52,21 @@
   // before the app has loaded: its opening on screen, its key moment in print and where the
   // browser has no WebGL. data-live="click" waits for a click before loading the live figure;
   // the default swaps it in as soon as it has drawn. data-poster="open|key|none" picks the
-  // picture shown on screen.
+  // picture shown on screen. A figure set to the dark theme gets the dark pictures on screen;
+  // the app does not follow the reader's prefers-color-scheme, so neither do its posters.
+  // Print is always the light key moment: dark ink on white paper.
   OWN.poster = true;
   OWN.live = true;
   // Parameters that leave the picture as the poster shows it; any other one (a seed, another
-  // cluster size, a dark theme) would make the poster wrong, so such a figure has none.
+  // cluster size) would make the poster wrong, so such a figure has none.
   var STILL_SAFE = { speed: true, autoplay: true };
   var POSTER_MOMENTS = { open: true, key: true, none: true };
+  // The themes that have posters, and the background behind each while it loads.
+  var POSTER_THEMES = { light: "#f6f7f9", dark: "#10151f" };
 
-  // readPoster reads a figure's poster attributes. Returns {error} or {screen, print, live}:
-  // the poster URLs to show on screen and in print ("" for none) and "ready" or "click".
+  // readPoster reads a figure's poster attributes. Returns {error} or {screen, key, print,
+  // background, live}: the poster URLs to show on screen, where there is no WebGL and in
+  // print ("" for none), the colour behind them, and "ready" or "click".
   function readPoster(el, scenario) {
     var moment = el.getAttribute("data-poster");
     if (moment === null) moment = "open";
@@ -76,16 +81,26 @@
       return { error: 'data-live="' + live + '" is not "ready" (swap in the live figure when it has drawn) or "click".' };
     }
     var safe = moment !== "none";
+    var theme = "light";
     for (var i = 0; i < el.attributes.length && safe; i++) {
       var name = el.attributes[i].name.toLowerCase();
       if (name.indexOf("data-") !== 0) continue;
       var key = name.slice(5);
       if (OWN[key] || STILL_SAFE[key]) continue;
-      if (key === "theme" && el.attributes[i].value.trim() === "light") continue;
+      var value = el.attributes[i].value.trim();
+      if (key === "theme" && POSTER_THEMES.hasOwnProperty(value)) {
+        theme = value;
+        continue;
+      }
       safe = false;
     }
-    var url = function (m) { return new URL("posters/" + scenario + "-" + m + ".svg", appURL).href; };
-    return { screen: safe ? url(moment) : "", print: safe ? url("key") : "", live: live };
+    // The file names of cmd/posters: ID-open.svg, ID-open-dark.svg.
+    var url = function (m, th) {
+      if (!safe) return "";
+      return new URL("posters/" + scenario + "-" + m + (th === "light" ? "" : "-" + th) + ".svg", appURL).href;
+    };
+    return { screen: url(moment, theme), key: url("key", theme), print: url("key", "light"),
+      background: POSTER_THEMES[theme], live: live };
   }
 
   var webGLKnown = null;
@@ -144,16 +159,17 @@
     if (block) block.classList.add("raftlab-poster-block");
     var img = document.createElement("img");
     img.className = "raftlab-poster";
-    img.src = fig.posterInfo.screen;
     img.alt = fig.title + " (still picture)";
     img.decoding = "async";
+    img.style.background = fig.posterInfo.background;
     var print = document.createElement("img");
     print.className = "raftlab-poster-print";
-    print.src = fig.posterInfo.print;
     print.alt = fig.title + " (still picture)";
     el.appendChild(print);
     el.appendChild(img);
     fig.poster = img;
+    fig.printPoster = print;
+    requestPosters(fig);
     // Without its picture (a host that did not copy web/posters) the figure is as before.
     img.addEventListener("error", function () {
       img.remove();
@@ -180,17 +196,103 @@
 
   // liveAllowed says whether fig may load its live figure: not where the browser has no
   // WebGL, where its poster (the key moment) stands in for good. It is asked only when a live
-  // figure is about to load: making the test context takes a while, and the posters come first.
+  // figure is about to start, once the posters are in: making the test context takes a while.
   function liveAllowed(fig) {
     if (webGL()) return true;
     if (fig.poster && !fig.noWebGL) {
       fig.noWebGL = true;
-      fig.poster.src = fig.posterInfo.print;
+      fig.poster.src = fig.posterInfo.key;
       if (fig.playButton) fig.playButton.remove();
       note(fig.el, "The live figure needs WebGL, which this browser does not offer.");
     }
     return !fig.poster;
   }
+
+  // --- When the pictures are requested ----------------------------------------------------
+  // Every poster is a standalone SVG with the font inside (about 48 KB of its 55 to 72 KB), and
+  // the page's main thread parses each one before it can show any, 50 ms or more each on a
+  // busy machine. Requested all at once, with their print copies, a page of 17 figures kept
+  // its first poster waiting for all 34 (and so did requesting the 17 screen posters first).
+  // So only the screen posters of the figures near the viewport are requested at once (the
+  // page's load event waits for them); the other screen posters follow after the load event,
+  // nearest first and two at a time, so that the next figures are ready by the time a reader
+  // scrolls to them and one coming into view never waits behind a crowd; then the print
+  // copies, the same way, or all at once when the page is printed before they are in.
+  var NEAR = 2; // viewport heights above and below the viewport
+  // How long a live figure waits for the screen posters to load before starting all the same.
+  var POSTER_WAIT = 4000; // ms
+  var IN_FLIGHT = 2; // pictures requested at a time after the load event
+  var pageLoaded = document.readyState === "complete";
+  var later = [];   // {fig, print}: pictures waiting for the load event
+  var queue = [];   // pictures to request, in order
+  var inFlight = 0;
+
+  function request(img, src) {
+    if (img && src && !img.getAttribute("src")) img.src = src;
+  }
+
+  function distance(fig) {
+    var r = fig.iframe.getBoundingClientRect();
+    return Math.abs(r.top + r.height / 2 - window.innerHeight / 2);
+  }
+
+  // requestPosters requests a newly mounted figure's screen poster now if it is near the
+  // viewport; the rest of its pictures wait for requestLater.
+  function requestPosters(fig) {
+    var r = fig.iframe.getBoundingClientRect();
+    var margin = NEAR * window.innerHeight;
+    if (r.bottom > -margin && r.top < window.innerHeight + margin) {
+      request(fig.poster, fig.posterInfo.screen);
+    } else {
+      later.push({ fig: fig, print: false });
+    }
+    later.push({ fig: fig, print: true });
+  }
+
+  // requestLater queues the waiting pictures once the page has loaded: screen posters nearest
+  // to the viewport first, ahead of any print copy.
+  function requestLater() {
+    if (!pageLoaded) return;
+    var screen = later.filter(function (q) { return !q.print; });
+    var print = later.filter(function (q) { return q.print; });
+    later = [];
+    screen.sort(function (a, b) { return distance(a.fig) - distance(b.fig); });
+    queue = screen.concat(queue, print);
+    pump();
+  }
+
+  // pump requests queued pictures, IN_FLIGHT at a time, each as one before it has loaded.
+  function pump() {
+    while (inFlight < IN_FLIGHT && queue.length) {
+      var q = queue.shift();
+      var img = q.print ? q.fig.printPoster : q.fig.poster;
+      if (!img || !img.isConnected || img.getAttribute("src")) continue;
+      inFlight++;
+      var done = function () {
+        inFlight--;
+        setTimeout(pump, 0);
+      };
+      img.addEventListener("load", done, { once: true });
+      img.addEventListener("error", done, { once: true });
+      img.src = q.print ? q.fig.posterInfo.print : q.fig.posterInfo.screen;
+    }
+  }
+
+  window.addEventListener("load", function () {
+    pageLoaded = true;
+    // After the next frame, which paints the posters in view, not before: parsing the others
+    // would hold that frame back.
+    if (window.requestAnimationFrame) {
+      requestAnimationFrame(function () { setTimeout(requestLater, 0); });
+    } else {
+      requestLater();
+    }
+  });
+  window.addEventListener("beforeprint", function () {
+    later.concat(queue).forEach(function (q) {
+      if (q.print) request(q.fig.printPoster, q.fig.posterInfo.print);
+    });
+  });
 
   function note(el, text) {
     var n = document.createElement("div");
@@ -313,10 +415,41 @@
   }
 
   function load(fig) {
-    if (fig.requested || !liveAllowed(fig)) return;
+    if (fig.requested) return;
     fig.requested = true;
-    fig.iframe.src = fig.link ? withLink(fig.src, fig.link) : fig.src;
     keepBounded(fig);
+    // The posters first: starting the app (compiling megabytes of WebAssembly, then its first
+    // frame on the page's main thread) would hold back every poster not yet parsed, for
+    // seconds, including those of the figures the reader is about to scroll to; so would the
+    // test for WebGL, which takes seconds under a software renderer.
+    request(fig.poster, fig.posterInfo && fig.posterInfo.screen);
+    var token = fig.loadToken = (fig.loadToken || 0) + 1;
+    var since = Date.now();
+    (function wait() {
+      if (!fig.requested || fig.loadToken !== token) return;
+      if (postersPending() && Date.now() - since < POSTER_WAIT) {
+        setTimeout(wait, 50);
+        return;
+      }
+      if (!liveAllowed(fig)) {
+        fig.requested = false;
+        return;
+      }
+      startLive(fig);
+    })();
+  }
+
+  // postersPending says whether any screen poster has yet to be requested or to load.
+  function postersPending() {
+    for (var i = 0; i < figures.length; i++) {
+      var img = figures[i].poster;
+      if (img && img.isConnected && !figures[i].noWebGL && !(img.getAttribute("src") && img.complete)) return true;
+    }
+    return false;
+  }
+
+  function startLive(fig) {
+    fig.iframe.src = fig.link ? withLink(fig.src, fig.link) : fig.src;
   }
 
   var loadObserver = null;
@@ -573,6 +706,11 @@
       fig.releases++;
       fig.waiting = {};
       fig.iframe.src = "about:blank";
+      // Its poster stands in again until the figure comes back and draws.
+      if (fig.poster) {
+        fig.live = false;
+        fig.poster.classList.remove("raftlab-gone");
+      }
     };
     if (fig.listening) send(fig, { raftlab: "link" }).then(unload);
     setTimeout(unload, 2000);
@@ -596,6 +734,7 @@
   function scan() {
     var els = document.querySelectorAll("div[data-raftlab]");
     for (var i = 0; i < els.length; i++) mount(els[i]);
+    requestLater();
     var links = document.querySelectorAll("[data-raftlab-act]");
     for (var j = 0; j < links.length; j++) mountAct(links[j]);
     return figures.length;

@@ -30,6 +30,24 @@ func fail(err error) {
 	os.Exit(1)
 }
 
+// writeOne writes one poster, leaving the file alone when it already
+// holds the same bytes (its time stamp then says when the picture last
+// changed).
+func writeOne(path, id string, m poster.Moment, theme string) error {
+	b, err := poster.ThemedSVG(id, m, theme)
+	if err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(path); err == nil && string(old) == string(b) {
+		return nil
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%d bytes)\n", path, len(b))
+	return nil
+}
+
 func write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -37,20 +55,13 @@ func write(dir string) error {
 	keep := map[string]bool{}
 	for _, id := range poster.IDs() {
 		for _, m := range poster.Moments {
-			b, err := poster.SVG(id, m)
-			if err != nil {
-				return err
+			for _, theme := range poster.Themes() {
+				name := poster.ThemedFileName(id, m, theme)
+				keep[name] = true
+				if err := writeOne(filepath.Join(dir, name), id, m, theme); err != nil {
+					return err
+				}
 			}
-			name := poster.FileName(id, m)
-			keep[name] = true
-			path := filepath.Join(dir, name)
-			if old, err := os.ReadFile(path); err == nil && string(old) == string(b) {
-				continue
-			}
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				return err
-			}
-			fmt.Printf("wrote %s (%d bytes)\n", path, len(b))
 		}
 	}
 	old, err := filepath.Glob(filepath.Join(dir, "*.svg"))

@@ -13,6 +13,8 @@ package poster
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"raftlab/scenarios"
@@ -38,6 +40,11 @@ const (
 // Moments are the moments every figure has a poster of.
 var Moments = []Moment{Opening, Key}
 
+// Themes are the app's colour themes (viz.Themes, the default first):
+// every moment has a poster in each, so that a figure set to the dark
+// theme stands in with a dark picture rather than none.
+func Themes() []string { return viz.Themes() }
+
 // Width and Height are the size posters are laid out at: a figure in a
 // column of a book page (16:10, embed.js's default). The SVG scales to
 // whatever box the page gives it.
@@ -57,12 +64,28 @@ const playLimit = 10 * time.Minute
 // IDs are the figures that have posters: every scenario in the registry.
 func IDs() []string { return scenarios.IDs() }
 
-// FileName is the name of a figure's poster file in web/posters.
-func FileName(id string, m Moment) string { return id + "-" + string(m) + ".svg" }
+// FileName is the name of a figure's poster file in web/posters, in the
+// default theme.
+func FileName(id string, m Moment) string { return ThemedFileName(id, m, Themes()[0]) }
 
-// Frame returns the frame the app builds for figure id at moment m.
-func Frame(id string, m Moment) (*app.Frame, error) {
-	a, err := open(id)
+// ThemedFileName is the name of a figure's poster file in web/posters in
+// theme: ID-open.svg in the default theme, ID-open-dark.svg in the dark
+// one (embed.js builds the same names).
+func ThemedFileName(id string, m Moment, theme string) string {
+	if theme == Themes()[0] {
+		return id + "-" + string(m) + ".svg"
+	}
+	return id + "-" + string(m) + "-" + theme + ".svg"
+}
+
+// Frame returns the frame the app builds for figure id at moment m, in
+// the default theme.
+func Frame(id string, m Moment) (*app.Frame, error) { return ThemedFrame(id, m, Themes()[0]) }
+
+// ThemedFrame returns the frame the app builds for figure id at moment m
+// when the figure is set to theme (data-theme on its div).
+func ThemedFrame(id string, m Moment, theme string) (*app.Frame, error) {
+	a, err := open(id, theme)
 	if err != nil {
 		return nil, err
 	}
@@ -78,9 +101,13 @@ func Frame(id string, m Moment) (*app.Frame, error) {
 	return a.Frame(), nil
 }
 
-// SVG is figure id's poster at moment m.
-func SVG(id string, m Moment) ([]byte, error) {
-	f, err := Frame(id, m)
+// SVG is figure id's poster at moment m in the default theme.
+func SVG(id string, m Moment) ([]byte, error) { return ThemedSVG(id, m, Themes()[0]) }
+
+// ThemedSVG is figure id's poster at moment m in theme: the same frame as
+// the default one but for its colours, painted with the theme's palette.
+func ThemedSVG(id string, m Moment, theme string) ([]byte, error) {
+	f, err := ThemedFrame(id, m, theme)
 	if err != nil {
 		return nil, err
 	}
@@ -95,14 +122,17 @@ func SVG(id string, m Moment) ([]byte, error) {
 	return svg.Paint(f, svg.Options{Title: s.Title + ": " + what}), nil
 }
 
-// open makes the app as embed.js opens figure id, at the poster's size,
-// measuring text as the browser app does.
-func open(id string) (*app.App, error) {
+// open makes the app as embed.js opens figure id in theme, at the
+// poster's size, measuring text as the browser app does.
+func open(id, theme string) (*app.App, error) {
 	if _, err := scenarios.Get(id); err != nil {
 		return nil, err
 	}
+	if !slices.Contains(Themes(), theme) {
+		return nil, fmt.Errorf("poster %s: no theme called %q (known: %s)", id, theme, strings.Join(Themes(), ", "))
+	}
 	p := viz.DefaultParams()
-	p.Scenario, p.Embed = id, true
+	p.Scenario, p.Embed, p.Theme = id, true, theme
 	return app.New(app.Options{Params: p, Width: Width, Height: Height, Measure: fonts.Measure,
 		Scenarios: app.BuiltinScenarios(), BaseURL: "index.html"})
 }

@@ -1,6 +1,7 @@
 package poster
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,26 +10,31 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"raftlab/viz/palette"
 )
 
 // committed is where `make posters` writes the posters.
 const committed = "../../web/posters"
 
-// TestPostersAreCurrent: every figure has both posters committed, each
-// byte for byte what the code draws now, and nothing else is there.
+// TestPostersAreCurrent: every figure has both posters committed in
+// every theme, each byte for byte what the code draws now, and nothing
+// else is there.
 func TestPostersAreCurrent(t *testing.T) {
 	want := map[string]bool{}
 	for _, id := range IDs() {
 		for _, m := range Moments {
-			name := FileName(id, m)
-			want[name] = true
-			got, err := SVG(id, m)
-			require.NoError(t, err)
-			old, err := os.ReadFile(filepath.Join(committed, name))
-			if !assert.NoError(t, err, "figure %s has no %s poster: run make posters", id, m) {
-				continue
+			for _, theme := range Themes() {
+				name := ThemedFileName(id, m, theme)
+				want[name] = true
+				got, err := ThemedSVG(id, m, theme)
+				require.NoError(t, err)
+				old, err := os.ReadFile(filepath.Join(committed, name))
+				if !assert.NoError(t, err, "figure %s has no %s poster in the %s theme: run make posters", id, m, theme) {
+					continue
+				}
+				assert.True(t, string(old) == string(got), "web/posters/%s is not what the code draws now: run make posters", name)
 			}
-			assert.True(t, string(old) == string(got), "web/posters/%s is not what the code draws now: run make posters", name)
 		}
 	}
 	files, err := filepath.Glob(filepath.Join(committed, "*.svg"))
@@ -59,6 +65,35 @@ func TestKeyMomentIsTheLastStep(t *testing.T) {
 		assert.Contains(t, string(a), "Step 1 of", "%s: the opening is not the first step", id)
 		assert.NotContains(t, string(b), "Step 1 of", "%s: the key moment is the first step", id)
 	}
+}
+
+// TestDarkPosterIsTheSameFrameInDarkColours: the dark poster is the light
+// one's frame (the same words in the same places) painted with the dark
+// palette: its background is the dark theme's, the light one's is absent,
+// and the files are named as embed.js asks for them.
+func TestDarkPosterIsTheSameFrameInDarkColours(t *testing.T) {
+	assert.Equal(t, "majority-key.svg", FileName("majority", Key))
+	assert.Equal(t, "majority-key-dark.svg", ThemedFileName("majority", Key, "dark"))
+	for _, m := range Moments {
+		light, err := Frame("majority", m)
+		require.NoError(t, err)
+		dark, err := ThemedFrame("majority", m, "dark")
+		require.NoError(t, err)
+		dark.Theme = light.Theme
+		assert.Equal(t, light, dark, "%s: the dark frame differs from the light one in more than its theme", m)
+
+		lightSVG, err := SVG("majority", m)
+		require.NoError(t, err)
+		darkSVG, err := ThemedSVG("majority", m, "dark")
+		require.NoError(t, err)
+		bg := func(c uint32) string { return fmt.Sprintf("#%06x", c) }
+		assert.Contains(t, string(darkSVG), bg(palette.Dark().BG), "%s: no dark background", m)
+		assert.NotContains(t, string(darkSVG), bg(palette.Light().BG), "%s: the light background in the dark poster", m)
+		assert.Contains(t, string(lightSVG), bg(palette.Light().BG), "%s: no light background", m)
+	}
+	_, err := ThemedSVG("majority", Key, "sepia")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"sepia"`)
 }
 
 // TestSamePosterTwice: making a poster twice gives the same bytes.
