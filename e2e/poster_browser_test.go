@@ -347,3 +347,30 @@ func TestPosterStandsInWithoutWebGL(t *testing.T) {
 		t.Error("the key-moment poster is not on screen")
 	}
 }
+
+// TestAReleasedClickFigureOffersPlayAgain: a figure that waits for a click, played and then
+// released to keep the page's live figures bounded, shows its poster with its Play button
+// again, and a click on it brings the live figure back.
+func TestAReleasedClickFigureOffersPlayAgain(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>five</title></head><body>`)
+	for i := range 5 {
+		fmt.Fprintf(&page, `<figure><div id="f%d" data-raftlab="roles" data-height="200" data-live="click"></div><figcaption>%d.</figcaption></figure>`, i, i)
+	}
+	page.WriteString(`<script src="embed.js"></script></body></html>`)
+	base := pageServer(t, map[string]string{"/five.html": page.String()})
+	b := newBrowser(t, 800, 1400)
+	b.navigate(base + "five.html")
+	for i := range 5 {
+		evalJS[chromedp.Void](b, fmt.Sprintf(`document.querySelector("#f%d .raftlab-poster-play").click()`, i))
+		b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
+	}
+	b.waitFor(`raftlabEmbed.live() <= 4 && raftlabEmbed.figures().some(function (f) { return f.releases > 0 && !f.requested; })`)
+	i := evalJS[int](b, `raftlabEmbed.figures().findIndex(function (f) { return f.releases > 0 && !f.requested; })`)
+	play := fmt.Sprintf(`document.querySelector("#f%d .raftlab-poster-play")`, i)
+	if !evalJS[bool](b, play+` !== null && !`+play+`.disabled && `+play+`.textContent.indexOf("Play") >= 0`) {
+		t.Fatalf("figure %d was released without its Play button back", i)
+	}
+	evalJS[chromedp.Void](b, play+`.click()`)
+	b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
+}

@@ -146,6 +146,8 @@
     (document.head || document.documentElement).appendChild(style);
   }
 
+  var PLAY_LABEL = "\u25B6 Play this figure";
+
   // mountPoster puts the figure's posters over its frame. Returns whether the live figure must
   // wait for a click before it loads (or never loads: no WebGL).
   function mountPoster(fig, el) {
@@ -180,7 +182,7 @@
     var play = document.createElement("button");
     play.type = "button";
     play.className = "raftlab-poster-play";
-    play.textContent = "\u25B6 Play this figure";
+    play.textContent = PLAY_LABEL;
     var start = function () {
       play.disabled = true;
       play.textContent = "Loading\u2026";
@@ -203,6 +205,7 @@
       fig.noWebGL = true;
       fig.poster.src = fig.posterInfo.key;
       if (fig.playButton) fig.playButton.remove();
+      fig.playButton = null; // for good: there is nothing to play
       note(fig.el, "The live figure needs WebGL, which this browser does not offer.");
     }
     return !fig.poster;
@@ -710,6 +713,12 @@
       if (fig.poster) {
         fig.live = false;
         fig.poster.classList.remove("raftlab-gone");
+        // A figure that waits for a click waits for one again.
+        if (fig.playButton) {
+          fig.playButton.disabled = false;
+          fig.playButton.textContent = PLAY_LABEL;
+          fig.el.appendChild(fig.playButton);
+        }
       }
     };
     if (fig.listening) send(fig, { raftlab: "link" }).then(unload);
