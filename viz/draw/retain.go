@@ -51,8 +51,9 @@ type keptScreen struct {
 	// menu open over the panels would otherwise clash every frame and
 	// have each frame painted twice.
 	calm int
-	// fill is scratch: where this frame fills the background.
-	fill []image.Rectangle
+	// fill and fills are scratch: where this frame fills the background,
+	// and the same without the rectangles inside others.
+	fill, fills []image.Rectangle
 	// whole and partly count frames painted each way (for tests).
 	whole, partly int
 }
@@ -208,10 +209,9 @@ func (c *canvas) paintChanged(f *app.Frame, p *palette) bool {
 		}
 	}
 	bg := toF(p.BG).rgba()
-	for _, r := range fill {
-		if !r.Empty() {
-			c.sub(r).Fill(bg)
-		}
+	k.fills = withoutInner(k.fills[:0], fill)
+	for _, r := range k.fills {
+		c.sub(r).Fill(bg)
 	}
 	c.paintParts(f, p, !keepLogs, boxes, keep)
 	drawn := slices.Concat(k.cluster, k.chrome)
@@ -254,6 +254,27 @@ func vertexBounds(vs []ebiten.Vertex) image.Rectangle {
 	}
 	return image.Rect(int(math.Floor(float64(x0)))-1, int(math.Floor(float64(y0)))-1,
 		int(math.Ceil(float64(x1)))+1, int(math.Ceil(float64(y1)))+1)
+}
+
+// withoutInner appends to out the rectangles of rs but the empty ones and
+// those inside another: a part's batches mostly lie within its first (the
+// cluster's links span the stage its labels and messages are in), and
+// filling each would fill most pixels several times over.
+func withoutInner(out, rs []image.Rectangle) []image.Rectangle {
+	for i, r := range rs {
+		inner := r.Empty()
+		for j, o := range rs {
+			if inner {
+				break
+			}
+			// Of two equal rectangles the first stays.
+			inner = j != i && r.In(o) && (r != o || j < i)
+		}
+		if !inner {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // overlapsAny says whether a rectangle of as overlaps one of bs.

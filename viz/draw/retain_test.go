@@ -111,3 +111,23 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 	k.frame("after a resize", time.Second/60, dark)
 	k.frame("after a resize, next frame", time.Second/60, dark)
 }
+
+// TestWithoutInnerKeepsTheSamePixels: the rectangles left cover what all
+// of them did, each once where one held another.
+func TestWithoutInnerKeepsTheSamePixels(t *testing.T) {
+	rs := []image.Rectangle{
+		image.Rect(180, 84, 712, 595), image.Rect(249, 144, 643, 520), image.Rect(184, 115, 708, 592),
+		image.Rect(8, 2, 1264, 50), image.Rect(407, 13, 1060, 39), image.Rect(8, 2, 1264, 50),
+		image.Rect(600, 40, 700, 60), image.Rect(3, 3, 3, 9),
+	}
+	got := withoutInner(nil, rs)
+	want := []image.Rectangle{image.Rect(180, 84, 712, 595), image.Rect(8, 2, 1264, 50), image.Rect(600, 40, 700, 60)}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
