@@ -3,7 +3,7 @@
 package e2e
 
 // BenchmarkFrameRate: how many frames a second the app shows when WebGL is drawn in
-// software, beside a reference page in the same browser.
+// software, beside the bare Ebiten program and RaftScope in the same browser.
 
 import (
 	"fmt"
@@ -19,9 +19,10 @@ import (
 )
 
 // envRaftScope names a checkout of github.com/ongardie/raftscope (with its two
-// submodules, bootstrap-slider and bootstrap-contextmenu) to measure the app against.
-// RaftScope is not part of the project, and CI has no network: without it the
-// benchmark measures the bare Ebiten program (e2e/sizefloor) instead, and says so.
+// submodules, bootstrap-slider and bootstrap-contextmenu) to measure the app against,
+// besides the bare Ebiten program. RaftScope is not part of the project, and CI has
+// no network: without it the benchmark measures the app against the bare Ebiten
+// program (e2e/sizefloor) only, and says so.
 const envRaftScope = "RAFTLAB_RAFTSCOPE"
 
 // frameRateRounds is how many times each page is measured, in turn with the others,
@@ -57,20 +58,27 @@ const countRenders = `(function () {
 
 // BenchmarkFrameRate measures frames per second and main-thread time of the app
 // running five machines at 1x, at 1280x800 and as a 720x450 embedded run (a book
-// column), against RaftScope (see envRaftScope) or else the bare Ebiten program at
-// the same sizes. One browser per set of flags (SwiftShader, --disable-gpu) loads
+// column), against the bare Ebiten program and RaftScope (see envRaftScope) at the
+// same sizes. One browser per set of flags (SwiftShader, --disable-gpu) loads
 // the pages one after another, frameRateRounds times, measuring each for
 // measureWindow. Frames are those actually shown: the app's painted frames, and
 // for the reference every animation frame (the bare program draws in each;
 // RaftScope's loop runs in each, and its renders are logged beside them).
 func BenchmarkFrameRate(b *testing.B) {
 	appURL := startWebServer(b, appSite(b)) + "index.html"
-	ref := frameRateReference(b)
-	pages := []frameRatePage{
-		{name: "app", w: 1280, h: 800, isApp: true, url: appURL + "?nodes=5&seed=1&speed=1"},
-		{name: ref.name, w: 1280, h: 800, url: ref.url, raftScope: ref.raftScope},
-		{name: "figure", w: 720, h: 450, isApp: true, url: appURL + "?nodes=5&seed=1&speed=1&embed=1"},
-		{name: ref.name, w: 720, h: 450, url: ref.url, raftScope: ref.raftScope},
+	floorURL := startWebServer(b, floorSite(b)) + "index.html"
+	scope, withScope := raftScopeURL(b)
+	var pages []frameRatePage
+	for _, size := range []struct {
+		name, query string
+		w, h        int
+	}{{"app", "?nodes=5&seed=1&speed=1", 1280, 800}, {"figure", "?nodes=5&seed=1&speed=1&embed=1", 720, 450}} {
+		pages = append(pages,
+			frameRatePage{name: size.name, w: size.w, h: size.h, isApp: true, url: appURL + size.query},
+			frameRatePage{name: "bare Ebiten", w: size.w, h: size.h, url: floorURL})
+		if withScope {
+			pages = append(pages, frameRatePage{name: "RaftScope", w: size.w, h: size.h, url: scope, raftScope: true})
+		}
 	}
 	if dir := os.Getenv(envAppBefore); dir != "" {
 		requireAppBuild(b, dir)
@@ -93,7 +101,7 @@ func BenchmarkFrameRate(b *testing.B) {
 					}
 				}
 				br.close()
-				reportFrameRate(b, mode.name, ref.name, pages, got)
+				reportFrameRate(b, mode.name, pages, got)
 			}
 		})
 	}
@@ -125,32 +133,26 @@ func measurePage(b *testing.B, br *browser, p frameRatePage) interval {
 	return w
 }
 
-// reference is the page the app is measured against.
-type reference struct {
-	name, url string
-	raftScope bool
-}
-
-// frameRateReference returns RaftScope's index.html when envRaftScope names a
-// checkout, or else the bare Ebiten program.
-func frameRateReference(b *testing.B) reference {
+// raftScopeURL serves the RaftScope checkout that envRaftScope names and
+// returns its index.html; ok is false when the variable is not set.
+func raftScopeURL(b *testing.B) (url string, ok bool) {
 	b.Helper()
 	dir := os.Getenv(envRaftScope)
 	if dir == "" {
-		b.Logf("%s is not set: measuring the app against the bare Ebiten program, not RaftScope", envRaftScope)
-		return reference{name: "bare Ebiten", url: startWebServer(b, floorSite(b)) + "index.html"}
+		b.Logf("%s is not set: measuring the app against the bare Ebiten program only, not RaftScope", envRaftScope)
+		return "", false
 	}
 	for _, f := range []string{"index.html", "script.js", "bootstrap-slider/js/bootstrap-slider.js", "bootstrap-contextmenu/bootstrap-contextmenu.js"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			b.Fatalf("%s=%s is not a RaftScope checkout with its submodules: %v", envRaftScope, dir, err)
 		}
 	}
-	return reference{name: "RaftScope", url: startWebServer(b, dir) + "index.html", raftScope: true}
+	return startWebServer(b, dir) + "index.html", true
 }
 
 // reportFrameRate logs the table of one set of flags and reports the means over
 // the rounds.
-func reportFrameRate(b *testing.B, mode, refName string, pages []frameRatePage, got [][]interval) {
+func reportFrameRate(b *testing.B, mode string, pages []frameRatePage, got [][]interval) {
 	b.Helper()
 	var lines []string
 	for i, p := range pages {
@@ -171,7 +173,7 @@ func reportFrameRate(b *testing.B, mode, refName string, pages []frameRatePage, 
 		b.ReportMetric(mean(shown), key+"-fps")
 		b.ReportMetric(mean(busy), key+"-busy-ms/s")
 	}
-	b.Logf("frame rate, %s (app against %s, %d rounds of %v windows):\n%s", mode, refName, frameRateRounds, measureWindow, strings.Join(lines, "\n"))
+	b.Logf("frame rate, %s (%d rounds of %v windows):\n%s", mode, frameRateRounds, measureWindow, strings.Join(lines, "\n"))
 }
 
 // spread formats the lowest and highest of xs ("15.1-15.7"), or the one value.
