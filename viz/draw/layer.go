@@ -138,6 +138,9 @@ func (c *canvas) composePanels(boxes []image.Rectangle, keep []bool) {
 		op := &ebiten.DrawImageOptions{}
 		op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
 		c.dst.DrawImage(l.sub(b), op)
+		if c.kept != nil {
+			c.kept.copied += area(b)
+		}
 		c.calls++
 		c.verts += 4
 	}

@@ -54,8 +54,11 @@ type keptScreen struct {
 	// fill and fills are scratch: where this frame fills the background,
 	// and the same without the rectangles inside others.
 	fill, fills []image.Rectangle
-	// whole and partly count frames painted each way (for tests).
-	whole, partly int
+	// whole and partly count frames painted each way, filled the pixels
+	// filled with the background and copied those of panels copied from
+	// their layer (for tests and benchmarks).
+	whole, partly  int
+	filled, copied int
 }
 
 // calmFrames is how many frames are painted whole after a clash.
@@ -94,6 +97,9 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 func (c *canvas) paintWhole(f *app.Frame, p *palette) {
 	k := c.kept
 	c.dst.Fill(toF(p.BG).rgba())
+	if k != nil {
+		k.filled += area(c.dst.Bounds())
+	}
 	boxes, layered := c.prepareLayer(f, p)
 	if !layered {
 		boxes = nil
@@ -212,6 +218,7 @@ func (c *canvas) paintChanged(f *app.Frame, p *palette) bool {
 	k.fills = withoutInner(k.fills[:0], fill)
 	for _, r := range k.fills {
 		c.sub(r).Fill(bg)
+		k.filled += area(r)
 	}
 	c.paintParts(f, p, !keepLogs, boxes, keep)
 	drawn := slices.Concat(k.cluster, k.chrome)
