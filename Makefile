@@ -20,7 +20,7 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book explore mutants random-long font clean
+.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book bench-framerate explore mutants random-long font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -35,6 +35,8 @@ help:
 	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
 	@echo "make bench-app    measure the app in headless Chromium and its download size (slow)"
+	@echo "make bench-framerate  frames per second without a GPU, against the bare Ebiten program"
+	@echo "                  and RaftScope (RAFTLAB_RAFTSCOPE=dir) (slow)"
 	@echo "make bench-book   the page of every figure: posters, live first frame, memory (slow)"
 	@echo "make explore      search every run of 3 machines within EXPLORE_BOUNDS, and around a deposed leader"
 	@echo "                  within EXPLORE_READ_BOUNDS, for a broken rule; then the shortest run for each injected bug"
@@ -155,6 +157,13 @@ bench-book:
 	@scripts/deps.sh browser
 	@$(MAKE) wasm
 	$(GO) test -count=1 -v -tags browser -run '^$$' -bench BookPage -benchtime 1x -timeout 30m ./e2e/
+
+# Frames per second without a GPU (BENCHMARKS.md, "App"): the app against the bare Ebiten
+# program, and against RaftScope when RAFTLAB_RAFTSCOPE names a checkout of it; with
+# RAFTLAB_APP_BEFORE (a directory like web/ holding another build) that build too.
+bench-framerate:
+	@scripts/deps.sh browser
+	$(GO) test -count=1 -v -tags browser -run '^$$' -bench FrameRate -benchtime 1x -timeout 60m ./e2e/
 
 # Exhaustive small-scope exploration (raftcore/explore): every run of three machines within
 # the bounds, every state checked; exits 1 on a broken rule or when -max-states stops it first.

@@ -115,6 +115,7 @@ func (c *canvas) flushDashes() {
 		op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha,
 			Address: ebiten.AddressRepeat, Filter: ebiten.FilterLinear, DisableMipmaps: true}
 		c.dst.DrawTriangles(d.vs, d.is, d.img, op)
+		c.mark(vertexBounds(d.vs))
 		c.calls++
 		c.verts += len(d.vs)
 		d.vs, d.is = d.vs[:0], d.is[:0]

@@ -94,7 +94,7 @@ type Timing struct {
 func New(a *app.App, o Options) *Game {
 	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
 		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)},
-		cv: canvas{layer: &panelLayer{}}}
+		cv: canvas{layer: &panelLayer{}, kept: &keptScreen{}}}
 }
 
 // Run configures Ebiten for an app that only redraws when something
@@ -300,6 +300,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		pal = g.dark
 	}
 	g.cv.dst, g.cv.sc, g.cv.tc = screen, g.scale, &g.texts
+	if ebiten.IsScreenClearedEveryFrame() {
+		// Run leaves the screen as it was; a host that runs the game
+		// otherwise may not.
+		g.cv.kept.invalidate()
+	}
 	g.cv.paintFrame(f, pal)
 	g.texts.endFrame()
 	g.timing.BuildUs, g.timing.PaintUs = t1.Sub(t0).Microseconds(), time.Since(t1).Microseconds()

@@ -21,14 +21,14 @@ type panelLayer struct {
 	sc   float64
 	kept []keptPanel
 	cv   canvas // paints onto img; kept to reuse its buffers
-	// subs are img's regions as images, made once each: Ebiten keeps a
-	// buffer per image, which a region made anew every frame would
-	// allocate every frame.
-	subs map[image.Rectangle]*ebiten.Image
-	// boxes and dirty are scratch for paintPanels.
-	boxes []image.Rectangle
-	dirty []bool
-	moved bool // a panel was repainted this frame (for tests)
+	// subs are img's regions as images.
+	subs regionCache
+	// boxes, dirty and keep are scratch for a frame: each panel's box on
+	// the screen, whether it was painted anew on the layer, whether the
+	// screen keeps it as it is (see keptScreen).
+	boxes       []image.Rectangle
+	dirty, keep []bool
+	moved       bool // a panel was repainted this frame (for tests)
 }
 
 // keptPanel is a panel as painted on the layer, and where.
@@ -45,28 +45,30 @@ func panelBox(pv *app.PanelView, sc float64) image.Rectangle {
 		int(math.Ceil((r.Right()+2)*sc)), int(math.Ceil((r.Bottom()+3)*sc)))
 }
 
-// paintPanels draws the frame's panels: from the layer where they have
-// not changed, painted anew onto it where they have. The layer is not
-// used when panels overlap (clearing one would wipe the other); then they
-// are painted straight onto the screen, as everything else is.
-func (c *canvas) paintPanels(f *app.Frame, p *palette) {
+// prepareLayer brings the layer up to date with the frame's panels: it
+// paints anew onto it the panels whose content changed, and returns each
+// panel's box on the screen, with layered true. The layer is not used when
+// panels overlap (clearing one would wipe the other), nor by a canvas
+// without one: then layered is false and the panels are to be painted
+// straight onto the screen, as everything else is.
+func (c *canvas) prepareLayer(f *app.Frame, p *palette) (boxes []image.Rectangle, layered bool) {
 	if c.layer == nil {
-		c.paintPanelsDirect(f, p)
-		return
+		return nil, false
 	}
 	l := c.layer
-	boxes := append(l.boxes[:0], make([]image.Rectangle, len(f.Panels))...)
+	boxes = append(l.boxes[:0], make([]image.Rectangle, len(f.Panels))...)
 	l.boxes = boxes
 	for i := range f.Panels {
 		boxes[i] = panelBox(&f.Panels[i], c.sc).Intersect(c.dst.Bounds())
 		for _, b := range boxes[:i] {
 			if b.Overlaps(boxes[i]) {
-				c.paintPanelsDirect(f, p)
-				return
+				return nil, false
 			}
 		}
 	}
 	l.moved = false
+	dirty := append(l.dirty[:0], make([]bool, len(f.Panels))...)
+	l.dirty = dirty
 	// The layer covers the panels only (an image may start anywhere), and
 	// is made anew when they move out of it or take much less room.
 	var all image.Rectangle
@@ -74,7 +76,7 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		all = all.Union(b)
 	}
 	if all.Empty() {
-		return
+		return boxes, true
 	}
 	if l.img == nil || !all.In(l.img.Bounds()) || area(l.img.Bounds()) > 2*area(all) {
 		if l.img != nil {
@@ -85,7 +87,6 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		// from sharing a texture.
 		l.img = ebiten.NewImageWithOptions(all, &ebiten.NewImageOptions{Unmanaged: true})
 		l.kept = l.kept[:0]
-		l.subs = map[image.Rectangle]*ebiten.Image{}
 	}
 	if l.pal != p || l.sc != c.sc {
 		l.pal, l.sc, l.kept = p, c.sc, l.kept[:0]
@@ -94,8 +95,6 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 	l.cv.dst, l.cv.sc, l.cv.tc, l.cv.sheet = l.img, c.sc, c.tc, c.sheets()
 	// First wipe where changed panels were, then paint them where they
 	// are: a panel that grew may now cover where its neighbour was.
-	dirty := append(l.dirty[:0], make([]bool, len(f.Panels))...)
-	l.dirty = dirty
 	for i := range f.Panels {
 		dirty[i] = i >= len(l.kept) || l.kept[i].box != boxes[i] || !samePanel(&l.kept[i].pv, &f.Panels[i])
 		if dirty[i] && i < len(l.kept) {
@@ -125,27 +124,52 @@ func (c *canvas) paintPanels(f *app.Frame, p *palette) {
 		l.kept[i] = keptPanel{pv: clonePanel(pv), box: boxes[i]}
 		l.moved = true
 	}
-	for _, b := range boxes {
-		if b.Empty() {
+	return boxes, true
+}
+
+// composePanels copies the panels from the layer onto the screen, but for
+// those that keep says stay as the screen shows them (keep may be nil).
+func (c *canvas) composePanels(boxes []image.Rectangle, keep []bool) {
+	l := c.layer
+	for i, b := range boxes {
+		if b.Empty() || (keep != nil && keep[i]) {
 			continue
 		}
 		op := &ebiten.DrawImageOptions{}
 		op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
 		c.dst.DrawImage(l.sub(b), op)
+		if c.kept != nil {
+			c.kept.copied += area(b)
+		}
 		c.calls++
 		c.verts += 4
 	}
 }
 
 // sub returns the layer's region r as an image.
-func (l *panelLayer) sub(r image.Rectangle) *ebiten.Image {
-	s, ok := l.subs[r]
+func (l *panelLayer) sub(r image.Rectangle) *ebiten.Image { return l.subs.sub(l.img, r) }
+
+// regionCache hands out an image's regions as images, each made once:
+// Ebiten keeps a buffer per image, which a region made anew every frame
+// would allocate every frame.
+type regionCache struct {
+	of *ebiten.Image
+	m  map[image.Rectangle]*ebiten.Image
+}
+
+// sub returns img's region r; regions of an image used before are
+// forgotten.
+func (rc *regionCache) sub(img *ebiten.Image, r image.Rectangle) *ebiten.Image {
+	if rc.m == nil || rc.of != img {
+		rc.of, rc.m = img, map[image.Rectangle]*ebiten.Image{}
+	}
+	s, ok := rc.m[r]
 	if !ok {
-		if len(l.subs) > 64 {
-			clear(l.subs)
+		if len(rc.m) > 64 {
+			clear(rc.m)
 		}
-		s = l.img.SubImage(r).(*ebiten.Image)
-		l.subs[r] = s
+		s = img.SubImage(r).(*ebiten.Image)
+		rc.m[r] = s
 	}
 	return s
 }

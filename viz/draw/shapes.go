@@ -56,6 +56,14 @@ type canvas struct {
 	dashKeys []dashKey
 	// layer, if set, keeps the panels between frames (see panelLayer).
 	layer *panelLayer
+	// kept, if set, is what the screen (dst) holds of the last frame,
+	// so that a frame paints only what changed (see keptScreen).
+	kept *keptScreen
+	// marking: note in marks where the canvas draws (see keptScreen).
+	marking bool
+	marks   []image.Rectangle
+	// subs are dst's regions as images (see sub).
+	subs regionCache
 }
 
 type queuedText struct {
@@ -77,10 +85,22 @@ func (c *canvas) flush() {
 	if c.tc == nil {
 		return
 	}
+	resets, spilled := c.tc.resets, false
 	for _, q := range c.texts {
+		queued := len(c.tc.vs)
 		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
+		spilled = spilled || len(c.tc.vs) < queued
 	}
 	c.texts = c.texts[:0]
+	if c.marking {
+		// The glyphs queued, unless the queue was drawn on the way (a
+		// full batch or a full atlas): then anywhere.
+		if spilled || c.tc.resets != resets {
+			c.mark(c.dst.Bounds())
+		} else {
+			c.mark(vertexBounds(c.tc.vs))
+		}
+	}
 	if n := c.tc.draw(c.dst); n > 0 {
 		c.calls++
 		c.verts += n
@@ -109,6 +129,7 @@ func (c *canvas) drawShapes() {
 			op.DisableMipmaps = true
 		}
 		c.dst.DrawTriangles(c.vs, c.is, src, op)
+		c.mark(vertexBounds(c.vs))
 		c.calls++
 		c.verts += len(c.vs)
 	}

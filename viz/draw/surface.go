@@ -1,8 +1,6 @@
 package draw
 
 import (
-	"time"
-
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/paint"
@@ -15,28 +13,15 @@ import (
 
 type textItem = app.TextItem
 
-// paintFrame draws the whole frame.
-func (c *canvas) paintFrame(f *app.Frame, p *palette) {
-	c.calls, c.verts = 0, 0
-	pt := paint.Painter{S: c, P: p.Palette}
-	t0 := time.Now()
-	c.dst.Fill(toF(p.BG).rgba())
-	// Each pass is one batch of shapes with its text on top. Only the
-	// cluster, with its circles and slanted lines, is anti-aliased; the
-	// rest is mostly upright rectangles, which do not need it.
-	pt.Cluster(f)
-	t1 := time.Now()
-	pt.Logs(f)
-	t2 := time.Now()
-	c.paintPanels(f, p)
-	t3 := time.Now()
-	c.clusterUs, c.panelsUs = t1.Sub(t0).Microseconds(), t3.Sub(t2).Microseconds()
-	pt.Chrome(f)
-}
+// painter paints with the canvas and palette p. Each pass of a frame is
+// one batch of shapes with its text on top. Only the cluster, with its
+// circles and slanted lines, is anti-aliased; the rest is mostly upright
+// rectangles, which do not need it.
+func (c *canvas) painter(p *palette) paint.Painter { return paint.Painter{S: c, P: p.Palette} }
 
 // paintPanel draws one panel.
 func (c *canvas) paintPanel(pv *app.PanelView, p *palette) {
-	pt := paint.Painter{S: c, P: p.Palette}
+	pt := c.painter(p)
 	pt.Panel(pv)
 }
 
@@ -82,6 +67,9 @@ func (c *canvas) Clip(r viz.Rect) paint.Surface { return c.clip(r) }
 func (c *canvas) Unclip(s paint.Surface) {
 	in := s.(*canvas)
 	in.flush()
+	if in.calls > 0 {
+		c.mark(in.dst.Bounds())
+	}
 	c.calls += in.calls
 	c.verts += in.verts
 }

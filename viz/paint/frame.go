@@ -59,6 +59,9 @@ func (d *Painter) Chrome(f *app.Frame) {
 	s := d.S
 	d.widgets(f.Tabs...)
 	d.toolbar(f)
+	// The toolbar and the timeline are flushed apart, so that a surface
+	// that notes where each batch drew sees two strips, not the screen.
+	s.Flush()
 	d.timeline(f)
 	s.Flush()
 	d.replay(f.Replay)
