@@ -18,6 +18,9 @@ var (
 	fontErr  error
 	faceMu   sync.Mutex
 	faces    = map[float64]*text.GoTextFace{}
+	// metricsOf remembers each size's metrics, which the text package
+	// works out anew on every call, and which every label laid out needs.
+	metricsOf = map[float64]text.Metrics{}
 )
 
 func source() *text.GoTextFaceSource {
@@ -43,6 +46,18 @@ func face(size float64) *text.GoTextFace {
 		faces[size] = f
 	}
 	return f
+}
+
+// metrics returns f's metrics, worked out once per size.
+func metrics(f *text.GoTextFace) text.Metrics {
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	m, ok := metricsOf[f.Size]
+	if !ok {
+		m = f.Metrics()
+		metricsOf[f.Size] = m
+	}
+	return m
 }
 
 // Measure returns the width of s in logical pixels at font size size. The
@@ -178,7 +193,7 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 			l = c.fromTemplate(s, f, shifts)
 		}
 		if l == nil {
-			m := f.Metrics()
+			m := metrics(f)
 			l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
 			c.scratch = text.AppendGlyphs(c.scratch[:0], s, f, nil)
 			for _, dx := range shifts {
