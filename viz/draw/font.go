@@ -68,8 +68,8 @@ func metrics(f *text.GoTextFace) text.Metrics {
 // frame, and in the browser, where that code still runs unoptimised,
 // shaping each word took most of a second of start-up. The shaper gives
 // the same widths (TestMeasureIsTheWholeLine and
-// TestMeasureWithoutEbitenMatches hold the two to each other), and the
-// words are still shaped once each for drawing, when a label is laid out.
+// TestMeasureWithoutEbitenMatches hold the two to each other), and a
+// label is still shaped, once, when it is laid out for drawing.
 //
 // A line is the sum of its words and spaces, each word measured once and
 // remembered: the font kerns nothing across a space. The app measures new
