@@ -43,6 +43,8 @@ import (
 )
 
 func main() {
+	// The Go runtime and every package's initialisation have run by now.
+	mark("raftlab-main", nil)
 	win := js.Global()
 	loc := win.Get("location")
 	query := loc.Get("search").String()
@@ -80,9 +82,28 @@ func main() {
 		pageMessage(strings.Join(msgs, "\n"), "info")
 		b.noteShown = true
 	}
+	mark("raftlab-setup", nil)
 	if err := draw.Run(g); err != nil {
 		pageMessage("The simulator stopped: "+err.Error(), "error")
 	}
+}
+
+// mark notes a moment of start-up on the page's performance timeline
+// (performance.mark), where web/index.html notes the download and the
+// compilation: the start-up benchmark (e2e) reads them to tell where the
+// time to the first frame goes.
+func mark(name string, detail map[string]any) {
+	perf := js.Global().Get("performance")
+	if perf.Type() != js.TypeObject || perf.Get("mark").Type() != js.TypeFunction {
+		return
+	}
+	if detail == nil {
+		perf.Call("mark", name)
+		return
+	}
+	opts := js.Global().Get("Object").New()
+	opts.Set("detail", detail)
+	perf.Call("mark", name, opts)
 }
 
 // pageMessage shows text in the page's message area (index.html).
@@ -245,6 +266,10 @@ func (b *bridge) install() {
 
 // ready marks the app ready after its first frame.
 func (b *bridge) ready() {
+	// What the first frame cost, for telling start-up (Ebiten's, the
+	// first Update) from the frame itself: a frame's build and paint.
+	t := b.g.Timing()
+	mark("raftlab-first-draw", map[string]any{"update_us": t.UpdateUs, "build_us": t.BuildUs, "paint_us": t.PaintUs})
 	b.watchContext()
 	b.obj.Set("ready", true)
 	b.win.Call("dispatchEvent", b.win.Get("Event").New("raftlab-ready"))

@@ -41,7 +41,7 @@ func zeroDigits(buf []byte, s string) ([]byte, bool) {
 // renders a glyph at, for a face: fewer as the font grows (the rule of
 // Ebiten's text/v2, which the test compares against real shaping).
 func subpixelSteps(f *text.GoTextFace) int32 {
-	m := f.Metrics()
+	m := metrics(f)
 	switch s := m.HAscent + m.HDescent; {
 	case s < 20:
 		return 8
@@ -126,7 +126,7 @@ func (c *textCache) fromTemplate(s string, f *text.GoTextFace, shifts []float64)
 		if c.templates == nil {
 			c.templates = map[textKey]*templateLayout{}
 		}
-		m := f.Metrics()
+		m := metrics(f)
 		t = &templateLayout{w: text.Advance(k.s, f), h: m.HAscent + m.HDescent,
 			glyphs: text.AppendGlyphs(nil, k.s, f, nil)}
 		c.templates[k] = t

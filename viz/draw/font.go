@@ -18,6 +18,9 @@ var (
 	fontErr  error
 	faceMu   sync.Mutex
 	faces    = map[float64]*text.GoTextFace{}
+	// metricsOf remembers each size's metrics, which the text package
+	// works out anew on every call, and which every label laid out needs.
+	metricsOf = map[float64]text.Metrics{}
 )
 
 func source() *text.GoTextFaceSource {
@@ -45,31 +48,46 @@ func face(size float64) *text.GoTextFace {
 	return f
 }
 
+// metrics returns f's metrics, worked out once per size.
+func metrics(f *text.GoTextFace) text.Metrics {
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	m, ok := metricsOf[f.Size]
+	if !ok {
+		m = f.Metrics()
+		metricsOf[f.Size] = m
+	}
+	return m
+}
+
 // Measure returns the width of s in logical pixels at font size size. The
 // app lays out text with it.
 //
-// The app measures new strings every frame (a clock, a latency), and
-// shaping a whole line anew each time was most of the cost of building a
-// busy frame. So a line is measured as the sum of its words and spaces,
-// each word shaped once and remembered: the font kerns nothing across a
-// space, so the sum is the width of the whole (TestMeasureIsTheWholeLine
-// holds it to that).
+// The widths come from the font file's own numbers (fonts.Measure), not
+// from shaping: the app measures every word it shows before the first
+// frame, and in the browser, where that code still runs unoptimised,
+// shaping each word took most of a second of start-up. The shaper gives
+// the same widths (TestMeasureIsTheWholeLine and
+// TestMeasureWithoutEbitenMatches hold the two to each other), and a
+// label is still shaped, once, when it is laid out for drawing.
+//
+// A line is the sum of its words and spaces, each word measured once and
+// remembered: the font kerns nothing across a space. The app measures new
+// strings every frame (a clock, a latency), so a word is remembered by its
+// template (see digits.go): "8.416" and "8.433" are measured once, as
+// "0.000", since every digit is as wide as 0.
 func Measure(s string, size float64) float64 {
-	f := face(size)
+	size = math.Round(size*4) / 4
 	wordMu.Lock()
 	defer wordMu.Unlock()
 	if len(words) > 8192 {
 		clear(words)
 	}
-	return fonts.ByWords(s, spaceAdvance(f), func(word string) float64 {
-		// A word is as wide as its template (see digits.go), so
-		// "8.416" and "8.433" are measured once, as "0.000".
+	return fonts.ByWords(s, wordWidth(" ", size), func(word string) float64 {
 		wordBuf, _ = zeroDigits(wordBuf, word)
-		a, ok := words[wordKey{string(wordBuf), f.Size}]
+		a, ok := words[wordKey{string(wordBuf), size}]
 		if !ok {
-			k := wordKey{string(wordBuf), f.Size}
-			a = text.Advance(k.s, f)
-			words[k] = a
+			a = wordWidth(string(wordBuf), size)
 		}
 		return a
 	})
@@ -86,12 +104,13 @@ type wordKey struct {
 	size float64
 }
 
-// spaceAdvance is the width of a space in f; the caller holds wordMu.
-func spaceAdvance(f *text.GoTextFace) float64 {
-	k := wordKey{" ", f.Size}
+// wordWidth is the width of word (or of a space) at size, remembered; the
+// caller holds wordMu.
+func wordWidth(word string, size float64) float64 {
+	k := wordKey{word, size}
 	a, ok := words[k]
 	if !ok {
-		a = text.Advance(" ", f)
+		a = fonts.Measure(word, size)
 		words[k] = a
 	}
 	return a
@@ -174,7 +193,7 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 			l = c.fromTemplate(s, f, shifts)
 		}
 		if l == nil {
-			m := f.Metrics()
+			m := metrics(f)
 			l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
 			c.scratch = text.AppendGlyphs(c.scratch[:0], s, f, nil)
 			for _, dx := range shifts {

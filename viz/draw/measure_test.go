@@ -5,6 +5,8 @@ package draw
 import (
 	"testing"
 
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
 	"raftlab/viz/app"
 	"raftlab/viz/fonts"
 	"raftlab/viz/poster"
@@ -57,9 +59,9 @@ func frameTexts(f *app.Frame) []app.TextItem {
 }
 
 // TestMeasureWithoutEbitenMatches: fonts.Measure, which lays out the SVG
-// posters where Ebiten cannot run, gives exactly Measure's widths for
-// every word of every figure, at its opening and at its key moment, and
-// for pairs the font kerns.
+// posters and the app's text (Measure), gives exactly the widths Ebiten's
+// shaper gives each label of every figure, at its opening and at its key
+// moment, and pairs the font kerns.
 func TestMeasureWithoutEbitenMatches(t *testing.T) {
 	texts := []app.TextItem{{Text: "AV To Yo, LT'V P. W,A Tea", Size: 13}, {Text: "Wave", Size: 9.3}}
 	for _, id := range poster.IDs() {
@@ -78,8 +80,8 @@ func TestMeasureWithoutEbitenMatches(t *testing.T) {
 		}
 		n++
 		for _, size := range []float64{x.Size, 11, 12.5} {
-			if a, b := Measure(x.Text, size), fonts.Measure(x.Text, size); a != b {
-				t.Errorf("%q at %v: draw.Measure %v, fonts.Measure %v", x.Text, size, a, b)
+			if a, b := text.Advance(x.Text, face(size)), fonts.Measure(x.Text, size); a != b {
+				t.Errorf("%q at %v: shaped %v, fonts.Measure %v", x.Text, size, a, b)
 			}
 		}
 	}
