@@ -364,13 +364,15 @@ func (c *checker) checkExactlyOnce(id NodeID, e Entry) {
 }
 
 // onRead checks a linearizable or lease read against the writes that
-// completed before it began: the read must see each of them.
+// completed before it began: the read must see each of them. "Before" is
+// the order clients saw (Op.FinishedBefore), so an acknowledgement and a
+// read at one instant are told apart by the trace.
 func (c *checker) onRead(op Op, modIndex uint64) {
 	if !c.raft || op.Mode == ReadLocal {
 		return
 	}
 	for _, w := range c.w.ops {
-		if w.Kind == DoRead || w.Key != op.Key || w.Result != OpOK || w.CompleteUs >= op.InvokeUs {
+		if w.Kind == DoRead || w.Key != op.Key || w.Result != OpOK || !w.FinishedBefore(op) {
 			continue
 		}
 		if w.Index > op.ReadAt {

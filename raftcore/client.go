@@ -139,6 +139,23 @@ type Op struct {
 // Done reports whether the operation has completed.
 func (o Op) Done() bool { return o.Result != OpPending }
 
+// FinishedBefore reports whether o was answered before p was sent, as the
+// clients saw it: by the virtual clock, and between moments at one instant
+// by the trace events that recorded them, since the trace is the order in
+// which things happened. With the clock standing still (raftcore/explore)
+// every operation shares one instant, and only the events tell that an
+// acknowledged write came before a read. Without events (an Op built by
+// hand) two operations at one instant overlap.
+func (o Op) FinishedBefore(p Op) bool {
+	if !o.Done() {
+		return false
+	}
+	if o.CompleteUs != p.InvokeUs {
+		return o.CompleteUs < p.InvokeUs
+	}
+	return o.CompleteEvent < p.InvokeEvent
+}
+
 // LatencyUs is the client's wait, or the wait so far at time now.
 func (o Op) LatencyUs(now int64) int64 {
 	if o.CompleteUs >= 0 {

@@ -243,3 +243,27 @@ func TestRefusalWordsAreDistinct(t *testing.T) {
 		assert.Equal(t, r, back)
 	}
 }
+
+// FinishedBefore orders by time, and at one instant by the trace events;
+// an operation still waiting finished before nothing.
+func TestFinishedBeforeOrdersOneInstantByEvents(t *testing.T) {
+	op := func(invokeUs, completeUs int64, invoke, complete uint64) Op {
+		return Op{InvokeUs: invokeUs, CompleteUs: completeUs, InvokeEvent: invoke, CompleteEvent: complete, Result: OpOK}
+	}
+	for _, c := range []struct {
+		name string
+		a, b Op
+		want bool
+	}{
+		{"earlier time", op(0, 10, 9, 9), op(20, 30, 1, 2), true},
+		{"later time", op(0, 30, 1, 2), op(20, 40, 3, 4), false},
+		{"one instant, acknowledged first", op(0, 0, 1, 5), op(0, 0, 6, 7), true},
+		{"one instant, acknowledged after", op(0, 0, 1, 7), op(0, 0, 6, 8), false},
+		{"one instant, no events", op(0, 0, 0, 0), op(0, 0, 0, 0), false},
+		{"still waiting", Op{InvokeUs: 0, CompleteUs: -1, InvokeEvent: 1, Result: OpPending}, op(10, 20, 5, 6), false},
+	} {
+		if got := c.a.FinishedBefore(c.b); got != c.want {
+			t.Errorf("%s: FinishedBefore = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func linearizable(w *World) error {
 		}
 		for _, b := range ops {
 			pb, ok := at[b.ID]
-			if !ok || a.ID == b.ID || a.CompleteUs >= b.InvokeUs {
+			if !ok || a.ID == b.ID || !a.FinishedBefore(b) {
 				continue
 			}
 			// a finished before b began.

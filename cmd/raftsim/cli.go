@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 )
 
@@ -208,8 +209,28 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 		fmt.Fprintf(c.stderr, "raftsim: %s in a %s run, as that protocol allows; -strict makes this exit 1\n", what, s.Protocol)
 		return code
 	}
-	fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
+	fmt.Fprintf(c.stderr, "raftsim: %s%s\n", what, staleVerdicts(s))
 	return exitViolation
+}
+
+// staleVerdicts names the reads porcupine found not linearizable, if any,
+// after the rules a run broke: the client's side of a stale read, from
+// what clients saw rather than from the logs.
+func staleVerdicts(s raftcore.Summary) string {
+	var reads []string
+	for _, op := range s.Ops {
+		switch {
+		case op.Verdict != string(linearize.Stale):
+		case op.Missed != 0:
+			reads = append(reads, fmt.Sprintf("read %d (it missed write %d)", op.ID, op.Missed))
+		default:
+			reads = append(reads, fmt.Sprintf("read %d", op.ID))
+		}
+	}
+	if len(reads) == 0 {
+		return ""
+	}
+	return "; not linearizable (porcupine): " + strings.Join(reads, ", ")
 }
 
 // rulesBroken says how many violations a run had, of which rules.

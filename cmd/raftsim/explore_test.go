@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 )
@@ -72,10 +73,11 @@ func TestExploreFindsABugReplayableAsScheduleAndLink(t *testing.T) {
 }
 
 // TestExploreFindsAStaleReadFromTheDeposedLeaderStart: from the example
-// start, the read bug's shortest run, saved and linked; the run's own
-// checker orders by time and sees the write and the read as concurrent at
-// time 0, so the saved run is judged again by explore -from, whose read
-// rule orders by the trace.
+// start, the read bug's shortest run, saved and linked. Everything in it
+// happens at time 0, and the checkers order the write's acknowledgement
+// before the read by the trace, so the saved run replays to the stale read
+// (the engine's rule and porcupine both), and so does the link. The saved
+// run is docs/examples/read-without-confirm.json.
 func TestExploreFindsAStaleReadFromTheDeposedLeaderStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cex.json")
 	code, out, errOut := cmd(t, "", "explore", "-from", "../../docs/examples/deposed-leader-read-without-confirm.json",
@@ -100,6 +102,28 @@ func TestExploreFindsAStaleReadFromTheDeposedLeaderStart(t *testing.T) {
 	assert.Equal(t, "v1", ops[0].Value)
 	assert.Equal(t, raftcore.OpOK, ops[1].Result)
 	assert.False(t, ops[1].ReadFound)
+	assert.Less(t, ops[0].CompleteEvent, ops[1].InvokeEvent, "the write was acknowledged before the read was sent")
+	assert.Equal(t, ops[0].CompleteUs, ops[1].InvokeUs, "at one instant")
+	assert.Equal(t, 1, tl.World().ViolationCount(raftcore.RuleStaleRead), "the engine's rule")
+	res := linearize.Check(ops)
+	assert.False(t, res.Linearizable(), "porcupine rejects the link's history")
+	v, _ := res.Verdict(ops[1].ID)
+	assert.Equal(t, linearize.ReadVerdict{Op: 2, Verdict: linearize.Stale, Missed: 1}, v)
+
+	// The saved run is the example, and replays to the stale read: exit 1.
+	saved, err := os.ReadFile(path)
+	require.NoError(t, err)
+	example, err := os.ReadFile("../../docs/examples/read-without-confirm.json")
+	require.NoError(t, err)
+	assert.JSONEq(t, string(example), string(saved), "docs/examples/read-without-confirm.json is the explorer's run")
+	code, runOut, errOut := cmd(t, "", "run", "-f", path)
+	assert.Equal(t, exitViolation, code, errOut)
+	sum := summary(t, runOut)
+	assert.Equal(t, map[raftcore.Rule]int{raftcore.RuleStaleRead: 1}, sum.ViolationCounts)
+	require.Len(t, sum.Ops, 2)
+	assert.Equal(t, string(linearize.Stale), sum.Ops[1].Verdict)
+	assert.Equal(t, 1, sum.Ops[1].Missed)
+	assert.Contains(t, errOut, "1 violation (stale-read); not linearizable (porcupine): read 2 (it missed write 1)")
 
 	// The saved run, explored from its end, breaks the read rule at once.
 	code, _, errOut = cmd(t, "", "explore", "-from", path, "-reads", "0", "-depth", "1")

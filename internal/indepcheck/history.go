@@ -62,7 +62,7 @@ func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.En
 		return
 	}
 	for _, w := range ops {
-		if w.Kind == raftcore.DoRead || w.Key != op.Key || w.Result != raftcore.OpOK || w.CompleteUs >= op.InvokeUs || w.Index <= op.ReadAt {
+		if w.Kind == raftcore.DoRead || w.Key != op.Key || w.Result != raftcore.OpOK || !w.FinishedBefore(op) || w.Index <= op.ReadAt {
 			continue
 		}
 		if op.Mode == raftcore.ReadLease && c.deposedBy(op.ReadTerm, op.CompleteUs) {

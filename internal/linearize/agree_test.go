@@ -77,7 +77,7 @@ func agree(t *testing.T, w *raftcore.World) (both, explained, checked int) {
 		case v.Verdict == Stale:
 			// The rule names the first such write it finds, porcupine the
 			// latest; each must be one the other would accept.
-			if m, _ := w.Op(v.Missed); m.Result != raftcore.OpOK || m.CompleteUs >= r.InvokeUs || m.Index <= r.ReadAt {
+			if m, _ := w.Op(v.Missed); m.Result != raftcore.OpOK || !m.FinishedBefore(r) || m.Index <= r.ReadAt {
 				t.Fatalf("seed %d: read %d (state as of index %d): porcupine names write %d (index %d), which the rule would not", w.Config().Seed, r.ID, r.ReadAt, v.Missed, m.Index)
 			}
 			both++
@@ -106,7 +106,7 @@ func overlapsMissed(writes []raftcore.Op, r raftcore.Op, missedIndex uint64) boo
 		return false
 	}
 	for _, w := range writes {
-		if seen(w) == seen(r) && (w.Result != raftcore.OpOK || w.CompleteUs >= missed.InvokeUs) {
+		if seen(w) == seen(r) && (w.Result != raftcore.OpOK || !w.FinishedBefore(missed)) {
 			return true
 		}
 	}

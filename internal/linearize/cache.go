@@ -79,6 +79,8 @@ func historyPrint(ops []raftcore.Op) uint64 {
 		mix(uint64(op.ID))
 		mix(uint64(op.InvokeUs))
 		mix(uint64(op.CompleteUs))
+		mix(op.InvokeEvent)
+		mix(op.CompleteEvent)
 		mix(uint64(op.Refusal))
 		if op.ReadFound {
 			mix(1)

@@ -129,8 +129,9 @@ func (r Result) sorted() Result {
 
 // keyHistory is one key's operations.
 type keyHistory struct {
-	key string
-	ops []raftcore.Op // every operation on the key, in id order
+	key   string
+	ops   []raftcore.Op // every operation on the key, in id order
+	clock clock         // the moments of ops, porcupine's times
 }
 
 // groupByKey splits ops by key, keys sorted.
@@ -147,6 +148,9 @@ func groupByKey(ops []raftcore.Op) []*keyHistory {
 		k.ops = append(k.ops, op)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })
+	for _, k := range keys {
+		k.clock = clockOf(k.ops)
+	}
 	return keys
 }
 
@@ -161,7 +165,7 @@ func (k *keyHistory) reads() []porcupine.Operation {
 	var out []porcupine.Operation
 	for _, op := range k.ops {
 		if op.Kind == raftcore.DoRead {
-			if p, ok := operation(op); ok {
+			if p, ok := k.clock.operation(op); ok {
 				out = append(out, p)
 			}
 		}
@@ -184,7 +188,7 @@ func (k *keyHistory) writes() []porcupine.Operation {
 		if OutcomeOf(op) == MaybeHappened && !k.returned(seen(op)) {
 			continue
 		}
-		if p, ok := operation(op); ok {
+		if p, ok := k.clock.operation(op); ok {
 			out = append(out, p)
 		}
 	}
@@ -244,7 +248,7 @@ func (k *keyHistory) check(budget time.Duration) (KeyResult, []ReadVerdict) {
 		if op.Kind != raftcore.DoRead {
 			continue
 		}
-		p, ok := operation(op)
+		p, ok := k.clock.operation(op)
 		if !ok {
 			out = append(out, ReadVerdict{Op: op.ID, Verdict: Unanswered})
 			continue
@@ -270,10 +274,10 @@ func (k *keyHistory) missed(read raftcore.Op, earlierReads []raftcore.Op) int {
 	got := seen(read)
 	best := -1
 	for i, w := range k.ops {
-		if w.Kind == raftcore.DoRead || w.Result != raftcore.OpOK || w.CompleteUs >= read.InvokeUs || seen(w) == got {
+		if w.Kind == raftcore.DoRead || w.Result != raftcore.OpOK || !completed(w).before(invoked(read)) || seen(w) == got {
 			continue
 		}
-		if best < 0 || w.CompleteUs > k.ops[best].CompleteUs {
+		if best < 0 || completed(k.ops[best]).before(completed(w)) {
 			best = i
 		}
 	}
@@ -282,11 +286,11 @@ func (k *keyHistory) missed(read raftcore.Op, earlierReads []raftcore.Op) int {
 	}
 	for i := len(earlierReads) - 1; i >= 0; i-- {
 		r := earlierReads[i]
-		if r.CompleteUs >= read.InvokeUs || seen(r) == got {
+		if !completed(r).before(invoked(read)) || seen(r) == got {
 			continue
 		}
 		for j := len(k.ops) - 1; j >= 0; j-- {
-			if w := k.ops[j]; w.Kind != raftcore.DoRead && w.InvokeUs <= r.CompleteUs && seen(w) == seen(r) {
+			if w := k.ops[j]; w.Kind != raftcore.DoRead && !completed(r).before(invoked(w)) && seen(w) == seen(r) {
 				return w.ID
 			}
 		}

@@ -133,3 +133,35 @@ func TestCacheMatchesAFreshCheck(t *testing.T) {
 	assert.Equal(t, Check(changed), c.Check(changed))
 	assert.Equal(t, Linearizable, verdictOf(t, c.Check(changed), 4).Verdict)
 }
+
+// At one instant, as in an exploration where the clock stands still, the
+// trace events order the operations: a write acknowledged (event 5) before
+// a read was sent (event 6) must be seen; one acknowledged after the read
+// was sent overlaps it; and without events the two overlap, as times alone
+// say.
+func TestOneInstantIsOrderedByTraceEvents(t *testing.T) {
+	at := func(op raftcore.Op, invoke, complete uint64) raftcore.Op {
+		op.InvokeEvent, op.CompleteEvent = invoke, complete
+		return op
+	}
+	old := put(1, "k", "a", 0, 0)
+	acked := put(2, "k", "b", 0, 0)
+	read := get(3, "k", "a", 0, 0)
+	r := Check([]raftcore.Op{at(old, 1, 2), at(acked, 3, 5), at(read, 6, 7)})
+	assert.Equal(t, ReadVerdict{Op: 3, Verdict: Stale, Missed: 2}, verdictOf(t, r, 3))
+	assert.False(t, r.Linearizable())
+
+	r = Check([]raftcore.Op{at(old, 1, 2), at(acked, 3, 7), at(read, 6, 8)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict, "acknowledged after the read was sent")
+	r = Check([]raftcore.Op{old, acked, read})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict, "no events: one instant")
+
+	// Time still comes first: an earlier time wins over a higher event.
+	r = Check([]raftcore.Op{at(old, 1, 2), at(put(2, "k", "b", 0, 10), 3, 9), at(get(3, "k", "a", 20, 30), 4, 8)})
+	assert.Equal(t, Stale, verdictOf(t, r, 3).Verdict)
+
+	// The cache sees a change of events alone.
+	var c Cache
+	assert.Equal(t, Linearizable, verdictOf(t, c.Check([]raftcore.Op{at(old, 1, 2), at(acked, 3, 7), at(read, 6, 8)}), 3).Verdict)
+	assert.Equal(t, Stale, verdictOf(t, c.Check([]raftcore.Op{at(old, 1, 2), at(acked, 3, 5), at(read, 6, 7)}), 3).Verdict)
+}

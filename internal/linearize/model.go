@@ -2,8 +2,9 @@
 // porcupine, one key at a time, and gives every answered read a verdict:
 // linearizable, or stale with the acknowledged write it missed.
 //
-// It judges only what clients saw (invoke and completion times, values
-// written and read), never the machines' logs, so it can judge any read mode
+// It judges only what clients saw (invoke and completion times, ordered at
+// one instant by the trace events that recorded them; values written and
+// read), never the machines' logs, so it can judge any read mode
 // and any protocol the lab runs, and it can be set against the engine's own
 // stale-read rule, which looks at log indexes instead.
 package linearize

@@ -96,7 +96,7 @@ func TestLocalReadsGoStaleInPartitions(t *testing.T) {
 		for _, v := range r.Stale() {
 			op, _ := w.Op(v.Op)
 			missed, _ := w.Op(v.Missed)
-			if op.Split && missed.Result == raftcore.OpOK && missed.CompleteUs < op.InvokeUs {
+			if op.Split && missed.FinishedBefore(op) {
 				t.Logf("seed %d: local read %d at %s during a partition missed write %d", seed, op.ID, w.Config().Name(op.Node), missed.ID)
 				return
 			}

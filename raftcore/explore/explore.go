@@ -250,7 +250,7 @@ func (p *path) world(depth int, i int32) *raftcore.World {
 // found reports, and records as the counterexample, a broken rule in w,
 // judging the reads answered after trace event since.
 func (s *searcher) found(w *raftcore.World, since uint64) bool {
-	vs := w.Violations()
+	vs := withoutStaleReads(w.Violations())
 	if len(vs) == 0 {
 		v, bad := checkState(w)
 		if !bad {
@@ -264,6 +264,25 @@ func (s *searcher) found(w *raftcore.World, since uint64) bool {
 	s.res.Counterexample = &Counterexample{Violations: vs, Schedule: w.Schedule()}
 	return true
 }
+
+// withoutStaleReads leaves out the world checker's stale-read verdicts.
+// That checker holds every stale lease read to the rule, a deposed
+// leader's too, which is stale by design; the read rule here (reads.go)
+// judges every read answered, with that classification, instead.
+func withoutStaleReads(vs []raftcore.Violation) []raftcore.Violation {
+	if !slices.ContainsFunc(vs, isStaleRead) {
+		return vs // the usual case: nothing to copy
+	}
+	var keep []raftcore.Violation
+	for _, v := range vs {
+		if !isStaleRead(v) {
+			keep = append(keep, v)
+		}
+	}
+	return keep
+}
+
+func isStaleRead(v raftcore.Violation) bool { return v.Rule == raftcore.RuleStaleRead }
 
 // stateKey is the world's key with the budgets spent by st's path (the
 // same machines with more writes, reads or faults left can still go

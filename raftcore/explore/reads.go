@@ -6,11 +6,13 @@ import (
 	"raftlab/raftcore"
 )
 
-// The read rule. The world's own checker orders a write's acknowledgement
-// and a read's invocation by their times, and in an exploration every
-// operation begins and ends at time 0, so it sees them all as concurrent
-// and never calls a read stale. This rule orders them by the trace events
-// that recorded them (Op.CompleteEvent, Op.InvokeEvent) instead.
+// The read rule. In an exploration every operation begins and ends at
+// time 0, so the rule orders a write's acknowledgement and a read's
+// invocation by the trace events that recorded them (Op.CompleteEvent,
+// Op.InvokeEvent), as the world's own checker and porcupine's verdicts
+// (internal/linearize) do at one instant too. It differs from the world's
+// checker only in classifying a deposed leader's lease reads (below), so
+// the search leaves stale reads to it (withoutStaleReads).
 //
 // Stated precisely: for a linearizable or lease read R that was answered,
 // let W be, among the writes and deletes of R's key whose client was told

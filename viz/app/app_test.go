@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -704,4 +705,29 @@ func TestALinkThatBreaksRaftOnPurposeSaysSo(t *testing.T) {
 	if b := a.State().Banner; !strings.Contains(b, "on purpose") || !strings.Contains(b, "vote-twice") {
 		t.Errorf("a link carrying vote-twice opened with the banner %q, want it to say Raft is broken on purpose and how", b)
 	}
+}
+
+// TestTheReadBugsCounterexampleOpensMarkedStale opens the explorer's
+// shortest run for read-without-confirm (docs/examples/read-without-confirm.json)
+// from a share link. Every action in it happens at time 0; the client panel
+// still knows the write was acknowledged before the read was sent, and marks
+// the read stale.
+func TestTheReadBugsCounterexampleOpensMarkedStale(t *testing.T) {
+	data, err := os.ReadFile("../../docs/examples/read-without-confirm.json")
+	require.NoError(t, err)
+	s, err := raftcore.ParseSchedule(data)
+	require.NoError(t, err)
+	w, err := s.Run()
+	require.NoError(t, err)
+	// The link as raftsim explore makes it.
+	payload, err := timeline.EncodeLink(timeline.Link{Config: s.Config(), Actions: s.Actions})
+	require.NoError(t, err)
+	p := viz.DefaultParams()
+	p.Link = payload
+	a, err := New(Options{Params: p, Width: 1280, Height: 800})
+	require.NoError(t, err)
+	require.Equal(t, w.TraceHash(), a.World().TraceHash())
+	text := panelText(t, a, "Client requests")
+	assert.Contains(t, text, "#2 ")
+	assert.Contains(t, text, "stale: missed #1", "the read is marked: %s", text)
 }
