@@ -61,6 +61,9 @@ type Clause struct {
 	Has       uint64 `json:"has,omitempty"`
 	Committed uint64 `json:"committed,omitempty"`
 	Behind    int    `json:"behind,omitempty"`
+	// Holds (FactBehind): Node already holds every committed entry and
+	// lacks only the news that they are committed.
+	Holds bool `json:"holds,omitempty"`
 }
 
 // ClauseFact names a situation a clause tells of.
@@ -195,6 +198,29 @@ func (c contract) entryText(id NodeID, i uint64) string {
 
 // maxCommit returns the machine with the highest commit index (the lowest id
 // on ties) and that index.
+// holdsText says that a machine holds the top committed entries but knows
+// only has of them to be committed.
+func holdsText(name string, has, top uint64) string {
+	const tell = "; a leader's next message will tell it."
+	switch {
+	case has > 0:
+		return fmt.Sprintf("%s already holds all %d committed entries but knows only %d of them to be committed", name, top, has) + tell
+	case top == 1:
+		return name + " already holds the committed entry but does not know yet that it is committed" + tell
+	default:
+		return fmt.Sprintf("%s already holds all %d committed entries but does not know yet that they are committed", name, top) + tell
+	}
+}
+
+// holdsCommitted says whether machine id's log holds the first top
+// entries as the machine that has committed them does: by log matching, the
+// same term at index top means the same entries up to it.
+func (c contract) holdsCommitted(id NodeID, top uint64) bool {
+	best, _ := c.maxCommit()
+	mine, theirs := c.w.nodes[id].log, c.w.nodes[best].log
+	return mine.lastIndex() >= top && mine.term(top) == theirs.term(top)
+}
+
 func (c contract) maxCommit() (NodeID, uint64) {
 	best, at := NodeID(1), uint64(0)
 	for i := 1; i <= c.w.cfg.Nodes; i++ {
@@ -389,8 +415,16 @@ func (c contract) convergeRaft(cl Clause) Clause {
 	case StatusPaused:
 		cl.Text = fmt.Sprintf("%s is paused, knowing %d of %d committed entries; it catches up when it resumes.", c.name(worst), has, top)
 	default:
-		cl.Text = fmt.Sprintf("%s knows %d of %d committed entries; a leader will send it the rest.", c.name(worst), has, top)
 		cl.Fact = FactBehind
+		cl.Holds = c.holdsCommitted(worst, top)
+		if cl.Holds {
+			// Its log matches up to the last committed entry: only the
+			// commit index has not reached it, and the leader's next
+			// append or heartbeat carries that.
+			cl.Text = holdsText(c.name(worst), has, top)
+		} else {
+			cl.Text = fmt.Sprintf("%s knows %d of %d committed entries; a leader will send it the rest.", c.name(worst), has, top)
+		}
 	}
 	cl.Node, cl.Has, cl.Committed, cl.Behind = worst, has, top, len(behind)
 	if len(behind) > 1 {

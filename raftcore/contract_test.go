@@ -201,3 +201,37 @@ func TestContractStatesItsFacts(t *testing.T) {
 	}
 	noViolations(t, w)
 }
+
+// TestABehindMachineThatHoldsTheEntriesIsToldSo: a follower that has every
+// committed entry but not yet the news that they are committed is not said
+// to be waiting for entries.
+func TestABehindMachineThatHoldsTheEntriesIsToldSo(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolRaft) })
+	deliver := func(to NodeID, typ MsgType) {
+		t.Helper()
+		for _, m := range w.InFlight() {
+			if m.To == to && m.Type == typ {
+				mustApply(t, w, Action{Do: DoDeliver, ID: m.ID})
+				return
+			}
+		}
+		t.Fatalf("no %s to %d in flight", typ, to)
+	}
+	// A wins term 1 with B's vote; its empty entry reaches B and C, and
+	// B's answer lets A commit it. Neither B nor C has heard that yet.
+	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
+	deliver(2, MsgPreVote)
+	deliver(1, MsgPreVoteResp)
+	deliver(2, MsgVote)
+	deliver(1, MsgVoteResp)
+	deliver(2, MsgApp)
+	deliver(3, MsgApp)
+	deliver(1, MsgAppResp)
+	if w.Node(1).Commit() != 1 || w.Node(2).Commit() != 0 || w.Node(2).LastIndex() != 1 {
+		t.Fatalf("commit A %d, B %d, B's last index %d; want 1, 0, 1", w.Node(1).Commit(), w.Node(2).Commit(), w.Node(2).LastIndex())
+	}
+	wantClause(t, w, ClauseConverge, ClauseNotYet, "B already holds the committed entry but does not know yet that it is committed")
+	if c := clause(t, w, ClauseConverge); c.Fact != FactBehind || !c.Holds || c.Behind != 2 {
+		t.Fatalf("B holds the entry: %+v, want FactBehind, Holds, 2 behind", c)
+	}
+}

@@ -477,6 +477,13 @@ func (a *App) clauseText(cl raftcore.Clause) string {
 	case raftcore.FactBehind:
 		s := fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest",
 			a.cfg.Name(cl.Node), cl.Has, cl.Committed)
+		if cl.Holds {
+			s = fmt.Sprintf("%s already holds all %s; the machine in charge will tell it they are final",
+				a.cfg.Name(cl.Node), count(int(cl.Committed), "committed entry", "committed entries"))
+			if cl.Committed == 1 {
+				s = a.cfg.Name(cl.Node) + " already holds the committed entry; the machine in charge will tell it the entry is final"
+			}
+		}
 		if cl.Behind > 1 {
 			s += " (" + count(cl.Behind, "machine is", "machines are") + " behind)"
 		}
