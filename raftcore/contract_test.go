@@ -207,16 +207,7 @@ func TestContractStatesItsFacts(t *testing.T) {
 // to be waiting for entries.
 func TestABehindMachineThatHoldsTheEntriesIsToldSo(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolRaft) })
-	deliver := func(to NodeID, typ MsgType) {
-		t.Helper()
-		for _, m := range w.InFlight() {
-			if m.To == to && m.Type == typ {
-				mustApply(t, w, Action{Do: DoDeliver, ID: m.ID})
-				return
-			}
-		}
-		t.Fatalf("no %s to %d in flight", typ, to)
-	}
+	deliver := func(to NodeID, typ MsgType) { t.Helper(); deliverFirst(t, w, to, typ) }
 	// A wins term 1 with B's vote; its empty entry reaches B and C, and
 	// B's answer lets A commit it. Neither B nor C has heard that yet.
 	mustApply(t, w, Action{Do: DoTimeout, Node: 1})

@@ -73,16 +73,7 @@ func TestHeartbeatActionMakesOnlyALeaderSend(t *testing.T) {
 	assert.Empty(t, w.InFlight(), "a follower has no heartbeat to send")
 	// Elect machine 1 with machine 2's votes.
 	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
-	deliverTo := func(to NodeID, typ MsgType) {
-		t.Helper()
-		for _, m := range w.InFlight() {
-			if m.To == to && m.Type == typ {
-				mustApply(t, w, Action{Do: DoDeliver, ID: m.ID})
-				return
-			}
-		}
-		t.Fatalf("no %s to %d in flight", typ, to)
-	}
+	deliverTo := func(to NodeID, typ MsgType) { t.Helper(); deliverFirst(t, w, to, typ) }
 	deliverTo(2, MsgPreVote)
 	deliverTo(1, MsgPreVoteResp)
 	deliverTo(2, MsgVote)
@@ -214,4 +205,17 @@ func TestOpsAtOneInstantAreOrderedByTheirTraceEvents(t *testing.T) {
 	op, _ := w3.Op(1)
 	assert.Equal(t, OpRefused, op.Result, "no leader known: refused at once")
 	assert.Less(t, op.InvokeEvent, op.CompleteEvent)
+}
+
+// deliverFirst delivers the first message of type typ in flight to machine
+// to, failing the test if there is none.
+func deliverFirst(t *testing.T, w *World, to NodeID, typ MsgType) {
+	t.Helper()
+	for _, m := range w.InFlight() {
+		if m.To == to && m.Type == typ {
+			mustApply(t, w, Action{Do: DoDeliver, ID: m.ID})
+			return
+		}
+	}
+	t.Fatalf("no %s to %d in flight", typ, to)
 }
