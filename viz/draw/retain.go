@@ -52,8 +52,9 @@ type keptScreen struct {
 	// have each frame painted twice.
 	calm int
 	// fill and fills are scratch: where this frame fills the background,
-	// and the same without the rectangles inside others.
-	fill, fills []image.Rectangle
+	// and the same without the rectangles inside others; kept and drawn
+	// where it keeps parts and where it painted them.
+	fill, fills, kept, drawn []image.Rectangle
 	// whole and partly count frames painted each way, filled the pixels
 	// filled with the background and copied those of panels copied from
 	// their layer (for tests and benchmarks).
@@ -165,7 +166,7 @@ func (c *canvas) paintChanged(f *app.Frame, p *palette) bool {
 	}
 	l := c.layer
 	keepLogs := sameLogs(&k.shownLogs, &f.Logs)
-	keep := append(l.keep[:0], make([]bool, len(boxes))...)
+	keep := slices.Grow(l.keep[:0], len(boxes))[:len(boxes)]
 	l.keep = keep
 	for i, b := range boxes {
 		keep[i] = !l.dirty[i] && i < len(k.panels) && k.panels[i] == b
@@ -205,7 +206,7 @@ func (c *canvas) paintChanged(f *app.Frame, p *palette) bool {
 		}
 	}
 	k.fill = fill
-	var kept []image.Rectangle
+	kept := k.kept[:0]
 	if keepLogs {
 		kept = append(kept, k.logs...)
 	}
@@ -214,6 +215,7 @@ func (c *canvas) paintChanged(f *app.Frame, p *palette) bool {
 			kept = append(kept, b)
 		}
 	}
+	k.kept = kept
 	bg := toF(p.BG).rgba()
 	k.fills = withoutInner(k.fills[:0], fill)
 	for _, r := range k.fills {
@@ -221,10 +223,11 @@ func (c *canvas) paintChanged(f *app.Frame, p *palette) bool {
 		k.filled += area(r)
 	}
 	c.paintParts(f, p, !keepLogs, boxes, keep)
-	drawn := slices.Concat(k.cluster, k.chrome)
+	drawn := append(append(k.drawn[:0], k.cluster...), k.chrome...)
 	if !keepLogs {
 		drawn = append(drawn, k.logs...)
 	}
+	k.drawn = drawn
 	if overlapsAny(drawn, kept) {
 		// Painted over a part kept (a part grew into it): the screen is
 		// wrong there.

@@ -4,6 +4,7 @@ package draw
 
 import (
 	"image"
+	"reflect"
 	"testing"
 	"time"
 
@@ -133,4 +134,64 @@ func TestWithoutInnerKeepsTheSamePixels(t *testing.T) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 	}
+}
+
+// TestSameLogsSeesEveryField: the logs are kept on the screen while
+// sameLogs says they show the same, so a field it does not compare (one
+// added to app.LogsView or app.LogRow later) would leave stale logs on
+// screen. Changing any one field, of the view or of a row, must make it
+// say they differ.
+func TestSameLogsSeesEveryField(t *testing.T) {
+	base := app.LogsView{Rows: []app.LogRow{{Cells: []app.LogCell{{}}}}}
+	check := func(where string, set func(*app.LogsView) reflect.Value) {
+		t.Helper()
+		var lv app.LogsView
+		n := set(&lv).NumField()
+		for i := range n {
+			changed := cloneLogs(&base, &app.LogsView{})
+			field := set(&changed).Field(i)
+			if !differ(field) {
+				t.Fatalf("%s field %s: no way to change it in this test", where, set(&changed).Type().Field(i).Name)
+			}
+			if sameLogs(&base, &changed) {
+				t.Errorf("sameLogs misses a change to %s.%s", where, set(&changed).Type().Field(i).Name)
+			}
+		}
+	}
+	check("LogsView", func(lv *app.LogsView) reflect.Value { return reflect.ValueOf(lv).Elem() })
+	check("LogRow", func(lv *app.LogsView) reflect.Value {
+		if len(lv.Rows) == 0 {
+			lv.Rows = []app.LogRow{{}}
+		}
+		return reflect.ValueOf(&lv.Rows[0]).Elem()
+	})
+}
+
+// differ changes v in place to a value unequal to what it was, and says
+// whether it could.
+func differ(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(v.Float() + 1)
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Slice:
+		v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Field(i).CanSet() && differ(v.Field(i)) {
+				return true
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	return true
 }
