@@ -707,6 +707,36 @@ func TestALinkThatBreaksRaftOnPurposeSaysSo(t *testing.T) {
 	}
 }
 
+// TestAnEmbeddedRunShowsTheWholeWarning: embedded in a column of a page,
+// the warning is wrapped in the caption, not cut on its title line.
+func TestAnEmbeddedRunShowsTheWholeWarning(t *testing.T) {
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = 3
+	cfg.Bugs = raftcore.BugReadWithoutConfirm
+	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, PosUs: int64(time.Second / time.Microsecond)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := viz.DefaultParams()
+	p.Link, p.Embed = payload, true
+	a, err := New(Options{Params: p, Width: 720, Height: 450})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := a.Frame()
+	if f.Caption == nil {
+		t.Fatal("no caption in an embedded run")
+	}
+	var words []string
+	for _, l := range append([]TextItem{f.Caption.Title}, f.Caption.Lines...) {
+		words = append(words, l.Text)
+	}
+	if all := strings.Join(words, " "); !strings.Contains(all, "read-without-confirm") || !strings.Contains(all, "not Raft.") {
+		t.Errorf("the caption says %q, want the whole warning", all)
+	}
+	assert.Empty(t, f.Overflows(a.measure), "words cut")
+}
+
 // TestTheReadBugsCounterexampleOpensMarkedStale opens the explorer's
 // shortest run for read-without-confirm (docs/examples/read-without-confirm.json)
 // from a share link. Every action in it happens at time 0; the client panel

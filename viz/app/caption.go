@@ -25,11 +25,21 @@ func (a *App) captionHeight() float64 {
 func (a *App) captionContent() *writer {
 	pad := 8.0
 	width := a.w
-	if cw := a.captionColumn(); cw > 0 {
+	cw := a.captionColumn()
+	if cw > 0 {
 		width = cw
 	}
 	wr := a.newWriter(pad, pad, width-2*pad)
-	wr.y += lineHeight(sizeTitle)
+	if cw > 0 {
+		// The column has the height to spare: its title and the banner's
+		// words are wrapped rather than cut on the title's one line.
+		wr.text(a.describeSetup(), sizeTitle, ToneText, true)
+		if a.banner.text != "" {
+			wr.text(a.bannerText(), sizeBody-1, bannerTone(a.banner.tone), true)
+		}
+	} else {
+		wr.y += lineHeight(sizeTitle)
+	}
 	wr.text(a.forHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
 		"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), sizeBody-1, ToneText, false)
 	return wr
@@ -44,9 +54,23 @@ func (a *App) buildCaption() *MenuView {
 		r = viz.XYWH(a.w-cw, 0, cw, a.h)
 	}
 	mv := a.menuAt(r, a.captionContent())
+	if a.captionColumn() > 0 {
+		return mv // its title is among its lines
+	}
 	mv.Title = TextItem{Text: a.describeSetup(), X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: ToneText, Bold: true}
 	if a.banner.text != "" {
-		mv.Title = TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: ToneAccent, Bold: true}
+		// The strip's height is set by its words without a banner, so
+		// that a note does not move the machines: a note takes the title.
+		mv.Title = TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: bannerTone(a.banner.tone), Bold: true}
 	}
 	return mv
+}
+
+// bannerTone is the colour of the banner's words in a caption: a warning
+// keeps its own, a note stands out in the accent.
+func bannerTone(t Tone) Tone {
+	if t == ToneBad {
+		return ToneBad
+	}
+	return ToneAccent
 }
