@@ -685,20 +685,28 @@ func TestLatencyIsWrittenOnce(t *testing.T) {
 	assert.Equal(t, "20–40 ms", fmtLatency(20_000, 40_000))
 }
 
-func TestALinkThatBreaksRaftOnPurposeSaysSo(t *testing.T) {
+// openBugLink opens, in an app of the given size, a share link of three
+// machines running with bug, one second in.
+func openBugLink(t *testing.T, bug raftcore.Bug, embed bool, w, h float64) *App {
+	t.Helper()
 	cfg := raftcore.DefaultConfig()
 	cfg.Nodes = 3
-	cfg.Bugs = raftcore.BugVoteTwice
+	cfg.Bugs = bug
 	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, PosUs: int64(time.Second / time.Microsecond)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := viz.DefaultParams()
-	p.Link = payload
-	a, err := New(Options{Params: p, Width: 1280, Height: 800})
+	p.Link, p.Embed = payload, embed
+	a, err := New(Options{Params: p, Width: w, Height: h})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+func TestALinkThatBreaksRaftOnPurposeSaysSo(t *testing.T) {
+	a := openBugLink(t, raftcore.BugVoteTwice, false, 1280, 800)
 	if a.World().Config().Bugs != raftcore.BugVoteTwice {
 		t.Fatalf("the link opened with bugs %v, want vote-twice", a.World().Config().Bugs)
 	}
@@ -710,19 +718,7 @@ func TestALinkThatBreaksRaftOnPurposeSaysSo(t *testing.T) {
 // TestAnEmbeddedRunShowsTheWholeWarning: embedded in a column of a page,
 // the warning is wrapped in the caption, not cut on its title line.
 func TestAnEmbeddedRunShowsTheWholeWarning(t *testing.T) {
-	cfg := raftcore.DefaultConfig()
-	cfg.Nodes = 3
-	cfg.Bugs = raftcore.BugReadWithoutConfirm
-	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, PosUs: int64(time.Second / time.Microsecond)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := viz.DefaultParams()
-	p.Link, p.Embed = payload, true
-	a, err := New(Options{Params: p, Width: 720, Height: 450})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openBugLink(t, raftcore.BugReadWithoutConfirm, true, 720, 450)
 	f := a.Frame()
 	if f.Caption == nil {
 		t.Fatal("no caption in an embedded run")
