@@ -2,6 +2,7 @@ package draw
 
 import (
 	"math"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -55,6 +56,13 @@ func (c *canvas) dashPattern(k dashKey) *dashBatch {
 	// way every time, whatever the map's order.
 	c.dashKeys = append(c.dashKeys, k)
 	return d
+}
+
+// dashRank is where pattern k comes in the order flushDashes draws the
+// patterns (the order they were first used).
+func (c *canvas) dashRank(k dashKey) int {
+	c.dashPattern(k)
+	return slices.Index(c.dashKeys, k)
 }
 
 // dashedLink queues a dashed line from a to b (logical pixels) to be drawn
@@ -115,7 +123,6 @@ func (c *canvas) flushDashes() {
 		op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha,
 			Address: ebiten.AddressRepeat, Filter: ebiten.FilterLinear, DisableMipmaps: true}
 		c.dst.DrawTriangles(d.vs, d.is, d.img, op)
-		c.mark(vertexBounds(d.vs))
 		c.calls++
 		c.verts += len(d.vs)
 		d.vs, d.is = d.vs[:0], d.is[:0]

@@ -160,6 +160,10 @@ type textLayout struct {
 	w, h   float64 // the line box
 	glyphs []placedGlyph
 	used   int
+	// ink is the whole device pixels its glyphs' images cover (known
+	// once inked is set).
+	ink   image.Rectangle
+	inked bool
 }
 
 type placedGlyph struct {
@@ -274,6 +278,25 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 			ebiten.Vertex{DstX: x0, DstY: y1, SrcX: sx0, SrcY: sy1, ColorR: r, ColorG: g, ColorB: bl, ColorA: a})
 		c.is = append(c.is, base, base+1, base+2, base, base+2, base+3)
 	}
+}
+
+// bounds is the device pixels that t, drawn at scale sc, may touch: the
+// glyphs' images where add puts them, and a pixel to spare.
+func (c *textCache) bounds(t textItem, sc float64) image.Rectangle {
+	l := c.layout(t.Text, math.Round(t.Size*sc*4)/4, t.Bold)
+	if !l.inked {
+		l.inked = true
+		for _, g := range l.glyphs {
+			b := g.img.Bounds()
+			x, y := int(math.Floor(float64(g.x))), int(math.Floor(float64(g.y)))
+			l.ink = l.ink.Union(image.Rect(x, y, x+b.Dx()+1, y+b.Dy()+1))
+		}
+	}
+	px, py := t.X*sc, t.Y*sc
+	if t.Center {
+		px, py = px-l.w/2, py-l.h/2
+	}
+	return l.ink.Add(image.Pt(int(math.Round(px)), int(math.Round(py)))).Inset(-1)
 }
 
 // draw draws the queued text onto dst in one call, and returns how many

@@ -23,18 +23,22 @@ type panelLayer struct {
 	cv   canvas // paints onto img; kept to reuse its buffers
 	// subs are img's regions as images.
 	subs regionCache
-	// boxes, dirty and keep are scratch for a frame: each panel's box on
-	// the screen, whether it was painted anew on the layer, whether the
-	// screen keeps it as it is (see keptScreen).
-	boxes       []image.Rectangle
-	dirty, keep []bool
-	moved       bool // a panel was repainted this frame (for tests)
+	// boxes and dirty are scratch for a frame: each panel's box on the
+	// screen, and whether it was painted anew on the layer.
+	boxes []image.Rectangle
+	dirty []bool
+	moved bool // a panel was repainted this frame (for tests)
+	// gens counts the panels painted on the layer: each paint is a new
+	// version of its panel.
+	gens int
 }
 
-// keptPanel is a panel as painted on the layer, and where.
+// keptPanel is a panel as painted on the layer, where, and which version
+// of the layer's panels it is.
 type keptPanel struct {
 	pv  app.PanelView
 	box image.Rectangle
+	gen int
 }
 
 // panelBox is the part of the screen a panel paints, in device pixels:
@@ -121,29 +125,30 @@ func (c *canvas) prepareLayer(f *app.Frame, p *palette) (boxes []image.Rectangle
 		if i == len(l.kept) {
 			l.kept = append(l.kept, keptPanel{})
 		}
-		l.kept[i] = keptPanel{pv: clonePanel(pv), box: boxes[i]}
+		l.gens++
+		l.kept[i] = keptPanel{pv: clonePanel(pv), box: boxes[i], gen: l.gens}
 		l.moved = true
 	}
 	return boxes, true
 }
 
-// composePanels copies the panels from the layer onto the screen, but for
-// those that keep says stay as the screen shows them (keep may be nil).
-func (c *canvas) composePanels(boxes []image.Rectangle, keep []bool) {
-	l := c.layer
-	for i, b := range boxes {
-		if b.Empty() || (keep != nil && keep[i]) {
-			continue
+// composePanels copies the panels from the layer onto the screen.
+func (c *canvas) composePanels(boxes []image.Rectangle) {
+	for _, b := range boxes {
+		if !b.Empty() {
+			c.copyPanel(b)
 		}
-		op := &ebiten.DrawImageOptions{}
-		op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
-		c.dst.DrawImage(l.sub(b), op)
-		if c.kept != nil {
-			c.kept.copied += area(b)
-		}
-		c.calls++
-		c.verts += 4
 	}
+}
+
+// copyPanel copies the layer's region r, part of a panel's box, onto the
+// screen.
+func (c *canvas) copyPanel(r image.Rectangle) {
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
+	c.dst.DrawImage(c.layer.sub(r), op)
+	c.calls++
+	c.verts += 4
 }
 
 // sub returns the layer's region r as an image.

@@ -4,13 +4,16 @@ package draw
 
 import (
 	"image"
-	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/paint"
+	colors "raftlab/viz/palette"
 )
 
 // keptFrames paints frames of a onto one screen that keeps what it shows
@@ -59,11 +62,11 @@ func (k *keptFrames) frame(what string, d time.Duration, pal *palette) {
 	}
 }
 
-// TestKeptScreenPaintsWhatPaintingWholeDoes: a frame that paints only
+// TestKeptScreenPaintsWhatPaintingWholeDoes: a frame that repaints only
 // what changed onto the last frame looks as the same frame painted whole,
 // through a run, a write, an overlay over everything, a theme change and
-// a resize; and while the run plays with nothing else changing, frames
-// keep the panels and logs instead of painting them whole.
+// a resize; and while the run plays, a frame repaints a small part of the
+// screen.
 func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 	a := newApp(t, scene{w: 1280, h: 800, nodes: 5})
 	k := newKeptFrames(t, a, 1280, 800)
@@ -74,35 +77,33 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 	if ks.whole != 1 || !ks.valid {
 		t.Fatalf("the first frame was not painted whole (whole %d, partly %d, valid %v)", ks.whole, ks.partly, ks.valid)
 	}
-	filled, copied := ks.filled, ks.copied
+	filled, repaints := ks.filled, ks.repaints
 	for range 60 {
 		k.frame("the run playing", time.Second/60, light)
 	}
-	t.Logf("a playing run, per frame: %d pixels filled with the background, %d copied from the panels' layer (painted whole: %d and %d)",
-		(ks.filled-filled)/60, (ks.copied-copied)/60, filled, copied)
+	perFrame := (ks.filled - filled) / 60
+	t.Logf("a playing run, per frame: %d pixels repainted in %.1f rectangles (painted whole: %d)",
+		perFrame, float64(ks.repaints-repaints)/60, filled)
 	if ks.partly < 55 {
-		t.Errorf("only %d of 60 frames of a playing run kept parts of the screen (%d painted whole)", ks.partly, ks.whole-1)
+		t.Errorf("only %d of 60 frames of a playing run were painted in part (%d painted whole)", ks.partly, ks.whole-1)
 	}
-	if !overlapsAny(ks.panels, []image.Rectangle{image.Rect(1000, 100, 1001, 101)}) {
-		t.Errorf("the panels' boxes %v do not cover the right-hand column", ks.panels)
+	// The timers' arcs, the dots, the clock and the timeline's cursor:
+	// well under a fifth of the screen.
+	if perFrame > 1280*800/5 {
+		t.Errorf("a playing run repaints %d pixels a frame, more than a fifth of the screen", perFrame)
 	}
 	// A write changes the logs and the client panel.
 	a.Key("c")
 	for range 40 {
 		k.frame("after a write", time.Second/60, light)
 	}
-	// The help covers everything, panels included: frames clash with the
-	// panels kept and are painted whole, and again once it closes.
-	whole := ks.whole
+	// The help covers everything, panels included.
 	a.Key("?")
 	for range 5 {
 		k.frame("help open", time.Second/60, light)
 	}
-	if ks.whole == whole {
-		t.Error("with the help over the panels no frame was painted whole")
-	}
 	a.Key("Escape")
-	for range calmFrames + 10 {
+	for range 10 {
 		k.frame("help closed", time.Second/60, light)
 	}
 	dark := darkPalette()
@@ -116,82 +117,88 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 	k.frame("after a resize, next frame", time.Second/60, dark)
 }
 
-// TestWithoutInnerKeepsTheSamePixels: the rectangles left cover what all
-// of them did, each once where one held another.
-func TestWithoutInnerKeepsTheSamePixels(t *testing.T) {
-	rs := []image.Rectangle{
-		image.Rect(180, 84, 712, 595), image.Rect(249, 144, 643, 520), image.Rect(184, 115, 708, 592),
-		image.Rect(8, 2, 1264, 50), image.Rect(407, 13, 1060, 39), image.Rect(8, 2, 1264, 50),
-		image.Rect(600, 40, 700, 60), image.Rect(3, 3, 3, 9),
+// TestRecordedKeysSeeEveryArgument: the kept screen repaints an operation
+// only when its key changes, so an argument the key left out would leave
+// stale pixels wherever only that argument changed. Changing any one
+// argument of any drawing call must change the key recorded.
+func TestRecordedKeysSeeEveryArgument(t *testing.T) {
+	img := ebiten.NewImage(400, 300)
+	defer img.Deallocate()
+	c := &canvas{dst: img, sc: 1.5, tc: &textCache{}}
+	pt := func(v []float64, i int) viz.Point { return viz.Pt(v[i], v[i+1]) }
+	rect := func(v []float64) viz.Rect { return viz.XYWH(v[0], v[1], v[2], v[3]) }
+	calls := []struct {
+		name string
+		args int // how many of v the call takes (its colour comes from v[8:12])
+		do   func(s paint.Surface, v []float64, clr colors.RGBA)
+	}{
+		{"Rect", 4, func(s paint.Surface, v []float64, clr colors.RGBA) { s.Rect(rect(v), clr) }},
+		{"RectLine", 5, func(s paint.Surface, v []float64, clr colors.RGBA) { s.RectLine(rect(v), v[4], clr) }},
+		{"RoundRect", 5, func(s paint.Surface, v []float64, clr colors.RGBA) { s.RoundRect(rect(v), v[4], clr) }},
+		{"RoundRectLine", 6, func(s paint.Surface, v []float64, clr colors.RGBA) { s.RoundRectLine(rect(v), v[4], v[5], clr) }},
+		{"Line", 5, func(s paint.Surface, v []float64, clr colors.RGBA) { s.Line(pt(v, 0), pt(v, 2), v[4], clr) }},
+		{"Dashed", 7, func(s paint.Surface, v []float64, clr colors.RGBA) {
+			s.Dashed(pt(v, 0), pt(v, 2), v[4], v[5], v[6], clr)
+		}},
+		{"DashedLink", 7, func(s paint.Surface, v []float64, clr colors.RGBA) {
+			s.DashedLink(pt(v, 0), pt(v, 2), v[4], v[5], v[6], clr)
+		}},
+		{"Disc", 3, func(s paint.Surface, v []float64, clr colors.RGBA) { s.Disc(pt(v, 0), v[2], clr) }},
+		{"Ring", 4, func(s paint.Surface, v []float64, clr colors.RGBA) { s.Ring(pt(v, 0), v[2], v[3], clr) }},
+		{"ArcFrom", 6, func(s paint.Surface, v []float64, clr colors.RGBA) { s.ArcFrom(pt(v, 0), v[2], v[3], v[4], v[5], clr) }},
+		{"Fan", 6, func(s paint.Surface, v []float64, clr colors.RGBA) {
+			s.Fan([]viz.Point{pt(v, 0), pt(v, 2), pt(v, 4)}, clr)
+		}},
+		{"Outline", 7, func(s paint.Surface, v []float64, clr colors.RGBA) {
+			s.Outline([]viz.Point{pt(v, 0), pt(v, 2), pt(v, 4)}, v[6], clr)
+		}},
+		{"Dot", 3, func(s paint.Surface, v []float64, clr colors.RGBA) { s.Dot(pt(v, 0), v[2], clr) }},
+		{"DotRing", 4, func(s paint.Surface, v []float64, clr colors.RGBA) { s.DotRing(pt(v, 0), v[2], v[3], clr) }},
+		{"Text", 6, func(s paint.Surface, v []float64, clr colors.RGBA) {
+			words := []string{"term 3", "term 4"}
+			s.Text(app.TextItem{X: v[0], Y: v[1], Size: v[2], Text: words[int(v[3])%2], Bold: v[4] > 1, Center: v[5] > 5.5,
+				Tone: app.Tone(v[6])}, clr)
+		}},
 	}
-	got := withoutInner(nil, rs)
-	want := []image.Rectangle{image.Rect(180, 84, 712, 595), image.Rect(8, 2, 1264, 50), image.Rect(600, 40, 700, 60)}
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("got %v, want %v", got, want)
+	base := []float64{40, 50, 60, 70, 1, 5, 3, 9, 0.2, 0.3, 0.4, 0.9}
+	key := func(do func(s paint.Surface, v []float64, clr colors.RGBA), v []float64, smooth, clip bool) opKey {
+		var rec recorder
+		rec.begin(c)
+		var s paint.Surface = &rec
+		s.Smooth(smooth)
+		if clip {
+			s = s.Clip(viz.XYWH(10, 10, 200, 200))
 		}
+		do(s, v, colors.RGBA{R: float32(v[8]), G: float32(v[9]), B: float32(v[10]), A: float32(v[11])})
+		return rec.ops[len(rec.ops)-1].key
 	}
-}
-
-// TestSameLogsSeesEveryField: the logs are kept on the screen while
-// sameLogs says they show the same, so a field it does not compare (one
-// added to app.LogsView or app.LogRow later) would leave stale logs on
-// screen. Changing any one field, of the view or of a row, must make it
-// say they differ.
-func TestSameLogsSeesEveryField(t *testing.T) {
-	base := app.LogsView{Rows: []app.LogRow{{Cells: []app.LogCell{{}}}}}
-	check := func(where string, set func(*app.LogsView) reflect.Value) {
-		t.Helper()
-		var lv app.LogsView
-		n := set(&lv).NumField()
-		for i := range n {
-			changed := cloneLogs(&base, &app.LogsView{})
-			field := set(&changed).Field(i)
-			if !differ(field) {
-				t.Fatalf("%s field %s: no way to change it in this test", where, set(&changed).Type().Field(i).Name)
+	for _, call := range calls {
+		was := key(call.do, base, false, false)
+		if was.kind == 0 || was.kind >= opFlush {
+			t.Fatalf("%s recorded no drawing", call.name)
+		}
+		args := append(make([]int, 0, 12), 8, 9, 10, 11)
+		for i := range call.args {
+			args = append(args, i)
+		}
+		if call.name == "Text" {
+			args = append(args, 6)
+		}
+		for _, i := range args {
+			v := slices.Clone(base)
+			v[i] += 1.25
+			if i >= 8 {
+				v[i] -= 1.2 // a colour stays within 0..1
 			}
-			if sameLogs(&base, &changed) {
-				t.Errorf("sameLogs misses a change to %s.%s", where, set(&changed).Type().Field(i).Name)
+			if key(call.do, v, false, false) == was {
+				t.Errorf("%s: changing argument %d leaves its key as it was", call.name, i)
 			}
 		}
-	}
-	check("LogsView", func(lv *app.LogsView) reflect.Value { return reflect.ValueOf(lv).Elem() })
-	check("LogRow", func(lv *app.LogsView) reflect.Value {
-		if len(lv.Rows) == 0 {
-			lv.Rows = []app.LogRow{{}}
+		if key(call.do, base, true, false) == was {
+			t.Errorf("%s: anti-aliasing on leaves its key as it was", call.name)
 		}
-		return reflect.ValueOf(&lv.Rows[0]).Elem()
-	})
-}
-
-// differ changes v in place to a value unequal to what it was, and says
-// whether it could.
-func differ(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Bool:
-		v.SetBool(!v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(v.Int() + 1)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(v.Uint() + 1)
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(v.Float() + 1)
-	case reflect.String:
-		v.SetString(v.String() + "x")
-	case reflect.Slice:
-		v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Field(i).CanSet() && differ(v.Field(i)) {
-				return true
-			}
+		if key(call.do, base, false, true) == was {
+			t.Errorf("%s: a clip leaves its key as it was", call.name)
 		}
-		return false
-	default:
-		return false
 	}
-	return true
 }

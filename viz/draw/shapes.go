@@ -59,9 +59,6 @@ type canvas struct {
 	// kept, if set, is what the screen (dst) holds of the last frame,
 	// so that a frame paints only what changed (see keptScreen).
 	kept *keptScreen
-	// marking: note in marks where the canvas draws (see keptScreen).
-	marking bool
-	marks   []image.Rectangle
 	// subs are dst's regions as images (see sub).
 	subs regionCache
 }
@@ -85,22 +82,10 @@ func (c *canvas) flush() {
 	if c.tc == nil {
 		return
 	}
-	resets, spilled := c.tc.resets, false
 	for _, q := range c.texts {
-		queued := len(c.tc.vs)
 		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
-		spilled = spilled || len(c.tc.vs) < queued
 	}
 	c.texts = c.texts[:0]
-	if c.marking {
-		// The glyphs queued, unless the queue was drawn on the way (a
-		// full batch or a full atlas): then anywhere.
-		if spilled || c.tc.resets != resets {
-			c.mark(c.dst.Bounds())
-		} else {
-			c.mark(vertexBounds(c.tc.vs))
-		}
-	}
 	if n := c.tc.draw(c.dst); n > 0 {
 		c.calls++
 		c.verts += n
@@ -129,7 +114,6 @@ func (c *canvas) drawShapes() {
 			op.DisableMipmaps = true
 		}
 		c.dst.DrawTriangles(c.vs, c.is, src, op)
-		c.mark(vertexBounds(c.vs))
 		c.calls++
 		c.verts += len(c.vs)
 	}
@@ -576,11 +560,17 @@ func (c *canvas) text(t textItem, clr colorF) {
 	c.texts = append(c.texts, queuedText{t, clr})
 }
 
+// clipBounds is the device pixels of the logical rectangle r that lie
+// within the device rectangle in.
+func (c *canvas) clipBounds(r viz.Rect, in image.Rectangle) image.Rectangle {
+	b := image.Rect(int(math.Floor(r.X*c.sc)), int(math.Floor(r.Y*c.sc)), int(math.Ceil(r.Right()*c.sc)), int(math.Ceil(r.Bottom()*c.sc)))
+	return b.Intersect(in)
+}
+
 // clip returns a canvas that draws only inside r. Flush it before going
 // on with the outer canvas.
 func (c *canvas) clip(r viz.Rect) *canvas {
-	b := image.Rect(int(math.Floor(r.X*c.sc)), int(math.Floor(r.Y*c.sc)), int(math.Ceil(r.Right()*c.sc)), int(math.Ceil(r.Bottom()*c.sc)))
-	b = b.Intersect(c.dst.Bounds())
+	b := c.clipBounds(r, c.dst.Bounds())
 	for _, in := range c.clips {
 		if in.parent == c.dst && in.dst.Bounds() == b && in.sc == c.sc {
 			in.tc, in.sheet, in.calls, in.verts = c.tc, c.sheets(), 0, 0

@@ -67,9 +67,6 @@ func (c *canvas) Clip(r viz.Rect) paint.Surface { return c.clip(r) }
 func (c *canvas) Unclip(s paint.Surface) {
 	in := s.(*canvas)
 	in.flush()
-	if in.calls > 0 {
-		c.mark(in.dst.Bounds())
-	}
 	c.calls += in.calls
 	c.verts += in.verts
 }
