@@ -679,3 +679,26 @@ func TestAppScreenshots(t *testing.T) {
 		})
 	}
 }
+
+// TestAppCanvasWithoutMultisampling: the page has Ebiten's WebGL context made without a
+// multisampled drawing buffer and without a stencil buffer (index.html says why: where WebGL
+// is drawn in software they cost every frame and change no pixel), and the app still draws.
+func TestAppCanvasWithoutMultisampling(t *testing.T) {
+	b := newBrowser(t, 960, 600)
+	b.openApp("nodes=3&seed=2")
+	attrs := evalJS[map[string]any](b, `(function () {
+		var c = document.querySelector("canvas");
+		var gl = c && (c.getContext("webgl2") || c.getContext("webgl"));
+		return gl ? gl.getContextAttributes() : {};
+	})()`)
+	if len(attrs) == 0 {
+		t.Fatal("the page's canvas has no WebGL context")
+	}
+	for _, name := range []string{"antialias", "stencil"} {
+		if on, _ := attrs[name].(bool); on {
+			t.Errorf("the canvas's WebGL context has %s on: %v", name, attrs)
+		}
+	}
+	requireNotBlank(t, b.screenshot("no-multisampling"))
+	noExceptions(t, b)
+}
