@@ -373,8 +373,40 @@ func floorSite(b *testing.B) string {
 		if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(floorPage), 0o644); err != nil {
 			return err
 		}
+		// The same program with the WebGL context the app's page asks for.
+		script, err := pageContextScript(root)
+		if err != nil {
+			return err
+		}
+		withContext := strings.Replace(floorPage, `<script src="wasm_exec.js">`, script+"\n"+`<script src="wasm_exec.js">`, 1)
+		if err := os.WriteFile(filepath.Join(dir, floorContextPage), []byte(withContext), 0o644); err != nil {
+			return err
+		}
 		return compress(filepath.Join(dir, "floor.wasm"))
 	})
+}
+
+// floorContextPage is the bare program's page with the app page's WebGL context settings.
+const floorContextPage = "index-context.html"
+
+// pageContextScript returns the script of web/index.html that sets the WebGL context's
+// settings (the one that replaces HTMLCanvasElement's getContext), with its tags.
+func pageContextScript(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "web", "index.html"))
+	if err != nil {
+		return "", err
+	}
+	page := string(data)
+	at := strings.Index(page, "HTMLCanvasElement.prototype.getContext")
+	if at < 0 {
+		return "", fmt.Errorf("web/index.html sets no WebGL context settings (no HTMLCanvasElement.prototype.getContext)")
+	}
+	start := strings.LastIndex(page[:at], "<script>")
+	end := strings.Index(page[at:], "</script>")
+	if start < 0 || end < 0 {
+		return "", fmt.Errorf("web/index.html: the WebGL context settings are not inside a <script> element")
+	}
+	return page[start : at+end+len("</script>")], nil
 }
 
 func copyInto(src, dir, name string) error {

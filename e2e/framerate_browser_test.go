@@ -66,7 +66,8 @@ const countRenders = `(function () {
 // RaftScope's loop runs in each, and its renders are logged beside them).
 func BenchmarkFrameRate(b *testing.B) {
 	appURL := startWebServer(b, appSite(b)) + "index.html"
-	floorURL := startWebServer(b, floorSite(b)) + "index.html"
+	floorBase := startWebServer(b, floorSite(b))
+	floorURL := floorBase + "index.html"
 	scope, withScope := raftScopeURL(b)
 	var pages []frameRatePage
 	for _, size := range []struct {
@@ -75,7 +76,10 @@ func BenchmarkFrameRate(b *testing.B) {
 	}{{"app", "?nodes=5&seed=1&speed=1", 1280, 800}, {"figure", "?nodes=5&seed=1&speed=1&embed=1", 720, 450}} {
 		pages = append(pages,
 			frameRatePage{name: size.name, w: size.w, h: size.h, isApp: true, url: appURL + size.query},
-			frameRatePage{name: "bare Ebiten", w: size.w, h: size.h, url: floorURL})
+			frameRatePage{name: "bare Ebiten", w: size.w, h: size.h, url: floorURL},
+			// The floor with the WebGL context the app's page asks for: the app against
+			// Ebiten's own cost under the same settings.
+			frameRatePage{name: "bare Ebiten, page's context", w: size.w, h: size.h, url: floorBase + floorContextPage})
 		if withScope {
 			pages = append(pages, frameRatePage{name: "RaftScope", w: size.w, h: size.h, url: scope, raftScope: true})
 		}

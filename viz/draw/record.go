@@ -86,7 +86,10 @@ type recorder struct {
 	// levels are the canvases in use, the outer first and then each
 	// clip: what each holds back, and whether it anti-aliases.
 	levels []recLevel
-	clips  []image.Rectangle
+	// spilled: a pattern's dashed links filled a batch, which draws what
+	// is held back early; a frame repainted in pieces would not, as each
+	// piece holds fewer links, so such a frame is painted whole.
+	spilled bool
 }
 
 type recLevel struct {
@@ -107,6 +110,7 @@ type rankedOp struct {
 func (rec *recorder) begin(c *canvas) {
 	rec.c = c
 	rec.ops, rec.pts, rec.order = rec.ops[:0], rec.pts[:0], rec.order[:0]
+	rec.spilled = false
 	if len(rec.levels) == 0 {
 		rec.levels = append(rec.levels, recLevel{})
 	}
@@ -160,6 +164,7 @@ func (rec *recorder) add(k opKey, bounds image.Rectangle, class opClass) {
 		// first (see dashedLink).
 		if 8*(l.dashesByRank[rank]+1) > batchVertices {
 			rec.flushDashes(l)
+			rec.spilled = true
 		}
 		l.dashesByRank[rank]++
 		l.dashes = append(l.dashes, rankedOp{rank, i})
@@ -203,7 +208,7 @@ func (rec *recorder) flushDashes(l *recLevel) {
 // x0..x1, y0..y1 may touch, pad logical pixels around it and two device
 // pixels more for its anti-aliased edge and rounding.
 func (rec *recorder) box(x0, y0, x1, y1, pad float64) image.Rectangle {
-	sc := rec.c.sc
+	sc, pad := rec.c.sc, math.Abs(pad) // the canvas strokes a negative width as a positive one
 	return image.Rect(int(math.Floor((x0-pad)*sc))-2, int(math.Floor((y0-pad)*sc))-2,
 		int(math.Ceil((x1+pad)*sc))+2, int(math.Ceil((y1+pad)*sc))+2)
 }
@@ -217,6 +222,7 @@ func (rec *recorder) segBox(a, b viz.Point, pad float64) image.Rectangle {
 }
 
 func (rec *recorder) circleBox(p viz.Point, r, pad float64) image.Rectangle {
+	r = math.Abs(r)
 	return rec.box(p.X-r, p.Y-r, p.X+r, p.Y+r, pad)
 }
 
@@ -327,7 +333,10 @@ func (rec *recorder) Smooth(on bool) {
 func (rec *recorder) Measure(s string, size float64) float64 { return Measure(s, size) }
 
 // Clip records the start of a clipped canvas and returns the recorder
-// itself: the painter draws on the clip until it calls Unclip.
+// itself: everything drawn until Unclip is recorded as clipped. The
+// painter draws only on the clip until it calls Unclip (a call on the
+// outer surface in between would be recorded as clipped, where a canvas
+// would draw it unclipped).
 func (rec *recorder) Clip(r viz.Rect) paint.Surface {
 	b := rec.c.clipBounds(r, rec.c.dst.Bounds())
 	if l := rec.top(); l.clipped {

@@ -2,10 +2,12 @@ package draw
 
 import (
 	"image"
+	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/paint"
 )
@@ -83,19 +85,17 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 	c.record(rec, f, p)
 	rec.end()
 	screen := c.dst.Bounds()
-	if k.usable(c.dst, p, c.sc) && k.findDamage(screen) {
-		bg := toF(p.BG).rgba()
+	if k.usable(c.dst, p, c.sc) && !rec.spilled && k.findDamage(screen) {
 		for _, r := range k.rects {
-			c.sub(r).Fill(bg)
 			k.filled += area(r)
-			c.replay(rec, r)
+			c.replay(rec, r, toF(p.BG))
 		}
 		k.repaints += len(k.rects)
 		k.partly++
 	} else {
 		c.dst.Fill(toF(p.BG).rgba())
 		k.filled += area(screen)
-		c.replay(rec, screen)
+		c.replay(rec, screen, colorF{})
 		k.whole++
 	}
 	k.valid = true
@@ -170,7 +170,11 @@ func (k *keptScreen) findDamage(screen image.Rectangle) bool {
 				delete(k.heads, o.key)
 			}
 			prev.matched = true
-			if prev.pos > kept {
+			// A Fan's or an Outline's key holds a hash of its points:
+			// equal keys with other points are not the same shape.
+			same := o.to-o.from == prev.to-prev.from &&
+				slices.Equal(cur.pts[o.from:o.to], last.pts[prev.from:prev.to])
+			if same && prev.pos > kept {
 				kept = prev.pos
 				continue
 			}
@@ -256,14 +260,23 @@ func (k *keptScreen) index() {
 }
 
 // replay draws the recorded frame's operations that reach into r, clipped
-// to r, in the order they were recorded.
-func (c *canvas) replay(rec *recorder, r image.Rectangle) {
+// to r, in the order they were recorded, over the background bg (none if
+// clear). The background goes in the batch of the first shapes, not in a
+// draw call of its own: a few fewer calls a frame, each of which costs
+// the browser's Go and JavaScript more than the pixels it fills.
+func (c *canvas) replay(rec *recorder, r image.Rectangle, bg colorF) {
 	k := c.kept
 	screen := c.dst
 	if r != screen.Bounds() {
 		c.dst = c.sub(r)
 	}
 	c.aa = false
+	if bg.a > 0 {
+		// A pixel beyond r on every side: the clip cuts it to r exactly.
+		x0, y0 := float64(r.Min.X-1)/c.sc, float64(r.Min.Y-1)/c.sc
+		x1, y1 := float64(r.Max.X+1)/c.sc, float64(r.Max.Y+1)/c.sc
+		c.quad(viz.Pt(x0, y0), viz.Pt(x1, y0), viz.Pt(x1, y1), viz.Pt(x0, y1), bg)
+	}
 	cur, depth, skip := c, 0, 0
 	for i := range rec.ops {
 		o := &rec.ops[i]
