@@ -55,8 +55,12 @@ type keptScreen struct {
 
 // tileSize is the side of a tile, in device pixels. Smaller tiles repaint
 // fewer pixels around a moving dot but make more rectangles, each a few
-// draw calls.
-const tileSize = 32
+// draw calls. Five machines playing at 1280x800 repaint about 63,000
+// pixels a frame in 16 rectangles with tiles of 16, and 90,000 in 12 with
+// tiles of 32 (TestKeptScreenPaintsWhatPaintingWholeDoes logs it); in
+// Chromium under SwiftShader tiles of 8 and of 32 both drew fewer frames a
+// second than 16 (BENCHMARKS.md, "Frames per second without a GPU").
+const tileSize = 16
 
 // wholeShare is the share of the screen to repaint above which a frame is
 // painted whole: in one pass, not in pieces.
