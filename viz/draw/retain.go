@@ -39,11 +39,11 @@ type keptScreen struct {
 	// heads maps a key to the first of last's operations with that key,
 	// in drawing order (the rest follow through op.next).
 	heads map[opKey]int32
-	// tiles marks the tiles to repaint; rects are them joined into
-	// rectangles.
-	tiles []bool
-	cols  int
-	rects []image.Rectangle
+	// damaged are the rectangles to repaint, as found; tiles marks the
+	// tiles they touch, and rects are those joined into rectangles.
+	damaged []image.Rectangle
+	tiles   []bool
+	rects   []image.Rectangle
 	// inner are the canvases used for clips while repainting.
 	inner []*canvas
 	// whole and partly count frames painted each way, filled the pixels
@@ -57,7 +57,8 @@ type keptScreen struct {
 // fewer pixels around a moving dot but make more rectangles, each a few
 // draw calls. Five machines playing at 1280x800 repaint about 63,000
 // pixels a frame in 16 rectangles with tiles of 16, and 90,000 in 12 with
-// tiles of 32 (TestKeptScreenPaintsWhatPaintingWholeDoes logs it); in
+// tiles of 32 (TestKeptScreenPaintsWhatPaintingWholeDoes logs it, with
+// coarseTileSize taking the frames that would make too many); in
 // Chromium under SwiftShader tiles of 8 and of 32 both drew fewer frames a
 // second than 16 (BENCHMARKS.md, "Frames per second without a GPU").
 const tileSize = 16
@@ -151,13 +152,11 @@ func (c *canvas) paintDirect(f *app.Frame, p *palette) {
 // rects the tiles to repaint. It reports false when the frame is better
 // painted whole.
 func (k *keptScreen) findDamage(screen image.Rectangle) bool {
-	cols, rows := (screen.Dx()+tileSize-1)/tileSize, (screen.Dy()+tileSize-1)/tileSize
-	k.cols = cols
-	k.tiles = append(k.tiles[:0], make([]bool, cols*rows)...)
 	cur, last := &k.cur, &k.last
 	for i := range last.ops {
 		last.ops[i].matched = false
 	}
+	k.damaged = k.damaged[:0]
 	// Walk this frame in drawing order, matching each operation with the
 	// first unmatched one of the last frame with the same key. Those
 	// matched in increasing order of the last frame's drawing are drawn
@@ -191,6 +190,49 @@ func (k *keptScreen) findDamage(screen image.Rectangle) bool {
 			k.damage(o.bounds, screen)
 		}
 	}
+	// Many scattered changes (hundreds of message dots) make many small
+	// rectangles, each a few draw calls: coarser tiles make fewer.
+	for _, size := range [...]int{tileSize, coarseTileSize} {
+		share := k.cover(screen, size)
+		if share >= wholeShare {
+			return false
+		}
+		if len(k.rects) <= maxRects {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRects is the most rectangles a frame repaints at tileSize before it
+// tries coarseTileSize, and the most at that before it is painted whole.
+const (
+	maxRects       = 24
+	coarseTileSize = 4 * tileSize
+)
+
+// damage notes that the pixels of r (within the screen) are to be
+// repainted.
+func (k *keptScreen) damage(r image.Rectangle, screen image.Rectangle) {
+	if r = r.Intersect(screen); !r.Empty() {
+		k.damaged = append(k.damaged, r)
+	}
+}
+
+// cover makes rects the tiles of side size that the damaged rectangles
+// touch, joined into rectangles, and returns the share of the screen they
+// cover.
+func (k *keptScreen) cover(screen image.Rectangle, size int) float64 {
+	cols, rows := (screen.Dx()+size-1)/size, (screen.Dy()+size-1)/size
+	k.tiles = append(k.tiles[:0], make([]bool, cols*rows)...)
+	for _, r := range k.damaged {
+		r = r.Sub(screen.Min)
+		for y := r.Min.Y / size; y <= (r.Max.Y-1)/size; y++ {
+			for x := r.Min.X / size; x <= (r.Max.X-1)/size; x++ {
+				k.tiles[y*cols+x] = true
+			}
+		}
+	}
 	// Join the tiles of a row into runs, and a run into the rectangle of
 	// the row above when it spans the same columns.
 	k.rects = k.rects[:0]
@@ -206,7 +248,7 @@ func (k *keptScreen) findDamage(screen image.Rectangle) bool {
 				x++
 			}
 			marked += x - x0
-			r := image.Rect(x0*tileSize, y*tileSize, x*tileSize, (y+1)*tileSize).Add(screen.Min).Intersect(screen)
+			r := image.Rect(x0*size, y*size, x*size, (y+1)*size).Add(screen.Min).Intersect(screen)
 			joined := false
 			for n := len(k.rects) - 1; n >= 0; n-- {
 				a := &k.rects[n]
@@ -224,21 +266,7 @@ func (k *keptScreen) findDamage(screen image.Rectangle) bool {
 			}
 		}
 	}
-	return float64(marked) < wholeShare*float64(cols*rows)
-}
-
-// damage marks the tiles that r touches.
-func (k *keptScreen) damage(r image.Rectangle, screen image.Rectangle) {
-	r = r.Intersect(screen)
-	if r.Empty() {
-		return
-	}
-	r = r.Sub(screen.Min)
-	for y := r.Min.Y / tileSize; y <= (r.Max.Y-1)/tileSize; y++ {
-		for x := r.Min.X / tileSize; x <= (r.Max.X-1)/tileSize; x++ {
-			k.tiles[y*k.cols+x] = true
-		}
-	}
+	return float64(marked) / float64(cols*rows)
 }
 
 // sub returns the screen's region r as an image.
