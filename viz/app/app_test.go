@@ -757,3 +757,33 @@ func TestTheReadBugsCounterexampleOpensMarkedStale(t *testing.T) {
 	assert.Contains(t, text, "#2 ")
 	assert.Contains(t, text, "stale: missed #1", "the read is marked: %s", text)
 }
+
+// TestABrokenRunStillSaysSoAfterTheBanner: the banner that warns of a
+// deliberate bug gives way to the next note, but the caption of an
+// embedded run (column or strip) and the free-play panel keep naming the
+// bug, and no word of it is cut.
+func TestABrokenRunStillSaysSoAfterTheBanner(t *testing.T) {
+	for _, size := range []struct {
+		embed bool
+		w, h  float64
+	}{{true, 720, 450}, {true, 600, 450}, {true, 400, 700}, {true, 350, 560}, {false, 1280, 800}} {
+		a := openBugLink(t, raftcore.BugVoteTwice, size.embed, size.w, size.h)
+		require.NoError(t, a.Command(viz.CmdPrevEvent))
+		f := a.Frame()
+		assert.NotContains(t, a.State().Banner, "on purpose", "%vx%v: the step's note should have replaced the banner", size.w, size.h)
+		var words []string
+		if f.Caption != nil {
+			for _, l := range append([]TextItem{f.Caption.Title}, f.Caption.Lines...) {
+				words = append(words, l.Text)
+			}
+		}
+		for _, p := range f.Panels {
+			for _, l := range p.Lines {
+				words = append(words, l.Text)
+			}
+		}
+		all := strings.Join(words, " ")
+		assert.Contains(t, all, "Broken on purpose: vote-twice.", "%vx%v shows %q", size.w, size.h, all)
+		assert.Empty(t, f.Overflows(a.measure), "%vx%v: words cut", size.w, size.h)
+	}
+}

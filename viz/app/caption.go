@@ -34,11 +34,13 @@ func (a *App) captionContent() *writer {
 		// The column has the height to spare: its title and the banner's
 		// words are wrapped rather than cut on the title's one line.
 		wr.text(a.describeSetup(), sizeTitle, ToneText, true)
+		a.writeBroken(wr, sizeBody-1)
 		if a.banner.text != "" {
 			wr.text(a.bannerText(), sizeBody-1, bannerTone(a.banner.tone), true)
 		}
 	} else {
 		wr.y += lineHeight(sizeTitle)
+		a.writeBroken(wr, sizeBody-1)
 	}
 	wr.text(a.forHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
 		"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), sizeBody-1, ToneText, false)
@@ -49,14 +51,12 @@ func (a *App) captionContent() *writer {
 // crowd the machines, so a few words sit in a strip under the timeline.
 // Notes that would go to the banner take the title's place for a moment.
 func (a *App) buildCaption() *MenuView {
-	r := viz.XYWH(0, a.lay.Canvas.Bottom(), a.w, a.h-a.lay.Canvas.Bottom())
 	if cw := a.captionColumn(); cw > 0 {
-		r = viz.XYWH(a.w-cw, 0, cw, a.h)
+		// Its title is among its lines.
+		return a.menuAt(viz.XYWH(a.w-cw, 0, cw, a.h), a.captionContent())
 	}
+	r := viz.XYWH(0, a.lay.Canvas.Bottom(), a.w, a.h-a.lay.Canvas.Bottom())
 	mv := a.menuAt(r, a.captionContent())
-	if a.captionColumn() > 0 {
-		return mv // its title is among its lines
-	}
 	mv.Title = TextItem{Text: a.describeSetup(), X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: ToneText, Bold: true}
 	if a.banner.text != "" {
 		// The strip's height is set by its words without a banner, so

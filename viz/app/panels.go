@@ -290,6 +290,7 @@ func (a *App) scenarioPanel(wr *writer) {
 		return
 	}
 	wr.text(a.describeSetup(), sizeBody, ToneText, true)
+	a.writeBroken(wr, sizeBody)
 	hint := "Drag across links to cut them, drag a machine out of the circle to cut it off, click anything for more. Press ? for every key."
 	if a.touch {
 		hint = "Swipe across links to cut them, drag a machine out of the circle to cut it off, tap anything for more."

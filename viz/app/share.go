@@ -145,6 +145,15 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 	}
 }
 
+// writeBroken writes, where the setup is described, that the run breaks
+// Raft on purpose and how, if it does: the banner that says so first gives
+// way to the next note.
+func (a *App) writeBroken(wr *writer, size float64) {
+	if names := a.cfg.Bugs.Names(); len(names) > 0 {
+		wr.text("Broken on purpose: "+strings.Join(names, ", ")+".", size, ToneBad, true)
+	}
+}
+
 // brokenOnPurpose tells the reader that the run opened breaks Raft on
 // purpose, and how.
 func brokenOnPurpose(names []string) string {
