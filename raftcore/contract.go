@@ -196,8 +196,6 @@ func (c contract) entryText(id NodeID, i uint64) string {
 	return c.w.nodes[id].log.entry(i).Data.String()
 }
 
-// maxCommit returns the machine with the highest commit index (the lowest id
-// on ties) and that index.
 // holdsText says that a machine holds the top committed entries but knows
 // only has of them to be committed.
 func holdsText(name string, has, top uint64) string {
@@ -213,14 +211,16 @@ func holdsText(name string, has, top uint64) string {
 }
 
 // holdsCommitted says whether machine id's log holds the first top
-// entries as the machine that has committed them does: by log matching, the
-// same term at index top means the same entries up to it.
-func (c contract) holdsCommitted(id NodeID, top uint64) bool {
-	best, _ := c.maxCommit()
+// entries as machine best, which has committed them, does. It compares the
+// logs' chain hashes, not only the terms at top: log matching would make
+// those enough in Raft, but an injected bug can break it.
+func (c contract) holdsCommitted(id, best NodeID, top uint64) bool {
 	mine, theirs := c.w.nodes[id].log, c.w.nodes[best].log
-	return mine.lastIndex() >= top && mine.term(top) == theirs.term(top)
+	return mine.lastIndex() >= top && mine.chain(top) == theirs.chain(top)
 }
 
+// maxCommit returns the machine with the highest commit index (the lowest id
+// on ties) and that index.
 func (c contract) maxCommit() (NodeID, uint64) {
 	best, at := NodeID(1), uint64(0)
 	for i := 1; i <= c.w.cfg.Nodes; i++ {
@@ -384,7 +384,7 @@ func (c contract) converge() Clause {
 
 func (c contract) convergeRaft(cl Clause) Clause {
 	n := c.w.cfg.Nodes
-	_, top := c.maxCommit()
+	best, top := c.maxCommit()
 	var behind []NodeID
 	for i := 1; i <= n; i++ {
 		if c.w.nodes[i].commit < top {
@@ -416,7 +416,7 @@ func (c contract) convergeRaft(cl Clause) Clause {
 		cl.Text = fmt.Sprintf("%s is paused, knowing %d of %d committed entries; it catches up when it resumes.", c.name(worst), has, top)
 	default:
 		cl.Fact = FactBehind
-		cl.Holds = c.holdsCommitted(worst, top)
+		cl.Holds = c.holdsCommitted(worst, best, top)
 		if cl.Holds {
 			// Its log matches up to the last committed entry: only the
 			// commit index has not reached it, and the leader's next

@@ -225,4 +225,13 @@ func TestABehindMachineThatHoldsTheEntriesIsToldSo(t *testing.T) {
 	if c := clause(t, w, ClauseConverge); c.Fact != FactBehind || !c.Holds || c.Behind != 2 {
 		t.Fatalf("B holds the entry: %+v, want FactBehind, Holds, 2 behind", c)
 	}
+	// Under an injected bug log matching can fail: the same term at the
+	// same index with another entry. B then does not hold the committed
+	// entry, and must not be told it does.
+	e := &w.nodes[2].log.entries[0]
+	e.Data = Command{Kind: OpPut, Key: "deployments/web", Value: "replicas=9"}
+	e.Chain = chainHash(0, e.Term, e.Data)
+	if c := clause(t, w, ClauseConverge); c.Holds || strings.Contains(c.Text, "already holds") {
+		t.Fatalf("B's entry 1 differs from A's in the same term: %+v, want it not said to hold the committed entry", c)
+	}
 }
