@@ -65,7 +65,7 @@ func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.En
 		if w.Kind == raftcore.DoRead || w.Key != op.Key || w.Result != raftcore.OpOK || !w.FinishedBefore(op) || w.Index <= op.ReadAt {
 			continue
 		}
-		if op.Mode == raftcore.ReadLease && c.deposedBy(op.ReadTerm, op.CompleteUs) {
+		if op.Mode == raftcore.ReadLease && c.deposedBy(op) {
 			c.staleByDesign[op.ID] = true
 			return
 		}
@@ -74,14 +74,16 @@ func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.En
 	}
 }
 
-// deposedBy reports whether a leader of a term after term had been
-// elected at or before time us.
-func (c *Checker) deposedBy(term uint64, us int64) bool {
+// deposedBy reports whether a leader of a term after the lease read's
+// had been elected by the time the read was answered: before it in the
+// trace, which orders events at one instant as well (every event of a run
+// the explorer replays shares one instant).
+func (c *Checker) deposedBy(read raftcore.Op) bool {
 	for _, e := range c.w.Trace() {
-		if e.AtUs > us {
+		if e.AtUs > read.CompleteUs || (read.CompleteEvent != 0 && e.Seq > read.CompleteEvent) {
 			break
 		}
-		if e.Kind == raftcore.TraceRole && e.ToRole == raftcore.RoleLeader && e.Term > term {
+		if e.Kind == raftcore.TraceRole && e.ToRole == raftcore.RoleLeader && e.Term > read.ReadTerm {
 			return true
 		}
 	}

@@ -39,7 +39,7 @@ func (c *Checker) checkLinearizable(ops []raftcore.Op) {
 		}
 		switch v.Verdict {
 		case linearize.Stale:
-			if op.Mode == raftcore.ReadLease && c.deposedBy(op.ReadTerm, op.CompleteUs) {
+			if op.Mode == raftcore.ReadLease && c.deposedBy(op) {
 				c.staleByDesign[op.ID] = true
 				continue
 			}

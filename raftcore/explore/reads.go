@@ -71,7 +71,7 @@ func lastAcknowledged(ops []raftcore.Op, r raftcore.Op) (raftcore.Op, bool) {
 	found := false
 	for _, w := range ops {
 		if (w.Kind != raftcore.DoWrite && w.Kind != raftcore.DoDelete) || w.Key != r.Key || w.Result != raftcore.OpOK ||
-			w.CompleteEvent >= r.InvokeEvent || (found && w.Index <= last.Index) {
+			!w.FinishedBefore(r) || (found && w.Index <= last.Index) {
 			continue
 		}
 		last, found = w, true
