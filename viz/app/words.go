@@ -475,14 +475,15 @@ func (a *App) clauseText(cl raftcore.Clause) string {
 	}
 	switch cl.Fact {
 	case raftcore.FactBehind:
-		s := fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest",
-			a.cfg.Name(cl.Node), cl.Has, cl.Committed)
-		if cl.Holds {
-			s = fmt.Sprintf("%s already holds all %s; the machine in charge will tell it they are final",
-				a.cfg.Name(cl.Node), count(int(cl.Committed), "committed entry", "committed entries"))
-			if cl.Committed == 1 {
-				s = a.cfg.Name(cl.Node) + " already holds the committed entry; the machine in charge will tell it the entry is final"
-			}
+		name := a.cfg.Name(cl.Node)
+		var s string
+		switch {
+		case cl.Holds && cl.Committed == 1:
+			s = name + " already holds the committed entry; the machine in charge will tell it the entry is final"
+		case cl.Holds:
+			s = fmt.Sprintf("%s already holds all %d committed entries; the machine in charge will tell it they are final", name, cl.Committed)
+		default:
+			s = fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest", name, cl.Has, cl.Committed)
 		}
 		if cl.Behind > 1 {
 			s += " (" + count(cl.Behind, "machine is", "machines are") + " behind)"

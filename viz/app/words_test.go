@@ -341,3 +341,29 @@ func TestPlainWordsForARestart(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainWordsForAMachineBehind: in plain words, a machine behind on
+// commits is told apart from one that already holds the committed entries
+// and awaits only the news.
+func TestPlainWordsForAMachineBehind(t *testing.T) {
+	a := scenarioApp(t, "replicated-memory", false)
+	if !a.plain() {
+		t.Fatal("replicated-memory no longer speaks plain words; pick a figure that does")
+	}
+	name := a.cfg.Name(2)
+	for _, c := range []struct {
+		cl   raftcore.Clause
+		want string
+	}{
+		{raftcore.Clause{Fact: raftcore.FactBehind, Node: 2, Has: 1, Committed: 3},
+			name + " knows 1 of 3 committed entries; the machine in charge will send it the rest."},
+		{raftcore.Clause{Fact: raftcore.FactBehind, Node: 2, Has: 1, Committed: 3, Holds: true},
+			name + " already holds all 3 committed entries; the machine in charge will tell it they are final."},
+		{raftcore.Clause{Fact: raftcore.FactBehind, Node: 2, Committed: 1, Holds: true, Behind: 2},
+			name + " already holds the committed entry; the machine in charge will tell it the entry is final (2 machines are behind)."},
+	} {
+		if got := a.clauseText(c.cl); got != c.want {
+			t.Errorf("clause %+v reads %q, want %q", c.cl, got, c.want)
+		}
+	}
+}
