@@ -160,10 +160,8 @@ type textLayout struct {
 	w, h   float64 // the line box
 	glyphs []placedGlyph
 	used   int
-	// ink is the whole device pixels its glyphs' images cover (known
-	// once inked is set).
-	ink   image.Rectangle
-	inked bool
+	// ink is the whole device pixels its glyphs' images cover.
+	ink image.Rectangle
 }
 
 type placedGlyph struct {
@@ -207,6 +205,11 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 					}
 				}
 			}
+		}
+		for _, g := range l.glyphs {
+			b := g.img.Bounds()
+			x, y := int(math.Floor(float64(g.x))), int(math.Floor(float64(g.y)))
+			l.ink = l.ink.Union(image.Rect(x, y, x+b.Dx()+1, y+b.Dy()+1))
 		}
 		c.layouts[k] = l
 	}
@@ -253,12 +256,8 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 	if s == "" {
 		return
 	}
-	l := c.layout(s, math.Round(size*sc*4)/4, bold)
-	px, py := x*sc, y*sc
-	if center {
-		px, py = px-l.w/2, py-l.h/2
-	}
-	ox, oy := float32(math.Round(px)), float32(math.Round(py))
+	l, at := c.place(s, x, y, size, center, bold, sc)
+	ox, oy := float32(at.X), float32(at.Y)
 	a := max(clr.a, 0)
 	r, g, bl := clr.r*a, clr.g*a, clr.b*a
 	for _, pg := range l.glyphs {
@@ -283,20 +282,19 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 // bounds is the device pixels that t, drawn at scale sc, may touch: the
 // glyphs' images where add puts them, and a pixel to spare.
 func (c *textCache) bounds(t textItem, sc float64) image.Rectangle {
-	l := c.layout(t.Text, math.Round(t.Size*sc*4)/4, t.Bold)
-	if !l.inked {
-		l.inked = true
-		for _, g := range l.glyphs {
-			b := g.img.Bounds()
-			x, y := int(math.Floor(float64(g.x))), int(math.Floor(float64(g.y)))
-			l.ink = l.ink.Union(image.Rect(x, y, x+b.Dx()+1, y+b.Dy()+1))
-		}
-	}
-	px, py := t.X*sc, t.Y*sc
-	if t.Center {
+	l, at := c.place(t.Text, t.X, t.Y, t.Size, t.Center, t.Bold, sc)
+	return l.ink.Add(at).Inset(-1)
+}
+
+// place lays s out and says where add puts its line box's top-left, in
+// whole device pixels.
+func (c *textCache) place(s string, x, y, size float64, center, bold bool, sc float64) (*textLayout, image.Point) {
+	l := c.layout(s, math.Round(size*sc*4)/4, bold)
+	px, py := x*sc, y*sc
+	if center {
 		px, py = px-l.w/2, py-l.h/2
 	}
-	return l.ink.Add(image.Pt(int(math.Round(px)), int(math.Round(py)))).Inset(-1)
+	return l, image.Pt(int(math.Round(px)), int(math.Round(py)))
 }
 
 // draw draws the queued text onto dst in one call, and returns how many

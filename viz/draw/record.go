@@ -111,12 +111,19 @@ func (rec *recorder) begin(c *canvas) {
 	rec.c = c
 	rec.ops, rec.pts, rec.order = rec.ops[:0], rec.pts[:0], rec.order[:0]
 	rec.spilled = false
-	if len(rec.levels) == 0 {
+	rec.levels = rec.levels[:0]
+	rec.push(false, image.Rectangle{})
+}
+
+// push starts a level, reusing the buffers of the one that was there.
+func (rec *recorder) push(clipped bool, clip image.Rectangle) {
+	if len(rec.levels) == cap(rec.levels) {
 		rec.levels = append(rec.levels, recLevel{})
+	} else {
+		rec.levels = rec.levels[:len(rec.levels)+1]
 	}
-	rec.levels = rec.levels[:1]
-	l := &rec.levels[0]
-	l.aa, l.clipped, l.clip = false, false, image.Rectangle{}
+	l := rec.top()
+	l.aa, l.clipped, l.clip = false, clipped, clip
 	l.shapes, l.texts, l.dashes = l.shapes[:0], l.texts[:0], l.dashes[:0]
 	clear(l.dashesByRank)
 }
@@ -342,11 +349,9 @@ func (rec *recorder) Clip(r viz.Rect) paint.Surface {
 	if l := rec.top(); l.clipped {
 		b = b.Intersect(l.clip)
 	}
-	rec.add(opKey{kind: opClip, clip: b}, image.Rectangle{}, classNone)
-	rec.ops[len(rec.ops)-1].key.clip = b
-	rec.levels = append(rec.levels, recLevel{})
-	l := rec.top()
-	l.clipped, l.clip = true, b
+	// Recorded within the clip, so that its key holds the clip.
+	rec.push(true, b)
+	rec.add(opKey{kind: opClip}, image.Rectangle{}, classNone)
 	return rec
 }
 

@@ -56,11 +56,13 @@ type keptScreen struct {
 // tileSize is the side of a tile, in device pixels. Smaller tiles repaint
 // fewer pixels around a moving dot but make more rectangles, each a few
 // draw calls. Five machines playing at 1280x800 repaint about 63,000
-// pixels a frame in 16 rectangles with tiles of 16, and 90,000 in 12 with
-// tiles of 32 (TestKeptScreenPaintsWhatPaintingWholeDoes logs it, with
-// coarseTileSize taking the frames that would make too many); in
-// Chromium under SwiftShader tiles of 8 and of 32 both drew fewer frames a
-// second than 16 (BENCHMARKS.md, "Frames per second without a GPU").
+// pixels a frame in 16 rectangles with tiles of 16 alone, 90,000 in 12
+// with tiles of 32, and 69,000 in 15 with coarseTileSize taking the
+// frames that would make too many (TestKeptScreenPaintsWhatPaintingWholeDoes
+// logs it). In
+// Chromium under SwiftShader tiles of 16 drew more frames a second than
+// tiles of 8, and than tiles of 32, in three windows of four each
+// (BENCHMARKS.md, "Frames per second without a GPU").
 const tileSize = 16
 
 // wholeShare is the share of the screen to repaint above which a frame is
@@ -116,8 +118,9 @@ func (c *canvas) record(rec *recorder, f *app.Frame, p *palette) {
 	pt := paint.Painter{S: rec, P: p.Palette}
 	t0 := time.Now()
 	pt.Cluster(f)
-	pt.Logs(f)
 	t1 := time.Now()
+	pt.Logs(f)
+	t2 := time.Now()
 	boxes, layered := c.prepareLayer(f, p)
 	for i := range f.Panels {
 		if layered {
@@ -128,9 +131,8 @@ func (c *canvas) record(rec *recorder, f *app.Frame, p *palette) {
 			pt.Panel(&f.Panels[i])
 		}
 	}
-	t2 := time.Now()
+	c.clusterUs, c.panelsUs = t1.Sub(t0).Microseconds(), time.Since(t2).Microseconds()
 	pt.Chrome(f)
-	c.clusterUs, c.panelsUs = t1.Sub(t0).Microseconds(), t2.Sub(t1).Microseconds()
 }
 
 // paintDirect paints the frame straight onto the screen, shape by shape,

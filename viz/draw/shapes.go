@@ -29,7 +29,8 @@ type canvas struct {
 	calls int // draw calls this frame
 	verts int // vertices sent this frame
 	// clusterUs and panelsUs are how long the frame's cluster and its
-	// side panels took to paint (the panels mostly copied, see panelLayer).
+	// side panels took to paint or, on the kept screen, to record (a panel
+	// is painted only onto its layer, when it changed: see panelLayer).
 	clusterUs, panelsUs int64
 	// aa turns on anti-aliasing: shapes fade out at their edges (see
 	// feather).
