@@ -88,6 +88,8 @@
       var key = name.slice(5);
       if (OWN[key] || STILL_SAFE[key]) continue;
       var value = el.attributes[i].value.trim();
+      // The app reads the theme in any case (Dark runs dark), so the poster does too.
+      if (key === "theme") value = value.toLowerCase();
       if (key === "theme" && POSTER_THEMES.hasOwnProperty(value)) {
         theme = value;
         continue;
@@ -123,7 +125,7 @@
   var POSTER_CSS =
     ".raftlab-poster-box{position:relative}" +
     ".raftlab-poster{position:absolute;left:0;top:0;width:100%;height:100%;object-fit:contain;" +
-    "background:#f6f7f9;border-radius:6px;transition:opacity .25s}" +
+    "border-radius:6px;transition:opacity .25s}" +
     ".raftlab-poster.raftlab-gone{opacity:0;pointer-events:none}" +
     ".raftlab-poster-print{display:none;width:100%;height:auto}" +
     ".raftlab-poster-play{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);" +
@@ -732,11 +734,7 @@
     var loaded = figures.filter(function (f) { return f.requested && !f.releasing && f !== keep && !f.near; });
     var over = liveCount() - MAX_LIVE;
     if (over <= 0) return;
-    var middle = window.innerHeight / 2;
-    loaded.sort(function (a, b) {
-      var ra = a.iframe.getBoundingClientRect(), rb = b.iframe.getBoundingClientRect();
-      return Math.abs(rb.top + rb.height / 2 - middle) - Math.abs(ra.top + ra.height / 2 - middle);
-    });
+    loaded.sort(function (a, b) { return distance(b) - distance(a); });
     for (var i = 0; i < over && i < loaded.length; i++) release(loaded[i]);
   }
 
