@@ -65,7 +65,7 @@ wasm:
 
 # Every figure's still pictures (its opening and its key moment), drawn as
 # SVG from the app's own frames; committed, and checked by
-# TestPostersAreCurrent (viz/poster).
+# TestPostersAreCurrent (viz/app/poster).
 posters:
 	$(GO) run ./cmd/posters -dir web/posters
 

@@ -39,6 +39,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"raftlab/viz/app"
+	"raftlab/viz/frame"
 )
 
 // measureWindow is how long a steady-state measurement lasts.
@@ -195,7 +196,7 @@ func jsHeap(br *browser) float64 {
 
 // frameStats is window.raftlab.frameStats().
 type frameStats struct {
-	app.Stats
+	frame.Stats
 	BuildUs  int64 `json:"build_us"`
 	PaintUs  int64 `json:"paint_us"`
 	UpdateUs int64 `json:"update_us"`

@@ -25,6 +25,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/draw"
+	"raftlab/viz/frame"
 )
 
 const usage = `usage: raftlab-desktop [-f run.json] [-size WxH] [-base URL] [-stats] [-shot out.png] [param=value ...]
@@ -123,7 +124,7 @@ func run(args []string) error {
 		}
 	}
 	o := draw.Options{
-		OnEffect:    func(e app.Effect) { effect(a, e) },
+		OnEffect:    func(e frame.Effect) { effect(a, e) },
 		OnFirstDraw: func() { fmt.Println("raftlab: ready") },
 		ShotFile:    shot,
 	}
@@ -143,7 +144,7 @@ func run(args []string) error {
 			fmt.Println("raftlab: ready")
 			snapshot()
 		}
-		o.OnSecond = func(t draw.Timing, s app.Stats) {
+		o.OnSecond = func(t draw.Timing, s frame.Stats) {
 			fmt.Printf("raftlab: stats updates=%d draws=%d skipped=%d build=%dus paint=%dus update=%dus calls=%d fps=%.0f tps=%.0f\n",
 				s.Updates, s.Draws, s.Skipped, t.BuildUs, t.PaintUs, t.UpdateUs, t.Calls, ebiten.ActualFPS(), ebiten.ActualTPS())
 			snapshot()
@@ -158,12 +159,12 @@ func run(args []string) error {
 
 // effect carries out what the app asks of the desktop: links go to
 // stdout, files to the current directory.
-func effect(a *app.App, e app.Effect) {
+func effect(a *app.App, e frame.Effect) {
 	switch e.Kind {
-	case app.EffectCopy:
+	case frame.EffectCopy:
 		fmt.Println("raftlab: link:", e.Text)
 		a.Notify("The link is printed in the terminal that started raftlab.")
-	case app.EffectSave:
+	case frame.EffectSave:
 		path, err := filepath.Abs(e.Name)
 		if err == nil {
 			err = os.WriteFile(path, e.Data, 0o644)
@@ -174,9 +175,9 @@ func effect(a *app.App, e app.Effect) {
 		}
 		fmt.Println("raftlab: saved", path)
 		a.Notify("Saved " + path)
-	case app.EffectOpen:
+	case frame.EffectOpen:
 		a.Notify("To open a run on the desktop, start raftlab with -f run.json.")
-	case app.EffectVisit:
+	case frame.EffectVisit:
 		fmt.Println("raftlab: the full lab at this moment:", e.Text)
 		a.Notify("The link to the full lab is printed in the terminal that started raftlab.")
 	}

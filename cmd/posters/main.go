@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"raftlab/viz/poster"
+	"raftlab/viz/app/poster"
 )
 
 func main() {

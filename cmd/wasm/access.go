@@ -10,6 +10,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/frame"
 )
 
 // The figure in words and without a mouse: the description and the live
@@ -54,15 +55,15 @@ func (b *bridge) installAccess() {
 
 // words carries out the effects that say the figure in words: the page's
 // description and live region, and the same events for a listening host.
-func (b *bridge) words(e app.Effect) {
+func (b *bridge) words(e frame.Effect) {
 	doc := b.win.Get("document")
 	switch e.Kind {
-	case app.EffectDescribe:
+	case frame.EffectDescribe:
 		if el := doc.Call("getElementById", "raftlab-description"); el.Truthy() {
 			el.Set("textContent", e.Text)
 		}
 		b.tellHost(map[string]any{"raftlab": "event", "kind": "describe", "text": e.Text})
-	case app.EffectAnnounce:
+	case frame.EffectAnnounce:
 		if live := doc.Call("getElementById", "raftlab-live"); live.Truthy() {
 			// A polite region reads what is added; the last few lines
 			// stay, so that the region does not grow without end.
@@ -74,7 +75,7 @@ func (b *bridge) words(e app.Effect) {
 			}
 		}
 		b.tellHost(map[string]any{"raftlab": "event", "kind": "announce", "text": e.Text})
-	case app.EffectStep:
+	case frame.EffectStep:
 		msg := map[string]any{"raftlab": "event", "kind": "step"}
 		stepFields(msg, e.Name, e.Text)
 		b.tellHost(msg)

@@ -40,6 +40,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/draw"
+	"raftlab/viz/frame"
 )
 
 func main() {
@@ -229,7 +230,7 @@ func (b *bridge) install() {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			data, _ := json.Marshal(struct {
-				app.Stats
+				frame.Stats
 				draw.Timing
 				// Resting: the app is idle and Ebiten has stopped running
 				// frames until input or a page call wakes it.
@@ -279,17 +280,17 @@ func (b *bridge) ready() {
 }
 
 // effect carries out what the app asks of the page.
-func (b *bridge) effect(e app.Effect) {
+func (b *bridge) effect(e frame.Effect) {
 	switch e.Kind {
-	case app.EffectCopy:
+	case frame.EffectCopy:
 		b.showLink(e.Text)
-	case app.EffectSave:
+	case frame.EffectSave:
 		b.download(e.Name, e.Data)
-	case app.EffectOpen:
+	case frame.EffectOpen:
 		b.openFile()
-	case app.EffectVisit:
+	case frame.EffectVisit:
 		b.visit(e.Text)
-	case app.EffectDescribe, app.EffectAnnounce, app.EffectStep:
+	case frame.EffectDescribe, frame.EffectAnnounce, frame.EffectStep:
 		b.words(e)
 	}
 }

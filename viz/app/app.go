@@ -8,6 +8,7 @@ import (
 	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // noLeaderYet explains the wait for the first election; it goes away as
@@ -74,40 +75,6 @@ func SortProblems(ps []viz.ParamProblem) (msgs []string, missingFigure string) {
 	return msgs, missingFigure
 }
 
-// Theme names the palette.
-type Theme string
-
-// The themes.
-const (
-	ThemeLight Theme = "light"
-	ThemeDark  Theme = "dark"
-)
-
-// EffectKind names something the app asks its host to do.
-type EffectKind string
-
-// Effects a host carries out.
-const (
-	// EffectCopy puts Text on the clipboard (or shows it for copying).
-	EffectCopy EffectKind = "copy"
-	// EffectSave offers Data as a file named Name.
-	EffectSave EffectKind = "save"
-	// EffectOpen asks the reader for a schedule file to import.
-	EffectOpen EffectKind = "open"
-	// EffectScreenshot saves the next drawn frame as a PNG named Name.
-	EffectScreenshot EffectKind = "screenshot"
-	// EffectVisit opens the address Text in a new tab or window.
-	EffectVisit EffectKind = "visit"
-)
-
-// Effect is a request from the app to its host.
-type Effect struct {
-	Kind EffectKind
-	Name string
-	Text string
-	Data []byte
-}
-
 // App is the application: world, history, scenario and screen state.
 type App struct {
 	opts    Options
@@ -142,7 +109,7 @@ type App struct {
 	// Reader's choices.
 	paused   bool
 	speed    float64
-	theme    Theme
+	theme    frame.Theme
 	selected int // node index, -1 for none
 	menu     menuState
 	tab      viz.PanelKind
@@ -191,27 +158,18 @@ type App struct {
 	pace    pace
 	figBars [2]viz.Rect
 
-	effects []Effect
+	effects []frame.Effect
 	told    told
 	version uint64
 	built   uint64 // version the frame was built at
-	frame   Frame
-	stats   Stats
+	frame   frame.Frame
+	stats   frame.Stats
 }
 
 type banner struct {
 	text  string
-	tone  Tone
+	tone  frame.Tone
 	until time.Duration // real time it disappears; 0 stays
-}
-
-// Stats count what the app did, for the page's frameStats().
-type Stats struct {
-	Updates     uint64 `json:"updates"`
-	FrameBuilds uint64 `json:"frame_builds"`
-	Draws       uint64 `json:"draws"`
-	Skipped     uint64 `json:"skipped_draws"`
-	Version     uint64 `json:"version"`
 }
 
 // New builds an app from its options. Parameters are assumed checked by
@@ -235,7 +193,7 @@ func New(o Options) (*App, error) {
 			a.speed = FigureSpeed
 		}
 	}
-	a.theme = Theme(a.params.Theme)
+	a.theme = frame.Theme(a.params.Theme)
 	a.readMode = raftcore.ReadLinearizable
 	if err := a.start(); err != nil {
 		return nil, err
@@ -251,13 +209,13 @@ func New(o Options) (*App, error) {
 	}
 	switch {
 	case len(o.Problems) > 0:
-		a.say(strings.Join(o.Problems, "\n"), ToneBad, 0)
+		a.say(strings.Join(o.Problems, "\n"), frame.ToneBad, 0)
 	case o.MissingFigure != "":
 		a.missingFigure = o.MissingFigure
 		a.openMenu(menuState{kind: menuScenarios})
 	case a.scen == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg.Protocol == raftcore.ProtocolRaft:
 		// The first election takes a while at a watchable speed; say why.
-		a.say(noLeaderYet, ToneText, 20*time.Second)
+		a.say(noLeaderYet, frame.ToneText, 20*time.Second)
 	}
 	a.Resize(o.Width, o.Height)
 	return a, nil
@@ -344,7 +302,7 @@ func (a *App) Speed() float64 { return a.speed }
 func (a *App) Version() uint64 { return a.version }
 
 // Stats returns the counters.
-func (a *App) Stats() Stats {
+func (a *App) Stats() frame.Stats {
 	s := a.stats
 	s.Version = a.version
 	return s
@@ -362,7 +320,7 @@ func (a *App) CountDraw(drew bool) {
 // TakeEffects returns and forgets the host requests made since last time:
 // with Options.Describe, the description and announcements too, which the
 // host thereby takes once a tick at most.
-func (a *App) TakeEffects() []Effect {
+func (a *App) TakeEffects() []frame.Effect {
 	if a.opts.Describe {
 		a.describeEffects()
 	}
@@ -375,7 +333,7 @@ func (a *App) changed() { a.version++ }
 
 // say shows text in the banner for d of real time (0 keeps it until
 // replaced or dismissed).
-func (a *App) say(text string, tone Tone, d time.Duration) {
+func (a *App) say(text string, tone frame.Tone, d time.Duration) {
 	a.banner = banner{text: text, tone: tone}
 	if d > 0 {
 		a.banner.until = a.realNow + d
@@ -384,7 +342,7 @@ func (a *App) say(text string, tone Tone, d time.Duration) {
 }
 
 // note is a short-lived banner for the result of a reader's action.
-func (a *App) note(text string) { a.say(text, ToneText, 4*time.Second) }
+func (a *App) note(text string) { a.say(text, frame.ToneText, 4*time.Second) }
 
 // SetVisible pauses the whole app while an embedding page has it out of
 // view: no simulation, no drawing.

@@ -13,6 +13,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // newApp makes a free-play app on a canvas, running at real time.
@@ -208,7 +209,7 @@ func TestCutStrokeCutsAndRestoresLinks(t *testing.T) {
 	if !w.Link(1, 3).Up || !w.Link(2, 3).Up {
 		t.Error("a stroke across one link cut others")
 	}
-	if f := a.Frame(); f.Links[0].State != LinkCut {
+	if f := a.Frame(); f.Links[0].State != frame.LinkCut {
 		t.Errorf("link A–B is drawn %v, want cut", f.Links[0].State)
 	}
 	press(a, &c, to, from, 6)
@@ -341,13 +342,13 @@ func TestLinkMenuOneWayLatencyAndLoss(t *testing.T) {
 		t.Errorf("link A→C is %+v, want 200–400 ms and 20%% loss", l)
 	}
 	f := a.Frame()
-	var v LinkView
+	var v frame.LinkView
 	for _, x := range f.Links {
 		if x.ID == (viz.LinkID{I: 0, J: 2}) {
 			v = x
 		}
 	}
-	if v.State != LinkOneWay || v.Up != [2]bool{false, true} || !v.Lossy || !v.Slow || !strings.Contains(v.Label.Text, "20% loss") {
+	if v.State != frame.LinkOneWay || v.Up != [2]bool{false, true} || !v.Lossy || !v.Slow || !strings.Contains(v.Label.Text, "20% loss") {
 		t.Errorf("link A–C is drawn %+v, want one-way, lossy and slow with its figures", v)
 	}
 	if err := a.Click("link.ij"); err != nil {
@@ -364,7 +365,7 @@ func TestMessageInspectAndDrop(t *testing.T) {
 	untilLeader(t, a, &c)
 	a.paused = true
 	f := a.Frame()
-	var m MsgView
+	var m frame.MsgView
 	for _, x := range f.Messages {
 		if x.Fall == 0 {
 			m = x
@@ -724,7 +725,7 @@ func TestAnEmbeddedRunShowsTheWholeWarning(t *testing.T) {
 		t.Fatal("no caption in an embedded run")
 	}
 	var words []string
-	for _, l := range append([]TextItem{f.Caption.Title}, f.Caption.Lines...) {
+	for _, l := range append([]frame.TextItem{f.Caption.Title}, f.Caption.Lines...) {
 		words = append(words, l.Text)
 	}
 	if all := strings.Join(words, " "); !strings.Contains(all, "read-without-confirm") || !strings.Contains(all, "not Raft.") {
@@ -773,7 +774,7 @@ func TestABrokenRunStillSaysSoAfterTheBanner(t *testing.T) {
 		assert.NotContains(t, a.State().Banner, "on purpose", "%vx%v: the step's note should have replaced the banner", size.w, size.h)
 		var words []string
 		if f.Caption != nil {
-			for _, l := range append([]TextItem{f.Caption.Title}, f.Caption.Lines...) {
+			for _, l := range append([]frame.TextItem{f.Caption.Title}, f.Caption.Lines...) {
 				words = append(words, l.Text)
 			}
 		}

@@ -10,27 +10,28 @@ import (
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Snapshot is the app's state as the page's snapshot() gives it, for tests
 // and for curious readers: the world, the screen state, and where the
 // things a test may click are on the canvas.
 type Snapshot struct {
-	NowMs       float64 `json:"now_ms"`
-	HeadMs      float64 `json:"head_ms"`
-	Live        bool    `json:"live"`
-	Paused      bool    `json:"paused"`
-	Visible     bool    `json:"visible"`
-	Speed       float64 `json:"speed"`
-	SpeedLabel  string  `json:"speed_label"`
-	Theme       Theme   `json:"theme"`
-	Embed       bool    `json:"embed"`
-	Protocol    string  `json:"protocol"`
-	Nodes       int     `json:"nodes"`
-	Seed        int64   `json:"seed"`
-	PreVote     bool    `json:"prevote"`
-	CheckQuorum bool    `json:"checkquorum"`
-	Election    int     `json:"election_ticks"`
+	NowMs       float64     `json:"now_ms"`
+	HeadMs      float64     `json:"head_ms"`
+	Live        bool        `json:"live"`
+	Paused      bool        `json:"paused"`
+	Visible     bool        `json:"visible"`
+	Speed       float64     `json:"speed"`
+	SpeedLabel  string      `json:"speed_label"`
+	Theme       frame.Theme `json:"theme"`
+	Embed       bool        `json:"embed"`
+	Protocol    string      `json:"protocol"`
+	Nodes       int         `json:"nodes"`
+	Seed        int64       `json:"seed"`
+	PreVote     bool        `json:"prevote"`
+	CheckQuorum bool        `json:"checkquorum"`
+	Election    int         `json:"election_ticks"`
 
 	Scenario *ScenarioState `json:"scenario"`
 	Selected int            `json:"selected"` // machine id, 0 for none
@@ -142,7 +143,7 @@ type ScreenState struct {
 	Panels   []PanelState  `json:"panels"`
 	Ring     [3]float64    `json:"ring"` // centre x, y and radius
 	Zones    []viz.Rect    `json:"zones,omitempty"`
-	Stats    Stats         `json:"stats"`
+	Stats    frame.Stats   `json:"stats"`
 	// Overflow lists words that do not show whole (Frame.Overflows).
 	Overflow []string `json:"overflow"`
 }
@@ -242,7 +243,7 @@ func (a *App) State() Snapshot {
 		if m.Fall > 0 {
 			continue
 		}
-		fs := FlightState{ID: m.ID, Type: m.Type.String(), From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y}
+		fs := FlightState{ID: m.ID, From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y}
 		s.InFlight = append(s.InFlight, fs)
 	}
 	byID := map[uint64]int{}
@@ -251,6 +252,7 @@ func (a *App) State() Snapshot {
 	}
 	for _, m := range w.InFlight() {
 		if k, ok := byID[m.ID]; ok {
+			s.InFlight[k].Type = m.Type.String()
 			s.InFlight[k].Term = m.Term
 			s.InFlight[k].SendMs = float64(m.SendUs) / 1000
 			s.InFlight[k].DeliverMs = float64(m.DeliverUs) / 1000
@@ -267,7 +269,7 @@ func (a *App) State() Snapshot {
 	for _, z := range a.lay.Zones {
 		sc.Zones = append(sc.Zones, z.Rect)
 	}
-	for wd := range f.widgets() {
+	for wd := range f.Widgets() {
 		sc.Widgets = append(sc.Widgets, WidgetState{ID: wd.ID, Label: wd.Label, On: wd.On, Rect: wd.Rect})
 	}
 	for _, p := range f.Panels {
@@ -408,7 +410,8 @@ func (a *App) cmdIntent(name string, args []string) (Intent, error) {
 			return nil, err
 		}
 		w, err := a.control(arg(0))
-		return w.Intent, err
+		in, _ := w.Intent.(Intent)
+		return in, err
 	case "nodes":
 		if err := need(1, "nodes N"); err != nil {
 			return nil, err
@@ -444,7 +447,7 @@ func (a *App) cmdIntent(name string, args []string) (Intent, error) {
 	case "scenario":
 		return StartScenario{ID: arg(0)}, nil
 	case "theme":
-		return SetTheme{Theme: Theme(arg(0))}, nil
+		return SetTheme{Theme: frame.Theme(arg(0))}, nil
 	case "panel":
 		for _, k := range viz.PanelKinds() {
 			if strings.EqualFold(k.Title(), arg(0)) {

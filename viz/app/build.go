@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Text sizes in logical pixels.
@@ -26,7 +27,7 @@ const pulseUs = 90_000
 
 // Frame returns the frame for the current state, building it only when
 // something changed since the last call.
-func (a *App) Frame() *Frame {
+func (a *App) Frame() *frame.Frame {
 	if a.built != a.version || a.frame.W != a.w || a.frame.H != a.h || a.stats.FrameBuilds == 0 {
 		a.build()
 	}
@@ -113,7 +114,7 @@ func (a *App) buildZones() {
 				members = append(members, i)
 			}
 		}
-		zv := ZoneView{Rect: z.Rect, Tone: ToneMuted, Empty: len(members) == 0, Hot: z.Index == hot}
+		zv := frame.ZoneView{Rect: z.Rect, Tone: frame.ToneMuted, Empty: len(members) == 0, Hot: z.Index == hot}
 		lx, ly := z.Label.X+4, z.Label.Y+max((z.Label.H-sizeSmall)/2-1, 0)
 		switch {
 		case a.zoneFor == zonesWorld:
@@ -123,14 +124,14 @@ func (a *App) buildZones() {
 			if a.measure(text, sizeSmall) > z.Label.W-8 {
 				text = dropShort
 			}
-			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: ToneMuted}
+			zv.Label = frame.TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: frame.ToneMuted}
 		default:
 			count := strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
 			verdict := ""
 			if a.cfg.Protocol == raftcore.ProtocolRaft {
-				verdict, zv.Tone = ", no majority", ToneWarn
+				verdict, zv.Tone = ", no majority", frame.ToneWarn
 				if 2*len(members) > n {
-					verdict, zv.Tone = ", a majority", ToneGood
+					verdict, zv.Tone = ", a majority", frame.ToneGood
 				}
 			}
 			// The longest wording that fits the zone's label.
@@ -141,7 +142,7 @@ func (a *App) buildZones() {
 					break
 				}
 			}
-			zv.Label = TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: zv.Tone, Bold: true}
+			zv.Label = frame.TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: zv.Tone, Bold: true}
 		}
 		f.Zones = append(f.Zones, zv)
 	}
@@ -165,18 +166,18 @@ func (a *App) dragGesture() *viz.Gesture {
 }
 
 // roleLook is the tone and shape of a role.
-func roleLook(p raftcore.Protocol, r raftcore.Role) (Tone, Shape, bool) {
+func roleLook(p raftcore.Protocol, r raftcore.Role) (frame.Tone, frame.Shape, bool) {
 	switch r {
 	case raftcore.RolePreCandidate:
-		return TonePreCandidate, ShapeDiamond, true
+		return frame.TonePreCandidate, frame.ShapeDiamond, true
 	case raftcore.RoleCandidate:
-		return ToneCandidate, ShapeDiamond, false
+		return frame.ToneCandidate, frame.ShapeDiamond, false
 	case raftcore.RoleLeader:
-		return ToneLeader, ShapeSquare, false
+		return frame.ToneLeader, frame.ShapeSquare, false
 	case raftcore.RoleReplica:
-		return ToneReplica, ShapeCircle, false
+		return frame.ToneReplica, frame.ShapeCircle, false
 	}
-	return ToneFollower, ShapeCircle, false
+	return frame.ToneFollower, frame.ShapeCircle, false
 }
 
 func (a *App) buildNodes() {
@@ -188,7 +189,7 @@ func (a *App) buildNodes() {
 	ghost := a.dragGesture()
 	f.Ghost = nil
 	if ghost != nil {
-		f.Ghost = &GhostView{Node: ghost.Node, Pos: ghost.Pos, R: R, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
+		f.Ghost = &frame.GhostView{Node: ghost.Node, Pos: ghost.Pos, R: R, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
 	}
 	// The layout gives each machine room for words under its disc, clear
 	// of its neighbours: the lines shrink to what fits there.
@@ -199,17 +200,17 @@ func (a *App) buildNodes() {
 		st := w.Status(id)
 		c := a.lay.Nodes[i].Center
 		tone, shape, dashed := roleLook(a.cfg.Protocol, nd.Role())
-		v := NodeView{Index: i, ID: id, Center: c, R: R, Role: nd.Role(), Shape: shape, Dashed: dashed, Tone: tone,
+		v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
 			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
 			Hidden: ghost != nil && ghost.Node == i}
 		name := a.discName(a.cfg.Name(id), a.lay.LabelSize, 2*R-6)
-		v.Name = TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: ToneText, Bold: true, Center: true}
+		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
 		role := capital(a.roleWord(nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
-			v.Tone, role = ToneDown, "Crashed"
+			v.Tone, role = frame.ToneDown, "Crashed"
 		case raftcore.StatusPaused:
-			v.Tone, role = TonePaused, "Paused"
+			v.Tone, role = frame.TonePaused, "Paused"
 		}
 		v.Highlight = a.scen != nil && a.scen.highlighted(id)
 		line2 := a.nodeLine2(nd, st)
@@ -243,17 +244,17 @@ func (a *App) buildNodes() {
 			y = c.Y + R + 7
 		}
 		lineH := lineSize * viz.CaptionLineHeight
-		v.Lines[0] = TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: size, Tone: ToneText, Center: true}
-		v.Lines[1] = TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: size, Tone: ToneMuted, Center: true}
+		v.Lines[0] = frame.TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: size, Tone: frame.ToneText, Center: true}
+		v.Lines[1] = frame.TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: size, Tone: frame.ToneMuted, Center: true}
 		v.Timer = -1
 		if st != raftcore.StatusCrashed && a.cfg.Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
 			el, to := nd.ElectionTimer()
 			if to > 0 {
 				v.Timer = math.Min(float64(el)/float64(to), 1)
 			}
-			v.TimerTone = ToneMuted
+			v.TimerTone = frame.ToneMuted
 			if v.Timer > 0.75 {
-				v.TimerTone = ToneWarn
+				v.TimerTone = frame.ToneWarn
 			}
 		}
 		if i < len(a.cache.recent.beat) && a.cache.recent.beat[i] >= 0 && st == raftcore.StatusUp {
@@ -271,7 +272,7 @@ func (a *App) buildNodes() {
 					continue
 				}
 				d := a.lay.Nodes[j].Center.Sub(c).Unit()
-				v.Votes = append(v.Votes, VoteDot{Pos: c.Add(d.Mul(R * 0.78)), Granted: vote > 0})
+				v.Votes = append(v.Votes, frame.VoteDot{Pos: c.Add(d.Mul(R * 0.78)), Granted: vote > 0})
 			}
 		}
 		f.Nodes = append(f.Nodes, v)
@@ -358,14 +359,14 @@ func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 }
 
 // nodeBadges are the small tags over a machine's disc.
-func (a *App) nodeBadges(out []TextItem, i int, c viz.Point, R float64) []TextItem {
+func (a *App) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64) []frame.TextItem {
 	w := a.World()
 	id := nodeID(i)
 	var texts [4]string
-	var tones [4]Tone
+	var tones [4]frame.Tone
 	k := 0
 	if s := w.Slow(id); s > 1 {
-		texts[k], tones[k] = "slow "+fmtFactor(s), ToneWarn
+		texts[k], tones[k] = "slow "+fmtFactor(s), frame.ToneWarn
 		k++
 	}
 	if text, tone, ok := clockBadge(w, id); ok {
@@ -373,16 +374,16 @@ func (a *App) nodeBadges(out []TextItem, i int, c viz.Point, R float64) []TextIt
 		k++
 	}
 	if b := w.Backlog(id); b > 0 {
-		texts[k], tones[k] = strconv.Itoa(b)+" queued", ToneWarn
+		texts[k], tones[k] = strconv.Itoa(b)+" queued", frame.ToneWarn
 		k++
 	}
 	if a.isolated(i) {
-		texts[k], tones[k] = "cut off", ToneBad
+		texts[k], tones[k] = "cut off", frame.ToneBad
 		k++
 	}
 	y := c.Y - R - 5 - sizeSmall
 	for j := 0; j < k; j++ {
-		out = append(out, TextItem{Text: texts[j], X: c.X, Y: y - float64(k-1-j)*(sizeSmall+3) + sizeSmall/2, Size: sizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
+		out = append(out, frame.TextItem{Text: texts[j], X: c.X, Y: y - float64(k-1-j)*(sizeSmall+3) + sizeSmall/2, Size: sizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
 	}
 	return out
 }
@@ -404,14 +405,14 @@ func (a *App) buildLinks() {
 	for _, lk := range a.lay.Links {
 		ij := w.Link(nodeID(lk.I), nodeID(lk.J))
 		ji := w.Link(nodeID(lk.J), nodeID(lk.I))
-		v := LinkView{ID: lk.LinkID, Seg: lk.Seg, Lanes: lk.Lanes, Up: [2]bool{ij.Up, ji.Up}}
+		v := frame.LinkView{ID: lk.LinkID, Seg: lk.Seg, Lanes: lk.Lanes, Up: [2]bool{ij.Up, ji.Up}}
 		switch {
 		case ij.Up && ji.Up:
-			v.State = LinkUp
+			v.State = frame.LinkUp
 		case !ij.Up && !ji.Up:
-			v.State = LinkCut
+			v.State = frame.LinkCut
 		default:
-			v.State = LinkOneWay
+			v.State = frame.LinkOneWay
 		}
 		loss := math.Max(ij.Loss, ji.Loss)
 		v.Lossy = loss > 0
@@ -427,12 +428,12 @@ func (a *App) buildLinks() {
 			}
 			label += fmtLatency(slowMin, slowMax)
 		}
-		if label != "" && v.State != LinkCut {
+		if label != "" && v.State != frame.LinkCut {
 			mid := lk.Seg.At(0.5)
 			off := lk.Seg.B.Sub(lk.Seg.A).Unit().Perp().Mul(10)
-			v.Label = TextItem{Text: label, X: mid.X + off.X, Y: mid.Y + off.Y, Size: sizeSmall - 1, Tone: ToneWarn, Center: true}
+			v.Label = frame.TextItem{Text: label, X: mid.X + off.X, Y: mid.Y + off.Y, Size: sizeSmall - 1, Tone: frame.ToneWarn, Center: true}
 		}
-		v.Faint = v.State == LinkCut && a.zoneFor == zonesPartition
+		v.Faint = v.State == frame.LinkCut && a.zoneFor == zonesPartition
 		v.Hot = hover.Kind == viz.HitLink && hover.Link == lk.LinkID
 		for _, c := range crossed {
 			if c == lk.LinkID {
@@ -453,7 +454,7 @@ func (a *App) buildLinks() {
 func (a *App) thinLinkLabels() {
 	f := &a.frame
 	kept := a.cache.recent.labels[:0]
-	box := func(t TextItem) viz.Rect {
+	box := func(t frame.TextItem) viz.Rect {
 		w, h := a.measure(t.Text, t.Size)+6, t.Size+4
 		return viz.XYWH(t.X-w/2, t.Y-h/2, w, h)
 	}
@@ -487,7 +488,7 @@ func (a *App) thinLinkLabels() {
 			if clear {
 				kept = append(kept, r)
 			} else {
-				l.Label = TextItem{}
+				l.Label = frame.TextItem{}
 			}
 		}
 	}
@@ -495,26 +496,26 @@ func (a *App) thinLinkLabels() {
 }
 
 // msgTone is a message's colour by purpose.
-func msgTone(t raftcore.MsgType) Tone {
+func msgTone(t raftcore.MsgType) frame.Tone {
 	switch t {
 	case raftcore.MsgPreVote, raftcore.MsgPreVoteResp, raftcore.MsgVote, raftcore.MsgVoteResp:
-		return ToneVote
+		return frame.ToneVote
 	case raftcore.MsgApp, raftcore.MsgAppResp, raftcore.MsgHeartbeat, raftcore.MsgHeartbeatResp:
-		return ToneAppend
+		return frame.ToneAppend
 	case raftcore.MsgCopy:
-		return ToneCopy
+		return frame.ToneCopy
 	}
-	return ToneClient
+	return frame.ToneClient
 }
 
 // msgTag places a message's tag beside its dot, on whichever side of its
 // lane keeps it off the machines and their words; a tag with no clear side
 // is left out (in busy moments it would sit on a machine's role or term),
 // unless the reader picked the message.
-func (a *App) msgTag(text string, pos, off viz.Point, picked bool) TextItem {
+func (a *App) msgTag(text string, pos, off viz.Point, picked bool) frame.TextItem {
 	size := sizeSmall - 2
 	w, h := a.measure(text, size), lineHeight(size)
-	tag := TextItem{Text: text, Size: size, Tone: ToneMuted, Center: true}
+	tag := frame.TextItem{Text: text, Size: size, Tone: frame.ToneMuted, Center: true}
 	for _, side := range [2]float64{1, -1} {
 		c := viz.Point{X: pos.X + side*off.X, Y: pos.Y + side*off.Y}
 		if a.tagClear(viz.XYWH(c.X-w/2, c.Y-h/2, w, h)) {
@@ -523,7 +524,7 @@ func (a *App) msgTag(text string, pos, off viz.Point, picked bool) TextItem {
 		}
 	}
 	if !picked {
-		return TextItem{}
+		return frame.TextItem{}
 	}
 	tag.X, tag.Y = pos.X+off.X, pos.Y+off.Y
 	return tag
@@ -571,7 +572,7 @@ func (a *App) buildMessages() {
 		frac := float64(now-m.SendUs) / float64(m.DeliverUs-m.SendUs)
 		frac = math.Min(math.Max(frac, 0), 1)
 		pos := lk.Lane(from, to).At(frac)
-		v := MsgView{ID: m.ID, Type: m.Type, From: from, To: to, Pos: pos, R: r, Tone: msgTone(m.Type),
+		v := frame.MsgView{ID: m.ID, From: from, To: to, Pos: pos, R: r, Tone: msgTone(m.Type),
 			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: a.menu.kind == menuMsg && a.menu.msg == m.ID}
 		beat := m.Type == raftcore.MsgHeartbeat || m.Type == raftcore.MsgHeartbeatResp
 		if (labels && (!beat || beatLabels)) || v.Selected {
@@ -601,7 +602,7 @@ func (a *App) buildMessages() {
 		}
 		frac := float64(e.AtUs-info.send) / float64(max(info.deliver-info.send, 1))
 		pos := lk.Lane(info.from, info.to).At(math.Min(math.Max(frac, 0), 1))
-		v := MsgView{ID: e.Msg, From: info.from, To: info.to, Pos: pos, R: r, Tone: ToneBad,
+		v := frame.MsgView{ID: e.Msg, From: info.from, To: info.to, Pos: pos, R: r, Tone: frame.ToneBad,
 			Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
 		f.Messages = append(f.Messages, v)
 	}

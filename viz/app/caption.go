@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // captionColumn is the width of an embedded app's words when they stand
@@ -33,7 +34,7 @@ func (a *App) captionContent() *writer {
 	if cw > 0 {
 		// The column has the height to spare: its title and the banner's
 		// words are wrapped rather than cut on the title's one line.
-		wr.text(a.describeSetup(), sizeTitle, ToneText, true)
+		wr.text(a.describeSetup(), sizeTitle, frame.ToneText, true)
 		a.writeBroken(wr, sizeBody-1)
 		if a.banner.text != "" {
 			wr.text(a.bannerText(), sizeBody-1, bannerTone(a.banner.tone), true)
@@ -43,34 +44,34 @@ func (a *App) captionContent() *writer {
 		a.writeBroken(wr, sizeBody-1)
 	}
 	wr.text(a.forHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
-		"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), sizeBody-1, ToneText, false)
+		"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), sizeBody-1, frame.ToneText, false)
 	return wr
 }
 
 // buildCaption is an embedded free-play caption: in a page, panels would
 // crowd the machines, so a few words sit in a strip under the timeline.
 // Notes that would go to the banner take the title's place for a moment.
-func (a *App) buildCaption() *MenuView {
+func (a *App) buildCaption() *frame.MenuView {
 	if cw := a.captionColumn(); cw > 0 {
 		// Its title is among its lines.
 		return a.menuAt(viz.XYWH(a.w-cw, 0, cw, a.h), a.captionContent())
 	}
 	r := viz.XYWH(0, a.lay.Canvas.Bottom(), a.w, a.h-a.lay.Canvas.Bottom())
 	mv := a.menuAt(r, a.captionContent())
-	mv.Title = TextItem{Text: a.describeSetup(), X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: ToneText, Bold: true}
+	mv.Title = frame.TextItem{Text: a.describeSetup(), X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	if a.banner.text != "" {
 		// The strip's height is set by its words without a banner, so
 		// that a note does not move the machines: a note takes the title.
-		mv.Title = TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: bannerTone(a.banner.tone), Bold: true}
+		mv.Title = frame.TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: bannerTone(a.banner.tone), Bold: true}
 	}
 	return mv
 }
 
 // bannerTone is the colour of the banner's words in a caption: a warning
 // keeps its own, a note stands out in the accent.
-func bannerTone(t Tone) Tone {
-	if t == ToneBad {
-		return ToneBad
+func bannerTone(t frame.Tone) frame.Tone {
+	if t == frame.ToneBad {
+		return frame.ToneBad
 	}
-	return ToneAccent
+	return frame.ToneAccent
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Click presses the control named id, as a tap on it would: it does the
@@ -17,24 +18,24 @@ import (
 func (a *App) Click(id string) error {
 	w, err := a.control(id)
 	if err == nil {
-		return a.try(w.Intent)
+		return a.try(w.Intent.(Intent))
 	}
-	a.say(err.Error(), ToneBad, 6*time.Second)
+	a.say(err.Error(), frame.ToneBad, 6*time.Second)
 	return err
 }
 
 // control finds the control named id: on screen first, then in the menus
 // one press away.
-func (a *App) control(id string) (Widget, error) {
-	find := func(ws iter.Seq[Widget]) (Widget, bool) {
+func (a *App) control(id string) (frame.Widget, error) {
+	find := func(ws iter.Seq[frame.Widget]) (frame.Widget, bool) {
 		for w := range ws {
 			if w.ID == id && w.Enabled {
 				return w, true
 			}
 		}
-		return Widget{}, false
+		return frame.Widget{}, false
 	}
-	if w, ok := find(a.Frame().widgets()); ok {
+	if w, ok := find(a.Frame().Widgets()); ok {
 		return w, nil
 	}
 	closed := []menuState{{kind: menuMain}, {kind: menuScenarios}}
@@ -43,89 +44,31 @@ func (a *App) control(id string) (Widget, error) {
 	}
 	for _, m := range closed {
 		if mv := a.buildMenu(m); mv != nil {
-			if w, ok := find(mv.widgets()); ok {
+			if w, ok := find(mv.Widgets()); ok {
 				return w, nil
 			}
 		}
 	}
-	return Widget{}, fmt.Errorf("click: no control %q", id)
-}
-
-// widgets are the controls of the frame: the toolbar's, the tabs, the
-// timeline's button, the key to the marks and its card, the panels', the
-// caption's and the menu's, and the banner's close button.
-func (f *Frame) widgets() iter.Seq[Widget] {
-	return func(yield func(Widget) bool) {
-		each := func(ws []Widget) bool {
-			for _, w := range ws {
-				if !yield(w) {
-					return false
-				}
-			}
-			return true
-		}
-		if !each(f.Toolbar) || !each(f.Tabs) {
-			return
-		}
-		if !each(f.Timeline.Buttons) {
-			return
-		}
-		if f.Logs.Key.ID != "" && !yield(f.Logs.Key) {
-			return
-		}
-		if f.Legend != nil && !yield(f.Legend.Close) {
-			return
-		}
-		for _, p := range f.Panels {
-			if !each(p.Widgets) {
-				return
-			}
-		}
-		for _, m := range []*MenuView{f.Caption, f.Menu} {
-			if m != nil {
-				for w := range m.widgets() {
-					if !yield(w) {
-						return
-					}
-				}
-			}
-		}
-		if f.Banner != nil {
-			yield(f.Banner.Close)
-		}
-	}
-}
-
-// widgets are the controls of a menu, row by row.
-func (m *MenuView) widgets() iter.Seq[Widget] {
-	return func(yield func(Widget) bool) {
-		for _, r := range m.Rows {
-			for _, w := range r.Widgets {
-				if !yield(w) {
-					return
-				}
-			}
-		}
-	}
+	return frame.Widget{}, fmt.Errorf("click: no control %q", id)
 }
 
 // widgetAt is the app control under p, topmost first.
 // keySlop is how far around the key's button a press still hits it.
 const keySlop = 5.0
 
-func (a *App) widgetAt(p viz.Point) (Widget, bool) {
+func (a *App) widgetAt(p viz.Point) (frame.Widget, bool) {
 	f := a.Frame()
 	if f.Help != nil {
-		return Widget{}, false
+		return frame.Widget{}, false
 	}
 	if f.Menu != nil {
-		for w := range f.Menu.widgets() {
+		for w := range f.Menu.Widgets() {
 			if w.Enabled && w.Rect.Contains(p) {
 				return w, true
 			}
 		}
 		if f.Menu.Rect.Contains(p) {
-			return Widget{}, false
+			return frame.Widget{}, false
 		}
 	}
 	if f.Legend != nil && f.Legend.Close.Rect.Contains(p) {
@@ -140,7 +83,7 @@ func (a *App) widgetAt(p viz.Point) (Widget, bool) {
 		return f.Banner.Close, true
 	}
 	if f.Caption != nil {
-		for w := range f.Caption.widgets() {
+		for w := range f.Caption.Widgets() {
 			if w.Enabled && w.Rect.Contains(p) {
 				return w, true
 			}
@@ -171,7 +114,7 @@ func (a *App) widgetAt(p viz.Point) (Widget, bool) {
 			return b, true
 		}
 	}
-	return Widget{}, false
+	return frame.Widget{}, false
 }
 
 // panelAt is the visible panel that holds p.

@@ -6,6 +6,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 var cmdIcons = map[viz.Command]string{
@@ -56,7 +57,7 @@ func (a *App) buildToolbar() {
 		if b.Cmd == viz.CmdHelp {
 			on = a.help
 		}
-		f.Toolbar = append(f.Toolbar, Widget{ID: cmdPrefix + b.Cmd.String(), Kind: WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused),
+		f.Toolbar = append(f.Toolbar, frame.Widget{ID: cmdPrefix + b.Cmd.String(), Kind: frame.WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused),
 			Intent: RunCommand{Cmd: b.Cmd}})
 		right = max(right, b.Rect.Right())
 	}
@@ -72,23 +73,23 @@ func (a *App) buildToolbar() {
 	if a.lay.Speed.Y < by+bh && a.lay.Speed.Bottom() > by {
 		end = a.lay.Speed.X - 2*gap
 	}
-	f.Status = TextItem{}
+	f.Status = frame.TextItem{}
 	if !a.params.Embed && bh > 0 {
 		x := right + gap
 		label := "Scenarios & setup"
 		wide := a.measure(label, sizeBody) + 24
 		if end-x >= wide+40 {
-			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody,
 				Intent: OpenSetup{}})
 			x += wide + gap
 		} else if end-x >= bh {
-			f.Toolbar = append(f.Toolbar, Widget{ID: idMenu, Kind: WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios,
 				Intent: OpenSetup{}})
 			x += bh + gap
 		}
 		a.noteSlot = viz.XYWH(x, by, max(end-x, 0), bh)
 		if status := a.statusLine(); end-x >= a.measure(status, sizeBody)+4 {
-			f.Status = TextItem{Text: status, X: x, Y: by + (bh-sizeBody)/2 - 1, Size: sizeBody, Tone: ToneMuted}
+			f.Status = frame.TextItem{Text: status, X: x, Y: by + (bh-sizeBody)/2 - 1, Size: sizeBody, Tone: frame.ToneMuted}
 		}
 	} else {
 		a.noteSlot = viz.Rect{}
@@ -97,10 +98,10 @@ func (a *App) buildToolbar() {
 	s := a.lay.Speed
 	label := "speed " + viz.FormatSpeed(a.speed)
 	lw := a.measure("speed 1/100x", sizeSmall) + 8
-	f.Speed = SliderView{Rect: s, Frac: viz.SliderPos(a.speed)}
+	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(a.speed)}
 	if s.W > lw+40 {
 		f.Speed.Track = viz.XYWH(s.X+lw, s.Y+s.H/2-3, s.W-lw-8, 6)
-		f.Speed.Label = TextItem{Text: label, X: s.X + 2, Y: s.Y + (s.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneText}
+		f.Speed.Label = frame.TextItem{Text: label, X: s.X + 2, Y: s.Y + (s.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText}
 	} else {
 		f.Speed.Track = viz.XYWH(s.X+4, s.Y+s.H/2-3, s.W-8, 6)
 	}
@@ -193,7 +194,7 @@ func (a *App) buildTimeline() {
 		if short {
 			label = w.short
 		}
-		tl.Buttons = append(tl.Buttons, Widget{ID: w.id, Kind: WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Intent: w.in,
+		tl.Buttons = append(tl.Buttons, frame.Widget{ID: w.id, Kind: frame.WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Intent: w.in,
 			Rect: viz.XYWH(x, r.Y+(r.H-bh)/2, ws[i], bh)})
 		x += ws[i] + 6
 	}
@@ -202,45 +203,46 @@ func (a *App) buildTimeline() {
 	span := float64(max(head, 1_000_000))
 	tl.Head = float64(head) / span
 	tl.Now = float64(now) / span
-	tl.Left = TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneText, Bold: true}
+	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText, Bold: true}
 	right := "of " + fmtClock(head)
 	if a.hist.AtHead() {
 		right = "live"
 	}
-	tl.Right = TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneMuted}
+	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneMuted}
 	// Marks closer than 3 pixels would draw on top of each other; keep the
 	// most telling one of each cluster.
 	lastX := -10.0
+	var lastKind timeline.MarkKind
 	for _, m := range a.hist.Marks() {
 		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
-			if m.Kind > prev.Kind {
-				*prev = a.markView(prev.X, m)
+			if m.Kind > lastKind {
+				*prev, lastKind = a.markView(prev.X, m), m.Kind
 			}
 			continue
 		}
 		tl.Marks = append(tl.Marks, a.markView(x, m))
-		lastX = x
+		lastX, lastKind = x, m.Kind
 	}
 }
 
 // markView is mark m drawn at x.
-func (a *App) markView(x float64, m timeline.Mark) MarkView {
-	return MarkView{X: x, Kind: m.Kind, Tone: markTone(m.Kind), Text: a.markText(m), Major: m.Kind >= timeline.MarkFault}
+func (a *App) markView(x float64, m timeline.Mark) frame.MarkView {
+	return frame.MarkView{X: x, Tone: markTone(m.Kind), Text: a.markText(m), Major: m.Kind >= timeline.MarkFault}
 }
 
-func markTone(k timeline.MarkKind) Tone {
+func markTone(k timeline.MarkKind) frame.Tone {
 	switch k {
 	case timeline.MarkElection:
-		return ToneLeader
+		return frame.ToneLeader
 	case timeline.MarkCommit:
-		return ToneGood
+		return frame.ToneGood
 	case timeline.MarkViolation:
-		return ToneBad
+		return frame.ToneBad
 	case timeline.MarkClient:
-		return ToneClient
+		return frame.ToneClient
 	}
-	return ToneAccent
+	return frame.ToneAccent
 }

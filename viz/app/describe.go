@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/frame"
 )
 
 // A canvas says nothing to a reader who cannot see it. With
@@ -13,17 +14,6 @@ import (
 // and hands it to its host whenever it changes, with one line for each
 // notable event (a new leader, the story's next step, the note an action
 // leaves, a broken safety rule) for the page to announce.
-
-// Effects for a page that shows the figure in words.
-const (
-	// EffectDescribe replaces the figure's description with Text.
-	EffectDescribe EffectKind = "describe"
-	// EffectAnnounce is one notable event, Text, to be announced.
-	EffectAnnounce EffectKind = "announce"
-	// EffectStep is the story's step shown now: Name is "N/M" (N counted
-	// from 1; M+1 for the closing line) and Text its words.
-	EffectStep EffectKind = "step"
-)
 
 // told is what the description and the announcements last said, so that
 // only changes are handed on.
@@ -164,7 +154,7 @@ func (a *App) describeEffects() {
 	w := a.World()
 	announce := func(text string) {
 		if !first && text != "" {
-			a.effects = append(a.effects, Effect{Kind: EffectAnnounce, Text: text})
+			a.effects = append(a.effects, frame.Effect{Kind: frame.EffectAnnounce, Text: text})
 		}
 	}
 	leader, term := a.leader(), uint64(0)
@@ -191,7 +181,7 @@ func (a *App) describeEffects() {
 				text = r.tr.Final()
 			}
 			t.stepName, t.stepText = strconv.Itoa(step+1)+"/"+strconv.Itoa(r.tr.StepCount()), text
-			a.effects = append(a.effects, Effect{Kind: EffectStep, Name: t.stepName, Text: text})
+			a.effects = append(a.effects, frame.Effect{Kind: frame.EffectStep, Name: t.stepName, Text: text})
 			if step < r.tr.StepCount() {
 				announce("Step " + strconv.Itoa(step+1) + " of " + strconv.Itoa(r.tr.StepCount()) + ": " + text)
 			} else {
@@ -214,7 +204,7 @@ func (a *App) describeEffects() {
 	}
 	if text := a.Describe(); text != t.text {
 		t.text = text
-		a.effects = append(a.effects, Effect{Kind: EffectDescribe, Text: text})
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectDescribe, Text: text})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // describedApp is a free-play app of n machines that describes itself.
@@ -26,9 +27,9 @@ func describedApp(t *testing.T, n int) *App {
 func takeWords(a *App) (desc string, said []string) {
 	for _, e := range a.TakeEffects() {
 		switch e.Kind {
-		case EffectDescribe:
+		case frame.EffectDescribe:
 			desc = e.Text
-		case EffectAnnounce:
+		case frame.EffectAnnounce:
 			said = append(said, e.Text)
 		}
 	}
@@ -82,7 +83,7 @@ func TestDescriptionIsHandedOnOnlyWhenItChanges(t *testing.T) {
 	// Without Options.Describe the app says nothing.
 	b := newApp(t, 3, 1280, 800)
 	for _, e := range b.TakeEffects() {
-		assert.NotEqual(t, EffectDescribe, e.Kind)
+		assert.NotEqual(t, frame.EffectDescribe, e.Kind)
 	}
 }
 
@@ -102,9 +103,9 @@ func TestFigureAnnouncesItsSteps(t *testing.T) {
 	p.Scenario, p.Embed = "majority", true
 	a, err := New(Options{Params: p, Width: 720, Height: 450, Scenarios: BuiltinScenarios(), Describe: true})
 	require.NoError(t, err)
-	var steps []Effect
+	var steps []frame.Effect
 	for _, e := range a.TakeEffects() {
-		if e.Kind == EffectStep {
+		if e.Kind == frame.EffectStep {
 			steps = append(steps, e)
 		}
 	}

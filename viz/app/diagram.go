@@ -5,36 +5,8 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
-
-// DiagramView is Raft's role diagram: a box per role holding the machines
-// in it now, and an arrow per transition, the latest one lit.
-type DiagramView struct {
-	Boxes  []DiagramBox
-	Arrows []DiagramArrow
-	// Last says in words what the latest transition was, and Why what
-	// caused it, on a line of its own where one line would not fit.
-	Last, Why TextItem
-}
-
-// DiagramBox is one role.
-type DiagramBox struct {
-	Rect    viz.Rect
-	Label   TextItem
-	Members TextItem
-	Tone    Tone
-	Shape   Shape
-	Dashed  bool
-	Hot     bool // the latest transition ended here
-}
-
-// DiagramArrow is one transition: a path of straight pieces ending in an
-// arrowhead, with its label.
-type DiagramArrow struct {
-	Path  []viz.Point
-	Label TextItem
-	Hot   bool
-}
 
 // roleEdge is a transition of the diagram.
 type roleEdge struct {
@@ -44,7 +16,7 @@ type roleEdge struct {
 
 // roleDiagram lays the diagram out at x, y in width w and returns it with
 // its height. With PreVote off there is no pre-candidate box.
-func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
+func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RolePreCandidate, raftcore.RoleCandidate, raftcore.RoleLeader}
 	edges := []roleEdge{
 		{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
@@ -61,7 +33,7 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
 	}
 	latest, who := a.lastRoleChange()
-	d := &DiagramView{}
+	d := &frame.DiagramView{}
 	n := float64(len(roles))
 	gap := 22.0
 	bw := (w - gap*(n-1)) / n
@@ -73,13 +45,13 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		rect := viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
 		boxOf[r] = rect
 		tone, shape, dashed := roleLook(a.cfg.Protocol, r)
-		b := DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
-		b.Label = TextItem{Text: capital(a.roleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: ToneText, Bold: true, Center: true}
+		b := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
+		b.Label = frame.TextItem{Text: capital(a.roleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
 		who := members[r]
 		if a.measure(who, sizeSmall) > bw-6 {
 			who = itoa(strings.Count(who, " ")+1) + " machines"
 		}
-		b.Members = TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: ToneText, Center: true}
+		b.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: frame.ToneText, Center: true}
 		d.Boxes = append(d.Boxes, b)
 	}
 	backDepth := 8.0
@@ -87,30 +59,30 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		f, t := boxOf[e.from], boxOf[e.to]
 		hot := latest != nil && latest.From == e.from && latest.To == e.to
 		var path []viz.Point
-		var label TextItem
+		var label frame.TextItem
 		switch {
 		case e.from == e.to:
 			// A loop over the box.
 			cx := f.X + f.W*0.5
 			path = []viz.Point{{X: cx - 7, Y: f.Y}, {X: cx - 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y}}
-			label = TextItem{Text: e.label, X: cx, Y: f.Y - 19, Size: sizeSmall - 3, Tone: ToneMuted, Center: true}
+			label = frame.TextItem{Text: e.label, X: cx, Y: f.Y - 19, Size: sizeSmall - 3, Tone: frame.ToneMuted, Center: true}
 		case t.X > f.X:
 			// Forward, between neighbours, across the upper half.
 			ay := f.Y + f.H*0.3
 			path = []viz.Point{{X: f.Right(), Y: ay}, {X: t.X, Y: ay}}
-			label = TextItem{Text: e.label, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: sizeSmall - 3, Tone: ToneMuted, Center: true}
+			label = frame.TextItem{Text: e.label, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: sizeSmall - 3, Tone: frame.ToneMuted, Center: true}
 		default:
 			// Back to the follower, under the boxes.
 			by := f.Bottom() + backDepth
 			path = []viz.Point{{X: f.X + f.W*0.5, Y: f.Bottom()}, {X: f.X + f.W*0.5, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: t.Bottom()}}
-			label = TextItem{Text: e.label, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: sizeSmall - 3, Tone: ToneMuted}
+			label = frame.TextItem{Text: e.label, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: sizeSmall - 3, Tone: frame.ToneMuted}
 			label.X -= a.measure(e.label, label.Size)
 			backDepth += 11
 		}
 		if hot {
-			label.Tone, label.Bold = ToneAccent, true
+			label.Tone, label.Bold = frame.ToneAccent, true
 		}
-		d.Arrows = append(d.Arrows, DiagramArrow{Path: path, Label: label, Hot: hot})
+		d.Arrows = append(d.Arrows, frame.DiagramArrow{Path: path, Label: label, Hot: hot})
 	}
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
@@ -122,10 +94,10 @@ func (a *App) roleDiagram(x, y, w float64) (*DiagramView, float64) {
 		if why != "" && a.measure(text+" "+why, sizeSmall) <= w {
 			text, why = text+" "+why, ""
 		}
-		d.Last = TextItem{Text: text, X: x, Y: y + h, Size: sizeSmall, Tone: ToneAccent}
+		d.Last = frame.TextItem{Text: text, X: x, Y: y + h, Size: sizeSmall, Tone: frame.ToneAccent}
 		h += lineHeight(sizeSmall)
 		if why != "" {
-			d.Why = TextItem{Text: why, X: x, Y: y + h, Size: sizeSmall, Tone: ToneAccent}
+			d.Why = frame.TextItem{Text: why, X: x, Y: y + h, Size: sizeSmall, Tone: frame.ToneAccent}
 			h += lineHeight(sizeSmall)
 		}
 	}
@@ -163,33 +135,4 @@ func (a *App) lastRoleChange() (*raftcore.RoleChange, string) {
 		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, a.cfg.Name(e.Node)
 	}
 	return nil, ""
-}
-
-// moved returns the diagram shifted by dx, dy.
-func (d *DiagramView) moved(dx, dy float64) *DiagramView {
-	out := &DiagramView{Last: d.Last, Why: d.Why}
-	out.Last.X += dx
-	out.Last.Y += dy
-	out.Why.X += dx
-	out.Why.Y += dy
-	for _, b := range d.Boxes {
-		b.Rect.X += dx
-		b.Rect.Y += dy
-		b.Label.X += dx
-		b.Label.Y += dy
-		b.Members.X += dx
-		b.Members.Y += dy
-		out.Boxes = append(out.Boxes, b)
-	}
-	for _, ar := range d.Arrows {
-		path := make([]viz.Point, len(ar.Path))
-		for i, p := range ar.Path {
-			path[i] = viz.Pt(p.X+dx, p.Y+dy)
-		}
-		ar.Path = path
-		ar.Label.X += dx
-		ar.Label.Y += dy
-		out.Arrows = append(out.Arrows, ar)
-	}
-	return out
 }

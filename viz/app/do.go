@@ -8,6 +8,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Do applies one of the reader's intents: it is the one place where what
@@ -27,7 +28,7 @@ func (a *App) Do(in Intent) error {
 			}
 			note := strings.TrimSpace(own + " Acting at " + fmtClock(a.forkedAt) +
 				" started a new run from there; the run you left is kept on the timeline.")
-			a.say(note, ToneText, 8*time.Second)
+			a.say(note, frame.ToneText, 8*time.Second)
 			a.forkedAt = -1
 		}
 	}()
@@ -147,7 +148,7 @@ func (a *App) Do(in Intent) error {
 		a.cfg.ElectionTicks = in.Ticks
 		return a.reset()
 	case SetTheme:
-		if in.Theme != ThemeLight && in.Theme != ThemeDark {
+		if in.Theme != frame.ThemeLight && in.Theme != frame.ThemeDark {
 			return fmt.Errorf("theme: use light or dark")
 		}
 		a.theme, a.params.Theme = in.Theme, string(in.Theme)
@@ -170,7 +171,7 @@ func (a *App) Do(in Intent) error {
 	case OpenInLab:
 		return a.openInLab()
 	case CopyLink:
-		a.effects = append(a.effects, Effect{Kind: EffectCopy, Text: a.ShareLink()})
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: a.ShareLink()})
 		a.note("Link copied. It replays this run up to now.")
 	case SaveRun:
 		return a.save("raftlab-run.json", a.ExportSchedule)
@@ -178,9 +179,9 @@ func (a *App) Do(in Intent) error {
 		return a.save("raftlab-trace.json", a.ExportTrace)
 	case SavePicture:
 		a.menu = menuState{}
-		a.effects = append(a.effects, Effect{Kind: EffectScreenshot, Name: "raftlab.png"})
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
 	case ChooseRun:
-		a.effects = append(a.effects, Effect{Kind: EffectOpen})
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
 	case OpenRun:
 		return a.openRun([]byte(in.JSON))
 	default:
@@ -194,7 +195,7 @@ func (a *App) Do(in Intent) error {
 func (a *App) try(in Intent) error {
 	err := a.Do(in)
 	if err != nil {
-		a.say(err.Error(), ToneBad, 6*time.Second)
+		a.say(err.Error(), frame.ToneBad, 6*time.Second)
 	}
 	return err
 }
@@ -392,6 +393,6 @@ func (a *App) save(name string, export func() ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	a.effects = append(a.effects, Effect{Kind: EffectSave, Name: name, Data: data})
+	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectSave, Name: name, Data: data})
 	return nil
 }

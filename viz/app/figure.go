@@ -7,6 +7,7 @@ import (
 
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // A figure is a scenario embedded in a page (embed=1&scenario=ID), beside
@@ -223,7 +224,7 @@ func (a *App) labLink() string {
 // openInLab asks the host to open the full lab at this moment in a new
 // tab.
 func (a *App) openInLab() error {
-	a.effects = append(a.effects, Effect{Kind: EffectVisit, Text: a.labLink()})
+	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectVisit, Text: a.labLink()})
 	a.note("The full lab opens in a new tab, at this moment of this run.")
 	return nil
 }
@@ -344,11 +345,11 @@ func (a *App) figureText() string {
 func (a *App) figureWords(w float64) *writer {
 	r := a.scen
 	wr := a.newWriter(panelPad, panelPad, w-2*panelPad)
-	wr.text(r.title, sizeTitle, ToneText, true)
+	wr.text(r.title, sizeTitle, frame.ToneText, true)
 	wr.gap(2)
-	tone := ToneText
+	tone := frame.ToneText
 	if a.banner.text != "" {
-		tone = ToneAccent
+		tone = frame.ToneAccent
 	}
 	wr.text(a.figureText(), sizeBody, tone, false)
 	if c := r.s.UI.Compare; c != nil && r.shownDone() && r.s.Setting(c.Knob) != c.Value {
@@ -390,15 +391,15 @@ func (a *App) buildFigure() {
 }
 
 // menuAt is content laid out at the origin put in box r, as a popover.
-func (a *App) menuAt(r viz.Rect, wr *writer) *MenuView {
-	mv := &MenuView{Rect: r}
+func (a *App) menuAt(r viz.Rect, wr *writer) *frame.MenuView {
+	mv := &frame.MenuView{Rect: r}
 	for _, l := range wr.lines {
 		l.X += r.X
 		l.Y += r.Y
 		mv.Lines = append(mv.Lines, l)
 	}
 	for _, row := range wr.rows {
-		out := MenuRow{Label: row.Label}
+		out := frame.MenuRow{Label: row.Label}
 		out.Label.X += r.X
 		out.Label.Y += r.Y
 		for _, w := range row.Widgets {
@@ -418,8 +419,8 @@ func (a *App) buildFigureBars() {
 	f := &a.frame
 	r := a.scen
 	f.Toolbar = f.Toolbar[:0]
-	f.Speed = SliderView{}
-	f.Timeline = TimelineView{}
+	f.Speed = frame.SliderView{}
+	f.Timeline = frame.TimelineView{}
 	top, bottom := a.figBars[0], a.figBars[1]
 	play := button(idFigurePlay, "Play next step", PlayStep{})
 	switch {
@@ -442,11 +443,11 @@ func (a *App) buildFigureBars() {
 	case r.shownDone():
 		status += " · the end"
 	}
-	f.Status = TextItem{}
+	f.Status = frame.TextItem{}
 	if len(f.Toolbar) > 0 {
 		x := bottom.X + panelPad
 		if room := f.Toolbar[len(f.Toolbar)-1].Rect.X - x - 8; a.measure(status, sizeBody) <= room {
-			f.Status = TextItem{Text: status, X: x, Y: bottom.Y + (bottom.H-sizeBody)/2 - 1, Size: sizeBody, Tone: ToneMuted}
+			f.Status = frame.TextItem{Text: status, X: x, Y: bottom.Y + (bottom.H-sizeBody)/2 - 1, Size: sizeBody, Tone: frame.ToneMuted}
 		}
 	}
 }
@@ -461,7 +462,7 @@ func shortPlay(label string) string {
 
 // barRow places controls in a row across bar, from the left or (right)
 // from the right, with the first set of labels that fits.
-func (a *App) barRow(out []Widget, bar viz.Rect, right bool, labels [][]string, ws ...Widget) []Widget {
+func (a *App) barRow(out []frame.Widget, bar viz.Rect, right bool, labels [][]string, ws ...frame.Widget) []frame.Widget {
 	h := math.Min(a.controlHeight(), bar.H-4)
 	const gap = 6.0
 	for n, set := range labels {

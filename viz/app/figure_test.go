@@ -12,6 +12,7 @@ import (
 
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // figureSizes are a column of a book page and a phone.
@@ -319,7 +320,7 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	require.NoError(t, a.Click(idFigureLab))
 	effects := a.TakeEffects()
 	require.Len(t, effects, 1)
-	require.Equal(t, EffectVisit, effects[0].Kind)
+	require.Equal(t, frame.EffectVisit, effects[0].Kind)
 	u, err := url.Parse(effects[0].Text)
 	require.NoError(t, err)
 	assert.Equal(t, "https://example.org/raftlab/index.html", u.Scheme+"://"+u.Host+u.Path)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // The canvas cannot take the keyboard's focus control by control, so the
@@ -37,7 +38,7 @@ type Control struct {
 func (a *App) Controls() []Control {
 	f := a.Frame()
 	var cs []Control
-	widget := func(w Widget, group string) {
+	widget := func(w frame.Widget, group string) {
 		if !w.Enabled || w.Rect.W <= 0 || w.Rect.H <= 0 {
 			return
 		}
@@ -48,7 +49,7 @@ func (a *App) Controls() []Control {
 		cs = append(cs, Control{ID: w.ID, Label: label, Rect: w.Rect, Group: group, On: w.On})
 	}
 	if f.Menu != nil {
-		for w := range f.Menu.widgets() {
+		for w := range f.Menu.Widgets() {
 			widget(w, "menu")
 		}
 	}
@@ -63,7 +64,7 @@ func (a *App) Controls() []Control {
 	}
 	w := a.World()
 	for _, n := range f.Nodes {
-		id := n.ID
+		id := nodeID(n.Index)
 		label := "Machine " + a.cfg.Name(id) + ", " + a.roleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.termSuffix(w.Node(id).Term())
 		r := viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)
 		cs = append(cs, Control{ID: "machine:" + strconv.Itoa(n.Index+1), Label: label, Rect: r, Group: "machines"})
@@ -72,9 +73,9 @@ func (a *App) Controls() []Control {
 		mid := l.Seg.At(0.5)
 		state := "up"
 		switch l.State {
-		case LinkCut:
+		case frame.LinkCut:
 			state = "cut"
-		case LinkOneWay:
+		case frame.LinkOneWay:
 			state = "cut one way"
 		}
 		label := "Link " + a.cfg.Name(nodeID(l.ID.I)) + "–" + a.cfg.Name(nodeID(l.ID.J)) + ", " + state
@@ -93,7 +94,7 @@ func (a *App) Controls() []Control {
 		widget(f.Legend.Close, "")
 	}
 	if f.Caption != nil {
-		for w := range f.Caption.widgets() {
+		for w := range f.Caption.Widgets() {
 			widget(w, "caption")
 		}
 	}

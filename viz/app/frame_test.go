@@ -10,6 +10,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 var canvases = []struct{ w, h float64 }{
@@ -68,7 +69,7 @@ func checkFrame(t *testing.T, a *App, what string) {
 			}
 		}
 	}
-	var ws []Widget
+	var ws []frame.Widget
 	ws = append(ws, f.Toolbar...)
 	ws = append(ws, f.Tabs...)
 	for i, w := range ws {
@@ -146,7 +147,7 @@ func TestOneMachineElectsItself(t *testing.T) {
 		t.Fatalf("leader %d", l)
 	}
 	f := a.Frame()
-	if f.Nodes[0].Shape != ShapeSquare || f.Nodes[0].Tone != ToneLeader || !strings.HasPrefix(f.Nodes[0].Lines[0].Text, "Leader") {
+	if f.Nodes[0].Shape != frame.ShapeSquare || f.Nodes[0].Tone != frame.ToneLeader || !strings.HasPrefix(f.Nodes[0].Lines[0].Text, "Leader") {
 		t.Errorf("the lone leader is drawn %+v", f.Nodes[0])
 	}
 }
@@ -167,7 +168,7 @@ func TestRolesDifferInShapeAndWords(t *testing.T) {
 		}
 		seen[key] = true
 	}
-	if f.Nodes[l].Shape != ShapeSquare {
+	if f.Nodes[l].Shape != frame.ShapeSquare {
 		t.Error("the leader is not drawn as a square")
 	}
 	var paused, crashed int
@@ -175,12 +176,12 @@ func TestRolesDifferInShapeAndWords(t *testing.T) {
 		switch {
 		case n.Paused:
 			paused++
-			if n.Crashed || n.Tone != TonePaused || !strings.HasPrefix(n.Lines[0].Text, "Paused") {
+			if n.Crashed || n.Tone != frame.TonePaused || !strings.HasPrefix(n.Lines[0].Text, "Paused") {
 				t.Errorf("the paused machine is drawn %v %q, crashed %v", n.Tone, n.Lines[0].Text, n.Crashed)
 			}
 		case n.Crashed:
 			crashed++
-			if n.Tone != ToneDown || !strings.HasPrefix(n.Lines[0].Text, "Crashed") || n.Timer >= 0 {
+			if n.Tone != frame.ToneDown || !strings.HasPrefix(n.Lines[0].Text, "Crashed") || n.Timer >= 0 {
 				t.Errorf("the crashed machine is drawn %v %q timer %v", n.Tone, n.Lines[0].Text, n.Timer)
 			}
 		}
@@ -332,7 +333,7 @@ func TestClientPanelStaysStillWhileRequestsWait(t *testing.T) {
 	a, c := slowCluster(t, 5)
 	a.Key("c")
 	c.run(a, time.Second/60)
-	client := func() []TextItem {
+	client := func() []frame.TextItem {
 		for _, p := range a.Frame().Panels {
 			if p.Kind == viz.PanelClient {
 				return p.Lines

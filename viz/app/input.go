@@ -106,7 +106,7 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		if id != "" {
 			// A press on a control does its intent if it ends there.
 			if w, ok := a.widgetAt(ev.Pos); ok && w.ID == id {
-				a.try(w.Intent)
+				a.try(w.Intent.(Intent))
 			}
 		} else if logs && tap {
 			if row := a.logRowAt(ev.Pos); row >= 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // touchAt puts a finger down at p, moves it by each offset from p one tick
@@ -101,9 +102,9 @@ func TestPressSlop(t *testing.T) {
 
 // frameWords is every word the frame shows in its banner, panels, caption and
 // help, lines joined by spaces.
-func frameWords(f *Frame) string {
+func frameWords(f *frame.Frame) string {
 	var out []string
-	add := func(ts ...TextItem) {
+	add := func(ts ...frame.TextItem) {
 		for _, t := range ts {
 			out = append(out, t.Text)
 		}

@@ -3,6 +3,7 @@ package app
 import (
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Intent is one thing the reader asks of the app: run a command, open a
@@ -145,7 +146,7 @@ type (
 	// ticks.
 	SetElection struct{ Ticks int }
 	// SetTheme changes the palette.
-	SetTheme struct{ Theme Theme }
+	SetTheme struct{ Theme frame.Theme }
 	// Restart starts the run again with the same settings (a scenario
 	// with its knobs as they are).
 	Restart struct{}

@@ -9,6 +9,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // TestEveryWayInSpeaksIntents: keys, pointer gestures, the page's
@@ -71,7 +72,7 @@ func TestEveryWayInSpeaksIntents(t *testing.T) {
 
 // openEveryMenu opens each kind of menu in turn (and the help) and calls
 // f with the frame.
-func openEveryMenu(t *testing.T, a *App, f func(what string, fr *Frame)) {
+func openEveryMenu(t *testing.T, a *App, f func(what string, fr *frame.Frame)) {
 	t.Helper()
 	f("nothing open", a.Frame())
 	require.NoError(t, a.Do(OpenMachine{Node: 0}))
@@ -103,16 +104,16 @@ func TestEveryControlCarriesAComparableIntent(t *testing.T) {
 	untilLeader(t, a, &c)
 	a.paused = true
 	ids := map[string]bool{}
-	openEveryMenu(t, a, func(what string, f *Frame) {
+	openEveryMenu(t, a, func(what string, f *frame.Frame) {
 		byID := map[string]Intent{}
-		for w := range f.widgets() {
+		for w := range f.Widgets() {
 			ids[w.ID] = true
 			require.NotNilf(t, w.Intent, "%s: control %s asks for nothing", what, w.ID)
 			require.Truef(t, reflect.TypeOf(w.Intent).Comparable(), "%s: control %s asks for %T, which cannot be compared", what, w.ID, w.Intent)
 			if in, ok := byID[w.ID]; ok {
 				assert.Equalf(t, in, w.Intent, "%s: two controls named %s ask for different things", what, w.ID)
 			}
-			byID[w.ID] = w.Intent
+			byID[w.ID] = w.Intent.(Intent)
 		}
 	})
 	for _, id := range []string{"cmd:play-pause", "menu", "node.crash", "link.ij", "msg.drop", "nodes:9", "theme:dark", "scenario:", "scenario:majority", "scenario.autoplay", "scenario.restart", "knob:split=4/1"} {

@@ -6,6 +6,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Widget ids of the key to the marks.
@@ -14,37 +15,14 @@ const (
 	idLegendClose = "legend.close"
 )
 
-// LegendView is the key to the marks on the stage: samples drawn by the
-// same painters as the stage, each with a line saying what it means under
-// the protocol and the words on screen.
-type LegendView struct {
-	Rect  viz.Rect
-	Title TextItem
-	// Close covers the whole card: a press anywhere on it closes it.
-	// CloseIcon is where its cross is drawn.
-	Close     Widget
-	CloseIcon viz.Rect
-	Rows      []LegendRow
-}
-
-// LegendRow is one sample and its words. A sample is a piece of a log
-// row (Log), machines (Nodes) or messages (Msgs), drawn inside Sample.
-type LegendRow struct {
-	Sample viz.Rect
-	Log    *LogRow
-	Nodes  []NodeView
-	Msgs   []MsgView
-	Lines  []TextItem
-}
-
 // legendKey is the control that opens and closes the key, over the log
 // rows' name tags.
-func (a *App) legendKey() Widget {
+func (a *App) legendKey() frame.Widget {
 	size := sizeSmall - 1
-	w := Widget{ID: idLegend, Kind: WidgetButton, Label: "Key", On: a.legend, Enabled: true, Size: size,
+	w := frame.Widget{ID: idLegend, Kind: frame.WidgetButton, Label: "Key", On: a.legend, Enabled: true, Size: size,
 		Intent: ShowLegend{On: !a.legend}}
 	if len(a.lay.Nodes) == 0 {
-		return Widget{}
+		return frame.Widget{}
 	}
 	// Where machines' words lie all along the header (five members split
 	// on a phone), the key keeps its first place, over some words.
@@ -159,7 +137,7 @@ func (a *App) legendWords() legendWords {
 
 // buildLegend lays the key out over the stage, above the log rows, or
 // returns nil when it is closed.
-func (a *App) buildLegend(key Widget) *LegendView {
+func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 	if !a.legend {
 		return nil
 	}
@@ -179,15 +157,15 @@ func (a *App) buildLegend(key Widget) *LegendView {
 	sampleW := 3*cellW + 4
 	textX := pad + sampleW + 10
 	textW := width - textX - pad
-	lv := &LegendView{}
+	lv := &frame.LegendView{}
 	y := pad
-	lv.Title = TextItem{Text: "Key", X: pad, Y: y, Size: sizeTitle, Tone: ToneText, Bold: true}
+	lv.Title = frame.TextItem{Text: "Key", X: pad, Y: y, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	y += lineHeight(sizeTitle) + 4
-	row := func(sampleH float64, words string) *LegendRow {
+	row := func(sampleH float64, words string) *frame.LegendRow {
 		wr := a.newWriter(textX, y, textW)
-		wr.text(words, size, ToneText, false)
+		wr.text(words, size, frame.ToneText, false)
 		h := math.Max(sampleH, wr.height())
-		r := LegendRow{Sample: viz.XYWH(pad, y+(h-sampleH)/2, sampleW, sampleH), Lines: wr.lines}
+		r := frame.LegendRow{Sample: viz.XYWH(pad, y+(h-sampleH)/2, sampleW, sampleH), Lines: wr.lines}
 		// Centre the words on the sample when they are shorter.
 		if d := (h - wr.height()) / 2; d > 0 {
 			for i := range r.Lines {
@@ -198,8 +176,8 @@ func (a *App) buildLegend(key Widget) *LegendView {
 		lv.Rows = append(lv.Rows, r)
 		return &lv.Rows[len(lv.Rows)-1]
 	}
-	cells := func(r *LegendRow, committed ...bool) *LogRow {
-		lr := &LogRow{Strip: viz.XYWH(r.Sample.X, r.Sample.Y, float64(len(committed))*cellW, cellH), CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1}
+	cells := func(r *frame.LegendRow, committed ...bool) *frame.LogRow {
+		lr := &frame.LogRow{Strip: viz.XYWH(r.Sample.X, r.Sample.Y, float64(len(committed))*cellW, cellH), CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1}
 		for i, c := range committed {
 			text, color, ok := a.sampleEntry(c)
 			if !ok {
@@ -208,7 +186,7 @@ func (a *App) buildLegend(key Widget) *LegendView {
 			if !ok {
 				text, color = a.fallbackEntry(c)
 			}
-			lr.Cells = append(lr.Cells, LogCell{Rect: viz.XYWH(lr.Strip.X+float64(i)*cellW+1, lr.Strip.Y+1, cellW-2, cellH-2), Index: uint64(i + 1), Color: color, Committed: c, Text: text})
+			lr.Cells = append(lr.Cells, frame.LogCell{Rect: viz.XYWH(lr.Strip.X+float64(i)*cellW+1, lr.Strip.Y+1, cellW-2, cellH-2), Index: uint64(i + 1), Color: color, Committed: c, Text: text})
 		}
 		r.Log = lr
 		return lr
@@ -229,36 +207,36 @@ func (a *App) buildLegend(key Widget) *LegendView {
 			lr.CommitX, lr.AppliedX = lr.Strip.X+2*cellW, lr.Strip.X+2*cellW
 		}
 	}
-	node := func(n NodeView, r *LegendRow) {
+	node := func(n frame.NodeView, r *frame.LegendRow) {
 		n.Center = viz.Pt(r.Sample.X+nodeR+12, r.Sample.Y+r.Sample.H/2)
-		n.R, n.Shape, n.Tone, n.Timer = nodeR, ShapeCircle, ToneFollower, -1
+		n.R, n.Shape, n.Tone, n.Timer = nodeR, frame.ShapeCircle, frame.ToneFollower, -1
 		r.Nodes = append(r.Nodes, n)
 	}
 	ring := 2*nodeR + 20
 	if lw.timer != "" {
-		node(NodeView{}, row(ring, lw.timer))
+		node(frame.NodeView{}, row(ring, lw.timer))
 		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
-		n.Timer, n.TimerTone = 0.6, ToneMuted
+		n.Timer, n.TimerTone = 0.6, frame.ToneMuted
 	}
 	if a.scen != nil {
-		node(NodeView{}, row(ring, lw.highlight))
+		node(frame.NodeView{}, row(ring, lw.highlight))
 		lv.Rows[len(lv.Rows)-1].Nodes[0].Highlight = true
 	}
 	{
 		r := row(2*msgR+4, lw.dots)
 		c := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
 		if naive && a.cfg.Protocol == raftcore.ProtocolNaiveCopy {
-			r.Msgs = append(r.Msgs, MsgView{Pos: c, R: msgR, Tone: ToneCopy})
+			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: frame.ToneCopy})
 		} else {
-			tone := ToneAppend
-			r.Msgs = append(r.Msgs, MsgView{Pos: c, R: msgR, Tone: tone},
-				MsgView{Pos: c.Add(viz.Pt(3*msgR, 0)), R: msgR, Tone: tone, Hollow: true},
-				MsgView{Pos: c.Add(viz.Pt(6*msgR, 0)), R: msgR, Tone: tone, Hollow: true, Reject: true})
+			tone := frame.ToneAppend
+			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: tone},
+				frame.MsgView{Pos: c.Add(viz.Pt(3*msgR, 0)), R: msgR, Tone: tone, Hollow: true},
+				frame.MsgView{Pos: c.Add(viz.Pt(6*msgR, 0)), R: msgR, Tone: tone, Hollow: true, Reject: true})
 		}
 	}
 	{
 		r := row(2*msgR+10, lw.lost)
-		r.Msgs = append(r.Msgs, MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: ToneBad, Fall: 0.35})
+		r.Msgs = append(r.Msgs, frame.MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: frame.ToneBad, Fall: 0.35})
 	}
 	h := y - 4 + pad
 	// Above the log rows if there is room, else as low as fits.
@@ -307,7 +285,7 @@ func (a *App) buildLegend(key Widget) *LegendView {
 	}
 	s := sizeTitle + 8
 	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
-	lv.Close = Widget{ID: idLegendClose, Kind: WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Intent: ShowLegend{On: false}}
+	lv.Close = frame.Widget{ID: idLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Intent: ShowLegend{On: false}}
 	return lv
 }
 

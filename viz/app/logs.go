@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // logCellWidth is the width of one log entry in the strips.
@@ -110,7 +111,7 @@ func (a *App) buildLogs() {
 		leadNode = w.Node(nodeID(lead))
 	}
 	if cap(L.Rows) < n {
-		L.Rows = make([]LogRow, 0, n)
+		L.Rows = make([]frame.LogRow, 0, n)
 	}
 	L.Rows = L.Rows[:n]
 	xOf := func(strip viz.Rect, idx uint64) float64 { return strip.X + float64(idx-first)*cw }
@@ -121,16 +122,16 @@ func (a *App) buildLogs() {
 		row := &L.Rows[i]
 		tone, _, _ := roleLook(a.cfg.Protocol, nd.Role())
 		st := w.Status(id)
-		*row = LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
+		*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
 			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.selected}
 		// The name sits in the middle of its tag, smaller if it is long.
 		name := a.cfg.Name(id)
 		c := ln.LogLabel.Center()
-		row.Name = TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, sizeSmall, ln.LogLabel.W-2), Tone: ToneText, Bold: true, Center: true}
+		row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, sizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
 		top := min(nd.LastIndex(), last)
 		for idx := first; idx <= top; idx++ {
 			e := nd.Entry(idx)
-			c := LogCell{Rect: viz.XYWH(xOf(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
+			c := frame.LogCell{Rect: viz.XYWH(xOf(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
 				Index: idx, Term: e.Term, Color: a.entryColor(e), Committed: idx <= nd.Commit()}
 			if cw >= 14 {
 				c.Text = a.entryText(e)
@@ -158,9 +159,9 @@ func (a *App) buildLogs() {
 		}
 	}
 	// Say what lies outside the window rather than cutting it silently.
-	L.Before, L.After = TextItem{}, TextItem{}
+	L.Before, L.After = frame.TextItem{}, frame.TextItem{}
 	L.Header = L.Header[:0]
-	L.Key = Widget{}
+	L.Key = frame.Widget{}
 	if n > 0 && len(a.lay.Nodes) > 0 && !L.Rect.Empty() {
 		L.Key = a.legendKey()
 	}
@@ -178,12 +179,12 @@ func (a *App) buildLogs() {
 			left = bx - 2
 		}
 		if first > 1 {
-			L.Before = TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: bx, Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+			L.Before = frame.TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: bx, Y: y, Size: sizeSmall - 1, Tone: frame.ToneAccent}
 			left = L.Before.X + a.measure(L.Before.Text, L.Before.Size) + 6
 		}
 		if maxLast > last {
 			t := strconv.FormatUint(maxLast-last, 10) + " newer →"
-			L.After = TextItem{Text: t, X: strip.Right() - a.measure(t, sizeSmall-1), Y: y, Size: sizeSmall - 1, Tone: ToneAccent}
+			L.After = frame.TextItem{Text: t, X: strip.Right() - a.measure(t, sizeSmall-1), Y: y, Size: sizeSmall - 1, Tone: frame.ToneAccent}
 			right = L.After.X - 6
 		}
 		// Index numbers over the columns, where the notes leave room.
@@ -196,7 +197,7 @@ func (a *App) buildLogs() {
 			if hw := a.measure(t, sizeSmall-2) / 2; x-hw < left || x+hw > right {
 				continue
 			}
-			L.Header = append(L.Header, TextItem{Text: t, X: x, Y: y + sizeSmall/2, Size: sizeSmall - 2, Tone: ToneMuted, Center: true})
+			L.Header = append(L.Header, frame.TextItem{Text: t, X: x, Y: y + sizeSmall/2, Size: sizeSmall - 2, Tone: frame.ToneMuted, Center: true})
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 type menuKind uint8
@@ -81,7 +82,7 @@ func (a *App) sheet() bool { return a.lay.Tabbed && a.lay.Orientation == viz.Por
 
 // buildMenu lays menu m out, or returns nil when it is about something
 // no longer there.
-func (a *App) buildMenu(m menuState) *MenuView {
+func (a *App) buildMenu(m menuState) *frame.MenuView {
 	if m.kind == menuNone {
 		return nil
 	}
@@ -153,14 +154,14 @@ func (a *App) buildMenu(m menuState) *MenuView {
 			y = math.Max(math.Min(a.lay.Tabs[0].Rect.Y, a.h-h-4), a.lay.Toolbar.Bottom()+4)
 		}
 	}
-	mv := &MenuView{Rect: viz.XYWH(x, y, mw, h)}
-	mv.Title = TextItem{Text: title, X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
-	shift := func(t TextItem) TextItem { t.X += x; t.Y += y; return t }
+	mv := &frame.MenuView{Rect: viz.XYWH(x, y, mw, h)}
+	mv.Title = frame.TextItem{Text: title, X: x + pad, Y: y + pad, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
+	shift := func(t frame.TextItem) frame.TextItem { t.X += x; t.Y += y; return t }
 	for _, l := range wr.lines {
 		mv.Lines = append(mv.Lines, shift(l))
 	}
 	for _, r := range wr.rows {
-		row := MenuRow{Label: shift(r.Label)}
+		row := frame.MenuRow{Label: shift(r.Label)}
 		for _, wd := range r.Widgets {
 			wd.Rect.X += x
 			wd.Rect.Y += y
@@ -177,11 +178,11 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	nd := w.Node(id)
 	st := w.Status(id)
 	title := "Machine " + a.cfg.Name(id)
-	wr.text(capital(a.roleWord(nd.Role()))+", "+st.String()+a.termSuffix(nd.Term()), sizeSmall, ToneMuted, false)
+	wr.text(capital(a.roleWord(nd.Role()))+", "+st.String()+a.termSuffix(nd.Term()), sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	do := func(v raftcore.Verb) ActOnMachine { return ActOnMachine{Node: i, Verb: v} }
-	verb := func(v raftcore.Verb, label string) Widget { return button("node."+string(v), label, do(v)) }
-	run := []Widget{}
+	verb := func(v raftcore.Verb, label string) frame.Widget { return button("node."+string(v), label, do(v)) }
+	run := []frame.Widget{}
 	switch st {
 	case raftcore.StatusUp:
 		run = append(run, verb(raftcore.DoPause, "Pause"), verb(raftcore.DoCrash, "Crash"))
@@ -192,7 +193,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	}
 	wr.row("Run", labelW, run...)
 	// A choice of value for a verb: its id ends in the value.
-	pick := func(v raftcore.Verb, value float64, label string, cur float64) Widget {
+	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
 		in := do(v)
 		in.Value = value
 		return chip("node."+string(v)+":"+strconv.FormatFloat(value, 'g', -1, 64), label, value == cur, in)
@@ -209,7 +210,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 		}
 	}
 	wr.row("Client", labelW, verb(raftcore.DoWrite, "Write here"))
-	read := func(mode raftcore.ReadMode, label string) Widget {
+	read := func(mode raftcore.ReadMode, label string) frame.Widget {
 		in := do(raftcore.DoRead)
 		in.Mode = mode
 		return button("node.read:"+string(mode), label, in)
@@ -241,12 +242,12 @@ func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 		}
 		return s
 	}
-	wr.text(dir(ni, nj, ij), sizeSmall, ToneMuted, false)
-	wr.text(dir(nj, ni, ji), sizeSmall, ToneMuted, false)
+	wr.text(dir(ni, nj, ij), sizeSmall, frame.ToneMuted, false)
+	wr.text(dir(nj, ni, ji), sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	wr.row("Both ways", labelW, button("link.cut", "Cut", ActOnLink{Link: l, Verb: raftcore.DoCut}),
 		button("link.restore", "Restore", ActOnLink{Link: l, Verb: raftcore.DoRestore}))
-	oneWay := func(id, from, to string, k raftcore.Link, back bool) Widget {
+	oneWay := func(id, from, to string, k raftcore.Link, back bool) frame.Widget {
 		if k.Up {
 			return button(id, "Cut "+from+"→"+to, ActOnLink{Link: l, Verb: raftcore.DoCut, OneWay: true, Back: back})
 		}
@@ -254,12 +255,12 @@ func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 	}
 	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij, false), oneWay("link.ji", nj, ni, ji, true))
 	lat := ij.LatencyMinUs
-	latency := func(lo, hi float64, label string) Widget {
+	latency := func(lo, hi float64, label string) frame.Widget {
 		id := "link.latency:" + strconv.FormatFloat(lo, 'g', -1, 64) + "-" + strconv.FormatFloat(hi, 'g', -1, 64)
 		return chip(id, label, lat == int64(lo*1000), ActOnLink{Link: l, Verb: raftcore.DoLatency, LatencyMs: [2]float64{lo, hi}})
 	}
 	wr.row("Latency", labelW, latency(20, 40, "20–40 ms"), latency(200, 400, "200–400 ms"), latency(1000, 2000, "1–2 s"))
-	loss := func(p float64, label string) Widget {
+	loss := func(p float64, label string) frame.Widget {
 		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), label, ij.Loss == p, ActOnLink{Link: l, Verb: raftcore.DoLoss, Loss: p})
 	}
 	wr.row("Loss", labelW, loss(0, "none"), loss(0.2, "20%"), loss(0.5, "50%"))
@@ -278,18 +279,18 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 				pos = d.Pos
 			}
 		}
-		wr.text(a.msgSentence(&m), sizeBody, ToneText, false)
+		wr.text(a.msgSentence(&m), sizeBody, frame.ToneText, false)
 		wr.gap(2)
-		wr.text("Sent at "+fmtClock(m.SendUs)+", arrives at "+fmtClock(m.DeliverUs)+".", sizeSmall, ToneMuted, false)
+		wr.text("Sent at "+fmtClock(m.SendUs)+", arrives at "+fmtClock(m.DeliverUs)+".", sizeSmall, frame.ToneMuted, false)
 		if m.Lost {
-			wr.text("The network will lose it on the way.", sizeSmall, ToneWarn, false)
+			wr.text("The network will lose it on the way.", sizeSmall, frame.ToneWarn, false)
 		}
 		for k, e := range m.Entries {
 			if k == 4 {
-				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", sizeSmall, ToneMuted, false)
+				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", sizeSmall, frame.ToneMuted, false)
 				break
 			}
-			wr.text("entry "+utoa(e.Index)+a.termSuffix(e.Term)+": "+e.Data.String(), sizeSmall, ToneText, false)
+			wr.text("entry "+utoa(e.Index)+a.termSuffix(e.Term)+": "+e.Data.String(), sizeSmall, frame.ToneText, false)
 		}
 		wr.gap(4)
 		wr.row("", 0, button("msg.drop", "Drop it", DropMessage{Msg: m.ID}))
@@ -307,20 +308,20 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 	if len(a.opts.Scenarios.list) > 0 {
 		wr.row("Scenario", labelW, button("scenarios", scen+" …", OpenScenarios{}))
 	}
-	var nodes []Widget
+	var nodes []frame.Widget
 	for n := 1; n <= viz.MaxNodes; n++ {
 		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n, SetNodes{Nodes: n}))
 	}
 	wr.row("Machines", labelW, nodes...)
-	var protos []Widget
+	var protos []frame.Widget
 	for _, pr := range viz.Protocols() {
 		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr, SetProtocol{Protocol: pr}))
 	}
 	wr.row("Protocol", labelW, protos...)
 	if a.cfg.Protocol == raftcore.ProtocolRaft {
 		wr.row("Raft options", labelW,
-			Widget{ID: "prevote", Kind: WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Intent: SetPreVote{On: !p.PreVote}},
-			Widget{ID: "checkquorum", Kind: WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Intent: SetCheckQuorum{On: !p.CheckQuorum}})
+			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Intent: SetPreVote{On: !p.PreVote}},
+			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Intent: SetCheckQuorum{On: !p.CheckQuorum}})
 	}
 	et := a.cfg.ElectionTicks
 	tick := a.cfg.TickMs
@@ -328,12 +329,14 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 		sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
 		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
 	}
-	election := func(t int) Widget {
+	election := func(t int) frame.Widget {
 		return chip("election:"+strconv.Itoa(t), span(t), et == t, SetElection{Ticks: t})
 	}
 	wr.row("Election timeout", labelW, election(5), election(10), election(20))
-	theme := func(t Theme) Widget { return chip("theme:"+string(t), string(t), a.theme == t, SetTheme{Theme: t}) }
-	wr.row("Theme", labelW, theme(ThemeLight), theme(ThemeDark))
+	theme := func(t frame.Theme) frame.Widget {
+		return chip("theme:"+string(t), string(t), a.theme == t, SetTheme{Theme: t})
+	}
+	wr.row("Theme", labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
 	wr.row("Share", labelW, button("share.link", "Copy link", CopyLink{}), button("share.schedule", "Export run", SaveRun{}),
 		button("share.trace", "Export trace", SaveTrace{}), button("share.png", "Save picture", SavePicture{}), button("share.import", "Import run", ChooseRun{}))
 	wr.row("Run", labelW, button("reset", "Start again", Restart{}), button("reseed", "New seed", Reseed{}))
@@ -341,14 +344,14 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 
 func (a *App) scenarioMenu(wr *writer) {
 	if a.missingFigure != "" {
-		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.missingFigure), sizeBody, ToneBad, false)
+		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.missingFigure), sizeBody, frame.ToneBad, false)
 		wr.y += 4
 	}
-	ws := []Widget{chip("scenario:", "Free play", a.scen == nil, StartScenario{})}
+	ws := []frame.Widget{chip("scenario:", "Free play", a.scen == nil, StartScenario{})}
 	for _, s := range a.opts.Scenarios.list {
 		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID, StartScenario{ID: s.ID}))
 	}
 	before := len(wr.widgets)
 	wr.buttons(0, ws...)
-	wr.rows = append(wr.rows, MenuRow{Widgets: wr.widgets[before:]})
+	wr.rows = append(wr.rows, frame.MenuRow{Widgets: wr.widgets[before:]})
 }

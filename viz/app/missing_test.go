@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // TestAMissingFigureOffersTheList: a figure id that names nothing is said
@@ -28,7 +29,7 @@ func TestAMissingFigureOffersTheList(t *testing.T) {
 		require.NotEmpty(t, f.Menu.Lines, "%v: the list does not say what is missing", size)
 		line := f.Menu.Lines[0]
 		assert.Contains(t, line.Text, `"nope"`)
-		assert.Equal(t, ToneBad, line.Tone)
+		assert.Equal(t, frame.ToneBad, line.Tone)
 		assert.Len(t, f.Menu.Lines, 1, "%v: more than one line", size)
 		assert.GreaterOrEqual(t, line.Y, f.Menu.Rect.Y, "%v: the line is above the list", size)
 		assert.LessOrEqual(t, line.Y+lineHeight(line.Size), f.Menu.Rect.Bottom(), "%v: the line is below the list", size)

@@ -5,6 +5,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // buildOverlays builds the menu, help, banner and hover text.
@@ -38,7 +39,7 @@ func (a *App) buildOverlays() {
 	}
 }
 
-func (a *App) buildHelp() *HelpView {
+func (a *App) buildHelp() *frame.HelpView {
 	// One column if it fits, else two side by side, else smaller text.
 	for _, try := range []struct {
 		cols int
@@ -66,7 +67,7 @@ var gestureHelpTouch = []string{
 
 // layoutHelp lays the help out in cols columns at text size size, or
 // returns nil when it does not fit the canvas.
-func (a *App) layoutHelp(cols int, size float64) *HelpView {
+func (a *App) layoutHelp(cols int, size float64) *frame.HelpView {
 	hv := a.helpAt(cols, size)
 	if hv.Rect.H > a.h-8 || hv.Rect.W > a.w-8 {
 		return nil
@@ -75,17 +76,17 @@ func (a *App) layoutHelp(cols int, size float64) *HelpView {
 }
 
 // layoutHelpForce is the smallest help, whatever its height.
-func (a *App) layoutHelpForce() *HelpView { return a.helpAt(2, sizeSmall-2) }
+func (a *App) layoutHelpForce() *frame.HelpView { return a.helpAt(2, sizeSmall-2) }
 
-func (a *App) helpAt(cols int, size float64) *HelpView {
+func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 	pad := 14.0
 	colW := math.Min(480, (a.w-8-2*pad-24*float64(cols-1))/float64(cols))
 	top := pad + lineHeight(sizeTitle) + 6
 	keys := a.newWriter(pad, top, colW)
 	keyW := a.measure("Space", size) + 14
 	for _, b := range viz.KeyBindings() {
-		keys.lines = append(keys.lines, TextItem{Text: b.Label, X: keys.x, Y: keys.y, Size: size, Tone: ToneAccent, Bold: true})
-		keys.indent(b.Desc, size, ToneText, false, keyW)
+		keys.lines = append(keys.lines, frame.TextItem{Text: b.Label, X: keys.x, Y: keys.y, Size: size, Tone: frame.ToneAccent, Bold: true})
+		keys.indent(b.Desc, size, frame.ToneText, false, keyW)
 	}
 	more := keys
 	if cols == 2 {
@@ -98,10 +99,10 @@ func (a *App) helpAt(cols int, size float64) *HelpView {
 		help = gestureHelpTouch
 	}
 	for _, t := range help {
-		more.item("•", ToneAccent, t, size, ToneText)
+		more.item("•", frame.ToneAccent, t, size, frame.ToneText)
 	}
 	more.gap(4)
-	more.text(a.forHand("Press any key or click to close.", "Tap anywhere to close."), sizeSmall, ToneMuted, false)
+	more.text(a.forHand("Press any key or click to close.", "Tap anywhere to close."), sizeSmall, frame.ToneMuted, false)
 	bw := pad*2 + colW
 	h := keys.y + pad
 	lines := keys.lines
@@ -112,8 +113,8 @@ func (a *App) helpAt(cols int, size float64) *HelpView {
 	}
 	x := (a.w - bw) / 2
 	y := math.Max((a.h-h)/2, 4)
-	hv := &HelpView{Rect: viz.XYWH(x, y, bw, h)}
-	hv.Title = TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: ToneText, Bold: true}
+	hv := &frame.HelpView{Rect: viz.XYWH(x, y, bw, h)}
+	hv.Title = frame.TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	for _, l := range lines {
 		l.X += x
 		l.Y += y
@@ -122,7 +123,7 @@ func (a *App) helpAt(cols int, size float64) *HelpView {
 	return hv
 }
 
-func (a *App) buildBanner() *BannerView {
+func (a *App) buildBanner() *frame.BannerView {
 	if a.banner.text == "" {
 		return nil
 	}
@@ -132,13 +133,13 @@ func (a *App) buildBanner() *BannerView {
 		size := sizeSmall + 1
 		lines := a.wrap(a.bannerText(), size, slot.W-40)
 		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
-			bv := &BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
+			bv := &frame.BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
 			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
 			for i, l := range lines {
-				bv.Lines = append(bv.Lines, TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: ToneText})
+				bv.Lines = append(bv.Lines, frame.TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: frame.ToneText})
 			}
 			bv.Close = closeBanner(viz.XYWH(slot.Right()-26, slot.Y+(slot.H-22)/2, 22, 22))
-			a.frame.Status = TextItem{}
+			a.frame.Status = frame.TextItem{}
 			return bv
 		}
 	}
@@ -150,7 +151,7 @@ func (a *App) buildBanner() *BannerView {
 	pad := 8.0
 	close := 22.0
 	wr := a.newWriter(pad, pad, bw-2*pad-close)
-	wr.text(a.bannerText(), sizeBody, ToneText, false)
+	wr.text(a.bannerText(), sizeBody, frame.ToneText, false)
 	h := wr.y + pad - 2
 	x := math.Max(c.X+(c.W-bw)/2, 4)
 	r := a.quietSpot(viz.XYWH(x, 0, bw, h))
@@ -164,7 +165,7 @@ func (a *App) buildBanner() *BannerView {
 		// the one place the note hides nothing.
 		r, wr = lr, lw
 	}
-	bv := &BannerView{Rect: r, Tone: a.banner.tone}
+	bv := &frame.BannerView{Rect: r, Tone: a.banner.tone}
 	for _, l := range wr.lines {
 		l.X += r.X
 		l.Y += r.Y
@@ -198,7 +199,7 @@ func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 	bw := math.Min(lg.W, 560)
 	for _, size := range []float64{sizeBody, sizeSmall + 1, sizeSmall} {
 		wr := a.newWriter(pad, pad/2, bw-2*pad-close)
-		wr.text(a.bannerText(), size, ToneText, false)
+		wr.text(a.bannerText(), size, frame.ToneText, false)
 		if h := wr.y + pad/2; lg.Y+h <= bottom-2 {
 			return viz.XYWH(lg.X, lg.Y, bw, h), wr, true
 		}
@@ -245,6 +246,6 @@ func overlapArea(a, b viz.Rect) float64 {
 }
 
 // closeBanner is the banner's close button at r.
-func closeBanner(r viz.Rect) Widget {
-	return Widget{ID: idBannerClose, Kind: WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Intent: CloseBanner{}}
+func closeBanner(r viz.Rect) frame.Widget {
+	return frame.Widget{ID: idBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Intent: CloseBanner{}}
 }

@@ -8,6 +8,7 @@ import (
 	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // ruleWords says each safety rule in a few plain words; Plain, where set,
@@ -59,7 +60,7 @@ func (a *App) buildPanels() {
 		size = math.Min(size, math.Max(a.fitSize(a.tabLabel(t.Kind), sizeSmall+1, t.Rect.W-6), minTabSize))
 	}
 	for _, t := range a.lay.Tabs {
-		f.Tabs = append(f.Tabs, Widget{ID: tabPrefix + t.Kind.Title(), Kind: WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
+		f.Tabs = append(f.Tabs, frame.Widget{ID: tabPrefix + t.Kind.Title(), Kind: frame.WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
 			Intent: ShowPanel{Panel: t.Kind}})
 	}
 	var kinds []viz.PanelKind
@@ -202,20 +203,20 @@ func (a *App) tabLabel(k viz.PanelKind) string {
 
 // placePanel puts content laid out at the origin into panel rectangle r,
 // scrolled.
-func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) PanelView {
-	pv := PanelView{Kind: k, Rect: r}
-	pv.Title = TextItem{Text: a.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: sizeTitle, Tone: ToneText, Bold: true}
+func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.PanelView {
+	pv := frame.PanelView{Kind: k, Rect: r}
+	pv.Title = frame.TextItem{Text: a.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	body := viz.XYWH(r.X+panelPad, r.Y+panelHeader, r.W-2*panelPad, r.H-panelHeader-panelPad/2)
 	if a.lay.Tabbed {
 		// The tab already names the panel.
-		pv.Title = TextItem{}
+		pv.Title = frame.TextItem{}
 		body = viz.XYWH(r.X+panelPad, r.Y+panelPad, r.W-2*panelPad, r.H-1.5*panelPad)
 	}
 	pv.Clip = body
 	if body.H < lineHeight(sizeBody) && !a.lay.Tabbed {
 		// Folded to its title: a press on it opens it.
 		pv.Folded = true
-		pv.Widgets = []Widget{{ID: "open:" + k.Title(), Kind: WidgetFold, Rect: r, Label: "Show", Enabled: true, Intent: UnfoldPanel{Panel: k}}}
+		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: "Show", Enabled: true, Intent: UnfoldPanel{Panel: k}}}
 		return pv
 	}
 	// Keep the scroll within the content.
@@ -223,20 +224,20 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) PanelView
 	a.scroll[k] = min(a.scroll[k], max(h-body.H, 0))
 	dx, dy := body.X, body.Y-a.scroll[k]
 	pv.More = h-a.scroll[k] > body.H+1
-	pv.Lines = make([]TextItem, len(content.lines))
+	pv.Lines = make([]frame.TextItem, len(content.lines))
 	for i, l := range content.lines {
 		l.X += dx
 		l.Y += dy
 		pv.Lines[i] = l
 	}
-	pv.Widgets = make([]Widget, len(content.widgets))
+	pv.Widgets = make([]frame.Widget, len(content.widgets))
 	for i, w := range content.widgets {
 		w.Rect.X += dx
 		w.Rect.Y += dy
 		pv.Widgets[i] = w
 	}
 	if d := content.diagram; d != nil {
-		pv.Diagram = d.moved(dx, dy)
+		pv.Diagram = d.Moved(dx, dy)
 	}
 	return pv
 }
@@ -289,13 +290,13 @@ func (a *App) scenarioPanel(wr *writer) {
 		a.scen.panel(a, wr)
 		return
 	}
-	wr.text(a.describeSetup(), sizeBody, ToneText, true)
+	wr.text(a.describeSetup(), sizeBody, frame.ToneText, true)
 	a.writeBroken(wr, sizeBody)
 	hint := "Drag across links to cut them, drag a machine out of the circle to cut it off, click anything for more. Press ? for every key."
 	if a.touch {
 		hint = "Swipe across links to cut them, drag a machine out of the circle to cut it off, tap anything for more."
 	}
-	wr.text(hint, sizeBody-1, ToneText, false)
+	wr.text(hint, sizeBody-1, frame.ToneText, false)
 	wr.gap(4)
 	if len(a.opts.Scenarios.list) > 0 {
 		wr.buttons(0, button("scenarios", "Scenarios from the book", OpenScenarios{}), button(idMenu, "Setup", OpenSetup{}))
@@ -314,7 +315,7 @@ func (a *App) questionKey() string {
 
 func (a *App) questionPanel(wr *writer) {
 	key := a.questionKey()
-	wr.text("Does "+key+" exist? Each machine answers from its own copy.", sizeBody, ToneText, false)
+	wr.text("Does "+key+" exist? Each machine answers from its own copy.", sizeBody, frame.ToneText, false)
 	wr.gap(2)
 	answers := a.World().Ask(key)
 	yes, up := 0, 0
@@ -334,10 +335,10 @@ func (a *App) questionPanel(wr *writer) {
 	if up == len(answers) && len(values) <= 1 && (yes == 0 || yes == up) {
 		switch {
 		case yes == 0:
-			wr.item("✗", ToneWarn, "All "+itoa(up)+" machines answer NO.", sizeBody, ToneText)
+			wr.item("✗", frame.ToneWarn, "All "+itoa(up)+" machines answer NO.", sizeBody, frame.ToneText)
 		default:
 			for v := range values {
-				wr.item("✓", ToneGood, "All "+itoa(up)+" machines answer YES: "+v+".", sizeBody, ToneText)
+				wr.item("✓", frame.ToneGood, "All "+itoa(up)+" machines answer YES: "+v+".", sizeBody, frame.ToneText)
 			}
 		}
 		return
@@ -345,22 +346,22 @@ func (a *App) questionPanel(wr *writer) {
 	for _, ans := range answers {
 		switch {
 		case !ans.Answered:
-			wr.item("–", ToneMuted, ans.Name+": "+ans.Text, sizeBody-1, ToneMuted)
+			wr.item("–", frame.ToneMuted, ans.Name+": "+ans.Text, sizeBody-1, frame.ToneMuted)
 		case ans.Exists:
-			wr.item("✓", ToneGood, ans.Name+": "+ans.Text, sizeBody-1, ToneText)
+			wr.item("✓", frame.ToneGood, ans.Name+": "+ans.Text, sizeBody-1, frame.ToneText)
 		default:
-			wr.item("✗", ToneWarn, ans.Name+": "+ans.Text, sizeBody-1, ToneText)
+			wr.item("✗", frame.ToneWarn, ans.Name+": "+ans.Text, sizeBody-1, frame.ToneText)
 		}
 	}
 	wr.gap(2)
 	switch {
 	case up == 0:
 	case yes > 0 && yes < up:
-		wr.text("They disagree. None of them is lying: each reports what it has seen.", sizeBody, ToneWarn, true)
+		wr.text("They disagree. None of them is lying: each reports what it has seen.", sizeBody, frame.ToneWarn, true)
 	case len(values) > 1:
-		wr.text("They all say yes, but not with the same value.", sizeBody, ToneWarn, true)
+		wr.text("They all say yes, but not with the same value.", sizeBody, frame.ToneWarn, true)
 	default:
-		wr.text("The machines that can answer agree.", sizeBody, ToneGood, true)
+		wr.text("The machines that can answer agree.", sizeBody, frame.ToneGood, true)
 	}
 }
 
@@ -381,16 +382,16 @@ func (a *App) nodePanel(wr *writer) {
 		wr.y += h + 4
 	}
 	if a.selected < 0 || a.selected >= a.World().Size() {
-		wr.text(a.forHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, ToneMuted, false)
+		wr.text(a.forHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, frame.ToneMuted, false)
 		return
 	}
-	wr.text("Machine "+a.cfg.Name(nodeID(a.selected)), sizeBody, ToneText, true)
+	wr.text("Machine "+a.cfg.Name(nodeID(a.selected)), sizeBody, frame.ToneText, true)
 	w := a.World()
 	id := nodeID(a.selected)
 	nd := w.Node(id)
 	st := w.Status(id)
-	kv := func(k, v string, tone Tone) { wr.pair(k, v, tone, 92) }
-	kv("role", a.roleWord(nd.Role()), ToneText)
+	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
+	kv("role", a.roleWord(nd.Role()), frame.ToneText)
 	state := st.String()
 	if s := w.Slow(id); s > 1 {
 		state += ", " + fmtFactor(s) + " slower"
@@ -401,44 +402,44 @@ func (a *App) nodePanel(wr *writer) {
 	if b := w.Backlog(id); b > 0 {
 		state += ", " + strconv.Itoa(b) + " messages queued"
 	}
-	stateTone := ToneText
+	stateTone := frame.ToneText
 	if st != raftcore.StatusUp {
-		stateTone = ToneWarn
+		stateTone = frame.ToneWarn
 	}
 	kv("running", state, stateTone)
 	if raft {
-		kv("term", utoa(nd.Term()), ToneText)
+		kv("term", utoa(nd.Term()), frame.ToneText)
 		vote := "nobody"
 		if v := nd.Vote(); v != raftcore.None {
 			vote = a.cfg.Name(v)
 		}
-		kv("voted for", vote, ToneText)
+		kv("voted for", vote, frame.ToneText)
 	}
 	lead := "nobody"
 	if l := nd.Lead(); l != raftcore.None {
 		lead = a.cfg.Name(l)
 	}
 	if a.plain() {
-		kv("in charge", lead, ToneText)
+		kv("in charge", lead, frame.ToneText)
 	} else {
-		kv("leader", lead, ToneText)
+		kv("leader", lead, frame.ToneText)
 	}
-	kv("log", "last index "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()), ToneText)
+	kv("log", "last index "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()), frame.ToneText)
 	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
-		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", ToneText)
+		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", frame.ToneText)
 	}
 	if v, ok := nd.KV().Get(a.questionKey()); ok {
-		kv(a.questionKey(), v.Value+" (index "+utoa(v.ModIndex)+")", ToneText)
+		kv(a.questionKey(), v.Value+" (index "+utoa(v.ModIndex)+")", frame.ToneText)
 	}
 	if n := nd.KV().Len(); n > 0 {
-		kv("keys", strconv.Itoa(n)+" stored", ToneText)
+		kv("keys", strconv.Itoa(n)+" stored", frame.ToneText)
 	}
 	if nd.Role() == raftcore.RoleLeader && a.cfg.Protocol == raftcore.ProtocolRaft {
 		wr.gap(4)
 		if a.plain() {
-			wr.text("What it knows of the others", sizeBody, ToneText, true)
+			wr.text("What it knows of the others", sizeBody, frame.ToneText, true)
 		} else {
-			wr.text("What it knows of each follower", sizeBody, ToneText, true)
+			wr.text("What it knows of each follower", sizeBody, frame.ToneText, true)
 		}
 		for j := 1; j <= w.Size(); j++ {
 			if raftcore.NodeID(j) == id {
@@ -449,28 +450,28 @@ func (a *App) nodePanel(wr *writer) {
 				continue
 			}
 			s := a.cfg.Name(raftcore.NodeID(j)) + ": match " + utoa(pr.Match) + ", next " + utoa(pr.Next) + ", " + pr.State.String()
-			tone := ToneText
+			tone := frame.ToneText
 			if !pr.RecentActive {
 				s += ", not heard lately"
-				tone = ToneWarn
+				tone = frame.ToneWarn
 			}
-			wr.item("•", ToneAccent, s, sizeBody-1, tone)
+			wr.item("•", frame.ToneAccent, s, sizeBody-1, tone)
 		}
 	}
 	if last := nd.LastIndex(); last > 0 {
 		wr.gap(4)
-		wr.text("Newest entries", sizeBody, ToneText, true)
+		wr.text("Newest entries", sizeBody, frame.ToneText, true)
 		for i := last; i >= 1 && i+5 > last; i-- {
 			e := nd.Entry(i)
 			s := utoa(i) + ": " + e.Data.String()
 			if a.cfg.Protocol == raftcore.ProtocolRaft {
 				s = utoa(i) + a.termSuffix(e.Term) + ": " + e.Data.String()
 			}
-			mark, tone := "✓", ToneGood
+			mark, tone := "✓", frame.ToneGood
 			if i > nd.Commit() {
-				mark, tone = "…", ToneWarn
+				mark, tone = "…", frame.ToneWarn
 			}
-			wr.item(mark, tone, s, sizeBody-1, ToneText)
+			wr.item(mark, tone, s, sizeBody-1, frame.ToneText)
 		}
 	}
 }
@@ -483,7 +484,7 @@ func (a *App) safetyPanel(wr *writer) {
 		// and the clauses need no heading over them.
 		compact := a.figure() && a.compactPanel
 		if !compact {
-			wr.text("The shared-history contract", sizeBody, ToneText, true)
+			wr.text("The shared-history contract", sizeBody, frame.ToneText, true)
 		}
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
@@ -491,7 +492,7 @@ func (a *App) safetyPanel(wr *writer) {
 			if compact && cl.State == raftcore.ClauseHolding {
 				text = cl.Title
 			}
-			wr.item(mark, tone, text, sizeBody-1, ToneText)
+			wr.item(mark, tone, text, sizeBody-1, frame.ToneText)
 		}
 		wr.gap(6)
 		if compact {
@@ -500,15 +501,15 @@ func (a *App) safetyPanel(wr *writer) {
 	}
 	total := w.ViolationCount("")
 	if total == 0 {
-		wr.text("All "+itoa(len(ruleWords))+" safety rules hold, checked after every event.", sizeBody, ToneGood, true)
+		wr.text("All "+itoa(len(ruleWords))+" safety rules hold, checked after every event.", sizeBody, frame.ToneGood, true)
 	} else {
-		wr.text(itoa(total)+" broken rule(s) found:", sizeBody, ToneBad, true)
+		wr.text(itoa(total)+" broken rule(s) found:", sizeBody, frame.ToneBad, true)
 	}
 	for _, r := range ruleWords {
 		n := w.ViolationCount(r.Rule)
 		if n == 0 {
 			if a.showRules {
-				wr.item("✓", ToneGood, a.ruleText(r.Words, r.Plain), sizeBody-1, ToneMuted)
+				wr.item("✓", frame.ToneGood, a.ruleText(r.Words, r.Plain), sizeBody-1, frame.ToneMuted)
 			}
 			continue
 		}
@@ -516,7 +517,7 @@ func (a *App) safetyPanel(wr *writer) {
 		if v, ok := firstViolation(w, r.Rule); ok {
 			text += ": " + v.Text
 		}
-		wr.item("✗", ToneBad, text, sizeBody-1, ToneText)
+		wr.item("✗", frame.ToneBad, text, sizeBody-1, frame.ToneText)
 	}
 	a.lostUpdates(wr, 3)
 	label := "Show every rule"
@@ -539,7 +540,7 @@ func (a *App) clientPanel(wr *writer) {
 			hint = a.forHand("No requests yet. Play the figure, or click a machine and choose Write here.",
 				"No requests yet. Play the figure, or tap a machine and choose Write here.")
 		}
-		wr.text(hint, sizeBody, ToneMuted, false)
+		wr.text(hint, sizeBody, frame.ToneMuted, false)
 		return
 	}
 	ok, failed, pending, swaps := 0, 0, 0, 0
@@ -563,7 +564,7 @@ func (a *App) clientPanel(wr *writer) {
 	if n := len(verdicts.Stale()); n > 0 {
 		tally += ", " + count(n, "stale read", "stale reads")
 	}
-	wr.text(tally, sizeBody, ToneText, true)
+	wr.text(tally, sizeBody, frame.ToneText, true)
 	a.lostUpdates(wr, 1)
 	now := w.Now()
 	held := heldBy(w, ops)
@@ -587,10 +588,10 @@ func (a *App) clientPanel(wr *writer) {
 		if v, ok := verdicts.Verdict(op.ID); ok && v.Verdict != linearize.Unanswered {
 			s += ", " + verdictWords(v)
 			if v.Verdict == linearize.Stale {
-				mark, tone = "!", ToneWarn
+				mark, tone = "!", frame.ToneWarn
 			}
 		}
-		wr.item(mark, tone, s, sizeBody-1, ToneText)
+		wr.item(mark, tone, s, sizeBody-1, frame.ToneText)
 		shown++
 	}
 }
@@ -639,7 +640,7 @@ func (a *App) lostUpdates(wr *writer, max int) {
 		return
 	}
 	wr.gap(4)
-	wr.text(capital(count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", sizeBody, ToneWarn, true)
+	wr.text(capital(count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", sizeBody, frame.ToneWarn, true)
 	for i, f := range w.Findings() {
 		if i == max {
 			break
@@ -652,7 +653,7 @@ func (a *App) lostUpdates(wr *writer, max int) {
 		if f.LostValue != "" {
 			lost += " (" + f.LostValue + ")"
 		}
-		wr.item("!", ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, ToneText)
+		wr.item("!", frame.ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, frame.ToneText)
 	}
 	wr.gap(4)
 }

@@ -2,21 +2,13 @@ package app
 
 import (
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // While the reader looks at the recorded past (after scrubbing or stepping
 // back), the run plays what already happened, and an action there starts a
 // new run from that moment. The stage says so until the reader is back at
 // the live end, so that nobody mistakes a replay for the run going on.
-
-// ReplayView is the stage's mark while it shows the recorded past: the
-// stage outlined, and a tag in the corner that hides least of it. The
-// button back to the live end is on the timeline (idLive).
-type ReplayView struct {
-	Stage viz.Rect
-	Rect  viz.Rect // the tag
-	Text  TextItem
-}
 
 const idLive = "timeline.live"
 
@@ -35,10 +27,10 @@ func (a *App) buildReplay() {
 	top, bottom := stage.Y+6, stage.Bottom()-h-6
 	r := a.quietest(viz.XYWH(left, top, w, h), viz.XYWH(right, top, w, h),
 		viz.XYWH(left, bottom, w, h), viz.XYWH(right, bottom, w, h))
-	f.Replay = &ReplayView{
+	f.Replay = &frame.ReplayView{
 		Stage: stage,
 		Rect:  r,
-		Text:  TextItem{Text: text, X: r.X + w/2, Y: r.Y + h/2, Size: size, Tone: ToneAccent, Bold: true, Center: true},
+		Text:  frame.TextItem{Text: text, X: r.X + w/2, Y: r.Y + h/2, Size: size, Tone: frame.ToneAccent, Bold: true, Center: true},
 	}
 }
 

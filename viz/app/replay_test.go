@@ -10,6 +10,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // TestTheStageSaysItReplaysThePast: stepped back, the stage says it shows
@@ -29,7 +30,7 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		r := f.Replay
 		assert.Equal(t, "Replaying the past", r.Text.Text)
 		assert.True(t, r.Stage.ContainsRect(r.Rect), "%v: the tag %v leaves the stage", size, r.Rect)
-		var live *Widget
+		var live *frame.Widget
 		for i, b := range f.Timeline.Buttons {
 			if b.ID == idLive {
 				live = &f.Timeline.Buttons[i]

@@ -7,6 +7,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // Catalog is the list of scenarios the app offers.
@@ -174,7 +175,7 @@ func (a *App) advance(to int64) {
 				return
 			}
 			if err := a.hist.Act(x); err != nil {
-				a.say("The figure's script failed: "+err.Error(), ToneBad, 0)
+				a.say("The figure's script failed: "+err.Error(), frame.ToneBad, 0)
 				r.autoplay = false
 				break
 			}
@@ -270,24 +271,24 @@ func (a *App) restartScenario() error {
 
 func (r *scenarioRun) panel(a *App, wr *writer) {
 	s := r.s
-	wr.text(s.Prompt, sizeBody, ToneText, false)
+	wr.text(s.Prompt, sizeBody, frame.ToneText, false)
 	if a.World().HasZones() && !a.figure() {
-		wr.text(a.forHand(zoneHint, zoneHintTouch), sizeSmall, ToneMuted, false)
+		wr.text(a.forHand(zoneHint, zoneHintTouch), sizeSmall, frame.ToneMuted, false)
 	}
 	wr.gap(4)
 	for _, k := range s.Knobs {
 		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)
 	}
 	if n := r.tr.StepCount(); n > 1 {
-		wr.text(fmt.Sprintf("Step %d of %d", r.step()+1, n), sizeSmall, ToneMuted, true)
+		wr.text(fmt.Sprintf("Step %d of %d", r.step()+1, n), sizeSmall, frame.ToneMuted, true)
 	}
 	if t := r.tr.TextOf(r.step()); t != "" {
-		wr.text(t, sizeBody, ToneAccent, true)
+		wr.text(t, sizeBody, frame.ToneAccent, true)
 	}
 	if r.tr.Done() {
 		wr.gap(4)
-		wr.text("What just happened", sizeBody, ToneText, true)
-		wr.text(r.tr.Final(), sizeBody, ToneText, false)
+		wr.text("What just happened", sizeBody, frame.ToneText, true)
+		wr.text(r.tr.Final(), sizeBody, frame.ToneText, false)
 		if c := s.UI.Compare; c != nil && s.Setting(c.Knob) != c.Value {
 			k, _ := s.Knob(c.Knob)
 			wr.gap(2)
@@ -299,23 +300,23 @@ func (r *scenarioRun) panel(a *App, wr *writer) {
 }
 
 // knobChips are the choices of a knob, the one set now marked.
-func (r *scenarioRun) knobChips(k scenarios.Knob) []Widget {
+func (r *scenarioRun) knobChips(k scenarios.Knob) []frame.Widget {
 	cur := r.s.Setting(k.Name)
-	ws := make([]Widget, len(k.Values))
+	ws := make([]frame.Widget, len(k.Values))
 	for i, v := range k.Values {
 		ws[i] = knobButton(k.Name, v, v)
-		ws[i].Kind, ws[i].On = WidgetChip, v == cur
+		ws[i].Kind, ws[i].On = frame.WidgetChip, v == cur
 	}
 	return ws
 }
 
 // knobButton sets a knob to a value.
-func knobButton(knob, value, label string) Widget {
+func knobButton(knob, value, label string) frame.Widget {
 	return button("knob:"+knob+"="+value, label, SetKnob{Knob: knob, Value: value})
 }
 
 // playButton has the app play the figure's script, or stop playing it.
-func (r *scenarioRun) playButton() Widget {
+func (r *scenarioRun) playButton() frame.Widget {
 	if r.autoplay {
 		return button("scenario.autoplay", "Stop playing", SetAutoplay{On: false})
 	}

@@ -12,6 +12,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // ExportSchedule writes the whole run as a schedule (the format of raftsim
@@ -141,7 +142,7 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 	if names := cfg.Bugs.Names(); len(names) > 0 {
 		// A counterexample from `raftsim explore` runs a broken variant:
 		// without a word the reader would take the broken rule for Raft's.
-		a.say(brokenOnPurpose(names), ToneBad, 0)
+		a.say(brokenOnPurpose(names), frame.ToneBad, 0)
 	}
 }
 
@@ -150,7 +151,7 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 // way to the next note.
 func (a *App) writeBroken(wr *writer, size float64) {
 	if names := a.cfg.Bugs.Names(); len(names) > 0 {
-		wr.text("Broken on purpose: "+strings.Join(names, ", ")+".", size, ToneBad, true)
+		wr.text("Broken on purpose: "+strings.Join(names, ", ")+".", size, frame.ToneBad, true)
 	}
 }
 

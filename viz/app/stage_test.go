@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // TestPartitionFramesAreReadable builds the frames of split clusters on a
@@ -52,12 +53,12 @@ func TestPartitionFramesAreReadable(t *testing.T) {
 	}
 }
 
-func textBox(a *App, t TextItem) viz.Rect {
+func textBox(a *App, t frame.TextItem) viz.Rect {
 	w := a.measure(t.Text, t.Size)
 	return viz.Rect{X: t.X - w/2, Y: t.Y - t.Size/2, W: w, H: t.Size}
 }
 
-func checkFrameWords(t *testing.T, where string, a *App, f *Frame) {
+func checkFrameWords(t *testing.T, where string, a *App, f *frame.Frame) {
 	t.Helper()
 	l := a.Layout()
 	type word struct {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // estimateWidth guesses the width of s in a proportional sans-serif font,
@@ -122,10 +123,10 @@ type writer struct {
 	a       *App
 	x, y, w float64
 	top     float64
-	lines   []TextItem
-	widgets []Widget
-	rows    []MenuRow
-	diagram *DiagramView
+	lines   []frame.TextItem
+	widgets []frame.Widget
+	rows    []frame.MenuRow
+	diagram *frame.DiagramView
 }
 
 func (a *App) newWriter(x, y, w float64) *writer {
@@ -133,23 +134,23 @@ func (a *App) newWriter(x, y, w float64) *writer {
 }
 
 // text writes a wrapped paragraph.
-func (wr *writer) text(s string, size float64, tone Tone, bold bool) {
+func (wr *writer) text(s string, size float64, tone frame.Tone, bold bool) {
 	wr.indent(s, size, tone, bold, 0)
 }
 
 // indent writes a wrapped paragraph shifted right by in.
-func (wr *writer) indent(s string, size float64, tone Tone, bold bool, in float64) {
+func (wr *writer) indent(s string, size float64, tone frame.Tone, bold bool, in float64) {
 	lh := lineHeight(size)
 	for _, l := range wr.a.wrap(s, size, wr.w-in) {
-		wr.lines = append(wr.lines, TextItem{Text: l, X: wr.x + in, Y: wr.y, Size: size, Tone: tone, Bold: bold})
+		wr.lines = append(wr.lines, frame.TextItem{Text: l, X: wr.x + in, Y: wr.y, Size: size, Tone: tone, Bold: bold})
 		wr.y += lh
 	}
 }
 
 // item writes a line with a coloured mark (✓, ✗, •) hanging left of it.
-func (wr *writer) item(mark string, markTone Tone, s string, size float64, tone Tone) {
+func (wr *writer) item(mark string, markTone frame.Tone, s string, size float64, tone frame.Tone) {
 	in := wr.a.measure("✓ ", size) + 2
-	wr.lines = append(wr.lines, TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: markTone, Bold: true})
+	wr.lines = append(wr.lines, frame.TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: markTone, Bold: true})
 	wr.indent(s, size, tone, false, in)
 }
 
@@ -170,7 +171,7 @@ func (a *App) widgetWidth(label string, size float64) float64 {
 
 // buttons writes controls left to right, wrapping to new lines, starting
 // at in from the left edge.
-func (wr *writer) buttons(in float64, ws ...Widget) []Widget {
+func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
 	h := wr.a.controlHeight()
 	x := wr.x + in
 	start := len(wr.widgets)
@@ -193,14 +194,14 @@ func (wr *writer) buttons(in float64, ws ...Widget) []Widget {
 
 // row writes a labelled row of controls: the label on the left, the
 // controls after it (or below it when the label is wide).
-func (wr *writer) row(label string, labelW float64, ws ...Widget) {
+func (wr *writer) row(label string, labelW float64, ws ...frame.Widget) {
 	h := wr.a.controlHeight()
 	if label != "" {
-		wr.lines = append(wr.lines, TextItem{Text: label, X: wr.x, Y: wr.y + (h-sizeSmall)/2 - 1, Size: sizeSmall, Tone: ToneMuted})
+		wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y + (h-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneMuted})
 	}
 	before := len(wr.widgets)
 	wr.buttons(labelW, ws...)
-	wr.rows = append(wr.rows, MenuRow{Widgets: wr.widgets[before:]})
+	wr.rows = append(wr.rows, frame.MenuRow{Widgets: wr.widgets[before:]})
 }
 
 // height is how far the writer has come.
@@ -209,12 +210,12 @@ func (wr *writer) height() float64 { return wr.y - wr.top }
 func lineHeight(size float64) float64 { return size*1.35 + 1 }
 
 // button is a labelled button named id that asks for in.
-func button(id, label string, in Intent) Widget {
-	return Widget{ID: id, Kind: WidgetButton, Label: label, Enabled: true, Intent: in}
+func button(id, label string, in Intent) frame.Widget {
+	return frame.Widget{ID: id, Kind: frame.WidgetButton, Label: label, Enabled: true, Intent: in}
 }
 
 // chip is one of a set of choices, named id, that asks for in; on marks
 // the current one.
-func chip(id, label string, on bool, in Intent) Widget {
-	return Widget{ID: id, Kind: WidgetChip, Label: label, On: on, Enabled: true, Intent: in}
+func chip(id, label string, on bool, in Intent) frame.Widget {
+	return frame.Widget{ID: id, Kind: frame.WidgetChip, Label: label, On: on, Enabled: true, Intent: in}
 }

@@ -5,6 +5,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/scenarios"
+	"raftlab/viz/frame"
 )
 
 // The timing panels of the lesson's timeout and clock figures. Both take
@@ -55,8 +56,8 @@ func (a *App) timingSection(wr *writer) bool {
 }
 
 // pair writes a muted label and its value beside it, at in from the left.
-func (wr *writer) pair(label, value string, tone Tone, in float64) {
-	wr.lines = append(wr.lines, TextItem{Text: label, X: wr.x, Y: wr.y, Size: sizeBody, Tone: ToneMuted})
+func (wr *writer) pair(label, value string, tone frame.Tone, in float64) {
+	wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y, Size: sizeBody, Tone: frame.ToneMuted})
 	wr.indent(value, sizeBody, tone, false, in)
 }
 
@@ -64,27 +65,27 @@ func (a *App) electionsSection(wr *writer) {
 	w := a.World()
 	s := a.scen.tr.Elections(0, w.Now())
 	in := a.measure("leader changes ", sizeBody) + 4
-	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", ToneText, in)
-	failover, tone := "no leader crashed", ToneMuted
+	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", frame.ToneText, in)
+	failover, tone := "no leader crashed", frame.ToneMuted
 	if n := len(s.FailoversUs); n > 0 {
-		failover, tone = fmtMs(s.FailoversUs[n-1]), ToneText
+		failover, tone = fmtMs(s.FailoversUs[n-1]), frame.ToneText
 	}
 	wr.pair("failover", failover, tone, in)
-	wr.pair("no leader", fmtMs(s.LeaderlessUs)+" of "+fmtMs(w.Now()), ToneText, in)
-	wr.pair("leader changes", strconv.Itoa(s.LeaderChanges), ToneText, in)
+	wr.pair("no leader", fmtMs(s.LeaderlessUs)+" of "+fmtMs(w.Now()), frame.ToneText, in)
+	wr.pair("leader changes", strconv.Itoa(s.LeaderChanges), frame.ToneText, in)
 	if w.Size() > 1 {
 		l := w.Link(1, 2)
 		net := fmtMs(l.LatencyMinUs) + " to " + fmtMs(l.LatencyMaxUs)
 		if l.Loss > 0 {
 			net += ", " + fmtPercent(l.Loss) + " lost"
 		}
-		wr.pair("network", net, ToneText, in)
+		wr.pair("network", net, frame.ToneText, in)
 	}
 }
 
 func (a *App) clocksSection(wr *writer) {
 	w := a.World()
-	wr.text("True time "+fmtClock(w.Now())+". Alert when a clock is off by more than "+fmtMs(alertOffsetUs)+".", sizeBody, ToneText, false)
+	wr.text("True time "+fmtClock(w.Now())+". Alert when a clock is off by more than "+fmtMs(alertOffsetUs)+".", sizeBody, frame.ToneText, false)
 	in := 0.0
 	for i := 0; i < w.Size(); i++ {
 		in = max(in, a.measure(a.cfg.Name(nodeID(i))+" ", sizeBody)+4)
@@ -92,9 +93,9 @@ func (a *App) clocksSection(wr *writer) {
 	for i := 0; i < w.Size(); i++ {
 		id := nodeID(i)
 		off := w.ClockOffsetUs(id)
-		line, tone := offsetWords(off), ToneText
+		line, tone := offsetWords(off), frame.ToneText
 		if abs(off) > alertOffsetUs {
-			line, tone = line+", alert", ToneBad
+			line, tone = line+", alert", frame.ToneBad
 		}
 		if d := w.Drift(id); d != 1 {
 			line += " (runs at " + fmtFactor(d) + ")"
@@ -126,17 +127,17 @@ func abs(x int64) int64 {
 
 // clockBadge is the tag over a machine whose clock drifts or is off, and
 // how alarming it is.
-func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, Tone, bool) {
+func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, frame.Tone, bool) {
 	d, off := w.Drift(id), w.ClockOffsetUs(id)
 	if d == 1 && off == 0 {
-		return "", ToneText, false
+		return "", frame.ToneText, false
 	}
-	text, tone := "clock "+fmtFactor(d), ToneWarn
+	text, tone := "clock "+fmtFactor(d), frame.ToneWarn
 	if abs(off) >= 1000 {
 		text += " " + fmtMs(off)
 	}
 	if abs(off) > alertOffsetUs {
-		tone = ToneBad
+		tone = frame.ToneBad
 	}
 	return text, tone, true
 }

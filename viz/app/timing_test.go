@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/raftcore"
+	"raftlab/viz/frame"
 )
 
 // playFigureThrough plays a figure step by step to the end of its story.
@@ -77,13 +78,13 @@ func TestClocksPanelShowsOffsetAlertAndLease(t *testing.T) {
 	text = panelText(t, a, "Clocks")
 	assert.Contains(t, text, fmtMs(-off)+" behind, alert (runs at 0.25x)")
 
-	var old, next *NodeView
+	var old, next *frame.NodeView
 	for i := range a.Frame().Nodes {
 		n := &a.Frame().Nodes[i]
 		switch {
-		case n.ID == 1:
+		case n.Index == 0:
 			old = n
-		case n.Role == raftcore.RoleLeader:
+		case a.World().Node(nodeID(n.Index)).Role() == raftcore.RoleLeader:
 			next = n
 		}
 	}

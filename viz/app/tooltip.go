@@ -6,6 +6,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // hoverTarget names what the mouse is over, so hover text changes (and
@@ -81,7 +82,7 @@ func (a *App) logIndexAt(row int, p viz.Point) (uint64, bool) {
 	return 0, false
 }
 
-func (a *App) buildTooltip() *TooltipView {
+func (a *App) buildTooltip() *frame.TooltipView {
 	t := a.hoverKey()
 	if t.kind == "" || t == a.quietHover {
 		return nil
@@ -91,7 +92,7 @@ func (a *App) buildTooltip() *TooltipView {
 	switch t.kind {
 	case "widget":
 		for _, wd := range a.frame.Toolbar {
-			if wd.ID == t.widget && wd.Kind == WidgetIcon {
+			if wd.ID == t.widget && wd.Kind == frame.WidgetIcon {
 				lines = append(lines, wd.Label)
 			}
 		}
@@ -147,12 +148,12 @@ func (a *App) buildTooltip() *TooltipView {
 	}
 	maxW := math.Min(320, a.w-16)
 	pad := 6.0
-	var items []TextItem
+	var items []frame.TextItem
 	width := 0.0
 	y := pad
 	for _, l := range lines {
 		for _, s := range a.wrap(l, sizeSmall, maxW-2*pad) {
-			items = append(items, TextItem{Text: s, X: pad, Y: y, Size: sizeSmall, Tone: ToneText})
+			items = append(items, frame.TextItem{Text: s, X: pad, Y: y, Size: sizeSmall, Tone: frame.ToneText})
 			width = math.Max(width, a.measure(s, sizeSmall))
 			y += lineHeight(sizeSmall)
 		}
@@ -171,7 +172,7 @@ func (a *App) buildTooltip() *TooltipView {
 		items[k].X += x
 		items[k].Y += ty
 	}
-	return &TooltipView{Rect: viz.XYWH(x, ty, bw, bh), Lines: items}
+	return &frame.TooltipView{Rect: viz.XYWH(x, ty, bw, bh), Lines: items}
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }

@@ -9,6 +9,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/scenarios"
+	"raftlab/viz/frame"
 )
 
 // The words the app shows for machines, actions and operations. Every
@@ -142,29 +143,29 @@ func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 
 // opMark is the mark and tone of a client operation's outcome: done,
 // waiting, or failed (timed out or refused).
-func opMark(op raftcore.Op) (string, Tone) {
+func opMark(op raftcore.Op) (string, frame.Tone) {
 	switch op.Result {
 	case raftcore.OpPending:
-		return "…", ToneWarn
+		return "…", frame.ToneWarn
 	case raftcore.OpTimeout, raftcore.OpRefused:
-		return "✗", ToneBad
+		return "✗", frame.ToneBad
 	case raftcore.OpConflict:
 		// The swap did its job: it refused to overwrite a newer revision.
-		return "✗", ToneWarn
+		return "✗", frame.ToneWarn
 	}
-	return "✓", ToneGood
+	return "✓", frame.ToneGood
 }
 
 // clauseMark is the mark and tone of a contract clause: holds, not yet
 // (the cluster has not caught up), or broken.
-func clauseMark(cl raftcore.Clause) (string, Tone) {
+func clauseMark(cl raftcore.Clause) (string, frame.Tone) {
 	switch cl.State {
 	case raftcore.ClauseNotYet:
-		return "…", ToneWarn
+		return "…", frame.ToneWarn
 	case raftcore.ClauseBroken:
-		return "✗", ToneBad
+		return "✗", frame.ToneBad
 	}
-	return "✓", ToneGood
+	return "✓", frame.ToneGood
 }
 
 // plainRefusal says in plain words why Raft refused a client, where

@@ -9,20 +9,21 @@ import (
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // raftWords are the words the book keeps until it introduces Raft.
 var raftWords = regexp.MustCompile(`(?i)\b(leaders?|leads|leading|terms?|votes?|voted|voting|candidates?|followers?|raft|elections?)\b`)
 
 // frameTexts is every piece of text in f, each with where it is.
-func frameTexts(f *Frame) map[string]string {
+func frameTexts(f *frame.Frame) map[string]string {
 	out := map[string]string{}
 	add := func(where, s string) {
 		if s != "" {
 			out[s] = where
 		}
 	}
-	menu := func(where string, m *MenuView) {
+	menu := func(where string, m *frame.MenuView) {
 		if m == nil {
 			return
 		}
@@ -86,7 +87,7 @@ func frameTexts(f *Frame) map[string]string {
 			}
 		}
 	}
-	for _, ws := range [][]Widget{f.Tabs, f.Toolbar} {
+	for _, ws := range [][]frame.Widget{f.Tabs, f.Toolbar} {
 		for _, w := range ws {
 			add("control", w.Label)
 		}
@@ -182,8 +183,8 @@ func everyText(a *App) map[string]string {
 		for _, k := range []viz.PanelKind{viz.PanelScenario, viz.PanelQuestion, viz.PanelNode, viz.PanelSafety, viz.PanelClient} {
 			wr := a.newWriter(0, 0, 300)
 			a.panelContent(k, wr)
-			p := PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram}
-			merge(frameTexts(&Frame{Panels: []PanelView{p}}), " (panel content)")
+			p := frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram}
+			merge(frameTexts(&frame.Frame{Panels: []frame.PanelView{p}}), " (panel content)")
 		}
 	}
 	a.menu, a.selected, a.showRules = menu, selected, rules

@@ -6,6 +6,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // A world with zones (raftcore.Config.Zones) is drawn as one box per
@@ -58,18 +59,18 @@ func (a *App) zoneStateOf(z int) zoneState {
 // worldZoneLabel is the label of a zone of the world: its name, how many
 // machines it holds and whether it is lost or cut off, in the longest
 // wording that fits.
-func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (TextItem, Tone) {
+func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame.TextItem, frame.Tone) {
 	name := z.Name
 	if z.Index < len(a.cfg.Zones) {
 		name = a.cfg.Zones[z.Index].Name
 	}
 	st := a.zoneStateOf(z.Index)
-	tone, state := ToneMuted, ""
+	tone, state := frame.ToneMuted, ""
 	switch {
 	case st.lost:
-		tone, state = ToneBad, "lost"
+		tone, state = frame.ToneBad, "lost"
 	case st.cut:
-		tone, state = ToneWarn, "cut off"
+		tone, state = frame.ToneWarn, "cut off"
 	}
 	n := a.World().Size()
 	counted := name + " · " + itoa(len(members)) + " of " + itoa(n)
@@ -84,7 +85,7 @@ func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (TextItem,
 			break
 		}
 	}
-	return TextItem{Text: text, X: x, Y: y, Size: sizeSmall, Tone: tone, Bold: true}, tone
+	return frame.TextItem{Text: text, X: x, Y: y, Size: sizeSmall, Tone: tone, Bold: true}, tone
 }
 
 // zoneMenu writes zone z's menu: lose it or bring it back, cut it off or
@@ -105,10 +106,10 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 		}
 		about = capital(count(len(members), "machine", "machines")) + ": " + strings.Join(names, ", ") + "."
 	}
-	wr.text(about, sizeSmall, ToneMuted, false)
+	wr.text(about, sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	do := func(v raftcore.Verb) ActOnZone { return ActOnZone{Zone: z, Verb: v} }
-	var power []Widget
+	var power []frame.Widget
 	if len(members) > st.crashed {
 		power = append(power, button("zone.crash", "Lose it", do(raftcore.DoZoneCrash)))
 	}
@@ -123,7 +124,7 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 	} else {
 		wr.row("Network", labelW, button("zone.cut", "Cut off", do(raftcore.DoZoneCut)))
 	}
-	wr.text("Drag a machine onto another zone to move it there.", sizeSmall, ToneMuted, false)
+	wr.text("Drag a machine onto another zone to move it there.", sizeSmall, frame.ToneMuted, false)
 	lb := a.lay.Zones[z].Label
 	title := name
 	if !strings.Contains(strings.ToLower(name), "zone") {

@@ -8,6 +8,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // zonedApp opens, at size w x h, a paused run of n machines named etcd-N
@@ -165,7 +166,7 @@ func TestZoneGesturesRecordZoneActions(t *testing.T) {
 	if a.World().Status(1) != raftcore.StatusCrashed {
 		t.Fatal("etcd-1 is still up after its zone was lost")
 	}
-	if lab := a.Frame().Zones[0].Label; !strings.Contains(lab.Text, "lost") || lab.Tone != ToneBad {
+	if lab := a.Frame().Zones[0].Label; !strings.Contains(lab.Text, "lost") || lab.Tone != frame.ToneBad {
 		t.Fatalf("zone-a's label after its loss: %+v", lab)
 	}
 	tapZone(0)

@@ -11,7 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 )
 
 func TestShelfPlacesWithoutOverlapAndSaysWhenFull(t *testing.T) {
@@ -52,8 +52,8 @@ func paintText(t *testing.T, tc *textCache) *image.RGBA {
 	defer img.Deallocate()
 	img.Fill(hex(0xffffff).rgba())
 	c := &canvas{dst: img, sc: 1, tc: tc}
-	c.text(app.TextItem{Text: "Leader · term 3", X: 4, Y: 4, Size: 13}, hex(0x1d2330))
-	c.text(app.TextItem{Text: "votes", X: 120, Y: 40, Size: 11, Bold: true, Center: true}, hex(0x0072b2))
+	c.text(frame.TextItem{Text: "Leader · term 3", X: 4, Y: 4, Size: 13}, hex(0x1d2330))
+	c.text(frame.TextItem{Text: "votes", X: 120, Y: 40, Size: 11, Bold: true, Center: true}, hex(0x0072b2))
 	c.flush()
 	out := image.NewRGBA(image.Rect(0, 0, 240, 60))
 	img.ReadPixels(out.Pix)

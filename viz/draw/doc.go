@@ -1,7 +1,7 @@
 // Package draw paints raftlab's frames with Ebiten and feeds the reader's
 // mouse, touch and keys back to the app.
 //
-// All decisions live in package app: this package only turns an app.Frame
+// All decisions live in package app: this package only turns a frame.Frame
 // into shapes and text, and Ebiten's input into app calls. Game keeps
 // Update and Draw thin, and draws nothing while the frame has not changed
 // (the screen is not cleared between frames), so a paused figure costs

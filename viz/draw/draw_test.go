@@ -26,6 +26,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/frame"
 )
 
 // TestMain runs the tests inside Ebiten's game loop, where images can be
@@ -111,7 +112,7 @@ func render(t *testing.T, a *app.App, name string) *image.RGBA {
 	defer img.Deallocate()
 	c := &canvas{dst: img, sc: 1, tc: &textCache{}}
 	pal := lightPalette()
-	if f.Theme == app.ThemeDark {
+	if f.Theme == frame.ThemeDark {
 		pal = darkPalette()
 	}
 	c.paintFrame(f, pal)
@@ -168,13 +169,13 @@ func TestNodesAreDrawnInTheirRoleColours(t *testing.T) {
 			n := f.Nodes[i]
 			return n.Center.Add(viz.Pt(-n.R*0.7, 0))
 		}
-		if p := probe(leader - 1); !near(img, p, pal.tone(app.ToneLeader), 12) {
+		if p := probe(leader - 1); !near(img, p, pal.tone(frame.ToneLeader), 12) {
 			t.Errorf("%s: the leader's disc is %v, want the leader colour", theme, pixel(img, p))
 		}
-		if p := probe(follower - 1); !near(img, p, pal.tone(app.ToneFollower), 12) {
+		if p := probe(follower - 1); !near(img, p, pal.tone(frame.ToneFollower), 12) {
 			t.Errorf("%s: a follower's disc is %v, want the follower colour", theme, pixel(img, p))
 		}
-		if p := probe(crashed - 1); !near(img, p, pal.tone(app.ToneDown), 12) {
+		if p := probe(crashed - 1); !near(img, p, pal.tone(frame.ToneDown), 12) {
 			t.Errorf("%s: the crashed machine's disc is %v, want the dark crashed colour", theme, pixel(img, p))
 		}
 		// The background shows between the machines.
@@ -195,13 +196,13 @@ func TestCutLinksAndPanelsAreDrawn(t *testing.T) {
 	img := render(t, a, "cut-link")
 	pal := lightPalette()
 	f := a.Frame()
-	var cut app.LinkView
+	var cut frame.LinkView
 	for _, l := range f.Links {
-		if l.State == app.LinkCut {
+		if l.State == frame.LinkCut {
 			cut = l
 		}
 	}
-	if cut.State != app.LinkCut {
+	if cut.State != frame.LinkCut {
 		t.Fatal("no cut link in the frame")
 	}
 	// The scissors sit on the middle of a cut link, on a disc of
@@ -356,13 +357,13 @@ func TestRoleShapesDiffer(t *testing.T) {
 	f := a.Frame()
 	n := f.Nodes[l-1]
 	corner := n.Center.Add(viz.Pt(n.R*0.75, -n.R*0.75))
-	if !near(img, corner, lightPalette().tone(app.ToneLeader), 20) {
+	if !near(img, corner, lightPalette().tone(frame.ToneLeader), 20) {
 		t.Errorf("the leader's corner is %v, want it filled (a square)", pixel(img, corner))
 	}
 	for _, m := range f.Nodes {
-		if m.Tone == app.ToneFollower {
+		if m.Tone == frame.ToneFollower {
 			c := m.Center.Add(viz.Pt(m.R*0.8, -m.R*0.8))
-			if near(img, c, lightPalette().tone(app.ToneFollower), 20) {
+			if near(img, c, lightPalette().tone(frame.ToneFollower), 20) {
 				t.Errorf("a follower's box corner is filled: it should be a disc")
 			}
 		}
@@ -371,7 +372,7 @@ func TestRoleShapesDiffer(t *testing.T) {
 
 // TestFiguresShowEveryWordInTheRealFont plays every figure step by step at a
 // book column's size and a phone's, and checks every frame it rests on with the
-// font the app draws with: no word is cut (app.Frame.Overflows).
+// font the app draws with: no word is cut (frame.Frame.Overflows).
 func TestFiguresShowEveryWordInTheRealFont(t *testing.T) {
 	for _, id := range scenarios.IDs() {
 		for _, size := range [][2]float64{{720, 450}, {350, 560}} {

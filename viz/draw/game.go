@@ -12,7 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 )
 
 // Options connect a Game to its host.
@@ -20,7 +20,7 @@ type Options struct {
 	// OnEffect carries out what the app asks of the host: copy a link,
 	// save a file, open a file. Screenshots are taken here and handed on
 	// as EffectSave with PNG data.
-	OnEffect func(app.Effect)
+	OnEffect func(frame.Effect)
 	// OnFirstDraw is called once, after the first frame is drawn.
 	OnFirstDraw func()
 	// ShotFile, if set, saves the third frame drawn as a PNG there and
@@ -28,7 +28,7 @@ type Options struct {
 	ShotFile string
 	// OnSecond, if set, is called about once a second of real time with
 	// the last frame's timings (for -stats on the desktop).
-	OnSecond func(Timing, app.Stats)
+	OnSecond func(Timing, frame.Stats)
 	// Pointers, if set, is where the host queues pointer events as they
 	// happen (a web page's listeners). Each Update feeds them to the app in
 	// order in place of the pointer state Ebiten samples once a frame,
@@ -42,10 +42,39 @@ type Options struct {
 	Keys *viz.KeyQueue
 }
 
-// Game is the Ebiten game: it feeds input to the app and paints its
+// Model is what a Game paints and feeds with the reader's input: the app,
+// as a screen sees it. The game knows it by these calls only, so that
+// painting depends on the frame contract and not on the app.
+type Model interface {
+	// Update advances the model to real time now, once a tick.
+	Update(now time.Duration)
+	// Frame is the frame to paint; Version changes whenever it would look
+	// different.
+	Frame() *frame.Frame
+	Version() uint64
+	// Visible is false while the host has the model out of view.
+	Visible() bool
+	// NextWake says whether the game may stop ticking until input comes,
+	// and the real time of the next change that needs no input (0: none).
+	NextWake(now time.Duration) (idle bool, wakeAt time.Duration)
+	// Resize gives the screen's size in logical pixels.
+	Resize(w, h float64)
+	Pointer(ev viz.PointerEvent)
+	Hover(p viz.Point)
+	Wheel(p viz.Point, dx, dy float64)
+	Key(name string) bool
+	// TakeEffects returns the host requests made since the last call.
+	TakeEffects() []frame.Effect
+	// CountDraw records whether a frame was painted or skipped; Stats
+	// returns the counts.
+	CountDraw(drew bool)
+	Stats() frame.Stats
+}
+
+// Game is the Ebiten game: it feeds input to the model and paints its
 // frames.
 type Game struct {
-	App  *app.App
+	App  Model
 	opts Options
 	// Mu guards App: Update, Draw and LayoutF hold it, and so must any
 	// other goroutine (a page script's calls) that touches the app.
@@ -90,8 +119,8 @@ type Timing struct {
 	PanelsUs  int64 `json:"paint_panels_us"`
 }
 
-// New makes a game for an app.
-func New(a *app.App, o Options) *Game {
+// New makes a game for a model.
+func New(a Model, o Options) *Game {
 	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
 		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)},
 		cv: canvas{layer: &panelLayer{}, kept: &keptScreen{}}}
@@ -150,7 +179,7 @@ func (g *Game) Update() error {
 	g.keyInput()
 	a.Update(now)
 	for _, e := range a.TakeEffects() {
-		if e.Kind == app.EffectScreenshot {
+		if e.Kind == frame.EffectScreenshot {
 			g.shot = e.Name
 			continue
 		}
@@ -296,7 +325,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	f := a.Frame()
 	t1 := time.Now()
 	pal := g.light
-	if f.Theme == app.ThemeDark {
+	if f.Theme == frame.ThemeDark {
 		pal = g.dark
 	}
 	g.cv.dst, g.cv.sc, g.cv.tc = screen, g.scale, &g.texts
@@ -320,7 +349,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		name := g.shot
 		g.shot = ""
 		if data, err := encodePNG(screen); err == nil && g.opts.OnEffect != nil {
-			g.opts.OnEffect(app.Effect{Kind: app.EffectSave, Name: name, Data: data})
+			g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: name, Data: data})
 		}
 	}
 	if !g.first {

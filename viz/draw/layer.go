@@ -3,11 +3,10 @@ package draw
 import (
 	"image"
 	"math"
+	"raftlab/viz/frame"
 	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"raftlab/viz/app"
 )
 
 // panelLayer keeps the side panels as they were last painted, on an image
@@ -36,14 +35,14 @@ type panelLayer struct {
 // keptPanel is a panel as painted on the layer, where, and which version
 // of the layer's panels it is.
 type keptPanel struct {
-	pv  app.PanelView
+	pv  frame.PanelView
 	box image.Rectangle
 	gen int
 }
 
 // panelBox is the part of the screen a panel paints, in device pixels:
 // its card, the card's shadow and a pixel to spare.
-func panelBox(pv *app.PanelView, sc float64) image.Rectangle {
+func panelBox(pv *frame.PanelView, sc float64) image.Rectangle {
 	r := pv.Rect
 	return image.Rect(int(math.Floor((r.X-1)*sc)), int(math.Floor((r.Y-1)*sc)),
 		int(math.Ceil((r.Right()+2)*sc)), int(math.Ceil((r.Bottom()+3)*sc)))
@@ -55,7 +54,7 @@ func panelBox(pv *app.PanelView, sc float64) image.Rectangle {
 // panels overlap (clearing one would wipe the other), nor by a canvas
 // without one: then layered is false and the panels are to be painted
 // straight onto the screen, as everything else is.
-func (c *canvas) prepareLayer(f *app.Frame, p *palette) (boxes []image.Rectangle, layered bool) {
+func (c *canvas) prepareLayer(f *frame.Frame, p *palette) (boxes []image.Rectangle, layered bool) {
 	if c.layer == nil {
 		return nil, false
 	}
@@ -179,14 +178,14 @@ func (rc *regionCache) sub(img *ebiten.Image, r image.Rectangle) *ebiten.Image {
 	return s
 }
 
-func (c *canvas) paintPanelsDirect(f *app.Frame, p *palette) {
+func (c *canvas) paintPanelsDirect(f *frame.Frame, p *palette) {
 	for i := range f.Panels {
 		c.paintPanel(&f.Panels[i], p)
 	}
 }
 
 // samePanel says whether two panels paint the same pixels.
-func samePanel(a, b *app.PanelView) bool {
+func samePanel(a, b *frame.PanelView) bool {
 	if a.Kind != b.Kind || a.Rect != b.Rect || a.Title != b.Title || a.Clip != b.Clip ||
 		a.More != b.More || a.Folded != b.Folded ||
 		!slices.Equal(a.Lines, b.Lines) || !slices.Equal(a.Widgets, b.Widgets) {
@@ -212,7 +211,7 @@ func samePanel(a, b *app.PanelView) bool {
 }
 
 // clonePanel copies a panel so that the app may reuse the frame's slices.
-func clonePanel(pv *app.PanelView) app.PanelView {
+func clonePanel(pv *frame.PanelView) frame.PanelView {
 	out := *pv
 	out.Lines = slices.Clone(pv.Lines)
 	out.Widgets = slices.Clone(pv.Widgets)

@@ -4,18 +4,17 @@ package draw
 
 import (
 	"image"
+	"raftlab/viz/frame"
 	"testing"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"raftlab/viz/app"
 )
 
 // paintBoth paints f onto two images, once keeping the panels on lc's
 // layer and once painting everything straight onto the screen, and says
 // how many pixels differ by more than rounding.
-func paintBoth(t *testing.T, lc *canvas, f *app.Frame, pal *palette) (differ int, at image.Point) {
+func paintBoth(t *testing.T, lc *canvas, f *frame.Frame, pal *palette) (differ int, at image.Point) {
 	t.Helper()
 	w, h := int(f.W), int(f.H)
 	direct := ebiten.NewImage(w, h)

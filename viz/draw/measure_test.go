@@ -7,22 +7,22 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
-	"raftlab/viz/app"
+	"raftlab/viz/app/poster"
 	"raftlab/viz/fonts"
-	"raftlab/viz/poster"
+	"raftlab/viz/frame"
 )
 
 // frameTexts lists every label of a frame a reader can see, with its size.
-func frameTexts(f *app.Frame) []app.TextItem {
-	var out []app.TextItem
-	add := func(ts ...app.TextItem) { out = append(out, ts...) }
-	widgets := func(ws ...app.Widget) {
+func frameTexts(f *frame.Frame) []frame.TextItem {
+	var out []frame.TextItem
+	add := func(ts ...frame.TextItem) { out = append(out, ts...) }
+	widgets := func(ws ...frame.Widget) {
 		for _, w := range ws {
 			size := w.Size
 			if size == 0 {
 				size = 12
 			}
-			add(app.TextItem{Text: w.Label, Size: size}, app.TextItem{Text: "✓ " + w.Label, Size: size})
+			add(frame.TextItem{Text: w.Label, Size: size}, frame.TextItem{Text: "✓ " + w.Label, Size: size})
 		}
 	}
 	for _, z := range f.Zones {
@@ -44,7 +44,7 @@ func frameTexts(f *app.Frame) []app.TextItem {
 		widgets(p.Widgets...)
 	}
 	widgets(f.Toolbar...)
-	for _, m := range []*app.MenuView{f.Caption, f.Menu} {
+	for _, m := range []*frame.MenuView{f.Caption, f.Menu} {
 		if m == nil {
 			continue
 		}
@@ -63,7 +63,7 @@ func frameTexts(f *app.Frame) []app.TextItem {
 // shaper gives each label of every figure, at its opening and at its key
 // moment, and pairs the font kerns.
 func TestMeasureWithoutEbitenMatches(t *testing.T) {
-	texts := []app.TextItem{{Text: "AV To Yo, LT'V P. W,A Tea", Size: 13}, {Text: "Wave", Size: 9.3}}
+	texts := []frame.TextItem{{Text: "AV To Yo, LT'V P. W,A Tea", Size: 13}, {Text: "Wave", Size: 9.3}}
 	for _, id := range poster.IDs() {
 		for _, m := range poster.Moments {
 			f, err := poster.Frame(id, m)

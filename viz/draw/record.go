@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 	colors "raftlab/viz/palette"
 )
@@ -54,7 +54,7 @@ type opKey struct {
 	r    viz.Rect
 	a, b viz.Point
 	f    [4]float64
-	t    app.TextItem
+	t    frame.TextItem
 	pts  uint64          // a hash of a Fan's or an Outline's points
 	clip image.Rectangle // the clip in force, in device pixels (empty: none)
 	gen  int             // opPanel: the panel's version on the layer
@@ -320,7 +320,7 @@ func (rec *recorder) DotRing(p viz.Point, r, w float64, clr colors.RGBA) {
 	rec.add(opKey{kind: opDotRing, clr: clr, a: p, f: [4]float64{r, w}}, rec.circleBox(p, r, w+2), classShape)
 }
 
-func (rec *recorder) Text(t app.TextItem, clr colors.RGBA) {
+func (rec *recorder) Text(t frame.TextItem, clr colors.RGBA) {
 	if t.Text == "" || clr.A <= 0 {
 		return // the canvas draws nothing
 	}

@@ -10,8 +10,8 @@ import (
 	"raftlab/viz"
 )
 
-// frame runs one Update and one Draw of g, as Ebiten does.
-func frame(t *testing.T, g *Game, screen *ebiten.Image) {
+// tick runs one Update and one Draw of g, as Ebiten does.
+func tick(t *testing.T, g *Game, screen *ebiten.Image) {
 	t.Helper()
 	if err := g.Update(); err != nil {
 		t.Fatal(err)
@@ -25,8 +25,8 @@ func TestTheGameRestsOnlyWhileTheAppIsIdle(t *testing.T) {
 	screen := ebiten.NewImage(640, 480)
 	defer screen.Deallocate()
 	defer ebiten.SetFPSMode(ebiten.FPSModeVsyncOn)
-	frame(t, g, screen)
-	frame(t, g, screen)
+	tick(t, g, screen)
+	tick(t, g, screen)
 	if g.Resting() {
 		t.Fatal("the game rests while the run plays")
 	}
@@ -35,7 +35,7 @@ func TestTheGameRestsOnlyWhileTheAppIsIdle(t *testing.T) {
 	}
 	// The pause's note runs out later: a wake-up time.
 	g.rest.lastInput = 0 // the test's own cursor is not the reader's
-	frame(t, g, screen)
+	tick(t, g, screen)
 	if !g.Resting() {
 		t.Fatal("the game does not rest while the app is paused")
 	}
@@ -57,19 +57,19 @@ func TestTheGameRestsOnlyWhileTheAppIsIdle(t *testing.T) {
 	if a.Stats().Draws != drawn+1 {
 		t.Fatal("a change from outside Update was not painted by the next frame")
 	}
-	frame(t, g, screen)
+	tick(t, g, screen)
 	if !g.Resting() || g.rest.armed == 0 {
 		t.Fatalf("paused with a note: resting %v, wake-up at %v; want resting until the note goes", g.Resting(), g.rest.armed)
 	}
 
 	// Input keeps the game awake for a moment.
 	g.rest.input.x++
-	frame(t, g, screen)
+	tick(t, g, screen)
 	if g.Resting() {
 		t.Error("the game rests right after input")
 	}
 	g.rest.lastInput -= lingerAfterInput
-	frame(t, g, screen)
+	tick(t, g, screen)
 	if !g.Resting() {
 		t.Error("the game does not rest once the input is a while ago")
 	}
@@ -78,7 +78,7 @@ func TestTheGameRestsOnlyWhileTheAppIsIdle(t *testing.T) {
 	if err := a.Command(viz.CmdPlayPause); err != nil {
 		t.Fatal(err)
 	}
-	frame(t, g, screen)
+	tick(t, g, screen)
 	if g.Resting() || ebiten.FPSMode() != ebiten.FPSModeVsyncOn {
 		t.Errorf("playing: resting %v, FPS mode %v; want awake with vsync", g.Resting(), ebiten.FPSMode())
 	}

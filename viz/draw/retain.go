@@ -8,7 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 )
 
@@ -80,7 +80,7 @@ func (k *keptScreen) usable(dst *ebiten.Image, p *palette, sc float64) bool {
 
 // paintFrame draws the frame: only what changed when the screen keeps the
 // last frame (see keptScreen), everything otherwise.
-func (c *canvas) paintFrame(f *app.Frame, p *palette) {
+func (c *canvas) paintFrame(f *frame.Frame, p *palette) {
 	c.calls, c.verts = 0, 0
 	k := c.kept
 	if k == nil {
@@ -114,7 +114,7 @@ func (c *canvas) paintFrame(f *app.Frame, p *palette) {
 // record records the frame's cluster, logs, panels and chrome, in the
 // order they are painted. Panels whose content is unchanged are copied
 // from the panels' layer rather than painted.
-func (c *canvas) record(rec *recorder, f *app.Frame, p *palette) {
+func (c *canvas) record(rec *recorder, f *frame.Frame, p *palette) {
 	pt := paint.Painter{S: rec, P: p.Palette}
 	t0 := time.Now()
 	pt.Cluster(f)
@@ -137,7 +137,7 @@ func (c *canvas) record(rec *recorder, f *app.Frame, p *palette) {
 
 // paintDirect paints the frame straight onto the screen, shape by shape,
 // with no record kept: the way to paint that the kept screen is held to.
-func (c *canvas) paintDirect(f *app.Frame, p *palette) {
+func (c *canvas) paintDirect(f *frame.Frame, p *palette) {
 	c.dst.Fill(toF(p.BG).rgba())
 	pt := c.painter(p)
 	pt.Cluster(f)

@@ -12,6 +12,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 	colors "raftlab/viz/palette"
 )
@@ -156,8 +157,8 @@ func TestRecordedKeysSeeEveryArgument(t *testing.T) {
 		{"DotRing", 4, func(s paint.Surface, v []float64, clr colors.RGBA) { s.DotRing(pt(v, 0), v[2], v[3], clr) }},
 		{"Text", 6, func(s paint.Surface, v []float64, clr colors.RGBA) {
 			words := []string{"term 3", "term 4"}
-			s.Text(app.TextItem{X: v[0], Y: v[1], Size: v[2], Text: words[int(v[3])%2], Bold: v[4] > 1, Center: v[5] > 5.5,
-				Tone: app.Tone(v[6])}, clr)
+			s.Text(frame.TextItem{X: v[0], Y: v[1], Size: v[2], Text: words[int(v[3])%2], Bold: v[4] > 1, Center: v[5] > 5.5,
+				Tone: frame.Tone(v[6])}, clr)
 		}},
 	}
 	base := []float64{40, 50, 60, 70, 1, 5, 3, 9, 0.2, 0.3, 0.4, 0.9}

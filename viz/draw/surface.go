@@ -2,7 +2,7 @@ package draw
 
 import (
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 	colors "raftlab/viz/palette"
 )
@@ -11,7 +11,7 @@ import (
 // (and draws the SVG posters with the same decisions); the canvas turns
 // its shapes into batched triangles.
 
-type textItem = app.TextItem
+type textItem = frame.TextItem
 
 // painter paints with the canvas and palette p. Each pass of a frame is
 // one batch of shapes with its text on top. Only the cluster, with its
@@ -20,7 +20,7 @@ type textItem = app.TextItem
 func (c *canvas) painter(p *palette) paint.Painter { return paint.Painter{S: c, P: p.Palette} }
 
 // paintPanel draws one panel.
-func (c *canvas) paintPanel(pv *app.PanelView, p *palette) {
+func (c *canvas) paintPanel(pv *frame.PanelView, p *palette) {
 	pt := c.painter(p)
 	pt.Panel(pv)
 }
@@ -56,7 +56,7 @@ func (c *canvas) Dot(p viz.Point, r float64, clr colors.RGBA) {
 func (c *canvas) DotRing(p viz.Point, r, w float64, clr colors.RGBA) {
 	c.sprite(spriteRing, p, r, w, toF(clr))
 }
-func (c *canvas) Text(t app.TextItem, clr colors.RGBA)   { c.text(t, toF(clr)) }
+func (c *canvas) Text(t frame.TextItem, clr colors.RGBA) { c.text(t, toF(clr)) }
 func (c *canvas) Flush()                                 { c.flush() }
 func (c *canvas) Smooth(on bool)                         { c.aa = on }
 func (c *canvas) Measure(s string, size float64) float64 { return Measure(s, size) }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	colors "raftlab/viz/palette"
 )
 
@@ -42,4 +42,4 @@ func lightPalette() *palette { return &palette{colors.Resolve(colors.Light())} }
 func darkPalette() *palette { return &palette{colors.Resolve(colors.Dark())} }
 
 // tone is a tone's colour, for tests that look for it on screen.
-func (p *palette) tone(t app.Tone) colorF { return toF(p.Tone(t)) }
+func (p *palette) tone(t frame.Tone) colorF { return toF(p.Tone(t)) }

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
@@ -20,7 +20,7 @@ type Painter struct {
 
 // Frame paints the whole frame: the background, then Cluster, Logs, the
 // panels and Chrome, each pass's text above its shapes.
-func (d *Painter) Frame(f *app.Frame) {
+func (d *Painter) Frame(f *frame.Frame) {
 	d.S.Rect(viz.XYWH(0, 0, f.W, f.H), d.P.BG)
 	d.Cluster(f)
 	d.Logs(f)
@@ -31,7 +31,7 @@ func (d *Painter) Frame(f *app.Frame) {
 }
 
 // Cluster paints the machines and the network, anti-aliased, and flushes.
-func (d *Painter) Cluster(f *app.Frame) {
+func (d *Painter) Cluster(f *frame.Frame) {
 	s, p := d.S, d.P
 	s.Smooth(true)
 	d.zones(f)
@@ -46,7 +46,7 @@ func (d *Painter) Cluster(f *app.Frame) {
 	}
 	d.ghost(f)
 	for i := 1; i < len(f.Stroke); i++ {
-		s.Line(f.Stroke[i-1], f.Stroke[i], 2.5, p.Tone(app.ToneAccent).Alpha(0.8))
+		s.Line(f.Stroke[i-1], f.Stroke[i], 2.5, p.Tone(frame.ToneAccent).Alpha(0.8))
 	}
 	s.Flush()
 	s.Smooth(false)
@@ -55,7 +55,7 @@ func (d *Painter) Cluster(f *app.Frame) {
 // Chrome paints the controls and everything over the stage: tabs,
 // toolbar, timeline, replay tag, banner, caption, key, menu, help and
 // tooltip.
-func (d *Painter) Chrome(f *app.Frame) {
+func (d *Painter) Chrome(f *frame.Frame) {
 	s := d.S
 	d.widgets(f.Tabs...)
 	d.toolbar(f)
@@ -80,18 +80,18 @@ func (d *Painter) Chrome(f *app.Frame) {
 	s.Flush()
 }
 
-func (d *Painter) zones(f *app.Frame) {
+func (d *Painter) zones(f *frame.Frame) {
 	s, p := d.S, d.P
 	for _, z := range f.Zones {
 		fill := p.Surface.Mix(p.BG, 0.3)
 		edge := p.Border
-		if z.Tone == app.ToneGood || z.Tone == app.ToneWarn {
+		if z.Tone == frame.ToneGood || z.Tone == frame.ToneWarn {
 			fill = p.Surface.Mix(p.Tone(z.Tone), 0.07)
 			edge = p.Tone(z.Tone).Mix(p.Surface, 0.35)
 		}
 		if z.Hot {
-			fill = p.Surface.Mix(p.Tone(app.ToneAccent), 0.12)
-			edge = p.Tone(app.ToneAccent)
+			fill = p.Surface.Mix(p.Tone(frame.ToneAccent), 0.12)
+			edge = p.Tone(frame.ToneAccent)
 		}
 		s.RoundRect(z.Rect, 10, fill)
 		if z.Empty && !z.Hot {
@@ -105,44 +105,44 @@ func (d *Painter) zones(f *app.Frame) {
 
 // linkLook is a link's colour and width: the accent, and wider, while the
 // pointer is on it.
-func (d *Painter) linkLook(l *app.LinkView) (palette.RGBA, float64) {
+func (d *Painter) linkLook(l *frame.LinkView) (palette.RGBA, float64) {
 	if l.Hot {
-		return d.P.Tone(app.ToneAccent), 3
+		return d.P.Tone(frame.ToneAccent), 3
 	}
 	return d.P.Link, 2
 }
 
 // cutColour is the colour of a cut link's dashes and scissors.
-func (d *Painter) cutColour(l *app.LinkView) palette.RGBA {
+func (d *Painter) cutColour(l *frame.LinkView) palette.RGBA {
 	if l.Hot {
-		return d.P.Tone(app.ToneAccent)
+		return d.P.Tone(frame.ToneAccent)
 	}
 	return d.P.LinkCut.Alpha(0.8)
 }
 
-func (d *Painter) links(f *app.Frame) {
+func (d *Painter) links(f *frame.Frame) {
 	s, p := d.S, d.P
 	for i := range f.Links {
 		l := &f.Links[i]
 		base, w := d.linkLook(l)
 		switch l.State {
-		case app.LinkUp:
+		case frame.LinkUp:
 			if l.Lossy || l.Slow {
-				s.DashedLink(l.Seg.A, l.Seg.B, w*0.75, 6, 4, p.Tone(app.ToneWarn).Mix(base, 0.3))
+				s.DashedLink(l.Seg.A, l.Seg.B, w*0.75, 6, 4, p.Tone(frame.ToneWarn).Mix(base, 0.3))
 			} else {
 				s.Line(l.Seg.A, l.Seg.B, w, base.Alpha(0.75))
 			}
-		case app.LinkCut:
+		case frame.LinkCut:
 			if l.Faint {
 				s.DashedLink(l.Seg.A, l.Seg.B, 1, 3, 7, p.LinkCut.Alpha(0.25))
 				break
 			}
 			s.DashedLink(l.Seg.A, l.Seg.B, 1.5, 5, 5, d.cutColour(l))
-		case app.LinkOneWay:
+		case frame.LinkOneWay:
 			for k := 0; k < 2; k++ {
 				lane := l.Lanes[k]
 				if l.Up[k] {
-					s.Line(lane.A, lane.B, w, p.Tone(app.ToneWarn).Mix(base, 0.2))
+					s.Line(lane.A, lane.B, w, p.Tone(frame.ToneWarn).Mix(base, 0.2))
 				} else {
 					s.DashedLink(lane.A, lane.B, 1.5, 5, 5, p.LinkCut.Alpha(0.8))
 				}
@@ -153,13 +153,13 @@ func (d *Painter) links(f *app.Frame) {
 	for i := range f.Links {
 		l := &f.Links[i]
 		switch {
-		case l.State == app.LinkCut && !l.Faint:
+		case l.State == frame.LinkCut && !l.Faint:
 			d.scissors(l.Seg.At(0.5), l.Seg.B.Sub(l.Seg.A), d.cutColour(l))
-		case l.State == app.LinkOneWay:
+		case l.State == frame.LinkOneWay:
 			for k := 0; k < 2; k++ {
 				lane := l.Lanes[k]
 				if l.Up[k] {
-					d.arrowHead(lane.At(0.62), lane.B.Sub(lane.A), 11, p.Tone(app.ToneWarn))
+					d.arrowHead(lane.At(0.62), lane.B.Sub(lane.A), 11, p.Tone(frame.ToneWarn))
 				} else {
 					d.cross(lane.At(0.5), 4, 1.8, p.LinkCut)
 				}
@@ -186,7 +186,7 @@ func (d *Painter) scissors(at, dir viz.Point, clr palette.RGBA) {
 }
 
 // halo puts a soft background behind text so it reads over lines.
-func (d *Painter) halo(t app.TextItem) {
+func (d *Painter) halo(t frame.TextItem) {
 	w := d.S.Measure(t.Text, t.Size) + 6
 	h := t.Size + 4
 	x, y := t.X-3, t.Y-2
@@ -197,7 +197,7 @@ func (d *Painter) halo(t app.TextItem) {
 }
 
 // message draws a message on the wire, or one falling away.
-func (d *Painter) message(m *app.MsgView) {
+func (d *Painter) message(m *frame.MsgView) {
 	s, p := d.S, d.P
 	clr := p.Tone(m.Tone)
 	if m.Fall > 0 {
@@ -207,7 +207,7 @@ func (d *Painter) message(m *app.MsgView) {
 		return
 	}
 	if m.Selected {
-		s.Ring(m.Pos, m.R+4, 2, p.Tone(app.ToneAccent))
+		s.Ring(m.Pos, m.R+4, 2, p.Tone(frame.ToneAccent))
 	}
 	if m.Hollow {
 		s.Dot(m.Pos, m.R, p.BG)

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
@@ -52,7 +52,7 @@ func (d *Painter) icon(name string, r viz.Rect, clr palette.RGBA) {
 		tip := viz.Pt(m.X+s*0.95*math.Cos(a), m.Y+s*0.95*math.Sin(a))
 		d.arrowHead(tip.Add(viz.Pt(math.Cos(a+math.Pi/2), math.Sin(a+math.Pi/2)).Mul(-s*0.2)), viz.Pt(math.Cos(a-math.Pi/2), math.Sin(a-math.Pi/2)), s*0.8, clr)
 	case "help":
-		sf.Text(app.TextItem{Text: "?", X: m.X, Y: m.Y, Size: s * 3.2, Center: true, Bold: true}, clr)
+		sf.Text(frame.TextItem{Text: "?", X: m.X, Y: m.Y, Size: s * 3.2, Center: true, Bold: true}, clr)
 	case "menu":
 		for _, dy := range []float64{-0.7, 0, 0.7} {
 			sf.Line(viz.Pt(m.X-s, m.Y+dy*s), viz.Pt(m.X+s, m.Y+dy*s), 2, clr)
@@ -60,6 +60,6 @@ func (d *Painter) icon(name string, r viz.Rect, clr palette.RGBA) {
 	case "close":
 		d.cross(m, s*0.8, 1.8, clr)
 	default:
-		sf.Text(app.TextItem{Text: name, X: m.X, Y: m.Y, Size: 10, Center: true}, clr)
+		sf.Text(frame.TextItem{Text: name, X: m.X, Y: m.Y, Size: 10, Center: true}, clr)
 	}
 }

@@ -2,19 +2,19 @@ package paint
 
 import (
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
-func (d *Painter) shape(n *app.NodeView, at viz.Point, r float64, fill, edge palette.RGBA, width float64) {
+func (d *Painter) shape(n *frame.NodeView, at viz.Point, r float64, fill, edge palette.RGBA, width float64) {
 	s := d.S
 	switch n.Shape {
-	case app.ShapeSquare:
+	case frame.ShapeSquare:
 		h := r * 0.9
 		box := viz.XYWH(at.X-h, at.Y-h, 2*h, 2*h)
 		s.RoundRect(box, r*0.25, fill)
 		s.RoundRectLine(box, r*0.25, width, edge)
-	case app.ShapeDiamond:
+	case frame.ShapeDiamond:
 		k := r * 1.12
 		pts := []viz.Point{viz.Pt(at.X, at.Y-k), viz.Pt(at.X+k, at.Y), viz.Pt(at.X, at.Y+k), viz.Pt(at.X-k, at.Y)}
 		s.Fan(pts, fill)
@@ -32,39 +32,39 @@ func (d *Painter) shape(n *app.NodeView, at viz.Point, r float64, fill, edge pal
 }
 
 // node draws a machine with its rings, votes, words and badges.
-func (d *Painter) node(n *app.NodeView) {
+func (d *Painter) node(n *frame.NodeView) {
 	s, p := d.S, d.P
 	fill := p.Tone(n.Tone)
 	edge := fill.Mix(p.OnDisc, 0.45)
 	if n.Pulse > 0 && n.Pulse < 1 {
-		s.Ring(n.Center, n.R*(1.05+0.55*n.Pulse), 2.5*(1-n.Pulse)+0.5, p.Tone(app.ToneLeader).Alpha(0.7*(1-n.Pulse)))
+		s.Ring(n.Center, n.R*(1.05+0.55*n.Pulse), 2.5*(1-n.Pulse)+0.5, p.Tone(frame.ToneLeader).Alpha(0.7*(1-n.Pulse)))
 	}
 	if n.Timer >= 0 {
 		s.Ring(n.Center, n.R+5, 3, p.Border.Alpha(0.8))
 		s.ArcFrom(n.Center, n.R+5, 0, n.Timer, 3, p.Tone(n.TimerTone))
 	}
 	if n.Selected {
-		s.Ring(n.Center, n.R+10, 2.5, p.Tone(app.ToneAccent))
+		s.Ring(n.Center, n.R+10, 2.5, p.Tone(frame.ToneAccent))
 	}
 	if n.Highlight && !n.Selected {
 		for k := 0; k < 24; k += 2 {
-			s.ArcFrom(n.Center, n.R+10, float64(k)/24, 1.0/24, 2, p.Tone(app.ToneAccent).Alpha(0.8))
+			s.ArcFrom(n.Center, n.R+10, float64(k)/24, 1.0/24, 2, p.Tone(frame.ToneAccent).Alpha(0.8))
 		}
 	}
 	d.shape(n, n.Center, n.R, fill, edge, 2.5)
 	for _, v := range n.Votes {
 		if v.Granted {
-			s.Disc(v.Pos, 4, p.Tone(app.ToneGood))
+			s.Disc(v.Pos, 4, p.Tone(frame.ToneGood))
 			s.Ring(v.Pos, 4, 1, p.OnDisc.Alpha(0.6))
 		} else {
-			d.cross(v.Pos, 3, 1.6, p.Tone(app.ToneBad))
+			d.cross(v.Pos, 3, 1.6, p.Tone(frame.ToneBad))
 		}
 	}
 	nameClr := p.OnDisc
 	switch {
 	case n.Crashed:
 		nameClr = palette.Hex(0xe6e9ef)
-		d.cross(n.Center, n.R*0.62, 3, p.Tone(app.ToneBad).Alpha(0.9))
+		d.cross(n.Center, n.R*0.62, 3, p.Tone(frame.ToneBad).Alpha(0.9))
 	case n.Paused:
 		bw, bh := n.R*0.16, n.R*0.5
 		y := n.Center.Y + n.R*0.22
@@ -89,7 +89,7 @@ func (d *Painter) node(n *app.NodeView) {
 	}
 }
 
-func (d *Painter) ghost(f *app.Frame) {
+func (d *Painter) ghost(f *frame.Frame) {
 	s, p := d.S, d.P
 	g := f.Ghost
 	if g == nil || g.Node >= len(f.Nodes) {
@@ -98,7 +98,7 @@ func (d *Painter) ghost(f *app.Frame) {
 	n := f.Nodes[g.Node]
 	if g.WouldIsolate {
 		s.Ring(g.Pos, g.R+9, 2, p.LinkCut)
-		t := app.TextItem{Text: "drop to cut it off", X: g.Pos.X, Y: g.Pos.Y + g.R + 16, Size: 12, Center: true, Bold: true}
+		t := frame.TextItem{Text: "drop to cut it off", X: g.Pos.X, Y: g.Pos.Y + g.R + 16, Size: 12, Center: true, Bold: true}
 		d.halo(t)
 		s.Text(t, p.LinkCut)
 	}
@@ -108,7 +108,7 @@ func (d *Painter) ghost(f *app.Frame) {
 }
 
 // Logs paints the log strips, and flushes.
-func (d *Painter) Logs(f *app.Frame) {
+func (d *Painter) Logs(f *frame.Frame) {
 	s, p := d.S, d.P
 	L := &f.Logs
 	d.texts(L.Header...)
@@ -118,7 +118,7 @@ func (d *Painter) Logs(f *app.Frame) {
 		r := &L.Rows[i]
 		bg := p.Surface
 		if r.Selected {
-			bg = p.Tone(app.ToneAccent).Alpha(0.12).Mix(p.Surface, 0.3)
+			bg = p.Tone(frame.ToneAccent).Alpha(0.12).Mix(p.Surface, 0.3)
 		}
 		s.Rect(r.Strip, bg)
 		tag := r.Label
@@ -132,7 +132,7 @@ func (d *Painter) Logs(f *app.Frame) {
 }
 
 // logRow draws a log row's cells and its markers.
-func (d *Painter) logRow(r *app.LogRow) {
+func (d *Painter) logRow(r *frame.LogRow) {
 	s, p := d.S, d.P
 	for _, cell := range r.Cells {
 		col := p.Term(cell.Color)
@@ -147,7 +147,7 @@ func (d *Painter) logRow(r *app.LogRow) {
 		}
 		if cell.Text != "" {
 			size := min(cell.Rect.H*0.68, 12)
-			s.Text(app.TextItem{Text: cell.Text, X: cell.Rect.X + cell.Rect.W/2, Y: cell.Rect.Y + cell.Rect.H/2, Size: size, Center: true}, p.TermText)
+			s.Text(frame.TextItem{Text: cell.Text, X: cell.Rect.X + cell.Rect.W/2, Y: cell.Rect.Y + cell.Rect.H/2, Size: size, Center: true}, p.TermText)
 		}
 	}
 	if r.Faded {
@@ -155,15 +155,15 @@ func (d *Painter) logRow(r *app.LogRow) {
 	}
 	top, bot := r.Strip.Y-1, r.Strip.Bottom()+1
 	if r.CommitX >= 0 {
-		s.Line(viz.Pt(r.CommitX, top), viz.Pt(r.CommitX, bot), 2.5, p.Tone(app.ToneGood))
+		s.Line(viz.Pt(r.CommitX, top), viz.Pt(r.CommitX, bot), 2.5, p.Tone(frame.ToneGood))
 	}
 	if r.AppliedX >= 0 {
-		s.Fan([]viz.Point{viz.Pt(r.AppliedX-4, bot+3), viz.Pt(r.AppliedX+4, bot+3), viz.Pt(r.AppliedX, bot-2)}, p.Tone(app.ToneGood))
+		s.Fan([]viz.Point{viz.Pt(r.AppliedX-4, bot+3), viz.Pt(r.AppliedX+4, bot+3), viz.Pt(r.AppliedX, bot-2)}, p.Tone(frame.ToneGood))
 	}
 	if r.MatchX >= 0 {
-		s.Fan([]viz.Point{viz.Pt(r.MatchX-4, top-3), viz.Pt(r.MatchX+4, top-3), viz.Pt(r.MatchX, top+2)}, p.Tone(app.ToneLeader))
+		s.Fan([]viz.Point{viz.Pt(r.MatchX-4, top-3), viz.Pt(r.MatchX+4, top-3), viz.Pt(r.MatchX, top+2)}, p.Tone(frame.ToneLeader))
 	}
 	if r.NextX >= 0 {
-		s.Line(viz.Pt(r.NextX, top), viz.Pt(r.NextX, bot), 1.2, p.Tone(app.ToneLeader).Alpha(0.8))
+		s.Line(viz.Pt(r.NextX, top), viz.Pt(r.NextX, bot), 1.2, p.Tone(frame.ToneLeader).Alpha(0.8))
 	}
 }

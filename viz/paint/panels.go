@@ -2,7 +2,7 @@ package paint
 
 import (
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
@@ -14,13 +14,13 @@ func (d *Painter) card(r viz.Rect) {
 }
 
 // Panel paints one side panel, its body clipped to it.
-func (d *Painter) Panel(pv *app.PanelView) {
+func (d *Painter) Panel(pv *frame.PanelView) {
 	s, p := d.S, d.P
 	d.card(pv.Rect)
 	s.Text(pv.Title, p.Tone(pv.Title.Tone))
 	if pv.Folded {
-		t := app.TextItem{Text: "show ↓", X: pv.Rect.Right() - d.S.Measure("show ↓", 11) - 10, Y: pv.Title.Y + 2, Size: 11}
-		s.Text(t, p.Tone(app.ToneAccent))
+		t := frame.TextItem{Text: "show ↓", X: pv.Rect.Right() - d.S.Measure("show ↓", 11) - 10, Y: pv.Title.Y + 2, Size: 11}
+		s.Text(t, p.Tone(frame.ToneAccent))
 		return
 	}
 	s.Flush()
@@ -47,42 +47,42 @@ func (d *Painter) Panel(pv *app.PanelView) {
 		for k := 0; k < 10; k++ {
 			s.Rect(viz.XYWH(pv.Clip.X, b-20+float64(k)*2, pv.Clip.W, 2), p.Surface.Alpha(float64(k)/10))
 		}
-		t := app.TextItem{Text: "more below ↓", X: pv.Clip.Right() - d.S.Measure("more below ↓", 11) - 2, Y: b - 14, Size: 11}
+		t := frame.TextItem{Text: "more below ↓", X: pv.Clip.Right() - d.S.Measure("more below ↓", 11) - 2, Y: b - 14, Size: 11}
 		// A solid patch under the words, so that they never sit on a
 		// line of the panel half faded out.
 		s.Rect(viz.XYWH(t.X-8, b-16, pv.Clip.Right()-t.X+8, 16), p.Surface.Alpha(1))
-		s.Text(t, p.Tone(app.ToneAccent))
+		s.Text(t, p.Tone(frame.ToneAccent))
 	}
 }
 
 // widget draws a control. A document without controls keeps only the
 // chips and toggles, which show a setting.
-func (d *Painter) widget(w app.Widget) {
+func (d *Painter) widget(w frame.Widget) {
 	s, p := d.S, d.P
 	r := w.Rect
-	setting := w.Kind == app.WidgetChip || w.Kind == app.WidgetToggle
+	setting := w.Kind == frame.WidgetChip || w.Kind == frame.WidgetToggle
 	if (d.NoControls && !setting) || r.W <= 0 || r.H <= 0 {
 		return
 	}
-	accent := p.Tone(app.ToneAccent)
+	accent := p.Tone(frame.ToneAccent)
 	white := palette.Hex(0xffffff)
 	size := w.Size
 	if size == 0 {
 		size = 12
 	}
-	label := app.TextItem{Text: w.Label, X: r.X + r.W/2, Y: r.Y + r.H/2, Size: size, Center: true}
+	label := frame.TextItem{Text: w.Label, X: r.X + r.W/2, Y: r.Y + r.H/2, Size: size, Center: true}
 	switch w.Kind {
-	case app.WidgetIcon:
+	case frame.WidgetIcon:
 		bg := p.Surface
 		if w.On {
 			bg = accent.Alpha(0.16).Mix(p.Surface, 0.2)
 		}
 		s.RoundRect(r, 7, bg)
 		s.RoundRectLine(r, 7, 1, p.Border)
-		d.icon(w.Icon, r, p.Tone(app.ToneText))
+		d.icon(w.Icon, r, p.Tone(frame.ToneText))
 		return
-	case app.WidgetTab:
-		bg, fg := p.Surface, p.Tone(app.ToneMuted)
+	case frame.WidgetTab:
+		bg, fg := p.Surface, p.Tone(frame.ToneMuted)
 		if w.On {
 			bg, fg = accent, white
 		}
@@ -93,14 +93,14 @@ func (d *Painter) widget(w app.Widget) {
 		label.Bold = w.On
 		s.Text(label, fg)
 		return
-	case app.WidgetChip, app.WidgetToggle:
-		bg, fg, edge := p.Surface, p.Tone(app.ToneText), p.Border
+	case frame.WidgetChip, frame.WidgetToggle:
+		bg, fg, edge := p.Surface, p.Tone(frame.ToneText), p.Border
 		if w.On {
 			bg, fg, edge = accent, white, accent
 		}
 		s.RoundRect(r, r.H/2, bg)
 		s.RoundRectLine(r, r.H/2, 1, edge)
-		if w.Kind == app.WidgetToggle {
+		if w.Kind == frame.WidgetToggle {
 			if w.On {
 				label.Text = "✓ " + label.Text
 			} else {
@@ -116,10 +116,10 @@ func (d *Painter) widget(w app.Widget) {
 	}
 	s.RoundRect(r, 6, bg)
 	s.RoundRectLine(r, 6, 1, accent.Alpha(0.7))
-	s.Text(label, p.Tone(app.ToneText))
+	s.Text(label, p.Tone(frame.ToneText))
 }
 
-func (d *Painter) toolbar(f *app.Frame) {
+func (d *Painter) toolbar(f *frame.Frame) {
 	s, p := d.S, d.P
 	d.widgets(f.Toolbar...)
 	s.Text(f.Status, p.Tone(f.Status.Tone))
@@ -131,21 +131,21 @@ func (d *Painter) toolbar(f *app.Frame) {
 	s.RoundRect(sl.Track, 3, p.Border)
 	fill := sl.Track
 	fill.W *= sl.Frac
-	s.RoundRect(fill, 3, p.Tone(app.ToneAccent).Alpha(0.7))
+	s.RoundRect(fill, 3, p.Tone(frame.ToneAccent).Alpha(0.7))
 	for _, v := range viz.NiceSpeeds() {
 		x := sl.Track.X + viz.SliderPos(v)*sl.Track.W
 		h := 3.0
 		if v == 1 {
 			h = 6
 		}
-		s.Line(viz.Pt(x, sl.Track.Bottom()+1), viz.Pt(x, sl.Track.Bottom()+1+h), 1, p.Tone(app.ToneMuted))
+		s.Line(viz.Pt(x, sl.Track.Bottom()+1), viz.Pt(x, sl.Track.Bottom()+1+h), 1, p.Tone(frame.ToneMuted))
 	}
 	k := viz.Pt(sl.Track.X+sl.Frac*sl.Track.W, sl.Track.Y+sl.Track.H/2)
 	s.Disc(k, 8, p.Surface)
-	s.Ring(k, 8, 2, p.Tone(app.ToneAccent))
+	s.Ring(k, 8, 2, p.Tone(frame.ToneAccent))
 }
 
-func (d *Painter) timeline(f *app.Frame) {
+func (d *Painter) timeline(f *frame.Frame) {
 	s, p := d.S, d.P
 	t := f.Timeline
 	if t.Rect.W <= 0 {
@@ -159,10 +159,10 @@ func (d *Painter) timeline(f *app.Frame) {
 	s.RoundRect(tr, 4, p.Border.Alpha(0.6))
 	head := tr
 	head.W *= t.Head
-	s.RoundRect(head, 4, p.Tone(app.ToneAccent).Alpha(0.2))
+	s.RoundRect(head, 4, p.Tone(frame.ToneAccent).Alpha(0.2))
 	done := tr
 	done.W *= t.Now
-	s.RoundRect(done, 4, p.Tone(app.ToneAccent).Alpha(0.45))
+	s.RoundRect(done, 4, p.Tone(frame.ToneAccent).Alpha(0.45))
 	for _, m := range t.Marks {
 		h := 7.0
 		if m.Major {
@@ -171,31 +171,31 @@ func (d *Painter) timeline(f *app.Frame) {
 		s.Line(viz.Pt(m.X, tr.Y+tr.H/2-h), viz.Pt(m.X, tr.Y+tr.H/2+h), 2, p.Tone(m.Tone))
 	}
 	x := tr.X + t.Now*tr.W
-	s.Line(viz.Pt(x, tr.Y-8), viz.Pt(x, tr.Bottom()+8), 2.5, p.Tone(app.ToneText))
+	s.Line(viz.Pt(x, tr.Y-8), viz.Pt(x, tr.Bottom()+8), 2.5, p.Tone(frame.ToneText))
 	d.widgets(t.Buttons...)
 }
 
 // replay outlines the stage while it shows the recorded past.
-func (d *Painter) replay(r *app.ReplayView) {
+func (d *Painter) replay(r *frame.ReplayView) {
 	if r == nil {
 		return
 	}
 	s, p := d.S, d.P
-	edge := p.Tone(app.ToneAccent)
+	edge := p.Tone(frame.ToneAccent)
 	s.RoundRectLine(r.Stage, 8, 2, edge.Alpha(0.45))
 	s.RoundRect(r.Rect, r.Rect.H/2, edge)
 	s.Text(r.Text, p.BG)
 }
 
-func (d *Painter) banner(f *app.Frame) {
+func (d *Painter) banner(f *frame.Frame) {
 	s, p := d.S, d.P
 	b := f.Banner
 	if b == nil {
 		return
 	}
-	edge := p.Tone(app.ToneAccent)
-	if b.Tone == app.ToneBad {
-		edge = p.Tone(app.ToneBad)
+	edge := p.Tone(frame.ToneAccent)
+	if b.Tone == frame.ToneBad {
+		edge = p.Tone(frame.ToneBad)
 	}
 	if b.InToolbar {
 		s.RoundRect(b.Rect, 7, p.Surface.Mix(edge, 0.08))
@@ -206,17 +206,17 @@ func (d *Painter) banner(f *app.Frame) {
 	s.Rect(viz.XYWH(b.Rect.X, b.Rect.Y+6, 4, b.Rect.H-12), edge)
 	d.texts(b.Lines...)
 	if !d.NoControls {
-		d.icon("close", b.Close.Rect, p.Tone(app.ToneMuted))
+		d.icon("close", b.Close.Rect, p.Tone(frame.ToneMuted))
 	}
 }
 
-func (d *Painter) popover(m *app.MenuView) {
+func (d *Painter) popover(m *frame.MenuView) {
 	s, p := d.S, d.P
 	if m == nil {
 		return
 	}
 	d.card(m.Rect)
-	s.RoundRectLine(m.Rect, 8, 1.5, p.Tone(app.ToneAccent).Alpha(0.6))
+	s.RoundRectLine(m.Rect, 8, 1.5, p.Tone(frame.ToneAccent).Alpha(0.6))
 	d.texts(m.Title)
 	d.texts(m.Lines...)
 	for _, r := range m.Rows {
@@ -226,7 +226,7 @@ func (d *Painter) popover(m *app.MenuView) {
 }
 
 // help draws the help card over the whole w × h frame, dimmed.
-func (d *Painter) help(h *app.HelpView, w, ht float64) {
+func (d *Painter) help(h *frame.HelpView, w, ht float64) {
 	if h == nil {
 		return
 	}
@@ -238,7 +238,7 @@ func (d *Painter) help(h *app.HelpView, w, ht float64) {
 
 // legend draws the key to the marks: its button and, when open, its
 // card, whose samples are drawn by the stage's own painters.
-func (d *Painter) legend(f *app.Frame) {
+func (d *Painter) legend(f *frame.Frame) {
 	s, p := d.S, d.P
 	if f.Logs.Key.ID != "" {
 		d.widget(f.Logs.Key)
@@ -250,7 +250,7 @@ func (d *Painter) legend(f *app.Frame) {
 	d.card(l.Rect)
 	s.Text(l.Title, p.Tone(l.Title.Tone))
 	if !d.NoControls {
-		d.icon("close", l.CloseIcon, p.Tone(app.ToneMuted))
+		d.icon("close", l.CloseIcon, p.Tone(frame.ToneMuted))
 	}
 	for i := range l.Rows {
 		r := &l.Rows[i]
@@ -274,26 +274,26 @@ func (d *Painter) legend(f *app.Frame) {
 	s.Smooth(false)
 }
 
-func (d *Painter) tooltip(f *app.Frame) {
+func (d *Painter) tooltip(f *frame.Frame) {
 	s, p := d.S, d.P
 	t := f.Tooltip
 	if t == nil {
 		return
 	}
-	s.RoundRect(t.Rect, 5, p.Tone(app.ToneText).Alpha(0.92))
+	s.RoundRect(t.Rect, 5, p.Tone(frame.ToneText).Alpha(0.92))
 	for _, l := range t.Lines {
 		s.Text(l, p.BG)
 	}
 }
 
 // diagram draws the role diagram.
-func (d *Painter) diagram(dv *app.DiagramView) {
+func (d *Painter) diagram(dv *frame.DiagramView) {
 	s, p := d.S, d.P
 	for _, ar := range dv.Arrows {
-		clr := p.Tone(app.ToneMuted).Alpha(0.8)
+		clr := p.Tone(frame.ToneMuted).Alpha(0.8)
 		w := 1.3
 		if ar.Hot {
-			clr, w = p.Tone(app.ToneAccent), 2.5
+			clr, w = p.Tone(frame.ToneAccent), 2.5
 		}
 		for i := 1; i < len(ar.Path); i++ {
 			s.Line(ar.Path[i-1], ar.Path[i], w, clr)
@@ -308,7 +308,7 @@ func (d *Painter) diagram(dv *app.DiagramView) {
 		edge := p.Tone(b.Tone).Mix(p.OnDisc, 0.3)
 		w := 1.5
 		if b.Hot {
-			edge, w = p.Tone(app.ToneAccent), 3
+			edge, w = p.Tone(frame.ToneAccent), 3
 		}
 		s.RoundRect(b.Rect, 6, fill)
 		s.RoundRectLine(b.Rect, 6, w, edge)

@@ -1,4 +1,4 @@
-// Package paint turns an app.Frame into shapes and text on a Surface: the
+// Package paint turns an frame.Frame into shapes and text on a Surface: the
 // one description of how raftlab looks (which colour, width, mark and
 // order each part of a frame is drawn in), shared by every painter.
 // Package draw's surface is Ebiten's GPU canvas; package svg's writes an
@@ -8,7 +8,7 @@ package paint
 
 import (
 	"raftlab/viz"
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
@@ -39,7 +39,7 @@ type Surface interface {
 	// surface may draw them from prepared images).
 	Dot(p viz.Point, r float64, c palette.RGBA)
 	DotRing(p viz.Point, r, width float64, c palette.RGBA)
-	Text(t app.TextItem, c palette.RGBA)
+	Text(t frame.TextItem, c palette.RGBA)
 	// Flush draws the held-back text.
 	Flush()
 	// Smooth turns anti-aliasing on for the curves of the cluster (a
@@ -69,14 +69,14 @@ func (d *Painter) cross(p viz.Point, r, width float64, c palette.RGBA) {
 }
 
 // texts writes each label in its own tone.
-func (d *Painter) texts(ts ...app.TextItem) {
+func (d *Painter) texts(ts ...frame.TextItem) {
 	for _, t := range ts {
 		d.S.Text(t, d.P.Tone(t.Tone))
 	}
 }
 
 // widgets draws each control.
-func (d *Painter) widgets(ws ...app.Widget) {
+func (d *Painter) widgets(ws ...frame.Widget) {
 	for _, w := range ws {
 		d.widget(w)
 	}

@@ -4,7 +4,7 @@
 // takes its colours from here, so that a poster and the live figure agree.
 package palette
 
-import "raftlab/viz/app"
+import "raftlab/viz/frame"
 
 // Colors is one theme's colours as 0xRRGGBB, opaque unless said.
 type Colors struct {
@@ -15,7 +15,7 @@ type Colors struct {
 	// Link is a working link, LinkCut a cut one; OnDisc is the ink on a
 	// machine's disc; TermText the numbers on log entries.
 	Link, LinkCut, OnDisc, TermText uint32
-	Tones                           [app.NumTones]uint32
+	Tones                           [frame.NumTones]uint32
 	// Terms are the log entries' colours: Terms[0] for term 0, then
 	// repeating from Terms[1] (see Term).
 	Terms []uint32
@@ -24,24 +24,24 @@ type Colors struct {
 // toneColors are each tone's colour in the light and the dark theme.
 // Role colours follow the Okabe–Ito set, which stays distinct under the
 // common colour-vision deficiencies; shapes and words tell roles apart too.
-var toneColors = [app.NumTones][2]uint32{
-	app.ToneText:         {0x1d2330, 0xe6e9ef},
-	app.ToneMuted:        {0x5b6475, 0x9aa3b2},
-	app.ToneAccent:       {0x2f6fe4, 0x6ea2ff},
-	app.ToneGood:         {0x0072b2, 0x56b4e9},
-	app.ToneBad:          {0xc54b00, 0xff8a3d},
-	app.ToneWarn:         {0xa86f00, 0xf0c040},
-	app.ToneFollower:     {0x56b4e9, 0x56b4e9},
-	app.TonePreCandidate: {0xf0e442, 0xf0e442},
-	app.ToneCandidate:    {0xe69f00, 0xe69f00},
-	app.ToneLeader:       {0x009e73, 0x1fbf8f},
-	app.ToneReplica:      {0xcc79a7, 0xd98cb5},
-	app.ToneDown:         {0x3d434d, 0x4a5160},
-	app.TonePaused:       {0xb9bec7, 0x8a919e},
-	app.ToneVote:         {0xcc79a7, 0xd98cb5},
-	app.ToneAppend:       {0x0072b2, 0x56b4e9},
-	app.ToneClient:       {0xe69f00, 0xf0a030},
-	app.ToneCopy:         {0x009e73, 0x1fbf8f},
+var toneColors = [frame.NumTones][2]uint32{
+	frame.ToneText:         {0x1d2330, 0xe6e9ef},
+	frame.ToneMuted:        {0x5b6475, 0x9aa3b2},
+	frame.ToneAccent:       {0x2f6fe4, 0x6ea2ff},
+	frame.ToneGood:         {0x0072b2, 0x56b4e9},
+	frame.ToneBad:          {0xc54b00, 0xff8a3d},
+	frame.ToneWarn:         {0xa86f00, 0xf0c040},
+	frame.ToneFollower:     {0x56b4e9, 0x56b4e9},
+	frame.TonePreCandidate: {0xf0e442, 0xf0e442},
+	frame.ToneCandidate:    {0xe69f00, 0xe69f00},
+	frame.ToneLeader:       {0x009e73, 0x1fbf8f},
+	frame.ToneReplica:      {0xcc79a7, 0xd98cb5},
+	frame.ToneDown:         {0x3d434d, 0x4a5160},
+	frame.TonePaused:       {0xb9bec7, 0x8a919e},
+	frame.ToneVote:         {0xcc79a7, 0xd98cb5},
+	frame.ToneAppend:       {0x0072b2, 0x56b4e9},
+	frame.ToneClient:       {0xe69f00, 0xf0a030},
+	frame.ToneCopy:         {0x009e73, 0x1fbf8f},
 }
 
 // termColors are the log entry colours by term: light enough for dark
@@ -77,8 +77,8 @@ func Dark() Colors {
 }
 
 // For returns the colours of a theme: dark for ThemeDark, light otherwise.
-func For(t app.Theme) Colors {
-	if t == app.ThemeDark {
+func For(t frame.Theme) Colors {
+	if t == frame.ThemeDark {
 		return Dark()
 	}
 	return Light()

@@ -1,6 +1,6 @@
 package palette
 
-import "raftlab/viz/app"
+import "raftlab/viz/frame"
 
 // RGBA is a straight-alpha colour with channels from 0 to 1.
 type RGBA struct{ R, G, B, A float32 }
@@ -23,7 +23,7 @@ type Palette struct {
 	BG, Surface, Border, Shadow RGBA
 	Link, LinkCut, OnDisc       RGBA
 	TermText                    RGBA
-	Tones                       [app.NumTones]RGBA
+	Tones                       [frame.NumTones]RGBA
 	Terms                       []RGBA
 }
 
@@ -43,11 +43,11 @@ func Resolve(c Colors) *Palette {
 }
 
 // Tone is the colour of a tone.
-func (p *Palette) Tone(t app.Tone) RGBA {
+func (p *Palette) Tone(t frame.Tone) RGBA {
 	if int(t) < len(p.Tones) {
 		return p.Tones[t]
 	}
-	return p.Tones[app.ToneText]
+	return p.Tones[frame.ToneText]
 }
 
 // Term is the colour of a log entry of colour number i (0 for term 0,

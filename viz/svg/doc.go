@@ -1,5 +1,5 @@
 // Package svg paints raftlab's frames as SVG documents: the same plain
-// app.Frame that package draw paints with Ebiten, drawn as vector shapes
+// frame.Frame that package draw paints with Ebiten, drawn as vector shapes
 // and real <text>, with no graphics library and no display.
 //
 // It follows package draw pass by pass, with the same colours (package

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"raftlab/viz/app"
+	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 	"raftlab/viz/palette"
 )
@@ -24,7 +24,7 @@ type Options struct {
 }
 
 // Paint writes frame f as a standalone SVG document of f.W × f.H.
-func Paint(f *app.Frame, o Options) []byte {
+func Paint(f *frame.Frame, o Options) []byte {
 	var out bytes.Buffer
 	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" font-family="%s, sans-serif" xml:space="preserve">`+"\n",
 		num(f.W), num(f.H), num(f.W), num(f.H), fontFamily)

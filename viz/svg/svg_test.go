@@ -11,103 +11,103 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
-	"raftlab/viz/app"
 	"raftlab/viz/fonts"
+	"raftlab/viz/frame"
 )
 
-func ti(s string, x, y float64) app.TextItem {
-	return app.TextItem{Text: s, X: x, Y: y, Size: 12, Tone: app.ToneText}
+func ti(s string, x, y float64) frame.TextItem {
+	return frame.TextItem{Text: s, X: x, Y: y, Size: 12, Tone: frame.ToneText}
 }
 
-func wd(id, label string, kind app.WidgetKind, x, y float64) app.Widget {
-	return app.Widget{ID: id, Label: label, Kind: kind, Rect: viz.XYWH(x, y, 80, 24), Enabled: true, Icon: "play"}
+func wd(id, label string, kind frame.WidgetKind, x, y float64) frame.Widget {
+	return frame.Widget{ID: id, Label: label, Kind: kind, Rect: viz.XYWH(x, y, 80, 24), Enabled: true, Icon: "play"}
 }
 
-func testNode(shape app.Shape, x float64) app.NodeView {
-	return app.NodeView{Center: viz.Pt(x, 100), R: 22, Name: app.TextItem{Text: "A", X: x, Y: 100, Size: 14, Center: true},
-		Shape: shape, Tone: app.ToneLeader, Timer: 0.4, TimerTone: app.ToneWarn, Pulse: 0.5, Highlight: true,
-		Lines:  [2]app.TextItem{ti("Leader", x, 130), ti("term 3", x, 145)},
-		Badges: []app.TextItem{{Text: "slow", X: x + 30, Y: 80, Size: 10, Tone: app.ToneWarn}},
-		Votes:  []app.VoteDot{{Pos: viz.Pt(x+20, 90), Granted: true}, {Pos: viz.Pt(x-20, 90)}},
+func testNode(shape frame.Shape, x float64) frame.NodeView {
+	return frame.NodeView{Center: viz.Pt(x, 100), R: 22, Name: frame.TextItem{Text: "A", X: x, Y: 100, Size: 14, Center: true},
+		Shape: shape, Tone: frame.ToneLeader, Timer: 0.4, TimerTone: frame.ToneWarn, Pulse: 0.5, Highlight: true,
+		Lines:  [2]frame.TextItem{ti("Leader", x, 130), ti("term 3", x, 145)},
+		Badges: []frame.TextItem{{Text: "slow", X: x + 30, Y: 80, Size: 10, Tone: frame.ToneWarn}},
+		Votes:  []frame.VoteDot{{Pos: viz.Pt(x+20, 90), Granted: true}, {Pos: viz.Pt(x-20, 90)}},
 	}
 }
 
-func testLink(state app.LinkState, y float64) app.LinkView {
+func testLink(state frame.LinkState, y float64) frame.LinkView {
 	s := viz.Seg(viz.Pt(40, y), viz.Pt(300, y+20))
-	return app.LinkView{Seg: s, Lanes: [2]viz.Segment{s, viz.Seg(viz.Pt(40, y+6), viz.Pt(300, y+26))}, Up: [2]bool{true, false}, State: state}
+	return frame.LinkView{Seg: s, Lanes: [2]viz.Segment{s, viz.Seg(viz.Pt(40, y+6), viz.Pt(300, y+26))}, Up: [2]bool{true, false}, State: state}
 }
 
 // everyKind is a frame with at least one of every part a frame can hold,
 // and how to take each out again.
-func everyKind() (*app.Frame, map[string]func(f *app.Frame)) {
-	crashed := testNode(app.ShapeCircle, 260)
+func everyKind() (*frame.Frame, map[string]func(f *frame.Frame)) {
+	crashed := testNode(frame.ShapeCircle, 260)
 	crashed.Crashed = true
-	paused := testNode(app.ShapeDiamond, 330)
+	paused := testNode(frame.ShapeDiamond, 330)
 	paused.Paused, paused.Dashed = true, true
-	lossy := testLink(app.LinkUp, 60)
+	lossy := testLink(frame.LinkUp, 60)
 	lossy.Lossy, lossy.Label = true, ti("20% loss", 150, 60)
-	faint := testLink(app.LinkCut, 220)
+	faint := testLink(frame.LinkCut, 220)
 	faint.Faint = true
-	f := &app.Frame{W: 800, H: 600, Theme: app.ThemeDark,
-		Zones: []app.ZoneView{{Rect: viz.XYWH(10, 10, 300, 200), Label: ti("majority side", 20, 20), Tone: app.ToneGood}},
-		Links: []app.LinkView{testLink(app.LinkUp, 40), lossy, testLink(app.LinkCut, 120), testLink(app.LinkOneWay, 170), faint},
-		Messages: []app.MsgView{
-			{Pos: viz.Pt(100, 50), R: 5, Tone: app.ToneVote},
-			{Pos: viz.Pt(120, 50), R: 5, Tone: app.ToneAppend, Hollow: true, Reject: true, Selected: true, Label: ti("no", 120, 60)},
-			{Pos: viz.Pt(140, 50), R: 5, Tone: app.ToneClient, Fall: 0.5},
+	f := &frame.Frame{W: 800, H: 600, Theme: frame.ThemeDark,
+		Zones: []frame.ZoneView{{Rect: viz.XYWH(10, 10, 300, 200), Label: ti("majority side", 20, 20), Tone: frame.ToneGood}},
+		Links: []frame.LinkView{testLink(frame.LinkUp, 40), lossy, testLink(frame.LinkCut, 120), testLink(frame.LinkOneWay, 170), faint},
+		Messages: []frame.MsgView{
+			{Pos: viz.Pt(100, 50), R: 5, Tone: frame.ToneVote},
+			{Pos: viz.Pt(120, 50), R: 5, Tone: frame.ToneAppend, Hollow: true, Reject: true, Selected: true, Label: ti("no", 120, 60)},
+			{Pos: viz.Pt(140, 50), R: 5, Tone: frame.ToneClient, Fall: 0.5},
 		},
-		Nodes: []app.NodeView{testNode(app.ShapeSquare, 120), testNode(app.ShapeCircle, 190), crashed, paused},
-		Logs: app.LogsView{Header: []app.TextItem{ti("1", 420, 300)}, Before: ti("3 more", 380, 300), After: ti("2 more", 600, 300),
-			Key: wd("legend", "Key", app.WidgetButton, 640, 300),
-			Rows: []app.LogRow{{Name: ti("A", 0, 0), Label: viz.XYWH(380, 320, 30, 16), Strip: viz.XYWH(415, 320, 200, 16),
-				Tone: app.ToneLeader, CommitX: 450, AppliedX: 450, MatchX: 470, NextX: 480, Faded: true, Selected: true,
-				Cells: []app.LogCell{{Rect: viz.XYWH(420, 320, 16, 16), Term: 1, Color: 1, Committed: true, Text: "1"},
+		Nodes: []frame.NodeView{testNode(frame.ShapeSquare, 120), testNode(frame.ShapeCircle, 190), crashed, paused},
+		Logs: frame.LogsView{Header: []frame.TextItem{ti("1", 420, 300)}, Before: ti("3 more", 380, 300), After: ti("2 more", 600, 300),
+			Key: wd("legend", "Key", frame.WidgetButton, 640, 300),
+			Rows: []frame.LogRow{{Name: ti("A", 0, 0), Label: viz.XYWH(380, 320, 30, 16), Strip: viz.XYWH(415, 320, 200, 16),
+				Tone: frame.ToneLeader, CommitX: 450, AppliedX: 450, MatchX: 470, NextX: 480, Faded: true, Selected: true,
+				Cells: []frame.LogCell{{Rect: viz.XYWH(420, 320, 16, 16), Term: 1, Color: 1, Committed: true, Text: "1"},
 					{Rect: viz.XYWH(440, 320, 16, 16), Term: 2, Color: 2, Text: "2", Conflict: true}}}}},
-		Panels: []app.PanelView{
+		Panels: []frame.PanelView{
 			{Rect: viz.XYWH(500, 10, 280, 200), Title: ti("Client requests", 510, 20), Clip: viz.XYWH(500, 40, 280, 160), More: true,
-				Lines:   []app.TextItem{ti("#1 write x=1", 510, 50)},
-				Widgets: []app.Widget{wd("write", "Write", app.WidgetButton, 510, 80), wd("toggle", "prevote", app.WidgetToggle, 600, 80)},
-				Diagram: &app.DiagramView{Boxes: []app.DiagramBox{{Rect: viz.XYWH(510, 120, 60, 30), Label: ti("Leader", 515, 125), Tone: app.ToneLeader, Hot: true}},
-					Arrows: []app.DiagramArrow{{Path: []viz.Point{viz.Pt(580, 130), viz.Pt(640, 130)}, Label: ti("wins", 590, 115)}}, Last: ti("last: won", 510, 170)}},
+				Lines:   []frame.TextItem{ti("#1 write x=1", 510, 50)},
+				Widgets: []frame.Widget{wd("write", "Write", frame.WidgetButton, 510, 80), wd("toggle", "prevote", frame.WidgetToggle, 600, 80)},
+				Diagram: &frame.DiagramView{Boxes: []frame.DiagramBox{{Rect: viz.XYWH(510, 120, 60, 30), Label: ti("Leader", 515, 125), Tone: frame.ToneLeader, Hot: true}},
+					Arrows: []frame.DiagramArrow{{Path: []viz.Point{viz.Pt(580, 130), viz.Pt(640, 130)}, Label: ti("wins", 590, 115)}}, Last: ti("last: won", 510, 170)}},
 			{Rect: viz.XYWH(500, 220, 280, 30), Title: ti("Checker", 510, 225), Folded: true},
 		},
-		Tabs:     []app.Widget{wd("tab", "Logs", app.WidgetTab, 10, 560)},
-		Toolbar:  []app.Widget{wd("icon", "", app.WidgetIcon, 100, 560), wd("chip", "Raft", app.WidgetChip, 200, 560)},
-		Speed:    app.SliderView{Rect: viz.XYWH(300, 560, 120, 24), Track: viz.XYWH(310, 570, 100, 4), Frac: 0.5, Label: ti("1x", 300, 545)},
-		Timeline: app.TimelineView{Rect: viz.XYWH(0, 520, 800, 30), Track: viz.XYWH(60, 530, 680, 8), Head: 0.8, Now: 0.5, Left: ti("0 s", 5, 525), Right: ti("8 s", 750, 525), Marks: []app.MarkView{{X: 100, Tone: app.ToneBad, Major: true}}, Buttons: []app.Widget{wd("live", "Live", app.WidgetButton, 700, 490)}},
+		Tabs:     []frame.Widget{wd("tab", "Logs", frame.WidgetTab, 10, 560)},
+		Toolbar:  []frame.Widget{wd("icon", "", frame.WidgetIcon, 100, 560), wd("chip", "Raft", frame.WidgetChip, 200, 560)},
+		Speed:    frame.SliderView{Rect: viz.XYWH(300, 560, 120, 24), Track: viz.XYWH(310, 570, 100, 4), Frac: 0.5, Label: ti("1x", 300, 545)},
+		Timeline: frame.TimelineView{Rect: viz.XYWH(0, 520, 800, 30), Track: viz.XYWH(60, 530, 680, 8), Head: 0.8, Now: 0.5, Left: ti("0 s", 5, 525), Right: ti("8 s", 750, 525), Marks: []frame.MarkView{{X: 100, Tone: frame.ToneBad, Major: true}}, Buttons: []frame.Widget{wd("live", "Live", frame.WidgetButton, 700, 490)}},
 		Stroke:   []viz.Point{viz.Pt(10, 10), viz.Pt(50, 60), viz.Pt(90, 80)},
-		Ghost:    &app.GhostView{Node: 0, Pos: viz.Pt(300, 300), R: 20, WouldIsolate: true},
+		Ghost:    &frame.GhostView{Node: 0, Pos: viz.Pt(300, 300), R: 20, WouldIsolate: true},
 		Status:   ti("term 3, leader A", 600, 5),
-		Replay:   &app.ReplayView{Stage: viz.XYWH(10, 10, 480, 500), Rect: viz.XYWH(20, 480, 100, 20), Text: ti("replaying", 30, 482)},
-		Caption:  &app.MenuView{Rect: viz.XYWH(500, 260, 280, 120), Title: ti("When majority disappears", 510, 265), Lines: []app.TextItem{ti("Two of five are cut off.", 510, 285)}, Rows: []app.MenuRow{{Label: ti("members", 510, 320), Widgets: []app.Widget{wd("play", "Play next step", app.WidgetButton, 580, 320)}}}},
-		Menu:     &app.MenuView{Rect: viz.XYWH(100, 300, 200, 80), Title: ti("Machine C", 110, 305), Rows: []app.MenuRow{{Widgets: []app.Widget{wd("crash", "Crash", app.WidgetButton, 110, 330)}}}},
-		Help:     &app.HelpView{Rect: viz.XYWH(200, 100, 300, 200), Title: ti("Help", 210, 110), Lines: []app.TextItem{ti("Drag across a link to cut it.", 210, 130)}},
-		Legend:   &app.LegendView{Rect: viz.XYWH(400, 380, 200, 120), Title: ti("Key", 410, 385), CloseIcon: viz.XYWH(570, 385, 20, 20), Rows: []app.LegendRow{{Lines: []app.TextItem{ti("a vote", 450, 410)}, Nodes: []app.NodeView{testNode(app.ShapeCircle, 420)}, Msgs: []app.MsgView{{Pos: viz.Pt(420, 440), R: 5, Tone: app.ToneVote}}}}},
-		Banner:   &app.BannerView{Rect: viz.XYWH(100, 10, 300, 40), Lines: []app.TextItem{ti("Link cut.", 110, 20)}, Tone: app.ToneBad, Close: wd("close", "", app.WidgetButton, 370, 15)},
-		Tooltip:  &app.TooltipView{Rect: viz.XYWH(50, 400, 150, 30), Lines: []app.TextItem{ti("a heartbeat", 55, 405)}},
+		Replay:   &frame.ReplayView{Stage: viz.XYWH(10, 10, 480, 500), Rect: viz.XYWH(20, 480, 100, 20), Text: ti("replaying", 30, 482)},
+		Caption:  &frame.MenuView{Rect: viz.XYWH(500, 260, 280, 120), Title: ti("When majority disappears", 510, 265), Lines: []frame.TextItem{ti("Two of five are cut off.", 510, 285)}, Rows: []frame.MenuRow{{Label: ti("members", 510, 320), Widgets: []frame.Widget{wd("play", "Play next step", frame.WidgetButton, 580, 320)}}}},
+		Menu:     &frame.MenuView{Rect: viz.XYWH(100, 300, 200, 80), Title: ti("Machine C", 110, 305), Rows: []frame.MenuRow{{Widgets: []frame.Widget{wd("crash", "Crash", frame.WidgetButton, 110, 330)}}}},
+		Help:     &frame.HelpView{Rect: viz.XYWH(200, 100, 300, 200), Title: ti("Help", 210, 110), Lines: []frame.TextItem{ti("Drag across a link to cut it.", 210, 130)}},
+		Legend:   &frame.LegendView{Rect: viz.XYWH(400, 380, 200, 120), Title: ti("Key", 410, 385), CloseIcon: viz.XYWH(570, 385, 20, 20), Rows: []frame.LegendRow{{Lines: []frame.TextItem{ti("a vote", 450, 410)}, Nodes: []frame.NodeView{testNode(frame.ShapeCircle, 420)}, Msgs: []frame.MsgView{{Pos: viz.Pt(420, 440), R: 5, Tone: frame.ToneVote}}}}},
+		Banner:   &frame.BannerView{Rect: viz.XYWH(100, 10, 300, 40), Lines: []frame.TextItem{ti("Link cut.", 110, 20)}, Tone: frame.ToneBad, Close: wd("close", "", frame.WidgetButton, 370, 15)},
+		Tooltip:  &frame.TooltipView{Rect: viz.XYWH(50, 400, 150, 30), Lines: []frame.TextItem{ti("a heartbeat", 55, 405)}},
 	}
-	remove := map[string]func(f *app.Frame){
-		"zones": func(f *app.Frame) { f.Zones = nil }, "messages": func(f *app.Frame) { f.Messages = nil },
-		"panels": func(f *app.Frame) { f.Panels = nil }, "tabs": func(f *app.Frame) { f.Tabs = nil },
-		"toolbar": func(f *app.Frame) { f.Toolbar = nil }, "speed": func(f *app.Frame) { f.Speed = app.SliderView{} },
-		"timeline": func(f *app.Frame) { f.Timeline = app.TimelineView{} }, "stroke": func(f *app.Frame) { f.Stroke = nil },
-		"ghost": func(f *app.Frame) { f.Ghost = nil }, "status": func(f *app.Frame) { f.Status = app.TextItem{} },
-		"replay": func(f *app.Frame) { f.Replay = nil }, "caption": func(f *app.Frame) { f.Caption = nil },
-		"menu": func(f *app.Frame) { f.Menu = nil }, "help": func(f *app.Frame) { f.Help = nil },
-		"legend": func(f *app.Frame) { f.Legend = nil }, "banner": func(f *app.Frame) { f.Banner = nil },
-		"tooltip": func(f *app.Frame) { f.Tooltip = nil }, "log rows": func(f *app.Frame) { f.Logs.Rows = nil },
-		"log header": func(f *app.Frame) { f.Logs.Header = nil }, "log key": func(f *app.Frame) { f.Logs.Key = app.Widget{} },
-		"diagram":      func(f *app.Frame) { f.Panels[0].Diagram = nil },
-		"folded panel": func(f *app.Frame) { f.Panels = f.Panels[:1] },
+	remove := map[string]func(f *frame.Frame){
+		"zones": func(f *frame.Frame) { f.Zones = nil }, "messages": func(f *frame.Frame) { f.Messages = nil },
+		"panels": func(f *frame.Frame) { f.Panels = nil }, "tabs": func(f *frame.Frame) { f.Tabs = nil },
+		"toolbar": func(f *frame.Frame) { f.Toolbar = nil }, "speed": func(f *frame.Frame) { f.Speed = frame.SliderView{} },
+		"timeline": func(f *frame.Frame) { f.Timeline = frame.TimelineView{} }, "stroke": func(f *frame.Frame) { f.Stroke = nil },
+		"ghost": func(f *frame.Frame) { f.Ghost = nil }, "status": func(f *frame.Frame) { f.Status = frame.TextItem{} },
+		"replay": func(f *frame.Frame) { f.Replay = nil }, "caption": func(f *frame.Frame) { f.Caption = nil },
+		"menu": func(f *frame.Frame) { f.Menu = nil }, "help": func(f *frame.Frame) { f.Help = nil },
+		"legend": func(f *frame.Frame) { f.Legend = nil }, "banner": func(f *frame.Frame) { f.Banner = nil },
+		"tooltip": func(f *frame.Frame) { f.Tooltip = nil }, "log rows": func(f *frame.Frame) { f.Logs.Rows = nil },
+		"log header": func(f *frame.Frame) { f.Logs.Header = nil }, "log key": func(f *frame.Frame) { f.Logs.Key = frame.Widget{} },
+		"diagram":      func(f *frame.Frame) { f.Panels[0].Diagram = nil },
+		"folded panel": func(f *frame.Frame) { f.Panels = f.Panels[:1] },
 	}
 	for i, name := range []string{"link up", "lossy link", "cut link", "one-way link", "faint cut"} {
-		remove[name] = func(f *app.Frame) { f.Links = append(f.Links[:i:i], f.Links[i+1:]...) }
+		remove[name] = func(f *frame.Frame) { f.Links = append(f.Links[:i:i], f.Links[i+1:]...) }
 	}
 	for i, name := range []string{"leader square", "follower circle", "crashed machine", "paused pre-candidate"} {
-		remove[name] = func(f *app.Frame) { f.Nodes = append(f.Nodes[:i:i], f.Nodes[i+1:]...) }
+		remove[name] = func(f *frame.Frame) { f.Nodes = append(f.Nodes[:i:i], f.Nodes[i+1:]...) }
 	}
 	for i, name := range []string{"vote message", "rejected answer", "dropped message"} {
-		remove[name] = func(f *app.Frame) { f.Messages = append(f.Messages[:i:i], f.Messages[i+1:]...) }
+		remove[name] = func(f *frame.Frame) { f.Messages = append(f.Messages[:i:i], f.Messages[i+1:]...) }
 	}
 	return f, remove
 }

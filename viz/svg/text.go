@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"raftlab/viz/app"
 	"raftlab/viz/fonts"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
@@ -25,7 +25,7 @@ var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "
 // text holds back a label, to be written above the pass's shapes. Its
 // line box's top-left is at t.X, t.Y (its centre with t.Center), as in
 // package draw; it is set to the width the app measured it at.
-func (c *canvas) Text(t app.TextItem, clr palette.RGBA) {
+func (c *canvas) Text(t frame.TextItem, clr palette.RGBA) {
 	if strings.TrimSpace(t.Text) == "" || clr.A <= 0 || t.Size <= 0 {
 		return
 	}

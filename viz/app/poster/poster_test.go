@@ -15,7 +15,7 @@ import (
 )
 
 // committed is where `make posters` writes the posters.
-const committed = "../../web/posters"
+const committed = "../../../web/posters"
 
 // TestPostersAreCurrent: every figure has both posters committed in
 // every theme, each byte for byte what the code draws now, and nothing

@@ -1,10 +1,12 @@
-package app
+// Package frame is the contract between raftlab's app and whatever shows
+// it: a Frame is everything drawn in one frame, as plain data in logical
+// pixels and tones (colours by meaning); Effects are what the app asks its
+// host to do. Painters (package draw with Ebiten, package svg for posters)
+// and hosts import this package and never the app, so that they can be
+// built and tested with frames alone.
+package frame
 
-import (
-	"raftlab/raftcore"
-	"raftlab/raftcore/timeline"
-	"raftlab/viz"
-)
+import "raftlab/viz"
 
 // Tone is a colour by meaning; the draw package maps each onto the theme.
 type Tone uint8
@@ -133,7 +135,6 @@ type LinkView struct {
 // MsgView is a message on the wire, or one just dropped and falling.
 type MsgView struct {
 	ID     uint64
-	Type   raftcore.MsgType
 	From   int
 	To     int
 	Pos    viz.Point
@@ -151,11 +152,9 @@ type MsgView struct {
 // NodeView is one machine.
 type NodeView struct {
 	Index  int
-	ID     raftcore.NodeID
 	Center viz.Point
 	R      float64
 	Name   TextItem
-	Role   raftcore.Role
 	Shape  Shape
 	Dashed bool // pre-candidate: not yet a real candidate
 	Tone   Tone
@@ -257,11 +256,11 @@ const (
 )
 
 // Widget is a control the reader can press. ID is its stable name, for
-// tests and the page (App.Click takes it); Intent is what pressing it asks
-// for.
+// tests and the page; Intent is what pressing it asks for, opaque to
+// painters (only the app reads it).
 type Widget struct {
 	ID      string
-	Intent  Intent
+	Intent  any
 	Kind    WidgetKind
 	Rect    viz.Rect
 	Label   string
@@ -298,7 +297,6 @@ type TimelineView struct {
 // MarkView is a notable moment on the timeline.
 type MarkView struct {
 	X    float64
-	Kind timeline.MarkKind
 	Tone Tone
 	Text string
 	// Major marks (faults, elections, broken rules) are drawn taller.

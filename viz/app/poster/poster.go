@@ -21,6 +21,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/fonts"
+	"raftlab/viz/frame"
 	"raftlab/viz/svg"
 )
 
@@ -80,11 +81,11 @@ func ThemedFileName(id string, m Moment, theme string) string {
 
 // Frame returns the frame the app builds for figure id at moment m, in
 // the default theme.
-func Frame(id string, m Moment) (*app.Frame, error) { return ThemedFrame(id, m, Themes()[0]) }
+func Frame(id string, m Moment) (*frame.Frame, error) { return ThemedFrame(id, m, Themes()[0]) }
 
 // ThemedFrame returns the frame the app builds for figure id at moment m
 // when the figure is set to theme (data-theme on its div).
-func ThemedFrame(id string, m Moment, theme string) (*app.Frame, error) {
+func ThemedFrame(id string, m Moment, theme string) (*frame.Frame, error) {
 	a, err := open(id, theme)
 	if err != nil {
 		return nil, err
