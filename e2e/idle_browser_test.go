@@ -76,7 +76,7 @@ func TestAppRestsWhilePausedAndWakesForInputAndPageCalls(t *testing.T) {
 	waitResting(b, "after the page's call")
 
 	// A note that runs out on its own wakes the app when it goes.
-	appCmd(b, "next")
+	appCmd(b, "next-event")
 	if appState(b).Banner == "" {
 		t.Fatal("moving to the next event showed no note")
 	}

@@ -71,7 +71,7 @@ func main() {
 	if v := win.Get("raftlabVisible"); v.Type() == js.TypeBoolean && !v.Bool() {
 		a.SetVisible(false)
 	}
-	b := &bridge{win: win, params: params}
+	b := &bridge{win: win, params: params, app: a}
 	pointers := &viz.PointerQueue{}
 	keys := &viz.KeyQueue{}
 	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers, Keys: keys})
@@ -128,6 +128,7 @@ type bridge struct {
 	win js.Value
 	obj js.Value
 	g   *draw.Game
+	app *app.App // the model g paints, under g.Mu
 	// noteShown: the page shows a note about bad parameters, to be
 	// cleared a while after the app appears (the defaults are in use).
 	noteShown bool
@@ -142,7 +143,7 @@ type bridge struct {
 func (b *bridge) locked(f func(a *app.App) any) any {
 	b.g.Mu.Lock()
 	defer b.g.Mu.Unlock()
-	return f(b.g.App)
+	return f(b.app)
 }
 
 // changing is locked for calls that may change the app: it wakes the game

@@ -8,6 +8,7 @@ import (
 	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -433,13 +434,14 @@ func (a *App) actAll(xs []raftcore.Action) error {
 	return nil
 }
 
-// Act applies an action given as JSON (the page's act()).
+// Act applies an action given as JSON (the page's act()): the command
+// table's act.
 func (a *App) Act(data []byte) error {
-	x, err := parseAction(data)
+	in, err := command.ParseArgs(a.commandContext(), "act", string(data))
 	if err != nil {
 		return err
 	}
-	return a.Do(Act{x})
+	return a.Do(in)
 }
 
 // Resize lays the screen out for a canvas of w×h logical pixels.

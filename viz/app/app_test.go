@@ -13,6 +13,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -96,7 +97,7 @@ func TestDefaultSpeedIsSlowUnlessChosen(t *testing.T) {
 
 func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.Do(SetSpeed{Speed: 0.5})
+	a.Do(command.SetSpeed{Speed: 0.5})
 	var c clock
 	c.run(a, 2*time.Second)
 	got := a.World().Now()
@@ -659,7 +660,7 @@ func TestActingInThePastForksAndTheOldRunComesBack(t *testing.T) {
 func TestShareLinkKeepsTheSpeed(t *testing.T) {
 	for _, speed := range []float64{1, 0.25, 4} {
 		a := newApp(t, 3, 1280, 800)
-		require.NoError(t, a.Do(SetSpeed{Speed: speed}))
+		require.NoError(t, a.Do(command.SetSpeed{Speed: speed}))
 		link := a.ShareLink()
 		_, query, _ := strings.Cut(link, "?")
 		params, problems := viz.ParseQuery(query, nil)
@@ -675,7 +676,7 @@ func TestShareLinkKeepsTheSpeed(t *testing.T) {
 // on the stage and in its menu, not "400–400 ms".
 func TestLatencyIsWrittenOnce(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	require.NoError(t, a.Do(Act{Action: raftcore.Action{Do: raftcore.DoLatency, From: 1, To: 2, LatencyMs: []float64{400, 400}}}))
+	require.NoError(t, a.Do(command.Act{Action: raftcore.Action{Do: raftcore.DoLatency, From: 1, To: 2, LatencyMs: []float64{400, 400}}}))
 	var labels []string
 	for _, l := range a.Frame().Links {
 		if l.Label.Text != "" {

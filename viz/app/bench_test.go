@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 )
 
 // busyApp is nine machines with slow links and steady writes, so that
@@ -50,7 +51,7 @@ func BenchmarkFrame(b *testing.B) {
 func BenchmarkTick(b *testing.B) {
 	a := busyApp(b, 300)
 	a.paused = false
-	a.Do(SetSpeed{Speed: 1})
+	a.Do(command.SetSpeed{Speed: 1})
 	c := clock{now: time.Hour}
 	a.Update(c.now)
 	b.ReportAllocs()
@@ -132,7 +133,7 @@ func readerSession(b *testing.B) *App {
 		}
 		c.run(a, time.Second)
 	}
-	if err := a.Do(ShowPanel{Panel: viz.PanelClient}); err != nil {
+	if err := a.Do(command.ShowPanel{Panel: viz.PanelClient}); err != nil {
 		b.Fatal(err)
 	}
 	a.paused = true

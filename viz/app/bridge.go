@@ -3,13 +3,12 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -286,30 +285,12 @@ func (a *App) State() Snapshot {
 // SnapshotJSON is State as JSON.
 func (a *App) SnapshotJSON() ([]byte, error) { return json.Marshal(a.State()) }
 
-// Cmd runs a named command from the page script or a test. It returns a
-// value for commands that produce one (link, export) and an error that
-// names what was wrong. Every command that changes the app is an intent,
-// done by Do.
-//
-//	select N | select 0      select machine N (0: none)
-//	play | pause | toggle     run or stop virtual time
-//	step | back | prev | next one step, one step back, previous/next notable event
-//	speed X                   0.01..10, also "1/10x", "2x"
-//	seek MS                   show the run at MS milliseconds
-//	key NAME                  press a key ("c", "Space", "?")
-//	click ID                  press a control by id (see snapshot screen.widgets)
-//	heal                      heal the network
-//	nodes N | protocol P      new cluster with N machines / protocol P
-//	option NAME on|off        prevote, checkquorum
-//	election TICKS            start again with an election timeout of TICKS ticks (2..100)
-//	reset                     start the run again
-//	scenario ID               start a scenario ("" for free play)
-//	theme light|dark
-//	panel NAME                show a panel tab (Scenario, Question, Node, Safety, Client)
-//	help on|off
-//	link                      the share link of this run
-//	export schedule|trace     the run as JSON
-//	import JSON               open a schedule
+// Cmd runs a command of the command table (docs/embedding.md lists
+// them) from the page script or a test, given as a name and its
+// arguments. Three more return something or press a control: "link" gives
+// the share link of this run, "export schedule|trace" the run as JSON, and
+// "click ID" presses the control named ID as a tap would. The error names
+// what was wrong.
 func (a *App) Cmd(name string, args ...string) (string, error) {
 	switch strings.ToLower(name) {
 	case "link":
@@ -327,153 +308,30 @@ func (a *App) Cmd(name string, args ...string) (string, error) {
 		}
 		return string(data), err
 	}
-	in, err := a.cmdIntent(name, args)
+	in, err := a.pageIntent(name, args...)
 	if err != nil {
 		return "", err
 	}
 	return "", a.Do(in)
 }
 
-// cmdCommands are the page commands that are toolbar commands.
-var cmdCommands = map[string]viz.Command{
-	"toggle": viz.CmdPlayPause, "step": viz.CmdStep, "back": viz.CmdStepBack,
-	"prev": viz.CmdPrevEvent, "next": viz.CmdNextEvent, "heal": viz.CmdHeal,
+// pageIntent is what the page's command asks for: a command of the table,
+// or "click ID", what the control named ID asks for.
+func (a *App) pageIntent(name string, args ...string) (command.Intent, error) {
+	if strings.EqualFold(name, "click") {
+		if len(args) != 1 {
+			return nil, fmt.Errorf("click: usage: click ID")
+		}
+		return a.clickIntent(args[0])
+	}
+	return command.ParseArgs(a.commandContext(), name, args...)
 }
 
-// cmdIntent is what a page command asks for.
-func (a *App) cmdIntent(name string, args []string) (Intent, error) {
-	arg := func(i int) string {
-		if i < len(args) {
-			return args[i]
-		}
-		return ""
-	}
-	need := func(n int, usage string) error {
-		if len(args) < n {
-			return fmt.Errorf("%s: missing argument; usage: %s", name, usage)
-		}
-		return nil
-	}
-	// Numbers that are not numbers are left to Do to refuse, with the
-	// range it allows.
-	atoi := func(s string) int {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return -1
-		}
-		return n
-	}
-	name = strings.ToLower(name)
-	if c, ok := cmdCommands[name]; ok {
-		return RunCommand{Cmd: c}, nil
-	}
-	switch name {
-	case "select":
-		if err := need(1, "select N"); err != nil {
-			return nil, err
-		}
-		if _, err := strconv.Atoi(arg(0)); err != nil {
-			return nil, fmt.Errorf("select: %q is not a machine: use 1 to %d, or 0 for none", arg(0), a.World().Size())
-		}
-		return Select{Node: atoi(arg(0)) - 1}, nil
-	case "play", "pause":
-		return SetPaused{Paused: name == "pause"}, nil
-	case "speed":
-		if err := need(1, "speed X"); err != nil {
-			return nil, err
-		}
-		s, err := viz.ParseSpeed(arg(0))
-		if err != nil || s < viz.MinSpeed || s > viz.MaxSpeed {
-			return nil, fmt.Errorf("speed: %q is not a speed from 0.01 to 10 (such as 0.1, 1/10x or 2x)", arg(0))
-		}
-		return SetSpeed{Speed: s}, nil
-	case "seek":
-		if err := need(1, "seek MS"); err != nil {
-			return nil, err
-		}
-		ms, err := strconv.ParseFloat(arg(0), 64)
-		if err != nil || ms < 0 {
-			return nil, fmt.Errorf("seek: %q is not a time in milliseconds", arg(0))
-		}
-		return Seek{AtUs: int64(ms * 1000)}, nil
-	case "key":
-		if err := need(1, "key NAME"); err != nil {
-			return nil, err
-		}
-		in, ok := a.keyIntent(arg(0))
-		if !ok {
-			return nil, fmt.Errorf("key: %q does nothing", arg(0))
-		}
-		return in, nil
-	case "click":
-		if err := need(1, "click ID"); err != nil {
-			return nil, err
-		}
-		w, err := a.control(arg(0))
-		in, _ := w.Intent.(Intent)
-		return in, err
-	case "nodes":
-		if err := need(1, "nodes N"); err != nil {
-			return nil, err
-		}
-		return SetNodes{Nodes: atoi(arg(0))}, nil
-	case "protocol":
-		if err := need(1, "protocol P"); err != nil {
-			return nil, err
-		}
-		return SetProtocol{Protocol: arg(0)}, nil
-	case "election":
-		if err := need(1, "election TICKS"); err != nil {
-			return nil, err
-		}
-		return SetElection{Ticks: atoi(arg(0))}, nil
-	case "option":
-		if err := need(2, "option prevote|checkquorum on|off"); err != nil {
-			return nil, err
-		}
-		on, err := parseOnOff(arg(1))
-		if err != nil {
-			return nil, fmt.Errorf("option: %v", err)
-		}
-		switch strings.ToLower(arg(0)) {
-		case "prevote":
-			return SetPreVote{On: on}, nil
-		case "checkquorum":
-			return SetCheckQuorum{On: on}, nil
-		}
-		return nil, fmt.Errorf("option: %q is not an option; use prevote or checkquorum", arg(0))
-	case "reset":
-		return Restart{}, nil
-	case "scenario":
-		return StartScenario{ID: arg(0)}, nil
-	case "theme":
-		return SetTheme{Theme: frame.Theme(arg(0))}, nil
-	case "panel":
-		for _, k := range viz.PanelKinds() {
-			if strings.EqualFold(k.Title(), arg(0)) {
-				return ShowPanel{Panel: k}, nil
-			}
-		}
-		return nil, fmt.Errorf("panel: %q is not a panel; use Scenario, Question, Node, Safety or Client", arg(0))
-	case "help":
-		on, err := parseOnOff(arg(0))
-		if err != nil {
-			return nil, fmt.Errorf("help: %v", err)
-		}
-		return ShowHelp{On: on}, nil
-	case "import":
-		if err := need(1, "import JSON"); err != nil {
-			return nil, err
-		}
-		return OpenRun{JSON: arg(0)}, nil
-	}
-	names := []string{"select", "play", "pause", "speed", "seek", "key", "click", "nodes", "protocol", "election",
-		"option", "reset", "scenario", "theme", "panel", "help", "link", "export", "import"}
-	for n := range cmdCommands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return nil, fmt.Errorf("%q is not a command; use one of %s", name, strings.Join(names, ", "))
+// commandContext is what the command table needs to know of the app to
+// read a line: the machines' names, the speed and the run's times.
+func (a *App) commandContext() command.Context {
+	return command.Context{Names: a.machineNames(), Speed: a.speed, NowUs: a.hist.NowUs(), HeadUs: a.hist.HeadUs(),
+		TickUs: int64(a.cfg.TickMs) * 1000, Open: a.menu.kind != menuNone || a.help}
 }
 
 func first(args []string) string {
@@ -481,14 +339,4 @@ func first(args []string) string {
 		return ""
 	}
 	return args[0]
-}
-
-func parseOnOff(s string) (bool, error) {
-	switch strings.ToLower(s) {
-	case "1", "on", "true", "yes":
-		return true, nil
-	case "0", "off", "false", "no", "":
-		return false, nil
-	}
-	return false, fmt.Errorf("%q is not on or off", s)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -16,12 +17,22 @@ import (
 // with one press: the setup menu, the list of scenarios, the selected
 // machine's menu.
 func (a *App) Click(id string) error {
-	w, err := a.control(id)
-	if err == nil {
-		return a.try(w.Intent.(Intent))
+	in, err := a.clickIntent(id)
+	if err != nil {
+		a.say(err.Error(), frame.ToneBad, 6*time.Second)
+		return err
 	}
-	a.say(err.Error(), frame.ToneBad, 6*time.Second)
-	return err
+	return a.try(in)
+}
+
+// clickIntent is what the control named id asks for: its line of the
+// command table, read.
+func (a *App) clickIntent(id string) (command.Intent, error) {
+	w, err := a.control(id)
+	if err != nil {
+		return nil, err
+	}
+	return command.Parse(a.commandContext(), w.Do)
 }
 
 // control finds the control named id: on screen first, then in the menus

@@ -6,6 +6,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -58,7 +59,7 @@ func (a *App) buildToolbar() {
 			on = a.help
 		}
 		f.Toolbar = append(f.Toolbar, frame.Widget{ID: cmdPrefix + b.Cmd.String(), Kind: frame.WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused),
-			Intent: RunCommand{Cmd: b.Cmd}})
+			Do: command.ToolbarLine(b.Cmd)})
 		right = max(right, b.Rect.Right())
 	}
 	tb := a.lay.Toolbar
@@ -80,11 +81,11 @@ func (a *App) buildToolbar() {
 		wide := a.measure(label, sizeBody) + 24
 		if end-x >= wide+40 {
 			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody,
-				Intent: OpenSetup{}})
+				Do: "open setup"})
 			x += wide + gap
 		} else if end-x >= bh {
 			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios,
-				Intent: OpenSetup{}})
+				Do: "open setup"})
 			x += bh + gap
 		}
 		a.noteSlot = viz.XYWH(x, by, max(end-x, 0), bh)
@@ -161,14 +162,14 @@ func (a *App) buildTimeline() {
 	tl.Buttons = tl.Buttons[:0]
 	type want struct {
 		id, long, short string
-		in              Intent
+		do              string
 	}
 	var wants []want
 	if !a.hist.AtHead() {
-		wants = append(wants, want{idLive, "Back to live", "Live", GoLive{}})
+		wants = append(wants, want{idLive, "Back to live", "Live", "live"})
 	}
 	if _, ok := a.hist.tl.Ghost(); ok {
-		wants = append(wants, want{"timeline.ghost", "Back to the other run", "Other run", ReturnToOtherRun{}})
+		wants = append(wants, want{"timeline.ghost", "Back to the other run", "Other run", "other-run"})
 	}
 	widths := func(short bool) (ws []float64, sum float64) {
 		for _, w := range wants {
@@ -194,7 +195,7 @@ func (a *App) buildTimeline() {
 		if short {
 			label = w.short
 		}
-		tl.Buttons = append(tl.Buttons, frame.Widget{ID: w.id, Kind: frame.WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Intent: w.in,
+		tl.Buttons = append(tl.Buttons, frame.Widget{ID: w.id, Kind: frame.WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Do: w.do,
 			Rect: viz.XYWH(x, r.Y+(r.H-bh)/2, ws[i], bh)})
 		x += ws[i] + 6
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -58,13 +59,13 @@ func TestDescriptionSaysWhoLeadsWhatIsCutAndWhatIsCommitted(t *testing.T) {
 	assert.Contains(t, desc, "Committed: entry 1.")
 
 	other := (l + 1) % 5
-	require.NoError(t, a.Do(ActOnLink{Link: viz.LinkID{I: min(l, other), J: max(l, other)}, Verb: "cut"}))
+	require.NoError(t, a.Do(command.ActOnLink{Link: viz.LinkID{I: min(l, other), J: max(l, other)}, Verb: "cut"}))
 	desc, said = takeWords(a)
 	pair := a.cfg.Name(nodeID(min(l, other))) + "–" + a.cfg.Name(nodeID(max(l, other)))
 	assert.Contains(t, desc, "Cut link: "+pair+".")
 	assert.Contains(t, strings.Join(said, "|"), pair, "the action's note is announced")
 
-	require.NoError(t, a.Do(ActOnMachine{Node: other, Verb: "crash"}))
+	require.NoError(t, a.Do(command.ActOnMachine{Node: other, Verb: "crash"}))
 	desc, _ = takeWords(a)
 	assert.Contains(t, desc, a.cfg.Name(nodeID(other))+" is crashed.")
 }
@@ -73,7 +74,7 @@ func TestDescriptionIsHandedOnOnlyWhenItChanges(t *testing.T) {
 	a := describedApp(t, 3)
 	desc, _ := takeWords(a)
 	require.NotEmpty(t, desc)
-	require.NoError(t, a.Do(SetPaused{Paused: true}))
+	require.NoError(t, a.Do(command.SetPaused{Paused: true}))
 	c := &clock{}
 	c.run(a, time.Second)
 	desc, said := takeWords(a)
@@ -90,10 +91,10 @@ func TestDescriptionIsHandedOnOnlyWhenItChanges(t *testing.T) {
 func TestDescriptionNamesTheSidesOfAPartition(t *testing.T) {
 	a := describedApp(t, 5)
 	takeWords(a)
-	require.NoError(t, a.Do(Isolate{Node: 4}))
+	require.NoError(t, a.Do(command.Isolate{Node: 4}))
 	desc, _ := takeWords(a)
 	assert.Contains(t, desc, "The network is split into 2 sides: A, B, C and D; E.")
-	require.NoError(t, a.Do(MoveToZone{Node: 3, Zone: a.zones[4]}))
+	require.NoError(t, a.Do(command.MoveToZone{Node: 3, Zone: a.zones[4]}))
 	desc, _ = takeWords(a)
 	assert.Contains(t, desc, "The network is split into 2 sides: A, B and C; D and E.")
 }
@@ -111,7 +112,7 @@ func TestFigureAnnouncesItsSteps(t *testing.T) {
 	}
 	require.Len(t, steps, 1, "the step shown at the opening is handed on")
 	c := &clock{}
-	require.NoError(t, a.Do(PlayStep{}))
+	require.NoError(t, a.Do(command.PlayStep{}))
 	var said []string
 	for i := 0; i < 600 && !a.Paused(); i++ {
 		c.run(a, 100*time.Millisecond)

@@ -3,11 +3,10 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"raftlab/raftcore"
-	"raftlab/viz"
+	"raftlab/viz/app/command"
 )
 
 // A host page drives a figure with short directives in words, the same
@@ -15,117 +14,11 @@ import (
 // Each becomes an intent that Do applies, so that what a link in the text
 // does is recorded like any other action of the reader.
 
-// directiveUsage lists the directives, for the error a bad one gets.
-const directiveUsage = "next, back, play, pause, seek MS, reset, heal, write, cut X-Y, heal X-Y, " +
-	"pause X, resume X, crash X, restart X, timeout X, write X, isolate X, reconnect X, knob NAME VALUE"
-
-// machineVerbs are the directives that act on one machine.
-var machineVerbs = map[string]raftcore.Verb{
-	"pause": raftcore.DoPause, "resume": raftcore.DoResume, "crash": raftcore.DoCrash,
-	"restart": raftcore.DoRestart, "timeout": raftcore.DoTimeout, "write": raftcore.DoWrite,
-}
-
 // Directive turns one directive into the intent it asks for, or an error
-// that says what is wrong with it.
-func (a *App) Directive(text string) (Intent, error) {
-	words := strings.Fields(text)
-	if len(words) == 0 {
-		return nil, fmt.Errorf("empty directive; use one of: %s", directiveUsage)
-	}
-	verb, args := strings.ToLower(words[0]), words[1:]
-	want := func(n int, usage string) error {
-		if len(args) != n {
-			return fmt.Errorf("%q: %s takes %s", text, verb, usage)
-		}
-		return nil
-	}
-	switch verb {
-	case "next", "back", "play", "reset", "heal", "write", "pause":
-		if len(args) == 0 {
-			switch verb {
-			case "next":
-				return PlayStep{}, nil
-			case "back":
-				return PrevStep{}, nil
-			case "play":
-				return SetPaused{Paused: false}, nil
-			case "pause":
-				return SetPaused{Paused: true}, nil
-			case "reset":
-				return Restart{}, nil
-			case "heal":
-				return RunCommand{Cmd: viz.CmdHeal}, nil
-			case "write":
-				return RunCommand{Cmd: viz.CmdClientWrite}, nil
-			}
-		}
-	}
-	switch verb {
-	case "next", "back", "play", "reset":
-		return nil, fmt.Errorf("%q: %s takes nothing", text, verb)
-	case "seek":
-		if err := want(1, "a time in milliseconds, as in seek 1500"); err != nil {
-			return nil, err
-		}
-		ms, err := strconv.ParseFloat(args[0], 64)
-		if err != nil || ms < 0 || ms > 1e9 {
-			return nil, fmt.Errorf("%q: %q is not a time in milliseconds", text, args[0])
-		}
-		return Seek{AtUs: int64(ms * 1000)}, nil
-	case "cut", "heal":
-		if err := want(1, "a link, as in "+verb+" A-C"); err != nil {
-			return nil, err
-		}
-		l, err := a.linkNamed(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("%q: %v", text, err)
-		}
-		v := raftcore.DoCut
-		if verb == "heal" {
-			v = raftcore.DoRestore
-		}
-		return ActOnLink{Link: l, Verb: v}, nil
-	case "isolate", "reconnect":
-		if err := want(1, "a machine, as in "+verb+" B"); err != nil {
-			return nil, err
-		}
-		i, err := a.machineNamed(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("%q: %v", text, err)
-		}
-		if verb == "isolate" {
-			return Isolate{Node: i}, nil
-		}
-		return Reconnect{Node: i}, nil
-	case "knob":
-		if err := want(2, "a knob and its value, as in knob prevote off"); err != nil {
-			return nil, err
-		}
-		return SetKnob{Knob: args[0], Value: args[1]}, nil
-	}
-	if v, ok := machineVerbs[verb]; ok {
-		if err := want(1, "a machine, as in "+verb+" B"); err != nil {
-			return nil, err
-		}
-		i, err := a.machineNamed(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("%q: %v", text, err)
-		}
-		return ActOnMachine{Node: i, Verb: v}, nil
-	}
-	return nil, fmt.Errorf("%q: %q is not a directive; use one of: %s", text, words[0], directiveUsage)
-}
-
-// machineNamed is the layout index of the machine called name (its letter
-// or its number, in any case).
-func (a *App) machineNamed(name string) (int, error) {
-	n := a.World().Size()
-	for i := 0; i < n; i++ {
-		if strings.EqualFold(a.cfg.Name(nodeID(i)), name) || name == strconv.Itoa(i+1) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("no machine %q: this figure has %s", name, a.World().NameList(a.allMachines()))
+// that says what is wrong with it: a line of the command table that a
+// book's prose may use (command.ParseProse).
+func (a *App) Directive(text string) (command.Intent, error) {
+	return command.ParseProse(a.commandContext(), text)
 }
 
 // machineNames are the machines' names, by layout index.
@@ -144,26 +37,6 @@ func (a *App) allMachines() []raftcore.NodeID {
 		ids[i] = nodeID(i)
 	}
 	return ids
-}
-
-// linkNamed is the link between two machines written X-Y (or X–Y).
-func (a *App) linkNamed(name string) (viz.LinkID, error) {
-	x, y, ok := strings.Cut(strings.ReplaceAll(name, "–", "-"), "-")
-	if !ok {
-		return viz.LinkID{}, fmt.Errorf("%q is not a link: write two machines joined by a dash, as in A-C", name)
-	}
-	i, err := a.machineNamed(x)
-	if err != nil {
-		return viz.LinkID{}, err
-	}
-	j, err := a.machineNamed(y)
-	if err != nil {
-		return viz.LinkID{}, err
-	}
-	if i == j {
-		return viz.LinkID{}, fmt.Errorf("%q joins a machine to itself", name)
-	}
-	return viz.LinkID{I: min(i, j), J: max(i, j)}, nil
 }
 
 // Message is a message from a host page, as JSON:

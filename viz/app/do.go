@@ -8,13 +8,14 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
 // Do applies one of the reader's intents: it is the one place where what
 // the reader asks for changes the app. It returns what went wrong, for the
 // caller to show or to hand back.
-func (a *App) Do(in Intent) error {
+func (a *App) Do(in command.Intent) error {
 	defer a.changed()
 	a.forkedAt = -1
 	before := a.banner
@@ -40,149 +41,149 @@ func (a *App) Do(in Intent) error {
 		}
 	}()
 	switch in := in.(type) {
-	case RunCommand:
+	case command.RunCommand:
 		return a.command(in.Cmd)
-	case SetPaused:
+	case command.SetPaused:
 		a.paused, a.started = in.Paused, false
-	case SetSpeed:
+	case command.SetSpeed:
 		if !math.IsNaN(in.Speed) {
 			a.speed = math.Min(math.Max(in.Speed, viz.MinSpeed), viz.MaxSpeed)
 		}
-	case Seek:
+	case command.Seek:
 		a.hist.GoTo(in.AtUs)
 		a.carry = 0
 		a.afterWorldMoved()
-	case GoLive:
+	case command.GoLive:
 		a.goLive()
-	case ReturnToOtherRun:
+	case command.ReturnToOtherRun:
 		return a.returnToOtherRun()
-	case Select:
+	case command.Select:
 		if in.Node < -1 || in.Node >= a.World().Size() {
 			return fmt.Errorf("select: there is no machine %d: use 1 to %d, or 0 for none", in.Node+1, a.World().Size())
 		}
 		a.selectNode(in.Node)
-	case ClearSelection:
+	case command.ClearSelection:
 		a.selected, a.menu = -1, menuState{}
-	case Dismiss:
+	case command.Dismiss:
 		a.menu, a.help, a.legend = menuState{}, false, false
-	case ShowHelp:
+	case command.ShowHelp:
 		a.help = in.On
-	case ShowLegend:
+	case command.ShowLegend:
 		a.legend = in.On
-	case CloseBanner:
+	case command.CloseBanner:
 		a.banner = banner{}
-	case OpenMachine:
+	case command.OpenMachine:
 		if in.Node < 0 || in.Node >= a.World().Size() {
 			return fmt.Errorf("there is no machine %d", in.Node+1)
 		}
 		a.selectNode(in.Node)
 		a.openMenu(menuState{kind: menuNode, node: in.Node})
-	case OpenLink:
+	case command.OpenLink:
 		a.openMenu(menuState{kind: menuLink, link: in.Link})
-	case OpenMessage:
+	case command.OpenMessage:
 		a.openMenu(menuState{kind: menuMsg, msg: in.Msg})
-	case OpenSetup:
+	case command.OpenSetup:
 		a.openMenu(menuState{kind: menuMain})
-	case OpenScenarios:
+	case command.OpenScenarios:
 		a.openMenu(menuState{kind: menuScenarios})
-	case ShowPanel:
+	case command.ShowPanel:
 		a.setTab(in.Panel)
-	case UnfoldPanel:
+	case command.UnfoldPanel:
 		a.opened = in.Panel
-	case ShowEveryRule:
+	case command.ShowEveryRule:
 		a.showRules = in.On
-	case ScrollPanel:
+	case command.ScrollPanel:
 		a.scroll[in.Panel] = max(in.Px, 0)
-	case ScrollLogs:
+	case command.ScrollLogs:
 		a.logBack = in.Back
 
-	case Act:
+	case command.Act:
 		return a.act(in.Action)
-	case ActOnMachine:
+	case command.ActOnMachine:
 		return a.actOnMachine(in)
-	case ActOnLink:
+	case command.ActOnLink:
 		return a.actOnLink(in)
-	case CutLinks:
+	case command.CutLinks:
 		return a.cutLinks(in.Links)
-	case Isolate:
+	case command.Isolate:
 		a.menu = menuState{}
 		return a.isolate(in.Node)
-	case Reconnect:
+	case command.Reconnect:
 		a.menu = menuState{}
 		return a.reconnect(in.Node)
-	case MoveToZone:
+	case command.MoveToZone:
 		return a.moveToZone(in.Node, in.Zone)
-	case OpenZone:
+	case command.OpenZone:
 		if in.Zone < 0 || in.Zone >= len(a.cfg.Zones) {
 			return fmt.Errorf("there is no zone %d", in.Zone+1)
 		}
 		a.openMenu(menuState{kind: menuZone, zone: in.Zone})
-	case ActOnZone:
+	case command.ActOnZone:
 		a.menu = menuState{}
 		return a.actOnZone(in)
-	case DropMessage:
+	case command.DropMessage:
 		a.menu = menuState{}
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
 			return fmt.Errorf("that message has already arrived")
 		}
 		a.note("Message #" + utoa(in.Msg) + " dropped: it falls away and never arrives.")
 
-	case SetNodes:
+	case command.SetNodes:
 		if in.Nodes < 1 || in.Nodes > viz.MaxNodes {
 			return fmt.Errorf("nodes: use 1 to %d", viz.MaxNodes)
 		}
 		return a.freePlay(func(p *viz.Params) { p.Nodes = in.Nodes })
-	case SetProtocol:
+	case command.SetProtocol:
 		if _, err := raftcore.ParseProtocol(in.Protocol); err != nil {
 			return fmt.Errorf("protocol: %v", err)
 		}
 		return a.freePlay(func(p *viz.Params) { p.Protocol = in.Protocol })
-	case SetPreVote:
+	case command.SetPreVote:
 		return a.freePlay(func(p *viz.Params) { p.PreVote = in.On })
-	case SetCheckQuorum:
+	case command.SetCheckQuorum:
 		return a.freePlay(func(p *viz.Params) { p.CheckQuorum = in.On })
-	case SetElection:
+	case command.SetElection:
 		if in.Ticks < 2 || in.Ticks > 100 {
 			return fmt.Errorf("election: use 2 to 100 ticks")
 		}
 		a.cfg.ElectionTicks = in.Ticks
 		return a.reset()
-	case SetTheme:
+	case command.SetTheme:
 		if in.Theme != frame.ThemeLight && in.Theme != frame.ThemeDark {
 			return fmt.Errorf("theme: use light or dark")
 		}
 		a.theme, a.params.Theme = in.Theme, string(in.Theme)
-	case Restart:
+	case command.Restart:
 		return a.reset()
-	case Reseed:
+	case command.Reseed:
 		a.params.Seed++
 		return a.reset()
-	case StartScenario:
+	case command.StartScenario:
 		a.menu = menuState{}
 		return a.startScenario(in.ID)
-	case SetKnob:
+	case command.SetKnob:
 		return a.setKnob(in.Knob, in.Value)
-	case SetAutoplay:
+	case command.SetAutoplay:
 		return a.setAutoplay(in.On)
-	case PlayStep:
+	case command.PlayStep:
 		return a.playStep()
-	case PrevStep:
+	case command.PrevStep:
 		return a.prevStep()
-	case OpenInLab:
+	case command.OpenInLab:
 		return a.openInLab()
-	case CopyLink:
+	case command.CopyLink:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: a.ShareLink()})
 		a.note("Link copied. It replays this run up to now.")
-	case SaveRun:
+	case command.SaveRun:
 		return a.save("raftlab-run.json", a.ExportSchedule)
-	case SaveTrace:
+	case command.SaveTrace:
 		return a.save("raftlab-trace.json", a.ExportTrace)
-	case SavePicture:
+	case command.SavePicture:
 		a.menu = menuState{}
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
-	case ChooseRun:
+	case command.ChooseRun:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
-	case OpenRun:
+	case command.OpenRun:
 		return a.openRun([]byte(in.JSON))
 	default:
 		return fmt.Errorf("app: no way to do %#v", in)
@@ -192,7 +193,7 @@ func (a *App) Do(in Intent) error {
 
 // try does an intent of the reader's own hands (a pointer, a key, a
 // control) and says in the banner what went wrong.
-func (a *App) try(in Intent) error {
+func (a *App) try(in command.Intent) error {
 	err := a.Do(in)
 	if err != nil {
 		a.say(err.Error(), frame.ToneBad, 6*time.Second)
@@ -200,8 +201,19 @@ func (a *App) try(in Intent) error {
 	return err
 }
 
+// tryLine does a command line of the reader's own hands (a key, a
+// control) and says in the banner what went wrong.
+func (a *App) tryLine(line string) error {
+	in, err := command.Parse(a.commandContext(), line)
+	if err != nil {
+		a.say(err.Error(), frame.ToneBad, 6*time.Second)
+		return err
+	}
+	return a.try(in)
+}
+
 // Command runs a toolbar or keyboard command, as its button or key does.
-func (a *App) Command(c viz.Command) error { return a.Do(RunCommand{Cmd: c}) }
+func (a *App) Command(c viz.Command) error { return a.Do(command.RunCommand{Cmd: c}) }
 
 // command runs a toolbar or keyboard command.
 func (a *App) command(c viz.Command) error {
@@ -297,7 +309,7 @@ func (a *App) command(c viz.Command) error {
 }
 
 // actOnMachine carries out an item of a machine's menu.
-func (a *App) actOnMachine(in ActOnMachine) error {
+func (a *App) actOnMachine(in command.ActOnMachine) error {
 	if in.Node < 0 || in.Node >= a.World().Size() {
 		return fmt.Errorf("there is no machine %d", in.Node+1)
 	}
@@ -327,7 +339,7 @@ func (a *App) actOnMachine(in ActOnMachine) error {
 }
 
 // actOnLink carries out an item of a link's menu.
-func (a *App) actOnLink(in ActOnLink) error {
+func (a *App) actOnLink(in command.ActOnLink) error {
 	x := raftcore.Action{Do: in.Verb, From: in.Link.I + 1, To: in.Link.J + 1}
 	switch in.Verb {
 	case raftcore.DoCut, raftcore.DoRestore:

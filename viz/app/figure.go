@@ -422,19 +422,19 @@ func (a *App) buildFigureBars() {
 	f.Speed = frame.SliderView{}
 	f.Timeline = frame.TimelineView{}
 	top, bottom := a.figBars[0], a.figBars[1]
-	play := button(idFigurePlay, "Play next step", PlayStep{})
+	play := button(idFigurePlay, "Play next step", "next")
 	switch {
 	case !a.paused:
-		play = button(idFigurePlay, "Pause", SetPaused{Paused: true})
+		play = button(idFigurePlay, "Pause", "pause")
 	case r.shownDone():
 		play.Label = "Play on"
 	case r.step() == 0:
 		play.Label = "Play"
 	}
-	back := button(idFigureBack, "Step back", PrevStep{})
-	again := button(idFigureRestart, "Start again", Restart{})
+	back := button(idFigureBack, "Step back", "back")
+	again := button(idFigureRestart, "Start again", "reset")
 	f.Toolbar = a.barRow(f.Toolbar, top, false, [][]string{{play.Label, "Step back", "Start again"}, {shortPlay(play.Label), "Back", "Restart"}}, play, back, again)
-	lab := button(idFigureLab, "Open in the full lab", OpenInLab{})
+	lab := button(idFigureLab, "Open in the full lab", "lab")
 	f.Toolbar = a.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
 	status := fmt.Sprintf("Step %d of %d", r.step()+1, r.tr.StepCount())
 	switch {

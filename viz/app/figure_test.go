@@ -12,6 +12,7 @@ import (
 
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -101,7 +102,7 @@ func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%.0fx%.0f", figureLabel(s), size[0], size[1]), func(t *testing.T) {
 				a := figureApp(t, s.ID, size[0], size[1])
 				for _, st := range s.Settings {
-					require.NoError(t, a.Do(SetKnob{Knob: st.Knob, Value: st.Value}))
+					require.NoError(t, a.Do(command.SetKnob{Knob: st.Knob, Value: st.Value}))
 				}
 				var c clock
 				c.run(a, time.Second)
@@ -127,7 +128,7 @@ func TestFigureRestsOnEveryStep(t *testing.T) {
 		t.Run(figureLabel(s), func(t *testing.T) {
 			a := figureApp(t, s.ID, 720, 450)
 			for _, st := range s.Settings {
-				require.NoError(t, a.Do(SetKnob{Knob: st.Knob, Value: st.Value}))
+				require.NoError(t, a.Do(command.SetKnob{Knob: st.Knob, Value: st.Value}))
 			}
 			var c clock
 			c.run(a, time.Second)
@@ -280,7 +281,7 @@ func TestFigureActingRunsItThenRests(t *testing.T) {
 	var c clock
 	c.run(a, time.Second)
 	require.True(t, a.Paused())
-	require.NoError(t, a.Do(Act{Action: a.nextWrite(0)}))
+	require.NoError(t, a.Do(command.Act{Action: a.nextWrite(0)}))
 	assert.False(t, a.Paused(), "the figure stands still after the reader acted")
 	start := a.World().Now()
 	for i := 0; i < 200 && !a.Paused(); i++ {
@@ -297,9 +298,9 @@ func TestFigureStartsAgainStill(t *testing.T) {
 	a := figureApp(t, "two-leaders", 720, 450)
 	var c clock
 	playToRest(t, a, &c, 30*time.Second)
-	a.Do(Act{Action: a.nextWrite(1)}) // the reader takes over
+	a.Do(command.Act{Action: a.nextWrite(1)}) // the reader takes over
 	require.False(t, a.scen.autoplay)
-	for _, in := range []Intent{Restart{}, SetKnob{Knob: "protocol", Value: "raft"}} {
+	for _, in := range []command.Intent{command.Restart{}, command.SetKnob{Knob: "protocol", Value: "raft"}} {
 		require.NoError(t, a.Do(in))
 		assert.True(t, a.Paused(), "%T: the figure plays", in)
 		assert.True(t, a.scen.autoplay, "%T: the script will not play", in)
@@ -314,7 +315,7 @@ func TestFigureStartsAgainStill(t *testing.T) {
 // (no embed) at this moment of this run, with the figure's settings.
 func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	a := figureApp(t, "majority", 720, 450)
-	require.NoError(t, a.Do(SetKnob{Knob: "split", Value: "2/2/1"}))
+	require.NoError(t, a.Do(command.SetKnob{Knob: "split", Value: "2/2/1"}))
 	var c clock
 	playToRest(t, a, &c, 30*time.Second)
 	require.NoError(t, a.Click(idFigureLab))
@@ -347,7 +348,7 @@ func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
 		a := figureApp(t, "two-worlds", 720, 450)
 		want := FigureSpeed
 		if speed > 0 {
-			require.NoError(t, a.Do(SetSpeed{Speed: speed}))
+			require.NoError(t, a.Do(command.SetSpeed{Speed: speed}))
 			want = speed
 		}
 		require.Equal(t, want, a.Speed())

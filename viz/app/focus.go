@@ -2,10 +2,9 @@ package app
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -30,6 +29,11 @@ type Control struct {
 	// Slider: the arrow keys change its value rather than move on.
 	Slider bool `json:"slider,omitempty"`
 	On     bool `json:"on,omitempty"`
+	// Do is what Enter on it does, and Less and More what the left and
+	// right arrows do to a slider: lines of the command table.
+	Do   string `json:"do,omitempty"`
+	Less string `json:"less,omitempty"`
+	More string `json:"more,omitempty"`
 }
 
 // Controls lists what the keyboard can reach now, in reading order: the
@@ -46,7 +50,7 @@ func (a *App) Controls() []Control {
 		if label == "" {
 			label = w.ID
 		}
-		cs = append(cs, Control{ID: w.ID, Label: label, Rect: w.Rect, Group: group, On: w.On})
+		cs = append(cs, Control{ID: w.ID, Label: label, Rect: w.Rect, Group: group, On: w.On, Do: w.Do})
 	}
 	if f.Menu != nil {
 		for w := range f.Menu.Widgets() {
@@ -57,7 +61,7 @@ func (a *App) Controls() []Control {
 		widget(w, "toolbar")
 	}
 	if r := f.Speed.Rect; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "speed", Label: "Speed " + viz.FormatSpeed(a.speed), Rect: r, Slider: true})
+		cs = append(cs, Control{ID: "speed", Label: "Speed " + viz.FormatSpeed(a.speed), Rect: r, Slider: true, Less: "speed slower", More: "speed faster"})
 	}
 	for _, w := range f.Tabs {
 		widget(w, "tabs")
@@ -67,7 +71,7 @@ func (a *App) Controls() []Control {
 		id := nodeID(n.Index)
 		label := "Machine " + a.cfg.Name(id) + ", " + a.roleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.termSuffix(w.Node(id).Term())
 		r := viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)
-		cs = append(cs, Control{ID: "machine:" + strconv.Itoa(n.Index+1), Label: label, Rect: r, Group: "machines"})
+		cs = append(cs, Control{ID: "machine:" + command.Machine(n.Index), Label: label, Rect: r, Group: "machines", Do: "open machine " + command.Machine(n.Index)})
 	}
 	for _, l := range f.Links {
 		mid := l.Seg.At(0.5)
@@ -79,8 +83,9 @@ func (a *App) Controls() []Control {
 			state = "cut one way"
 		}
 		label := "Link " + a.cfg.Name(nodeID(l.ID.I)) + "–" + a.cfg.Name(nodeID(l.ID.J)) + ", " + state
-		cs = append(cs, Control{ID: "link:" + strconv.Itoa(l.ID.I+1) + "-" + strconv.Itoa(l.ID.J+1), Label: label,
-			Rect: viz.XYWH(mid.X-10, mid.Y-10, 20, 20), Group: "links"})
+		link := command.Link(l.ID, false, false)
+		cs = append(cs, Control{ID: "link:" + link, Label: label,
+			Rect: viz.XYWH(mid.X-10, mid.Y-10, 20, 20), Group: "links", Do: "open link " + link})
 	}
 	for _, p := range f.Panels {
 		for _, w := range p.Widgets {
@@ -100,7 +105,7 @@ func (a *App) Controls() []Control {
 	}
 	if r := f.Timeline.Track; r.W > 0 && r.H > 0 {
 		cs = append(cs, Control{ID: "timeline", Label: "Time " + fmtClock(a.World().Now()) + " of " + fmtClock(a.hist.HeadUs()),
-			Rect: f.Timeline.Rect, Slider: true})
+			Rect: f.Timeline.Rect, Slider: true, Less: "seek earlier", More: "seek later"})
 	}
 	for _, w := range f.Timeline.Buttons {
 		widget(w, "")
@@ -111,47 +116,52 @@ func (a *App) Controls() []Control {
 	return cs
 }
 
-// Press does what pressing control id does: opens a machine's or a
-// link's menu, or presses a widget (as Click).
+// Press does what pressing control id does (pressIntent).
 func (a *App) Press(id string) error {
-	kind, rest, _ := strings.Cut(id, ":")
-	switch kind {
-	case "machine":
-		n, err := strconv.Atoi(rest)
-		if err != nil || n < 1 || n > a.World().Size() {
-			return fmt.Errorf("press: %q is not a machine", id)
-		}
-		return a.Do(OpenMachine{Node: n - 1})
-	case "link":
-		x, y, _ := strings.Cut(rest, "-")
-		i, ei := strconv.Atoi(x)
-		j, ej := strconv.Atoi(y)
-		n := a.World().Size()
-		if ei != nil || ej != nil || i < 1 || j < 1 || i > n || j > n || i == j {
-			return fmt.Errorf("press: %q is not a link", id)
-		}
-		return a.Do(OpenLink{Link: viz.LinkID{I: min(i, j) - 1, J: max(i, j) - 1}})
-	case "speed", "timeline":
-		return nil // a slider is moved with the arrow keys
+	in, err := a.pressIntent(id)
+	if err != nil || in == nil {
+		return err
 	}
-	return a.Click(id)
+	return a.Do(in)
 }
 
-// Nudge moves a slider one notch: dir > 0 right (faster, later), < 0
-// left.
+// pressIntent is what pressing control id asks for: the control's own
+// line of the command table (a machine's or a link's opens its menu), or,
+// for a control in a menu one press away, what a click on it would. A
+// slider asks for nothing: the arrow keys move it.
+func (a *App) pressIntent(id string) (command.Intent, error) {
+	for _, c := range a.Controls() {
+		if c.ID == id {
+			if c.Slider {
+				return nil, nil
+			}
+			return command.Parse(a.commandContext(), c.Do)
+		}
+	}
+	return a.clickIntent(id)
+}
+
+// Nudge moves a slider one notch (nudgeIntent).
 func (a *App) Nudge(id string, dir int) error {
-	step := 1
-	if dir < 0 {
-		step = -1
+	in, err := a.nudgeIntent(id, dir)
+	if err != nil {
+		return err
 	}
-	switch id {
-	case "speed":
-		return a.Do(SetSpeed{Speed: viz.StepSpeed(a.speed, step)})
-	case "timeline":
-		// A twentieth of the run, so that twenty presses cross it.
-		head := a.hist.HeadUs()
-		at := a.hist.NowUs() + int64(step)*max(head/20, int64(a.cfg.TickMs)*1000)
-		return a.Do(Seek{AtUs: min(max(at, 0), head)})
+	return a.Do(in)
+}
+
+// nudgeIntent is what moving slider id a notch asks for: dir > 0 right
+// (faster, later), < 0 left, by the slider's own lines of the command
+// table.
+func (a *App) nudgeIntent(id string, dir int) (command.Intent, error) {
+	for _, c := range a.Controls() {
+		if c.ID == id && c.Slider {
+			line := c.More
+			if dir < 0 {
+				line = c.Less
+			}
+			return command.Parse(a.commandContext(), line)
+		}
 	}
-	return fmt.Errorf("nudge: %q is not a slider; use speed or timeline", id)
+	return nil, fmt.Errorf("nudge: %q is not a slider; use speed or timeline", id)
 }

@@ -38,7 +38,7 @@ func TestKeyboardReachesMachinesLinksAndTheirMenus(t *testing.T) {
 	assert.Equal(t, "paused", a.World().Status(2).String())
 
 	// A link's menu cuts it.
-	require.NoError(t, a.Press("link:3-1"))
+	require.NoError(t, a.Press("link:1-3"))
 	require.NoError(t, a.Press("link.cut"))
 	assert.False(t, a.World().Link(1, 3).Up)
 	assert.Contains(t, controlByID(t, a, "link:1-3").Label, "cut")

@@ -1,10 +1,9 @@
 package app
 
 import (
-	"strings"
-
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 )
 
 // pointerState is what a press that the gesture recognizer does not see
@@ -42,7 +41,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 	if ev.Action == viz.PointerDown && !a.rec.Active() {
 		if a.help {
 			// Any press closes the help; it does nothing else.
-			a.try(ShowHelp{On: false})
+			a.try(command.ShowHelp{On: false})
 			*p = pointerState{active: true, id: ev.ID, panel: -1}
 			return
 		}
@@ -57,7 +56,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 				*p = pointerState{active: true, id: ev.ID, panel: -1}
 				return
 			}
-			a.try(Dismiss{})
+			a.try(command.Dismiss{})
 		}
 		if k, ok := a.panelAt(ev.Pos); ok {
 			*p = pointerState{active: true, id: ev.ID, panel: int(k), start: ev.Pos, startVal: a.scroll[k]}
@@ -91,10 +90,10 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		}
 		switch {
 		case p.panel >= 0:
-			a.try(ScrollPanel{Panel: viz.PanelKind(p.panel), Px: p.startVal - d.Y})
+			a.try(command.ScrollPanel{Panel: viz.PanelKind(p.panel), Px: p.startVal - d.Y})
 		case p.logs:
 			if cw := a.logCellWidth(); cw > 0 {
-				a.try(ScrollLogs{Back: uint64(max(p.startVal+d.X/cw, 0))})
+				a.try(command.ScrollLogs{Back: uint64(max(p.startVal+d.X/cw, 0))})
 			}
 		}
 	case viz.PointerUp:
@@ -104,13 +103,13 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		*p = pointerState{}
 		a.changed()
 		if id != "" {
-			// A press on a control does its intent if it ends there.
+			// A press on a control runs its line if it ends there.
 			if w, ok := a.widgetAt(ev.Pos); ok && w.ID == id {
-				a.try(w.Intent.(Intent))
+				a.tryLine(w.Do)
 			}
 		} else if logs && tap {
 			if row := a.logRowAt(ev.Pos); row >= 0 {
-				a.try(Select{Node: row})
+				a.try(command.Select{Node: row})
 			}
 		}
 	case viz.PointerCancel:
@@ -169,7 +168,7 @@ func (a *App) setHover(p viz.Point, ok bool) {
 // Wheel scrolls whatever is under p: a panel, the logs, the speed.
 func (a *App) Wheel(p viz.Point, dx, dy float64) {
 	if k, ok := a.panelAt(p); ok {
-		a.try(ScrollPanel{Panel: k, Px: a.scroll[k] - dy*24})
+		a.try(command.ScrollPanel{Panel: k, Px: a.scroll[k] - dy*24})
 		return
 	}
 	if a.lay.Logs.Contains(p) {
@@ -184,7 +183,7 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		case d < 0 && a.logBack >= 2:
 			back = a.logBack - 2
 		}
-		a.try(ScrollLogs{Back: back})
+		a.try(command.ScrollLogs{Back: back})
 		return
 	}
 	if a.lay.Speed.Contains(p) && dy != 0 {
@@ -193,13 +192,13 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 			step = -1
 		}
 		if s := viz.StepSpeed(a.speed, step); s != a.speed {
-			a.try(SetSpeed{Speed: s})
+			a.try(command.SetSpeed{Speed: s})
 		}
 	}
 }
 
 // Key handles a key press by name; it reports whether the key did
-// something.
+// something. A key runs its line of the command table (command.KeyLine).
 func (a *App) Key(name string) bool {
 	in, ok := a.keyIntent(name)
 	if ok {
@@ -208,14 +207,15 @@ func (a *App) Key(name string) bool {
 	return ok
 }
 
-// keyIntent is what a key asks for: Escape closes what is open, the other
-// keys run their commands. It reports false for a key that does nothing.
-func (a *App) keyIntent(name string) (Intent, bool) {
-	if strings.EqualFold(name, "escape") {
-		return Dismiss{}, a.menu.kind != menuNone || a.help
+// keyIntent is what a key asks for, and false for a key that does
+// nothing.
+func (a *App) keyIntent(name string) (command.Intent, bool) {
+	line, ok := command.KeyLine(a.commandContext(), name)
+	if !ok {
+		return nil, false
 	}
-	c, ok := viz.CommandForKey(name)
-	return RunCommand{Cmd: c}, ok
+	in, err := command.Parse(a.commandContext(), line)
+	return in, err == nil
 }
 
 // gesture carries out a recognized gesture.
@@ -229,19 +229,19 @@ func (a *App) gesture(g viz.Gesture) {
 }
 
 // gestureIntent is what a gesture asks for, or nil.
-func (a *App) gestureIntent(g viz.Gesture) Intent {
+func (a *App) gestureIntent(g viz.Gesture) command.Intent {
 	switch g.Kind {
 	case viz.GestureTap, viz.GestureMenu:
 		return a.tapIntent(g.Target)
 	case viz.GestureCut:
-		return CutLinks{Links: g.Links}
+		return command.CutLinks{Links: g.Links}
 	case viz.GestureIsolate:
-		return Isolate{Node: g.Node}
+		return command.Isolate{Node: g.Node}
 	case viz.GestureMoveZone:
-		return MoveToZone{Node: g.Node, Zone: g.Zone}
+		return command.MoveToZone{Node: g.Node, Zone: g.Zone}
 	case viz.GestureDragCancel:
 		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesWorld {
-			return Reconnect{Node: g.Node}
+			return command.Reconnect{Node: g.Node}
 		}
 	case viz.GestureScrub:
 		switch g.Target.Kind {
@@ -254,32 +254,32 @@ func (a *App) gestureIntent(g viz.Gesture) Intent {
 
 // tapIntent is what a click or tap on what the layout says is there asks
 // for, or nil.
-func (a *App) tapIntent(h viz.Hit) Intent {
+func (a *App) tapIntent(h viz.Hit) command.Intent {
 	switch h.Kind {
 	case viz.HitNode:
-		return OpenMachine{Node: h.Node}
+		return command.OpenMachine{Node: h.Node}
 	case viz.HitLog:
-		return Select{Node: h.Node}
+		return command.Select{Node: h.Node}
 	case viz.HitLink:
-		return OpenLink{Link: h.Link}
+		return command.OpenLink{Link: h.Link}
 	case viz.HitMessage:
-		return OpenMessage{Msg: uint64(h.Msg)}
+		return command.OpenMessage{Msg: uint64(h.Msg)}
 	case viz.HitButton:
-		return RunCommand{Cmd: h.Cmd}
+		return command.RunCommand{Cmd: h.Cmd}
 	case viz.HitSpeed:
-		return SetSpeed{Speed: viz.SliderSpeed(h.Frac)}
+		return command.SetSpeed{Speed: viz.SliderSpeed(h.Frac)}
 	case viz.HitTimeline:
-		return Seek{AtUs: int64(h.Frac * float64(a.hist.HeadUs()))}
+		return command.Seek{AtUs: int64(h.Frac * float64(a.hist.HeadUs()))}
 	case viz.HitTab:
-		return ShowPanel{Panel: h.Panel}
+		return command.ShowPanel{Panel: h.Panel}
 	case viz.HitZone:
 		if a.zoneFor == zonesWorld && h.Zone >= 0 {
-			return OpenZone{Zone: h.Zone}
+			return command.OpenZone{Zone: h.Zone}
 		}
 		fallthrough
 	case viz.HitCluster, viz.HitNone:
 		if a.selected >= 0 || a.menu.kind != menuNone {
-			return ClearSelection{}
+			return command.ClearSelection{}
 		}
 	}
 	return nil

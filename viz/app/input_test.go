@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -143,7 +144,7 @@ func TestTouchReadersAreToldWhatToTap(t *testing.T) {
 		mouse := frameWords(a.Frame())
 		a.SetTouch(true)
 		touch := frameWords(a.Frame())
-		a.try(ShowHelp{On: true})
+		a.try(command.ShowHelp{On: true})
 		touch += " " + frameWords(a.Frame())
 		if m := keyHint.FindAllString(touch, -1); m != nil {
 			t.Errorf("embed %v: a touch reader is told %q:\n%s", embed, m, touch)

@@ -1,7 +1,7 @@
 package app
 
 import (
-	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +9,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -19,55 +20,113 @@ func TestEveryWayInSpeaksIntents(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	a.paused = true
 
-	key := func(name string) Intent {
+	key := func(name string) command.Intent {
 		in, ok := a.keyIntent(name)
 		require.Truef(t, ok, "key %s does nothing", name)
 		return in
 	}
-	assert.Equal(t, RunCommand{Cmd: viz.CmdClientWrite}, key("c"))
-	assert.Equal(t, RunCommand{Cmd: viz.CmdPlayPause}, key("Space"))
+	assert.Equal(t, command.RunCommand{Cmd: viz.CmdClientWrite}, key("c"))
+	assert.Equal(t, command.RunCommand{Cmd: viz.CmdPlayPause}, key("Space"))
 	_, ok := a.keyIntent("Escape")
 	assert.False(t, ok, "Escape with nothing open does something")
 
-	assert.Equal(t, OpenMachine{Node: 2}, a.tapIntent(viz.Hit{Kind: viz.HitNode, Node: 2}))
-	assert.Equal(t, OpenLink{Link: viz.LinkID{I: 0, J: 1}}, a.tapIntent(viz.Hit{Kind: viz.HitLink, Link: viz.LinkID{I: 0, J: 1}}))
-	assert.Equal(t, ShowPanel{Panel: viz.PanelSafety}, a.tapIntent(viz.Hit{Kind: viz.HitTab, Panel: viz.PanelSafety}))
+	assert.Equal(t, command.OpenMachine{Node: 2}, a.tapIntent(viz.Hit{Kind: viz.HitNode, Node: 2}))
+	assert.Equal(t, command.OpenLink{Link: viz.LinkID{I: 0, J: 1}}, a.tapIntent(viz.Hit{Kind: viz.HitLink, Link: viz.LinkID{I: 0, J: 1}}))
+	assert.Equal(t, command.ShowPanel{Panel: viz.PanelSafety}, a.tapIntent(viz.Hit{Kind: viz.HitTab, Panel: viz.PanelSafety}))
 	assert.Nil(t, a.tapIntent(viz.Hit{Kind: viz.HitCluster}), "a tap on nothing with nothing selected asks for something")
-	assert.Equal(t, Isolate{Node: 1}, a.gestureIntent(viz.Gesture{Kind: viz.GestureIsolate, Node: 1}))
-	assert.Equal(t, CutLinks{Links: []viz.LinkID{{I: 0, J: 2}}}, a.gestureIntent(viz.Gesture{Kind: viz.GestureCut, Links: []viz.LinkID{{I: 0, J: 2}}}))
+	assert.Equal(t, command.Isolate{Node: 1}, a.gestureIntent(viz.Gesture{Kind: viz.GestureIsolate, Node: 1}))
+	assert.Equal(t, command.CutLinks{Links: []viz.LinkID{{I: 0, J: 2}}}, a.gestureIntent(viz.Gesture{Kind: viz.GestureCut, Links: []viz.LinkID{{I: 0, J: 2}}}))
 
-	cmd := func(name string, args ...string) Intent {
-		in, err := a.cmdIntent(name, args)
-		require.NoError(t, err, name)
-		return in
-	}
-	assert.Equal(t, SetPaused{Paused: false}, cmd("play"))
-	assert.Equal(t, RunCommand{Cmd: viz.CmdStep}, cmd("step"))
-	assert.Equal(t, Select{Node: 1}, cmd("select", "2"))
-	assert.Equal(t, SetNodes{Nodes: 7}, cmd("nodes", "7"))
-	assert.Equal(t, SetPreVote{On: true}, cmd("option", "prevote", "on"))
-	assert.Equal(t, SetElection{Ticks: 50}, cmd("election", "50"))
-	assert.Equal(t, Seek{AtUs: 1500}, cmd("seek", "1.5"))
-	// A click names a control; the command asks for what the control
-	// asks for.
-	assert.Equal(t, SetPreVote{On: !a.params.PreVote}, cmd("click", "prevote"))
-	assert.Equal(t, CopyLink{}, cmd("click", "share.link"))
+	// A click names a control; the page's click asks for what the control
+	// runs.
+	in, err := a.pageIntent("click", "prevote")
+	require.NoError(t, err)
+	assert.Equal(t, command.SetPreVote{On: !a.params.PreVote}, in)
 
 	// Controls of the selected machine's menu, before it is opened.
-	require.NoError(t, a.Do(Select{Node: 1}))
-	for id, want := range map[string]Intent{
-		"node.pause":             ActOnMachine{Node: 1, Verb: raftcore.DoPause},
-		"node.slow:20":           ActOnMachine{Node: 1, Verb: raftcore.DoSlow, Value: 20},
-		"node.drift:0.5":         ActOnMachine{Node: 1, Verb: raftcore.DoDrift, Value: 0.5},
-		"node.read:linearizable": ActOnMachine{Node: 1, Verb: raftcore.DoRead, Mode: raftcore.ReadLinearizable},
-		"node.isolate":           Isolate{Node: 1},
+	require.NoError(t, a.Do(command.Select{Node: 1}))
+	for id, want := range map[string]command.Intent{
+		"node.pause":             command.ActOnMachine{Node: 1, Verb: raftcore.DoPause},
+		"node.slow:20":           command.ActOnMachine{Node: 1, Verb: raftcore.DoSlow, Value: 20},
+		"node.drift:0.5":         command.ActOnMachine{Node: 1, Verb: raftcore.DoDrift, Value: 0.5},
+		"node.read:linearizable": command.ActOnMachine{Node: 1, Verb: raftcore.DoRead, Mode: raftcore.ReadLinearizable},
+		"node.isolate":           command.Isolate{Node: 1},
 	} {
-		w, err := a.control(id)
+		got, err := a.clickIntent(id)
 		require.NoError(t, err, id)
-		assert.Equal(t, want, w.Intent, id)
+		assert.Equal(t, want, got, id)
 	}
-	_, err := a.control("link.cut")
+	_, err = a.control("link.cut")
 	assert.ErrorContains(t, err, "no control", "a link's control with no link menu open")
+}
+
+// TestEveryFrontEndReadsOneTable feeds every command of the table through
+// every way in that accepts it (the page's commands, a book's prose, keys,
+// the keyboard's presses on controls, clicks, act()) and finds the same
+// intent each time: there is one vocabulary, parsed in one place.
+func TestEveryFrontEndReadsOneTable(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	a.paused = true
+	ctx := a.commandContext()
+	read := func(line string) command.Intent {
+		in, err := command.Parse(ctx, line)
+		require.NoError(t, err, line)
+		return in
+	}
+	page := func(line string) command.Intent {
+		name, rest, _ := strings.Cut(line, " ")
+		args := strings.Fields(rest)
+		if name == "act" || name == "import" {
+			args = []string{rest}
+		}
+		in, err := a.pageIntent(name, args...)
+		require.NoError(t, err, line)
+		return in
+	}
+	for _, c := range command.Table {
+		line := c.ExampleLine()
+		want := read(line)
+		assert.Equal(t, want, page(line), "the page's %s", line)
+		in, err := a.Directive(line)
+		if c.Prose {
+			require.NoError(t, err, line)
+			assert.Equal(t, want, in, "prose %q", line)
+		} else {
+			assert.Error(t, err, "prose may use %q", line)
+		}
+	}
+	for _, b := range viz.KeyBindings() {
+		in, ok := a.keyIntent(b.Key)
+		require.True(t, ok, b.Key)
+		line, _ := command.KeyLine(ctx, b.Key)
+		assert.Equal(t, page(line), in, "key %q runs %q", b.Key, line)
+	}
+	// Every control on screen or in a menu, clicked and pressed, asks for
+	// what its line asks for from the page.
+	lines := 0
+	openEveryMenu(t, a, func(what string, f *frame.Frame) {
+		for w := range f.Widgets() {
+			require.NotEmptyf(t, w.Do, "%s: control %s runs nothing", what, w.ID)
+			in, err := a.clickIntent(w.ID)
+			require.NoError(t, err, "%s: %s", what, w.ID)
+			assert.Equalf(t, page(w.Do), in, "%s: a click on %s", what, w.ID)
+			lines++
+		}
+		for _, c := range a.Controls() {
+			if c.Slider {
+				for _, line := range []string{c.Less, c.More} {
+					in, err := a.nudgeIntent(c.ID, map[string]int{c.Less: -1, c.More: 1}[line])
+					require.NoError(t, err, c.ID)
+					assert.Equal(t, page(line), in, "%s: the arrows on %s", what, c.ID)
+				}
+				continue
+			}
+			in, err := a.pressIntent(c.ID)
+			require.NoError(t, err, "%s: %s", what, c.ID)
+			assert.Equalf(t, page(c.Do), in, "%s: Enter on %s", what, c.ID)
+		}
+	})
+	assert.Greater(t, lines, 50, "too few controls were tried")
 }
 
 // openEveryMenu opens each kind of menu in turn (and the help) and calls
@@ -75,27 +134,26 @@ func TestEveryWayInSpeaksIntents(t *testing.T) {
 func openEveryMenu(t *testing.T, a *App, f func(what string, fr *frame.Frame)) {
 	t.Helper()
 	f("nothing open", a.Frame())
-	require.NoError(t, a.Do(OpenMachine{Node: 0}))
+	require.NoError(t, a.Do(command.OpenMachine{Node: 0}))
 	f("a machine's menu", a.Frame())
-	require.NoError(t, a.Do(OpenLink{Link: viz.LinkID{I: 0, J: 1}}))
+	require.NoError(t, a.Do(command.OpenLink{Link: viz.LinkID{I: 0, J: 1}}))
 	f("a link's menu", a.Frame())
 	for _, m := range a.World().InFlight() {
 		if m.Type != raftcore.MsgClient && m.DeliverUs > m.SendUs {
-			require.NoError(t, a.Do(OpenMessage{Msg: m.ID}))
+			require.NoError(t, a.Do(command.OpenMessage{Msg: m.ID}))
 			f("a message's menu", a.Frame())
 			break
 		}
 	}
-	require.NoError(t, a.Do(OpenSetup{}))
+	require.NoError(t, a.Do(command.OpenSetup{}))
 	f("the setup menu", a.Frame())
-	require.NoError(t, a.Do(OpenScenarios{}))
+	require.NoError(t, a.Do(command.OpenScenarios{}))
 	f("the scenarios", a.Frame())
 }
 
-// TestEveryControlCarriesAComparableIntent: a control does what its intent
-// says, controls with one id ask for one thing, and the intents can be
-// compared (the drawing package compares widgets).
-func TestEveryControlCarriesAComparableIntent(t *testing.T) {
+// TestEveryControlRunsALine: a control does what its line says, and
+// controls with one id run one line.
+func TestEveryControlRunsALine(t *testing.T) {
 	p := viz.DefaultParams()
 	p.Scenario = "majority"
 	a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true, Scenarios: BuiltinScenarios()})
@@ -105,15 +163,15 @@ func TestEveryControlCarriesAComparableIntent(t *testing.T) {
 	a.paused = true
 	ids := map[string]bool{}
 	openEveryMenu(t, a, func(what string, f *frame.Frame) {
-		byID := map[string]Intent{}
+		byID := map[string]string{}
 		for w := range f.Widgets() {
 			ids[w.ID] = true
-			require.NotNilf(t, w.Intent, "%s: control %s asks for nothing", what, w.ID)
-			require.Truef(t, reflect.TypeOf(w.Intent).Comparable(), "%s: control %s asks for %T, which cannot be compared", what, w.ID, w.Intent)
-			if in, ok := byID[w.ID]; ok {
-				assert.Equalf(t, in, w.Intent, "%s: two controls named %s ask for different things", what, w.ID)
+			_, err := command.Parse(a.commandContext(), w.Do)
+			require.NoErrorf(t, err, "%s: control %s runs %q", what, w.ID, w.Do)
+			if line, ok := byID[w.ID]; ok {
+				assert.Equalf(t, line, w.Do, "%s: two controls named %s run different lines", what, w.ID)
 			}
-			byID[w.ID] = w.Intent.(Intent)
+			byID[w.ID] = w.Do
 		}
 	})
 	for _, id := range []string{"cmd:play-pause", "menu", "node.crash", "link.ij", "msg.drop", "nodes:9", "theme:dark", "scenario:", "scenario:majority", "scenario.autoplay", "scenario.restart", "knob:split=4/1"} {

@@ -20,7 +20,7 @@ const (
 func (a *App) legendKey() frame.Widget {
 	size := sizeSmall - 1
 	w := frame.Widget{ID: idLegend, Kind: frame.WidgetButton, Label: "Key", On: a.legend, Enabled: true, Size: size,
-		Intent: ShowLegend{On: !a.legend}}
+		Do: onOff("legend", !a.legend)}
 	if len(a.lay.Nodes) == 0 {
 		return frame.Widget{}
 	}
@@ -285,7 +285,7 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 	}
 	s := sizeTitle + 8
 	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
-	lv.Close = frame.Widget{ID: idLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Intent: ShowLegend{On: false}}
+	lv.Close = frame.Widget{ID: idLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Do: "legend off"}
 	return lv
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 )
 
 // legendText is every line of the open key, joined.
@@ -37,8 +38,8 @@ func TestLegendOpensAndClosesByID(t *testing.T) {
 	require.NoError(t, a.Click(idLegend))
 	require.NoError(t, a.Click(idLegend), "the key's button closes it too")
 	assert.Nil(t, a.Frame().Legend)
-	require.NoError(t, a.Do(ShowLegend{On: true}))
-	require.NoError(t, a.Do(Dismiss{}))
+	require.NoError(t, a.Do(command.ShowLegend{On: true}))
+	require.NoError(t, a.Do(command.Dismiss{}))
 	assert.Nil(t, a.Frame().Legend, "Escape closes it")
 }
 
@@ -62,15 +63,15 @@ func TestLegendByTap(t *testing.T) {
 
 func TestLegendWordsFollowTheProtocol(t *testing.T) {
 	raft := newApp(t, 3, 1280, 800)
-	require.NoError(t, raft.Do(ShowLegend{On: true}))
+	require.NoError(t, raft.Do(command.ShowLegend{On: true}))
 	text := legendText(t, raft)
 	assert.Contains(t, text, "term")
 	assert.Contains(t, text, "Hollow")
 	assert.Contains(t, text, "election timer")
 
 	naive := newApp(t, 3, 1280, 800)
-	require.NoError(t, naive.Do(SetProtocol{Protocol: "naive-copy"}))
-	require.NoError(t, naive.Do(ShowLegend{On: true}))
+	require.NoError(t, naive.Do(command.SetProtocol{Protocol: "naive-copy"}))
+	require.NoError(t, naive.Do(command.ShowLegend{On: true}))
 	text = legendText(t, naive)
 	assert.Contains(t, text, "value")
 	assert.NotContains(t, text, "term")
@@ -99,7 +100,7 @@ func TestLegendSamplesShowWhatCellsShow(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	c := &clock{}
 	c.run(a, 3*time.Second)
-	require.NoError(t, a.Do(ShowLegend{On: true}))
+	require.NoError(t, a.Do(command.ShowLegend{On: true}))
 	var shown []string
 	for _, r := range a.Frame().Logs.Rows {
 		for _, cell := range r.Cells {
@@ -118,7 +119,7 @@ func TestLegendFits(t *testing.T) {
 	for _, s := range []canvas{{1280, 800}, {720, 450}, {350, 560}} {
 		apps := map[string]*App{"free play": newApp(t, 5, s.w, s.h)}
 		naive := newApp(t, 3, s.w, s.h)
-		require.NoError(t, naive.Do(SetProtocol{Protocol: "naive-copy"}))
+		require.NoError(t, naive.Do(command.SetProtocol{Protocol: "naive-copy"}))
 		apps["naive-copy"] = naive
 		for _, id := range []string{"majority", "notebooks", "slow-or-dead", "commit-latency"} {
 			apps[id] = figureApp(t, id, s.w, s.h)

@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -180,8 +181,10 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	title := "Machine " + a.cfg.Name(id)
 	wr.text(capital(a.roleWord(nd.Role()))+", "+st.String()+a.termSuffix(nd.Term()), sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
-	do := func(v raftcore.Verb) ActOnMachine { return ActOnMachine{Node: i, Verb: v} }
-	verb := func(v raftcore.Verb, label string) frame.Widget { return button("node."+string(v), label, do(v)) }
+	m := command.Machine(i)
+	verb := func(v raftcore.Verb, label string) frame.Widget {
+		return button("node."+string(v), label, string(v)+" "+m)
+	}
 	run := []frame.Widget{}
 	switch st {
 	case raftcore.StatusUp:
@@ -194,9 +197,8 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	wr.row("Run", labelW, run...)
 	// A choice of value for a verb: its id ends in the value.
 	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
-		in := do(v)
-		in.Value = value
-		return chip("node."+string(v)+":"+strconv.FormatFloat(value, 'g', -1, 64), label, value == cur, in)
+		n := command.Number(value)
+		return chip("node."+string(v)+":"+n, label, value == cur, string(v)+" "+m+" "+n)
 	}
 	slow := w.Slow(id)
 	wr.row("Speed", labelW, pick(raftcore.DoSlow, 1, "normal", slow), pick(raftcore.DoSlow, 20, "slow", slow), pick(raftcore.DoSlow, 200, "very slow", slow))
@@ -211,9 +213,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	}
 	wr.row("Client", labelW, verb(raftcore.DoWrite, "Write here"))
 	read := func(mode raftcore.ReadMode, label string) frame.Widget {
-		in := do(raftcore.DoRead)
-		in.Mode = mode
-		return button("node.read:"+string(mode), label, in)
+		return button("node.read:"+string(mode), label, "read "+m+" "+string(mode))
 	}
 	if a.cfg.Protocol == raftcore.ProtocolRaft {
 		wr.row("Read here", labelW, read(raftcore.ReadLinearizable, "linearizable"), read(raftcore.ReadLease, "lease"), read(raftcore.ReadLocal, "local"))
@@ -221,9 +221,9 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 		wr.row("Read here", labelW, read(raftcore.ReadLocal, "read"))
 	}
 	if a.isolated(i) {
-		wr.row("Network", labelW, button("node.reconnect", "Reconnect", Reconnect{Node: i}))
+		wr.row("Network", labelW, button("node.reconnect", "Reconnect", "reconnect "+m))
 	} else if w.Size() > 1 {
-		wr.row("Network", labelW, button("node.isolate", "Cut off", Isolate{Node: i}))
+		wr.row("Network", labelW, button("node.isolate", "Cut off", "isolate "+m))
 	}
 	return title
 }
@@ -245,23 +245,23 @@ func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 	wr.text(dir(ni, nj, ij), sizeSmall, frame.ToneMuted, false)
 	wr.text(dir(nj, ni, ji), sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
-	wr.row("Both ways", labelW, button("link.cut", "Cut", ActOnLink{Link: l, Verb: raftcore.DoCut}),
-		button("link.restore", "Restore", ActOnLink{Link: l, Verb: raftcore.DoRestore}))
+	wr.row("Both ways", labelW, button("link.cut", "Cut", "cut "+command.Link(l, false, false)),
+		button("link.restore", "Restore", "heal "+command.Link(l, false, false)))
 	oneWay := func(id, from, to string, k raftcore.Link, back bool) frame.Widget {
 		if k.Up {
-			return button(id, "Cut "+from+"→"+to, ActOnLink{Link: l, Verb: raftcore.DoCut, OneWay: true, Back: back})
+			return button(id, "Cut "+from+"→"+to, "cut "+command.Link(l, true, back))
 		}
-		return button(id, "Restore "+from+"→"+to, ActOnLink{Link: l, Verb: raftcore.DoRestore, OneWay: true, Back: back})
+		return button(id, "Restore "+from+"→"+to, "heal "+command.Link(l, true, back))
 	}
 	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij, false), oneWay("link.ji", nj, ni, ji, true))
 	lat := ij.LatencyMinUs
 	latency := func(lo, hi float64, label string) frame.Widget {
 		id := "link.latency:" + strconv.FormatFloat(lo, 'g', -1, 64) + "-" + strconv.FormatFloat(hi, 'g', -1, 64)
-		return chip(id, label, lat == int64(lo*1000), ActOnLink{Link: l, Verb: raftcore.DoLatency, LatencyMs: [2]float64{lo, hi}})
+		return chip(id, label, lat == int64(lo*1000), "latency "+command.Link(l, false, false)+" "+command.Number(lo)+" "+command.Number(hi))
 	}
 	wr.row("Latency", labelW, latency(20, 40, "20–40 ms"), latency(200, 400, "200–400 ms"), latency(1000, 2000, "1–2 s"))
 	loss := func(p float64, label string) frame.Widget {
-		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), label, ij.Loss == p, ActOnLink{Link: l, Verb: raftcore.DoLoss, Loss: p})
+		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), label, ij.Loss == p, "loss "+command.Link(l, false, false)+" "+command.Number(p))
 	}
 	wr.row("Loss", labelW, loss(0, "none"), loss(0.2, "20%"), loss(0.5, "50%"))
 	return "Link " + ni + " – " + nj
@@ -293,7 +293,7 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 			wr.text("entry "+utoa(e.Index)+a.termSuffix(e.Term)+": "+e.Data.String(), sizeSmall, frame.ToneText, false)
 		}
 		wr.gap(4)
-		wr.row("", 0, button("msg.drop", "Drop it", DropMessage{Msg: m.ID}))
+		wr.row("", 0, button("msg.drop", "Drop it", "drop "+utoa(m.ID)))
 		return capital(a.msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg.Name(m.From) + " → " + a.cfg.Name(m.To), pos, true
 	}
 	return "", viz.Point{}, false
@@ -306,22 +306,22 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 		scen = a.scen.title
 	}
 	if len(a.opts.Scenarios.list) > 0 {
-		wr.row("Scenario", labelW, button("scenarios", scen+" …", OpenScenarios{}))
+		wr.row("Scenario", labelW, button("scenarios", scen+" …", "open scenarios"))
 	}
 	var nodes []frame.Widget
 	for n := 1; n <= viz.MaxNodes; n++ {
-		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n, SetNodes{Nodes: n}))
+		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n, "nodes "+strconv.Itoa(n)))
 	}
 	wr.row("Machines", labelW, nodes...)
 	var protos []frame.Widget
 	for _, pr := range viz.Protocols() {
-		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr, SetProtocol{Protocol: pr}))
+		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr, "protocol "+pr))
 	}
 	wr.row("Protocol", labelW, protos...)
 	if a.cfg.Protocol == raftcore.ProtocolRaft {
 		wr.row("Raft options", labelW,
-			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Intent: SetPreVote{On: !p.PreVote}},
-			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Intent: SetCheckQuorum{On: !p.CheckQuorum}})
+			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Do: onOff("option prevote", !p.PreVote)},
+			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Do: onOff("option checkquorum", !p.CheckQuorum)})
 	}
 	et := a.cfg.ElectionTicks
 	tick := a.cfg.TickMs
@@ -330,16 +330,16 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
 	}
 	election := func(t int) frame.Widget {
-		return chip("election:"+strconv.Itoa(t), span(t), et == t, SetElection{Ticks: t})
+		return chip("election:"+strconv.Itoa(t), span(t), et == t, "election "+strconv.Itoa(t))
 	}
 	wr.row("Election timeout", labelW, election(5), election(10), election(20))
 	theme := func(t frame.Theme) frame.Widget {
-		return chip("theme:"+string(t), string(t), a.theme == t, SetTheme{Theme: t})
+		return chip("theme:"+string(t), string(t), a.theme == t, "theme "+string(t))
 	}
 	wr.row("Theme", labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
-	wr.row("Share", labelW, button("share.link", "Copy link", CopyLink{}), button("share.schedule", "Export run", SaveRun{}),
-		button("share.trace", "Export trace", SaveTrace{}), button("share.png", "Save picture", SavePicture{}), button("share.import", "Import run", ChooseRun{}))
-	wr.row("Run", labelW, button("reset", "Start again", Restart{}), button("reseed", "New seed", Reseed{}))
+	wr.row("Share", labelW, button("share.link", "Copy link", "copy-link"), button("share.schedule", "Export run", "save-run"),
+		button("share.trace", "Export trace", "save-trace"), button("share.png", "Save picture", "save-picture"), button("share.import", "Import run", "choose-run"))
+	wr.row("Run", labelW, button("reset", "Start again", "reset"), button("reseed", "New seed", "reseed"))
 }
 
 func (a *App) scenarioMenu(wr *writer) {
@@ -347,9 +347,9 @@ func (a *App) scenarioMenu(wr *writer) {
 		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.missingFigure), sizeBody, frame.ToneBad, false)
 		wr.y += 4
 	}
-	ws := []frame.Widget{chip("scenario:", "Free play", a.scen == nil, StartScenario{})}
+	ws := []frame.Widget{chip("scenario:", "Free play", a.scen == nil, "scenario")}
 	for _, s := range a.opts.Scenarios.list {
-		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID, StartScenario{ID: s.ID}))
+		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID, "scenario "+s.ID))
 	}
 	before := len(wr.widgets)
 	wr.buttons(0, ws...)

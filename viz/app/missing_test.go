@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -44,8 +45,8 @@ func TestAMissingFigureOffersTheList(t *testing.T) {
 		assert.True(t, found, "%v: the open menu offers no figure", size)
 
 		// Closing the list dismisses the line for good.
-		require.NoError(t, a.Do(Dismiss{}))
-		require.NoError(t, a.Do(OpenScenarios{}))
+		require.NoError(t, a.Do(command.Dismiss{}))
+		require.NoError(t, a.Do(command.OpenScenarios{}))
 		f = a.Frame()
 		require.NotNil(t, f.Menu)
 		assert.Empty(t, f.Menu.Lines, "%v: the line came back", size)

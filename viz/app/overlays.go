@@ -247,5 +247,5 @@ func overlapArea(a, b viz.Rect) float64 {
 
 // closeBanner is the banner's close button at r.
 func closeBanner(r viz.Rect) frame.Widget {
-	return frame.Widget{ID: idBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Intent: CloseBanner{}}
+	return frame.Widget{ID: idBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Do: "close-note"}
 }

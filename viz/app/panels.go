@@ -61,7 +61,7 @@ func (a *App) buildPanels() {
 	}
 	for _, t := range a.lay.Tabs {
 		f.Tabs = append(f.Tabs, frame.Widget{ID: tabPrefix + t.Kind.Title(), Kind: frame.WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
-			Intent: ShowPanel{Panel: t.Kind}})
+			Do: "panel " + t.Kind.Title()})
 	}
 	var kinds []viz.PanelKind
 	var rects []viz.Rect
@@ -216,7 +216,7 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.Pan
 	if body.H < lineHeight(sizeBody) && !a.lay.Tabbed {
 		// Folded to its title: a press on it opens it.
 		pv.Folded = true
-		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: "Show", Enabled: true, Intent: UnfoldPanel{Panel: k}}}
+		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: "Show", Enabled: true, Do: "unfold " + k.Title()}}
 		return pv
 	}
 	// Keep the scroll within the content.
@@ -299,9 +299,9 @@ func (a *App) scenarioPanel(wr *writer) {
 	wr.text(hint, sizeBody-1, frame.ToneText, false)
 	wr.gap(4)
 	if len(a.opts.Scenarios.list) > 0 {
-		wr.buttons(0, button("scenarios", "Scenarios from the book", OpenScenarios{}), button(idMenu, "Setup", OpenSetup{}))
+		wr.buttons(0, button("scenarios", "Scenarios from the book", "open scenarios"), button(idMenu, "Setup", "open setup"))
 	} else {
-		wr.buttons(0, button(idMenu, "Setup", OpenSetup{}))
+		wr.buttons(0, button(idMenu, "Setup", "open setup"))
 	}
 }
 
@@ -525,7 +525,11 @@ func (a *App) safetyPanel(wr *writer) {
 		label = "Show broken rules only"
 	}
 	wr.gap(2)
-	wr.buttons(0, button("rules", label, ShowEveryRule{On: !a.showRules}))
+	rules := "rules all"
+	if a.showRules {
+		rules = "rules broken"
+	}
+	wr.buttons(0, button("rules", label, rules))
 }
 
 func (a *App) clientPanel(wr *writer) {

@@ -10,6 +10,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -24,7 +25,7 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		c.run(a, 2*time.Second)
 		require.Nil(t, a.Frame().Replay, "%v: live, yet the stage says it replays", size)
 
-		require.NoError(t, a.Do(Seek{AtUs: 500_000}))
+		require.NoError(t, a.Do(command.Seek{AtUs: 500_000}))
 		f := a.Frame()
 		require.NotNil(t, f.Replay, "%v: stepped back, and the stage does not say so", size)
 		r := f.Replay
@@ -64,8 +65,8 @@ func TestActingInThePastSaysItForked(t *testing.T) {
 	var c clock
 	untilLeader(t, a, &c)
 	c.run(a, 2*time.Second)
-	require.NoError(t, a.Do(SetPaused{Paused: true}))
-	require.NoError(t, a.Do(Seek{AtUs: 1_000_000}))
+	require.NoError(t, a.Do(command.SetPaused{Paused: true}))
+	require.NoError(t, a.Do(command.Seek{AtUs: 1_000_000}))
 	require.NoError(t, a.Click("cmd:client-write"))
 	banner := a.State().Banner
 	assert.Contains(t, banner, "started a new run from there", "the banner says %q", banner)
@@ -77,8 +78,8 @@ func TestActingInThePastSaysItForked(t *testing.T) {
 	assert.True(t, hasGhost, "no way back to the run left behind")
 
 	// At the live end an action says nothing of forking.
-	require.NoError(t, a.Do(GoLive{}))
-	require.NoError(t, a.Do(CloseBanner{}))
+	require.NoError(t, a.Do(command.GoLive{}))
+	require.NoError(t, a.Do(command.CloseBanner{}))
 	require.NoError(t, a.Click("cmd:client-write"))
 	assert.NotContains(t, a.State().Banner, "new run")
 }
@@ -95,10 +96,10 @@ func TestAWaitingWriteSaysHowManyHoldIt(t *testing.T) {
 			others = append(others, []int{i + 1})
 		}
 	}
-	require.NoError(t, a.Do(Act{Action: raftcore.Action{Do: raftcore.DoPartition, Groups: append([][]int{{l + 1}}, others...)}}))
-	require.NoError(t, a.Do(Act{Action: raftcore.Action{Do: raftcore.DoWrite, Node: l + 1, Key: "k", Value: "v"}}))
+	require.NoError(t, a.Do(command.Act{Action: raftcore.Action{Do: raftcore.DoPartition, Groups: append([][]int{{l + 1}}, others...)}}))
+	require.NoError(t, a.Do(command.Act{Action: raftcore.Action{Do: raftcore.DoWrite, Node: l + 1, Key: "k", Value: "v"}}))
 	c.run(a, 300*time.Millisecond)
-	require.NoError(t, a.Do(ShowPanel{Panel: viz.PanelClient}))
+	require.NoError(t, a.Do(command.ShowPanel{Panel: viz.PanelClient}))
 	found := false
 	for _, p := range a.State().Screen.Panels {
 		for _, line := range p.Text {

@@ -296,7 +296,7 @@ func (r *scenarioRun) panel(a *App, wr *writer) {
 		}
 	}
 	wr.gap(4)
-	wr.buttons(0, r.playButton(), restartButton, button("scenarios", "Other scenarios", OpenScenarios{}))
+	wr.buttons(0, r.playButton(), restartButton, button("scenarios", "Other scenarios", "open scenarios"))
 }
 
 // knobChips are the choices of a knob, the one set now marked.
@@ -312,19 +312,19 @@ func (r *scenarioRun) knobChips(k scenarios.Knob) []frame.Widget {
 
 // knobButton sets a knob to a value.
 func knobButton(knob, value, label string) frame.Widget {
-	return button("knob:"+knob+"="+value, label, SetKnob{Knob: knob, Value: value})
+	return button("knob:"+knob+"="+value, label, "knob "+knob+" "+value)
 }
 
 // playButton has the app play the figure's script, or stop playing it.
 func (r *scenarioRun) playButton() frame.Widget {
 	if r.autoplay {
-		return button("scenario.autoplay", "Stop playing", SetAutoplay{On: false})
+		return button("scenario.autoplay", "Stop playing", "autoplay off")
 	}
-	return button("scenario.autoplay", "Play it for me", SetAutoplay{On: true})
+	return button("scenario.autoplay", "Play it for me", "autoplay on")
 }
 
 // restartButton starts the figure again.
-var restartButton = button("scenario.restart", "Start again", Restart{})
+var restartButton = button("scenario.restart", "Start again", "reset")
 
 // startScenario starts scenario id ("" for free play).
 func (a *App) startScenario(id string) error {

@@ -2,16 +2,15 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
-	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -110,7 +109,7 @@ func (a *App) openLink(payload string) error {
 }
 
 // ImportSchedule opens a schedule file: its world, replayed up to its end.
-func (a *App) ImportSchedule(data []byte) error { return a.Do(OpenRun{JSON: string(data)}) }
+func (a *App) ImportSchedule(data []byte) error { return a.Do(command.OpenRun{JSON: string(data)}) }
 
 func (a *App) openRun(data []byte) error {
 	tl, err := timeline.ImportSchedule(data)
@@ -160,21 +159,6 @@ func (a *App) writeBroken(wr *writer, size float64) {
 func brokenOnPurpose(names []string) string {
 	return "This run breaks Raft on purpose (" + strings.Join(names, ", ") +
 		"): what goes wrong here is that bug, not Raft."
-}
-
-// parseAction reads one action from JSON, strictly: unknown fields are
-// errors that name the field.
-func parseAction(data []byte) (raftcore.Action, error) {
-	var x raftcore.Action
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&x); err != nil {
-		return x, fmt.Errorf("action: %v", err)
-	}
-	if dec.More() {
-		return x, fmt.Errorf("action: more than one JSON value")
-	}
-	return x, nil
 }
 
 // joinQuery joins two parts of a URL query.

@@ -209,13 +209,21 @@ func (wr *writer) height() float64 { return wr.y - wr.top }
 
 func lineHeight(size float64) float64 { return size*1.35 + 1 }
 
-// button is a labelled button named id that asks for in.
-func button(id, label string, in Intent) frame.Widget {
-	return frame.Widget{ID: id, Kind: frame.WidgetButton, Label: label, Enabled: true, Intent: in}
+// onOff is a command line ending in on or off.
+func onOff(line string, on bool) string {
+	if on {
+		return line + " on"
+	}
+	return line + " off"
 }
 
-// chip is one of a set of choices, named id, that asks for in; on marks
-// the current one.
-func chip(id, label string, on bool, in Intent) frame.Widget {
-	return frame.Widget{ID: id, Kind: frame.WidgetChip, Label: label, On: on, Enabled: true, Intent: in}
+// button is a labelled button named id that runs command line do.
+func button(id, label, do string) frame.Widget {
+	return frame.Widget{ID: id, Kind: frame.WidgetButton, Label: label, Enabled: true, Do: do}
+}
+
+// chip is one of a set of choices, named id, that runs command line do;
+// on marks the current one.
+func chip(id, label string, on bool, do string) frame.Widget {
+	return frame.Widget{ID: id, Kind: frame.WidgetChip, Label: label, On: on, Enabled: true, Do: do}
 }

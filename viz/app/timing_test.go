@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/raftcore"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -40,7 +41,7 @@ func panelText(t *testing.T, a *App, title string) string {
 // reads each event as it comes.
 func TestElectionsPanelCountsTheWholeRun(t *testing.T) {
 	a := figureApp(t, "timeout-tuning", 720, 900)
-	require.NoError(t, a.Do(SetKnob{Knob: "election", Value: "300 ms"}))
+	require.NoError(t, a.Do(command.SetKnob{Knob: "election", Value: "300 ms"}))
 	playFigureThrough(t, a)
 	w := a.World()
 	require.Greater(t, w.TraceCount(), uint64(TraceLimit), "the run is too short to test a trimmed trace")

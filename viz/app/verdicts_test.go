@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 )
 
 // clientText is the client panel's text as the reader sees it, its wrapped
 // lines joined again.
 func clientText(t *testing.T, a *App) string {
 	t.Helper()
-	require.NoError(t, a.Do(ShowPanel{Panel: viz.PanelClient}))
+	require.NoError(t, a.Do(command.ShowPanel{Panel: viz.PanelClient}))
 	for _, p := range a.State().Screen.Panels {
 		if p.Kind == viz.PanelClient.String() {
 			return strings.Join(p.Text, " ")

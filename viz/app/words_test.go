@@ -9,6 +9,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -301,7 +302,7 @@ func TestPlainWordsForARefusedWrite(t *testing.T) {
 	if asking < 0 {
 		t.Fatal("no machine asked to take over after C went silent")
 	}
-	if err := a.Do(ActOnMachine{Node: asking, Verb: raftcore.DoWrite}); err != nil {
+	if err := a.Do(command.ActOnMachine{Node: asking, Verb: raftcore.DoWrite}); err != nil {
 		t.Fatal(err)
 	}
 	a.paused = true

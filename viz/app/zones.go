@@ -2,10 +2,12 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -108,21 +110,21 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 	}
 	wr.text(about, sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
-	do := func(v raftcore.Verb) ActOnZone { return ActOnZone{Zone: z, Verb: v} }
+	do := func(verb string) string { return "zone " + strconv.Itoa(z+1) + " " + verb }
 	var power []frame.Widget
 	if len(members) > st.crashed {
-		power = append(power, button("zone.crash", "Lose it", do(raftcore.DoZoneCrash)))
+		power = append(power, button("zone.crash", "Lose it", do("crash")))
 	}
 	if st.crashed > 0 {
-		power = append(power, button("zone.restart", "Bring it back", do(raftcore.DoZoneRestart)))
+		power = append(power, button("zone.restart", "Bring it back", do("restart")))
 	}
 	if len(power) > 0 {
 		wr.row("Whole zone", labelW, power...)
 	}
 	if st.cut {
-		wr.row("Network", labelW, button("zone.heal", "Reconnect", do(raftcore.DoZoneHeal)))
+		wr.row("Network", labelW, button("zone.heal", "Reconnect", do("heal")))
 	} else {
-		wr.row("Network", labelW, button("zone.cut", "Cut off", do(raftcore.DoZoneCut)))
+		wr.row("Network", labelW, button("zone.cut", "Cut off", do("cut")))
 	}
 	wr.text("Drag a machine onto another zone to move it there.", sizeSmall, frame.ToneMuted, false)
 	lb := a.lay.Zones[z].Label
@@ -134,7 +136,7 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 }
 
 // actOnZone carries out an item of a zone's menu.
-func (a *App) actOnZone(in ActOnZone) error {
+func (a *App) actOnZone(in command.ActOnZone) error {
 	if in.Zone < 0 || in.Zone >= len(a.cfg.Zones) {
 		return fmt.Errorf("there is no zone %d", in.Zone+1)
 	}

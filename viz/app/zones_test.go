@@ -8,6 +8,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
 
@@ -35,12 +36,12 @@ func zonedApp(t *testing.T, w, h float64, embed bool, placement []int, zones int
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Do(OpenRun{JSON: string(js)}); err != nil {
+	if err := a.Do(command.OpenRun{JSON: string(js)}); err != nil {
 		t.Fatalf("opening %s: %v", js, err)
 	}
 	a.paused = true
 	// The note that a run was opened is not what these tests look at.
-	if err := a.Do(CloseBanner{}); err != nil {
+	if err := a.Do(command.CloseBanner{}); err != nil {
 		t.Fatal(err)
 	}
 	return a

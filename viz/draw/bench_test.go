@@ -11,6 +11,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/app/command"
 )
 
 // busyApp is nine machines on a 1280×800 canvas with links slowed to
@@ -28,7 +29,7 @@ func busyApp(b *testing.B, want int) (*app.App, time.Duration) {
 	var now time.Duration
 	// Election timeouts of 5-10 s keep one leader although heartbeats
 	// take 2-3 s to arrive.
-	if err := a.Do(app.SetElection{Ticks: 50}); err != nil {
+	if err := a.Do(command.SetElection{Ticks: 50}); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < 300 && a.State().Leader == 0; i++ {

@@ -256,11 +256,12 @@ const (
 )
 
 // Widget is a control the reader can press. ID is its stable name, for
-// tests and the page; Intent is what pressing it asks for, opaque to
-// painters (only the app reads it).
+// tests and the page; Do is what pressing it does, as a line of the app's
+// command table ("crash 2", "knob split 4/1"): opaque to painters, and
+// the same line the page or a key would run.
 type Widget struct {
 	ID      string
-	Intent  any
+	Do      string
 	Kind    WidgetKind
 	Rect    viz.Rect
 	Label   string

@@ -20,6 +20,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/app/command"
 	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 	"raftlab/viz/svg"
@@ -151,7 +152,7 @@ func playToLastStep(a *app.App) error {
 			return nil
 		}
 		if a.Paused() {
-			if err := a.Do(app.PlayStep{}); err != nil {
+			if err := a.Do(command.PlayStep{}); err != nil {
 				return err
 			}
 		}

@@ -1,4 +1,10 @@
-package app
+// Package command is what a reader can ask of raftlab's app, in two forms:
+// intents, the plain values the app's Do applies, and the command table,
+// the one vocabulary of words every text way in uses (the page's commands,
+// the directives of a book's prose, keys, the keyboard's presses on
+// controls, the controls' own clicks and act()). A line such as "cut A-C"
+// or "knob split 4/1" is parsed here and nowhere else.
+package command
 
 import (
 	"raftlab/raftcore"
@@ -9,20 +15,14 @@ import (
 // Intent is one thing the reader asks of the app: run a command, open a
 // menu, act on a machine or a link, change the setup, scroll a panel.
 //
-// Every way in turns what the reader did into intents, and Do alone
-// applies them, the way Ebiten's 2048 example turns keys and swipes into
-// a direction that only its board moves by:
-//
-//   - pointer gestures (Pointer, Wheel): a tap on a machine is OpenMachine,
-//     a stroke across links CutLinks, a machine dragged out Isolate;
-//   - keys (Key): a key's command is RunCommand, Escape is Dismiss;
-//   - controls: every Widget carries the intent pressing it asks for, and
-//     Click(id) applies the intent of the control named id;
-//   - the page: its commands (Cmd) and its act() (Act).
+// Every way in turns what the reader did into intents, and the app's Do
+// alone applies them, the way Ebiten's 2048 example turns keys and swipes
+// into a direction that only its board moves by: pointer gestures become
+// intents directly (a tap on a machine is OpenMachine, a stroke across
+// links CutLinks); every way in that speaks words goes through Parse.
 //
 // The world changes only through recorded raftcore actions: the intents
-// that act on it become raftcore.Actions in Do. Intents are plain values;
-// those a widget carries are comparable, as widgets are.
+// that act on it become raftcore.Actions in Do.
 type Intent interface{ isIntent() }
 
 // Time and what the screen shows.

@@ -1,0 +1,549 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+	"raftlab/viz/frame"
+)
+
+// Command is one word of the app's vocabulary: its name, its arguments'
+// usage, what it does in one line, whether a book's prose may use it, and
+// the parser that turns its arguments into an intent.
+type Command struct {
+	Name string
+	Args string
+	Doc  string
+	// Example is a line of it, for docs/embedding.md and the tests (in a
+	// cluster of machines A, B and C); "" for a command that takes nothing,
+	// whose example is its name.
+	Example string
+	Prose   bool
+	parse   func(c *Context, a args) (Intent, error)
+}
+
+// Table is every command, in the order docs/embedding.md lists them.
+// Every way in that speaks words reads its lines here, so that "next" or
+// "crash B" means one thing wherever it comes from.
+var Table []*Command
+
+func init() {
+	Table = append(Table, timeCommands...)
+	Table = append(Table, screenCommands...)
+	Table = append(Table, worldCommands...)
+	Table = append(Table, setupCommands...)
+}
+
+// find is the command called name, in any case.
+func find(name string) (*Command, bool) {
+	for _, c := range Table {
+		if strings.EqualFold(c.Name, name) {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// Names are the commands' names, in the table's order.
+func Names() []string {
+	out := make([]string, len(Table))
+	for i, c := range Table {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// proseNames are the names of the commands prose may use.
+func proseNames() string {
+	var out []string
+	for _, c := range Table {
+		if c.Prose {
+			out = append(out, c.Name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// fixed is a command that takes nothing and always asks for in.
+func fixed(name, doc string, prose bool, in Intent) *Command {
+	return &Command{Name: name, Doc: doc, Prose: prose, parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(0, 0); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}}
+}
+
+// toolbar is a toolbar command's command: its stable name runs it.
+func toolbar(cmd viz.Command, doc string, prose bool) *Command {
+	return fixed(cmd.String(), doc, prose, RunCommand{Cmd: cmd})
+}
+
+// onMachine is a command that acts on one machine with a verb.
+func onMachine(verb raftcore.Verb, doc string) *Command {
+	return &Command{Name: string(verb), Args: "MACHINE", Example: string(verb) + " B", Doc: doc, Prose: true, parse: func(c *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		i, err := a.machine(c, 0)
+		return ActOnMachine{Node: i, Verb: verb}, err
+	}}
+}
+
+// Time: playing, stepping, the story's steps and the timeline.
+var timeCommands = []*Command{
+	fixed("play", "Run virtual time.", true, SetPaused{Paused: false}),
+	{Name: "pause", Example: "pause B", Args: "[MACHINE]", Prose: true,
+		Doc: "Stop virtual time; with a machine, freeze that machine (it keeps its memory and misses what comes).",
+		parse: func(c *Context, a args) (Intent, error) {
+			if a.n() == 0 {
+				return SetPaused{Paused: true}, nil
+			}
+			return machineVerb(c, a, raftcore.DoPause)
+		}},
+	toolbar(viz.CmdPlayPause, "Pause or run virtual time, or play a resting figure's next step.", false),
+	fixed("next", "Play a figure's story on to its next step, where it rests.", true, PlayStep{}),
+	fixed("back", "Take a figure back to where its story's step began, or to the step before.", true, PrevStep{}),
+	toolbar(viz.CmdStep, "Pause and run until the next visible change.", false),
+	toolbar(viz.CmdStepBack, "Pause and go back to just before the latest visible change.", false),
+	toolbar(viz.CmdPrevEvent, "Pause and go back to the previous notable event.", false),
+	toolbar(viz.CmdNextEvent, "Pause and run on to the next notable event.", false),
+	{Name: "speed", Example: "speed 2x", Args: "X | faster | slower", Doc: "Set virtual seconds per real second, 0.01 to 10 (0.1, 1/10x, 2x), or move the slider a notch.",
+		parse: parseSpeed},
+	{Name: "seek", Example: "seek 1500", Args: "MS | later | earlier", Prose: true, Doc: "Show the run at MS milliseconds of virtual time, or a twentieth of the run later or earlier.",
+		parse: parseSeek},
+	fixed("live", "Leave the recorded past for the live end of the run.", false, GoLive{}),
+	fixed("other-run", "Bring back the run left by acting in the past.", false, ReturnToOtherRun{}),
+}
+
+// machineVerb is a verb acting on the machine named by the only argument.
+func machineVerb(c *Context, a args, verb raftcore.Verb) (Intent, error) {
+	if err := a.want(1, 1); err != nil {
+		return nil, err
+	}
+	i, err := a.machine(c, 0)
+	return ActOnMachine{Node: i, Verb: verb}, err
+}
+
+func parseSpeed(c *Context, a args) (Intent, error) {
+	if err := a.want(1, 1); err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(a.at(0)) {
+	case "faster":
+		return SetSpeed{Speed: viz.StepSpeed(c.Speed, 1)}, nil
+	case "slower":
+		return SetSpeed{Speed: viz.StepSpeed(c.Speed, -1)}, nil
+	}
+	s, err := viz.ParseSpeed(a.at(0))
+	if err != nil || s < viz.MinSpeed || s > viz.MaxSpeed {
+		return nil, fmt.Errorf("speed: %q is not a speed from 0.01 to 10 (such as 0.1, 1/10x or 2x)", a.at(0))
+	}
+	return SetSpeed{Speed: s}, nil
+}
+
+// maxSeekMs bounds a seek: no run is anywhere near a million seconds.
+const maxSeekMs = 1e9
+
+func parseSeek(c *Context, a args) (Intent, error) {
+	if err := a.want(1, 1); err != nil {
+		return nil, err
+	}
+	step := 0
+	switch strings.ToLower(a.at(0)) {
+	case "later":
+		step = 1
+	case "earlier":
+		step = -1
+	}
+	if step != 0 {
+		at := c.NowUs + int64(step)*max(c.HeadUs/20, c.TickUs)
+		return Seek{AtUs: min(max(at, 0), c.HeadUs)}, nil
+	}
+	ms, err := a.number(0, "a time in milliseconds")
+	if err != nil || ms < 0 || ms > maxSeekMs {
+		return nil, fmt.Errorf("seek: %q is not a time in milliseconds, as in seek 1500", a.at(0))
+	}
+	return Seek{AtUs: int64(ms * 1000)}, nil
+}
+
+// The screen: selection, menus, panels, the help and the key.
+var screenCommands = []*Command{
+	{Name: "select", Example: "select 2", Args: "MACHINE | 0", Doc: "Select a machine (0: none).", parse: func(c *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		if a.at(0) == "0" {
+			return Select{Node: -1}, nil
+		}
+		if n := a.whole(0); n > len(c.Names) {
+			return Select{Node: n - 1}, nil // Do says which numbers there are
+		}
+		i, err := a.machine(c, 0)
+		return Select{Node: i}, err
+	}},
+	fixed("deselect", "Select no machine and close the open menu.", false, ClearSelection{}),
+	fixed("dismiss", "Close the open menu, the help and the key.", false, Dismiss{}),
+	{Name: "open", Example: "open machine C", Args: "machine M | link A-C | message ID | zone N | setup | scenarios", Doc: "Open a menu, or close it when it is open.",
+		parse: parseOpen},
+	{Name: "panel", Example: "panel Safety", Args: "NAME", Doc: "Bring a panel's tab to the front (Scenario, Question, Node, Safety, Client).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		k, err := a.panel(0)
+		return ShowPanel{Panel: k}, err
+	}},
+	{Name: "unfold", Example: "unfold Client", Args: "NAME", Doc: "Open a stacked panel folded to its title.", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		k, err := a.panel(0)
+		return UnfoldPanel{Panel: k}, err
+	}},
+	{Name: "rules", Example: "rules all", Args: "all | broken", Doc: "List every safety rule, or only the broken ones.", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(a.at(0)) {
+		case "all":
+			return ShowEveryRule{On: true}, nil
+		case "broken":
+			return ShowEveryRule{On: false}, nil
+		}
+		return nil, a.usage()
+	}},
+	{Name: "help", Example: "help off", Args: "[on | off]", Doc: "Show or hide the keys and gestures (with nothing: the other way).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(0, 1); err != nil {
+			return nil, err
+		}
+		if a.n() == 0 {
+			return RunCommand{Cmd: viz.CmdHelp}, nil
+		}
+		on, err := a.onOff(0, false)
+		return ShowHelp{On: on}, err
+	}},
+	{Name: "legend", Example: "legend on", Args: "on | off", Doc: "Show or hide the key to the marks on the stage.", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		on, err := a.onOff(0, false)
+		return ShowLegend{On: on}, err
+	}},
+	fixed("close-note", "Hide the note in the banner.", false, CloseBanner{}),
+	{Name: "key", Example: "key c", Args: "NAME", Doc: "Press a key (c, Space, ?, Escape): whatever command it runs.", parse: func(c *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		line, ok := KeyLine(*c, a.at(0))
+		if !ok {
+			return nil, fmt.Errorf("key: %q does nothing", a.at(0))
+		}
+		return Parse(*c, line)
+	}},
+}
+
+func parseOpen(c *Context, a args) (Intent, error) {
+	if a.n() == 0 {
+		return nil, a.usage()
+	}
+	rest := args{cmd: a.cmd, fields: a.fields[1:]}
+	one := func() error { return rest.want(1, 1) }
+	switch strings.ToLower(a.at(0)) {
+	case "machine":
+		if err := one(); err != nil {
+			return nil, a.usage()
+		}
+		i, err := rest.machine(c, 0)
+		return OpenMachine{Node: i}, err
+	case "link":
+		if err := one(); err != nil {
+			return nil, a.usage()
+		}
+		l, oneWay, _, err := rest.link(c, 0)
+		if err == nil && oneWay {
+			err = fmt.Errorf("open: a link's menu is for both ways: write %s", Link(l, false, false))
+		}
+		return OpenLink{Link: l}, err
+	case "message":
+		if err := one(); err != nil {
+			return nil, a.usage()
+		}
+		id, err := rest.number(0, "a message number")
+		return OpenMessage{Msg: uint64(max(id, 0))}, err
+	case "zone":
+		if err := one(); err != nil {
+			return nil, a.usage()
+		}
+		return OpenZone{Zone: rest.whole(0) - 1}, nil
+	case "setup":
+		return OpenSetup{}, rest.want(0, 0)
+	case "scenarios":
+		return OpenScenarios{}, rest.want(0, 0)
+	}
+	return nil, a.usage()
+}
+
+// The world: every one of these becomes recorded actions.
+var worldCommands = []*Command{
+	onMachine(raftcore.DoResume, "Let a paused machine run again."),
+	onMachine(raftcore.DoCrash, "Crash a machine: it loses everything but what it saved to disk."),
+	onMachine(raftcore.DoRestart, "Start a crashed machine again from what it saved."),
+	onMachine(raftcore.DoTimeout, "Make a machine's election timer run out now."),
+	{Name: "write", Example: "write A", Args: "[MACHINE]", Prose: true, Doc: "Send a client write to the cluster, or to one machine.",
+		parse: func(c *Context, a args) (Intent, error) {
+			if a.n() == 0 {
+				return RunCommand{Cmd: viz.CmdClientWrite}, nil
+			}
+			return machineVerb(c, a, raftcore.DoWrite)
+		}},
+	{Name: "read", Example: "read B lease", Args: "MACHINE [linearizable | lease | local]", Prose: true, Doc: "Send a client read to one machine, served as said (the lab's choice with nothing).",
+		parse: parseRead},
+	{Name: "slow", Example: "slow B 20", Args: "MACHINE MS", Prose: true, Doc: "Make a machine take MS milliseconds over each message (1: normal).",
+		parse: func(c *Context, a args) (Intent, error) {
+			return machineValue(c, a, raftcore.DoSlow, "milliseconds per message")
+		}},
+	{Name: "drift", Example: "drift B 0.5", Args: "MACHINE RATE", Prose: true, Doc: "Make a machine's clock run at RATE times true time (1: exact).",
+		parse: func(c *Context, a args) (Intent, error) { return machineValue(c, a, raftcore.DoDrift, "a clock rate") }},
+	{Name: "isolate", Example: "isolate C", Args: "MACHINE", Prose: true, Doc: "Cut a machine off from every other machine.",
+		parse: func(c *Context, a args) (Intent, error) {
+			if err := a.want(1, 1); err != nil {
+				return nil, err
+			}
+			i, err := a.machine(c, 0)
+			return Isolate{Node: i}, err
+		}},
+	{Name: "reconnect", Example: "reconnect C", Args: "MACHINE", Prose: true, Doc: "Restore every link of a machine.",
+		parse: func(c *Context, a args) (Intent, error) {
+			if err := a.want(1, 1); err != nil {
+				return nil, err
+			}
+			i, err := a.machine(c, 0)
+			return Reconnect{Node: i}, err
+		}},
+	{Name: "cut", Example: "cut A-C", Args: "A-C | A->C", Prose: true, Doc: "Cut a link both ways, or one way (A->C: A's messages to C are lost).",
+		parse: func(c *Context, a args) (Intent, error) { return linkVerb(c, a, raftcore.DoCut) }},
+	{Name: "heal", Example: "heal A->C", Args: "[A-C | A->C]", Prose: true, Doc: "Heal every partition and cut link, or restore one link (both ways, or one way).",
+		parse: func(c *Context, a args) (Intent, error) {
+			if a.n() == 0 {
+				return RunCommand{Cmd: viz.CmdHeal}, nil
+			}
+			return linkVerb(c, a, raftcore.DoRestore)
+		}},
+	{Name: "latency", Example: "latency A-B 20 40", Args: "A-C LEAST MOST", Prose: true, Doc: "Set a link's delay, both ways, to LEAST to MOST milliseconds.",
+		parse: parseLatency},
+	{Name: "loss", Example: "loss A-B 0.2", Args: "A-C SHARE", Prose: true, Doc: "Lose a share of a link's messages, both ways (0 to 1).",
+		parse: parseLoss},
+	{Name: "move", Example: "move B 2", Args: "MACHINE SIDE", Doc: "Move a machine to side SIDE (from 1) of a partition, or of the figure's zones.",
+		parse: func(c *Context, a args) (Intent, error) {
+			if err := a.want(2, 2); err != nil {
+				return nil, err
+			}
+			i, err := a.machine(c, 0)
+			return MoveToZone{Node: i, Zone: a.whole(1) - 1}, err
+		}},
+	{Name: "zone", Example: "zone 1 crash", Args: "N crash | restart | cut | heal", Prose: true, Doc: "Act on a failure domain as a whole: lose it, bring it back, cut it off or reconnect it.",
+		parse: parseZone},
+	{Name: "drop", Example: "drop 9", Args: "MESSAGE", Doc: "Drop a message in flight: it never arrives.", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		id, err := a.number(0, "a message number")
+		return DropMessage{Msg: uint64(max(id, 0))}, err
+	}},
+	toolbar(viz.CmdRestartLeader, "Crash the leader, then bring it back.", false),
+	toolbar(viz.CmdSpreadTimers, "Spread the election timers so that one machine times out first.", false),
+	toolbar(viz.CmdAlignTimers, "Make the two earliest election timers run out together.", false),
+	toolbar(viz.CmdSplitVote, "Crash the leader and time two machines out together.", false),
+	toolbar(viz.CmdResumeAll, "Bring back every paused or crashed machine.", false),
+	{Name: "act", Example: `act {"do":"heal"}`, Args: "JSON", Doc: "Record one action given as the schedule format writes it.", parse: func(_ *Context, a args) (Intent, error) {
+		x, err := parseAction([]byte(a.rest))
+		return Act{Action: x}, err
+	}},
+}
+
+func parseRead(c *Context, a args) (Intent, error) {
+	if err := a.want(1, 2); err != nil {
+		return nil, err
+	}
+	i, err := a.machine(c, 0)
+	if err != nil {
+		return nil, err
+	}
+	in := ActOnMachine{Node: i, Verb: raftcore.DoRead}
+	if a.n() == 2 {
+		in.Mode = raftcore.ReadMode(strings.ToLower(a.at(1)))
+		switch in.Mode {
+		case raftcore.ReadLinearizable, raftcore.ReadLease, raftcore.ReadLocal:
+		default:
+			return nil, a.usage()
+		}
+	}
+	return in, nil
+}
+
+// machineValue is a verb with a number acting on a machine.
+func machineValue(c *Context, a args, verb raftcore.Verb, what string) (Intent, error) {
+	if err := a.want(2, 2); err != nil {
+		return nil, err
+	}
+	i, err := a.machine(c, 0)
+	if err != nil {
+		return nil, err
+	}
+	v, err := a.number(1, what)
+	return ActOnMachine{Node: i, Verb: verb, Value: v}, err
+}
+
+// linkVerb cuts or restores the link named by the only argument.
+func linkVerb(c *Context, a args, verb raftcore.Verb) (Intent, error) {
+	if err := a.want(1, 1); err != nil {
+		return nil, err
+	}
+	l, oneWay, back, err := a.link(c, 0)
+	return ActOnLink{Link: l, Verb: verb, OneWay: oneWay, Back: back}, err
+}
+
+// bothWays is argument 0 read as a link both ways.
+func bothWays(c *Context, a args) (viz.LinkID, error) {
+	l, oneWay, _, err := a.link(c, 0)
+	if err == nil && oneWay {
+		err = fmt.Errorf("%s: the lab sets a link's delay and loss both ways: write %s", a.cmd.Name, Link(l, false, false))
+	}
+	return l, err
+}
+
+func parseLatency(c *Context, a args) (Intent, error) {
+	if err := a.want(3, 3); err != nil {
+		return nil, err
+	}
+	l, err := bothWays(c, a)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := a.number(1, "a delay in milliseconds")
+	if err != nil {
+		return nil, err
+	}
+	hi, err := a.number(2, "a delay in milliseconds")
+	return ActOnLink{Link: l, Verb: raftcore.DoLatency, LatencyMs: [2]float64{lo, hi}}, err
+}
+
+func parseLoss(c *Context, a args) (Intent, error) {
+	if err := a.want(2, 2); err != nil {
+		return nil, err
+	}
+	l, err := bothWays(c, a)
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.number(1, "a share from 0 to 1")
+	return ActOnLink{Link: l, Verb: raftcore.DoLoss, Loss: p}, err
+}
+
+// zoneVerbs are the verbs a zone takes, by the word for them.
+var zoneVerbs = map[string]raftcore.Verb{
+	"crash": raftcore.DoZoneCrash, "restart": raftcore.DoZoneRestart, "cut": raftcore.DoZoneCut, "heal": raftcore.DoZoneHeal,
+}
+
+func parseZone(_ *Context, a args) (Intent, error) {
+	if err := a.want(2, 2); err != nil {
+		return nil, err
+	}
+	v, ok := zoneVerbs[strings.ToLower(a.at(1))]
+	if !ok {
+		return nil, a.usage()
+	}
+	return ActOnZone{Zone: a.whole(0) - 1, Verb: v}, nil
+}
+
+// The setup, scenarios and sharing.
+var setupCommands = []*Command{
+	fixed("reset", "Start the run again with the same settings (a figure with its knobs as they are).", true, Restart{}),
+	fixed("reseed", "Start the run again with the next seed.", false, Reseed{}),
+	{Name: "knob", Example: "knob split 4/1", Args: "NAME VALUE", Prose: true, Doc: "Start the figure again with one of its knobs set (the value may hold spaces).",
+		parse: func(_ *Context, a args) (Intent, error) {
+			if a.n() < 2 {
+				return nil, a.usage()
+			}
+			return SetKnob{Knob: a.at(0), Value: strings.Join(a.fields[1:], " ")}, nil
+		}},
+	{Name: "autoplay", Example: "autoplay on", Args: "on | off", Doc: "Have the app play the scenario's script from the start, or stop playing it.",
+		parse: func(_ *Context, a args) (Intent, error) {
+			if err := a.want(1, 1); err != nil {
+				return nil, err
+			}
+			on, err := a.onOff(0, false)
+			return SetAutoplay{On: on}, err
+		}},
+	{Name: "scenario", Example: "scenario majority", Args: "[ID]", Doc: "Start a scenario (nothing: free play).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(0, 1); err != nil {
+			return nil, err
+		}
+		return StartScenario{ID: a.at(0)}, nil
+	}},
+	{Name: "nodes", Example: "nodes 5", Args: "N", Doc: "Start a free-play run of N machines (1 to 9).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		return SetNodes{Nodes: a.whole(0)}, nil
+	}},
+	{Name: "protocol", Example: "protocol naive-copy", Args: "P", Doc: "Start a free-play run of a protocol (raft, naive-copy, failover).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		return SetProtocol{Protocol: a.at(0)}, nil
+	}},
+	{Name: "option", Example: "option prevote off", Args: "prevote | checkquorum on | off", Doc: "Start a free-play run with a Raft option on or off.", parse: parseOption},
+	{Name: "election", Example: "election 20", Args: "TICKS", Doc: "Start the run again with an election timeout of TICKS ticks (2 to 100).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		return SetElection{Ticks: a.whole(0)}, nil
+	}},
+	{Name: "theme", Example: "theme dark", Args: "light | dark", Doc: "Change the palette.", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		return SetTheme{Theme: frame.Theme(strings.ToLower(a.at(0)))}, nil
+	}},
+	fixed("lab", "Open the full lab at this moment of this run, in a new tab.", false, OpenInLab{}),
+	fixed("copy-link", "Copy the share link of the run so far.", false, CopyLink{}),
+	fixed("save-run", "Save the run as a schedule file.", false, SaveRun{}),
+	fixed("save-trace", "Save the run's trace as a file.", false, SaveTrace{}),
+	fixed("save-picture", "Save the next frame as a picture.", false, SavePicture{}),
+	fixed("choose-run", "Ask for a schedule file to open.", false, ChooseRun{}),
+	{Name: "import", Example: `import {"nodes":3,"actions":[]}`, Args: "JSON", Doc: "Open a schedule: its world, replayed to its end.", parse: func(_ *Context, a args) (Intent, error) {
+		if a.rest == "" {
+			return nil, a.usage()
+		}
+		return OpenRun{JSON: a.rest}, nil
+	}},
+}
+
+func parseOption(_ *Context, a args) (Intent, error) {
+	if err := a.want(2, 2); err != nil {
+		return nil, err
+	}
+	on, err := a.onOff(1, false)
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(a.at(0)) {
+	case "prevote":
+		return SetPreVote{On: on}, nil
+	case "checkquorum":
+		return SetCheckQuorum{On: on}, nil
+	}
+	return nil, fmt.Errorf("option: %q is not an option; use prevote or checkquorum", a.at(0))
+}
+
+// ExampleLine is a line of c: its Example, or its name when it takes
+// nothing.
+func (c *Command) ExampleLine() string {
+	if c.Example != "" {
+		return c.Example
+	}
+	return c.Name
+}
