@@ -8,6 +8,7 @@ import (
 	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 )
@@ -108,8 +109,6 @@ type App struct {
 	zoneMemo []int
 
 	// Reader's choices.
-	paused   bool
-	speed    float64
 	theme    frame.Theme
 	selected int // node index, -1 for none
 	menu     menuState
@@ -131,7 +130,6 @@ type App struct {
 	// forkedAt is when the reader's last action forked the run (-1 when
 	// it did not), for Do to say so after the action's own note.
 	forkedAt  int64
-	visible   bool
 	readMode  raftcore.ReadMode
 	showRules bool // the safety panel lists rules that hold too
 	// opened is a panel the reader unfolded (-1: none).
@@ -141,11 +139,7 @@ type App struct {
 	// panelRects are where the panels were drawn last.
 	panelRects []panelRect
 
-	// Clock.
-	realNow  time.Duration
-	lastReal time.Duration
-	started  bool
-	carry    float64 // virtual microseconds not yet run
+	clock *clock.Clock
 
 	press pointerState
 	// cache is what frames remember of the world shown.
@@ -154,9 +148,8 @@ type App struct {
 	// whose operations changed since the last frame.
 	reads linearize.Cache
 
-	// pace is when a playing figure rests next; figBars are the strips
-	// above and below its machines that hold its controls.
-	pace    pace
+	// figBars are the strips above and below a figure's machines that
+	// hold its controls.
 	figBars [2]viz.Rect
 
 	effects []frame.Effect
@@ -176,7 +169,7 @@ type banner struct {
 // New builds an app from its options. Parameters are assumed checked by
 // viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
 func New(o Options) (*App, error) {
-	a := &App{opts: o, params: o.Params, selected: -1, visible: true, opened: -1}
+	a := &App{opts: o, params: o.Params, selected: -1, opened: -1}
 	m := o.Measure
 	if m == nil {
 		m = estimateWidth
@@ -187,13 +180,14 @@ func New(o Options) (*App, error) {
 		return nil, err
 	}
 	a.rec = viz.NewRecognizer(viz.GestureConfig{})
-	a.speed = a.params.Speed
+	speed := a.params.Speed
 	if !o.SpeedGiven {
-		a.speed = DefaultSpeed
+		speed = DefaultSpeed
 		if a.params.Embed && a.params.Scenario != "" {
-			a.speed = FigureSpeed
+			speed = FigureSpeed
 		}
 	}
+	a.clock = clock.New(speed)
 	a.theme = frame.Theme(a.params.Theme)
 	a.readMode = raftcore.ReadLinearizable
 	if err := a.start(); err != nil {
@@ -258,7 +252,7 @@ func (a *App) start() error {
 // resetView forgets what the reader had chosen on screen about the old
 // world, and what frames remembered of it.
 func (a *App) resetView() {
-	a.carry = 0
+	a.clock.Forget()
 	a.selected = -1
 	a.menu = menuState{}
 	a.logBack = 0
@@ -294,10 +288,10 @@ func (a *App) World() *raftcore.World { return a.hist.World() }
 func (a *App) Params() viz.Params { return a.params }
 
 // Paused reports whether virtual time stands still.
-func (a *App) Paused() bool { return a.paused }
+func (a *App) Paused() bool { return a.clock.Paused() }
 
 // Speed is virtual seconds per real second.
-func (a *App) Speed() float64 { return a.speed }
+func (a *App) Speed() float64 { return a.clock.Speed() }
 
 // Version changes whenever the frame would look different.
 func (a *App) Version() uint64 { return a.version }
@@ -337,7 +331,7 @@ func (a *App) changed() { a.version++ }
 func (a *App) say(text string, tone frame.Tone, d time.Duration) {
 	a.banner = banner{text: text, tone: tone}
 	if d > 0 {
-		a.banner.until = a.realNow + d
+		a.banner.until = a.clock.Now() + d
 	}
 	a.changed()
 }
@@ -348,31 +342,20 @@ func (a *App) note(text string) { a.say(text, frame.ToneText, 4*time.Second) }
 // SetVisible pauses the whole app while an embedding page has it out of
 // view: no simulation, no drawing.
 func (a *App) SetVisible(v bool) {
-	if a.visible != v {
-		a.visible = v
-		a.started = false // do not count the hidden time as elapsed
+	if a.clock.SetVisible(v) {
 		a.changed()
 	}
 }
 
 // Visible reports whether the app is in view.
-func (a *App) Visible() bool { return a.visible }
+func (a *App) Visible() bool { return a.clock.Visible() }
 
 // Update advances the app to real time now: it runs the world when
 // playing, fires long presses and expires the banner. Hosts call it once a
 // tick (60 times a second).
 func (a *App) Update(now time.Duration) {
 	a.stats.Updates++
-	a.realNow = now
-	if !a.started {
-		a.started, a.lastReal = true, now
-	}
-	dt := now - a.lastReal
-	a.lastReal = now
-	// A long gap (a hidden tab, a debugger) must not make the world leap.
-	if dt > 250*time.Millisecond {
-		dt = 250 * time.Millisecond
-	}
+	step := a.clock.Tick(now, a.help)
 	if g := a.rec.Tick(now); g.Kind != viz.GestureNone {
 		a.gesture(g)
 	}
@@ -380,13 +363,7 @@ func (a *App) Update(now time.Duration) {
 		a.banner = banner{}
 		a.changed()
 	}
-	if !a.visible || a.paused || a.help {
-		return
-	}
-	a.carry += float64(dt.Microseconds()) * a.speed
-	if a.carry >= 1 {
-		step := int64(a.carry)
-		a.carry -= float64(step)
+	if step > 0 {
 		a.advance(a.hist.NowUs() + step)
 		a.afterWorldMoved()
 		a.restIfDue()

@@ -29,17 +29,17 @@ func newApp(t testing.TB, nodes int, w, h float64) *App {
 	return a
 }
 
-// clock drives an app's Update at 60 ticks a second.
-type clock struct{ now time.Duration }
+// hostClock is a host calling an app's Update at 60 ticks a second.
+type hostClock struct{ now time.Duration }
 
-func (c *clock) run(a *App, d time.Duration) {
+func (c *hostClock) run(a *App, d time.Duration) {
 	for end := c.now + d; c.now < end; c.now += time.Second / 60 {
 		a.Update(c.now)
 	}
 }
 
 // untilLeader runs the app until some machine leads, or fails.
-func untilLeader(t testing.TB, a *App, c *clock) int {
+func untilLeader(t testing.TB, a *App, c *hostClock) int {
 	t.Helper()
 	for i := 0; i < 600; i++ {
 		if l := a.leader(); l >= 0 {
@@ -53,10 +53,10 @@ func untilLeader(t testing.TB, a *App, c *clock) int {
 
 // slowCluster is a free-play app of n machines on 1280×800 that has a
 // leader, with every link then slowed to 2-3 s.
-func slowCluster(t testing.TB, n int) (*App, *clock) {
+func slowCluster(t testing.TB, n int) (*App, *hostClock) {
 	t.Helper()
 	a := newApp(t, n, 1280, 800)
-	c := &clock{}
+	c := &hostClock{}
 	untilLeader(t, a, c)
 	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestDefaultSpeedIsSlowUnlessChosen(t *testing.T) {
 func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	a.Do(command.SetSpeed{Speed: 0.5})
-	var c clock
+	var c hostClock
 	c.run(a, 2*time.Second)
 	got := a.World().Now()
 	// Two real seconds at half speed is one virtual second, give or take
@@ -121,7 +121,7 @@ func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
 
 func TestClientWriteKeyGoesToTheLeaderAndCompletes(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	var c clock
+	var c hostClock
 	l := untilLeader(t, a, &c)
 	if !a.Key("c") {
 		t.Fatal("key c did nothing")
@@ -145,7 +145,7 @@ func TestClientWriteKeyGoesToTheLeaderAndCompletes(t *testing.T) {
 
 func TestKeysMapToActions(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	var c clock
+	var c hostClock
 	l := untilLeader(t, a, &c)
 	n := len(a.World().Actions())
 	a.Key("r")
@@ -182,7 +182,7 @@ func TestKeysMapToActions(t *testing.T) {
 }
 
 // press sends a press, moves in steps and a release, as a mouse would.
-func press(a *App, c *clock, from, to viz.Point, steps int) {
+func press(a *App, c *hostClock, from, to viz.Point, steps int) {
 	a.Pointer(viz.PointerEvent{Action: viz.PointerDown, Pos: from, Time: c.now})
 	for i := 1; i <= steps; i++ {
 		c.now += time.Second / 60
@@ -195,8 +195,8 @@ func press(a *App, c *clock, from, to viz.Point, steps int) {
 
 func TestCutStrokeCutsAndRestoresLinks(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.paused = true
-	var c clock
+	a.clock.SetPaused(true)
+	var c hostClock
 	l := a.Layout()
 	lk, _ := l.Link(0, 1)
 	mid := lk.Seg.At(0.5)
@@ -221,8 +221,8 @@ func TestCutStrokeCutsAndRestoresLinks(t *testing.T) {
 
 func TestDraggingANodeOutPartitionsItAndBackReconnects(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	a.paused = true
-	var c clock
+	a.clock.SetPaused(true)
+	var c hostClock
 	l := a.Layout()
 	node := 2
 	center := l.Nodes[node].Center
@@ -265,8 +265,8 @@ func TestDraggingANodeOutPartitionsItAndBackReconnects(t *testing.T) {
 
 func TestNodeMenuActions(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.paused = true
-	var c clock
+	a.clock.SetPaused(true)
+	var c hostClock
 	center := a.Layout().Nodes[1].Center
 	press(a, &c, center, center, 0)
 	if a.State().Menu != "node:2" || a.Selected() != 1 {
@@ -322,8 +322,8 @@ func widgetIDs(a *App) []string {
 
 func TestLinkMenuOneWayLatencyAndLoss(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.paused = true
-	var c clock
+	a.clock.SetPaused(true)
+	var c hostClock
 	lk, _ := a.Layout().Link(0, 2)
 	p := lk.Seg.At(0.3)
 	press(a, &c, p, p, 0)
@@ -362,9 +362,9 @@ func TestLinkMenuOneWayLatencyAndLoss(t *testing.T) {
 
 func TestMessageInspectAndDrop(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
-	a.paused = true
+	a.clock.SetPaused(true)
 	f := a.Frame()
 	var m frame.MsgView
 	for _, x := range f.Messages {
@@ -413,7 +413,7 @@ func TestMessageInspectAndDrop(t *testing.T) {
 
 func TestMessagesAreDrawnWhereTheyAreOnTheWire(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	w := a.World()
 	f := a.Frame()
@@ -447,7 +447,7 @@ func TestMessagesAreDrawnWhereTheyAreOnTheWire(t *testing.T) {
 
 func TestSnapshotJSON(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	a.Key("c")
 	data, err := a.SnapshotJSON()
@@ -533,7 +533,7 @@ func TestCmdBridge(t *testing.T) {
 
 func TestStepAndStepBack(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	a.Command(viz.CmdPlayPause)
 	before := a.World().TraceCount()
@@ -562,7 +562,7 @@ func TestStepAndStepBack(t *testing.T) {
 
 func TestShareLinkReopensTheSameRun(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	a.Key("c")
 	c.run(a, time.Second)
@@ -595,7 +595,7 @@ func TestShareLinkReopensTheSameRun(t *testing.T) {
 
 func TestImportAndExportSchedule(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	a.Key("c")
 	c.run(a, 500*time.Millisecond)
@@ -624,7 +624,7 @@ func TestImportAndExportSchedule(t *testing.T) {
 
 func TestActingInThePastForksAndTheOldRunComesBack(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	c.run(a, time.Second)
 	head := a.World().Now()

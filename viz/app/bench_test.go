@@ -14,7 +14,7 @@ import (
 // hundreds of messages are on the wire at once.
 func busyApp(b testing.TB, want int) *App {
 	a := newApp(b, 9, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(b, a, &c)
 	if err := a.Act([]byte(`{"do":"latency","latency_ms":[2000,3000]}`)); err != nil {
 		b.Fatal(err)
@@ -26,7 +26,7 @@ func busyApp(b testing.TB, want int) *App {
 	if n := a.World().InFlightCount(); n < want {
 		b.Fatalf("only %d messages in flight, want %d", n, want)
 	}
-	a.paused = true
+	a.clock.SetPaused(true)
 	return a
 }
 
@@ -50,9 +50,9 @@ func BenchmarkFrame(b *testing.B) {
 // frame's worth at real time, then build the frame.
 func BenchmarkTick(b *testing.B) {
 	a := busyApp(b, 300)
-	a.paused = false
+	a.clock.SetPaused(false)
 	a.Do(command.SetSpeed{Speed: 1})
-	c := clock{now: time.Hour}
+	c := hostClock{now: time.Hour}
 	a.Update(c.now)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -90,7 +90,7 @@ func BenchmarkLongRunHeap(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var c clock
+		var c hostClock
 		heapAt := map[int]float64{}
 		for m := 1; m <= 90; m++ {
 			// A virtual minute is 6 s of app time at 10x.
@@ -122,7 +122,7 @@ func readerSession(b *testing.B) *App {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var c clock
+	var c hostClock
 	for s := 0; s < 60; s++ {
 		a.Key("c")
 		for i, mode := range []string{"local", "linearizable"} {
@@ -136,7 +136,7 @@ func readerSession(b *testing.B) *App {
 	if err := a.Do(command.ShowPanel{Panel: viz.PanelClient}); err != nil {
 		b.Fatal(err)
 	}
-	a.paused = true
+	a.clock.SetPaused(true)
 	return a
 }
 

@@ -169,7 +169,7 @@ func (a *App) State() Snapshot {
 	w := a.World()
 	s := Snapshot{
 		NowMs: float64(w.Now()) / 1000, HeadMs: float64(a.hist.HeadUs()) / 1000, Live: a.hist.AtHead(),
-		Paused: a.paused, Visible: a.visible, Speed: a.speed, SpeedLabel: viz.FormatSpeed(a.speed),
+		Paused: a.clock.Paused(), Visible: a.clock.Visible(), Speed: a.clock.Speed(), SpeedLabel: viz.FormatSpeed(a.clock.Speed()),
 		Theme: a.theme, Embed: a.params.Embed, Protocol: string(a.cfg.Protocol), Nodes: a.cfg.Nodes, Seed: a.cfg.Seed,
 		PreVote: a.cfg.PreVote, CheckQuorum: a.cfg.CheckQuorum, Election: a.cfg.ElectionTicks,
 		Selected: a.selected + 1, Menu: a.menu.String(), Panel: a.tab.Title(), Help: a.help, Banner: a.bannerText(),
@@ -330,7 +330,7 @@ func (a *App) pageIntent(name string, args ...string) (command.Intent, error) {
 // commandContext is what the command table needs to know of the app to
 // read a line: the machines' names, the speed and the run's times.
 func (a *App) commandContext() command.Context {
-	return command.Context{Names: a.machineNames(), Speed: a.speed, NowUs: a.hist.NowUs(), HeadUs: a.hist.HeadUs(),
+	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.hist.NowUs(), HeadUs: a.hist.HeadUs(),
 		TickUs: int64(a.cfg.TickMs) * 1000, Open: a.menu.kind != menuNone || a.help}
 }
 

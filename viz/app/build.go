@@ -92,7 +92,7 @@ func (a *App) recent() {
 
 // fallUs is how long a fall lasts in virtual time at the current speed.
 func (a *App) fallUs() int64 {
-	return max(int64(fallRealUs*a.speed), 5_000)
+	return max(int64(fallRealUs*a.clock.Speed()), 5_000)
 }
 
 func (a *App) buildZones() {

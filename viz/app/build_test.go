@@ -68,7 +68,7 @@ func TestLinkLabelsThatWouldStackAreDropped(t *testing.T) {
 // none.
 func TestHeartbeatRingsOnlyTheLeader(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	c := &clock{}
+	c := &hostClock{}
 	lead := untilLeader(t, a, c)
 	rang := false
 	for i := 0; i < 120; i++ {

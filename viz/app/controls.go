@@ -50,15 +50,15 @@ func (a *App) buildToolbar() {
 		icon := cmdIcons[b.Cmd]
 		on := false
 		if b.Cmd == viz.CmdPlayPause {
-			if !a.paused {
+			if !a.clock.Paused() {
 				icon = "pause"
 			}
-			on = !a.paused
+			on = !a.clock.Paused()
 		}
 		if b.Cmd == viz.CmdHelp {
 			on = a.help
 		}
-		f.Toolbar = append(f.Toolbar, frame.Widget{ID: cmdPrefix + b.Cmd.String(), Kind: frame.WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.paused),
+		f.Toolbar = append(f.Toolbar, frame.Widget{ID: cmdPrefix + b.Cmd.String(), Kind: frame.WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.clock.Paused()),
 			Do: command.ToolbarLine(b.Cmd)})
 		right = max(right, b.Rect.Right())
 	}
@@ -97,9 +97,9 @@ func (a *App) buildToolbar() {
 	}
 	// Speed slider: its value on the left, the track on the right.
 	s := a.lay.Speed
-	label := "speed " + viz.FormatSpeed(a.speed)
+	label := "speed " + viz.FormatSpeed(a.clock.Speed())
 	lw := a.measure("speed 1/100x", sizeSmall) + 8
-	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(a.speed)}
+	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(a.clock.Speed())}
 	if s.W > lw+40 {
 		f.Speed.Track = viz.XYWH(s.X+lw, s.Y+s.H/2-3, s.W-lw-8, 6)
 		f.Speed.Label = frame.TextItem{Text: label, X: s.X + 2, Y: s.Y + (s.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText}
@@ -137,7 +137,7 @@ func (a *App) statusLine() string {
 			s += " · " + itoa(k) + " authorities"
 		}
 	}
-	if a.paused {
+	if a.clock.Paused() {
 		s += " · paused"
 	}
 	return s

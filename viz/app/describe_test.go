@@ -46,7 +46,7 @@ func TestDescriptionSaysWhoLeadsWhatIsCutAndWhatIsCommitted(t *testing.T) {
 	assert.Contains(t, desc, "Nothing is committed yet.")
 	assert.Empty(t, said, "the opening state is described, not announced")
 
-	c := &clock{}
+	c := &hostClock{}
 	l := untilLeader(t, a, c)
 	name := a.cfg.Name(nodeID(l))
 	desc, said = takeWords(a)
@@ -75,7 +75,7 @@ func TestDescriptionIsHandedOnOnlyWhenItChanges(t *testing.T) {
 	desc, _ := takeWords(a)
 	require.NotEmpty(t, desc)
 	require.NoError(t, a.Do(command.SetPaused{Paused: true}))
-	c := &clock{}
+	c := &hostClock{}
 	c.run(a, time.Second)
 	desc, said := takeWords(a)
 	assert.Empty(t, desc, "a paused figure's description is not handed on again")
@@ -111,7 +111,7 @@ func TestFigureAnnouncesItsSteps(t *testing.T) {
 		}
 	}
 	require.Len(t, steps, 1, "the step shown at the opening is handed on")
-	c := &clock{}
+	c := &hostClock{}
 	require.NoError(t, a.Do(command.PlayStep{}))
 	var said []string
 	for i := 0; i < 600 && !a.Paused(); i++ {

@@ -13,7 +13,7 @@ import (
 // machine restarting as a follower moves along no arrow.
 func TestDiagramLightsTheLatestTransition(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	c := &clock{}
+	c := &hostClock{}
 	lead := untilLeader(t, a, c)
 	c.run(a, time.Second)
 	f, g := (lead+1)%5, (lead+2)%5

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -44,14 +43,12 @@ func (a *App) Do(in command.Intent) error {
 	case command.RunCommand:
 		return a.command(in.Cmd)
 	case command.SetPaused:
-		a.paused, a.started = in.Paused, false
+		a.clock.SetPaused(in.Paused)
 	case command.SetSpeed:
-		if !math.IsNaN(in.Speed) {
-			a.speed = math.Min(math.Max(in.Speed, viz.MinSpeed), viz.MaxSpeed)
-		}
+		a.clock.SetSpeed(in.Speed)
 	case command.Seek:
 		a.hist.GoTo(in.AtUs)
-		a.carry = 0
+		a.clock.Forget()
 		a.afterWorldMoved()
 	case command.GoLive:
 		a.goLive()
@@ -223,25 +220,24 @@ func (a *App) command(c viz.Command) error {
 	w := a.World()
 	switch c {
 	case viz.CmdPlayPause:
-		if a.figure() && a.paused {
+		if a.figure() && a.clock.Paused() {
 			return a.playStep()
 		}
-		a.paused = !a.paused
-		a.started = false
+		a.clock.SetPaused(!a.clock.Paused())
 	case viz.CmdStep:
-		a.paused = true
+		a.clock.SetPaused(true)
 		if !a.hist.Step() {
 			a.note("Nothing more happens: no events are due.")
 		}
 		a.afterWorldMoved()
 	case viz.CmdStepBack:
-		a.paused = true
+		a.clock.SetPaused(true)
 		if !a.hist.StepBack() {
 			a.note("This is the start of the run.")
 		}
 		a.afterWorldMoved()
 	case viz.CmdPrevEvent:
-		a.paused = true
+		a.clock.SetPaused(true)
 		if m, ok := a.hist.PrevMark(); ok {
 			a.note(a.markText(m))
 		} else {
@@ -250,7 +246,7 @@ func (a *App) command(c viz.Command) error {
 		}
 		a.afterWorldMoved()
 	case viz.CmdNextEvent:
-		a.paused = true
+		a.clock.SetPaused(true)
 		if m, ok := a.hist.NextMark(); ok {
 			a.note(a.markText(m))
 		} else {
@@ -376,7 +372,7 @@ func (a *App) returnToOtherRun() error {
 		return fmt.Errorf("there is no other run to go back to")
 	}
 	a.cache = a.cache.forked(g.Fork.AtUs)
-	a.paused = true
+	a.clock.SetPaused(true)
 	a.afterWorldMoved()
 	a.note("Back on the run you had left; the one you made is kept in its place.")
 	return nil
@@ -395,7 +391,8 @@ func (a *App) setAutoplay(on bool) error {
 	if err := a.restartScenario(); err != nil {
 		return err
 	}
-	a.scen.autoplay, a.paused = true, false
+	a.scen.autoplay = true
+	a.clock.SetPaused(false)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/app/clock"
 	"raftlab/viz/frame"
 )
 
@@ -45,14 +46,6 @@ const (
 	idFigureLab     = "figure.lab"
 )
 
-// pace is when a playing figure rests next.
-type pace struct {
-	// goal is the story step it rests at (-1: none); untilUs the virtual
-	// time it rests at at the latest (0: none).
-	goal    int
-	untilUs int64
-}
-
 // figure reports whether the app shows an embedded figure.
 func (a *App) figure() bool { return a.params.Embed && a.scen != nil }
 
@@ -61,7 +54,7 @@ func (a *App) figure() bool { return a.params.Embed && a.scen != nil }
 func (a *App) openFigure() {
 	r := a.scen
 	r.autoplay = true
-	a.paused, a.pace = true, pace{goal: -1}
+	a.clock.Rest()
 	if at := int64(r.s.UI.OpenMs * 1000); at > a.hist.NowUs() {
 		a.advance(at)
 		a.afterWorldMoved()
@@ -89,23 +82,23 @@ func (a *App) playStep() error {
 		// The next step was reached with this one, or the story is over
 		// and its closing line is next: show it, still.
 		r.shown++
-		a.paused, a.pace = true, pace{goal: -1}
+		a.clock.Rest()
 		a.changed()
 		return nil
 	}
 	now := a.hist.NowUs()
-	a.pace = pace{goal: -1, untilUs: now + actRunUs}
+	p := clock.Pace{Goal: -1, UntilUs: now + actRunUs}
 	if !r.tr.Done() {
-		a.pace.goal = r.tr.Step() + 1
+		p.Goal = r.tr.Step() + 1
 	}
 	if end := r.scriptEndUs(); r.autoplay && end > now {
-		a.pace.untilUs = end
+		p.UntilUs = end
 	}
 	if !a.hist.AtHead() {
 		// Replaying the recorded run: its steps come where they came.
-		a.pace.untilUs = max(a.pace.untilUs, a.hist.HeadUs())
+		p.UntilUs = max(p.UntilUs, a.hist.HeadUs())
 	}
-	a.paused, a.started = false, false
+	a.clock.Play(p)
 	return nil
 }
 
@@ -114,32 +107,30 @@ func (a *App) keepMoving() {
 	if !a.figure() {
 		return
 	}
-	if a.paused {
+	if a.clock.Paused() {
 		// The reader moves the story on from where the world stands.
 		r := a.scen
 		r.shown = r.latest()
-		a.pace = pace{goal: -1}
+		p := clock.Resting
 		if !r.tr.Done() {
-			a.pace.goal = r.tr.Step() + 1
+			p.Goal = r.tr.Step() + 1
 		}
-		a.paused, a.started = false, false
+		a.clock.Play(p)
 	}
-	a.pace.untilUs = max(a.pace.untilUs, a.hist.NowUs()+actRunUs)
+	a.clock.RunUntil(a.hist.NowUs() + actRunUs)
 }
 
 // restIfDue pauses a playing figure once its pace says so.
 func (a *App) restIfDue() {
-	if !a.figure() || a.paused {
+	if !a.figure() {
 		return
 	}
-	p, r := a.pace, a.scen
-	if p.goal >= 0 && r.tr.Step() >= p.goal {
-		// Rest on the goal, even when later steps came with it.
-		r.shown = p.goal
-		a.paused, a.pace = true, pace{goal: -1}
-		a.changed()
-	} else if p.untilUs > 0 && a.hist.NowUs() >= p.untilUs {
-		a.paused, a.pace = true, pace{goal: -1}
+	p, r := a.clock.Pace(), a.scen
+	if a.clock.RestIfDue(r.tr.Step(), a.hist.NowUs()) {
+		if p.Goal >= 0 && r.tr.Step() >= p.Goal {
+			// Rest on the goal, even when later steps came with it.
+			r.shown = p.Goal
+		}
 		a.changed()
 	}
 }
@@ -155,11 +146,11 @@ func (a *App) prevStep() error {
 	if r == nil {
 		return fmt.Errorf("step back: no figure is shown")
 	}
-	a.paused, a.pace = true, pace{goal: -1}
+	a.clock.Rest()
 	now := a.hist.NowUs()
 	// A figure rests at the event that reached its step; one stopped by
 	// the reader has run a frame or so past it.
-	near := int64(300_000 * math.Max(a.speed, 1))
+	near := int64(300_000 * math.Max(a.clock.Speed(), 1))
 	open := int64(r.s.UI.OpenMs * 1000)
 	at := func(k int) int64 {
 		ms, _ := r.tr.ReachedAtMs(k)
@@ -209,7 +200,7 @@ func (a *App) retrack(to int64, step int) {
 	if step >= 0 {
 		r.shown = min(step, r.tr.Step())
 	}
-	a.carry = 0
+	a.clock.Forget()
 	a.afterWorldMoved()
 }
 
@@ -424,7 +415,7 @@ func (a *App) buildFigureBars() {
 	top, bottom := a.figBars[0], a.figBars[1]
 	play := button(idFigurePlay, "Play next step", "next")
 	switch {
-	case !a.paused:
+	case !a.clock.Paused():
 		play = button(idFigurePlay, "Pause", "pause")
 	case r.shownDone():
 		play.Label = "Play on"
@@ -438,7 +429,7 @@ func (a *App) buildFigureBars() {
 	f.Toolbar = a.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
 	status := fmt.Sprintf("Step %d of %d", r.step()+1, r.tr.StepCount())
 	switch {
-	case !a.paused:
+	case !a.clock.Paused():
 		status += " · playing"
 	case r.shownDone():
 		status += " · the end"

@@ -33,7 +33,7 @@ func figureApp(t testing.TB, id string, w, h float64) *App {
 // limit of real time; it returns the real time it played. A step reached
 // with the one shown, or the closing line after the last step, is shown at
 // once, the figure still.
-func playToRest(t *testing.T, a *App, c *clock, limit time.Duration) time.Duration {
+func playToRest(t *testing.T, a *App, c *hostClock, limit time.Duration) time.Duration {
 	t.Helper()
 	shown, now := a.scen.shown, a.World().Now()
 	require.NoError(t, a.Click(idFigurePlay))
@@ -104,7 +104,7 @@ func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 				for _, st := range s.Settings {
 					require.NoError(t, a.Do(command.SetKnob{Knob: st.Knob, Value: st.Value}))
 				}
-				var c clock
+				var c hostClock
 				c.run(a, time.Second)
 				require.True(t, a.Paused(), "the figure does not open still")
 				checkFigureFrame(t, a, "at the start")
@@ -130,7 +130,7 @@ func TestFigureRestsOnEveryStep(t *testing.T) {
 			for _, st := range s.Settings {
 				require.NoError(t, a.Do(command.SetKnob{Knob: st.Knob, Value: st.Value}))
 			}
-			var c clock
+			var c hostClock
 			c.run(a, time.Second)
 			require.True(t, a.Paused(), "the figure does not open still")
 			rested := map[int]bool{}
@@ -199,7 +199,7 @@ func figureLabel(s *scenarios.Scenario) string {
 func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
 	a := figureApp(t, "slow-or-dead", 720, 450)
 	s := a.scen.s
-	var c clock
+	var c hostClock
 	c.run(a, 2*time.Second)
 	assert.True(t, a.Paused())
 	assert.Equal(t, FigureSpeed, a.Speed())
@@ -248,7 +248,7 @@ func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
 // at the same moment again.
 func TestFigureStepsBack(t *testing.T) {
 	a := figureApp(t, "majority", 350, 560)
-	var c clock
+	var c hostClock
 	playToRest(t, a, &c, 30*time.Second)
 	playToRest(t, a, &c, 30*time.Second)
 	require.Equal(t, 2, a.scen.step())
@@ -278,7 +278,7 @@ func TestFigureStepsBack(t *testing.T) {
 // a while, and it rests again.
 func TestFigureActingRunsItThenRests(t *testing.T) {
 	a := figureApp(t, "two-worlds", 720, 450)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	require.True(t, a.Paused())
 	require.NoError(t, a.Do(command.Act{Action: a.nextWrite(0)}))
@@ -296,7 +296,7 @@ func TestFigureActingRunsItThenRests(t *testing.T) {
 // the opening moment, still, with the script ready to play.
 func TestFigureStartsAgainStill(t *testing.T) {
 	a := figureApp(t, "two-leaders", 720, 450)
-	var c clock
+	var c hostClock
 	playToRest(t, a, &c, 30*time.Second)
 	a.Do(command.Act{Action: a.nextWrite(1)}) // the reader takes over
 	require.False(t, a.scen.autoplay)
@@ -316,7 +316,7 @@ func TestFigureStartsAgainStill(t *testing.T) {
 func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	a := figureApp(t, "majority", 720, 450)
 	require.NoError(t, a.Do(command.SetKnob{Knob: "split", Value: "2/2/1"}))
-	var c clock
+	var c hostClock
 	playToRest(t, a, &c, 30*time.Second)
 	require.NoError(t, a.Click(idFigureLab))
 	effects := a.TakeEffects()
@@ -370,7 +370,7 @@ func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
 // button does.
 func TestFigureKeysPlayStepByStep(t *testing.T) {
 	a := figureApp(t, "roles", 720, 450)
-	var c clock
+	var c hostClock
 	require.True(t, a.Key(" ") || a.Key("space"))
 	assert.False(t, a.Paused())
 	for i := 0; i < 300 && !a.Paused(); i++ {

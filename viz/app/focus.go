@@ -61,7 +61,7 @@ func (a *App) Controls() []Control {
 		widget(w, "toolbar")
 	}
 	if r := f.Speed.Rect; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "speed", Label: "Speed " + viz.FormatSpeed(a.speed), Rect: r, Slider: true, Less: "speed slower", More: "speed faster"})
+		cs = append(cs, Control{ID: "speed", Label: "Speed " + viz.FormatSpeed(a.clock.Speed()), Rect: r, Slider: true, Less: "speed slower", More: "speed faster"})
 	}
 	for _, w := range f.Tabs {
 		widget(w, "tabs")

@@ -123,7 +123,7 @@ func TestFramesForEveryClusterSizeAndCanvas(t *testing.T) {
 		for _, cv := range canvases {
 			what := fmt.Sprintf("%d machines on %gx%g", n, cv.w, cv.h)
 			a := newApp(t, n, cv.w, cv.h)
-			var c clock
+			var c hostClock
 			c.run(a, 3*time.Second)
 			checkFrame(t, a, what)
 			if n > 1 {
@@ -142,7 +142,7 @@ func TestFramesForEveryClusterSizeAndCanvas(t *testing.T) {
 
 func TestOneMachineElectsItself(t *testing.T) {
 	a := newApp(t, 1, 800, 600)
-	var c clock
+	var c hostClock
 	if l := untilLeader(t, a, &c); l != 0 {
 		t.Fatalf("leader %d", l)
 	}
@@ -154,7 +154,7 @@ func TestOneMachineElectsItself(t *testing.T) {
 
 func TestRolesDifferInShapeAndWords(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	l := untilLeader(t, a, &c)
 	a.Key(" ")
 	a.Act([]byte(`{"do":"pause","node":` + strconv.Itoa((l+1)%3+1) + `}`))
@@ -201,7 +201,7 @@ func TestPhoneTabsReachEveryPanel(t *testing.T) {
 		if !ok {
 			t.Fatalf("no tab for %v", k)
 		}
-		var c clock
+		var c hostClock
 		press(a, &c, r.Center(), r.Center(), 0)
 		f := a.Frame()
 		if len(f.Panels) != 1 || f.Panels[0].Kind != k {
@@ -219,7 +219,7 @@ func TestPhoneTabsReachEveryPanel(t *testing.T) {
 
 func TestLogWindowScrollsAndSaysWhatIsHidden(t *testing.T) {
 	a := newApp(t, 3, 800, 600)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	for i := 0; i < 80; i++ {
 		a.Key("c")
@@ -277,7 +277,7 @@ func TestLogWindowScrollsAndSaysWhatIsHidden(t *testing.T) {
 
 func TestLogCellsShowTermsCommitsAndConflicts(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	l := untilLeader(t, a, &c)
 	// Cut the leader off, write to it: its entry cannot commit.
 	var rest []string

@@ -21,12 +21,12 @@ func (a *App) NextWake(now time.Duration) (idle bool, wakeAt time.Duration) {
 	switch {
 	case len(a.effects) > 0:
 		return false, 0
-	case !a.visible:
+	case !a.clock.Visible():
 		// Nothing is drawn, and a banner may run out unseen: the Update
 		// that follows SetVisible(true) removes it.
-		a.started = false
+		a.clock.Restart()
 		return true, 0
-	case !a.paused && !a.help:
+	case !a.clock.Paused() && !a.help:
 		return false, 0
 	case a.rec.Active() || a.press.active:
 		// A press may turn into a long press with no further input, and a
@@ -41,6 +41,6 @@ func (a *App) NextWake(now time.Duration) (idle bool, wakeAt time.Duration) {
 		}
 		wakeAt = a.banner.until
 	}
-	a.started = false
+	a.clock.Restart()
 	return true, wakeAt
 }

@@ -9,14 +9,14 @@ import (
 
 // rested asks the app whether it may rest, after building the frame as a
 // host draws it.
-func rested(a *App, c *clock) (bool, time.Duration) {
+func rested(a *App, c *hostClock) (bool, time.Duration) {
 	a.Frame()
 	return a.NextWake(c.now)
 }
 
 // stillUntil runs Updates over d and fails if the frame's version changes
 // before until (0: at all).
-func stillUntil(t *testing.T, a *App, c *clock, d, until time.Duration, what string) {
+func stillUntil(t *testing.T, a *App, c *hostClock, d, until time.Duration, what string) {
 	t.Helper()
 	v := a.Version()
 	for end := c.now + d; c.now < end; c.now += time.Second / 60 {
@@ -29,7 +29,7 @@ func stillUntil(t *testing.T, a *App, c *clock, d, until time.Duration, what str
 
 func TestARunningAppIsNeverIdle(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	if idle, _ := rested(a, &c); idle {
 		t.Fatal("a running app said it was idle")
@@ -38,7 +38,7 @@ func TestARunningAppIsNeverIdle(t *testing.T) {
 
 func TestAPausedAppIsIdleAndStaysStill(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	a.Command(viz.CmdClientWrite)
 	c.run(a, 5*time.Millisecond)
@@ -62,7 +62,7 @@ func TestAPausedAppIsIdleAndStaysStill(t *testing.T) {
 
 func TestTheHelpStopsTheWorldSoTheAppRests(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	a.banner = banner{}
 	if err := a.Command(viz.CmdHelp); err != nil {
@@ -76,11 +76,11 @@ func TestTheHelpStopsTheWorldSoTheAppRests(t *testing.T) {
 
 func TestABannerIsAWakeUpTime(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	a.Command(viz.CmdPlayPause)
 	a.note("a short note")
-	until := a.realNow + 4*time.Second
+	until := a.clock.Now() + 4*time.Second
 	idle, wake := rested(a, &c)
 	if !idle || wake != until {
 		t.Fatalf("paused with a note: idle %v, wake at %v; want idle, waking at %v when the note goes", idle, wake, until)
@@ -105,8 +105,8 @@ func TestABannerIsAWakeUpTime(t *testing.T) {
 
 func TestAPressOrDragKeepsTheAppAwake(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
-	a.paused = true
+	var c hostClock
+	a.clock.SetPaused(true)
 	a.banner = banner{}
 	l := a.Layout()
 	center := l.Nodes[0].Center
@@ -139,8 +139,8 @@ func TestAPressOrDragKeepsTheAppAwake(t *testing.T) {
 
 func TestPendingEffectsKeepTheAppAwakeEvenHidden(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
-	a.paused = true
+	var c hostClock
+	a.clock.SetPaused(true)
 	a.SetVisible(false)
 	if idle, wake := rested(a, &c); !idle || wake != 0 {
 		t.Fatalf("hidden: idle %v, wake at %v; want idle with no wake-up", idle, wake)
@@ -161,7 +161,7 @@ func TestPendingEffectsKeepTheAppAwakeEvenHidden(t *testing.T) {
 
 func TestAHiddenAppIsIdleEvenWhenPlaying(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	a.note("a short note")
 	a.SetVisible(false)
@@ -173,9 +173,9 @@ func TestAHiddenAppIsIdleEvenWhenPlaying(t *testing.T) {
 
 func TestTimeSpentRestingDoesNotRunTheWorld(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
-	a.paused = true
+	a.clock.SetPaused(true)
 	a.Update(c.now)
 	if idle, _ := rested(a, &c); !idle {
 		t.Fatal("paused, not idle")
@@ -184,7 +184,7 @@ func TestTimeSpentRestingDoesNotRunTheWorld(t *testing.T) {
 	// The host sleeps for a minute; then something unpauses the app
 	// without going through the play button (a menu, a page script).
 	c.now += time.Minute
-	a.paused = false
+	a.clock.SetPaused(false)
 	a.Update(c.now)
 	if got := a.World().Now(); got != before {
 		t.Fatalf("the first Update after resting ran the world %d µs", got-before)

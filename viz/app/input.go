@@ -191,7 +191,7 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		if dy < 0 {
 			step = -1
 		}
-		if s := viz.StepSpeed(a.speed, step); s != a.speed {
+		if s := viz.StepSpeed(a.clock.Speed(), step); s != a.clock.Speed() {
 			a.try(command.SetSpeed{Speed: s})
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 // touchAt puts a finger down at p, moves it by each offset from p one tick
 // apart, and lifts it where it last was.
-func touchAt(a *App, c *clock, p viz.Point, offsets ...viz.Point) {
+func touchAt(a *App, c *hostClock, p viz.Point, offsets ...viz.Point) {
 	a.Pointer(viz.PointerEvent{Action: viz.PointerDown, ID: 1, Pos: p, Time: c.now, Touch: true})
 	last := p
 	for _, d := range offsets {
@@ -39,14 +39,14 @@ var fingerWobble = []viz.Point{{X: 2, Y: -1}, {X: 4, Y: -3}, {X: 3, Y: -6}, {X: 
 func phoneApp(t *testing.T) *App {
 	t.Helper()
 	a := newApp(t, 5, 390, 844)
-	a.paused = true
+	a.clock.SetPaused(true)
 	a.Frame()
 	return a
 }
 
 func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 	a := phoneApp(t)
-	var c clock
+	var c hostClock
 	row := a.lay.Nodes[2].LogStrip.Center()
 	if !a.lay.Logs.Contains(row) || a.logRowAt(row) != 2 || onWidget(a, row) {
 		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
@@ -69,7 +69,7 @@ func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 
 func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
 	a := phoneApp(t)
-	var c clock
+	var c hostClock
 	var at viz.Point
 	var kind viz.PanelKind
 	found := false

@@ -18,7 +18,7 @@ import (
 // which Do alone applies.
 func TestEveryWayInSpeaksIntents(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.paused = true
+	a.clock.SetPaused(true)
 
 	key := func(name string) command.Intent {
 		in, ok := a.keyIntent(name)
@@ -66,7 +66,7 @@ func TestEveryWayInSpeaksIntents(t *testing.T) {
 // intent each time: there is one vocabulary, parsed in one place.
 func TestEveryFrontEndReadsOneTable(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.paused = true
+	a.clock.SetPaused(true)
 	ctx := a.commandContext()
 	read := func(line string) command.Intent {
 		in, err := command.Parse(ctx, line)
@@ -158,9 +158,9 @@ func TestEveryControlRunsALine(t *testing.T) {
 	p.Scenario = "majority"
 	a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true, Scenarios: BuiltinScenarios()})
 	require.NoError(t, err)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
-	a.paused = true
+	a.clock.SetPaused(true)
 	ids := map[string]bool{}
 	openEveryMenu(t, a, func(what string, f *frame.Frame) {
 		byID := map[string]string{}

@@ -98,7 +98,7 @@ func TestLegendWordsFollowTheProtocol(t *testing.T) {
 
 func TestLegendSamplesShowWhatCellsShow(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	c := &clock{}
+	c := &hostClock{}
 	c.run(a, 3*time.Second)
 	require.NoError(t, a.Do(command.ShowLegend{On: true}))
 	var shown []string

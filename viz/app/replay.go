@@ -38,7 +38,7 @@ func (a *App) buildReplay() {
 // go on from there.
 func (a *App) goLive() {
 	a.hist.GoTo(a.hist.HeadUs())
-	a.carry = 0
-	a.paused, a.started = false, false
+	a.clock.Forget()
+	a.clock.SetPaused(false)
 	a.afterWorldMoved()
 }

@@ -20,7 +20,7 @@ import (
 func TestTheStageSaysItReplaysThePast(t *testing.T) {
 	for _, size := range [][2]float64{{1280, 800}, {720, 450}, {350, 560}} {
 		a := newApp(t, 5, size[0], size[1])
-		var c clock
+		var c hostClock
 		untilLeader(t, a, &c)
 		c.run(a, 2*time.Second)
 		require.Nil(t, a.Frame().Replay, "%v: live, yet the stage says it replays", size)
@@ -62,7 +62,7 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 // after its own note, that it started a new run and kept the old one.
 func TestActingInThePastSaysItForked(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	untilLeader(t, a, &c)
 	c.run(a, 2*time.Second)
 	require.NoError(t, a.Do(command.SetPaused{Paused: true}))
@@ -88,7 +88,7 @@ func TestActingInThePastSaysItForked(t *testing.T) {
 // how many machines hold it so far.
 func TestAWaitingWriteSaysHowManyHoldIt(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c clock
+	var c hostClock
 	l := untilLeader(t, a, &c)
 	var others [][]int
 	for i := 0; i < 3; i++ {

@@ -119,7 +119,7 @@ func (r *scenarioRun) observe(a *App) {
 		r.lastStep = st
 		a.changed()
 	}
-	if !a.figure() || (!a.paused && a.pace.goal < 0) {
+	if !a.figure() || (!a.clock.Paused() && a.clock.Pace().Goal < 0) {
 		// Not paced step by step: the words follow the story.
 		r.shown = r.latest()
 	}
@@ -187,10 +187,10 @@ func (a *App) advance(to int64) {
 
 // stopAt is the step a playing figure stops at (-1: none).
 func (a *App) stopAt() int {
-	if !a.figure() || a.paused {
+	if !a.figure() || a.clock.Paused() {
 		return -1
 	}
-	return a.pace.goal
+	return a.clock.Pace().Goal
 }
 
 // maxObserved bounds the events handled one by one in a frame; beyond it
@@ -335,7 +335,7 @@ func (a *App) startScenario(id string) error {
 		_ = a.start()
 		return err
 	}
-	a.paused = false
+	a.clock.SetPaused(false)
 	if id == "" {
 		a.note("Free play: " + a.describeSetup())
 	}

@@ -32,7 +32,7 @@ func TestAutoplayMatchesTheScenario(t *testing.T) {
 			}
 			a := scenarioApp(t, s.ID, true)
 			until := int64(s.UntilMs * 1000)
-			var c clock
+			var c hostClock
 			for a.World().Now() < until {
 				c.run(a, 100*time.Millisecond)
 				if a.World().Now() > until {
@@ -40,7 +40,7 @@ func TestAutoplayMatchesTheScenario(t *testing.T) {
 				}
 			}
 			// The app runs in frames; compare at the scenario's end.
-			a.paused = true
+			a.clock.SetPaused(true)
 			a.hist.GoTo(until)
 			a.afterWorldMoved()
 			if got := a.World().TraceHash(); got != want.TraceHash() {
@@ -133,7 +133,7 @@ func TestFoldedPanelsOpenOnAPress(t *testing.T) {
 	if !ok {
 		t.Fatalf("folded panel %s has no control to open it", folded[0])
 	}
-	var c clock
+	var c hostClock
 	press(a, &c, r.Center(), r.Center(), 0)
 	for _, p := range a.Frame().Panels {
 		if p.Kind.Title() == folded[0] && (p.Folded || len(p.Lines) == 0) {
@@ -159,7 +159,7 @@ func TestShareLinkKeepsTheScenarioSettings(t *testing.T) {
 	if err := a.setKnob(k.Name, other); err != nil {
 		t.Fatal(err)
 	}
-	var c clock
+	var c hostClock
 	c.run(a, 2*time.Second)
 	_, payload, ok := strings.Cut(a.ShareLink(), "link=")
 	if !ok {

@@ -68,7 +68,7 @@ func (a *App) linkFor(p viz.Params) string {
 		return a.opts.BaseURL
 	}
 	p.Link, p.T, p.Scenario, p.Autoplay, p.Origins = "", 0, "", false, ""
-	p.Speed = a.speed
+	p.Speed = a.clock.Speed()
 	q := p.Encode()
 	if p.Speed == viz.DefaultParams().Speed {
 		// Encode leaves a default out, but a page opened without a speed
@@ -137,7 +137,7 @@ func (a *App) adopt(tl *timeline.Timeline, scen *scenarioRun) {
 		scen.shown = scen.latest()
 	}
 	a.resetView()
-	a.paused = true
+	a.clock.SetPaused(true)
 	if names := cfg.Bugs.Names(); len(names) > 0 {
 		// A counterexample from `raftsim explore` runs a broken variant:
 		// without a word the reader would take the broken rule for Raft's.

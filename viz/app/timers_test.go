@@ -47,7 +47,7 @@ func pressed(t *testing.T, a *App, key string) []raftcore.Action {
 
 // paused makes a free-play app of n machines with seed, paused at the
 // start, so the test moves time itself.
-func paused(t *testing.T, n int, seed int64) (*App, *clock) {
+func paused(t *testing.T, n int, seed int64) (*App, *hostClock) {
 	t.Helper()
 	p := viz.DefaultParams()
 	p.Nodes = n
@@ -56,7 +56,7 @@ func paused(t *testing.T, n int, seed int64) (*App, *clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a, &clock{}
+	return a, &hostClock{}
 }
 
 func TestAlignMakesTwoMachinesCampaignAtOnce(t *testing.T) {
@@ -156,7 +156,7 @@ func splitVoteRun(t *testing.T, nodes int, seed, settle int64) bool {
 	t.Helper()
 	a, c := paused(t, nodes, seed)
 	l := untilLeader(t, a, c)
-	a.paused = true
+	a.clock.SetPaused(true)
 	a.hist.RunUntil(a.World().Now() + settle)
 	term := a.World().Node(nodeID(l)).Term()
 	acts := pressed(t, a, "l")

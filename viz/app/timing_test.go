@@ -16,7 +16,7 @@ import (
 // playFigureThrough plays a figure step by step to the end of its story.
 func playFigureThrough(t *testing.T, a *App) {
 	t.Helper()
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	for k := 0; !a.scen.tr.Done() && k < 20; k++ {
 		playToRest(t, a, &c, 120*time.Second)
@@ -66,7 +66,7 @@ func TestElectionsPanelCountsTheWholeRun(t *testing.T) {
 // operator meets it, with the alert past 100 ms, and the leader's lease.
 func TestClocksPanelShowsOffsetAlertAndLease(t *testing.T) {
 	a := figureApp(t, "clock-drift", 720, 900)
-	var c clock
+	var c hostClock
 	c.run(a, time.Second)
 	text := panelText(t, a, "Clocks")
 	assert.NotContains(t, text, "alert,", "no clock drifts yet")

@@ -13,8 +13,8 @@ import (
 // comes back when the pointer leaves and returns.
 func TestHoverTextStaysOutOfTheWay(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	a.paused = true
-	var c clock
+	a.clock.SetPaused(true)
+	var c hostClock
 	c.run(a, 50*time.Millisecond)
 	node := a.Layout().Nodes[0].Center
 	other := a.Layout().Nodes[1].Center

@@ -33,11 +33,11 @@ func clientText(t *testing.T, a *App) string {
 func TestClientPanelJudgesEveryRead(t *testing.T) {
 	a := scenarioApp(t, "cap-reads", true)
 	until := int64(a.scen.s.UntilMs * 1000)
-	var c clock
+	var c hostClock
 	for a.World().Now() < until {
 		c.run(a, 100*time.Millisecond)
 	}
-	a.paused = true
+	a.clock.SetPaused(true)
 	text := clientText(t, a)
 	assert.Contains(t, text, "1 stale read")
 	assert.Contains(t, text, "#7 read deployments/web (local) at etcd-4: replicas=3 (rev 2) (0.0 ms), stale: missed #4")

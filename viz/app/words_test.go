@@ -216,11 +216,11 @@ func playedTexts(t *testing.T, id, knob, value string, w, h float64, embed bool)
 	}
 	out := map[string]string{}
 	until := int64(s.UntilMs * 1000)
-	var c clock
+	var c hostClock
 	for i := 0; i < 1000 && a.World().Now() < until; i++ {
-		if i > 0 && a.paused {
+		if i > 0 && a.clock.Paused() {
 			// A figure that rests between steps is played on.
-			a.paused = false
+			a.clock.SetPaused(false)
 		}
 		c.run(a, 10*time.Millisecond)
 		for s, where := range everyText(a) {
@@ -289,7 +289,7 @@ func TestFiguresBeforeRaftSpeakPlainWords(t *testing.T) {
 // machines settle who takes over says why in plain words.
 func TestPlainWordsForARefusedWrite(t *testing.T) {
 	a := scenarioApp(t, "slow-or-dead", true)
-	var c clock
+	var c hostClock
 	asking := -1
 	for i := 0; i < 20000 && asking < 0; i++ {
 		c.run(a, time.Millisecond)
@@ -305,7 +305,7 @@ func TestPlainWordsForARefusedWrite(t *testing.T) {
 	if err := a.Do(command.ActOnMachine{Node: asking, Verb: raftcore.DoWrite}); err != nil {
 		t.Fatal(err)
 	}
-	a.paused = true
+	a.clock.SetPaused(true)
 	c.run(a, 10*time.Millisecond)
 	refused := false
 	for text, where := range everyText(a) {
@@ -323,7 +323,7 @@ func TestPlainWordsForARefusedWrite(t *testing.T) {
 // (key r) is told in plain words too.
 func TestPlainWordsForARestart(t *testing.T) {
 	a := scenarioApp(t, "slow-or-dead", true)
-	var c clock
+	var c hostClock
 	for i := 0; i < 1000 && a.leader() < 0; i++ {
 		c.run(a, 10*time.Millisecond)
 	}

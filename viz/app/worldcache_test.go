@@ -62,7 +62,7 @@ func checkPaths(t *testing.T, a *App) int {
 }
 
 // runChecked runs a for d of real time, checking every frame's messages.
-func runChecked(t *testing.T, a *App, c *clock, d time.Duration) (fell int) {
+func runChecked(t *testing.T, a *App, c *hostClock, d time.Duration) (fell int) {
 	t.Helper()
 	for end := c.now + d; c.now < end; c.now += time.Second / 60 {
 		a.Update(c.now)
@@ -73,7 +73,7 @@ func runChecked(t *testing.T, a *App, c *clock, d time.Duration) (fell int) {
 
 func TestMessagesFallOnTheirOwnLinkAfterAReset(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	c := &clock{}
+	c := &hostClock{}
 	lossy(t, a, "0.3")
 	// The old world's messages, lost ones among them, have been drawn.
 	require.Positive(t, runChecked(t, a, c, 8*time.Second))
@@ -86,7 +86,7 @@ func TestMessagesFallOnTheirOwnLinkAfterAReset(t *testing.T) {
 
 func TestMessagesFallOnTheirOwnLinkAfterAFork(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	c := &clock{}
+	c := &hostClock{}
 	lossy(t, a, "0.3")
 	require.Positive(t, runChecked(t, a, c, 10*time.Second))
 	// Back to 3 s and on again: the same branch, the same messages.

@@ -39,7 +39,7 @@ func zonedApp(t *testing.T, w, h float64, embed bool, placement []int, zones int
 	if err := a.Do(command.OpenRun{JSON: string(js)}); err != nil {
 		t.Fatalf("opening %s: %v", js, err)
 	}
-	a.paused = true
+	a.clock.SetPaused(true)
 	// The note that a run was opened is not what these tests look at.
 	if err := a.Do(command.CloseBanner{}); err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestZoneFramesAreReadable(t *testing.T) {
 // one recorded action that the label then reports.
 func TestZoneGesturesRecordZoneActions(t *testing.T) {
 	a := zonedApp(t, 1280, 800, false, []int{0, 0, 1, 1, 2}, 3)
-	var c clock
+	var c hostClock
 	l := a.Layout()
 	press(a, &c, l.Nodes[1].Center, l.Zones[2].Body.Center(), 10)
 	if x := lastAction(t, a); x.Do != raftcore.DoMove || x.Node != 2 || x.Zone != "zone-c" {
