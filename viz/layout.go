@@ -37,14 +37,14 @@ const (
 	PanelNode                      // the selected node's state
 	PanelSafety                    // safety properties and the contract
 	PanelClient                    // client operations and their results
-	numPanels
+	NumPanels
 )
 
-var panelTitles = [numPanels]string{"Scenario", "Question", "Node", "Safety", "Client"}
+var panelTitles = [NumPanels]string{"Scenario", "Question", "Node", "Safety", "Client"}
 
 // PanelKinds returns every panel kind in order.
 func PanelKinds() []PanelKind {
-	ks := make([]PanelKind, numPanels)
+	ks := make([]PanelKind, NumPanels)
 	for i := range ks {
 		ks[i] = PanelKind(i)
 	}
@@ -257,7 +257,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 	w, h := sanePos(o.Width), sanePos(o.Height)
 	n := clampInt(o.Nodes, 1, MaxNodes)
 	active := o.Active
-	if active < 0 || active >= numPanels {
+	if active < 0 || active >= NumPanels {
 		active = PanelScenario
 	}
 	l := Layout{Canvas: Rect{0, 0, w, h}, ActivePanel: active}
@@ -278,7 +278,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 		l.Orientation = Landscape
 	}
 	stage := content
-	l.Panels = make([]Panel, numPanels)
+	l.Panels = make([]Panel, NumPanels)
 	for i := range l.Panels {
 		l.Panels[i].Kind = PanelKind(i)
 	}
@@ -286,7 +286,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 		var area Rect
 		if l.Orientation == Landscape && content.W >= minColumnW {
 			area, stage = content.cutRight(clamp(content.W*0.3, 240, 440), pad)
-			stacked := (area.H - pad*float64(numPanels-1)) / float64(numPanels)
+			stacked := (area.H - pad*float64(NumPanels-1)) / float64(NumPanels)
 			l.layoutPanels(area, stacked < minPanelH, pad)
 		} else {
 			l.Orientation = Portrait
@@ -382,14 +382,14 @@ func (l *Layout) layoutPanels(area Rect, tabbed bool, gap float64) {
 	l.Tabbed = tabbed
 	if tabbed {
 		strip, body := area.cutTop(math.Min(tabStripH, area.H*0.3), gap/2)
-		for i, r := range splitEven(strip, int(numPanels), 2, true) {
+		for i, r := range splitEven(strip, int(NumPanels), 2, true) {
 			k := PanelKind(i)
 			l.Tabs = append(l.Tabs, Tab{Kind: k, Rect: r, Active: k == l.ActivePanel})
 		}
 		l.Panels[l.ActivePanel] = Panel{Kind: l.ActivePanel, Rect: body, Visible: true}
 		return
 	}
-	for i, r := range splitEven(area, int(numPanels), gap, false) {
+	for i, r := range splitEven(area, int(NumPanels), gap, false) {
 		l.Panels[i] = Panel{Kind: PanelKind(i), Rect: r, Visible: true}
 	}
 }

@@ -55,7 +55,7 @@ func checkLayout(l Layout, n int, panels bool) []string {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 
-	if len(l.Nodes) != n || len(l.Links) != n*(n-1)/2 || len(l.Panels) != int(numPanels) {
+	if len(l.Nodes) != n || len(l.Links) != n*(n-1)/2 || len(l.Panels) != int(NumPanels) {
 		bad("%d nodes, %d links, %d panels", len(l.Nodes), len(l.Links), len(l.Panels))
 		return errs
 	}
@@ -141,7 +141,7 @@ func checkLayout(l Layout, n int, panels bool) []string {
 		if visible != 1 || !l.Panels[l.ActivePanel].Visible {
 			bad("tabbed with %d visible panels, active %v", visible, l.ActivePanel)
 		}
-		if len(l.Tabs) != int(numPanels) {
+		if len(l.Tabs) != int(NumPanels) {
 			bad("%d tabs", len(l.Tabs))
 		}
 		for k, t := range l.Tabs {
@@ -150,7 +150,7 @@ func checkLayout(l Layout, n int, panels bool) []string {
 			}
 		}
 	default:
-		if visible != int(numPanels) || len(l.Tabs) != 0 {
+		if visible != int(NumPanels) || len(l.Tabs) != 0 {
 			bad("stacked column shows %d panels and %d tabs", visible, len(l.Tabs))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -108,32 +109,10 @@ type App struct {
 	// that sides keep their places when machines move between them.
 	zoneMemo []int
 
-	// Reader's choices.
-	theme    frame.Theme
-	selected int // node index, -1 for none
-	menu     menuState
-	tab      viz.PanelKind
-	scroll   [5]float64 // per panel, in pixels
-	logBack  uint64     // log entries scrolled back from the newest
-	help     bool
-	legend   bool // the key to the marks is open
-	hover    viz.Point
-	hoverOK  bool
-	// quietHover is what the pointer pressed: its hover text stays hidden
-	// until the pointer leaves it, so that the text does not cover the
-	// menu or the change the press just made.
-	quietHover hoverTarget
-	banner     banner
-	// missingFigure is the unknown figure id the list of figures says it
-	// could not find, until the list closes.
-	missingFigure string
+	view *view.View
 	// forkedAt is when the reader's last action forked the run (-1 when
 	// it did not), for Do to say so after the action's own note.
-	forkedAt  int64
-	readMode  raftcore.ReadMode
-	showRules bool // the safety panel lists rules that hold too
-	// opened is a panel the reader unfolded (-1: none).
-	opened viz.PanelKind
+	forkedAt int64
 	// noteSlot is the toolbar's free stretch, where short notes go.
 	noteSlot viz.Rect
 	// panelRects are where the panels were drawn last.
@@ -160,16 +139,10 @@ type App struct {
 	stats   frame.Stats
 }
 
-type banner struct {
-	text  string
-	tone  frame.Tone
-	until time.Duration // real time it disappears; 0 stays
-}
-
 // New builds an app from its options. Parameters are assumed checked by
 // viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
 func New(o Options) (*App, error) {
-	a := &App{opts: o, params: o.Params, selected: -1, opened: -1}
+	a := &App{opts: o, params: o.Params}
 	m := o.Measure
 	if m == nil {
 		m = estimateWidth
@@ -188,8 +161,7 @@ func New(o Options) (*App, error) {
 		}
 	}
 	a.clock = clock.New(speed)
-	a.theme = frame.Theme(a.params.Theme)
-	a.readMode = raftcore.ReadLinearizable
+	a.view = view.New(frame.Theme(a.params.Theme))
 	if err := a.start(); err != nil {
 		return nil, err
 	}
@@ -206,8 +178,8 @@ func New(o Options) (*App, error) {
 	case len(o.Problems) > 0:
 		a.say(strings.Join(o.Problems, "\n"), frame.ToneBad, 0)
 	case o.MissingFigure != "":
-		a.missingFigure = o.MissingFigure
-		a.openMenu(menuState{kind: menuScenarios})
+		a.view.SetMissingFigure(o.MissingFigure)
+		a.openMenu(view.Menu{Kind: view.MenuScenarios})
 	case a.scen == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg.Protocol == raftcore.ProtocolRaft:
 		// The first election takes a while at a watchable speed; say why.
 		a.say(noLeaderYet, frame.ToneText, 20*time.Second)
@@ -240,7 +212,7 @@ func (a *App) start() error {
 			return err
 		}
 		// Behind tabs, the scenario's own words come first.
-		a.tab = viz.PanelScenario
+		a.view.SetTab(viz.PanelScenario)
 		a.touchLayout()
 		if a.figure() {
 			a.openFigure()
@@ -253,11 +225,7 @@ func (a *App) start() error {
 // world, and what frames remembered of it.
 func (a *App) resetView() {
 	a.clock.Forget()
-	a.selected = -1
-	a.menu = menuState{}
-	a.logBack = 0
-	a.scroll = [5]float64{}
-	a.opened = -1
+	a.view.ForgetWorld()
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
 	a.cache = newWorldCache()
@@ -329,10 +297,11 @@ func (a *App) changed() { a.version++ }
 // say shows text in the banner for d of real time (0 keeps it until
 // replaced or dismissed).
 func (a *App) say(text string, tone frame.Tone, d time.Duration) {
-	a.banner = banner{text: text, tone: tone}
+	var until time.Duration
 	if d > 0 {
-		a.banner.until = a.clock.Now() + d
+		until = a.clock.Now() + d
 	}
+	a.view.Say(text, tone, until)
 	a.changed()
 }
 
@@ -355,12 +324,12 @@ func (a *App) Visible() bool { return a.clock.Visible() }
 // tick (60 times a second).
 func (a *App) Update(now time.Duration) {
 	a.stats.Updates++
-	step := a.clock.Tick(now, a.help)
+	step := a.clock.Tick(now, a.view.Help())
 	if g := a.rec.Tick(now); g.Kind != viz.GestureNone {
 		a.gesture(g)
 	}
-	if a.banner.until > 0 && now >= a.banner.until {
-		a.banner = banner{}
+	if a.view.Banner().Until > 0 && now >= a.view.Banner().Until {
+		a.view.CloseBanner()
 		a.changed()
 	}
 	if step > 0 {
@@ -377,8 +346,8 @@ func (a *App) afterWorldMoved() {
 	if a.scen != nil && a.scen.tr != nil {
 		a.scen.observe(a)
 	}
-	if a.banner.text == noLeaderYet && a.leader() >= 0 {
-		a.banner = banner{}
+	if a.view.Banner().Text == noLeaderYet && a.leader() >= 0 {
+		a.view.CloseBanner()
 	}
 	a.touchLayout()
 }
@@ -443,7 +412,7 @@ func (a *App) SetTouch(t bool) {
 func (a *App) Layout() *viz.Layout { return &a.lay }
 
 // Selected is the selected machine's index, or -1.
-func (a *App) Selected() int { return a.selected }
+func (a *App) Selected() int { return a.view.Selected() }
 
 // nodeID converts a layout index to a machine id.
 func nodeID(i int) raftcore.NodeID { return raftcore.NodeID(i + 1) }
@@ -465,8 +434,8 @@ func (a *App) leader() int {
 // clientTarget is the machine a client write goes to: the selected one,
 // else the leader a client would find, else the first running machine.
 func (a *App) clientTarget() int {
-	if a.selected >= 0 {
-		return a.selected
+	if a.view.Selected() >= 0 {
+		return a.view.Selected()
 	}
 	if l := a.leader(); l >= 0 {
 		return l

@@ -9,6 +9,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -170,9 +171,9 @@ func (a *App) State() Snapshot {
 	s := Snapshot{
 		NowMs: float64(w.Now()) / 1000, HeadMs: float64(a.hist.HeadUs()) / 1000, Live: a.hist.AtHead(),
 		Paused: a.clock.Paused(), Visible: a.clock.Visible(), Speed: a.clock.Speed(), SpeedLabel: viz.FormatSpeed(a.clock.Speed()),
-		Theme: a.theme, Embed: a.params.Embed, Protocol: string(a.cfg.Protocol), Nodes: a.cfg.Nodes, Seed: a.cfg.Seed,
+		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg.Protocol), Nodes: a.cfg.Nodes, Seed: a.cfg.Seed,
 		PreVote: a.cfg.PreVote, CheckQuorum: a.cfg.CheckQuorum, Election: a.cfg.ElectionTicks,
-		Selected: a.selected + 1, Menu: a.menu.String(), Panel: a.tab.Title(), Help: a.help, Banner: a.bannerText(),
+		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.bannerText(),
 		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.questionKey()),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
 	}
@@ -331,7 +332,7 @@ func (a *App) pageIntent(name string, args ...string) (command.Intent, error) {
 // read a line: the machines' names, the speed and the run's times.
 func (a *App) commandContext() command.Context {
 	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.hist.NowUs(), HeadUs: a.hist.HeadUs(),
-		TickUs: int64(a.cfg.TickMs) * 1000, Open: a.menu.kind != menuNone || a.help}
+		TickUs: int64(a.cfg.TickMs) * 1000, Open: a.view.Menu().Kind != view.MenuNone || a.view.Help()}
 }
 
 func first(args []string) string {

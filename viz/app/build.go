@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -43,7 +44,7 @@ func (a *App) build() {
 	}
 	a.built = a.version
 	f := &a.frame
-	f.W, f.H, f.Theme, f.Embed, f.Version = a.w, a.h, a.theme, a.params.Embed, a.version
+	f.W, f.H, f.Theme, f.Embed, f.Version = a.w, a.h, a.view.Theme(), a.params.Embed, a.version
 	a.recent()
 	a.buildZones()
 	a.buildNodes()
@@ -201,7 +202,7 @@ func (a *App) buildNodes() {
 		c := a.lay.Nodes[i].Center
 		tone, shape, dashed := roleLook(a.cfg.Protocol, nd.Role())
 		v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
-			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.selected,
+			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.view.Selected(),
 			Hidden: ghost != nil && ghost.Node == i}
 		name := a.discName(a.cfg.Name(id), a.lay.LabelSize, 2*R-6)
 		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
@@ -398,8 +399,8 @@ func (a *App) buildLinks() {
 		crossed = a.rec.Crossed()
 	}
 	hover := viz.Hit{Kind: viz.HitNone}
-	if a.hoverOK && !a.rec.Active() {
-		hover = a.lay.HitTest(a.hover, a.cache.dots, viz.HitOptions{Touch: a.touch})
+	if hp, ok := a.view.Hover(); ok && !a.rec.Active() {
+		hover = a.lay.HitTest(hp, a.cache.dots, viz.HitOptions{Touch: a.touch})
 	}
 	defMin, defMax := int64(cfg.LatencyMinMs*1000), int64(cfg.LatencyMaxMs*1000)
 	for _, lk := range a.lay.Links {
@@ -573,7 +574,7 @@ func (a *App) buildMessages() {
 		frac = math.Min(math.Max(frac, 0), 1)
 		pos := lk.Lane(from, to).At(frac)
 		v := frame.MsgView{ID: m.ID, From: from, To: to, Pos: pos, R: r, Tone: msgTone(m.Type),
-			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: a.menu.kind == menuMsg && a.menu.msg == m.ID}
+			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: a.view.Menu().Kind == view.MenuMsg && a.view.Menu().Msg == m.ID}
 		beat := m.Type == raftcore.MsgHeartbeat || m.Type == raftcore.MsgHeartbeatResp
 		if (labels && (!beat || beatLabels)) || v.Selected {
 			d := lk.Lane(from, to)

@@ -36,8 +36,8 @@ func (a *App) captionContent() *writer {
 		// words are wrapped rather than cut on the title's one line.
 		wr.text(a.describeSetup(), sizeTitle, frame.ToneText, true)
 		a.writeBroken(wr, sizeBody-1)
-		if a.banner.text != "" {
-			wr.text(a.bannerText(), sizeBody-1, bannerTone(a.banner.tone), true)
+		if a.view.Banner().Text != "" {
+			wr.text(a.bannerText(), sizeBody-1, bannerTone(a.view.Banner().Tone), true)
 		}
 	} else {
 		wr.y += lineHeight(sizeTitle)
@@ -59,10 +59,10 @@ func (a *App) buildCaption() *frame.MenuView {
 	r := viz.XYWH(0, a.lay.Canvas.Bottom(), a.w, a.h-a.lay.Canvas.Bottom())
 	mv := a.menuAt(r, a.captionContent())
 	mv.Title = frame.TextItem{Text: a.describeSetup(), X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
-	if a.banner.text != "" {
+	if a.view.Banner().Text != "" {
 		// The strip's height is set by its words without a banner, so
 		// that a note does not move the machines: a note takes the title.
-		mv.Title = frame.TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: bannerTone(a.banner.tone), Bold: true}
+		mv.Title = frame.TextItem{Text: a.bannerText(), X: r.X + 8, Y: r.Y + 8, Size: sizeBody, Tone: bannerTone(a.view.Banner().Tone), Bold: true}
 	}
 	return mv
 }

@@ -7,6 +7,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -49,9 +50,9 @@ func (a *App) control(id string) (frame.Widget, error) {
 	if w, ok := find(a.Frame().Widgets()); ok {
 		return w, nil
 	}
-	closed := []menuState{{kind: menuMain}, {kind: menuScenarios}}
-	if a.selected >= 0 {
-		closed = append(closed, menuState{kind: menuNode, node: a.selected})
+	closed := []view.Menu{{Kind: view.MenuMain}, {Kind: view.MenuScenarios}}
+	if a.view.Selected() >= 0 {
+		closed = append(closed, view.Menu{Kind: view.MenuNode, Node: a.view.Selected()})
 	}
 	for _, m := range closed {
 		if mv := a.buildMenu(m); mv != nil {

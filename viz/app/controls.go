@@ -7,6 +7,7 @@ import (
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -56,7 +57,7 @@ func (a *App) buildToolbar() {
 			on = !a.clock.Paused()
 		}
 		if b.Cmd == viz.CmdHelp {
-			on = a.help
+			on = a.view.Help()
 		}
 		f.Toolbar = append(f.Toolbar, frame.Widget{ID: cmdPrefix + b.Cmd.String(), Kind: frame.WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.clock.Paused()),
 			Do: command.ToolbarLine(b.Cmd)})
@@ -80,11 +81,11 @@ func (a *App) buildToolbar() {
 		label := "Scenarios & setup"
 		wide := a.measure(label, sizeBody) + 24
 		if end-x >= wide+40 {
-			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios, Size: sizeBody,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.view.Menu().Kind == view.MenuMain || a.view.Menu().Kind == view.MenuScenarios, Size: sizeBody,
 				Do: "open setup"})
 			x += wide + gap
 		} else if end-x >= bh {
-			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.menu.kind == menuMain || a.menu.kind == menuScenarios,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.view.Menu().Kind == view.MenuMain || a.view.Menu().Kind == view.MenuScenarios,
 				Do: "open setup"})
 			x += bh + gap
 		}

@@ -2,12 +2,14 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -17,14 +19,14 @@ import (
 func (a *App) Do(in command.Intent) error {
 	defer a.changed()
 	a.forkedAt = -1
-	before := a.banner
+	before := a.view.Banner()
 	defer func() {
 		// Acting in the past forks the run: say so after whatever the
 		// action's own note says, since the reader may not expect it.
 		if a.forkedAt >= 0 {
 			own := ""
-			if a.banner != before {
-				own = a.banner.text
+			if a.view.Banner() != before {
+				own = a.view.Banner().Text
 			}
 			note := strings.TrimSpace(own + " Acting at " + fmtClock(a.forkedAt) +
 				" started a new run from there; the run you left is kept on the timeline.")
@@ -35,8 +37,8 @@ func (a *App) Do(in command.Intent) error {
 	defer func() {
 		// The list of figures says an asked-for figure is missing only
 		// until it closes.
-		if a.menu.kind != menuScenarios {
-			a.missingFigure = ""
+		if a.view.Menu().Kind != view.MenuScenarios {
+			a.view.SetMissingFigure("")
 		}
 	}()
 	switch in := in.(type) {
@@ -60,39 +62,40 @@ func (a *App) Do(in command.Intent) error {
 		}
 		a.selectNode(in.Node)
 	case command.ClearSelection:
-		a.selected, a.menu = -1, menuState{}
+		a.view.Select(-1, false)
+		a.view.CloseMenu()
 	case command.Dismiss:
-		a.menu, a.help, a.legend = menuState{}, false, false
+		a.view.Dismiss()
 	case command.ShowHelp:
-		a.help = in.On
+		a.view.SetHelp(in.On)
 	case command.ShowLegend:
-		a.legend = in.On
+		a.view.SetLegend(in.On)
 	case command.CloseBanner:
-		a.banner = banner{}
+		a.view.CloseBanner()
 	case command.OpenMachine:
 		if in.Node < 0 || in.Node >= a.World().Size() {
 			return fmt.Errorf("there is no machine %d", in.Node+1)
 		}
 		a.selectNode(in.Node)
-		a.openMenu(menuState{kind: menuNode, node: in.Node})
+		a.openMenu(view.Menu{Kind: view.MenuNode, Node: in.Node})
 	case command.OpenLink:
-		a.openMenu(menuState{kind: menuLink, link: in.Link})
+		a.openMenu(view.Menu{Kind: view.MenuLink, Link: in.Link})
 	case command.OpenMessage:
-		a.openMenu(menuState{kind: menuMsg, msg: in.Msg})
+		a.openMenu(view.Menu{Kind: view.MenuMsg, Msg: in.Msg})
 	case command.OpenSetup:
-		a.openMenu(menuState{kind: menuMain})
+		a.openMenu(view.Menu{Kind: view.MenuMain})
 	case command.OpenScenarios:
-		a.openMenu(menuState{kind: menuScenarios})
+		a.openMenu(view.Menu{Kind: view.MenuScenarios})
 	case command.ShowPanel:
 		a.setTab(in.Panel)
 	case command.UnfoldPanel:
-		a.opened = in.Panel
+		a.view.Unfold(in.Panel)
 	case command.ShowEveryRule:
-		a.showRules = in.On
+		a.view.SetShowRules(in.On)
 	case command.ScrollPanel:
-		a.scroll[in.Panel] = max(in.Px, 0)
+		a.view.ScrollTo(in.Panel, in.Px, math.Inf(1))
 	case command.ScrollLogs:
-		a.logBack = in.Back
+		a.view.ScrollLogs(in.Back, a.logMaxBack())
 
 	case command.Act:
 		return a.act(in.Action)
@@ -103,10 +106,10 @@ func (a *App) Do(in command.Intent) error {
 	case command.CutLinks:
 		return a.cutLinks(in.Links)
 	case command.Isolate:
-		a.menu = menuState{}
+		a.view.CloseMenu()
 		return a.isolate(in.Node)
 	case command.Reconnect:
-		a.menu = menuState{}
+		a.view.CloseMenu()
 		return a.reconnect(in.Node)
 	case command.MoveToZone:
 		return a.moveToZone(in.Node, in.Zone)
@@ -114,12 +117,12 @@ func (a *App) Do(in command.Intent) error {
 		if in.Zone < 0 || in.Zone >= len(a.cfg.Zones) {
 			return fmt.Errorf("there is no zone %d", in.Zone+1)
 		}
-		a.openMenu(menuState{kind: menuZone, zone: in.Zone})
+		a.openMenu(view.Menu{Kind: view.MenuZone, Zone: in.Zone})
 	case command.ActOnZone:
-		a.menu = menuState{}
+		a.view.CloseMenu()
 		return a.actOnZone(in)
 	case command.DropMessage:
-		a.menu = menuState{}
+		a.view.CloseMenu()
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
 			return fmt.Errorf("that message has already arrived")
 		}
@@ -149,14 +152,15 @@ func (a *App) Do(in command.Intent) error {
 		if in.Theme != frame.ThemeLight && in.Theme != frame.ThemeDark {
 			return fmt.Errorf("theme: use light or dark")
 		}
-		a.theme, a.params.Theme = in.Theme, string(in.Theme)
+		a.view.SetTheme(in.Theme)
+		a.params.Theme = string(in.Theme)
 	case command.Restart:
 		return a.reset()
 	case command.Reseed:
 		a.params.Seed++
 		return a.reset()
 	case command.StartScenario:
-		a.menu = menuState{}
+		a.view.CloseMenu()
 		return a.startScenario(in.ID)
 	case command.SetKnob:
 		return a.setKnob(in.Knob, in.Value)
@@ -176,7 +180,7 @@ func (a *App) Do(in command.Intent) error {
 	case command.SaveTrace:
 		return a.save("raftlab-trace.json", a.ExportTrace)
 	case command.SavePicture:
-		a.menu = menuState{}
+		a.view.CloseMenu()
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
 	case command.ChooseRun:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
@@ -215,7 +219,7 @@ func (a *App) Command(c viz.Command) error { return a.Do(command.RunCommand{Cmd:
 // command runs a toolbar or keyboard command.
 func (a *App) command(c viz.Command) error {
 	if c != viz.CmdHelp {
-		a.help = false
+		a.view.SetHelp(false)
 	}
 	w := a.World()
 	switch c {
@@ -296,8 +300,8 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdHeal:
 		return a.act(raftcore.Action{Do: raftcore.DoHeal})
 	case viz.CmdHelp:
-		a.help = !a.help
-		a.menu = menuState{}
+		a.view.SetHelp(!a.view.Help())
+		a.view.CloseMenu()
 	default:
 		return fmt.Errorf("unknown command %v", c)
 	}
@@ -321,7 +325,7 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	case raftcore.DoRead:
 		x.Key, x.Mode = a.questionKey(), in.Mode
 		if x.Mode == "" {
-			x.Mode = a.readMode
+			x.Mode = a.view.ReadMode()
 		}
 		return a.act(x)
 	default:

@@ -321,8 +321,8 @@ func (a *App) figureWordsHeight(w float64) float64 {
 func (a *App) figureText() string {
 	r := a.scen
 	switch {
-	case a.banner.text != "":
-		return a.banner.text
+	case a.view.Banner().Text != "":
+		return a.view.Banner().Text
 	case r.shownDone():
 		return r.tr.Final()
 	case r.step() > 0:
@@ -339,7 +339,7 @@ func (a *App) figureWords(w float64) *writer {
 	wr.text(r.title, sizeTitle, frame.ToneText, true)
 	wr.gap(2)
 	tone := frame.ToneText
-	if a.banner.text != "" {
+	if a.view.Banner().Text != "" {
 		tone = frame.ToneAccent
 	}
 	wr.text(a.figureText(), sizeBody, tone, false)

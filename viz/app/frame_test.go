@@ -10,6 +10,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -127,12 +128,12 @@ func TestFramesForEveryClusterSizeAndCanvas(t *testing.T) {
 			c.run(a, 3*time.Second)
 			checkFrame(t, a, what)
 			if n > 1 {
-				a.openMenu(menuState{kind: menuNode, node: n - 1})
+				a.openMenu(view.Menu{Kind: view.MenuNode, Node: n - 1})
 				checkFrame(t, a, what+", node menu open")
-				a.openMenu(menuState{kind: menuLink, link: viz.LinkID{I: 0, J: n - 1}})
+				a.openMenu(view.Menu{Kind: view.MenuLink, Link: viz.LinkID{I: 0, J: n - 1}})
 				checkFrame(t, a, what+", link menu open")
 			}
-			a.openMenu(menuState{kind: menuMain})
+			a.openMenu(view.Menu{Kind: view.MenuMain})
 			checkFrame(t, a, what+", setup menu open")
 			a.Key("?")
 			checkFrame(t, a, what+", help open")

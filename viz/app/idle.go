@@ -26,7 +26,7 @@ func (a *App) NextWake(now time.Duration) (idle bool, wakeAt time.Duration) {
 		// that follows SetVisible(true) removes it.
 		a.clock.Restart()
 		return true, 0
-	case !a.clock.Paused() && !a.help:
+	case !a.clock.Paused() && !a.view.Help():
 		return false, 0
 	case a.rec.Active() || a.press.active:
 		// A press may turn into a long press with no further input, and a
@@ -35,11 +35,11 @@ func (a *App) NextWake(now time.Duration) (idle bool, wakeAt time.Duration) {
 	case a.built != a.version:
 		return false, 0
 	}
-	if a.banner.until > 0 {
-		if a.banner.until <= now {
+	if a.view.Banner().Until > 0 {
+		if a.view.Banner().Until <= now {
 			return false, 0
 		}
-		wakeAt = a.banner.until
+		wakeAt = a.view.Banner().Until
 	}
 	a.clock.Restart()
 	return true, wakeAt

@@ -45,7 +45,7 @@ func TestAPausedAppIsIdleAndStaysStill(t *testing.T) {
 	if err := a.Command(viz.CmdPlayPause); err != nil {
 		t.Fatal(err)
 	}
-	a.banner = banner{}
+	a.view.CloseBanner()
 	a.changed()
 	if len(a.World().InFlight()) == 0 {
 		t.Fatal("no message in flight: the test wants dots on the wire")
@@ -64,7 +64,7 @@ func TestTheHelpStopsTheWorldSoTheAppRests(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	var c hostClock
 	c.run(a, time.Second)
-	a.banner = banner{}
+	a.view.CloseBanner()
 	if err := a.Command(viz.CmdHelp); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestAPressOrDragKeepsTheAppAwake(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	var c hostClock
 	a.clock.SetPaused(true)
-	a.banner = banner{}
+	a.view.CloseBanner()
 	l := a.Layout()
 	center := l.Nodes[0].Center
 	a.Pointer(viz.PointerEvent{Action: viz.PointerDown, Pos: center, Time: c.now})

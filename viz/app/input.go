@@ -4,6 +4,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 )
 
 // pointerState is what a press that the gesture recognizer does not see
@@ -28,8 +29,8 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 	}
 	a.setHover(ev.Pos, !ev.Touch)
 	if ev.Action == viz.PointerDown {
-		if k := a.hoverKey(); k != a.quietHover {
-			a.quietHover = k
+		if k := a.hoverKey(); k != a.view.Quiet() {
+			a.view.SetQuiet(k)
 			a.changed()
 		}
 	}
@@ -39,7 +40,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 		return
 	}
 	if ev.Action == viz.PointerDown && !a.rec.Active() {
-		if a.help {
+		if a.view.Help() {
 			// Any press closes the help; it does nothing else.
 			a.try(command.ShowHelp{On: false})
 			*p = pointerState{active: true, id: ev.ID, panel: -1}
@@ -50,7 +51,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			a.changed()
 			return
 		}
-		if a.menu.kind != menuNone {
+		if a.view.Menu().Kind != view.MenuNone {
 			if r, ok := a.menuRect(); ok && r.Contains(ev.Pos) {
 				// Presses on a menu's text do nothing.
 				*p = pointerState{active: true, id: ev.ID, panel: -1}
@@ -59,11 +60,11 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			a.try(command.Dismiss{})
 		}
 		if k, ok := a.panelAt(ev.Pos); ok {
-			*p = pointerState{active: true, id: ev.ID, panel: int(k), start: ev.Pos, startVal: a.scroll[k]}
+			*p = pointerState{active: true, id: ev.ID, panel: int(k), start: ev.Pos, startVal: a.view.Scroll(k)}
 			return
 		}
 		if a.lay.Logs.Contains(ev.Pos) {
-			*p = pointerState{active: true, id: ev.ID, panel: -1, logs: true, start: ev.Pos, startVal: float64(a.logBack)}
+			*p = pointerState{active: true, id: ev.ID, panel: -1, logs: true, start: ev.Pos, startVal: float64(a.view.LogBack())}
 			return
 		}
 	}
@@ -140,10 +141,10 @@ func (a *App) forHand(mouse, touch string) string {
 
 // bannerText is the banner's text as the reader's hand reads it.
 func (a *App) bannerText() string {
-	if a.banner.text == noLeaderYet {
+	if a.view.Banner().Text == noLeaderYet {
 		return a.forHand(noLeaderYet, noLeaderYetTouch)
 	}
-	return a.banner.text
+	return a.view.Banner().Text
 }
 
 // Hover tells the app where the mouse is while no button is down, for
@@ -151,14 +152,14 @@ func (a *App) bannerText() string {
 func (a *App) Hover(p viz.Point) { a.setHover(p, true) }
 
 func (a *App) setHover(p viz.Point, ok bool) {
-	if p == a.hover && ok == a.hoverOK {
+	if hp, hok := a.view.Hover(); p == hp && ok == hok {
 		return
 	}
 	before := a.hoverKey()
-	a.hover, a.hoverOK = p, ok
+	a.view.SetHover(p, ok)
 	after := a.hoverKey()
-	if after != a.quietHover && !a.press.active && !a.rec.Active() {
-		a.quietHover = hoverTarget{}
+	if after != a.view.Quiet() && !a.press.active && !a.rec.Active() {
+		a.view.SetQuiet(view.HoverTarget{})
 	}
 	if after != before {
 		a.changed()
@@ -168,7 +169,7 @@ func (a *App) setHover(p viz.Point, ok bool) {
 // Wheel scrolls whatever is under p: a panel, the logs, the speed.
 func (a *App) Wheel(p viz.Point, dx, dy float64) {
 	if k, ok := a.panelAt(p); ok {
-		a.try(command.ScrollPanel{Panel: k, Px: a.scroll[k] - dy*24})
+		a.try(command.ScrollPanel{Panel: k, Px: a.view.Scroll(k) - dy*24})
 		return
 	}
 	if a.lay.Logs.Contains(p) {
@@ -179,9 +180,9 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		back := uint64(0)
 		switch {
 		case d > 0:
-			back = a.logBack + 2
-		case d < 0 && a.logBack >= 2:
-			back = a.logBack - 2
+			back = a.view.LogBack() + 2
+		case d < 0 && a.view.LogBack() >= 2:
+			back = a.view.LogBack() - 2
 		}
 		a.try(command.ScrollLogs{Back: back})
 		return
@@ -278,7 +279,7 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 		}
 		fallthrough
 	case viz.HitCluster, viz.HitNone:
-		if a.selected >= 0 || a.menu.kind != menuNone {
+		if a.view.Selected() >= 0 || a.view.Menu().Kind != view.MenuNone {
 			return command.ClearSelection{}
 		}
 	}
@@ -290,16 +291,12 @@ func (a *App) selectNode(i int) {
 	if i < -1 || i >= a.World().Size() {
 		return
 	}
-	a.selected = i
-	if i >= 0 && !a.lay.Tabbed {
-		a.scroll[viz.PanelNode] = 0
-	}
+	a.view.Select(i, !a.lay.Tabbed)
 	a.changed()
 }
 
 func (a *App) setTab(k viz.PanelKind) {
-	if a.tab != k {
-		a.tab = k
+	if a.view.SetTab(k) {
 		a.touchLayout()
 		a.changed()
 	}

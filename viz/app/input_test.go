@@ -9,6 +9,8 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
+
+	"github.com/stretchr/testify/require"
 )
 
 // touchAt puts a finger down at p, moves it by each offset from p one tick
@@ -52,17 +54,27 @@ func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
 	}
 	touchAt(a, &c, row, fingerWobble...)
-	if a.selected != 2 {
-		t.Errorf("a wobbling tap on machine 3's log row selected %d, want 2", a.selected)
+	if a.view.Selected() != 2 {
+		t.Errorf("a wobbling tap on machine 3's log row selected %d, want 2", a.view.Selected())
 	}
 
-	// A finger that travels along the logs pans them and selects nothing.
+	// A finger that travels along logs longer than their rows pans them
+	// and selects nothing.
 	b := phoneApp(t)
-	touchAt(b, &c, row, viz.Pt(20, 0), viz.Pt(40, 0), viz.Pt(60, 0))
-	if b.selected != -1 {
-		t.Errorf("a pan along the logs selected %d", b.selected)
+	var run hostClock
+	b.clock.SetPaused(false)
+	untilLeader(t, b, &run)
+	for i := 0; i < 40; i++ {
+		require.NoError(t, b.Do(command.RunCommand{Cmd: viz.CmdClientWrite}))
 	}
-	if b.logBack == 0 {
+	run.run(b, 2*time.Second)
+	b.clock.SetPaused(true)
+	b.Frame()
+	touchAt(b, &c, row, viz.Pt(20, 0), viz.Pt(40, 0), viz.Pt(60, 0))
+	if b.view.Selected() != -1 {
+		t.Errorf("a pan along the logs selected %d", b.view.Selected())
+	}
+	if b.view.LogBack() == 0 {
 		t.Error("a 60 px pan along the logs did not move them")
 	}
 }
@@ -85,12 +97,12 @@ func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
 		t.Fatal("no bare spot in any panel of a phone-sized app")
 	}
 	touchAt(a, &c, at, fingerWobble...)
-	if a.scroll[kind] != 0 {
-		t.Errorf("a finger's 7 px wobble scrolled the %v panel by %.0f", kind, a.scroll[kind])
+	if a.view.Scroll(kind) != 0 {
+		t.Errorf("a finger's 7 px wobble scrolled the %v panel by %.0f", kind, a.view.Scroll(kind))
 	}
 	touchAt(a, &c, at, viz.Pt(0, -20), viz.Pt(0, -40))
-	if a.scroll[kind] != 40 {
-		t.Errorf("a 40 px swipe up scrolled the %v panel by %.0f, want 40", kind, a.scroll[kind])
+	if a.view.Scroll(kind) != 40 {
+		t.Errorf("a 40 px swipe up scrolled the %v panel by %.0f, want 40", kind, a.view.Scroll(kind))
 	}
 }
 
@@ -138,8 +150,8 @@ func TestTouchReadersAreToldWhatToTap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.banner.text != noLeaderYet {
-			t.Fatalf("the app opens with the banner %q, want the one about the first election", a.banner.text)
+		if a.view.Banner().Text != noLeaderYet {
+			t.Fatalf("the app opens with the banner %q, want the one about the first election", a.view.Banner().Text)
 		}
 		mouse := frameWords(a.Frame())
 		a.SetTouch(true)

@@ -19,8 +19,8 @@ const (
 // rows' name tags.
 func (a *App) legendKey() frame.Widget {
 	size := sizeSmall - 1
-	w := frame.Widget{ID: idLegend, Kind: frame.WidgetButton, Label: "Key", On: a.legend, Enabled: true, Size: size,
-		Do: onOff("legend", !a.legend)}
+	w := frame.Widget{ID: idLegend, Kind: frame.WidgetButton, Label: "Key", On: a.view.Legend(), Enabled: true, Size: size,
+		Do: onOff("legend", !a.view.Legend())}
 	if len(a.lay.Nodes) == 0 {
 		return frame.Widget{}
 	}
@@ -138,7 +138,7 @@ func (a *App) legendWords() legendWords {
 // buildLegend lays the key out over the stage, above the log rows, or
 // returns nil when it is closed.
 func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
-	if !a.legend {
+	if !a.view.Legend() {
 		return nil
 	}
 	lw := a.legendWords()

@@ -21,27 +21,41 @@ func (a *App) logCellWidth() float64 {
 
 // logWindow is the first index shown and how many entries fit. Every row
 // shows the same indexes, so entries line up across machines. By default
-// the window ends at the newest entry anywhere; logBack scrolls it back.
+// the window ends at the newest entry anywhere; the view's LogBack
+// scrolls it back, as far as the first entry.
 func (a *App) logWindow() (first uint64, capacity int) {
-	if len(a.lay.Nodes) == 0 {
+	last, capacity := a.logSpan()
+	if capacity == 0 {
 		return 1, 0
+	}
+	back := min(a.view.LogBack(), a.logMaxBack())
+	if last <= uint64(capacity) {
+		return 1, capacity
+	}
+	return last - uint64(capacity) + 1 - back, capacity
+}
+
+// logSpan is the newest index in any log and how many entries a row holds.
+func (a *App) logSpan() (last uint64, capacity int) {
+	if len(a.lay.Nodes) == 0 {
+		return 0, 0
 	}
 	cw := a.logCellWidth()
 	capacity = max(int(a.lay.Nodes[0].LogStrip.W/cw), 1)
 	w := a.World()
-	var last uint64
 	for i := 1; i <= w.Size(); i++ {
 		last = max(last, w.Node(raftcore.NodeID(i)).LastIndex())
 	}
+	return last, capacity
+}
+
+// logMaxBack is how far back the logs can scroll: to their first entry.
+func (a *App) logMaxBack() uint64 {
+	last, capacity := a.logSpan()
 	if last <= uint64(capacity) {
-		a.logBack = 0
-		return 1, capacity
+		return 0
 	}
-	maxBack := last - uint64(capacity)
-	if a.logBack > maxBack {
-		a.logBack = maxBack
-	}
-	return last - uint64(capacity) + 1 - a.logBack, capacity
+	return last - uint64(capacity)
 }
 
 // logRowAt is the machine whose log row holds p, or -1.
@@ -123,7 +137,7 @@ func (a *App) buildLogs() {
 		tone, _, _ := roleLook(a.cfg.Protocol, nd.Role())
 		st := w.Status(id)
 		*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
-			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.selected}
+			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.view.Selected()}
 		// The name sits in the middle of its tag, smaller if it is long.
 		name := a.cfg.Name(id)
 		c := ln.LogLabel.Center()

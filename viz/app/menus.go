@@ -8,53 +8,12 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
-type menuKind uint8
-
-const (
-	menuNone menuKind = iota
-	menuNode
-	menuLink
-	menuMsg
-	menuMain
-	menuScenarios
-	menuZone
-)
-
-var menuNames = [...]string{"", "node", "link", "message", "setup", "scenarios", "zone"}
-
-// menuState is the open popover and what it is about.
-type menuState struct {
-	kind menuKind
-	node int
-	link viz.LinkID
-	msg  uint64
-	zone int
-}
-
-func (m menuState) String() string {
-	switch m.kind {
-	case menuNode:
-		return "node:" + strconv.Itoa(m.node+1)
-	case menuLink:
-		return fmt.Sprintf("link:%d-%d", m.link.I+1, m.link.J+1)
-	case menuMsg:
-		return "message:" + utoa(m.msg)
-	case menuZone:
-		return "zone:" + strconv.Itoa(m.zone+1)
-	}
-	return menuNames[m.kind]
-}
-
-func (a *App) openMenu(m menuState) {
-	if a.menu == m {
-		a.menu = menuState{}
-	} else {
-		a.menu = m
-	}
-	a.help = false
+func (a *App) openMenu(m view.Menu) {
+	a.view.OpenMenu(m)
 	a.changed()
 }
 
@@ -68,9 +27,9 @@ func (a *App) menuRect() (viz.Rect, bool) {
 }
 
 // menuWidth is how wide a menu of kind k is on this canvas.
-func (a *App) menuWidth(k menuKind) float64 {
+func (a *App) menuWidth(k view.MenuKind) float64 {
 	w := 360.0
-	if k == menuMain || k == menuScenarios {
+	if k == view.MenuMain || k == view.MenuScenarios {
 		w = 460
 	}
 	return math.Min(w, a.w-16)
@@ -83,37 +42,37 @@ func (a *App) sheet() bool { return a.lay.Tabbed && a.lay.Orientation == viz.Por
 
 // buildMenu lays menu m out, or returns nil when it is about something
 // no longer there.
-func (a *App) buildMenu(m menuState) *frame.MenuView {
-	if m.kind == menuNone {
+func (a *App) buildMenu(m view.Menu) *frame.MenuView {
+	if m.Kind == view.MenuNone {
 		return nil
 	}
 	w := a.World()
-	mw := a.menuWidth(m.kind)
+	mw := a.menuWidth(m.Kind)
 	pad := 10.0
 	wr := a.newWriter(pad, pad+lineHeight(sizeTitle)+4, mw-2*pad)
 	var title string
 	labelW := 78.0
 	anchor := viz.Point{X: a.w / 2, Y: a.h / 3}
-	switch m.kind {
-	case menuNode:
-		i := m.node
+	switch m.Kind {
+	case view.MenuNode:
+		i := m.Node
 		if i < 0 || i >= w.Size() || i >= len(a.lay.Nodes) {
 			return nil
 		}
 		anchor = a.lay.Nodes[i].Center
 		title = a.nodeMenu(wr, i, labelW)
-	case menuLink:
-		title = a.linkMenu(wr, m.link, labelW)
-		if lk, ok := a.lay.Link(m.link.I, m.link.J); ok {
+	case view.MenuLink:
+		title = a.linkMenu(wr, m.Link, labelW)
+		if lk, ok := a.lay.Link(m.Link.I, m.Link.J); ok {
 			anchor = lk.Seg.At(0.5)
 		}
-	case menuMsg:
+	case view.MenuMsg:
 		var ok bool
-		title, anchor, ok = a.msgMenu(wr, m.msg)
+		title, anchor, ok = a.msgMenu(wr, m.Msg)
 		if !ok {
 			return nil
 		}
-	case menuMain:
+	case view.MenuMain:
 		title = "Scenarios & setup"
 		a.mainMenu(wr, labelW+18)
 		anchor = viz.Point{X: 0, Y: a.lay.Toolbar.Bottom()}
@@ -122,13 +81,13 @@ func (a *App) buildMenu(m menuState) *frame.MenuView {
 				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
 			}
 		}
-	case menuZone:
+	case view.MenuZone:
 		var ok bool
-		title, anchor, ok = a.zoneMenu(wr, m.zone, labelW)
+		title, anchor, ok = a.zoneMenu(wr, m.Zone, labelW)
 		if !ok {
 			return nil
 		}
-	case menuScenarios:
+	case view.MenuScenarios:
 		title = "Scenarios from the book"
 		a.scenarioMenu(wr)
 		anchor = viz.Point{X: 0, Y: a.lay.Toolbar.Bottom()}
@@ -136,7 +95,7 @@ func (a *App) buildMenu(m menuState) *frame.MenuView {
 	h := wr.y + pad/2
 	// Place it beside its anchor, inside the canvas.
 	x := anchor.X + a.lay.NodeRadius + 12
-	if m.kind == menuMain || m.kind == menuScenarios {
+	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
 		x = anchor.X
 	}
 	if x+mw > a.w-4 {
@@ -144,7 +103,7 @@ func (a *App) buildMenu(m menuState) *frame.MenuView {
 	}
 	x = math.Min(math.Max(x, 4), math.Max(a.w-mw-4, 4))
 	y := anchor.Y - h/2
-	if m.kind == menuMain || m.kind == menuScenarios {
+	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
 		y = anchor.Y + 4
 	}
 	y = math.Min(math.Max(y, a.lay.Toolbar.Bottom()+4), math.Max(a.h-h-4, 4))
@@ -334,7 +293,7 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 	}
 	wr.row("Election timeout", labelW, election(5), election(10), election(20))
 	theme := func(t frame.Theme) frame.Widget {
-		return chip("theme:"+string(t), string(t), a.theme == t, "theme "+string(t))
+		return chip("theme:"+string(t), string(t), a.view.Theme() == t, "theme "+string(t))
 	}
 	wr.row("Theme", labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
 	wr.row("Share", labelW, button("share.link", "Copy link", "copy-link"), button("share.schedule", "Export run", "save-run"),
@@ -343,8 +302,8 @@ func (a *App) mainMenu(wr *writer, labelW float64) {
 }
 
 func (a *App) scenarioMenu(wr *writer) {
-	if a.missingFigure != "" {
-		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.missingFigure), sizeBody, frame.ToneBad, false)
+	if a.view.MissingFigure() != "" {
+		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.view.MissingFigure()), sizeBody, frame.ToneBad, false)
 		wr.y += 4
 	}
 	ws := []frame.Widget{chip("scenario:", "Free play", a.scen == nil, "scenario")}

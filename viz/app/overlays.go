@@ -18,14 +18,14 @@ func (a *App) buildOverlays() {
 	case a.params.Embed:
 		f.Caption = a.buildCaption()
 	}
-	f.Menu = a.buildMenu(a.menu)
+	f.Menu = a.buildMenu(a.view.Menu())
 	if f.Menu == nil {
 		// What it was about is gone.
-		a.menu = menuState{}
+		a.view.CloseMenu()
 	}
 	f.Legend = a.buildLegend(f.Logs.Key)
 	f.Help = nil
-	if a.help {
+	if a.view.Help() {
 		f.Help = a.buildHelp()
 	}
 	f.Banner = nil
@@ -124,7 +124,7 @@ func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 }
 
 func (a *App) buildBanner() *frame.BannerView {
-	if a.banner.text == "" {
+	if a.view.Banner().Text == "" {
 		return nil
 	}
 	// A short note takes the toolbar's free stretch (in place of the
@@ -133,7 +133,7 @@ func (a *App) buildBanner() *frame.BannerView {
 		size := sizeSmall + 1
 		lines := a.wrap(a.bannerText(), size, slot.W-40)
 		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
-			bv := &frame.BannerView{Rect: slot, Tone: a.banner.tone, InToolbar: true}
+			bv := &frame.BannerView{Rect: slot, Tone: a.view.Banner().Tone, InToolbar: true}
 			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
 			for i, l := range lines {
 				bv.Lines = append(bv.Lines, frame.TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: frame.ToneText})
@@ -165,7 +165,7 @@ func (a *App) buildBanner() *frame.BannerView {
 		// the one place the note hides nothing.
 		r, wr = lr, lw
 	}
-	bv := &frame.BannerView{Rect: r, Tone: a.banner.tone}
+	bv := &frame.BannerView{Rect: r, Tone: a.view.Banner().Tone}
 	for _, l := range wr.lines {
 		l.X += r.X
 		l.Y += r.Y

@@ -132,8 +132,8 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	// reader opened one.
 	if a.scen != nil {
 		wanted := a.scen.panelKinds()
-		if a.opened >= 0 && !slices.Contains(wanted, a.opened) {
-			wanted = append([]viz.PanelKind{a.opened}, wanted...)
+		if a.view.Opened() >= 0 && !slices.Contains(wanted, a.view.Opened()) {
+			wanted = append([]viz.PanelKind{a.view.Opened()}, wanted...)
 		}
 		small := panelHeader + panelPad/2
 		for i, k := range kinds {
@@ -221,9 +221,9 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.Pan
 	}
 	// Keep the scroll within the content.
 	h := content.height()
-	a.scroll[k] = min(a.scroll[k], max(h-body.H, 0))
-	dx, dy := body.X, body.Y-a.scroll[k]
-	pv.More = h-a.scroll[k] > body.H+1
+	scroll := min(a.view.Scroll(k), max(h-body.H, 0))
+	dx, dy := body.X, body.Y-scroll
+	pv.More = h-scroll > body.H+1
 	pv.Lines = make([]frame.TextItem, len(content.lines))
 	for i, l := range content.lines {
 		l.X += dx
@@ -273,8 +273,8 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			return "Roles"
 		}
-		if a.selected >= 0 {
-			return "Machine " + a.cfg.Name(nodeID(a.selected))
+		if a.view.Selected() >= 0 {
+			return "Machine " + a.cfg.Name(nodeID(a.view.Selected()))
 		}
 		return "Machine"
 	case viz.PanelSafety:
@@ -369,7 +369,7 @@ func (a *App) nodePanel(wr *writer) {
 	// A timing panel takes the diagram's place: the figure is about
 	// times, and the panel is short. A machine clicked still shows below.
 	timing := a.timingSection(wr)
-	if timing && (a.figure() || a.selected < 0) {
+	if timing && (a.figure() || a.view.Selected() < 0) {
 		return
 	}
 	if timing {
@@ -381,13 +381,13 @@ func (a *App) nodePanel(wr *writer) {
 		wr.diagram = d
 		wr.y += h + 4
 	}
-	if a.selected < 0 || a.selected >= a.World().Size() {
+	if a.view.Selected() < 0 || a.view.Selected() >= a.World().Size() {
 		wr.text(a.forHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, frame.ToneMuted, false)
 		return
 	}
-	wr.text("Machine "+a.cfg.Name(nodeID(a.selected)), sizeBody, frame.ToneText, true)
+	wr.text("Machine "+a.cfg.Name(nodeID(a.view.Selected())), sizeBody, frame.ToneText, true)
 	w := a.World()
-	id := nodeID(a.selected)
+	id := nodeID(a.view.Selected())
 	nd := w.Node(id)
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
@@ -508,7 +508,7 @@ func (a *App) safetyPanel(wr *writer) {
 	for _, r := range ruleWords {
 		n := w.ViolationCount(r.Rule)
 		if n == 0 {
-			if a.showRules {
+			if a.view.ShowRules() {
 				wr.item("✓", frame.ToneGood, a.ruleText(r.Words, r.Plain), sizeBody-1, frame.ToneMuted)
 			}
 			continue
@@ -521,12 +521,12 @@ func (a *App) safetyPanel(wr *writer) {
 	}
 	a.lostUpdates(wr, 3)
 	label := "Show every rule"
-	if a.showRules {
+	if a.view.ShowRules() {
 		label = "Show broken rules only"
 	}
 	wr.gap(2)
 	rules := "rules all"
-	if a.showRules {
+	if a.view.ShowRules() {
 		rules = "rules broken"
 	}
 	wr.buttons(0, button("rules", label, rules))

@@ -148,7 +148,7 @@ func (a *App) touchLayout() {
 		names[i] = a.cfg.Name(nodeID(i))
 	}
 	caption, short := a.captionWord()
-	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.tab, count: count, buttons: commandsKey(buttons),
+	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.view.Tab(), count: count, buttons: commandsKey(buttons),
 		words: strings.Join(names, "\x00") + "\x00" + caption}
 	for _, z := range a.zones {
 		key.zones += string(rune('0' + z))
@@ -157,7 +157,7 @@ func (a *App) touchLayout() {
 		return
 	}
 	a.layKey = key
-	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.tab, Buttons: buttons,
+	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.view.Tab(), Buttons: buttons,
 		Names: names, Caption: caption, Short: short, Drop: dropShort, Count: "9 of 9", Measure: a.measure}
 	if a.zones != nil {
 		o.Zones, o.ZoneCount = a.zones, count

@@ -235,8 +235,8 @@ func TestTimerKeysSayWhyTheyCannotAct(t *testing.T) {
 		if got := a.World().Actions()[n:]; len(got) != 0 {
 			t.Errorf("key %s with a heartbeating leader recorded %v", key, got)
 		}
-		if !strings.Contains(a.banner.text, a.cfg.Name(nodeID(l))+" leads") {
-			t.Errorf("key %s: note %q, want it to say the leader's heartbeats restart the timers", key, a.banner.text)
+		if !strings.Contains(a.view.Banner().Text, a.cfg.Name(nodeID(l))+" leads") {
+			t.Errorf("key %s: note %q, want it to say the leader's heartbeats restart the timers", key, a.view.Banner().Text)
 		}
 	}
 
@@ -252,8 +252,8 @@ func TestTimerKeysSayWhyTheyCannotAct(t *testing.T) {
 		if got := b.World().Actions()[n:]; len(got) != 0 {
 			t.Errorf("key l under %s recorded %v", proto, got)
 		}
-		if !strings.Contains(b.banner.text, "switch the protocol to raft") {
-			t.Errorf("key l under %s: note %q", proto, b.banner.text)
+		if !strings.Contains(b.view.Banner().Text, "switch the protocol to raft") {
+			t.Errorf("key l under %s: note %q", proto, b.view.Banner().Text)
 		}
 	}
 	p := viz.DefaultParams()
@@ -263,8 +263,8 @@ func TestTimerKeysSayWhyTheyCannotAct(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Key("t")
-	if len(b.World().Actions()) != 0 || !strings.Contains(b.banner.text, "No running machine has an election timer") {
-		t.Errorf("key t under naive-copy: actions %v, note %q", b.World().Actions(), b.banner.text)
+	if len(b.World().Actions()) != 0 || !strings.Contains(b.view.Banner().Text, "No running machine has an election timer") {
+		t.Errorf("key t under naive-copy: actions %v, note %q", b.World().Actions(), b.view.Banner().Text)
 	}
 }
 

@@ -6,56 +6,48 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
-// hoverTarget names what the mouse is over, so hover text changes (and
-// the frame is rebuilt) only when the target does.
-type hoverTarget struct {
-	kind   string
-	a, b   int
-	id     uint64
-	widget string
-}
-
-func (a *App) hoverKey() hoverTarget {
-	if !a.hoverOK || a.rec.Active() || a.press.active || a.help {
-		return hoverTarget{}
+func (a *App) hoverKey() view.HoverTarget {
+	p, ok := a.view.Hover()
+	if !ok || a.rec.Active() || a.press.active || a.view.Help() {
+		return view.HoverTarget{}
 	}
-	p := a.hover
 	if w, ok := a.widgetAt(p); ok {
-		return hoverTarget{kind: "widget", widget: w.ID}
+		return view.HoverTarget{Kind: "widget", Widget: w.ID}
 	}
 	if a.frame.Menu != nil {
 		// With a menu open, the reader is busy with it: hover text for
 		// what lies around it would only cover it.
 		if a.frame.Menu.Rect.Contains(p) {
-			return hoverTarget{kind: "menu"}
+			return view.HoverTarget{Kind: "menu"}
 		}
-		return hoverTarget{}
+		return view.HoverTarget{}
 	}
 	if a.lay.Timeline.Contains(p) {
 		if k, ok := a.markAt(p); ok {
-			return hoverTarget{kind: "mark", a: k}
+			return view.HoverTarget{Kind: "mark", A: k}
 		}
-		return hoverTarget{}
+		return view.HoverTarget{}
 	}
 	if row := a.logRowAt(p); row >= 0 {
 		if idx, ok := a.logIndexAt(row, p); ok {
-			return hoverTarget{kind: "entry", a: row, id: idx}
+			return view.HoverTarget{Kind: "entry", A: row, ID: idx}
 		}
-		return hoverTarget{}
+		return view.HoverTarget{}
 	}
 	h := a.lay.HitTest(p, a.cache.dots, viz.HitOptions{})
 	switch h.Kind {
 	case viz.HitNode:
-		return hoverTarget{kind: "node", a: h.Node}
+		return view.HoverTarget{Kind: "node", A: h.Node}
 	case viz.HitLink:
-		return hoverTarget{kind: "link", a: h.Link.I, b: h.Link.J}
+		return view.HoverTarget{Kind: "link", A: h.Link.I, B: h.Link.J}
 	case viz.HitMessage:
-		return hoverTarget{kind: "msg", id: uint64(h.Msg)}
+		return view.HoverTarget{Kind: "msg", ID: uint64(h.Msg)}
 	}
-	return hoverTarget{}
+	return view.HoverTarget{}
 }
 
 // markAt is the timeline mark nearest p within a few pixels.
@@ -84,27 +76,28 @@ func (a *App) logIndexAt(row int, p viz.Point) (uint64, bool) {
 
 func (a *App) buildTooltip() *frame.TooltipView {
 	t := a.hoverKey()
-	if t.kind == "" || t == a.quietHover {
+	if t.Kind == "" || t == a.view.Quiet() {
 		return nil
 	}
+	hp, _ := a.view.Hover()
 	w := a.World()
 	var lines []string
-	switch t.kind {
+	switch t.Kind {
 	case "widget":
 		for _, wd := range a.frame.Toolbar {
-			if wd.ID == t.widget && wd.Kind == frame.WidgetIcon {
+			if wd.ID == t.Widget && wd.Kind == frame.WidgetIcon {
 				lines = append(lines, wd.Label)
 			}
 		}
 	case "mark":
-		m := a.frame.Timeline.Marks[t.a]
+		m := a.frame.Timeline.Marks[t.A]
 		lines = append(lines, m.Text)
 	case "entry":
-		nd := w.Node(nodeID(t.a))
-		if t.id < 1 || t.id > nd.LastIndex() {
+		nd := w.Node(nodeID(t.A))
+		if t.ID < 1 || t.ID > nd.LastIndex() {
 			return nil
 		}
-		e := nd.Entry(t.id)
+		e := nd.Entry(t.ID)
 		s := "Index " + utoa(e.Index)
 		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
 			s += ", term " + utoa(e.Term)
@@ -118,14 +111,14 @@ func (a *App) buildTooltip() *frame.TooltipView {
 		}
 		lines = append(lines, s+": "+e.Data.String(), state)
 	case "node":
-		id := nodeID(t.a)
+		id := nodeID(t.A)
 		nd := w.Node(id)
 		lines = append(lines, a.cfg.Name(id)+": "+a.roleWord(nd.Role())+", "+w.Status(id).String(),
 			"log "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()),
 			"Click for actions; drag out to cut it off.")
 	case "link":
-		ni, nj := a.cfg.Name(nodeID(t.a)), a.cfg.Name(nodeID(t.b))
-		ij, ji := w.Link(nodeID(t.a), nodeID(t.b)), w.Link(nodeID(t.b), nodeID(t.a))
+		ni, nj := a.cfg.Name(nodeID(t.A)), a.cfg.Name(nodeID(t.B))
+		ij, ji := w.Link(nodeID(t.A), nodeID(t.B)), w.Link(nodeID(t.B), nodeID(t.A))
 		state := "up both ways"
 		switch {
 		case !ij.Up && !ji.Up:
@@ -138,7 +131,7 @@ func (a *App) buildTooltip() *frame.TooltipView {
 		lines = append(lines, "Link "+ni+" – "+nj+": "+state, "Click to change it; drag across it to cut or restore.")
 	case "msg":
 		for _, m := range w.InFlight() {
-			if m.ID == t.id {
+			if m.ID == t.ID {
 				lines = append(lines, a.msgSentence(&m), "Click to inspect or drop it.")
 			}
 		}
@@ -159,13 +152,13 @@ func (a *App) buildTooltip() *frame.TooltipView {
 		}
 	}
 	bw, bh := width+2*pad, y+pad-2
-	x := a.hover.X + 14
+	x := hp.X + 14
 	if x+bw > a.w-4 {
-		x = a.hover.X - 14 - bw
+		x = hp.X - 14 - bw
 	}
-	ty := a.hover.Y + 18
+	ty := hp.Y + 18
 	if ty+bh > a.h-4 {
-		ty = a.hover.Y - 10 - bh
+		ty = hp.Y - 10 - bh
 	}
 	x, ty = math.Max(x, 4), math.Max(ty, 4)
 	for k := range items {

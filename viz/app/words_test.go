@@ -10,6 +10,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -162,25 +163,26 @@ func everyText(a *App) map[string]string {
 		merge(frameTexts(a.Frame()), " (hovering)")
 	}
 	a.Hover(viz.Point{X: -100, Y: -100})
-	menu, selected, rules := a.menu, a.selected, a.showRules
-	var menus []menuState
+	saved := *a.view
+	var menus []view.Menu
 	for i := range f.Nodes {
-		menus = append(menus, menuState{kind: menuNode, node: i})
+		menus = append(menus, view.Menu{Kind: view.MenuNode, Node: i})
 	}
 	for _, m := range f.Messages {
 		if m.Fall == 0 {
-			menus = append(menus, menuState{kind: menuMsg, msg: m.ID})
+			menus = append(menus, view.Menu{Kind: view.MenuMsg, Msg: m.ID})
 		}
 	}
 	for _, m := range menus {
-		a.menu = m
+		a.view.CloseMenu()
+		a.view.OpenMenu(m)
 		a.changed()
 		merge(frameTexts(a.Frame()), " (menu)")
 	}
-	a.menu = menuState{}
-	a.showRules = true
+	a.view.CloseMenu()
+	a.view.SetShowRules(true)
 	for sel := -1; sel < len(f.Nodes); sel++ {
-		a.selected = sel
+		a.view.Select(sel, false)
 		for _, k := range []viz.PanelKind{viz.PanelScenario, viz.PanelQuestion, viz.PanelNode, viz.PanelSafety, viz.PanelClient} {
 			wr := a.newWriter(0, 0, 300)
 			a.panelContent(k, wr)
@@ -188,7 +190,7 @@ func everyText(a *App) map[string]string {
 			merge(frameTexts(&frame.Frame{Panels: []frame.PanelView{p}}), " (panel content)")
 		}
 	}
-	a.menu, a.selected, a.showRules = menu, selected, rules
+	*a.view = saved
 	a.changed()
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
 
@@ -151,8 +152,8 @@ func TestZoneGesturesRecordZoneActions(t *testing.T) {
 		}
 	}
 	tapZone(0)
-	if a.menu.kind != menuZone || a.Frame().Menu == nil || a.Frame().Menu.Title.Text != "zone-a" {
-		t.Fatalf("tapping zone-a's label opened %v", a.menu)
+	if a.view.Menu().Kind != view.MenuZone || a.Frame().Menu == nil || a.Frame().Menu.Title.Text != "zone-a" {
+		t.Fatalf("tapping zone-a's label opened %v", a.view.Menu())
 	}
 	click := func(id string) raftcore.Action {
 		t.Helper()
