@@ -24,6 +24,7 @@ import (
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/app/session"
 	"raftlab/viz/draw"
 	"raftlab/viz/frame"
 )
@@ -88,7 +89,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	cat := app.BuiltinScenarios()
+	cat := session.BuiltinScenarios()
 	params, problems := viz.ParseArgs(rest, cat.Check)
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "raftlab:", p.Message)

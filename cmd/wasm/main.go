@@ -39,6 +39,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/app/session"
 	"raftlab/viz/draw"
 	"raftlab/viz/frame"
 )
@@ -51,7 +52,7 @@ func main() {
 	query := loc.Get("search").String()
 	base := loc.Get("origin").String() + loc.Get("pathname").String()
 
-	cat := app.BuiltinScenarios()
+	cat := session.BuiltinScenarios()
 	params, problems := viz.ParseQuery(query, cat.Check)
 	msgs, missing := app.SortProblems(problems)
 	a, err := app.New(app.Options{

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
@@ -55,7 +55,7 @@ type Options struct {
 	// estimates it, which is enough for tests.
 	Measure func(s string, size float64) float64
 	// Scenarios lists the scenarios the picker offers. Nil offers none.
-	Scenarios Catalog
+	Scenarios session.Catalog
 	// BaseURL is the page address share links start with.
 	BaseURL string
 	// Describe has TakeEffects hand on the figure's description and its
@@ -82,9 +82,7 @@ func SortProblems(ps []viz.ParamProblem) (msgs []string, missingFigure string) {
 type App struct {
 	opts    Options
 	params  viz.Params
-	cfg     raftcore.Config
-	hist    *history
-	scen    *scenarioRun
+	session *session.Session
 	measure func(string, float64) float64
 	wraps   map[wrapKey][]string // wrapped paragraphs, see wrap
 
@@ -123,9 +121,6 @@ type App struct {
 	press pointerState
 	// cache is what frames remember of the world shown.
 	cache *worldCache
-	// reads judges the client reads shown, searching again only the keys
-	// whose operations changed since the last frame.
-	reads linearize.Cache
 
 	// figBars are the strips above and below a figure's machines that
 	// hold its controls.
@@ -162,7 +157,7 @@ func New(o Options) (*App, error) {
 	}
 	a.clock = clock.New(speed)
 	a.view = view.New(frame.Theme(a.params.Theme))
-	if err := a.start(); err != nil {
+	if err := a.start(0); err != nil {
 		return nil, err
 	}
 	if a.params.T > 0 {
@@ -180,7 +175,7 @@ func New(o Options) (*App, error) {
 	case o.MissingFigure != "":
 		a.view.SetMissingFigure(o.MissingFigure)
 		a.openMenu(view.Menu{Kind: view.MenuScenarios})
-	case a.scen == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg.Protocol == raftcore.ProtocolRaft:
+	case a.scen() == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg().Protocol == raftcore.ProtocolRaft:
 		// The first election takes a while at a watchable speed; say why.
 		a.say(noLeaderYet, frame.ToneText, 20*time.Second)
 	}
@@ -188,29 +183,28 @@ func New(o Options) (*App, error) {
 	return a, nil
 }
 
-// start builds the world for the current parameters (and scenario).
-func (a *App) start() error {
-	a.scen = nil
-	cfg := a.baseConfig()
+// start builds the world for the current parameters (and scenario):
+// a new session. electionTicks, if not 0, is the election timeout of a
+// free-play run; otherwise the last run's is kept when the protocol is
+// the same.
+func (a *App) start(electionTicks int) error {
+	cfg := a.baseConfig(electionTicks)
+	var scen *session.Scenario
 	if a.params.Scenario != "" {
-		r, err := a.opts.Scenarios.get(a.params.Scenario)
+		r, err := a.opts.Scenarios.Get(a.params.Scenario)
 		if err != nil {
 			return err
 		}
-		a.scen = r
-		r.autoplay = a.params.Autoplay
-		cfg = r.config(a.params.Seed)
+		scen = r
+		r.SetAutoplay(a.params.Autoplay)
+		cfg = r.Config(a.params.Seed)
 	}
-	h, err := newHistory(cfg)
+	s, err := session.New(cfg, scen, readCheckBudget)
 	if err != nil {
 		return err
 	}
-	a.cfg, a.hist = cfg, h
-	a.resetView()
-	if a.scen != nil {
-		if err := a.scen.begin(a); err != nil {
-			return err
-		}
+	a.replaceSession(s)
+	if scen != nil {
 		// Behind tabs, the scenario's own words come first.
 		a.view.SetTab(viz.PanelScenario)
 		a.touchLayout()
@@ -221,36 +215,62 @@ func (a *App) start() error {
 	return nil
 }
 
-// resetView forgets what the reader had chosen on screen about the old
-// world, and what frames remembered of it.
-func (a *App) resetView() {
+// replaceSession makes s the run shown: the view forgets what it had
+// chosen of the old world, and the layout follows the new one.
+func (a *App) replaceSession(s *session.Session) {
+	a.session = s
 	a.clock.Forget()
 	a.view.ForgetWorld()
 	a.layKey = layoutKey{}
 	a.zoneMemo = nil
 	a.cache = newWorldCache()
-	a.reads = linearize.Cache{Budget: readCheckBudget}
 	a.touchLayout()
 	a.changed()
 }
 
-func (a *App) baseConfig() raftcore.Config {
+// baseConfig is a free-play world for the parameters.
+func (a *App) baseConfig(electionTicks int) raftcore.Config {
 	cfg := raftcore.DefaultConfig()
 	cfg.Nodes = a.params.Nodes
 	cfg.Seed = a.params.Seed
 	cfg.Protocol = raftcore.Protocol(a.params.Protocol)
 	cfg.PreVote = a.params.PreVote
 	cfg.CheckQuorum = a.params.CheckQuorum
-	cfg.Names = nodeNames(cfg.Nodes)
-	cfg.TraceLimit = TraceLimit
-	if a.cfg.ElectionTicks > 0 && a.cfg.Protocol == cfg.Protocol {
-		cfg.ElectionTicks = a.cfg.ElectionTicks
+	cfg.Names = session.MachineNames(cfg.Nodes)
+	cfg.TraceLimit = session.TraceLimit
+	switch {
+	case electionTicks > 0:
+		cfg.ElectionTicks = electionTicks
+	case a.session != nil && a.cfg().Protocol == cfg.Protocol:
+		cfg.ElectionTicks = a.cfg().ElectionTicks
 	}
 	return cfg
 }
 
+// advance moves the world to virtual time to, stopping a figure that
+// plays to its next step there (session.Advance).
+func (a *App) advance(to int64) {
+	if _, err := a.session.Advance(to, a.stopAt()); err != nil {
+		a.say(capital(err.Error()), frame.ToneBad, 0)
+	}
+}
+
+// stopAt is the step a playing figure stops at (-1: none).
+func (a *App) stopAt() int {
+	if !a.figure() || a.clock.Paused() {
+		return -1
+	}
+	return a.clock.Pace().Goal
+}
+
+// cfg is the world's configuration (read only).
+func (a *App) cfg() *raftcore.Config { return a.session.Config() }
+
+// scen is the scenario played, or nil in free play.
+func (a *App) scen() *session.Scenario { return a.session.Scenario() }
+
 // World is the world shown now (read only: change it through Act).
-func (a *App) World() *raftcore.World { return a.hist.World() }
+func (a *App) World() *raftcore.World { return a.session.World() }
 
 // Params returns the current settings.
 func (a *App) Params() viz.Params { return a.params }
@@ -333,7 +353,7 @@ func (a *App) Update(now time.Duration) {
 		a.changed()
 	}
 	if step > 0 {
-		a.advance(a.hist.NowUs() + step)
+		a.advance(a.session.NowUs() + step)
 		a.afterWorldMoved()
 		a.restIfDue()
 		a.changed()
@@ -343,8 +363,12 @@ func (a *App) Update(now time.Duration) {
 // afterWorldMoved lets the scenario observe the world and updates what
 // depends on the world's shape (partition zones).
 func (a *App) afterWorldMoved() {
-	if a.scen != nil && a.scen.tr != nil {
-		a.scen.observe(a)
+	if a.session.Observed() {
+		a.changed() // a new step is news worth a redraw
+	}
+	if r := a.scen(); r != nil && (!a.figure() || (!a.clock.Paused() && a.clock.Pace().Goal < 0)) {
+		// Not paced step by step: the words follow the story.
+		r.Show(r.Latest())
 	}
 	if a.view.Banner().Text == noLeaderYet && a.leader() >= 0 {
 		a.view.CloseBanner()
@@ -356,12 +380,11 @@ func (a *App) afterWorldMoved() {
 // so replayable).
 func (a *App) act(x raftcore.Action) error {
 	a.takeOver()
-	fork, at := !a.hist.AtHead(), a.hist.NowUs()
-	if err := a.hist.Act(x); err != nil {
+	forked, at, err := a.session.Act(x)
+	if err != nil {
 		return err
 	}
-	if fork {
-		a.cache = a.cache.forked(at)
+	if forked {
 		a.forkedAt = at
 	}
 	a.afterWorldMoved()
@@ -456,21 +479,18 @@ func (a *App) nextWrite(i int) raftcore.Action {
 	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
 }
 
-// reset starts a new world with the current settings (a scenario starts
-// again with its knobs as they are).
-func (a *App) reset() error {
-	if a.scen != nil {
-		auto := a.scen.autoplay
-		if err := a.restartScenario(); err != nil {
+// restart starts a new world with the current settings (a scenario starts
+// again with its knobs as they are); electionTicks, if not 0, is a free
+// play's new election timeout.
+func (a *App) restart(electionTicks int) error {
+	if a.scen() != nil {
+		if err := a.restartScenario(a.scen().Again()); err != nil {
 			return err
 		}
-		if !a.figure() {
-			a.scen.autoplay = auto
-		}
-		a.note("Started again: " + a.scen.title + ".")
+		a.note("Started again: " + a.scen().Spec().Title + ".")
 		return nil
 	}
-	if err := a.start(); err != nil {
+	if err := a.start(electionTicks); err != nil {
 		return err
 	}
 	a.note("New run: " + a.describeSetup())
@@ -478,13 +498,13 @@ func (a *App) reset() error {
 }
 
 func (a *App) describeSetup() string {
-	s := fmt.Sprintf("%d machines, %s", a.cfg.Nodes, a.cfg.Protocol)
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	s := fmt.Sprintf("%d machines, %s", a.cfg().Nodes, a.cfg().Protocol)
+	if a.cfg().Protocol == raftcore.ProtocolRaft {
 		var opts []string
-		if a.cfg.PreVote {
+		if a.cfg().PreVote {
 			opts = append(opts, "PreVote")
 		}
-		if a.cfg.CheckQuorum {
+		if a.cfg().CheckQuorum {
 			opts = append(opts, "CheckQuorum")
 		}
 		if len(opts) > 0 {

@@ -640,15 +640,15 @@ func TestActingInThePastForksAndTheOldRunComesBack(t *testing.T) {
 	if err := a.Act([]byte(`{"do":"crash","node":1}`)); err != nil {
 		t.Fatal(err)
 	}
-	if a.hist.HeadUs() != 500_000 {
-		t.Errorf("after acting at 500 ms the head is %v: the future should be dropped", a.hist.HeadUs())
+	if a.session.HeadUs() != 500_000 {
+		t.Errorf("after acting at 500 ms the head is %v: the future should be dropped", a.session.HeadUs())
 	}
 	r, ok := widgetRect(a, "timeline.ghost")
 	if !ok {
 		t.Fatal("no button to go back to the abandoned run")
 	}
 	press(a, &c, r.Center(), r.Center(), 0)
-	a.hist.GoTo(head)
+	a.session.GoTo(head)
 	if a.World().TraceHash() != headHash {
 		t.Error("the run brought back is not the one left")
 	}

@@ -169,10 +169,10 @@ func (a *App) State() Snapshot {
 	f := a.Frame()
 	w := a.World()
 	s := Snapshot{
-		NowMs: float64(w.Now()) / 1000, HeadMs: float64(a.hist.HeadUs()) / 1000, Live: a.hist.AtHead(),
+		NowMs: float64(w.Now()) / 1000, HeadMs: float64(a.session.HeadUs()) / 1000, Live: a.session.AtHead(),
 		Paused: a.clock.Paused(), Visible: a.clock.Visible(), Speed: a.clock.Speed(), SpeedLabel: viz.FormatSpeed(a.clock.Speed()),
-		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg.Protocol), Nodes: a.cfg.Nodes, Seed: a.cfg.Seed,
-		PreVote: a.cfg.PreVote, CheckQuorum: a.cfg.CheckQuorum, Election: a.cfg.ElectionTicks,
+		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
+		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.bannerText(),
 		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.questionKey()),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
@@ -200,13 +200,13 @@ func (a *App) State() Snapshot {
 	case zonesWorld:
 		s.Layout = "zones"
 	}
-	if r := a.scen; r != nil {
-		s.Scenario = &ScenarioState{ID: r.id, Title: r.title, Prompt: r.s.Prompt, Step: r.step(), Steps: r.tr.StepCount(),
-			StepText: r.tr.TextOf(r.step()), Done: r.shownDone(), Final: r.tr.Final(), Autoplay: r.autoplay, Settings: r.s.Settings,
-			Focus: string(r.s.UI.Focus)}
+	if r := a.scen(); r != nil {
+		s.Scenario = &ScenarioState{ID: r.ID(), Title: r.Spec().Title, Prompt: r.Spec().Prompt, Step: r.Step(), Steps: r.Tracker().StepCount(),
+			StepText: r.Tracker().TextOf(r.Step()), Done: r.ShownDone(), Final: r.Tracker().Final(), Autoplay: r.Autoplay(), Settings: r.Spec().Settings,
+			Focus: string(r.Spec().UI.Focus)}
 		// A figure opens on its prompt, not on its first step's words.
-		shown := !r.shownDone() && !(a.figure() && r.step() == 0)
-		if err := r.tr.Untrue(r.step(), w); err != nil && shown {
+		shown := !r.ShownDone() && !(a.figure() && r.Step() == 0)
+		if err := r.Tracker().Untrue(r.Step(), w); err != nil && shown {
 			s.Scenario.Untrue = err.Error()
 		}
 	}
@@ -215,7 +215,7 @@ func (a *App) State() Snapshot {
 		id := nodeID(i)
 		nd := w.Node(id)
 		el, to := nd.ElectionTimer()
-		m := MachineState{ID: i + 1, Name: a.cfg.Name(id), Role: nd.Role().String(), Status: w.Status(id).String(),
+		m := MachineState{ID: i + 1, Name: a.cfg().Name(id), Role: nd.Role().String(), Status: w.Status(id).String(),
 			Term: nd.Term(), Vote: int(nd.Vote()), Leader: int(nd.Lead()), Commit: nd.Commit(), Applied: nd.Applied(),
 			LastIndex: nd.LastIndex(), Slow: w.Slow(id), Drift: w.Drift(id), Backlog: w.Backlog(id), Timer: [2]int{el, to}}
 		if i < len(a.lay.Nodes) {
@@ -258,7 +258,7 @@ func (a *App) State() Snapshot {
 			s.InFlight[k].DeliverMs = float64(m.DeliverUs) / 1000
 		}
 	}
-	for _, m := range a.hist.Marks() {
+	for _, m := range a.session.Marks() {
 		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
 	}
 	sc := &s.Screen
@@ -331,8 +331,8 @@ func (a *App) pageIntent(name string, args ...string) (command.Intent, error) {
 // commandContext is what the command table needs to know of the app to
 // read a line: the machines' names, the speed and the run's times.
 func (a *App) commandContext() command.Context {
-	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.hist.NowUs(), HeadUs: a.hist.HeadUs(),
-		TickUs: int64(a.cfg.TickMs) * 1000, Open: a.view.Menu().Kind != view.MenuNone || a.view.Help()}
+	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.session.NowUs(), HeadUs: a.session.HeadUs(),
+		TickUs: int64(a.cfg().TickMs) * 1000, Open: a.view.Menu().Kind != view.MenuNone || a.view.Help()}
 }
 
 func first(args []string) string {

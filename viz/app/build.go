@@ -129,7 +129,7 @@ func (a *App) buildZones() {
 		default:
 			count := strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
 			verdict := ""
-			if a.cfg.Protocol == raftcore.ProtocolRaft {
+			if a.cfg().Protocol == raftcore.ProtocolRaft {
 				verdict, zv.Tone = ", no majority", frame.ToneWarn
 				if 2*len(members) > n {
 					verdict, zv.Tone = ", a majority", frame.ToneGood
@@ -200,11 +200,11 @@ func (a *App) buildNodes() {
 		nd := w.Node(id)
 		st := w.Status(id)
 		c := a.lay.Nodes[i].Center
-		tone, shape, dashed := roleLook(a.cfg.Protocol, nd.Role())
+		tone, shape, dashed := roleLook(a.cfg().Protocol, nd.Role())
 		v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
 			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.view.Selected(),
 			Hidden: ghost != nil && ghost.Node == i}
-		name := a.discName(a.cfg.Name(id), a.lay.LabelSize, 2*R-6)
+		name := a.discName(a.cfg().Name(id), a.lay.LabelSize, 2*R-6)
 		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
 		role := capital(a.roleWord(nd.Role()))
 		switch st {
@@ -213,11 +213,11 @@ func (a *App) buildNodes() {
 		case raftcore.StatusPaused:
 			v.Tone, role = frame.TonePaused, "Paused"
 		}
-		v.Highlight = a.scen != nil && a.scen.highlighted(id)
+		v.Highlight = a.scen() != nil && a.scen().Highlighted(id)
 		line2 := a.nodeLine2(nd, st)
 		capt := a.lay.Nodes[i].Caption
 		room, rows := capt.W, a.lay.CaptionLines(i)
-		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
+		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
 			full := role + " · term " + utoa(nd.Term())
 			switch {
 			case a.measure(full, lineSize) <= room && a.measure(line2, lineSize) <= room:
@@ -248,7 +248,7 @@ func (a *App) buildNodes() {
 		v.Lines[0] = frame.TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: size, Tone: frame.ToneText, Center: true}
 		v.Lines[1] = frame.TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: size, Tone: frame.ToneMuted, Center: true}
 		v.Timer = -1
-		if st != raftcore.StatusCrashed && a.cfg.Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
+		if st != raftcore.StatusCrashed && a.cfg().Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
 			el, to := nd.ElectionTimer()
 			if to > 0 {
 				v.Timer = math.Min(float64(el)/float64(to), 1)
@@ -317,10 +317,10 @@ func (a *App) fitSize(text string, size, room float64) float64 {
 // nodeLine2 is the second line under a machine: its vote and the leader
 // it knows, or what it holds; in the clock figure, a leader's lease.
 func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
-	if a.plain() && a.cfg.Protocol == raftcore.ProtocolRaft {
+	if a.plain() && a.cfg().Protocol == raftcore.ProtocolRaft {
 		return a.plainLine2(nd)
 	}
-	switch a.cfg.Protocol {
+	switch a.cfg().Protocol {
 	case raftcore.ProtocolNaiveCopy:
 		if nd.LastIndex() == 1 {
 			return "1 write held"
@@ -331,13 +331,13 @@ func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 			return "orders every write"
 		}
 		if l := nd.Lead(); l != raftcore.None {
-			return "follows " + a.cfg.Name(l)
+			return "follows " + a.cfg().Name(l)
 		}
 		return "no authority known"
 	}
 	vote := "no vote"
 	if v := nd.Vote(); v != raftcore.None {
-		vote = "voted " + a.cfg.Name(v)
+		vote = "voted " + a.cfg().Name(v)
 	}
 	switch {
 	case nd.Role() == raftcore.RoleLeader:
@@ -347,14 +347,14 @@ func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 		return vote
 	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
 		yes := 0
-		for j := 1; j <= a.cfg.Nodes; j++ {
+		for j := 1; j <= a.cfg().Nodes; j++ {
 			if nd.VoteFrom(raftcore.NodeID(j)) > 0 {
 				yes++
 			}
 		}
-		return strconv.Itoa(yes) + " of " + strconv.Itoa(a.cfg.Nodes/2+1) + " votes needed"
+		return strconv.Itoa(yes) + " of " + strconv.Itoa(a.cfg().Nodes/2+1) + " votes needed"
 	case nd.Lead() != raftcore.None:
-		return vote + " · leader " + a.cfg.Name(nd.Lead())
+		return vote + " · leader " + a.cfg().Name(nd.Lead())
 	}
 	return vote + " · no leader"
 }
@@ -393,7 +393,7 @@ func (a *App) buildLinks() {
 	f := &a.frame
 	w := a.World()
 	f.Links = f.Links[:0]
-	cfg := a.cfg
+	cfg := a.cfg()
 	var crossed []viz.LinkID
 	if a.rec.Active() {
 		crossed = a.rec.Crossed()
@@ -583,36 +583,25 @@ func (a *App) buildMessages() {
 		}
 		f.Messages = append(f.Messages, v)
 		a.cache.dots = append(a.cache.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})
-		if _, ok := a.cache.seen[m.ID]; !ok {
-			a.cache.seen[m.ID] = msgInfo{from, to, m.SendUs, m.DeliverUs}
-		}
 	}
 	fall := a.fallUs()
 	for _, e := range a.cache.recent.drops {
-		info, ok := a.cache.seen[e.Msg]
+		from, to, send, deliver, ok := a.session.Path(e.Msg)
 		if !ok {
 			if e.Node == raftcore.None || e.Peer == raftcore.None {
 				continue
 			}
 			// Cut at sending: it never left its sender.
-			info = msgInfo{from: int(e.Node) - 1, to: int(e.Peer) - 1, send: e.AtUs, deliver: e.AtUs + 1}
+			from, to, send, deliver = int(e.Node)-1, int(e.Peer)-1, e.AtUs, e.AtUs+1
 		}
-		lk, ok := a.lay.Link(info.from, info.to)
+		lk, ok := a.lay.Link(from, to)
 		if !ok {
 			continue
 		}
-		frac := float64(e.AtUs-info.send) / float64(max(info.deliver-info.send, 1))
-		pos := lk.Lane(info.from, info.to).At(math.Min(math.Max(frac, 0), 1))
-		v := frame.MsgView{ID: e.Msg, From: info.from, To: info.to, Pos: pos, R: r, Tone: frame.ToneBad,
+		frac := float64(e.AtUs-send) / float64(max(deliver-send, 1))
+		pos := lk.Lane(from, to).At(math.Min(math.Max(frac, 0), 1))
+		v := frame.MsgView{ID: e.Msg, From: from, To: to, Pos: pos, R: r, Tone: frame.ToneBad,
 			Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
 		f.Messages = append(f.Messages, v)
-	}
-	// Forget paths of messages long gone.
-	if len(a.cache.seen) > 4*len(msgs)+64 {
-		for id, info := range a.cache.seen {
-			if info.deliver < now-2*fall-1_000_000 {
-				delete(a.cache.seen, id)
-			}
-		}
 	}
 }

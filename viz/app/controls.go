@@ -113,12 +113,12 @@ func (a *App) buildToolbar() {
 func (a *App) statusLine() string {
 	w := a.World()
 	s := "t = " + fmtClock(w.Now())
-	switch a.cfg.Protocol {
+	switch a.cfg().Protocol {
 	case raftcore.ProtocolRaft:
 		if l := a.leader(); a.plain() {
 			s += a.inChargeWords(l)
 		} else if l >= 0 {
-			s += " · leader " + a.cfg.Name(nodeID(l)) + ", term " + utoa(w.Node(nodeID(l)).Term())
+			s += " · leader " + a.cfg().Name(nodeID(l)) + ", term " + utoa(w.Node(nodeID(l)).Term())
 		} else {
 			s += " · no leader"
 		}
@@ -153,8 +153,8 @@ func (a *App) buildTimeline() {
 	if r.W <= 0 || r.H <= 0 {
 		return
 	}
-	head := a.hist.HeadUs()
-	now := a.hist.NowUs()
+	head := a.session.HeadUs()
+	now := a.session.NowUs()
 	left := fmtClock(now)
 	lw := a.measure("000.000 s", sizeSmall) + 12
 	rw := a.measure("of 000.000 s", sizeSmall) + 12
@@ -166,10 +166,10 @@ func (a *App) buildTimeline() {
 		do              string
 	}
 	var wants []want
-	if !a.hist.AtHead() {
+	if !a.session.AtHead() {
 		wants = append(wants, want{idLive, "Back to live", "Live", "live"})
 	}
-	if _, ok := a.hist.tl.Ghost(); ok {
+	if _, ok := a.session.Timeline().Ghost(); ok {
 		wants = append(wants, want{"timeline.ghost", "Back to the other run", "Other run", "other-run"})
 	}
 	widths := func(short bool) (ws []float64, sum float64) {
@@ -207,7 +207,7 @@ func (a *App) buildTimeline() {
 	tl.Now = float64(now) / span
 	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText, Bold: true}
 	right := "of " + fmtClock(head)
-	if a.hist.AtHead() {
+	if a.session.AtHead() {
 		right = "live"
 	}
 	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneMuted}
@@ -215,7 +215,7 @@ func (a *App) buildTimeline() {
 	// most telling one of each cluster.
 	lastX := -10.0
 	var lastKind timeline.MarkKind
-	for _, m := range a.hist.Marks() {
+	for _, m := range a.session.Marks() {
 		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]

@@ -15,19 +15,15 @@ import (
 // notable event (a new leader, the story's next step, the note an action
 // leaves, a broken safety rule) for the page to announce.
 
-// told is what the description and the announcements last said, so that
-// only changes are handed on.
+// told is what the description and the note last said, so that only
+// changes are handed on; what was told of the world itself (its leader,
+// its step, its broken rules) is the session's (session.Told), and goes
+// with its world.
 type told struct {
-	version uint64
-	started bool
+	version uint64 // the app's version when last told
+	started bool   // anything was told: the first telling announces nothing
 	text    string
-	leader  int
-	term    uint64
-	step    int
 	banner  string
-	broken  int
-	// stepName and stepText are the last EffectStep's.
-	stepName, stepText string
 }
 
 // Describe is the figure's state in a few plain sentences.
@@ -42,8 +38,8 @@ func (a *App) Describe() string {
 			b.WriteString(p)
 		}
 	}
-	if a.scen != nil {
-		sentence(a.scen.title, ".")
+	if a.scen() != nil {
+		sentence(a.scen().Spec().Title, ".")
 	}
 	names := a.machineNames()
 	sentence(strconv.Itoa(w.Size()), " machines: ", w.NameList(a.allMachines()), ".")
@@ -145,7 +141,7 @@ func (a *App) describeCommit() string {
 // was last told, and an announcement for each notable event since then.
 // It looks only when the app changed at all.
 func (a *App) describeEffects() {
-	t := &a.told
+	t, wt := &a.told, a.session.Told()
 	if t.started && t.version == a.version {
 		return
 	}
@@ -161,46 +157,46 @@ func (a *App) describeEffects() {
 	if leader >= 0 {
 		term = w.Node(nodeID(leader)).Term()
 	}
-	if leader != t.leader || term != t.term {
+	if leader != wt.Leader || term != wt.Term {
 		switch {
 		case leader >= 0:
-			announce(a.cfg.Name(nodeID(leader)) + " now leads" + a.termSuffix(term) + ".")
-		case t.leader >= 0:
+			announce(a.cfg().Name(nodeID(leader)) + " now leads" + a.termSuffix(term) + ".")
+		case wt.Leader >= 0:
 			announce("No machine leads now.")
 		}
-		t.leader, t.term = leader, term
+		wt.Leader, wt.Term = leader, term
 	}
-	if r := a.scen; r != nil {
-		step := r.step()
-		if r.shownDone() {
-			step = r.tr.StepCount()
+	if r := a.scen(); r != nil {
+		step := r.Step()
+		if r.ShownDone() {
+			step = r.Tracker().StepCount()
 		}
-		if first || step != t.step {
-			text := r.tr.TextOf(step)
-			if step >= r.tr.StepCount() {
-				text = r.tr.Final()
+		if first || step != wt.Step {
+			text := r.Tracker().TextOf(step)
+			if step >= r.Tracker().StepCount() {
+				text = r.Tracker().Final()
 			}
-			t.stepName, t.stepText = strconv.Itoa(step+1)+"/"+strconv.Itoa(r.tr.StepCount()), text
-			a.effects = append(a.effects, frame.Effect{Kind: frame.EffectStep, Name: t.stepName, Text: text})
-			if step < r.tr.StepCount() {
-				announce("Step " + strconv.Itoa(step+1) + " of " + strconv.Itoa(r.tr.StepCount()) + ": " + text)
+			wt.StepName, wt.StepText = strconv.Itoa(step+1)+"/"+strconv.Itoa(r.Tracker().StepCount()), text
+			a.effects = append(a.effects, frame.Effect{Kind: frame.EffectStep, Name: wt.StepName, Text: text})
+			if step < r.Tracker().StepCount() {
+				announce("Step " + strconv.Itoa(step+1) + " of " + strconv.Itoa(r.Tracker().StepCount()) + ": " + text)
 			} else {
 				announce(text)
 			}
-			t.step = step
+			wt.Step = step
 		}
 	}
 	if bt := a.bannerText(); bt != t.banner {
 		announce(bt)
 		t.banner = bt
 	}
-	if vs := w.Violations(); len(vs) > t.broken {
-		for _, v := range vs[t.broken:] {
+	if vs := w.Violations(); len(vs) > wt.Broken {
+		for _, v := range vs[wt.Broken:] {
 			announce("Safety rule broken: " + v.Text)
 		}
-		t.broken = len(vs)
-	} else if len(vs) < t.broken {
-		t.broken = len(vs) // stepped back before the break
+		wt.Broken = len(vs)
+	} else if len(vs) < wt.Broken {
+		wt.Broken = len(vs) // stepped back before the break
 	}
 	if text := a.Describe(); text != t.text {
 		t.text = text
@@ -211,7 +207,10 @@ func (a *App) describeEffects() {
 // StepTold is the story's step last handed on as EffectStep ("N/M" and
 // its words), for a host that starts to listen after it was: "" before
 // any, and in free play.
-func (a *App) StepTold() (name, text string) { return a.told.stepName, a.told.stepText }
+func (a *App) StepTold() (name, text string) {
+	wt := a.session.Told()
+	return wt.StepName, wt.StepText
+}
 
 func isAre(n int) string { return plural(n, " is", " are") }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -8,8 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -48,7 +51,7 @@ func TestDescriptionSaysWhoLeadsWhatIsCutAndWhatIsCommitted(t *testing.T) {
 
 	c := &hostClock{}
 	l := untilLeader(t, a, c)
-	name := a.cfg.Name(nodeID(l))
+	name := a.cfg().Name(nodeID(l))
 	desc, said = takeWords(a)
 	assert.Contains(t, desc, name+" leads (term ")
 	assert.Contains(t, strings.Join(said, "|"), name+" now leads")
@@ -61,13 +64,13 @@ func TestDescriptionSaysWhoLeadsWhatIsCutAndWhatIsCommitted(t *testing.T) {
 	other := (l + 1) % 5
 	require.NoError(t, a.Do(command.ActOnLink{Link: viz.LinkID{I: min(l, other), J: max(l, other)}, Verb: "cut"}))
 	desc, said = takeWords(a)
-	pair := a.cfg.Name(nodeID(min(l, other))) + "–" + a.cfg.Name(nodeID(max(l, other)))
+	pair := a.cfg().Name(nodeID(min(l, other))) + "–" + a.cfg().Name(nodeID(max(l, other)))
 	assert.Contains(t, desc, "Cut link: "+pair+".")
 	assert.Contains(t, strings.Join(said, "|"), pair, "the action's note is announced")
 
 	require.NoError(t, a.Do(command.ActOnMachine{Node: other, Verb: "crash"}))
 	desc, _ = takeWords(a)
-	assert.Contains(t, desc, a.cfg.Name(nodeID(other))+" is crashed.")
+	assert.Contains(t, desc, a.cfg().Name(nodeID(other))+" is crashed.")
 }
 
 func TestDescriptionIsHandedOnOnlyWhenItChanges(t *testing.T) {
@@ -102,7 +105,7 @@ func TestDescriptionNamesTheSidesOfAPartition(t *testing.T) {
 func TestFigureAnnouncesItsSteps(t *testing.T) {
 	p := viz.DefaultParams()
 	p.Scenario, p.Embed = "majority", true
-	a, err := New(Options{Params: p, Width: 720, Height: 450, Scenarios: BuiltinScenarios(), Describe: true})
+	a, err := New(Options{Params: p, Width: 720, Height: 450, Scenarios: session.BuiltinScenarios(), Describe: true})
 	require.NoError(t, err)
 	var steps []frame.Effect
 	for _, e := range a.TakeEffects() {
@@ -124,4 +127,37 @@ func TestFigureAnnouncesItsSteps(t *testing.T) {
 	said = append(said, s...)
 	joined := strings.Join(said, "|")
 	assert.Contains(t, joined, "Step 2 of ", "the next step is announced")
+}
+
+// linkOf is the share link payload of a schedule file's run, at its end.
+func linkOf(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	tl, err := timeline.ImportSchedule(data)
+	require.NoError(t, err)
+	payload, err := timeline.EncodeLink(tl.Link("", nil))
+	require.NoError(t, err)
+	return payload
+}
+
+// TestANewRunsBrokenRuleIsAnnounced: what the screen reader was told goes
+// with the run. A link whose run breaks one rule, then another run that
+// breaks one other: the second is announced, though the count of broken
+// rules is one both times.
+func TestANewRunsBrokenRuleIsAnnounced(t *testing.T) {
+	p := viz.DefaultParams()
+	p.Link = linkOf(t, "../../docs/examples/read-without-confirm.json")
+	a, err := New(Options{Params: p, Width: 1280, Height: 800, Describe: true})
+	require.NoError(t, err)
+	require.Len(t, a.World().Violations(), 1)
+	takeWords(a)
+
+	data, err := os.ReadFile("../../docs/examples/duplicate-proposal-no-sessions.json")
+	require.NoError(t, err)
+	require.NoError(t, a.Do(command.OpenRun{JSON: string(data)}))
+	vs := a.World().Violations()
+	require.Len(t, vs, 1)
+	_, said := takeWords(a)
+	assert.Contains(t, said, "Safety rule broken: "+vs[0].Text, "the second run's broken rule was not announced")
 }

@@ -27,7 +27,7 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
 		{raftcore.RoleCandidate, raftcore.RoleCandidate, "new election"},
 	}
-	if !a.cfg.PreVote {
+	if !a.cfg().PreVote {
 		roles = []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
 		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate, "timeout"}}, edges[2:]...)
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
@@ -44,7 +44,7 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	for i, r := range roles {
 		rect := viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
 		boxOf[r] = rect
-		tone, shape, dashed := roleLook(a.cfg.Protocol, r)
+		tone, shape, dashed := roleLook(a.cfg().Protocol, r)
 		b := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
 		b.Label = frame.TextItem{Text: capital(a.roleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
 		who := members[r]
@@ -117,7 +117,7 @@ func (a *App) roleMembers() map[raftcore.Role]string {
 		if out[r] != "" {
 			out[r] += " "
 		}
-		out[r] += a.cfg.Name(id)
+		out[r] += a.cfg().Name(id)
 	}
 	return out
 }
@@ -132,7 +132,7 @@ func (a *App) lastRoleChange() (*raftcore.RoleChange, string) {
 		if e.Kind != raftcore.TraceRole || e.FromRole == raftcore.RoleFollower && e.ToRole == raftcore.RoleFollower {
 			continue
 		}
-		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, a.cfg.Name(e.Node)
+		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, a.cfg().Name(e.Node)
 	}
 	return nil, ""
 }

@@ -24,7 +24,7 @@ func TestDiagramLightsTheLatestTransition(t *testing.T) {
 	check := func(after string) {
 		t.Helper()
 		d, _ := a.roleDiagram(0, 0, 400)
-		require.Equal(t, a.cfg.Name(nodeID(f))+": follower → pre-candidate (forced timeout)", d.Last.Text, after)
+		require.Equal(t, a.cfg().Name(nodeID(f))+": follower → pre-candidate (forced timeout)", d.Last.Text, after)
 		var hot []string
 		for _, ar := range d.Arrows {
 			if ar.Hot {

@@ -25,7 +25,7 @@ func (a *App) Directive(text string) (command.Intent, error) {
 func (a *App) machineNames() []string {
 	ns := make([]string, a.World().Size())
 	for i := range ns {
-		ns[i] = a.cfg.Name(nodeID(i))
+		ns[i] = a.cfg().Name(nodeID(i))
 	}
 	return ns
 }

@@ -49,7 +49,7 @@ func (a *App) Do(in command.Intent) error {
 	case command.SetSpeed:
 		a.clock.SetSpeed(in.Speed)
 	case command.Seek:
-		a.hist.GoTo(in.AtUs)
+		a.session.GoTo(in.AtUs)
 		a.clock.Forget()
 		a.afterWorldMoved()
 	case command.GoLive:
@@ -114,7 +114,7 @@ func (a *App) Do(in command.Intent) error {
 	case command.MoveToZone:
 		return a.moveToZone(in.Node, in.Zone)
 	case command.OpenZone:
-		if in.Zone < 0 || in.Zone >= len(a.cfg.Zones) {
+		if in.Zone < 0 || in.Zone >= len(a.cfg().Zones) {
 			return fmt.Errorf("there is no zone %d", in.Zone+1)
 		}
 		a.openMenu(view.Menu{Kind: view.MenuZone, Zone: in.Zone})
@@ -146,8 +146,7 @@ func (a *App) Do(in command.Intent) error {
 		if in.Ticks < 2 || in.Ticks > 100 {
 			return fmt.Errorf("election: use 2 to 100 ticks")
 		}
-		a.cfg.ElectionTicks = in.Ticks
-		return a.reset()
+		return a.restart(in.Ticks)
 	case command.SetTheme:
 		if in.Theme != frame.ThemeLight && in.Theme != frame.ThemeDark {
 			return fmt.Errorf("theme: use light or dark")
@@ -155,10 +154,10 @@ func (a *App) Do(in command.Intent) error {
 		a.view.SetTheme(in.Theme)
 		a.params.Theme = string(in.Theme)
 	case command.Restart:
-		return a.reset()
+		return a.restart(0)
 	case command.Reseed:
 		a.params.Seed++
-		return a.reset()
+		return a.restart(0)
 	case command.StartScenario:
 		a.view.CloseMenu()
 		return a.startScenario(in.ID)
@@ -230,28 +229,28 @@ func (a *App) command(c viz.Command) error {
 		a.clock.SetPaused(!a.clock.Paused())
 	case viz.CmdStep:
 		a.clock.SetPaused(true)
-		if !a.hist.Step() {
+		if !a.session.Step() {
 			a.note("Nothing more happens: no events are due.")
 		}
 		a.afterWorldMoved()
 	case viz.CmdStepBack:
 		a.clock.SetPaused(true)
-		if !a.hist.StepBack() {
+		if !a.session.StepBack() {
 			a.note("This is the start of the run.")
 		}
 		a.afterWorldMoved()
 	case viz.CmdPrevEvent:
 		a.clock.SetPaused(true)
-		if m, ok := a.hist.PrevMark(); ok {
+		if m, ok := a.session.PrevMark(); ok {
 			a.note(a.markText(m))
 		} else {
-			a.hist.GoTo(0)
+			a.session.GoTo(0)
 			a.note("Nothing notable happened before this.")
 		}
 		a.afterWorldMoved()
 	case viz.CmdNextEvent:
 		a.clock.SetPaused(true)
-		if m, ok := a.hist.NextMark(); ok {
+		if m, ok := a.session.NextMark(); ok {
 			a.note(a.markText(m))
 		} else {
 			a.note("Nothing notable happened in the next minute.")
@@ -273,10 +272,10 @@ func (a *App) command(c viz.Command) error {
 			return err
 		}
 		if a.plain() {
-			a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
+			a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
 			break
 		}
-		a.note(a.cfg.Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+		a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
 	case viz.CmdSpreadTimers:
 		return a.spreadTimers()
 	case viz.CmdAlignTimers:
@@ -334,7 +333,7 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(a.cfg, x) + ".")
+	a.note(describeAction(*a.cfg(), x) + ".")
 	return nil
 }
 
@@ -358,7 +357,7 @@ func (a *App) actOnLink(in command.ActOnLink) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(a.cfg, x) + ".")
+	a.note(describeAction(*a.cfg(), x) + ".")
 	return nil
 }
 
@@ -366,16 +365,14 @@ func (a *App) actOnLink(in command.ActOnLink) error {
 func (a *App) freePlay(set func(p *viz.Params)) error {
 	set(&a.params)
 	a.params.Scenario = ""
-	return a.reset()
+	return a.restart(0)
 }
 
 // returnToOtherRun brings back the run left by acting in the past.
 func (a *App) returnToOtherRun() error {
-	g, ok := a.hist.tl.Ghost()
-	if !ok || !a.hist.tl.ReturnToGhost() {
+	if !a.session.ReturnToOtherRun() {
 		return fmt.Errorf("there is no other run to go back to")
 	}
-	a.cache = a.cache.forked(g.Fork.AtUs)
 	a.clock.SetPaused(true)
 	a.afterWorldMoved()
 	a.note("Back on the run you had left; the one you made is kept in its place.")
@@ -385,17 +382,18 @@ func (a *App) returnToOtherRun() error {
 // setAutoplay has the app play the scenario's script from the start, or
 // stop playing it.
 func (a *App) setAutoplay(on bool) error {
-	if a.scen == nil {
+	if a.scen() == nil {
 		return fmt.Errorf("autoplay: no scenario is playing")
 	}
 	if !on {
-		a.scen.autoplay = false
+		a.scen().SetAutoplay(false)
 		return nil
 	}
-	if err := a.restartScenario(); err != nil {
+	r := a.scen().Again()
+	r.SetAutoplay(true)
+	if err := a.restartScenario(r); err != nil {
 		return err
 	}
-	a.scen.autoplay = true
 	a.clock.SetPaused(false)
 	return nil
 }

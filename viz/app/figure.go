@@ -8,6 +8,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/clock"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -47,56 +48,47 @@ const (
 )
 
 // figure reports whether the app shows an embedded figure.
-func (a *App) figure() bool { return a.params.Embed && a.scen != nil }
+func (a *App) figure() bool { return a.params.Embed && a.scen() != nil }
 
 // openFigure shows a figure still, at the moment its paragraph starts
 // from: the script is played up to the scenario's UI.OpenMs.
 func (a *App) openFigure() {
-	r := a.scen
-	r.autoplay = true
+	r := a.scen()
+	r.SetAutoplay(true)
 	a.clock.Rest()
-	if at := int64(r.s.UI.OpenMs * 1000); at > a.hist.NowUs() {
+	if at := int64(r.Spec().UI.OpenMs * 1000); at > a.session.NowUs() {
 		a.advance(at)
 		a.afterWorldMoved()
 	}
-	r.shown = r.latest()
-}
-
-// scriptEndUs is when the figure's script has played out.
-func (r *scenarioRun) scriptEndUs() int64 {
-	end := int64(r.s.UntilMs * 1000)
-	for _, x := range r.script {
-		end = max(end, x.AtUs())
-	}
-	return end
+	r.Show(r.Latest())
 }
 
 // playStep plays a figure on to its story's next step, where it rests;
 // past the last step, to the end of its script or for a while.
 func (a *App) playStep() error {
-	r := a.scen
+	r := a.scen()
 	if r == nil {
 		return fmt.Errorf("play: no figure is shown")
 	}
-	if r.shown < r.latest() {
+	if r.Shown() < r.Latest() {
 		// The next step was reached with this one, or the story is over
 		// and its closing line is next: show it, still.
-		r.shown++
+		r.Show(r.Shown() + 1)
 		a.clock.Rest()
 		a.changed()
 		return nil
 	}
-	now := a.hist.NowUs()
+	now := a.session.NowUs()
 	p := clock.Pace{Goal: -1, UntilUs: now + actRunUs}
-	if !r.tr.Done() {
-		p.Goal = r.tr.Step() + 1
+	if !r.Tracker().Done() {
+		p.Goal = r.Tracker().Step() + 1
 	}
-	if end := r.scriptEndUs(); r.autoplay && end > now {
+	if end := r.ScriptEndUs(); r.Autoplay() && end > now {
 		p.UntilUs = end
 	}
-	if !a.hist.AtHead() {
+	if !a.session.AtHead() {
 		// Replaying the recorded run: its steps come where they came.
-		p.UntilUs = max(p.UntilUs, a.hist.HeadUs())
+		p.UntilUs = max(p.UntilUs, a.session.HeadUs())
 	}
 	a.clock.Play(p)
 	return nil
@@ -109,15 +101,15 @@ func (a *App) keepMoving() {
 	}
 	if a.clock.Paused() {
 		// The reader moves the story on from where the world stands.
-		r := a.scen
-		r.shown = r.latest()
+		r := a.scen()
+		r.Show(r.Latest())
 		p := clock.Resting
-		if !r.tr.Done() {
-			p.Goal = r.tr.Step() + 1
+		if !r.Tracker().Done() {
+			p.Goal = r.Tracker().Step() + 1
 		}
 		a.clock.Play(p)
 	}
-	a.clock.RunUntil(a.hist.NowUs() + actRunUs)
+	a.clock.RunUntil(a.session.NowUs() + actRunUs)
 }
 
 // restIfDue pauses a playing figure once its pace says so.
@@ -125,11 +117,11 @@ func (a *App) restIfDue() {
 	if !a.figure() {
 		return
 	}
-	p, r := a.clock.Pace(), a.scen
-	if a.clock.RestIfDue(r.tr.Step(), a.hist.NowUs()) {
-		if p.Goal >= 0 && r.tr.Step() >= p.Goal {
+	p, r := a.clock.Pace(), a.scen()
+	if a.clock.RestIfDue(r.Tracker().Step(), a.session.NowUs()) {
+		if p.Goal >= 0 && r.Tracker().Step() >= p.Goal {
 			// Rest on the goal, even when later steps came with it.
-			r.shown = p.Goal
+			r.Show(p.Goal)
 		}
 		a.changed()
 	}
@@ -142,24 +134,24 @@ func (a *App) restIfDue() {
 // event that reached the step, so that it stands exactly where it stood
 // then.
 func (a *App) prevStep() error {
-	r := a.scen
+	r := a.scen()
 	if r == nil {
 		return fmt.Errorf("step back: no figure is shown")
 	}
 	a.clock.Rest()
-	now := a.hist.NowUs()
+	now := a.session.NowUs()
 	// A figure rests at the event that reached its step; one stopped by
 	// the reader has run a frame or so past it.
 	near := int64(300_000 * math.Max(a.clock.Speed(), 1))
-	open := int64(r.s.UI.OpenMs * 1000)
+	open := int64(r.Spec().UI.OpenMs * 1000)
 	at := func(k int) int64 {
-		ms, _ := r.tr.ReachedAtMs(k)
+		ms, _ := r.Tracker().ReachedAtMs(k)
 		return int64(ms * 1000)
 	}
-	k := r.step()
-	if r.shownDone() && at(k) >= now-near {
+	k := r.Step()
+	if r.ShownDone() && at(k) >= now-near {
 		// At the closing line: its last step's words again.
-		r.shown = k
+		r.Show(k)
 		a.changed()
 		return nil
 	}
@@ -167,7 +159,7 @@ func (a *App) prevStep() error {
 		// Already where step k began: go to the step before.
 		k--
 		if at(k) == at(k+1) {
-			r.shown = k
+			r.Show(k)
 			a.changed()
 			return nil
 		}
@@ -188,18 +180,7 @@ func (a *App) prevStep() error {
 // from the start, event by event, as it was the first time; with step at
 // 0 or more, at the event that reached that step, showing it.
 func (a *App) retrack(to int64, step int) {
-	r := a.scen
-	a.hist.GoTo(0)
-	r.tr = scenarios.NewTracker(r.s)
-	r.tr.Observe(a.World())
-	// As many events as it takes: this is the moment the reader asked
-	// for, not a frame.
-	a.runObserved(to, step, math.MaxInt)
-	r.lastStep = r.tr.Step()
-	r.shown = r.latest()
-	if step >= 0 {
-		r.shown = min(step, r.tr.Step())
-	}
+	a.session.Retrack(to, step)
 	a.clock.Forget()
 	a.afterWorldMoved()
 }
@@ -251,7 +232,7 @@ const figureGap = 4.0
 // longer than any step), and whether the comparison button is up.
 type figureGeomKey struct {
 	w, h    float64
-	run     *scenarioRun
+	run     *session.Scenario
 	text    string
 	compare bool
 }
@@ -261,10 +242,10 @@ type figureGeomKey struct {
 // every step's text, so the result is kept until what it depends on
 // changes rather than worked out on every frame of a playing figure.
 func (a *App) figureGeom() figureGeom {
-	r := a.scen
-	c := r.s.UI.Compare
+	r := a.scen()
+	c := r.Spec().UI.Compare
 	key := figureGeomKey{w: a.w, h: a.h, run: r, text: a.figureText(),
-		compare: c != nil && r.shownDone() && r.s.Setting(c.Knob) != c.Value}
+		compare: c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value}
 	if a.geomMemo.ok && a.geomMemo.key == key {
 		return a.geomMemo.geom
 	}
@@ -275,7 +256,7 @@ func (a *App) figureGeom() figureGeom {
 
 // layFigure is figureGeom worked out afresh.
 func (a *App) layFigure() figureGeom {
-	_, hasPanel := panelKind(a.scen.s.UI.Focus)
+	_, hasPanel := panelKind(a.scen().Spec().UI.Focus)
 	cw := a.captionColumn()
 	if cw > 0 {
 		words := math.Min(a.figureWordsHeight(cw), a.h)
@@ -305,11 +286,11 @@ func (a *App) layFigure() figureGeom {
 // for the longest thing its story says, so that the figure does not jump
 // from step to step.
 func (a *App) figureWordsHeight(w float64) float64 {
-	r := a.scen
+	r := a.scen()
 	wr := a.figureWords(w)
 	inner := w - 2*panelPad
-	lines := len(a.wrap(r.s.Prompt, sizeBody, inner))
-	for _, st := range r.s.Steps {
+	lines := len(a.wrap(r.Spec().Prompt, sizeBody, inner))
+	for _, st := range r.Spec().Steps {
 		lines = max(lines, len(a.wrap(st.Text, sizeBody, inner)))
 	}
 	shown := len(a.wrap(a.figureText(), sizeBody, inner))
@@ -319,38 +300,38 @@ func (a *App) figureWordsHeight(w float64) float64 {
 // figureText is what a figure says now: a note on what the reader just
 // did, else where its story stands.
 func (a *App) figureText() string {
-	r := a.scen
+	r := a.scen()
 	switch {
 	case a.view.Banner().Text != "":
 		return a.view.Banner().Text
-	case r.shownDone():
-		return r.tr.Final()
-	case r.step() > 0:
-		return r.tr.TextOf(r.step())
+	case r.ShownDone():
+		return r.Tracker().Final()
+	case r.Step() > 0:
+		return r.Tracker().TextOf(r.Step())
 	}
-	return r.s.Prompt
+	return r.Spec().Prompt
 }
 
 // figureWords lays a figure's words out at the origin, w wide: its title,
 // what its story says now, and its knobs.
 func (a *App) figureWords(w float64) *writer {
-	r := a.scen
+	r := a.scen()
 	wr := a.newWriter(panelPad, panelPad, w-2*panelPad)
-	wr.text(r.title, sizeTitle, frame.ToneText, true)
+	wr.text(r.Spec().Title, sizeTitle, frame.ToneText, true)
 	wr.gap(2)
 	tone := frame.ToneText
 	if a.view.Banner().Text != "" {
 		tone = frame.ToneAccent
 	}
 	wr.text(a.figureText(), sizeBody, tone, false)
-	if c := r.s.UI.Compare; c != nil && r.shownDone() && r.s.Setting(c.Knob) != c.Value {
-		k, _ := r.s.Knob(c.Knob)
+	if c := r.Spec().UI.Compare; c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value {
+		k, _ := r.Spec().Knob(c.Knob)
 		wr.gap(4)
 		wr.row("", 0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
 	}
-	for _, k := range r.s.Knobs {
+	for _, k := range r.Spec().Knobs {
 		wr.gap(2)
-		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, r.knobChips(k)...)
+		wr.row(k.Label, a.measure(k.Label, sizeSmall)+10, knobChips(r, k)...)
 	}
 	return wr
 }
@@ -363,7 +344,7 @@ func (a *App) buildFigure() {
 	wr := a.figureWords(g.words.W)
 	f.Caption = a.menuAt(g.words, wr)
 	a.buildFigureBars()
-	k, ok := panelKind(a.scen.s.UI.Focus)
+	k, ok := panelKind(a.scen().Spec().UI.Focus)
 	if !ok || g.panel.H <= 0 {
 		return
 	}
@@ -408,7 +389,7 @@ func (a *App) menuAt(r viz.Rect, wr *writer) *frame.MenuView {
 // story stands, and the way to the full lab).
 func (a *App) buildFigureBars() {
 	f := &a.frame
-	r := a.scen
+	r := a.scen()
 	f.Toolbar = f.Toolbar[:0]
 	f.Speed = frame.SliderView{}
 	f.Timeline = frame.TimelineView{}
@@ -417,9 +398,9 @@ func (a *App) buildFigureBars() {
 	switch {
 	case !a.clock.Paused():
 		play = button(idFigurePlay, "Pause", "pause")
-	case r.shownDone():
+	case r.ShownDone():
 		play.Label = "Play on"
-	case r.step() == 0:
+	case r.Step() == 0:
 		play.Label = "Play"
 	}
 	back := button(idFigureBack, "Step back", "back")
@@ -427,11 +408,11 @@ func (a *App) buildFigureBars() {
 	f.Toolbar = a.barRow(f.Toolbar, top, false, [][]string{{play.Label, "Step back", "Start again"}, {shortPlay(play.Label), "Back", "Restart"}}, play, back, again)
 	lab := button(idFigureLab, "Open in the full lab", "lab")
 	f.Toolbar = a.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
-	status := fmt.Sprintf("Step %d of %d", r.step()+1, r.tr.StepCount())
+	status := fmt.Sprintf("Step %d of %d", r.Step()+1, r.Tracker().StepCount())
 	switch {
 	case !a.clock.Paused():
 		status += " · playing"
-	case r.shownDone():
+	case r.ShownDone():
 		status += " · the end"
 	}
 	f.Status = frame.TextItem{}

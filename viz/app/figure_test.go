@@ -13,6 +13,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -24,7 +25,7 @@ func figureApp(t testing.TB, id string, w, h float64) *App {
 	t.Helper()
 	p := viz.DefaultParams()
 	p.Scenario, p.Embed = id, true
-	a, err := New(Options{Params: p, Width: w, Height: h, Scenarios: BuiltinScenarios(), BaseURL: "https://example.org/raftlab/index.html"})
+	a, err := New(Options{Params: p, Width: w, Height: h, Scenarios: session.BuiltinScenarios(), BaseURL: "https://example.org/raftlab/index.html"})
 	require.NoError(t, err)
 	return a
 }
@@ -35,17 +36,17 @@ func figureApp(t testing.TB, id string, w, h float64) *App {
 // once, the figure still.
 func playToRest(t *testing.T, a *App, c *hostClock, limit time.Duration) time.Duration {
 	t.Helper()
-	shown, now := a.scen.shown, a.World().Now()
+	shown, now := a.scen().Shown(), a.World().Now()
 	require.NoError(t, a.Click(idFigurePlay))
 	if a.Paused() {
-		require.Equal(t, shown+1, a.scen.shown, "the figure neither plays nor shows what comes next when asked")
+		require.Equal(t, shown+1, a.scen().Shown(), "the figure neither plays nor shows what comes next when asked")
 		require.Equal(t, now, a.World().Now(), "showing a step reached already runs the clock")
 		return 0
 	}
 	start := c.now
 	for !a.Paused() {
 		if c.now-start > limit {
-			t.Fatalf("still playing after %v, at step %d (t = %s)", limit, a.scen.tr.Step(), fmtClock(a.World().Now()))
+			t.Fatalf("still playing after %v, at step %d (t = %s)", limit, a.scen().Tracker().Step(), fmtClock(a.World().Now()))
 		}
 		c.run(a, 100*time.Millisecond)
 	}
@@ -75,7 +76,7 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 	for _, r := range stage {
 		assert.False(t, f.Caption.Rect.Inset(0.5).Overlaps(r), "%s: the words at %v cover the stage at %v", what, f.Caption.Rect, r)
 	}
-	want, ok := panelKind(a.scen.s.UI.Focus)
+	want, ok := panelKind(a.scen().Spec().UI.Focus)
 	if !ok {
 		assert.Empty(t, f.Panels, "%s: a figure about its machines shows a panel", what)
 	} else if assert.Len(t, f.Panels, 1, "%s: panels", what) {
@@ -108,11 +109,11 @@ func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 				c.run(a, time.Second)
 				require.True(t, a.Paused(), "the figure does not open still")
 				checkFigureFrame(t, a, "at the start")
-				for k := 0; !a.scen.tr.Done() && k < 20; k++ {
+				for k := 0; !a.scen().Tracker().Done() && k < 20; k++ {
 					playToRest(t, a, &c, 60*time.Second)
-					checkFigureFrame(t, a, fmt.Sprintf("resting at step %d", a.scen.tr.Step()+1))
+					checkFigureFrame(t, a, fmt.Sprintf("resting at step %d", a.scen().Tracker().Step()+1))
 				}
-				assert.True(t, a.scen.tr.Done(), "the story did not end")
+				assert.True(t, a.scen().Tracker().Done(), "the story did not end")
 			})
 		}
 	}
@@ -135,29 +136,29 @@ func TestFigureRestsOnEveryStep(t *testing.T) {
 			require.True(t, a.Paused(), "the figure does not open still")
 			rested := map[int]bool{}
 			rest := func() {
-				k := a.scen.step()
+				k := a.scen().Step()
 				rested[k] = true
-				at, ok := a.scen.tr.ReachedAtMs(k)
+				at, ok := a.scen().Tracker().ReachedAtMs(k)
 				require.True(t, ok, "the figure shows step %d, not reached", k+1)
 				st := a.State().Scenario
 				assert.Equal(t, k, st.Step)
 				if k > 0 {
-					assert.Equal(t, a.scen.tr.TextOf(k), a.figureText(), "resting at step %d, the figure says something else", k+1)
+					assert.Equal(t, a.scen().Tracker().TextOf(k), a.figureText(), "resting at step %d, the figure says something else", k+1)
 					assert.InDelta(t, at, float64(a.World().Now())/1000, 0.001, "the figure rests at step %d away from the moment it was reached", k+1)
 				}
 			}
 			rest()
-			for n := 0; !a.scen.shownDone(); n++ {
+			for n := 0; !a.scen().ShownDone(); n++ {
 				require.Less(t, n, 2*len(s.Steps), "the story does not end")
-				before := a.scen.shown
+				before := a.scen().Shown()
 				playToRest(t, a, &c, 60*time.Second)
-				require.Equal(t, before+1, a.scen.shown, "playing from step %d rests elsewhere", before+1)
-				if !a.scen.shownDone() {
+				require.Equal(t, before+1, a.scen().Shown(), "playing from step %d rests elsewhere", before+1)
+				if !a.scen().ShownDone() {
 					rest()
 				}
 			}
 			// After the last step, its closing line.
-			assert.Equal(t, a.scen.tr.Final(), a.figureText())
+			assert.Equal(t, a.scen().Tracker().Final(), a.figureText())
 			assert.True(t, a.State().Scenario.Done)
 			for k := range s.Steps {
 				assert.True(t, rested[k], "the figure never rests on step %d: %q", k+1, s.Steps[k].Text)
@@ -198,13 +199,13 @@ func figureLabel(s *scenarios.Scenario) string {
 // a resting figure lets the host stop drawing.
 func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
 	a := figureApp(t, "slow-or-dead", 720, 450)
-	s := a.scen.s
+	s := a.scen().Spec()
 	var c hostClock
 	c.run(a, 2*time.Second)
 	assert.True(t, a.Paused())
 	assert.Equal(t, FigureSpeed, a.Speed())
 	assert.Equal(t, int64(s.UI.OpenMs*1000), a.World().Now(), "the figure does not open at its paragraph's moment")
-	assert.Equal(t, 0, a.scen.tr.Step())
+	assert.Equal(t, 0, a.scen().Tracker().Step())
 	a.Frame() // as the host draws
 	idle, _ := a.NextWake(c.now)
 	assert.True(t, idle, "a figure waiting for its reader keeps the host drawing")
@@ -214,8 +215,8 @@ func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
 	still := 0
 	for k := 1; k < len(s.Steps); k++ {
 		played := playToRest(t, a, &c, 30*time.Second)
-		require.Equal(t, k, a.scen.step(), "the figure did not rest at step %d", k)
-		at, _ := a.scen.tr.ReachedAtMs(k)
+		require.Equal(t, k, a.scen().Step(), "the figure did not rest at step %d", k)
+		at, _ := a.scen().Tracker().ReachedAtMs(k)
 		assert.InDelta(t, res.ReachedAtMs[k], at, 1, "step %d came at another moment than in the scenario", k)
 		// The figure rests at the event that reached the step: the world
 		// its words were written for.
@@ -234,10 +235,10 @@ func TestFigureOpensStillAtItsParagraphAndRestsAtEachStep(t *testing.T) {
 	// Steps 4 and 5 (C resumes; C acted on old beliefs) come at one
 	// moment: the second is shown by playing on, the clock still.
 	assert.Equal(t, 1, still, "steps shown without running the clock")
-	assert.True(t, a.scen.tr.Done())
+	assert.True(t, a.scen().Tracker().Done())
 	end := a.World().Now()
 	assert.Zero(t, playToRest(t, a, &c, 30*time.Second), "the closing line is not shown at once")
-	assert.Equal(t, a.scen.tr.Final(), a.figureText())
+	assert.Equal(t, a.scen().Tracker().Final(), a.figureText())
 	assert.Equal(t, end, a.World().Now())
 	playToRest(t, a, &c, 30*time.Second)
 	assert.Greater(t, a.World().Now(), end, "playing at the end runs nothing")
@@ -251,25 +252,25 @@ func TestFigureStepsBack(t *testing.T) {
 	var c hostClock
 	playToRest(t, a, &c, 30*time.Second)
 	playToRest(t, a, &c, 30*time.Second)
-	require.Equal(t, 2, a.scen.step())
-	at1, _ := a.scen.tr.ReachedAtMs(1)
-	at2, _ := a.scen.tr.ReachedAtMs(2)
+	require.Equal(t, 2, a.scen().Step())
+	at1, _ := a.scen().Tracker().ReachedAtMs(1)
+	at2, _ := a.scen().Tracker().ReachedAtMs(2)
 
 	require.NoError(t, a.Click(idFigureBack))
 	assert.True(t, a.Paused())
-	assert.Equal(t, 1, a.scen.step(), "back from step 3: the story stands at step %d", a.scen.step()+1)
+	assert.Equal(t, 1, a.scen().Step(), "back from step 3: the story stands at step %d", a.scen().Step()+1)
 	assert.Equal(t, int64(at1*1000), a.World().Now(), "back from step 3 is not where step 2 began")
 	checkFigureFrame(t, a, "stepped back")
 
 	playToRest(t, a, &c, 30*time.Second)
-	assert.Equal(t, 2, a.scen.step())
-	again, _ := a.scen.tr.ReachedAtMs(2)
+	assert.Equal(t, 2, a.scen().Step())
+	again, _ := a.scen().Tracker().ReachedAtMs(2)
 	assert.InDelta(t, at2, again, 0.001, "step 3 came at another moment after stepping back")
 
 	require.NoError(t, a.Click(idFigureBack))
 	require.NoError(t, a.Click(idFigureBack))
-	assert.Equal(t, 0, a.scen.step())
-	assert.Equal(t, int64(a.scen.s.UI.OpenMs*1000), a.World().Now(), "back at the start is not the opening moment")
+	assert.Equal(t, 0, a.scen().Step())
+	assert.Equal(t, int64(a.scen().Spec().UI.OpenMs*1000), a.World().Now(), "back at the start is not the opening moment")
 	require.NoError(t, a.Click(idFigureBack))
 	assert.Contains(t, a.State().Banner, "starts")
 }
@@ -299,16 +300,16 @@ func TestFigureStartsAgainStill(t *testing.T) {
 	var c hostClock
 	playToRest(t, a, &c, 30*time.Second)
 	a.Do(command.Act{Action: a.nextWrite(1)}) // the reader takes over
-	require.False(t, a.scen.autoplay)
+	require.False(t, a.scen().Autoplay())
 	for _, in := range []command.Intent{command.Restart{}, command.SetKnob{Knob: "protocol", Value: "raft"}} {
 		require.NoError(t, a.Do(in))
 		assert.True(t, a.Paused(), "%T: the figure plays", in)
-		assert.True(t, a.scen.autoplay, "%T: the script will not play", in)
-		assert.Equal(t, 0, a.scen.tr.Step())
-		assert.Equal(t, int64(a.scen.s.UI.OpenMs*1000), a.World().Now())
+		assert.True(t, a.scen().Autoplay(), "%T: the script will not play", in)
+		assert.Equal(t, 0, a.scen().Tracker().Step())
+		assert.Equal(t, int64(a.scen().Spec().UI.OpenMs*1000), a.World().Now())
 	}
 	playToRest(t, a, &c, 30*time.Second)
-	assert.Equal(t, 1, a.scen.tr.Step())
+	assert.Equal(t, 1, a.scen().Tracker().Step())
 }
 
 // TestFigureOpensTheSameMomentInTheLab: the lab link opens the full app
@@ -327,16 +328,16 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	assert.Equal(t, "https://example.org/raftlab/index.html", u.Scheme+"://"+u.Host+u.Path)
 	assert.Empty(t, u.Query().Get("embed"), "the lab link opens the figure again")
 
-	params, probs := viz.ParseQuery("?"+u.RawQuery, BuiltinScenarios().Check)
+	params, probs := viz.ParseQuery("?"+u.RawQuery, session.BuiltinScenarios().Check)
 	require.Empty(t, probs)
-	b, err := New(Options{Params: params, Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+	b, err := New(Options{Params: params, Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
 	require.NoError(t, err)
 	assert.False(t, b.figure())
-	require.NotNil(t, b.scen)
-	assert.Equal(t, "2/2/1", b.scen.s.Setting("split"))
+	require.NotNil(t, b.scen())
+	assert.Equal(t, "2/2/1", b.scen().Spec().Setting("split"))
 	assert.Equal(t, a.World().Now(), b.World().Now(), "the lab opens at another moment")
 	assert.Equal(t, a.World().TraceHash(), b.World().TraceHash(), "the lab opens another run")
-	assert.Equal(t, a.scen.tr.Step(), b.scen.tr.Step(), "the lab's story stands elsewhere")
+	assert.Equal(t, a.scen().Tracker().Step(), b.scen().Tracker().Step(), "the lab's story stands elsewhere")
 	assert.True(t, b.Paused())
 }
 
@@ -357,9 +358,9 @@ func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
 		require.Len(t, effects, 1)
 		u, err := url.Parse(effects[0].Text)
 		require.NoError(t, err)
-		params, probs := viz.ParseQuery("?"+u.RawQuery, BuiltinScenarios().Check)
+		params, probs := viz.ParseQuery("?"+u.RawQuery, session.BuiltinScenarios().Check)
 		require.Empty(t, probs)
-		b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(u.RawQuery, "&")), Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+		b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(u.RawQuery, "&")), Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
 		require.NoError(t, err)
 		assert.False(t, b.figure())
 		assert.Equal(t, want, b.Speed(), "the lab opened from a figure at %gx plays at %gx", want, b.Speed())
@@ -377,5 +378,5 @@ func TestFigureKeysPlayStepByStep(t *testing.T) {
 		c.run(a, 100*time.Millisecond)
 	}
 	assert.True(t, a.Paused())
-	assert.Equal(t, 1, a.scen.tr.Step())
+	assert.Equal(t, 1, a.scen().Tracker().Step())
 }

@@ -69,7 +69,7 @@ func (a *App) Controls() []Control {
 	w := a.World()
 	for _, n := range f.Nodes {
 		id := nodeID(n.Index)
-		label := "Machine " + a.cfg.Name(id) + ", " + a.roleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.termSuffix(w.Node(id).Term())
+		label := "Machine " + a.cfg().Name(id) + ", " + a.roleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.termSuffix(w.Node(id).Term())
 		r := viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)
 		cs = append(cs, Control{ID: "machine:" + command.Machine(n.Index), Label: label, Rect: r, Group: "machines", Do: "open machine " + command.Machine(n.Index)})
 	}
@@ -82,7 +82,7 @@ func (a *App) Controls() []Control {
 		case frame.LinkOneWay:
 			state = "cut one way"
 		}
-		label := "Link " + a.cfg.Name(nodeID(l.ID.I)) + "–" + a.cfg.Name(nodeID(l.ID.J)) + ", " + state
+		label := "Link " + a.cfg().Name(nodeID(l.ID.I)) + "–" + a.cfg().Name(nodeID(l.ID.J)) + ", " + state
 		link := command.Link(l.ID, false, false)
 		cs = append(cs, Control{ID: "link:" + link, Label: label,
 			Rect: viz.XYWH(mid.X-10, mid.Y-10, 20, 20), Group: "links", Do: "open link " + link})
@@ -104,7 +104,7 @@ func (a *App) Controls() []Control {
 		}
 	}
 	if r := f.Timeline.Track; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "timeline", Label: "Time " + fmtClock(a.World().Now()) + " of " + fmtClock(a.hist.HeadUs()),
+		cs = append(cs, Control{ID: "timeline", Label: "Time " + fmtClock(a.World().Now()) + " of " + fmtClock(a.session.HeadUs()),
 			Rect: f.Timeline.Rect, Slider: true, Less: "seek earlier", More: "seek later"})
 	}
 	for _, w := range f.Timeline.Buttons {

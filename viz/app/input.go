@@ -270,7 +270,7 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 	case viz.HitSpeed:
 		return command.SetSpeed{Speed: viz.SliderSpeed(h.Frac)}
 	case viz.HitTimeline:
-		return command.Seek{AtUs: int64(h.Frac * float64(a.hist.HeadUs()))}
+		return command.Seek{AtUs: int64(h.Frac * float64(a.session.HeadUs()))}
 	case viz.HitTab:
 		return command.ShowPanel{Panel: h.Panel}
 	case viz.HitZone:
@@ -334,7 +334,7 @@ func (a *App) cutLinks(ids []viz.LinkID) error {
 			if k > 0 {
 				names += ", "
 			}
-			names += a.cfg.Name(raftcore.NodeID(x.From)) + "–" + a.cfg.Name(raftcore.NodeID(x.To))
+			names += a.cfg().Name(raftcore.NodeID(x.From)) + "–" + a.cfg().Name(raftcore.NodeID(x.To))
 		}
 		a.note(verb + " " + names + ".")
 	}

@@ -10,6 +10,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -156,7 +157,7 @@ func openEveryMenu(t *testing.T, a *App, f func(what string, fr *frame.Frame)) {
 func TestEveryControlRunsALine(t *testing.T) {
 	p := viz.DefaultParams()
 	p.Scenario = "majority"
-	a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true, Scenarios: BuiltinScenarios()})
+	a, err := New(Options{Params: p, Width: 1280, Height: 800, SpeedGiven: true, Scenarios: session.BuiltinScenarios()})
 	require.NoError(t, err)
 	var c hostClock
 	untilLeader(t, a, &c)
@@ -183,11 +184,11 @@ func TestEveryControlRunsALine(t *testing.T) {
 // a click on the PreVote toggle leave the app alike.
 func TestAPageCommandAndItsControlDoTheSame(t *testing.T) {
 	a, b := newApp(t, 3, 1280, 800), newApp(t, 3, 1280, 800)
-	require.True(t, a.cfg.PreVote, "PreVote is on by default")
+	require.True(t, a.cfg().PreVote, "PreVote is on by default")
 	_, err := a.Cmd("option", "prevote", "off")
 	require.NoError(t, err)
 	require.NoError(t, b.Click("prevote"))
-	require.False(t, a.cfg.PreVote)
-	assert.Equal(t, a.cfg, b.cfg)
+	require.False(t, a.cfg().PreVote)
+	assert.Equal(t, a.cfg(), b.cfg())
 	assert.Equal(t, a.State().Banner, b.State().Banner)
 }

@@ -111,7 +111,7 @@ func (a *App) legendWords() legendWords {
 		lost:      "Falling cross: a message lost on the way. It never arrives.",
 		dots:      "Dots: messages on their way. A filled dot asks, a ring answers (a cross in it: no).",
 	}
-	raft := a.cfg.Protocol == raftcore.ProtocolRaft
+	raft := a.cfg().Protocol == raftcore.ProtocolRaft
 	switch {
 	case raft && a.plain():
 		lw.filled = "Filled: a write this machine knows is committed: a majority holds it, so it stays. It shows the value written."
@@ -126,7 +126,7 @@ func (a *App) legendWords() legendWords {
 	default:
 		lw.filled = "Each cell is a write, showing the value set (or the order's number; w: a longer value, x: a delete). It counts the moment it lands: nothing waits, so no cell is hollow. Colour: the machine that took the write."
 		lw.commit = "Green bar: where the history counts as done; here always at its end."
-		if a.cfg.Protocol == raftcore.ProtocolFailover {
+		if a.cfg().Protocol == raftcore.ProtocolFailover {
 			lw.timer = "Ring: how long a machine has not heard from the authority. When it closes, it makes itself the authority."
 		} else {
 			lw.dots = "Dots: copies on their way to the other machines."
@@ -191,7 +191,7 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 		r.Log = lr
 		return lr
 	}
-	naive := a.cfg.Protocol != raftcore.ProtocolRaft
+	naive := a.cfg().Protocol != raftcore.ProtocolRaft
 	cells(row(cellH, lw.filled), true)
 	if lw.hollow != "" {
 		cells(row(cellH, lw.hollow), false)
@@ -218,14 +218,14 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
 		n.Timer, n.TimerTone = 0.6, frame.ToneMuted
 	}
-	if a.scen != nil {
+	if a.scen() != nil {
 		node(frame.NodeView{}, row(ring, lw.highlight))
 		lv.Rows[len(lv.Rows)-1].Nodes[0].Highlight = true
 	}
 	{
 		r := row(2*msgR+4, lw.dots)
 		c := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
-		if naive && a.cfg.Protocol == raftcore.ProtocolNaiveCopy {
+		if naive && a.cfg().Protocol == raftcore.ProtocolNaiveCopy {
 			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: frame.ToneCopy})
 		} else {
 			tone := frame.ToneAppend
@@ -292,7 +292,7 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 // fallbackEntry is the text and colour of a made-up entry, for a key
 // opened before anything is written.
 func (a *App) fallbackEntry(committed bool) (string, int) {
-	if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
+	if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
 		if committed {
 			return "1", 1
 		}

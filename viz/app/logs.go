@@ -72,7 +72,7 @@ func (a *App) logRowAt(p viz.Point) int {
 // the naive protocols, which have no terms, the machine that took the
 // write first, so that diverging histories show as different colours.
 func (a *App) entryColor(e raftcore.Entry) int {
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	if a.cfg().Protocol == raftcore.ProtocolRaft {
 		return int(e.Term)
 	}
 	if op, ok := a.World().Op(e.Data.OpID); ok {
@@ -85,7 +85,7 @@ func (a *App) entryColor(e raftcore.Entry) int {
 // count (or a mark for deletes) otherwise, and where the screen speaks
 // plain words, which have no terms.
 func (a *App) entryText(e raftcore.Entry) string {
-	if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
+	if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
 		return utoa(e.Term)
 	}
 	switch e.Data.Kind {
@@ -121,7 +121,7 @@ func (a *App) buildLogs() {
 	}
 	lead := a.leader()
 	var leadNode *raftcore.Node
-	if lead >= 0 && a.cfg.Protocol == raftcore.ProtocolRaft {
+	if lead >= 0 && a.cfg().Protocol == raftcore.ProtocolRaft {
 		leadNode = w.Node(nodeID(lead))
 	}
 	if cap(L.Rows) < n {
@@ -134,12 +134,12 @@ func (a *App) buildLogs() {
 		nd := w.Node(id)
 		ln := a.lay.Nodes[i]
 		row := &L.Rows[i]
-		tone, _, _ := roleLook(a.cfg.Protocol, nd.Role())
+		tone, _, _ := roleLook(a.cfg().Protocol, nd.Role())
 		st := w.Status(id)
 		*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
 			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.view.Selected()}
 		// The name sits in the middle of its tag, smaller if it is long.
-		name := a.cfg.Name(id)
+		name := a.cfg().Name(id)
 		c := ln.LogLabel.Center()
 		row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, sizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
 		top := min(nd.LastIndex(), last)
@@ -221,7 +221,7 @@ func (a *App) buildLogs() {
 // the naive protocols from any other machine's.
 func (a *App) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) bool {
 	w := a.World()
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	if a.cfg().Protocol == raftcore.ProtocolRaft {
 		if lead == nil || lead.LastIndex() < e.Index {
 			return false
 		}

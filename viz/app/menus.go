@@ -137,7 +137,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	id := nodeID(i)
 	nd := w.Node(id)
 	st := w.Status(id)
-	title := "Machine " + a.cfg.Name(id)
+	title := "Machine " + a.cfg().Name(id)
 	wr.text(capital(a.roleWord(nd.Role()))+", "+st.String()+a.termSuffix(nd.Term()), sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	m := command.Machine(i)
@@ -163,7 +163,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	wr.row("Speed", labelW, pick(raftcore.DoSlow, 1, "normal", slow), pick(raftcore.DoSlow, 20, "slow", slow), pick(raftcore.DoSlow, 200, "very slow", slow))
 	drift := w.Drift(id)
 	wr.row("Clock", labelW, pick(raftcore.DoDrift, 0.5, "half speed", drift), pick(raftcore.DoDrift, 1, "exact", drift), pick(raftcore.DoDrift, 2, "double", drift))
-	if a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
+	if a.cfg().Protocol != raftcore.ProtocolNaiveCopy {
 		if a.plain() {
 			wr.row("Waiting", labelW, verb(raftcore.DoTimeout, "Stop waiting, take over"))
 		} else {
@@ -174,7 +174,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	read := func(mode raftcore.ReadMode, label string) frame.Widget {
 		return button("node.read:"+string(mode), label, "read "+m+" "+string(mode))
 	}
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	if a.cfg().Protocol == raftcore.ProtocolRaft {
 		wr.row("Read here", labelW, read(raftcore.ReadLinearizable, "linearizable"), read(raftcore.ReadLease, "lease"), read(raftcore.ReadLocal, "local"))
 	} else {
 		wr.row("Read here", labelW, read(raftcore.ReadLocal, "read"))
@@ -189,7 +189,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 
 func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 	w := a.World()
-	ni, nj := a.cfg.Name(nodeID(l.I)), a.cfg.Name(nodeID(l.J))
+	ni, nj := a.cfg().Name(nodeID(l.I)), a.cfg().Name(nodeID(l.J))
 	ij, ji := w.Link(nodeID(l.I), nodeID(l.J)), w.Link(nodeID(l.J), nodeID(l.I))
 	dir := func(from, to string, k raftcore.Link) string {
 		if !k.Up {
@@ -253,7 +253,7 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 		}
 		wr.gap(4)
 		wr.row("", 0, button("msg.drop", "Drop it", "drop "+utoa(m.ID)))
-		return capital(a.msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg.Name(m.From) + " → " + a.cfg.Name(m.To), pos, true
+		return capital(a.msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg().Name(m.From) + " → " + a.cfg().Name(m.To), pos, true
 	}
 	return "", viz.Point{}, false
 }
@@ -261,29 +261,29 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 func (a *App) mainMenu(wr *writer, labelW float64) {
 	p := a.params
 	scen := "Free play"
-	if a.scen != nil {
-		scen = a.scen.title
+	if a.scen() != nil {
+		scen = a.scen().Spec().Title
 	}
-	if len(a.opts.Scenarios.list) > 0 {
+	if len(a.opts.Scenarios.List()) > 0 {
 		wr.row("Scenario", labelW, button("scenarios", scen+" …", "open scenarios"))
 	}
 	var nodes []frame.Widget
 	for n := 1; n <= viz.MaxNodes; n++ {
-		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg.Nodes == n, "nodes "+strconv.Itoa(n)))
+		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), a.cfg().Nodes == n, "nodes "+strconv.Itoa(n)))
 	}
 	wr.row("Machines", labelW, nodes...)
 	var protos []frame.Widget
 	for _, pr := range viz.Protocols() {
-		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg.Protocol) == pr, "protocol "+pr))
+		protos = append(protos, chip("protocol:"+pr, pr, string(a.cfg().Protocol) == pr, "protocol "+pr))
 	}
 	wr.row("Protocol", labelW, protos...)
-	if a.cfg.Protocol == raftcore.ProtocolRaft {
+	if a.cfg().Protocol == raftcore.ProtocolRaft {
 		wr.row("Raft options", labelW,
 			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Do: onOff("option prevote", !p.PreVote)},
 			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Do: onOff("option checkquorum", !p.CheckQuorum)})
 	}
-	et := a.cfg.ElectionTicks
-	tick := a.cfg.TickMs
+	et := a.cfg().ElectionTicks
+	tick := a.cfg().TickMs
 	span := func(t int) string {
 		sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
 		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
@@ -306,9 +306,9 @@ func (a *App) scenarioMenu(wr *writer) {
 		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", a.view.MissingFigure()), sizeBody, frame.ToneBad, false)
 		wr.y += 4
 	}
-	ws := []frame.Widget{chip("scenario:", "Free play", a.scen == nil, "scenario")}
-	for _, s := range a.opts.Scenarios.list {
-		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen != nil && a.scen.id == s.ID, "scenario "+s.ID))
+	ws := []frame.Widget{chip("scenario:", "Free play", a.scen() == nil, "scenario")}
+	for _, s := range a.opts.Scenarios.List() {
+		ws = append(ws, chip("scenario:"+s.ID, s.Title, a.scen() != nil && a.scen().ID() == s.ID, "scenario "+s.ID))
 	}
 	before := len(wr.widgets)
 	wr.buttons(0, ws...)

@@ -8,6 +8,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -15,7 +16,7 @@ import (
 // in one dismissable line, and the list of figures is open to pick from,
 // at column width and on a phone.
 func TestAMissingFigureOffersTheList(t *testing.T) {
-	cat := BuiltinScenarios()
+	cat := session.BuiltinScenarios()
 	params, problems := viz.ParseQuery("?scenario=nope&nodes=5", cat.Check)
 	msgs, missing := SortProblems(problems)
 	require.Empty(t, msgs, "the unknown figure is not a banner message of its own")

@@ -122,7 +122,7 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	// The scenario's own words come first: what to try, the step, what
 	// just happened and its buttons.
 	for i, k := range kinds {
-		if k == viz.PanelScenario && a.scen != nil {
+		if k == viz.PanelScenario && a.scen() != nil {
 			got[i], fixed[i] = min(max(want[i], minH), avail*0.5), true
 			left -= got[i]
 			open--
@@ -130,8 +130,8 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	}
 	// Panels a scenario does not ask for keep to their title, unless the
 	// reader opened one.
-	if a.scen != nil {
-		wanted := a.scen.panelKinds()
+	if a.scen() != nil {
+		wanted := panelKinds(a.scen())
 		if a.view.Opened() >= 0 && !slices.Contains(wanted, a.view.Opened()) {
 			wanted = append([]viz.PanelKind{a.view.Opened()}, wanted...)
 		}
@@ -260,8 +260,8 @@ func (a *App) panelContent(k viz.PanelKind, wr *writer) {
 func (a *App) panelTitle(k viz.PanelKind) string {
 	switch k {
 	case viz.PanelScenario:
-		if a.scen != nil {
-			return a.scen.title
+		if a.scen() != nil {
+			return a.scen().Spec().Title
 		}
 		return "Free play"
 	case viz.PanelQuestion:
@@ -270,11 +270,11 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 		if t, ok := a.timingTitle(); ok {
 			return t
 		}
-		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
+		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
 			return "Roles"
 		}
 		if a.view.Selected() >= 0 {
-			return "Machine " + a.cfg.Name(nodeID(a.view.Selected()))
+			return "Machine " + a.cfg().Name(nodeID(a.view.Selected()))
 		}
 		return "Machine"
 	case viz.PanelSafety:
@@ -286,8 +286,8 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 }
 
 func (a *App) scenarioPanel(wr *writer) {
-	if a.scen != nil {
-		a.scen.panel(a, wr)
+	if a.scen() != nil {
+		a.scenarioPanelOf(a.scen(), wr)
 		return
 	}
 	wr.text(a.describeSetup(), sizeBody, frame.ToneText, true)
@@ -298,7 +298,7 @@ func (a *App) scenarioPanel(wr *writer) {
 	}
 	wr.text(hint, sizeBody-1, frame.ToneText, false)
 	wr.gap(4)
-	if len(a.opts.Scenarios.list) > 0 {
+	if len(a.opts.Scenarios.List()) > 0 {
 		wr.buttons(0, button("scenarios", "Scenarios from the book", "open scenarios"), button(idMenu, "Setup", "open setup"))
 	} else {
 		wr.buttons(0, button(idMenu, "Setup", "open setup"))
@@ -307,8 +307,8 @@ func (a *App) scenarioPanel(wr *writer) {
 
 // questionKey is the key the question panel asks about.
 func (a *App) questionKey() string {
-	if a.scen != nil && a.scen.askKey != "" {
-		return a.scen.askKey
+	if a.scen() != nil && a.scen().Spec().UI.Key != "" {
+		return a.scen().Spec().UI.Key
 	}
 	return ClientKey
 }
@@ -375,7 +375,7 @@ func (a *App) nodePanel(wr *writer) {
 	if timing {
 		wr.gap(6)
 	}
-	raft := a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain()
+	raft := a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain()
 	if raft && !timing {
 		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
@@ -385,7 +385,7 @@ func (a *App) nodePanel(wr *writer) {
 		wr.text(a.forHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, frame.ToneMuted, false)
 		return
 	}
-	wr.text("Machine "+a.cfg.Name(nodeID(a.view.Selected())), sizeBody, frame.ToneText, true)
+	wr.text("Machine "+a.cfg().Name(nodeID(a.view.Selected())), sizeBody, frame.ToneText, true)
 	w := a.World()
 	id := nodeID(a.view.Selected())
 	nd := w.Node(id)
@@ -411,13 +411,13 @@ func (a *App) nodePanel(wr *writer) {
 		kv("term", utoa(nd.Term()), frame.ToneText)
 		vote := "nobody"
 		if v := nd.Vote(); v != raftcore.None {
-			vote = a.cfg.Name(v)
+			vote = a.cfg().Name(v)
 		}
 		kv("voted for", vote, frame.ToneText)
 	}
 	lead := "nobody"
 	if l := nd.Lead(); l != raftcore.None {
-		lead = a.cfg.Name(l)
+		lead = a.cfg().Name(l)
 	}
 	if a.plain() {
 		kv("in charge", lead, frame.ToneText)
@@ -425,7 +425,7 @@ func (a *App) nodePanel(wr *writer) {
 		kv("leader", lead, frame.ToneText)
 	}
 	kv("log", "last index "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()), frame.ToneText)
-	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg.Protocol != raftcore.ProtocolNaiveCopy {
+	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg().Protocol != raftcore.ProtocolNaiveCopy {
 		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", frame.ToneText)
 	}
 	if v, ok := nd.KV().Get(a.questionKey()); ok {
@@ -434,7 +434,7 @@ func (a *App) nodePanel(wr *writer) {
 	if n := nd.KV().Len(); n > 0 {
 		kv("keys", strconv.Itoa(n)+" stored", frame.ToneText)
 	}
-	if nd.Role() == raftcore.RoleLeader && a.cfg.Protocol == raftcore.ProtocolRaft {
+	if nd.Role() == raftcore.RoleLeader && a.cfg().Protocol == raftcore.ProtocolRaft {
 		wr.gap(4)
 		if a.plain() {
 			wr.text("What it knows of the others", sizeBody, frame.ToneText, true)
@@ -449,7 +449,7 @@ func (a *App) nodePanel(wr *writer) {
 			if !ok {
 				continue
 			}
-			s := a.cfg.Name(raftcore.NodeID(j)) + ": match " + utoa(pr.Match) + ", next " + utoa(pr.Next) + ", " + pr.State.String()
+			s := a.cfg().Name(raftcore.NodeID(j)) + ": match " + utoa(pr.Match) + ", next " + utoa(pr.Next) + ", " + pr.State.String()
 			tone := frame.ToneText
 			if !pr.RecentActive {
 				s += ", not heard lately"
@@ -464,7 +464,7 @@ func (a *App) nodePanel(wr *writer) {
 		for i := last; i >= 1 && i+5 > last; i-- {
 			e := nd.Entry(i)
 			s := utoa(i) + ": " + e.Data.String()
-			if a.cfg.Protocol == raftcore.ProtocolRaft {
+			if a.cfg().Protocol == raftcore.ProtocolRaft {
 				s = utoa(i) + a.termSuffix(e.Term) + ": " + e.Data.String()
 			}
 			mark, tone := "✓", frame.ToneGood
@@ -560,7 +560,7 @@ func (a *App) clientPanel(wr *writer) {
 			failed++
 		}
 	}
-	verdicts := a.reads.Check(ops)
+	verdicts := a.session.Reads(ops)
 	tally := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
 	if swaps > 0 {
 		tally += ", " + count(swaps, "swap", "swaps") + " refused"

@@ -16,7 +16,7 @@ const idLive = "timeline.live"
 func (a *App) buildReplay() {
 	f := &a.frame
 	f.Replay = nil
-	if a.hist.AtHead() {
+	if a.session.AtHead() {
 		return
 	}
 	stage := a.lay.Cluster
@@ -37,7 +37,7 @@ func (a *App) buildReplay() {
 // goLive leaves the recorded past for the live end of the run, and lets it
 // go on from there.
 func (a *App) goLive() {
-	a.hist.GoTo(a.hist.HeadUs())
+	a.session.GoTo(a.session.HeadUs())
 	a.clock.Forget()
 	a.clock.SetPaused(false)
 	a.afterWorldMoved()

@@ -52,7 +52,7 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		assert.NotNil(t, a.Frame().Replay, "%v", size)
 
 		require.NoError(t, a.Click(idLive))
-		assert.True(t, a.hist.AtHead(), "%v: Back to live left the run in the past", size)
+		assert.True(t, a.session.AtHead(), "%v: Back to live left the run in the past", size)
 		assert.False(t, a.Paused(), "%v: back at the live end the run should go on", size)
 		assert.Nil(t, a.Frame().Replay, "%v", size)
 	}

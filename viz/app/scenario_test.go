@@ -7,13 +7,14 @@ import (
 
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/app/session"
 )
 
 func scenarioApp(t *testing.T, id string, autoplay bool) *App {
 	t.Helper()
 	p := viz.DefaultParams()
 	p.Scenario, p.Autoplay, p.Speed = id, autoplay, 10
-	a, err := New(Options{Params: p, SpeedGiven: true, Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+	a, err := New(Options{Params: p, SpeedGiven: true, Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestAutoplayMatchesTheScenario(t *testing.T) {
 			}
 			// The app runs in frames; compare at the scenario's end.
 			a.clock.SetPaused(true)
-			a.hist.GoTo(until)
+			a.session.GoTo(until)
 			a.afterWorldMoved()
 			if got := a.World().TraceHash(); got != want.TraceHash() {
 				t.Errorf("the app's autoplay gives trace %x, the scenario's %x", got, want.TraceHash())
@@ -112,7 +113,7 @@ func TestScenarioPanelKnobsAndTakeOver(t *testing.T) {
 }
 
 func TestUnknownScenarioIsReported(t *testing.T) {
-	_, probs := viz.ParseQuery("?scenario=nope", BuiltinScenarios().Check)
+	_, probs := viz.ParseQuery("?scenario=nope", session.BuiltinScenarios().Check)
 	if len(probs) != 1 || !strings.Contains(probs[0].Message, "nope") || !strings.Contains(probs[0].Message, "majority") {
 		t.Errorf("problems %v, want one naming the bad id and the known ones", probs)
 	}
@@ -167,11 +168,11 @@ func TestShareLinkKeepsTheScenarioSettings(t *testing.T) {
 	}
 	p := viz.DefaultParams()
 	p.Link = payload
-	b, err := New(Options{Params: p, Width: 1280, Height: 800, Scenarios: BuiltinScenarios()})
+	b, err := New(Options{Params: p, Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.scen == nil || b.scen.s.Setting(k.Name) != other {
+	if b.scen() == nil || b.scen().Spec().Setting(k.Name) != other {
 		t.Fatalf("the link reopened %s with %s=%q, want %q", s.ID, k.Name, b.scenKnob(k.Name), other)
 	}
 	if b.World().TraceHash() != a.World().TraceHash() {
@@ -181,8 +182,8 @@ func TestShareLinkKeepsTheScenarioSettings(t *testing.T) {
 
 // scenKnob is the value of a knob of the scenario played, or "".
 func (a *App) scenKnob(name string) string {
-	if a.scen == nil {
+	if a.scen() == nil {
 		return ""
 	}
-	return a.scen.s.Setting(name)
+	return a.scen().Spec().Setting(name)
 }

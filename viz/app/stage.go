@@ -37,13 +37,13 @@ const dropShort = "Drop here"
 // of their short forms.
 func (a *App) captionWord() (word, short string) {
 	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
-	switch a.cfg.Protocol {
+	switch a.cfg().Protocol {
 	case raftcore.ProtocolNaiveCopy:
 		roles = []raftcore.Role{raftcore.RoleReplica}
 	case raftcore.ProtocolFailover:
 		roles = []raftcore.Role{raftcore.RoleLeader, raftcore.RoleFollower}
 	default:
-		if a.cfg.PreVote {
+		if a.cfg().PreVote {
 			roles = append(roles, raftcore.RolePreCandidate)
 		}
 	}
@@ -93,7 +93,7 @@ func (a *App) fitRole(line string, room, size float64) string {
 // is a ring, or zones: one per side when the network is cleanly split (so
 // a partition is seen at a glance), or the scenario's failure domains.
 func (a *App) touchLayout() {
-	if a.hist == nil {
+	if a.session == nil {
 		return
 	}
 	n := a.World().Size()
@@ -145,7 +145,7 @@ func (a *App) touchLayout() {
 	}
 	names := make([]string, n)
 	for i := range names {
-		names[i] = a.cfg.Name(nodeID(i))
+		names[i] = a.cfg().Name(nodeID(i))
 	}
 	caption, short := a.captionWord()
 	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.view.Tab(), count: count, buttons: commandsKey(buttons),
@@ -334,7 +334,7 @@ func (a *App) isolate(i int) error {
 			}
 		}
 	}
-	name := a.cfg.Name(nodeID(i))
+	name := a.cfg().Name(nodeID(i))
 	if whole {
 		var rest []int
 		for x := 0; x < n; x++ {
@@ -375,7 +375,7 @@ func (a *App) reconnect(i int) error {
 	if err := a.actAll(xs); err != nil {
 		return err
 	}
-	a.note(a.cfg.Name(nodeID(i)) + " is connected again.")
+	a.note(a.cfg().Name(nodeID(i)) + " is connected again.")
 	return nil
 }
 
@@ -418,7 +418,7 @@ func (a *App) moveToZone(i, z int) error {
 	if x.Do == raftcore.DoHeal {
 		a.note("Every machine is on one side again: the network is whole.")
 	} else {
-		a.note(describeAction(a.cfg, x))
+		a.note(describeAction(*a.cfg(), x))
 	}
 	return nil
 }

@@ -33,9 +33,9 @@ func TestPartitionFramesAreReadable(t *testing.T) {
 						t.Fatal(err)
 					}
 					if etcd {
-						a.cfg.Names = make([]string, n)
-						for i := range a.cfg.Names {
-							a.cfg.Names[i] = fmt.Sprintf("etcd-%d", i+1)
+						a.cfg().Names = make([]string, n)
+						for i := range a.cfg().Names {
+							a.cfg().Names[i] = fmt.Sprintf("etcd-%d", i+1)
 						}
 						a.layKey = layoutKey{}
 					}

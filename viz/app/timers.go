@@ -50,7 +50,7 @@ func (a *App) electionGap() int64 {
 			}
 		}
 	}
-	if a.cfg.PreVote {
+	if a.cfg().PreVote {
 		return 3 * longest
 	}
 	return longest
@@ -61,7 +61,7 @@ func (a *App) electionGap() int64 {
 // the action and when the timer will run out.
 func (a *App) timerAction(i int, at int64) (raftcore.Action, int64) {
 	now := a.World().Now()
-	at = max(min(at, now+int64(raftcore.MaxTimerMs(a.cfg))*1000), now+1)
+	at = max(min(at, now+int64(raftcore.MaxTimerMs(*a.cfg()))*1000), now+1)
 	return raftcore.Action{Do: raftcore.DoTimer, Node: i + 1, Ms: float64(at-now) / 1000}, at
 }
 
@@ -86,8 +86,8 @@ func (a *App) spread(ts []runningTimer) ([]raftcore.Action, []runningTimer) {
 
 // together says what follows when two timers run out at once.
 func (a *App) together(x, y int, in int64) string {
-	s := a.cfg.Name(nodeID(x)) + " and " + a.cfg.Name(nodeID(y)) + " time out together in " + fmtMs(in)
-	if a.cfg.Protocol != raftcore.ProtocolRaft {
+	s := a.cfg().Name(nodeID(x)) + " and " + a.cfg().Name(nodeID(y)) + " time out together in " + fmtMs(in)
+	if a.cfg().Protocol != raftcore.ProtocolRaft {
 		return s + ": both take over."
 	}
 	return s + ": both stand in the same term, and their votes may split."
@@ -100,11 +100,11 @@ func (a *App) noTimers(ts []runningTimer, lead int, want int) bool {
 	case len(ts) >= want:
 		return false
 	case len(ts) == 0 && lead >= 0:
-		a.note(a.cfg.Name(nodeID(lead)) + " leads: its heartbeats keep restarting every other timer. Crash it (r) to let them run out.")
+		a.note(a.cfg().Name(nodeID(lead)) + " leads: its heartbeats keep restarting every other timer. Crash it (r) to let them run out.")
 	case len(ts) == 0:
 		a.note("No running machine has an election timer that can run out.")
 	default:
-		a.note("Only " + a.cfg.Name(nodeID(ts[0].i)) + "'s election timer can run out: there is nothing to line up.")
+		a.note("Only " + a.cfg().Name(nodeID(ts[0].i)) + "'s election timer can run out: there is nothing to line up.")
 	}
 	return true
 }
@@ -121,16 +121,16 @@ func (a *App) spreadTimers() error {
 	if err := a.actAll(xs); err != nil {
 		return err
 	}
-	msg := a.cfg.Name(nodeID(after[0].i)) + "'s timer runs out first, in " + fmtMs(after[0].due-a.World().Now())
+	msg := a.cfg().Name(nodeID(after[0].i)) + "'s timer runs out first, in " + fmtMs(after[0].due-a.World().Now())
 	switch {
 	case len(after) > 1:
 		lag := after[1].due - after[0].due
 		msg += "; every other one " + fmtMs(lag) + " or more later"
-		if a.cfg.Protocol == raftcore.ProtocolRaft && lag >= a.electionGap() {
+		if a.cfg().Protocol == raftcore.ProtocolRaft && lag >= a.electionGap() {
 			msg += ", once its request has reached them"
 		}
 	case lead >= 0:
-		msg += "; the others hear " + a.cfg.Name(nodeID(lead))
+		msg += "; the others hear " + a.cfg().Name(nodeID(lead))
 	default:
 		msg += "; no other timer is running"
 	}
@@ -161,7 +161,7 @@ func (a *App) alignTimers() error {
 // then, with CheckQuorum, they would ignore both candidates). The others
 // run out later, so the two stand alone against each other.
 func (a *App) splitVote() error {
-	if a.cfg.Protocol != raftcore.ProtocolRaft {
+	if a.cfg().Protocol != raftcore.ProtocolRaft {
 		a.note("Split votes need elections: switch the protocol to raft.")
 		return nil
 	}
@@ -178,7 +178,7 @@ func (a *App) splitVote() error {
 		if err := a.actAll(xs); err != nil {
 			return err
 		}
-		crashed = "Crashed " + a.cfg.Name(nodeID(l)) + " and dropped its messages on the wire. "
+		crashed = "Crashed " + a.cfg().Name(nodeID(l)) + " and dropped its messages on the wire. "
 	}
 	ts, lead := a.electionTimers()
 	if a.noTimers(ts, lead, 2) {
@@ -187,7 +187,7 @@ func (a *App) splitVote() error {
 	w := a.World()
 	x, y := ts[0], ts[1]
 	// A little in the future, and not before any voter listens again.
-	at := w.Now() + int64(a.cfg.TickMs)*1000
+	at := w.Now() + int64(a.cfg().TickMs)*1000
 	for _, t := range ts[2:] {
 		at = max(at, w.LeaseEnd(nodeID(t.i)))
 	}

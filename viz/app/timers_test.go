@@ -69,7 +69,7 @@ func TestAlignMakesTwoMachinesCampaignAtOnce(t *testing.T) {
 			}
 		}
 		start := a.World().Now()
-		a.hist.RunUntil(start + 3_000_000)
+		a.advance(start + 3_000_000)
 		cs := campaigns(a.World(), start)
 		if len(cs) < 2 {
 			t.Fatalf("seed %d: %d campaigns after key a, want at least two", seed, len(cs))
@@ -104,7 +104,7 @@ func TestSpreadLetsOneMachineStandAloneAndWin(t *testing.T) {
 			t.Fatalf("seed %d: key t after key a changed no timer", seed)
 		}
 		start := a.World().Now()
-		a.hist.RunUntil(start + 3_000_000)
+		a.advance(start + 3_000_000)
 		w := a.World()
 		cs := campaigns(w, start)
 		leads := roleEvents(w, start, raftcore.RoleLeader)
@@ -135,7 +135,7 @@ func TestAlignWithoutSpreadCanSplit(t *testing.T) {
 		a, _ := paused(t, 5, seed)
 		pressed(t, a, "a")
 		start := a.World().Now()
-		a.hist.RunUntil(start + 5_000_000)
+		a.advance(start + 5_000_000)
 		if n := len(roleEvents(a.World(), start, raftcore.RoleCandidate)); n >= 2 {
 			split = true
 		}
@@ -157,7 +157,7 @@ func splitVoteRun(t *testing.T, nodes int, seed, settle int64) bool {
 	a, c := paused(t, nodes, seed)
 	l := untilLeader(t, a, c)
 	a.clock.SetPaused(true)
-	a.hist.RunUntil(a.World().Now() + settle)
+	a.advance(a.World().Now() + settle)
 	term := a.World().Node(nodeID(l)).Term()
 	acts := pressed(t, a, "l")
 	if acts[0].Do != raftcore.DoCrash || acts[0].Node != l+1 {
@@ -180,7 +180,7 @@ func splitVoteRun(t *testing.T, nodes int, seed, settle int64) bool {
 		t.Fatalf("seed %d: key l set %v to one instant, want two machines", seed, pair)
 	}
 	start := a.World().Now()
-	a.hist.RunUntil(start + 10_000_000)
+	a.advance(start + 10_000_000)
 	w := a.World()
 	cs := campaigns(w, start)
 	if len(cs) < 2 || cs[0].at != cs[1].at || int(cs[0].node) != pair[0] || int(cs[1].node) != pair[1] ||
@@ -189,7 +189,7 @@ func splitVoteRun(t *testing.T, nodes int, seed, settle int64) bool {
 	}
 	// The voters listen by then (their lease on the crashed leader is
 	// over), so the pre-vote is won within one round trip.
-	round := 2 * int64(a.cfg.LatencyMaxMs*1000)
+	round := 2 * int64(a.cfg().LatencyMaxMs*1000)
 	if cands := roleEvents(w, start, raftcore.RoleCandidate); len(cands) == 0 || cands[0].term != term+1 || cands[0].at > cs[0].at+round {
 		t.Errorf("seed %d: candidates %+v, want one of term %d within %d µs of %d", seed, cands, term+1, round, cs[0].at)
 	}
@@ -228,14 +228,14 @@ func TestTimerKeysSayWhyTheyCannotAct(t *testing.T) {
 	a, c := paused(t, 5, 1)
 	l := untilLeader(t, a, c)
 	// Let every follower hear the new leader.
-	a.hist.RunUntil(a.World().Now() + 500_000)
+	a.advance(a.World().Now() + 500_000)
 	for _, key := range []string{"t", "a"} {
 		n := len(a.World().Actions())
 		a.Key(key)
 		if got := a.World().Actions()[n:]; len(got) != 0 {
 			t.Errorf("key %s with a heartbeating leader recorded %v", key, got)
 		}
-		if !strings.Contains(a.view.Banner().Text, a.cfg.Name(nodeID(l))+" leads") {
+		if !strings.Contains(a.view.Banner().Text, a.cfg().Name(nodeID(l))+" leads") {
 			t.Errorf("key %s: note %q, want it to say the leader's heartbeats restart the timers", key, a.view.Banner().Text)
 		}
 	}

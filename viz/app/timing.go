@@ -19,10 +19,10 @@ const alertOffsetUs = 100_000
 
 // timingPanel is the timing panel the scenario shows, if any.
 func (a *App) timingPanel() (scenarios.Panel, bool) {
-	if a.scen == nil {
+	if a.scen() == nil {
 		return "", false
 	}
-	for _, p := range a.scen.s.UI.Panels {
+	for _, p := range a.scen().Spec().UI.Panels {
 		if p == scenarios.PanelElections || p == scenarios.PanelClocks {
 			return p, true
 		}
@@ -63,7 +63,7 @@ func (wr *writer) pair(label, value string, tone frame.Tone, in float64) {
 
 func (a *App) electionsSection(wr *writer) {
 	w := a.World()
-	s := a.scen.tr.Elections(0, w.Now())
+	s := a.scen().Tracker().Elections(0, w.Now())
 	in := a.measure("leader changes ", sizeBody) + 4
 	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", frame.ToneText, in)
 	failover, tone := "no leader crashed", frame.ToneMuted
@@ -88,7 +88,7 @@ func (a *App) clocksSection(wr *writer) {
 	wr.text("True time "+fmtClock(w.Now())+". Alert when a clock is off by more than "+fmtMs(alertOffsetUs)+".", sizeBody, frame.ToneText, false)
 	in := 0.0
 	for i := 0; i < w.Size(); i++ {
-		in = max(in, a.measure(a.cfg.Name(nodeID(i))+" ", sizeBody)+4)
+		in = max(in, a.measure(a.cfg().Name(nodeID(i))+" ", sizeBody)+4)
 	}
 	for i := 0; i < w.Size(); i++ {
 		id := nodeID(i)
@@ -103,7 +103,7 @@ func (a *App) clocksSection(wr *writer) {
 		if end, ok := w.LeaderLeaseEnd(id); ok {
 			line += "; leads, lease to " + fmtClock(end)
 		}
-		wr.pair(a.cfg.Name(id), line, tone, in)
+		wr.pair(a.cfg().Name(id), line, tone, in)
 	}
 }
 

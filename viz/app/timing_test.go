@@ -18,10 +18,10 @@ func playFigureThrough(t *testing.T, a *App) {
 	t.Helper()
 	var c hostClock
 	c.run(a, time.Second)
-	for k := 0; !a.scen.tr.Done() && k < 20; k++ {
+	for k := 0; !a.scen().Tracker().Done() && k < 20; k++ {
 		playToRest(t, a, &c, 120*time.Second)
 	}
-	require.True(t, a.scen.tr.Done(), "the story did not end")
+	require.True(t, a.scen().Tracker().Done(), "the story did not end")
 }
 
 // panelText is the text of the panel titled title, one string.
@@ -53,7 +53,7 @@ func TestElectionsPanelCountsTheWholeRun(t *testing.T) {
 	full.RunUntil(w.Now())
 	require.Equal(t, w.TraceHash(), full.TraceHash())
 	want := full.ElectionStats(0)
-	require.Equal(t, want, a.scen.tr.Elections(0, w.Now()))
+	require.Equal(t, want, a.scen().Tracker().Elections(0, w.Now()))
 	require.NotEmpty(t, want.FailoversUs)
 
 	text := panelText(t, a, "Elections")

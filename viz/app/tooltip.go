@@ -99,25 +99,25 @@ func (a *App) buildTooltip() *frame.TooltipView {
 		}
 		e := nd.Entry(t.ID)
 		s := "Index " + utoa(e.Index)
-		if a.cfg.Protocol == raftcore.ProtocolRaft && !a.plain() {
+		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
 			s += ", term " + utoa(e.Term)
 		}
 		state := "not committed yet"
 		if e.Index <= nd.Commit() {
 			state = "committed"
 		}
-		if a.cfg.Protocol != raftcore.ProtocolRaft {
+		if a.cfg().Protocol != raftcore.ProtocolRaft {
 			state = "taken as final: nothing here waits for agreement"
 		}
 		lines = append(lines, s+": "+e.Data.String(), state)
 	case "node":
 		id := nodeID(t.A)
 		nd := w.Node(id)
-		lines = append(lines, a.cfg.Name(id)+": "+a.roleWord(nd.Role())+", "+w.Status(id).String(),
+		lines = append(lines, a.cfg().Name(id)+": "+a.roleWord(nd.Role())+", "+w.Status(id).String(),
 			"log "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()),
 			"Click for actions; drag out to cut it off.")
 	case "link":
-		ni, nj := a.cfg.Name(nodeID(t.A)), a.cfg.Name(nodeID(t.B))
+		ni, nj := a.cfg().Name(nodeID(t.A)), a.cfg().Name(nodeID(t.B))
 		ij, ji := w.Link(nodeID(t.A), nodeID(t.B)), w.Link(nodeID(t.B), nodeID(t.A))
 		state := "up both ways"
 		switch {

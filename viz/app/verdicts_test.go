@@ -32,7 +32,7 @@ func clientText(t *testing.T, a *App) string {
 // Going back to before that read takes the verdict away again.
 func TestClientPanelJudgesEveryRead(t *testing.T) {
 	a := scenarioApp(t, "cap-reads", true)
-	until := int64(a.scen.s.UntilMs * 1000)
+	until := int64(a.scen().Spec().UntilMs * 1000)
 	var c hostClock
 	for a.World().Now() < until {
 		c.run(a, 100*time.Millisecond)
@@ -44,7 +44,7 @@ func TestClientPanelJudgesEveryRead(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(text, "stale: missed"), text)
 	assert.Equal(t, 2, strings.Count(text, ", linearizable"), "every other answered read passes: %s", text)
 
-	a.hist.GoTo(4_900_000)
+	a.session.GoTo(4_900_000)
 	a.afterWorldMoved()
 	text = clientText(t, a)
 	assert.NotContains(t, text, "stale", "before the minority's read nothing is stale")

@@ -83,14 +83,14 @@ func roleWord(p raftcore.Protocol, r raftcore.Role) string {
 // are active, silent or in charge, their histories hold writes, and there
 // are no leaders, terms or votes, even when Raft runs underneath.
 func (a *App) plain() bool {
-	return a.scen != nil && a.scen.s.UI.Words == scenarios.WordsPlain
+	return a.scen() != nil && a.scen().Spec().UI.Words == scenarios.WordsPlain
 }
 
 // roleWord is what a machine's role is called on screen: under its
 // protocol, or in plain words.
 func (a *App) roleWord(r raftcore.Role) string {
 	if !a.plain() {
-		return roleWord(a.cfg.Protocol, r)
+		return roleWord(a.cfg().Protocol, r)
 	}
 	switch r {
 	case raftcore.RoleLeader:
@@ -108,7 +108,7 @@ func (a *App) termSuffix(term uint64) string {
 	if a.plain() {
 		return ""
 	}
-	return termSuffix(a.cfg, term)
+	return termSuffix(*a.cfg(), term)
 }
 
 // capital upper-cases the first letter of s.
@@ -192,7 +192,7 @@ func (a *App) plainOp(op raftcore.Op) raftcore.Op {
 // opLine says what became of a client operation, in plain words where the
 // screen speaks them.
 func (a *App) opLine(op raftcore.Op) string {
-	return opLine(a.cfg, a.plainOp(op))
+	return opLine(*a.cfg(), a.plainOp(op))
 }
 
 // opLine says what became of a client operation.
@@ -298,9 +298,9 @@ func (a *App) msgLabel(m *raftcore.Message) string {
 // msgSentence explains a message in full, for the inspector.
 func (a *App) msgSentence(m *raftcore.Message) string {
 	if !a.plain() {
-		return msgSentence(a.cfg, m)
+		return msgSentence(*a.cfg(), m)
 	}
-	from, to := a.cfg.Name(m.From), a.cfg.Name(m.To)
+	from, to := a.cfg().Name(m.From), a.cfg().Name(m.To)
 	switch m.Type {
 	case raftcore.MsgPreVote:
 		return from + " asks " + to + " whether it would back " + from + " taking charge: a trial, which changes nothing yet."
@@ -323,7 +323,7 @@ func (a *App) msgSentence(m *raftcore.Message) string {
 	case raftcore.MsgProp:
 		return from + " forwards a client's write to " + to + ", which it believes is in charge."
 	}
-	return msgSentence(a.cfg, m)
+	return msgSentence(*a.cfg(), m)
 }
 
 // verdictWords says what the linearizability check made of a read.
@@ -412,7 +412,7 @@ func (a *App) inChargeWords(l int) string {
 	if l < 0 {
 		return " · no machine in charge"
 	}
-	return " · " + a.cfg.Name(nodeID(l)) + " in charge"
+	return " · " + a.cfg().Name(nodeID(l)) + " in charge"
 }
 
 // plainLine2 is the second line under a Raft machine, in plain words: whom
@@ -424,7 +424,7 @@ func (a *App) plainLine2(nd *raftcore.Node) string {
 	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
 		return "asks the others"
 	case nd.Lead() != raftcore.None:
-		return "follows " + a.cfg.Name(nd.Lead())
+		return "follows " + a.cfg().Name(nd.Lead())
 	}
 	return "no one in charge"
 }
@@ -436,28 +436,28 @@ func (a *App) markText(m timeline.Mark) string {
 		return m.Text
 	}
 	if m.Count > 1 {
-		if m.Kind == timeline.MarkElection && a.cfg.Protocol == raftcore.ProtocolRaft {
+		if m.Kind == timeline.MarkElection && a.cfg().Protocol == raftcore.ProtocolRaft {
 			return strconv.Itoa(m.Count) + " times a machine took charge " + m.Span()
 		}
 		return m.Text
 	}
-	name := a.cfg.Name(m.Node)
+	name := a.cfg().Name(m.Node)
 	switch m.Kind {
 	case timeline.MarkElection:
-		if a.cfg.Protocol == raftcore.ProtocolRaft {
+		if a.cfg().Protocol == raftcore.ProtocolRaft {
 			return name + " took charge"
 		}
 	case timeline.MarkCommit:
 		return name + ", in charge, committed up to entry " + utoa(m.Index)
 	case timeline.MarkClient:
 		if m.Op != nil && m.Answer {
-			return timeline.AnswerWords(a.cfg, a.plainOp(*m.Op))
+			return timeline.AnswerWords(*a.cfg(), a.plainOp(*m.Op))
 		}
 	case timeline.MarkFault:
 		if m.Action == nil {
 			break
 		}
-		who := a.cfg.Name(raftcore.NodeID(m.Action.Node))
+		who := a.cfg().Name(raftcore.NodeID(m.Action.Node))
 		switch m.Action.Do {
 		case raftcore.DoTimeout:
 			return who + " was made to stop waiting and take over"
@@ -476,7 +476,7 @@ func (a *App) clauseText(cl raftcore.Clause) string {
 	}
 	switch cl.Fact {
 	case raftcore.FactBehind:
-		name := a.cfg.Name(cl.Node)
+		name := a.cfg().Name(cl.Node)
 		var s string
 		switch {
 		case cl.Holds && cl.Committed == 1:
@@ -496,7 +496,7 @@ func (a *App) clauseText(cl raftcore.Clause) string {
 			verb = "differs"
 		}
 		return fmt.Sprintf("From index %d, %s holds %s that %s from %s's; none is committed, so only one branch will be kept.",
-			cl.Index, a.cfg.Name(cl.Node), count(cl.Entries, "entry", "entries"), verb, a.cfg.Name(cl.Other))
+			cl.Index, a.cfg().Name(cl.Node), count(cl.Entries, "entry", "entries"), verb, a.cfg().Name(cl.Other))
 	}
 	return cl.Text
 }

@@ -10,6 +10,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
@@ -206,7 +207,7 @@ func playedTexts(t *testing.T, id, knob, value string, w, h float64, embed bool)
 	}
 	p := viz.DefaultParams()
 	p.Scenario, p.Autoplay, p.Speed, p.Embed = id, true, 10, embed
-	a, err := New(Options{Params: p, SpeedGiven: true, Width: w, Height: h, Scenarios: BuiltinScenarios()})
+	a, err := New(Options{Params: p, SpeedGiven: true, Width: w, Height: h, Scenarios: session.BuiltinScenarios()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func playedTexts(t *testing.T, id, knob, value string, w, h float64, embed bool)
 		if err := a.setKnob(knob, value); err != nil {
 			t.Fatal(err)
 		}
-		a.scen.autoplay = true
+		a.scen().SetAutoplay(true)
 	}
 	out := map[string]string{}
 	until := int64(s.UntilMs * 1000)
@@ -317,7 +318,7 @@ func TestPlainWordsForARefusedWrite(t *testing.T) {
 		}
 	}
 	if !refused {
-		t.Errorf("the write to %s was not refused at once: %v", a.cfg.Name(nodeID(asking)), a.World().Ops())
+		t.Errorf("the write to %s was not refused at once: %v", a.cfg().Name(nodeID(asking)), a.World().Ops())
 	}
 }
 
@@ -354,7 +355,7 @@ func TestPlainWordsForAMachineBehind(t *testing.T) {
 	if !a.plain() {
 		t.Fatal("replicated-memory no longer speaks plain words; pick a figure that does")
 	}
-	name := a.cfg.Name(2)
+	name := a.cfg().Name(2)
 	for _, c := range []struct {
 		cl   raftcore.Clause
 		want string

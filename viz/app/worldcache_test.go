@@ -93,7 +93,7 @@ func TestMessagesFallOnTheirOwnLinkAfterAFork(t *testing.T) {
 	seek := func(ms string) {
 		_, err := a.Cmd("seek", ms)
 		require.NoError(t, err)
-		require.False(t, a.hist.AtHead())
+		require.False(t, a.session.AtHead())
 	}
 	seek("3000")
 	require.Positive(t, runChecked(t, a, c, 3*time.Second))

@@ -63,8 +63,8 @@ func (a *App) zoneStateOf(z int) zoneState {
 // wording that fits.
 func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame.TextItem, frame.Tone) {
 	name := z.Name
-	if z.Index < len(a.cfg.Zones) {
-		name = a.cfg.Zones[z.Index].Name
+	if z.Index < len(a.cfg().Zones) {
+		name = a.cfg().Zones[z.Index].Name
 	}
 	st := a.zoneStateOf(z.Index)
 	tone, state := frame.ToneMuted, ""
@@ -94,17 +94,17 @@ func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame.Tex
 // reconnect it.
 func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bool) {
 	w := a.World()
-	if z < 0 || z >= len(a.cfg.Zones) || z >= len(a.lay.Zones) {
+	if z < 0 || z >= len(a.cfg().Zones) || z >= len(a.lay.Zones) {
 		return "", viz.Point{}, false
 	}
-	name := a.cfg.Zones[z].Name
+	name := a.cfg().Zones[z].Name
 	members := w.ZoneMembers(z)
 	st := a.zoneStateOf(z)
 	about := "No machines."
 	if len(members) > 0 {
 		names := make([]string, len(members))
 		for i, m := range members {
-			names[i] = a.cfg.Name(m)
+			names[i] = a.cfg().Name(m)
 		}
 		about = capital(count(len(members), "machine", "machines")) + ": " + strings.Join(names, ", ") + "."
 	}
@@ -137,7 +137,7 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 
 // actOnZone carries out an item of a zone's menu.
 func (a *App) actOnZone(in command.ActOnZone) error {
-	if in.Zone < 0 || in.Zone >= len(a.cfg.Zones) {
+	if in.Zone < 0 || in.Zone >= len(a.cfg().Zones) {
 		return fmt.Errorf("there is no zone %d", in.Zone+1)
 	}
 	switch in.Verb {
@@ -145,27 +145,27 @@ func (a *App) actOnZone(in command.ActOnZone) error {
 	default:
 		return fmt.Errorf("a zone's menu cannot %s", in.Verb)
 	}
-	x := raftcore.Action{Do: in.Verb, Zone: a.cfg.Zones[in.Zone].Name}
+	x := raftcore.Action{Do: in.Verb, Zone: a.cfg().Zones[in.Zone].Name}
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(a.cfg, x) + ".")
+	a.note(describeAction(*a.cfg(), x) + ".")
 	return nil
 }
 
 // moveToWorldZone moves machine i to zone z of the world.
 func (a *App) moveToWorldZone(i, z int) error {
 	w := a.World()
-	if i < 0 || i >= w.Size() || z < 0 || z >= len(a.cfg.Zones) {
+	if i < 0 || i >= w.Size() || z < 0 || z >= len(a.cfg().Zones) {
 		return fmt.Errorf("there is no machine %d or zone %d", i+1, z+1)
 	}
 	if w.ZoneOf(nodeID(i)) == z {
 		return nil
 	}
-	x := raftcore.Action{Do: raftcore.DoMove, Node: i + 1, Zone: a.cfg.Zones[z].Name}
+	x := raftcore.Action{Do: raftcore.DoMove, Node: i + 1, Zone: a.cfg().Zones[z].Name}
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(a.cfg, x) + ": its links to that zone are short now, the others long.")
+	a.note(describeAction(*a.cfg(), x) + ": its links to that zone are short now, the others long.")
 	return nil
 }

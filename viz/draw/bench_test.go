@@ -12,6 +12,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 )
 
 // busyApp is nine machines on a 1280×800 canvas with links slowed to
@@ -22,7 +23,7 @@ func busyApp(b *testing.B, want int) (*app.App, time.Duration) {
 	p := viz.DefaultParams()
 	p.Nodes = 9
 	a, err := app.New(app.Options{Params: p, Width: 1280, Height: 800, Measure: Measure, SpeedGiven: true,
-		Scenarios: app.BuiltinScenarios()})
+		Scenarios: session.BuiltinScenarios()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -77,7 +78,7 @@ func newApp(t *testing.T, s scene) *app.App {
 		p.Theme = s.theme
 	}
 	p.Scenario, p.Embed = s.scenario, s.embed
-	a, err := app.New(app.Options{Params: p, Width: s.w, Height: s.h, Measure: Measure, SpeedGiven: true, Scenarios: app.BuiltinScenarios()})
+	a, err := app.New(app.Options{Params: p, Width: s.w, Height: s.h, Measure: Measure, SpeedGiven: true, Scenarios: session.BuiltinScenarios()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +380,7 @@ func TestFiguresShowEveryWordInTheRealFont(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%.0fx%.0f", id, size[0], size[1]), func(t *testing.T) {
 				p := viz.DefaultParams()
 				p.Scenario, p.Embed = id, true
-				a, err := app.New(app.Options{Params: p, Width: size[0], Height: size[1], Measure: Measure, Scenarios: app.BuiltinScenarios()})
+				a, err := app.New(app.Options{Params: p, Width: size[0], Height: size[1], Measure: Measure, Scenarios: session.BuiltinScenarios()})
 				if err != nil {
 					t.Fatal(err)
 				}

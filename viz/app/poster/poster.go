@@ -21,6 +21,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/session"
 	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 	"raftlab/viz/svg"
@@ -136,7 +137,7 @@ func open(id, theme string) (*app.App, error) {
 	p := viz.DefaultParams()
 	p.Scenario, p.Embed, p.Theme = id, true, theme
 	return app.New(app.Options{Params: p, Width: Width, Height: Height, Measure: fonts.Measure,
-		Scenarios: app.BuiltinScenarios(), BaseURL: "index.html"})
+		Scenarios: session.BuiltinScenarios(), BaseURL: "index.html"})
 }
 
 // playToLastStep plays the figure a step at a time until it rests on its

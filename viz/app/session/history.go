@@ -1,26 +1,25 @@
-package app
+package session
 
 import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 )
 
-// history is the app's view of the run's timeline: the world shown, the
-// head, the notable marks, and moves in time. It adds to timeline.Timeline
-// what the reader's keys mean: a step forward or back goes to the next or
-// previous visible change, not to the next clock tick, which changes
-// nothing on screen.
+// TraceLimit bounds the trace kept in memory, so that a long run does not
+// grow without end; the trace hash still covers every event.
+const TraceLimit = 4096
+
+// history is the session's view of the run's timeline: the world shown,
+// the head, the notable marks, and moves in time. It adds to
+// timeline.Timeline what the reader's keys mean: a step forward or back
+// goes to the next or previous visible change, not to the next clock tick,
+// which changes nothing on screen.
 type history struct {
 	tl *timeline.Timeline
 }
 
-// timelineOptions bound what a long run keeps in memory.
-func timelineOptions() timeline.Options {
-	return timeline.Options{TraceLimit: TraceLimit}
-}
-
 func newHistory(cfg raftcore.Config) (*history, error) {
-	tl, err := timeline.NewWithOptions(cfg, timelineOptions())
+	tl, err := timeline.NewWithOptions(cfg, timeline.Options{TraceLimit: TraceLimit})
 	if err != nil {
 		return nil, err
 	}

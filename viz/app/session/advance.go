@@ -1,0 +1,90 @@
+package session
+
+import (
+	"fmt"
+	"math"
+
+	"raftlab/scenarios"
+)
+
+// maxObserved bounds the events handled one by one in a frame; beyond it
+// the world runs on unobserved (only at high speed on a busy cluster).
+const maxObserved = 5000
+
+// Advance moves the world to virtual time to, applying the script's
+// actions on the way when the app plays the figure. Script actions are
+// applied only at the head: behind it, the recorded run already holds
+// them.
+//
+// With stop at 0 or more, a figure playing to that step stops there, at
+// the event that reached it, even within a frame: it rests on the world
+// its step's words were written for; stopped says so. A script that fails
+// stops playing, and the error says why.
+func (s *Session) Advance(to int64, stop int) (stopped bool, err error) {
+	r := s.scen
+	if r != nil && r.autoplay && s.hist.AtHead() {
+		for ; r.next < len(r.script) && r.script[r.next].AtUs() <= to; r.next++ {
+			x := r.script[r.next]
+			if x.AtUs() < s.hist.NowUs() {
+				continue
+			}
+			if s.runObserved(x.AtUs(), stop, maxObserved) {
+				return true, nil
+			}
+			if err := s.hist.Act(x); err != nil {
+				r.autoplay = false
+				return false, fmt.Errorf("the figure's script failed: %w", err)
+			}
+			r.tr.Observe(s.World())
+		}
+	}
+	return s.runObserved(to, stop, maxObserved), nil
+}
+
+// runObserved moves the world to time to. While a scenario's story is
+// under way the tracker looks after every event, as the scenario's own
+// autoplay does, so that no step is missed between two frames. With stop
+// at 0 or more it stops as soon as that step is reached, and says so.
+// Beyond limit events the world runs on unobserved (a frame's bound).
+func (s *Session) runObserved(to int64, stop, limit int) (stopped bool) {
+	r := s.scen
+	if r == nil {
+		s.hist.RunUntil(to)
+		return false
+	}
+	reached := func() bool { return stop >= 0 && r.tr.Step() >= stop }
+	for i := 0; i < limit && !r.tr.Done() && !reached(); i++ {
+		next, ok := s.World().NextEventAt()
+		if !ok || next > to || !s.hist.tl.StepForward() {
+			break
+		}
+		r.tr.Observe(s.World())
+	}
+	if reached() {
+		return true
+	}
+	s.hist.RunUntil(to)
+	if !r.tr.Done() {
+		// The run may hold an action at to itself.
+		r.tr.Observe(s.World())
+	}
+	return reached()
+}
+
+// Retrack shows the run at virtual time to with the story followed anew
+// from the start, event by event, as it was the first time; with step at
+// 0 or more, at the event that reached that step, showing it.
+func (s *Session) Retrack(to int64, step int) {
+	r := s.scen
+	s.hist.GoTo(0)
+	r.tr = scenarios.NewTracker(r.s)
+	r.tr.Observe(s.World())
+	// As many events as it takes: this is the moment the reader asked for,
+	// not a frame.
+	s.runObserved(to, step, math.MaxInt)
+	r.lastStep = r.tr.Step()
+	r.shown = r.Latest()
+	if step >= 0 {
+		r.shown = min(step, r.tr.Step())
+	}
+}

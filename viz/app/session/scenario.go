@@ -1,0 +1,203 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"raftlab/raftcore"
+	"raftlab/scenarios"
+)
+
+// Catalog is the list of scenarios the app offers.
+type Catalog struct {
+	list []*scenarios.Scenario
+}
+
+// NewCatalog offers the given scenarios.
+func NewCatalog(list []*scenarios.Scenario) Catalog { return Catalog{list: list} }
+
+// BuiltinScenarios is the catalog of the book's figures.
+func BuiltinScenarios() Catalog { return NewCatalog(scenarios.All()) }
+
+// List is the scenarios offered, in order.
+func (c Catalog) List() []*scenarios.Scenario { return c.list }
+
+// Check says whether id names a scenario (for viz.ParseQuery).
+func (c Catalog) Check(id string) error {
+	for _, s := range c.list {
+		if s.ID == id {
+			return nil
+		}
+	}
+	if len(c.list) == 0 {
+		return fmt.Errorf("no scenarios are built in")
+	}
+	ids := make([]string, len(c.list))
+	for i, s := range c.list {
+		ids[i] = s.ID
+	}
+	return fmt.Errorf("no scenario is called %q; known: %s", id, strings.Join(ids, ", "))
+}
+
+// Get is a fresh play of scenario id.
+func (c Catalog) Get(id string) (*Scenario, error) {
+	for _, s := range c.list {
+		if s.ID == id {
+			return NewScenario(s), nil
+		}
+	}
+	return nil, c.Check(id)
+}
+
+// MachineNames are the display names of a free-play cluster of n, as the
+// book calls its machines: A, B, C...
+func MachineNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = string(rune('A' + i))
+	}
+	return out
+}
+
+// Scenario is a scenario being played: the figure (with its knob
+// settings), the tracker following the story, and whether the app plays
+// the figure's script itself.
+type Scenario struct {
+	s        *scenarios.Scenario
+	tr       *scenarios.Tracker
+	script   []raftcore.Action
+	autoplay bool
+	// next is the script's next action to apply.
+	next     int
+	lastStep int
+	// shown is the step whose words are on screen, or StepCount for the
+	// closing line once the story is over. The full app shows the latest
+	// step reached; a figure shows one at a time, so that it can rest on
+	// each, even when several were reached at one moment, and on the last
+	// step before its closing line.
+	shown int
+}
+
+// NewScenario is a fresh play of s.
+func NewScenario(s *scenarios.Scenario) *Scenario {
+	return &Scenario{s: s, tr: scenarios.NewTracker(s), script: s.Autoplay()}
+}
+
+// Spec is the scenario as the book wrote it, with its knobs as set.
+func (r *Scenario) Spec() *scenarios.Scenario { return r.s }
+
+// ID is the scenario's id.
+func (r *Scenario) ID() string { return r.s.ID }
+
+// Tracker follows the story.
+func (r *Scenario) Tracker() *scenarios.Tracker { return r.tr }
+
+// Config is the scenario's world with the session's trace bound.
+func (r *Scenario) Config(seed int64) raftcore.Config {
+	cfg := r.s.Config(seed)
+	cfg.TraceLimit = TraceLimit
+	if len(cfg.Names) == 0 {
+		cfg.Names = MachineNames(cfg.Nodes)
+	}
+	return cfg
+}
+
+// With is a fresh play of the scenario with one knob set.
+func (r *Scenario) With(knob, value string) (*Scenario, error) {
+	s, err := r.s.With(knob, value)
+	if err != nil {
+		return nil, err
+	}
+	return NewScenario(s), nil
+}
+
+// begin starts following a fresh world.
+func (r *Scenario) begin(w *raftcore.World) {
+	r.tr = scenarios.NewTracker(r.s)
+	r.tr.Observe(w)
+	r.lastStep = r.tr.Step()
+	r.shown = r.Latest()
+	r.next = 0
+}
+
+// Autoplay reports whether the app plays the script itself.
+func (r *Scenario) Autoplay() bool { return r.autoplay }
+
+// SetAutoplay has the app play the script itself, or stop.
+func (r *Scenario) SetAutoplay(on bool) { r.autoplay = on }
+
+// Step is the step shown (see Shown); never one not reached.
+func (r *Scenario) Step() int { return min(r.shown, r.tr.Step()) }
+
+// Shown is the step whose words are on screen (StepCount: the closing
+// line).
+func (r *Scenario) Shown() int { return r.shown }
+
+// Show puts step k's words on screen.
+func (r *Scenario) Show(k int) { r.shown = k }
+
+// Latest is the furthest the words can be: the latest step reached, or the
+// closing line once the story is over.
+func (r *Scenario) Latest() int {
+	if r.tr.Done() {
+		return r.tr.StepCount()
+	}
+	return r.tr.Step()
+}
+
+// ShownDone reports whether the closing line is shown: the story is over
+// on screen.
+func (r *Scenario) ShownDone() bool { return r.tr.Done() && r.shown >= r.tr.StepCount() }
+
+// Observe feeds the tracker the world; it reports whether the story
+// reached another step.
+func (r *Scenario) Observe(w *raftcore.World) bool {
+	r.tr.Observe(w)
+	if st := r.tr.Step(); st != r.lastStep {
+		r.lastStep = st
+		return true
+	}
+	return false
+}
+
+// Highlighted reports whether the story is about machine id.
+func (r *Scenario) Highlighted(id raftcore.NodeID) bool {
+	for _, h := range r.s.UI.Highlight {
+		if h == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ScriptEndUs is when the figure's script has played out.
+func (r *Scenario) ScriptEndUs() int64 {
+	end := int64(r.s.UntilMs * 1000)
+	for _, x := range r.script {
+		end = max(end, x.AtUs())
+	}
+	return end
+}
+
+// Knobs are the scenario's settings that differ from their defaults, by
+// knob name (nil if none), as a share link records them.
+func (r *Scenario) Knobs() map[string]string {
+	var m map[string]string
+	for _, k := range r.s.Knobs {
+		if v := r.s.Setting(k.Name); v != k.Default {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[k.Name] = v
+		}
+	}
+	return m
+}
+
+// Again is a fresh play of the same scenario, with its knobs as set and
+// the app playing its script or not, as now.
+func (r *Scenario) Again() *Scenario {
+	n := NewScenario(r.s)
+	n.autoplay = r.autoplay
+	return n
+}
