@@ -10,6 +10,7 @@ import (
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/session"
+	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
@@ -86,28 +87,9 @@ type App struct {
 	measure func(string, float64) float64
 	wraps   map[wrapKey][]string // wrapped paragraphs, see wrap
 
-	w, h   float64
-	lay    viz.Layout
-	layKey layoutKey
-	// compactPanel asks an embedded figure's panel for its short form,
-	// when the long one would not fit (see buildFigure).
-	compactPanel bool
-	// geomMemo keeps an embedded figure's geometry (see figureGeom).
-	geomMemo struct {
-		key  figureGeomKey
-		geom figureGeom
-		ok   bool
-	}
-	rec     *viz.Recognizer
-	touch   bool
-	zones   []int // zone of each node in the layout, nil for a ring
-	groups  [][]int
-	zoneFor zoneMode
-	// zoneMemo keeps each machine's side of the last partition drawn, so
-	// that sides keep their places when machines move between them.
-	zoneMemo []int
-
-	view *view.View
+	stage *stage.Stage
+	view  *view.View
+	rec   *viz.Recognizer
 	// forkedAt is when the reader's last action forked the run (-1 when
 	// it did not), for Do to say so after the action's own note.
 	forkedAt int64
@@ -121,10 +103,6 @@ type App struct {
 	press pointerState
 	// cache is what frames remember of the world shown.
 	cache *worldCache
-
-	// figBars are the strips above and below a figure's machines that
-	// hold its controls.
-	figBars [2]viz.Rect
 
 	effects []frame.Effect
 	told    told
@@ -156,6 +134,7 @@ func New(o Options) (*App, error) {
 		}
 	}
 	a.clock = clock.New(speed)
+	a.stage = stage.New(0, 0)
 	a.view = view.New(frame.Theme(a.params.Theme))
 	if err := a.start(0); err != nil {
 		return nil, err
@@ -221,8 +200,7 @@ func (a *App) replaceSession(s *session.Session) {
 	a.session = s
 	a.clock.Forget()
 	a.view.ForgetWorld()
-	a.layKey = layoutKey{}
-	a.zoneMemo = nil
+	a.stage.ForgetWorld()
 	a.cache = newWorldCache()
 	a.touchLayout()
 	a.changed()
@@ -415,24 +393,24 @@ func (a *App) Act(data []byte) error {
 
 // Resize lays the screen out for a canvas of w×h logical pixels.
 func (a *App) Resize(w, h float64) {
-	if w == a.w && h == a.h {
-		return
+	if a.stage.Resize(w, h) {
+		a.touchLayout()
+		a.changed()
 	}
-	a.w, a.h = w, h
-	a.touchLayout()
-	a.changed()
 }
 
 // SetTouch tells the app the reader uses a touch screen: targets widen.
 func (a *App) SetTouch(t bool) {
-	if a.touch != t {
-		a.touch = t
+	if a.stage.SetTouch(t) {
 		a.changed()
 	}
 }
 
 // Layout returns the current screen layout.
-func (a *App) Layout() *viz.Layout { return &a.lay }
+func (a *App) Layout() *viz.Layout { return a.stage.Layout() }
+
+// lay is the current screen layout (read only).
+func (a *App) lay() *viz.Layout { return a.stage.Layout() }
 
 // Selected is the selected machine's index, or -1.
 func (a *App) Selected() int { return a.view.Selected() }

@@ -9,6 +9,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
@@ -187,17 +188,17 @@ func (a *App) State() Snapshot {
 		s.Actions = []raftcore.Action{}
 	}
 	s.Layout = "ring"
-	switch a.zoneFor {
-	case zonesPartition:
+	switch a.stage.Mode() {
+	case stage.ZonesPartition:
 		s.Layout = "partition"
-		for _, g := range a.groups {
+		for _, g := range a.stage.Sides() {
 			ids := make([]int, len(g))
 			for k, i := range g {
 				ids[k] = i + 1
 			}
 			s.Sides = append(s.Sides, ids)
 		}
-	case zonesWorld:
+	case stage.ZonesWorld:
 		s.Layout = "zones"
 	}
 	if r := a.scen(); r != nil {
@@ -218,9 +219,9 @@ func (a *App) State() Snapshot {
 		m := MachineState{ID: i + 1, Name: a.cfg().Name(id), Role: nd.Role().String(), Status: w.Status(id).String(),
 			Term: nd.Term(), Vote: int(nd.Vote()), Leader: int(nd.Lead()), Commit: nd.Commit(), Applied: nd.Applied(),
 			LastIndex: nd.LastIndex(), Slow: w.Slow(id), Drift: w.Drift(id), Backlog: w.Backlog(id), Timer: [2]int{el, to}}
-		if i < len(a.lay.Nodes) {
-			c := a.lay.Nodes[i].Center
-			m.X, m.Y, m.R = c.X, c.Y, a.lay.NodeRadius
+		if i < len(a.lay().Nodes) {
+			c := a.lay().Nodes[i].Center
+			m.X, m.Y, m.R = c.X, c.Y, a.lay().NodeRadius
 		}
 		s.Machines = append(s.Machines, m)
 	}
@@ -231,7 +232,7 @@ func (a *App) State() Snapshot {
 			}
 			l := w.Link(nodeID(i), nodeID(j))
 			ls := DirLink{From: i + 1, To: j + 1, Up: l.Up, LatencyMs: [2]float64{float64(l.LatencyMinUs) / 1000, float64(l.LatencyMaxUs) / 1000}, Loss: l.Loss}
-			if lk, ok := a.lay.Link(i, j); ok {
+			if lk, ok := a.lay().Link(i, j); ok {
 				mid := lk.Seg.At(0.5)
 				ls.X, ls.Y = mid.X, mid.Y
 			}
@@ -262,11 +263,11 @@ func (a *App) State() Snapshot {
 		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
 	}
 	sc := &s.Screen
-	sc.Width, sc.Height, sc.Touch = a.w, a.h, a.touch
+	sc.Width, sc.Height, sc.Touch = a.stage.W(), a.stage.H(), a.stage.Touch()
 	sc.Overflow = f.Overflows(a.measure)
-	sc.Speed, sc.Timeline, sc.Cluster, sc.Logs = a.lay.Speed, a.lay.Timeline, a.lay.Cluster, a.lay.Logs
-	sc.Ring = [3]float64{a.lay.Ring.C.X, a.lay.Ring.C.Y, a.lay.Ring.R}
-	for _, z := range a.lay.Zones {
+	sc.Speed, sc.Timeline, sc.Cluster, sc.Logs = a.lay().Speed, a.lay().Timeline, a.lay().Cluster, a.lay().Logs
+	sc.Ring = [3]float64{a.lay().Ring.C.X, a.lay().Ring.C.Y, a.lay().Ring.R}
+	for _, z := range a.lay().Zones {
 		sc.Zones = append(sc.Zones, z.Rect)
 	}
 	for wd := range f.Widgets() {

@@ -7,6 +7,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 )
@@ -29,7 +30,7 @@ const pulseUs = 90_000
 // Frame returns the frame for the current state, building it only when
 // something changed since the last call.
 func (a *App) Frame() *frame.Frame {
-	if a.built != a.version || a.frame.W != a.w || a.frame.H != a.h || a.stats.FrameBuilds == 0 {
+	if a.built != a.version || a.frame.W != a.stage.W() || a.frame.H != a.stage.H() || a.stats.FrameBuilds == 0 {
 		a.build()
 	}
 	return &a.frame
@@ -44,7 +45,7 @@ func (a *App) build() {
 	}
 	a.built = a.version
 	f := &a.frame
-	f.W, f.H, f.Theme, f.Embed, f.Version = a.w, a.h, a.view.Theme(), a.params.Embed, a.version
+	f.W, f.H, f.Theme, f.Embed, f.Version = a.stage.W(), a.stage.H(), a.view.Theme(), a.params.Embed, a.version
 	a.recent()
 	a.buildZones()
 	a.buildNodes()
@@ -99,7 +100,7 @@ func (a *App) fallUs() int64 {
 func (a *App) buildZones() {
 	f := &a.frame
 	f.Zones = f.Zones[:0]
-	if len(a.lay.Zones) == 0 {
+	if len(a.lay().Zones) == 0 {
 		return
 	}
 	w := a.World()
@@ -108,9 +109,9 @@ func (a *App) buildZones() {
 	if g := a.dragGesture(); g != nil && g.Zone >= 0 {
 		hot = g.Zone
 	}
-	for _, z := range a.lay.Zones {
+	for _, z := range a.lay().Zones {
 		var members []int
-		for i, zi := range a.zones {
+		for i, zi := range a.stage.Zones() {
 			if zi == z.Index {
 				members = append(members, i)
 			}
@@ -118,12 +119,12 @@ func (a *App) buildZones() {
 		zv := frame.ZoneView{Rect: z.Rect, Tone: frame.ToneMuted, Empty: len(members) == 0, Hot: z.Index == hot}
 		lx, ly := z.Label.X+4, z.Label.Y+max((z.Label.H-sizeSmall)/2-1, 0)
 		switch {
-		case a.zoneFor == zonesWorld:
+		case a.stage.Mode() == stage.ZonesWorld:
 			zv.Label, zv.Tone = a.worldZoneLabel(z, members, lx, ly)
 		case zv.Empty:
 			text := "Drop a machine here to split it off"
 			if a.measure(text, sizeSmall) > z.Label.W-8 {
-				text = dropShort
+				text = stage.DropShort
 			}
 			zv.Label = frame.TextItem{Text: text, X: lx, Y: ly, Size: sizeSmall, Tone: frame.ToneMuted}
 		default:
@@ -156,11 +157,11 @@ func (a *App) dragGesture() *viz.Gesture {
 		return nil
 	}
 	g := viz.Gesture{Kind: viz.GestureNodeDrag, Node: node, Pos: pos, Zone: -1}
-	if len(a.lay.Zones) > 0 {
-		if z := a.lay.ZoneAt(pos); z >= 0 && z != a.lay.Nodes[node].Zone {
+	if len(a.lay().Zones) > 0 {
+		if z := a.lay().ZoneAt(pos); z >= 0 && z != a.lay().Nodes[node].Zone {
 			g.Zone = z
 		}
-	} else if len(a.lay.Nodes) > 1 && pos.Dist(a.lay.Ring.C)-a.lay.Ring.R > math.Max(1.5*a.lay.NodeRadius, 24) {
+	} else if len(a.lay().Nodes) > 1 && pos.Dist(a.lay().Ring.C)-a.lay().Ring.R > math.Max(1.5*a.lay().NodeRadius, 24) {
 		g.WouldIsolate = true
 	}
 	return &g
@@ -186,7 +187,7 @@ func (a *App) buildNodes() {
 	w := a.World()
 	n := w.Size()
 	f.Nodes = f.Nodes[:0]
-	R := a.lay.NodeRadius
+	R := a.lay().NodeRadius
 	ghost := a.dragGesture()
 	f.Ghost = nil
 	if ghost != nil {
@@ -194,18 +195,18 @@ func (a *App) buildNodes() {
 	}
 	// The layout gives each machine room for words under its disc, clear
 	// of its neighbours: the lines shrink to what fits there.
-	lineSize := a.lay.CaptionSize
-	for i := 0; i < n && i < len(a.lay.Nodes); i++ {
+	lineSize := a.lay().CaptionSize
+	for i := 0; i < n && i < len(a.lay().Nodes); i++ {
 		id := nodeID(i)
 		nd := w.Node(id)
 		st := w.Status(id)
-		c := a.lay.Nodes[i].Center
+		c := a.lay().Nodes[i].Center
 		tone, shape, dashed := roleLook(a.cfg().Protocol, nd.Role())
 		v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
 			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == a.view.Selected(),
 			Hidden: ghost != nil && ghost.Node == i}
-		name := a.discName(a.cfg().Name(id), a.lay.LabelSize, 2*R-6)
-		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay.LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
+		name := a.discName(a.cfg().Name(id), a.lay().LabelSize, 2*R-6)
+		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay().LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
 		role := capital(a.roleWord(nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
@@ -215,8 +216,8 @@ func (a *App) buildNodes() {
 		}
 		v.Highlight = a.scen() != nil && a.scen().Highlighted(id)
 		line2 := a.nodeLine2(nd, st)
-		capt := a.lay.Nodes[i].Caption
-		room, rows := capt.W, a.lay.CaptionLines(i)
+		capt := a.lay().Nodes[i].Caption
+		room, rows := capt.W, a.lay().CaptionLines(i)
 		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
 			full := role + " · term " + utoa(nd.Term())
 			switch {
@@ -272,7 +273,7 @@ func (a *App) buildNodes() {
 				if vote == 0 {
 					continue
 				}
-				d := a.lay.Nodes[j].Center.Sub(c).Unit()
+				d := a.lay().Nodes[j].Center.Sub(c).Unit()
 				v.Votes = append(v.Votes, frame.VoteDot{Pos: c.Add(d.Mul(R * 0.78)), Granted: vote > 0})
 			}
 		}
@@ -284,7 +285,7 @@ func (a *App) buildNodes() {
 // at x: there, or as near as keeps it on the stage.
 func (a *App) keepOnStage(x float64, text string, size float64) float64 {
 	half := a.measure(text, size)/2 + 2
-	st := a.lay.Canvas
+	st := a.lay().Canvas
 	return math.Max(st.X+half, math.Min(x, st.Right()-half))
 }
 
@@ -378,7 +379,7 @@ func (a *App) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64) []
 		texts[k], tones[k] = strconv.Itoa(b)+" queued", frame.ToneWarn
 		k++
 	}
-	if a.isolated(i) {
+	if a.session.Isolated(i) {
 		texts[k], tones[k] = "cut off", frame.ToneBad
 		k++
 	}
@@ -400,10 +401,10 @@ func (a *App) buildLinks() {
 	}
 	hover := viz.Hit{Kind: viz.HitNone}
 	if hp, ok := a.view.Hover(); ok && !a.rec.Active() {
-		hover = a.lay.HitTest(hp, a.cache.dots, viz.HitOptions{Touch: a.touch})
+		hover = a.lay().HitTest(hp, a.cache.dots, viz.HitOptions{Touch: a.stage.Touch()})
 	}
 	defMin, defMax := int64(cfg.LatencyMinMs*1000), int64(cfg.LatencyMaxMs*1000)
-	for _, lk := range a.lay.Links {
+	for _, lk := range a.lay().Links {
 		ij := w.Link(nodeID(lk.I), nodeID(lk.J))
 		ji := w.Link(nodeID(lk.J), nodeID(lk.I))
 		v := frame.LinkView{ID: lk.LinkID, Seg: lk.Seg, Lanes: lk.Lanes, Up: [2]bool{ij.Up, ji.Up}}
@@ -434,7 +435,7 @@ func (a *App) buildLinks() {
 			off := lk.Seg.B.Sub(lk.Seg.A).Unit().Perp().Mul(10)
 			v.Label = frame.TextItem{Text: label, X: mid.X + off.X, Y: mid.Y + off.Y, Size: sizeSmall - 1, Tone: frame.ToneWarn, Center: true}
 		}
-		v.Faint = v.State == frame.LinkCut && a.zoneFor == zonesPartition
+		v.Faint = v.State == frame.LinkCut && a.stage.Mode() == stage.ZonesPartition
 		v.Hot = hover.Kind == viz.HitLink && hover.Link == lk.LinkID
 		for _, c := range crossed {
 			if c == lk.LinkID {
@@ -534,8 +535,8 @@ func (a *App) msgTag(text string, pos, off viz.Point, picked bool) frame.TextIte
 // tagClear reports whether a message tag in box b stays off every
 // machine's disc and the words under it.
 func (a *App) tagClear(b viz.Rect) bool {
-	for _, n := range a.lay.Nodes {
-		disc := viz.XYWH(n.Center.X-a.lay.NodeRadius, n.Center.Y-a.lay.NodeRadius, 2*a.lay.NodeRadius, 2*a.lay.NodeRadius)
+	for _, n := range a.lay().Nodes {
+		disc := viz.XYWH(n.Center.X-a.lay().NodeRadius, n.Center.Y-a.lay().NodeRadius, 2*a.lay().NodeRadius, 2*a.lay().NodeRadius)
 		if b.Overlaps(disc) || b.Overlaps(n.Caption) {
 			return false
 		}
@@ -551,11 +552,11 @@ func (a *App) buildMessages() {
 	a.cache.dots = a.cache.dots[:0]
 	a.cache.recent.wire = w.AppendInFlight(a.cache.recent.wire[:0])
 	msgs := a.cache.recent.wire
-	r := a.lay.MessageRadius
+	r := a.lay().MessageRadius
 	// Labels while few messages fly; heartbeats, the most common and the
 	// least telling, only while very few do.
 	labels, beatLabels := len(msgs) <= 12, len(msgs) <= 6
-	if a.lay.NodeRadius < 20 {
+	if a.lay().NodeRadius < 20 {
 		// A small stage (a figure on a phone) has no room for tags on
 		// every message: heartbeats go bare, and the rest only when few.
 		labels, beatLabels = len(msgs) <= 4, false
@@ -566,7 +567,7 @@ func (a *App) buildMessages() {
 			continue
 		}
 		from, to := int(m.From)-1, int(m.To)-1
-		lk, ok := a.lay.Link(from, to)
+		lk, ok := a.lay().Link(from, to)
 		if !ok {
 			continue
 		}
@@ -594,7 +595,7 @@ func (a *App) buildMessages() {
 			// Cut at sending: it never left its sender.
 			from, to, send, deliver = int(e.Node)-1, int(e.Peer)-1, e.AtUs, e.AtUs+1
 		}
-		lk, ok := a.lay.Link(from, to)
+		lk, ok := a.lay().Link(from, to)
 		if !ok {
 			continue
 		}

@@ -45,7 +45,7 @@ func TestLinkLabelsThatWouldStackAreDropped(t *testing.T) {
 		}
 		for k := 1; k < 10; k++ {
 			p := l.Seg.At(float64(k) / 10)
-			if h := a.lay.HitTest(p, a.cache.dots, viz.HitOptions{}); h.Kind != viz.HitLink || h.Link != l.ID {
+			if h := a.lay().HitTest(p, a.cache.dots, viz.HitOptions{}); h.Kind != viz.HitLink || h.Link != l.ID {
 				continue
 			}
 			tried++

@@ -10,8 +10,8 @@ import (
 // captionColumn is the width of an embedded app's words when they stand
 // beside the machines (a wide canvas), or 0 when they go below.
 func (a *App) captionColumn() float64 {
-	if a.w >= 640 && a.w >= 1.3*a.h {
-		return math.Min(math.Max(a.w*0.36, 240), 360)
+	if a.stage.W() >= 640 && a.stage.W() >= 1.3*a.stage.H() {
+		return math.Min(math.Max(a.stage.W()*0.36, 240), 360)
 	}
 	return 0
 }
@@ -25,7 +25,7 @@ func (a *App) captionHeight() float64 {
 // for the width it has. (An embedded scenario is a figure: see figure.go.)
 func (a *App) captionContent() *writer {
 	pad := 8.0
-	width := a.w
+	width := a.stage.W()
 	cw := a.captionColumn()
 	if cw > 0 {
 		width = cw
@@ -54,9 +54,9 @@ func (a *App) captionContent() *writer {
 func (a *App) buildCaption() *frame.MenuView {
 	if cw := a.captionColumn(); cw > 0 {
 		// Its title is among its lines.
-		return a.menuAt(viz.XYWH(a.w-cw, 0, cw, a.h), a.captionContent())
+		return a.menuAt(viz.XYWH(a.stage.W()-cw, 0, cw, a.stage.H()), a.captionContent())
 	}
-	r := viz.XYWH(0, a.lay.Canvas.Bottom(), a.w, a.h-a.lay.Canvas.Bottom())
+	r := viz.XYWH(0, a.lay().Canvas.Bottom(), a.stage.W(), a.stage.H()-a.lay().Canvas.Bottom())
 	mv := a.menuAt(r, a.captionContent())
 	mv.Title = frame.TextItem{Text: a.describeSetup(), X: r.X + 8, Y: r.Y + 8, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	if a.view.Banner().Text != "" {

@@ -47,7 +47,7 @@ func (a *App) buildToolbar() {
 	f := &a.frame
 	f.Toolbar = f.Toolbar[:0]
 	var right float64
-	for _, b := range a.lay.Buttons {
+	for _, b := range a.lay().Buttons {
 		icon := cmdIcons[b.Cmd]
 		on := false
 		if b.Cmd == viz.CmdPlayPause {
@@ -63,17 +63,17 @@ func (a *App) buildToolbar() {
 			Do: command.ToolbarLine(b.Cmd)})
 		right = max(right, b.Rect.Right())
 	}
-	tb := a.lay.Toolbar
+	tb := a.lay().Toolbar
 	gap := 4.0
 	bh, by, pad := 0.0, tb.Y, gap
-	if len(a.lay.Buttons) > 0 {
-		b := a.lay.Buttons[0].Rect
+	if len(a.lay().Buttons) > 0 {
+		b := a.lay().Buttons[0].Rect
 		bh, by, pad = b.H, b.Y, b.X-tb.X
 	}
 	end := tb.Right() - pad
 	// The speed slider shares the buttons' row on a wide canvas.
-	if a.lay.Speed.Y < by+bh && a.lay.Speed.Bottom() > by {
-		end = a.lay.Speed.X - 2*gap
+	if a.lay().Speed.Y < by+bh && a.lay().Speed.Bottom() > by {
+		end = a.lay().Speed.X - 2*gap
 	}
 	f.Status = frame.TextItem{}
 	if !a.params.Embed && bh > 0 {
@@ -97,7 +97,7 @@ func (a *App) buildToolbar() {
 		a.noteSlot = viz.Rect{}
 	}
 	// Speed slider: its value on the left, the track on the right.
-	s := a.lay.Speed
+	s := a.lay().Speed
 	label := "speed " + viz.FormatSpeed(a.clock.Speed())
 	lw := a.measure("speed 1/100x", sizeSmall) + 8
 	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(a.clock.Speed())}
@@ -146,7 +146,7 @@ func (a *App) statusLine() string {
 
 func (a *App) buildTimeline() {
 	f := &a.frame
-	r := a.lay.Timeline
+	r := a.lay().Timeline
 	tl := &f.Timeline
 	tl.Rect = r
 	tl.Marks = tl.Marks[:0]

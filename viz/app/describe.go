@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
 )
 
@@ -75,9 +76,9 @@ func (a *App) Describe() string {
 // partition, or the links that are cut.
 func (a *App) describeNetwork(names []string) string {
 	w := a.World()
-	if a.zoneFor == zonesPartition && len(a.groups) > 1 {
-		sides := make([]string, len(a.groups))
-		for k, g := range a.groups {
+	if a.stage.Mode() == stage.ZonesPartition && len(a.stage.Sides()) > 1 {
+		sides := make([]string, len(a.stage.Sides()))
+		for k, g := range a.stage.Sides() {
 			ids := make([]raftcore.NodeID, len(g))
 			for j, i := range g {
 				ids[j] = nodeID(i)

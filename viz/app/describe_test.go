@@ -97,7 +97,7 @@ func TestDescriptionNamesTheSidesOfAPartition(t *testing.T) {
 	require.NoError(t, a.Do(command.Isolate{Node: 4}))
 	desc, _ := takeWords(a)
 	assert.Contains(t, desc, "The network is split into 2 sides: A, B, C and D; E.")
-	require.NoError(t, a.Do(command.MoveToZone{Node: 3, Zone: a.zones[4]}))
+	require.NoError(t, a.Do(command.MoveToZone{Node: 3, Zone: a.stage.Zones()[4]}))
 	desc, _ = takeWords(a)
 	assert.Contains(t, desc, "The network is split into 2 sides: A, B and C; D and E.")
 }

@@ -9,6 +9,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/session"
+	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
 )
 
@@ -217,13 +218,6 @@ func panelKind(p scenarios.Panel) (viz.PanelKind, bool) {
 	return 0, false
 }
 
-// figureGeom is where a figure's parts go: the stage (the layout's
-// canvas: the figure's controls, the machines and their logs), its words
-// and its panel (empty when the figure is about the stage alone).
-type figureGeom struct {
-	stage, words, panel viz.Rect
-}
-
 // figureGap separates a figure's words from its panel.
 const figureGap = 4.0
 
@@ -241,43 +235,38 @@ type figureGeomKey struct {
 // column on the right, else under the machines. Sizing the words wraps
 // every step's text, so the result is kept until what it depends on
 // changes rather than worked out on every frame of a playing figure.
-func (a *App) figureGeom() figureGeom {
+func (a *App) figureGeom() stage.FigureGeom {
 	r := a.scen()
 	c := r.Spec().UI.Compare
-	key := figureGeomKey{w: a.w, h: a.h, run: r, text: a.figureText(),
+	key := figureGeomKey{w: a.stage.W(), h: a.stage.H(), run: r, text: a.figureText(),
 		compare: c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value}
-	if a.geomMemo.ok && a.geomMemo.key == key {
-		return a.geomMemo.geom
-	}
-	g := a.layFigure()
-	a.geomMemo.key, a.geomMemo.geom, a.geomMemo.ok = key, g, true
-	return g
+	return a.stage.Figure(key, a.layFigure)
 }
 
 // layFigure is figureGeom worked out afresh.
-func (a *App) layFigure() figureGeom {
+func (a *App) layFigure() stage.FigureGeom {
 	_, hasPanel := panelKind(a.scen().Spec().UI.Focus)
 	cw := a.captionColumn()
 	if cw > 0 {
-		words := math.Min(a.figureWordsHeight(cw), a.h)
-		g := figureGeom{stage: viz.XYWH(0, 0, a.w-cw, a.h), words: viz.XYWH(a.w-cw, 0, cw, a.h)}
+		words := math.Min(a.figureWordsHeight(cw), a.stage.H())
+		g := stage.FigureGeom{Stage: viz.XYWH(0, 0, a.stage.W()-cw, a.stage.H()), Words: viz.XYWH(a.stage.W()-cw, 0, cw, a.stage.H())}
 		if hasPanel {
-			g.words.H = words
-			g.panel = viz.XYWH(a.w-cw, words+figureGap, cw, math.Max(a.h-words-figureGap, 0))
+			g.Words.H = words
+			g.Panel = viz.XYWH(a.stage.W()-cw, words+figureGap, cw, math.Max(a.stage.H()-words-figureGap, 0))
 		}
 		return g
 	}
-	words := a.figureWordsHeight(a.w)
-	stageMin := math.Min(a.h, math.Max(a.h*0.52, 270))
+	words := a.figureWordsHeight(a.stage.W())
+	stageMin := math.Min(a.stage.H(), math.Max(a.stage.H()*0.52, 270))
 	panelH := 0.0
 	if hasPanel {
 		panelMin := panelHeader + 3*lineHeight(sizeBody) + panelPad
-		panelH = math.Max(a.h-stageMin-words-figureGap, panelMin)
+		panelH = math.Max(a.stage.H()-stageMin-words-figureGap, panelMin)
 	}
-	stageH := math.Max(a.h-words-panelH-figureGap, math.Min(a.h, 200))
-	g := figureGeom{stage: viz.XYWH(0, 0, a.w, stageH), words: viz.XYWH(0, stageH, a.w, words)}
+	stageH := math.Max(a.stage.H()-words-panelH-figureGap, math.Min(a.stage.H(), 200))
+	g := stage.FigureGeom{Stage: viz.XYWH(0, 0, a.stage.W(), stageH), Words: viz.XYWH(0, stageH, a.stage.W(), words)}
 	if hasPanel {
-		g.panel = viz.XYWH(0, g.words.Bottom()+figureGap, a.w, math.Max(a.h-g.words.Bottom()-figureGap, 0))
+		g.Panel = viz.XYWH(0, g.Words.Bottom()+figureGap, a.stage.W(), math.Max(a.stage.H()-g.Words.Bottom()-figureGap, 0))
 	}
 	return g
 }
@@ -341,25 +330,24 @@ func (a *App) figureWords(w float64) *writer {
 func (a *App) buildFigure() {
 	f := &a.frame
 	g := a.figureGeom()
-	wr := a.figureWords(g.words.W)
-	f.Caption = a.menuAt(g.words, wr)
+	wr := a.figureWords(g.Words.W)
+	f.Caption = a.menuAt(g.Words, wr)
 	a.buildFigureBars()
 	k, ok := panelKind(a.scen().Spec().UI.Focus)
-	if !ok || g.panel.H <= 0 {
+	if !ok || g.Panel.H <= 0 {
 		return
 	}
-	content := a.newWriter(0, 0, g.panel.W-2*panelPad)
-	a.compactPanel = false
+	content := a.newWriter(0, 0, g.Panel.W-2*panelPad)
 	a.panelContent(k, content)
-	if k == viz.PanelSafety && content.height() > g.panel.H-panelHeader-panelPad/2 {
+	if k == viz.PanelSafety && content.height() > g.Panel.H-panelHeader-panelPad/2 {
 		// Too long for the room a figure has: the contract's short form
 		// (the only panel that has one).
-		a.compactPanel = true
-		content = a.newWriter(0, 0, g.panel.W-2*panelPad)
+		content = a.newWriter(0, 0, g.Panel.W-2*panelPad)
+		content.compact = true
 		a.panelContent(k, content)
 	}
-	f.Panels = append(f.Panels, a.placePanel(k, g.panel, content))
-	a.panelRects = append(a.panelRects, panelRect{k, g.panel})
+	f.Panels = append(f.Panels, a.placePanel(k, g.Panel, content))
+	a.panelRects = append(a.panelRects, panelRect{k, g.Panel})
 }
 
 // menuAt is content laid out at the origin put in box r, as a popover.
@@ -393,7 +381,7 @@ func (a *App) buildFigureBars() {
 	f.Toolbar = f.Toolbar[:0]
 	f.Speed = frame.SliderView{}
 	f.Timeline = frame.TimelineView{}
-	top, bottom := a.figBars[0], a.figBars[1]
+	top, bottom := a.stage.Bars()[0], a.stage.Bars()[1]
 	play := button(idFigurePlay, "Play next step", "next")
 	switch {
 	case !a.clock.Paused():

@@ -72,7 +72,7 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 	require.NotNil(t, f.Caption, "%s: no words", what)
 	assert.True(t, inside(canvas, f.Caption.Rect), "%s: the words at %v leave the canvas", what, f.Caption.Rect)
 	l := a.Layout()
-	stage := []viz.Rect{l.Cluster, l.Logs, a.figBars[0], a.figBars[1]}
+	stage := []viz.Rect{l.Cluster, l.Logs, a.stage.Bars()[0], a.stage.Bars()[1]}
 	for _, r := range stage {
 		assert.False(t, f.Caption.Rect.Inset(0.5).Overlaps(r), "%s: the words at %v cover the stage at %v", what, f.Caption.Rect, r)
 	}

@@ -41,7 +41,7 @@ func checkFrame(t *testing.T, a *App, what string) {
 		// Where the layout says the words do not fit (seven members on a
 		// phone's small stage), a role line may go: the disc's shape still
 		// tells the role.
-		if nd.Name.Text == "" || (nd.Lines[0].Text == "" && a.lay.WordsFit) {
+		if nd.Name.Text == "" || (nd.Lines[0].Text == "" && a.lay().WordsFit) {
 			t.Errorf("%s: node %d has no name or role line", what, nd.Index)
 		}
 	}
@@ -55,7 +55,7 @@ func checkFrame(t *testing.T, a *App, what string) {
 			a.measure(m.Label.Text, m.Label.Size), lineHeight(m.Label.Size))
 		for _, nd := range f.Nodes {
 			disc := viz.XYWH(nd.Center.X-nd.R, nd.Center.Y-nd.R, 2*nd.R, 2*nd.R)
-			if tag.Overlaps(disc) || tag.Overlaps(a.lay.Nodes[nd.Index].Caption) {
+			if tag.Overlaps(disc) || tag.Overlaps(a.lay().Nodes[nd.Index].Caption) {
 				t.Errorf("%s: the tag %q at %v sits on machine %s", what, m.Label.Text, tag, nd.Name.Text)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 )
 
@@ -24,7 +25,7 @@ type pointerState struct {
 
 // Pointer takes one pointer event from the host.
 func (a *App) Pointer(ev viz.PointerEvent) {
-	if ev.Touch != a.touch {
+	if ev.Touch != a.stage.Touch() {
 		a.SetTouch(ev.Touch)
 	}
 	a.setHover(ev.Pos, !ev.Touch)
@@ -63,12 +64,12 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			*p = pointerState{active: true, id: ev.ID, panel: int(k), start: ev.Pos, startVal: a.view.Scroll(k)}
 			return
 		}
-		if a.lay.Logs.Contains(ev.Pos) {
+		if a.lay().Logs.Contains(ev.Pos) {
 			*p = pointerState{active: true, id: ev.ID, panel: -1, logs: true, start: ev.Pos, startVal: float64(a.view.LogBack())}
 			return
 		}
 	}
-	g := a.rec.Feed(&a.lay, a.cache.dots, ev)
+	g := a.rec.Feed(a.lay(), a.cache.dots, ev)
 	a.gesture(g)
 	if a.rec.Active() || g.Kind != viz.GestureNone {
 		a.changed()
@@ -133,7 +134,7 @@ func (a *App) pressSlop(touch bool) float64 {
 // mouse for a mouse and keyboard. Hints that name a key or a click say
 // what to tap instead on a touch screen.
 func (a *App) forHand(mouse, touch string) string {
-	if a.touch {
+	if a.stage.Touch() {
 		return touch
 	}
 	return mouse
@@ -172,7 +173,7 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		a.try(command.ScrollPanel{Panel: k, Px: a.view.Scroll(k) - dy*24})
 		return
 	}
-	if a.lay.Logs.Contains(p) {
+	if a.lay().Logs.Contains(p) {
 		d := dy
 		if dx != 0 {
 			d = -dx
@@ -187,7 +188,7 @@ func (a *App) Wheel(p viz.Point, dx, dy float64) {
 		a.try(command.ScrollLogs{Back: back})
 		return
 	}
-	if a.lay.Speed.Contains(p) && dy != 0 {
+	if a.lay().Speed.Contains(p) && dy != 0 {
 		step := 1
 		if dy < 0 {
 			step = -1
@@ -241,7 +242,7 @@ func (a *App) gestureIntent(g viz.Gesture) command.Intent {
 	case viz.GestureMoveZone:
 		return command.MoveToZone{Node: g.Node, Zone: g.Zone}
 	case viz.GestureDragCancel:
-		if g.Node >= 0 && a.isolated(g.Node) && a.zoneFor != zonesWorld {
+		if g.Node >= 0 && a.session.Isolated(g.Node) && a.stage.Mode() != stage.ZonesWorld {
 			return command.Reconnect{Node: g.Node}
 		}
 	case viz.GestureScrub:
@@ -274,7 +275,7 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 	case viz.HitTab:
 		return command.ShowPanel{Panel: h.Panel}
 	case viz.HitZone:
-		if a.zoneFor == zonesWorld && h.Zone >= 0 {
+		if a.stage.Mode() == stage.ZonesWorld && h.Zone >= 0 {
 			return command.OpenZone{Zone: h.Zone}
 		}
 		fallthrough
@@ -291,7 +292,7 @@ func (a *App) selectNode(i int) {
 	if i < -1 || i >= a.World().Size() {
 		return
 	}
-	a.view.Select(i, !a.lay.Tabbed)
+	a.view.Select(i, !a.lay().Tabbed)
 	a.changed()
 }
 

@@ -49,8 +49,8 @@ func phoneApp(t *testing.T) *App {
 func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 	a := phoneApp(t)
 	var c hostClock
-	row := a.lay.Nodes[2].LogStrip.Center()
-	if !a.lay.Logs.Contains(row) || a.logRowAt(row) != 2 || onWidget(a, row) {
+	row := a.lay().Nodes[2].LogStrip.Center()
+	if !a.lay().Logs.Contains(row) || a.logRowAt(row) != 2 || onWidget(a, row) {
 		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
 	}
 	touchAt(a, &c, row, fingerWobble...)
@@ -88,7 +88,7 @@ func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
 	for _, pn := range a.panelRects {
 		for y := pn.rect.Y + 10; y < pn.rect.Bottom()-10 && !found; y += 4 {
 			p := viz.Pt(pn.rect.Center().X, y)
-			if !onWidget(a, p) && !a.lay.Logs.Contains(p) {
+			if !onWidget(a, p) && !a.lay().Logs.Contains(p) {
 				at, kind, found = p, pn.kind, true
 			}
 		}

@@ -21,7 +21,7 @@ func (a *App) legendKey() frame.Widget {
 	size := sizeSmall - 1
 	w := frame.Widget{ID: idLegend, Kind: frame.WidgetButton, Label: "Key", On: a.view.Legend(), Enabled: true, Size: size,
 		Do: onOff("legend", !a.view.Legend())}
-	if len(a.lay.Nodes) == 0 {
+	if len(a.lay().Nodes) == 0 {
 		return frame.Widget{}
 	}
 	// Where machines' words lie all along the header (five members split
@@ -45,7 +45,7 @@ func (a *App) legendKey() frame.Widget {
 // rows' header, or anywhere along it in between.
 func (a *App) keySpots(w, h float64) iter.Seq[viz.Rect] {
 	return func(yield func(viz.Rect) bool) {
-		x, y, right := a.lay.Nodes[0].LogLabel.X, a.lay.Logs.Y-h-3, a.lay.Logs.Right()-w
+		x, y, right := a.lay().Nodes[0].LogLabel.X, a.lay().Logs.Y-h-3, a.lay().Logs.Right()-w
 		if !yield(viz.XYWH(x, y, w, h)) || !yield(viz.XYWH(right, y, w, h)) {
 			return
 		}
@@ -61,7 +61,7 @@ func (a *App) keySpots(w, h float64) iter.Seq[viz.Rect] {
 // the words drawn under it (the frame's machines are built before the
 // logs), and the canvas edge.
 func (a *App) keyClear(r viz.Rect) bool {
-	if r.Bottom() > a.h || r.Y < 0 {
+	if r.Bottom() > a.stage.H() || r.Y < 0 {
 		return false
 	}
 	for _, n := range a.frame.Nodes {
@@ -145,15 +145,15 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 	pad := 10.0
 	// Wide enough that most lines take one line, so the card is short
 	// enough to stand above the log rows.
-	width := math.Min(a.w-16, 560)
+	width := math.Min(a.stage.W()-16, 560)
 	size := sizeSmall
-	if a.w < 500 {
+	if a.stage.W() < 500 {
 		size = sizeSmall - 1
 	}
 	cellH := 16.0
 	cellW := 20.0
 	nodeR := 7.0
-	msgR := math.Max(a.lay.MessageRadius, 4)
+	msgR := math.Max(a.lay().MessageRadius, 4)
 	sampleW := 3*cellW + 4
 	textX := pad + sampleW + 10
 	textW := width - textX - pad
@@ -240,18 +240,18 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 	}
 	h := y - 4 + pad
 	// Above the log rows if there is room, else as low as fits.
-	x := math.Max((a.w-width)/2, 8)
-	if len(a.lay.Nodes) > 0 {
-		x = math.Max(math.Min(a.lay.Nodes[0].LogLabel.X, a.w-width-8), 8)
+	x := math.Max((a.stage.W()-width)/2, 8)
+	if len(a.lay().Nodes) > 0 {
+		x = math.Max(math.Min(a.lay().Nodes[0].LogLabel.X, a.stage.W()-width-8), 8)
 	}
 	// Above its button if there is room, else under the log rows, else
 	// in the middle.
 	top := key.Rect.Y - 6 - h
-	if below := a.lay.Logs.Bottom() + 6; top < 4 && below+h <= a.h-4 {
+	if below := a.lay().Logs.Bottom() + 6; top < 4 && below+h <= a.stage.H()-4 {
 		top = below
 	}
 	if key.Rect.Empty() || top < 4 {
-		top = math.Max((a.h-h)/2, 4)
+		top = math.Max((a.stage.H()-h)/2, 4)
 	}
 	off := viz.Pt(x, top)
 	lv.Rect = viz.XYWH(x, top, width, h)

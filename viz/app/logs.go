@@ -12,10 +12,10 @@ import (
 
 // logCellWidth is the width of one log entry in the strips.
 func (a *App) logCellWidth() float64 {
-	if len(a.lay.Nodes) == 0 {
+	if len(a.lay().Nodes) == 0 {
 		return 0
 	}
-	h := a.lay.Nodes[0].LogStrip.H
+	h := a.lay().Nodes[0].LogStrip.H
 	return math.Min(math.Max(h*1.15, 14), 28)
 }
 
@@ -37,11 +37,11 @@ func (a *App) logWindow() (first uint64, capacity int) {
 
 // logSpan is the newest index in any log and how many entries a row holds.
 func (a *App) logSpan() (last uint64, capacity int) {
-	if len(a.lay.Nodes) == 0 {
+	if len(a.lay().Nodes) == 0 {
 		return 0, 0
 	}
 	cw := a.logCellWidth()
-	capacity = max(int(a.lay.Nodes[0].LogStrip.W/cw), 1)
+	capacity = max(int(a.lay().Nodes[0].LogStrip.W/cw), 1)
 	w := a.World()
 	for i := 1; i <= w.Size(); i++ {
 		last = max(last, w.Node(raftcore.NodeID(i)).LastIndex())
@@ -60,7 +60,7 @@ func (a *App) logMaxBack() uint64 {
 
 // logRowAt is the machine whose log row holds p, or -1.
 func (a *App) logRowAt(p viz.Point) int {
-	for i, nd := range a.lay.Nodes {
+	for i, nd := range a.lay().Nodes {
 		if nd.LogLabel.Contains(p) || nd.LogStrip.Contains(p) {
 			return i
 		}
@@ -111,7 +111,7 @@ func (a *App) buildLogs() {
 	w := a.World()
 	n := w.Size()
 	L := &f.Logs
-	L.Rect = a.lay.Logs
+	L.Rect = a.lay().Logs
 	first, capacity := a.logWindow()
 	cw := a.logCellWidth()
 	last := first + uint64(capacity) - 1
@@ -129,10 +129,10 @@ func (a *App) buildLogs() {
 	}
 	L.Rows = L.Rows[:n]
 	xOf := func(strip viz.Rect, idx uint64) float64 { return strip.X + float64(idx-first)*cw }
-	for i := 0; i < n && i < len(a.lay.Nodes); i++ {
+	for i := 0; i < n && i < len(a.lay().Nodes); i++ {
 		id := nodeID(i)
 		nd := w.Node(id)
-		ln := a.lay.Nodes[i]
+		ln := a.lay().Nodes[i]
 		row := &L.Rows[i]
 		tone, _, _ := roleLook(a.cfg().Protocol, nd.Role())
 		st := w.Status(id)
@@ -176,18 +176,18 @@ func (a *App) buildLogs() {
 	L.Before, L.After = frame.TextItem{}, frame.TextItem{}
 	L.Header = L.Header[:0]
 	L.Key = frame.Widget{}
-	if n > 0 && len(a.lay.Nodes) > 0 && !L.Rect.Empty() {
+	if n > 0 && len(a.lay().Nodes) > 0 && !L.Rect.Empty() {
 		L.Key = a.legendKey()
 	}
-	if n > 0 && len(a.lay.Nodes) > 0 {
-		strip := a.lay.Nodes[0].LogStrip
+	if n > 0 && len(a.lay().Nodes) > 0 {
+		strip := a.lay().Nodes[0].LogStrip
 		y := L.Rect.Y - sizeSmall - 3
 		every := uint64(5)
 		if cw < 18 {
 			every = 10
 		}
 		left, right := strip.X-1e9, strip.Right()+1e9
-		bx := a.lay.Nodes[0].LogLabel.X
+		bx := a.lay().Nodes[0].LogLabel.X
 		if !L.Key.Rect.Empty() {
 			bx = L.Key.Rect.Right() + 6
 			left = bx - 2

@@ -32,13 +32,8 @@ func (a *App) menuWidth(k view.MenuKind) float64 {
 	if k == view.MenuMain || k == view.MenuScenarios {
 		w = 460
 	}
-	return math.Min(w, a.w-16)
+	return math.Min(w, a.stage.W()-16)
 }
-
-// sheet reports whether menus open as a sheet over the panels rather than
-// beside what they are about: on a narrow canvas a popover would hide the
-// cluster the reader is changing.
-func (a *App) sheet() bool { return a.lay.Tabbed && a.lay.Orientation == viz.Portrait }
 
 // buildMenu lays menu m out, or returns nil when it is about something
 // no longer there.
@@ -52,18 +47,18 @@ func (a *App) buildMenu(m view.Menu) *frame.MenuView {
 	wr := a.newWriter(pad, pad+lineHeight(sizeTitle)+4, mw-2*pad)
 	var title string
 	labelW := 78.0
-	anchor := viz.Point{X: a.w / 2, Y: a.h / 3}
+	anchor := viz.Point{X: a.stage.W() / 2, Y: a.stage.H() / 3}
 	switch m.Kind {
 	case view.MenuNode:
 		i := m.Node
-		if i < 0 || i >= w.Size() || i >= len(a.lay.Nodes) {
+		if i < 0 || i >= w.Size() || i >= len(a.lay().Nodes) {
 			return nil
 		}
-		anchor = a.lay.Nodes[i].Center
+		anchor = a.lay().Nodes[i].Center
 		title = a.nodeMenu(wr, i, labelW)
 	case view.MenuLink:
 		title = a.linkMenu(wr, m.Link, labelW)
-		if lk, ok := a.lay.Link(m.Link.I, m.Link.J); ok {
+		if lk, ok := a.lay().Link(m.Link.I, m.Link.J); ok {
 			anchor = lk.Seg.At(0.5)
 		}
 	case view.MenuMsg:
@@ -75,7 +70,7 @@ func (a *App) buildMenu(m view.Menu) *frame.MenuView {
 	case view.MenuMain:
 		title = "Scenarios & setup"
 		a.mainMenu(wr, labelW+18)
-		anchor = viz.Point{X: 0, Y: a.lay.Toolbar.Bottom()}
+		anchor = viz.Point{X: 0, Y: a.lay().Toolbar.Bottom()}
 		for _, t := range a.frame.Toolbar {
 			if t.ID == idMenu {
 				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
@@ -90,28 +85,28 @@ func (a *App) buildMenu(m view.Menu) *frame.MenuView {
 	case view.MenuScenarios:
 		title = "Scenarios from the book"
 		a.scenarioMenu(wr)
-		anchor = viz.Point{X: 0, Y: a.lay.Toolbar.Bottom()}
+		anchor = viz.Point{X: 0, Y: a.lay().Toolbar.Bottom()}
 	}
 	h := wr.y + pad/2
 	// Place it beside its anchor, inside the canvas.
-	x := anchor.X + a.lay.NodeRadius + 12
+	x := anchor.X + a.lay().NodeRadius + 12
 	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
 		x = anchor.X
 	}
-	if x+mw > a.w-4 {
-		x = anchor.X - a.lay.NodeRadius - 12 - mw
+	if x+mw > a.stage.W()-4 {
+		x = anchor.X - a.lay().NodeRadius - 12 - mw
 	}
-	x = math.Min(math.Max(x, 4), math.Max(a.w-mw-4, 4))
+	x = math.Min(math.Max(x, 4), math.Max(a.stage.W()-mw-4, 4))
 	y := anchor.Y - h/2
 	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
 		y = anchor.Y + 4
 	}
-	y = math.Min(math.Max(y, a.lay.Toolbar.Bottom()+4), math.Max(a.h-h-4, 4))
-	if a.sheet() {
-		x = (a.w - mw) / 2
-		y = math.Max(a.h-h-4, a.lay.Toolbar.Bottom()+4)
-		if len(a.lay.Tabs) > 0 {
-			y = math.Max(math.Min(a.lay.Tabs[0].Rect.Y, a.h-h-4), a.lay.Toolbar.Bottom()+4)
+	y = math.Min(math.Max(y, a.lay().Toolbar.Bottom()+4), math.Max(a.stage.H()-h-4, 4))
+	if a.stage.Sheet() {
+		x = (a.stage.W() - mw) / 2
+		y = math.Max(a.stage.H()-h-4, a.lay().Toolbar.Bottom()+4)
+		if len(a.lay().Tabs) > 0 {
+			y = math.Max(math.Min(a.lay().Tabs[0].Rect.Y, a.stage.H()-h-4), a.lay().Toolbar.Bottom()+4)
 		}
 	}
 	mv := &frame.MenuView{Rect: viz.XYWH(x, y, mw, h)}
@@ -179,7 +174,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	} else {
 		wr.row("Read here", labelW, read(raftcore.ReadLocal, "read"))
 	}
-	if a.isolated(i) {
+	if a.session.Isolated(i) {
 		wr.row("Network", labelW, button("node.reconnect", "Reconnect", "reconnect "+m))
 	} else if w.Size() > 1 {
 		wr.row("Network", labelW, button("node.isolate", "Cut off", "isolate "+m))
@@ -232,7 +227,7 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 		if m.ID != id {
 			continue
 		}
-		pos := viz.Point{X: a.w / 2, Y: a.h / 2}
+		pos := viz.Point{X: a.stage.W() / 2, Y: a.stage.H() / 2}
 		for _, d := range a.cache.dots {
 			if uint64(d.ID) == m.ID {
 				pos = d.Pos

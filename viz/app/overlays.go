@@ -69,7 +69,7 @@ var gestureHelpTouch = []string{
 // returns nil when it does not fit the canvas.
 func (a *App) layoutHelp(cols int, size float64) *frame.HelpView {
 	hv := a.helpAt(cols, size)
-	if hv.Rect.H > a.h-8 || hv.Rect.W > a.w-8 {
+	if hv.Rect.H > a.stage.H()-8 || hv.Rect.W > a.stage.W()-8 {
 		return nil
 	}
 	return hv
@@ -80,7 +80,7 @@ func (a *App) layoutHelpForce() *frame.HelpView { return a.helpAt(2, sizeSmall-2
 
 func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 	pad := 14.0
-	colW := math.Min(480, (a.w-8-2*pad-24*float64(cols-1))/float64(cols))
+	colW := math.Min(480, (a.stage.W()-8-2*pad-24*float64(cols-1))/float64(cols))
 	top := pad + lineHeight(sizeTitle) + 6
 	keys := a.newWriter(pad, top, colW)
 	keyW := a.measure("Space", size) + 14
@@ -95,7 +95,7 @@ func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 		more.gap(8)
 	}
 	help := gestureHelp
-	if a.touch {
+	if a.stage.Touch() {
 		help = gestureHelpTouch
 	}
 	for _, t := range help {
@@ -111,8 +111,8 @@ func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 		h = math.Max(h, more.y+pad)
 		lines = append(lines, more.lines...)
 	}
-	x := (a.w - bw) / 2
-	y := math.Max((a.h-h)/2, 4)
+	x := (a.stage.W() - bw) / 2
+	y := math.Max((a.stage.H()-h)/2, 4)
 	hv := &frame.HelpView{Rect: viz.XYWH(x, y, bw, h)}
 	hv.Title = frame.TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	for _, l := range lines {
@@ -143,10 +143,10 @@ func (a *App) buildBanner() *frame.BannerView {
 			return bv
 		}
 	}
-	c := a.lay.Cluster
+	c := a.lay().Cluster
 	bw := math.Min(c.W-16, 560)
 	if bw < 120 {
-		bw = math.Min(a.w-16, 560)
+		bw = math.Min(a.stage.W()-16, 560)
 	}
 	pad := 8.0
 	close := 22.0
@@ -155,10 +155,10 @@ func (a *App) buildBanner() *frame.BannerView {
 	h := wr.y + pad - 2
 	x := math.Max(c.X+(c.W-bw)/2, 4)
 	r := a.quietSpot(viz.XYWH(x, 0, bw, h))
-	if a.sheet() && len(a.lay.Tabs) > 0 {
+	if a.stage.Sheet() && len(a.lay().Tabs) > 0 {
 		// On a phone the cluster has no room to spare: the note covers
 		// the top of the panels instead.
-		r = viz.XYWH(x, a.lay.Tabs[0].Rect.Y, bw, h)
+		r = viz.XYWH(x, a.lay().Tabs[0].Rect.Y, bw, h)
 	}
 	if lr, lw, ok := a.emptyLogsSpot(pad, close); ok {
 		// While every log is empty (the first election), their rows are
@@ -179,7 +179,7 @@ func (a *App) buildBanner() *frame.BannerView {
 // still empty and the note fits there (down to the tabs on a phone, to the
 // timeline elsewhere).
 func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
-	lg := a.lay.Logs
+	lg := a.lay().Logs
 	w := a.World()
 	for id := raftcore.NodeID(1); int(id) <= w.Size(); id++ {
 		if w.Node(id).LastIndex() > 0 {
@@ -189,12 +189,12 @@ func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 	if lg.W < 160 {
 		return viz.Rect{}, nil, false
 	}
-	bottom := a.lay.Timeline.Y
-	if a.sheet() && len(a.lay.Tabs) > 0 {
-		bottom = a.lay.Tabs[0].Rect.Y
+	bottom := a.lay().Timeline.Y
+	if a.stage.Sheet() && len(a.lay().Tabs) > 0 {
+		bottom = a.lay().Tabs[0].Rect.Y
 	}
 	if bottom <= 0 {
-		bottom = a.h
+		bottom = a.stage.H()
 	}
 	bw := math.Min(lg.W, 560)
 	for _, size := range []float64{sizeBody, sizeSmall + 1, sizeSmall} {
@@ -210,7 +210,7 @@ func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 // quietSpot places a box of r's size at the top or the bottom of the
 // cluster, wherever it hides less of the machines and their words.
 func (a *App) quietSpot(r viz.Rect) viz.Rect {
-	c := a.lay.Cluster
+	c := a.lay().Cluster
 	return a.quietest(viz.XYWH(r.X, c.Y+4, r.W, r.H), viz.XYWH(r.X, c.Bottom()-r.H-4, r.W, r.H))
 }
 
@@ -220,13 +220,13 @@ func (a *App) quietest(tries ...viz.Rect) viz.Rect {
 	best, bestCost := tries[0], math.Inf(1)
 	for _, try := range tries {
 		cost := 0.0
-		for _, n := range a.lay.Nodes {
-			R := a.lay.NodeRadius
+		for _, n := range a.lay().Nodes {
+			R := a.lay().NodeRadius
 			// The disc, its badges above and its two lines below.
 			around := viz.XYWH(n.Center.X-R-30, n.Center.Y-R-22, 2*R+60, 2*R+58)
 			cost += overlapArea(try, around)
 		}
-		for _, z := range a.lay.Zones {
+		for _, z := range a.lay().Zones {
 			cost += overlapArea(try, z.Label)
 		}
 		if cost < bestCost-1 {

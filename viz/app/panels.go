@@ -56,16 +56,16 @@ func (a *App) buildPanels() {
 	// tab: narrow tabs (a figure at column width) get smaller words rather
 	// than clipped ones.
 	size := sizeSmall + 1
-	for _, t := range a.lay.Tabs {
+	for _, t := range a.lay().Tabs {
 		size = math.Min(size, math.Max(a.fitSize(a.tabLabel(t.Kind), sizeSmall+1, t.Rect.W-6), minTabSize))
 	}
-	for _, t := range a.lay.Tabs {
+	for _, t := range a.lay().Tabs {
 		f.Tabs = append(f.Tabs, frame.Widget{ID: tabPrefix + t.Kind.Title(), Kind: frame.WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
 			Do: "panel " + t.Kind.Title()})
 	}
 	var kinds []viz.PanelKind
 	var rects []viz.Rect
-	for _, p := range a.lay.Panels {
+	for _, p := range a.lay().Panels {
 		if p.Visible && !p.Rect.Empty() {
 			kinds = append(kinds, p.Kind)
 			rects = append(rects, p.Rect)
@@ -78,7 +78,7 @@ func (a *App) buildPanels() {
 		contents[i] = a.newWriter(0, 0, rects[i].W-2*panelPad)
 		a.panelContent(k, contents[i])
 	}
-	if !a.lay.Tabbed && len(rects) > 1 {
+	if !a.lay().Tabbed && len(rects) > 1 {
 		rects = a.fitPanels(kinds, contents, rects)
 	}
 	a.panelRects = a.panelRects[:0]
@@ -207,13 +207,13 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.Pan
 	pv := frame.PanelView{Kind: k, Rect: r}
 	pv.Title = frame.TextItem{Text: a.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
 	body := viz.XYWH(r.X+panelPad, r.Y+panelHeader, r.W-2*panelPad, r.H-panelHeader-panelPad/2)
-	if a.lay.Tabbed {
+	if a.lay().Tabbed {
 		// The tab already names the panel.
 		pv.Title = frame.TextItem{}
 		body = viz.XYWH(r.X+panelPad, r.Y+panelPad, r.W-2*panelPad, r.H-1.5*panelPad)
 	}
 	pv.Clip = body
-	if body.H < lineHeight(sizeBody) && !a.lay.Tabbed {
+	if body.H < lineHeight(sizeBody) && !a.lay().Tabbed {
 		// Folded to its title: a press on it opens it.
 		pv.Folded = true
 		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: "Show", Enabled: true, Do: "unfold " + k.Title()}}
@@ -293,7 +293,7 @@ func (a *App) scenarioPanel(wr *writer) {
 	wr.text(a.describeSetup(), sizeBody, frame.ToneText, true)
 	a.writeBroken(wr, sizeBody)
 	hint := "Drag across links to cut them, drag a machine out of the circle to cut it off, click anything for more. Press ? for every key."
-	if a.touch {
+	if a.stage.Touch() {
 		hint = "Swipe across links to cut them, drag a machine out of the circle to cut it off, tap anything for more."
 	}
 	wr.text(hint, sizeBody-1, frame.ToneText, false)
@@ -482,7 +482,7 @@ func (a *App) safetyPanel(wr *writer) {
 		// Where a figure has room for the five clauses only if those that
 		// hold go by name, the reason is given only where a clause breaks,
 		// and the clauses need no heading over them.
-		compact := a.figure() && a.compactPanel
+		compact := a.figure() && wr.compact
 		if !compact {
 			wr.text("The shared-history contract", sizeBody, frame.ToneText, true)
 		}

@@ -19,7 +19,7 @@ func (a *App) buildReplay() {
 	if a.session.AtHead() {
 		return
 	}
-	stage := a.lay.Cluster
+	stage := a.lay().Cluster
 	size := sizeSmall
 	text := "Replaying the past"
 	w, h := a.measure(text, size)+16, lineHeight(size)+6

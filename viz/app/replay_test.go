@@ -42,8 +42,8 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		assert.Less(t, live.Rect.X, f.Timeline.Rect.Right())
 		assert.Greater(t, f.Timeline.Track.W, 60.0, "%v: the buttons leave the track no room", size)
 		{
-			for _, n := range a.lay.Nodes {
-				disc := viz.XYWH(n.Center.X-a.lay.NodeRadius, n.Center.Y-a.lay.NodeRadius, 2*a.lay.NodeRadius, 2*a.lay.NodeRadius)
+			for _, n := range a.lay().Nodes {
+				disc := viz.XYWH(n.Center.X-a.lay().NodeRadius, n.Center.Y-a.lay().NodeRadius, 2*a.lay().NodeRadius, 2*a.lay().NodeRadius)
 				assert.False(t, r.Rect.Overlaps(disc), "%v: the tag %v hides machine %d", size, r.Rect, n.Index+1)
 			}
 		}

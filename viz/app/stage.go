@@ -1,36 +1,10 @@
 package app
 
 import (
-	"strings"
-
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/stage"
 )
-
-// zoneMode says what the zones of a zone layout stand for.
-type zoneMode uint8
-
-const (
-	zonesNone      zoneMode = iota // a ring
-	zonesPartition                 // the sides of a clean network partition
-	zonesWorld                     // the world's failure domains (raftcore zones)
-)
-
-// layoutKey is everything the layout depends on; the layout is recomputed
-// only when it changes.
-type layoutKey struct {
-	w, h    float64
-	n       int
-	panels  bool
-	active  viz.PanelKind
-	zones   string
-	count   int
-	buttons string
-	words   string // names and caption word
-}
-
-// dropShort is an empty zone's label when the long one does not fit.
-const dropShort = "Drop here"
 
 // captionWord is the widest word a machine's first line under its disc
 // may say (a role of the protocol, or Crashed or Paused), and the widest
@@ -89,102 +63,43 @@ func (a *App) fitRole(line string, room, size float64) string {
 	return ""
 }
 
-// touchLayout recomputes the layout when its inputs changed. The cluster
-// is a ring, or zones: one per side when the network is cleanly split (so
-// a partition is seen at a glance), or the scenario's failure domains.
+// touchLayout lays the stage out again when what it depends on changed:
+// the canvas, the machines and their words, the toolbar, the panel in
+// front, an embedded figure's words, and the zones the cluster is drawn
+// in (the world's failure domains, or the sides of a clean partition).
 func (a *App) touchLayout() {
 	if a.session == nil {
 		return
 	}
-	n := a.World().Size()
-	a.zones, a.groups, a.zoneFor = nil, nil, zonesNone
-	count := 0
-	if w := a.World(); w.HasZones() {
-		a.zones, a.zoneFor = make([]int, n), zonesWorld
-		for i := range a.zones {
-			a.zones[i] = w.ZoneOf(nodeID(i))
+	w := a.World()
+	in := stage.Input{W: a.stage.W(), H: a.stage.H(), Names: a.machineNames(), Buttons: a.toolbarCommands(),
+		Panels: !a.params.Embed, Tab: a.view.Tab(), Figure: a.figure(), Measure: a.measure}
+	in.Caption, in.Short = a.captionWord()
+	if w.HasZones() {
+		in.WorldZones = make([]int, w.Size())
+		for i := range in.WorldZones {
+			in.WorldZones[i] = w.ZoneOf(nodeID(i))
 		}
-		count = len(w.Config().Zones)
-	} else if gs := cleanPartition(a.World()); len(gs) >= 2 && len(gs) <= viz.MaxZones {
-		gs = keepSides(gs, a.zoneMemo)
-		a.groups, a.zoneFor = gs, zonesPartition
-		a.zones = make([]int, n)
-		for z, g := range gs {
-			for _, i := range g {
-				a.zones[i] = z
-			}
-		}
-		// An empty zone to drop a machine in makes a further split one
-		// gesture; on a narrow canvas only where it leaves every word its
-		// room (see below).
-		count = min(len(gs)+1, viz.MaxZones)
-		if a.figure() && a.w < 600 {
-			// A figure on a phone has a small stage and its own story:
-			// no room for a zone that waits for a drop.
-			count = len(gs)
-		}
+		in.ZoneCount = len(w.Config().Zones)
+	} else {
+		in.Sides = a.session.Sides()
 	}
-	a.zoneMemo = nil
-	if a.zoneFor == zonesPartition {
-		a.zoneMemo = a.zones
-	}
-	buttons := a.toolbarCommands()
 	// An embedded app keeps room for its words: a column on the right of
 	// a wide canvas, else a strip at the bottom.
-	w, h := a.w, a.h
 	switch {
 	case a.figure():
 		g := a.figureGeom()
-		w, h = g.stage.W, g.stage.H
+		in.W, in.H = g.Stage.W, g.Stage.H
 	case a.params.Embed:
 		if cw := a.captionColumn(); cw > 0 {
-			w = a.w - cw
+			in.W -= cw
 		} else {
-			h = max(a.h-a.captionHeight(), min(a.h, 200))
+			in.H = max(in.H-a.captionHeight(), min(in.H, 200))
 		}
 	}
-	names := make([]string, n)
-	for i := range names {
-		names[i] = a.cfg().Name(nodeID(i))
+	if a.stage.Fit(in) {
+		a.changed()
 	}
-	caption, short := a.captionWord()
-	key := layoutKey{w: w, h: h, n: n, panels: !a.params.Embed, active: a.view.Tab(), count: count, buttons: commandsKey(buttons),
-		words: strings.Join(names, "\x00") + "\x00" + caption}
-	for _, z := range a.zones {
-		key.zones += string(rune('0' + z))
-	}
-	if key == a.layKey {
-		return
-	}
-	a.layKey = key
-	o := viz.LayoutOptions{Width: w, Height: h, Nodes: n, Panels: key.panels, Active: a.view.Tab(), Buttons: buttons,
-		Names: names, Caption: caption, Short: short, Drop: dropShort, Count: "9 of 9", Measure: a.measure}
-	if a.zones != nil {
-		o.Zones, o.ZoneCount = a.zones, count
-	}
-	a.lay = viz.ComputeLayout(o)
-	if a.zoneFor == zonesPartition && count > len(a.groups) && a.w < 600 && (!a.lay.WordsFit || a.lay.CaptionShort) {
-		// On a phone the drop zone gives way to the words.
-		o.ZoneCount = len(a.groups)
-		if l := viz.ComputeLayout(o); l.WordsFit && (!a.lay.WordsFit || !l.CaptionShort) {
-			a.lay = l
-		}
-	}
-	if a.figure() {
-		// A figure's controls take the toolbar's and the timeline's
-		// strips; it has no speed slider and no timeline.
-		a.figBars = [2]viz.Rect{a.lay.Toolbar, a.lay.Timeline}
-		a.lay.Speed, a.lay.Timeline = viz.Rect{}, viz.Rect{}
-	}
-	a.changed()
-}
-
-func commandsKey(cs []viz.Command) string {
-	b := make([]byte, len(cs))
-	for i, c := range cs {
-		b[i] = byte('a' + int(c))
-	}
-	return string(b)
 }
 
 // toolbarCommands are the toolbar's buttons. A narrow screen keeps the
@@ -197,7 +112,7 @@ func (a *App) toolbarCommands() []viz.Command {
 	if a.params.Embed {
 		return a.embedCommands()
 	}
-	if a.w < 560 {
+	if a.stage.W() < 560 {
 		return []viz.Command{viz.CmdPlayPause, viz.CmdStepBack, viz.CmdStep, viz.CmdClientWrite, viz.CmdHeal, viz.CmdResumeAll, viz.CmdHelp}
 	}
 	return viz.DefaultToolbar()
@@ -207,96 +122,6 @@ func (a *App) toolbarCommands() []viz.Command {
 // client write and healing; the figure's own controls sit in its caption.
 func (a *App) embedCommands() []viz.Command {
 	return []viz.Command{viz.CmdPlayPause, viz.CmdStepBack, viz.CmdStep, viz.CmdClientWrite, viz.CmdHeal, viz.CmdHelp}
-}
-
-// cleanPartition returns the sides of the network when it is cleanly
-// split: within a side every link is up both ways and between sides every
-// link is down both ways. Sides hold layout indexes and come in the order
-// of their first machine. Anything else (one-way cuts, single links)
-// gives nil.
-func cleanPartition(w *raftcore.World) [][]int {
-	n := w.Size()
-	side := make([]int, n)
-	for i := range side {
-		side[i] = -1
-	}
-	var groups [][]int
-	for i := 0; i < n; i++ {
-		if side[i] >= 0 {
-			continue
-		}
-		g := len(groups)
-		side[i] = g
-		members := []int{i}
-		for j := i + 1; j < n; j++ {
-			if side[j] < 0 && w.Link(nodeID(i), nodeID(j)).Up && w.Link(nodeID(j), nodeID(i)).Up {
-				side[j] = g
-				members = append(members, j)
-			}
-		}
-		groups = append(groups, members)
-	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if i != j && w.Link(nodeID(i), nodeID(j)).Up != (side[i] == side[j]) {
-				return nil
-			}
-		}
-	}
-	if len(groups) < 2 {
-		return nil
-	}
-	return groups
-}
-
-// keepSides orders the sides of a partition so that each stays in the
-// zone most of its machines were in before (memo holds each machine's
-// previous zone): a machine dragged to the right goes right, and the
-// others stay put.
-func keepSides(gs [][]int, memo []int) [][]int {
-	if memo == nil {
-		return gs
-	}
-	out := make([][]int, len(gs))
-	// Larger sides choose first.
-	order := make([]int, len(gs))
-	for i := range order {
-		order[i] = i
-	}
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && len(gs[order[j]]) > len(gs[order[j-1]]); j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
-	var left []int
-	for _, g := range order {
-		votes := make([]int, viz.MaxZones)
-		for _, i := range gs[g] {
-			if i < len(memo) && memo[i] >= 0 && memo[i] < len(votes) {
-				votes[memo[i]]++
-			}
-		}
-		best := -1
-		for z, v := range votes {
-			if v > 0 && z < len(out) && out[z] == nil && (best < 0 || v > votes[best]) {
-				best = z
-			}
-		}
-		if best < 0 {
-			left = append(left, g)
-			continue
-		}
-		out[best] = gs[g]
-	}
-	for _, g := range left {
-		for z := range out {
-			if out[z] == nil {
-				out[z] = gs[g]
-				break
-			}
-		}
-	}
-	return out
 }
 
 // partitionAction writes groups of layout indexes as a partition action,
@@ -379,32 +204,18 @@ func (a *App) reconnect(i int) error {
 	return nil
 }
 
-// isolated reports whether machine i hears nobody and nobody hears it.
-func (a *App) isolated(i int) bool {
-	w := a.World()
-	if w.Size() < 2 {
-		return false
-	}
-	for x := 0; x < w.Size(); x++ {
-		if x != i && (w.Link(nodeID(i), nodeID(x)).Up || w.Link(nodeID(x), nodeID(i)).Up) {
-			return false
-		}
-	}
-	return true
-}
-
 // moveToZone moves machine i to side z of a partition (z may be the empty
 // zone, making a new side).
 func (a *App) moveToZone(i, z int) error {
-	if a.zoneFor == zonesWorld {
+	if a.stage.Mode() == stage.ZonesWorld {
 		return a.moveToWorldZone(i, z)
 	}
-	if a.zoneFor != zonesPartition {
+	if a.stage.Mode() != stage.ZonesPartition {
 		return nil
 	}
-	groups := make([][]int, max(len(a.groups), z+1))
-	for g := range a.groups {
-		for _, x := range a.groups[g] {
+	groups := make([][]int, max(len(a.stage.Sides()), z+1))
+	for g := range a.stage.Sides() {
+		for _, x := range a.stage.Sides()[g] {
 			if x != i {
 				groups[g] = append(groups[g], x)
 			}

@@ -37,7 +37,7 @@ func TestPartitionFramesAreReadable(t *testing.T) {
 						for i := range a.cfg().Names {
 							a.cfg().Names[i] = fmt.Sprintf("etcd-%d", i+1)
 						}
-						a.layKey = layoutKey{}
+						a.stage.ForgetWorld()
 					}
 					if g == "" {
 						a.touchLayout()

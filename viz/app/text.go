@@ -127,6 +127,9 @@ type writer struct {
 	widgets []frame.Widget
 	rows    []frame.MenuRow
 	diagram *frame.DiagramView
+	// compact asks for a panel's short form, where the long one would not
+	// fit (only the contract has one).
+	compact bool
 }
 
 func (a *App) newWriter(x, y, w float64) *writer {
@@ -158,7 +161,7 @@ func (wr *writer) gap(h float64) { wr.y += h }
 
 // controlHeight is the height of a button row: larger for fingers.
 func (a *App) controlHeight() float64 {
-	if a.touch {
+	if a.stage.Touch() {
 		return 34
 	}
 	return 26

@@ -26,7 +26,7 @@ func (a *App) hoverKey() view.HoverTarget {
 		}
 		return view.HoverTarget{}
 	}
-	if a.lay.Timeline.Contains(p) {
+	if a.lay().Timeline.Contains(p) {
 		if k, ok := a.markAt(p); ok {
 			return view.HoverTarget{Kind: "mark", A: k}
 		}
@@ -38,7 +38,7 @@ func (a *App) hoverKey() view.HoverTarget {
 		}
 		return view.HoverTarget{}
 	}
-	h := a.lay.HitTest(p, a.cache.dots, viz.HitOptions{})
+	h := a.lay().HitTest(p, a.cache.dots, viz.HitOptions{})
 	switch h.Kind {
 	case viz.HitNode:
 		return view.HoverTarget{Kind: "node", A: h.Node}
@@ -139,7 +139,7 @@ func (a *App) buildTooltip() *frame.TooltipView {
 	if len(lines) == 0 {
 		return nil
 	}
-	maxW := math.Min(320, a.w-16)
+	maxW := math.Min(320, a.stage.W()-16)
 	pad := 6.0
 	var items []frame.TextItem
 	width := 0.0
@@ -153,11 +153,11 @@ func (a *App) buildTooltip() *frame.TooltipView {
 	}
 	bw, bh := width+2*pad, y+pad-2
 	x := hp.X + 14
-	if x+bw > a.w-4 {
+	if x+bw > a.stage.W()-4 {
 		x = hp.X - 14 - bw
 	}
 	ty := hp.Y + 18
-	if ty+bh > a.h-4 {
+	if ty+bh > a.stage.H()-4 {
 		ty = hp.Y - 10 - bh
 	}
 	x, ty = math.Max(x, 4), math.Max(ty, 4)

@@ -94,7 +94,7 @@ func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame.Tex
 // reconnect it.
 func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bool) {
 	w := a.World()
-	if z < 0 || z >= len(a.cfg().Zones) || z >= len(a.lay.Zones) {
+	if z < 0 || z >= len(a.cfg().Zones) || z >= len(a.lay().Zones) {
 		return "", viz.Point{}, false
 	}
 	name := a.cfg().Zones[z].Name
@@ -127,12 +127,12 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 		wr.row("Network", labelW, button("zone.cut", "Cut off", do("cut")))
 	}
 	wr.text("Drag a machine onto another zone to move it there.", sizeSmall, frame.ToneMuted, false)
-	lb := a.lay.Zones[z].Label
+	lb := a.lay().Zones[z].Label
 	title := name
 	if !strings.Contains(strings.ToLower(name), "zone") {
 		title = "Zone " + name
 	}
-	return title, viz.Point{X: lb.X + lb.W/2 - a.lay.NodeRadius - 12, Y: lb.Bottom()}, true
+	return title, viz.Point{X: lb.X + lb.W/2 - a.lay().NodeRadius - 12, Y: lb.Bottom()}, true
 }
 
 // actOnZone carries out an item of a zone's menu.
