@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"raftlab/raftcore"
+	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
@@ -13,6 +14,7 @@ import (
 	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // noLeaderYet explains the wait for the first election; it goes away as
@@ -229,7 +231,7 @@ func (a *App) baseConfig(electionTicks int) raftcore.Config {
 // plays to its next step there (session.Advance).
 func (a *App) advance(to int64) {
 	if _, err := a.session.Advance(to, a.stopAt()); err != nil {
-		a.say(capital(err.Error()), frame.ToneBad, 0)
+		a.say(words.Capital(err.Error()), frame.ToneBad, 0)
 	}
 }
 
@@ -239,6 +241,19 @@ func (a *App) stopAt() int {
 		return -1
 	}
 	return a.clock.Pace().Goal
+}
+
+// plain reports whether the screen speaks the plain words of a figure
+// shown before the book introduces Raft (scenarios.WordsPlain): machines
+// are active, silent or in charge, their histories hold writes, and there
+// are no leaders, terms or votes, even when Raft runs underneath.
+func (a *App) plain() bool {
+	return a.scen() != nil && a.scen().Spec().UI.Words == scenarios.WordsPlain
+}
+
+// voice is how the screen speaks of the world shown, to the reader's hand.
+func (a *App) voice() words.Voice {
+	return words.Voice{Cfg: a.cfg(), Plain: a.plain(), Touch: a.stage.Touch()}
 }
 
 // cfg is the world's configuration (read only).

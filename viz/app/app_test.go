@@ -15,6 +15,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // newApp makes a free-play app on a canvas, running at real time.
@@ -47,7 +48,7 @@ func untilLeader(t testing.TB, a *App, c *hostClock) int {
 		}
 		c.run(a, 100*time.Millisecond)
 	}
-	t.Fatalf("no leader after %v of virtual time", fmtClock(a.World().Now()))
+	t.Fatalf("no leader after %v of virtual time", words.Clock(a.World().Now()))
 	return -1
 }
 
@@ -104,7 +105,7 @@ func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
 	// Two real seconds at half speed is one virtual second, give or take
 	// the first tick.
 	if got < 950_000 || got > 1_000_000 {
-		t.Errorf("virtual time %v after 2 s at 0.5x, want about 1 s", fmtClock(got))
+		t.Errorf("virtual time %v after 2 s at 0.5x, want about 1 s", words.Clock(got))
 	}
 	if err := a.Command(viz.CmdPlayPause); err != nil {
 		t.Fatal(err)
@@ -388,7 +389,7 @@ func TestMessageInspectAndDrop(t *testing.T) {
 		t.Fatal("no message in flight to click")
 	}
 	press(a, &c, m.Pos, m.Pos, 0)
-	if a.State().Menu != "message:"+utoa(m.ID) {
+	if a.State().Menu != "message:"+words.Utoa(m.ID) {
 		t.Fatalf("clicking message %d opened %q", m.ID, a.State().Menu)
 	}
 	if err := a.Click("msg.drop"); err != nil {
@@ -684,7 +685,7 @@ func TestLatencyIsWrittenOnce(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"400 ms"}, labels)
-	assert.Equal(t, "20–40 ms", fmtLatency(20_000, 40_000))
+	assert.Equal(t, "20–40 ms", words.Latency(20_000, 40_000))
 }
 
 // openBugLink opens, in an app of the given size, a share link of three

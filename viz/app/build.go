@@ -10,6 +10,7 @@ import (
 	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // Text sizes in logical pixels.
@@ -207,7 +208,7 @@ func (a *App) buildNodes() {
 			Hidden: ghost != nil && ghost.Node == i}
 		name := a.discName(a.cfg().Name(id), a.lay().LabelSize, 2*R-6)
 		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, a.lay().LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
-		role := capital(a.roleWord(nd.Role()))
+		role := words.Capital(a.voice().RoleWord(nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
 			v.Tone, role = frame.ToneDown, "Crashed"
@@ -219,14 +220,14 @@ func (a *App) buildNodes() {
 		capt := a.lay().Nodes[i].Caption
 		room, rows := capt.W, a.lay().CaptionLines(i)
 		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
-			full := role + " · term " + utoa(nd.Term())
+			full := role + " · term " + words.Utoa(nd.Term())
 			switch {
 			case a.measure(full, lineSize) <= room && a.measure(line2, lineSize) <= room:
 				role = full
 			case a.measure(full, lineSize) <= room:
 				role, line2 = full, ""
 			default:
-				line2 = "term " + utoa(nd.Term())
+				line2 = "term " + words.Utoa(nd.Term())
 			}
 		}
 		if a.measure(line2, lineSize) > room || rows < 2 {
@@ -319,7 +320,7 @@ func (a *App) fitSize(text string, size, room float64) float64 {
 // it knows, or what it holds; in the clock figure, a leader's lease.
 func (a *App) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	if a.plain() && a.cfg().Protocol == raftcore.ProtocolRaft {
-		return a.plainLine2(nd)
+		return a.voice().PlainLine2(nd)
 	}
 	switch a.cfg().Protocol {
 	case raftcore.ProtocolNaiveCopy:
@@ -368,7 +369,7 @@ func (a *App) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64) []
 	var tones [4]frame.Tone
 	k := 0
 	if s := w.Slow(id); s > 1 {
-		texts[k], tones[k] = "slow "+fmtFactor(s), frame.ToneWarn
+		texts[k], tones[k] = "slow "+words.Factor(s), frame.ToneWarn
 		k++
 	}
 	if text, tone, ok := clockBadge(w, id); ok {
@@ -422,13 +423,13 @@ func (a *App) buildLinks() {
 		v.Slow = slowMin != defMin || slowMax != defMax
 		var label string
 		if v.Lossy {
-			label = fmtPercent(loss) + " loss"
+			label = words.Percent(loss) + " loss"
 		}
 		if v.Slow {
 			if label != "" {
 				label += ", "
 			}
-			label += fmtLatency(slowMin, slowMax)
+			label += words.Latency(slowMin, slowMax)
 		}
 		if label != "" && v.State != frame.LinkCut {
 			mid := lk.Seg.At(0.5)
@@ -580,7 +581,7 @@ func (a *App) buildMessages() {
 		if (labels && (!beat || beatLabels)) || v.Selected {
 			d := lk.Lane(from, to)
 			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
-			v.Label = a.msgTag(a.msgLabel(m), pos, off, v.Selected)
+			v.Label = a.msgTag(a.voice().MsgLabel(m), pos, off, v.Selected)
 		}
 		f.Messages = append(f.Messages, v)
 		a.cache.dots = append(a.cache.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})

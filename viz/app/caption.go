@@ -43,7 +43,7 @@ func (a *App) captionContent() *writer {
 		wr.y += lineHeight(sizeTitle)
 		a.writeBroken(wr, sizeBody-1)
 	}
-	wr.text(a.forHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
+	wr.text(a.voice().ForHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
 		"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), sizeBody-1, frame.ToneText, false)
 	return wr
 }

@@ -9,6 +9,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 var cmdIcons = map[viz.Command]string{
@@ -112,13 +113,13 @@ func (a *App) buildToolbar() {
 // statusLine sums up the run: time, and who leads.
 func (a *App) statusLine() string {
 	w := a.World()
-	s := "t = " + fmtClock(w.Now())
+	s := "t = " + words.Clock(w.Now())
 	switch a.cfg().Protocol {
 	case raftcore.ProtocolRaft:
 		if l := a.leader(); a.plain() {
-			s += a.inChargeWords(l)
+			s += a.voice().InChargeWords(l)
 		} else if l >= 0 {
-			s += " · leader " + a.cfg().Name(nodeID(l)) + ", term " + utoa(w.Node(nodeID(l)).Term())
+			s += " · leader " + a.cfg().Name(nodeID(l)) + ", term " + words.Utoa(w.Node(nodeID(l)).Term())
 		} else {
 			s += " · no leader"
 		}
@@ -135,7 +136,7 @@ func (a *App) statusLine() string {
 		case 1:
 			s += " · one authority"
 		default:
-			s += " · " + itoa(k) + " authorities"
+			s += " · " + words.Itoa(k) + " authorities"
 		}
 	}
 	if a.clock.Paused() {
@@ -155,7 +156,7 @@ func (a *App) buildTimeline() {
 	}
 	head := a.session.HeadUs()
 	now := a.session.NowUs()
-	left := fmtClock(now)
+	left := words.Clock(now)
 	lw := a.measure("000.000 s", sizeSmall) + 12
 	rw := a.measure("of 000.000 s", sizeSmall) + 12
 	// Buttons at the right end: back to the live end while the stage
@@ -206,7 +207,7 @@ func (a *App) buildTimeline() {
 	tl.Head = float64(head) / span
 	tl.Now = float64(now) / span
 	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText, Bold: true}
-	right := "of " + fmtClock(head)
+	right := "of " + words.Clock(head)
 	if a.session.AtHead() {
 		right = "live"
 	}
@@ -232,7 +233,7 @@ func (a *App) buildTimeline() {
 
 // markView is mark m drawn at x.
 func (a *App) markView(x float64, m timeline.Mark) frame.MarkView {
-	return frame.MarkView{X: x, Tone: markTone(m.Kind), Text: a.markText(m), Major: m.Kind >= timeline.MarkFault}
+	return frame.MarkView{X: x, Tone: markTone(m.Kind), Text: a.voice().MarkText(m), Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) frame.Tone {

@@ -7,6 +7,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // A canvas says nothing to a reader who cannot see it. With
@@ -60,14 +61,14 @@ func (a *App) Describe() string {
 		sentence(w.NameList(paused), isAre(len(paused)), " paused.")
 	}
 	if l := a.leader(); l >= 0 {
-		sentence(names[l], " leads", a.termSuffix(w.Node(nodeID(l)).Term()), ".")
+		sentence(names[l], " leads", a.voice().TermSuffix(w.Node(nodeID(l)).Term()), ".")
 	} else {
 		sentence("No machine leads.")
 	}
 	sentence(a.describeNetwork(names))
 	sentence(a.describeCommit())
 	if v := len(w.Violations()); v > 0 {
-		sentence(strconv.Itoa(v), " safety ", plural(v, "rule", "rules"), " broken.")
+		sentence(strconv.Itoa(v), " safety ", words.Plural(v, "rule", "rules"), " broken.")
 	}
 	return b.String()
 }
@@ -104,7 +105,7 @@ func (a *App) describeNetwork(names []string) string {
 	if len(cut) == 0 {
 		return "Every link is up."
 	}
-	return "Cut " + plural(len(cut), "link", "links") + ": " + strings.Join(cut, ", ") + "."
+	return "Cut " + words.Plural(len(cut), "link", "links") + ": " + strings.Join(cut, ", ") + "."
 }
 
 // describeCommit says how far the log is committed, as the leader knows
@@ -122,7 +123,7 @@ func (a *App) describeCommit() string {
 	if top == 0 {
 		return "Nothing is committed yet."
 	}
-	s := "Committed: entries 1 to " + utoa(top) + "."
+	s := "Committed: entries 1 to " + words.Utoa(top) + "."
 	if top == 1 {
 		s = "Committed: entry 1."
 	}
@@ -133,7 +134,7 @@ func (a *App) describeCommit() string {
 		}
 	}
 	if len(behind) > 0 && len(behind) < w.Size() {
-		s += " " + w.NameList(behind) + " " + plural(len(behind), "does", "do") + " not know it yet."
+		s += " " + w.NameList(behind) + " " + words.Plural(len(behind), "does", "do") + " not know it yet."
 	}
 	return s
 }
@@ -161,7 +162,7 @@ func (a *App) describeEffects() {
 	if leader != wt.Leader || term != wt.Term {
 		switch {
 		case leader >= 0:
-			announce(a.cfg().Name(nodeID(leader)) + " now leads" + a.termSuffix(term) + ".")
+			announce(a.cfg().Name(nodeID(leader)) + " now leads" + a.voice().TermSuffix(term) + ".")
 		case wt.Leader >= 0:
 			announce("No machine leads now.")
 		}
@@ -213,11 +214,4 @@ func (a *App) StepTold() (name, text string) {
 	return wt.StepName, wt.StepText
 }
 
-func isAre(n int) string { return plural(n, " is", " are") }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+func isAre(n int) string { return words.Plural(n, " is", " are") }

@@ -6,6 +6,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // roleEdge is a transition of the diagram.
@@ -46,10 +47,10 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		boxOf[r] = rect
 		tone, shape, dashed := roleLook(a.cfg().Protocol, r)
 		b := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
-		b.Label = frame.TextItem{Text: capital(a.roleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
+		b.Label = frame.TextItem{Text: words.Capital(a.voice().RoleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
 		who := members[r]
 		if a.measure(who, sizeSmall) > bw-6 {
-			who = itoa(strings.Count(who, " ")+1) + " machines"
+			who = words.Itoa(strings.Count(who, " ")+1) + " machines"
 		}
 		b.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: frame.ToneText, Center: true}
 		d.Boxes = append(d.Boxes, b)
@@ -86,7 +87,7 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	}
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
-		text := who + ": " + a.roleWord(latest.From) + " → " + a.roleWord(latest.To)
+		text := who + ": " + a.voice().RoleWord(latest.From) + " → " + a.voice().RoleWord(latest.To)
 		why := ""
 		if latest.Cause != raftcore.CauseNone {
 			why = "(" + latest.Cause.String() + ")"

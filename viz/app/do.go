@@ -11,6 +11,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // Do applies one of the reader's intents: it is the one place where what
@@ -28,7 +29,7 @@ func (a *App) Do(in command.Intent) error {
 			if a.view.Banner() != before {
 				own = a.view.Banner().Text
 			}
-			note := strings.TrimSpace(own + " Acting at " + fmtClock(a.forkedAt) +
+			note := strings.TrimSpace(own + " Acting at " + words.Clock(a.forkedAt) +
 				" started a new run from there; the run you left is kept on the timeline.")
 			a.say(note, frame.ToneText, 8*time.Second)
 			a.forkedAt = -1
@@ -126,7 +127,7 @@ func (a *App) Do(in command.Intent) error {
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
 			return fmt.Errorf("that message has already arrived")
 		}
-		a.note("Message #" + utoa(in.Msg) + " dropped: it falls away and never arrives.")
+		a.note("Message #" + words.Utoa(in.Msg) + " dropped: it falls away and never arrives.")
 
 	case command.SetNodes:
 		if in.Nodes < 1 || in.Nodes > viz.MaxNodes {
@@ -242,7 +243,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdPrevEvent:
 		a.clock.SetPaused(true)
 		if m, ok := a.session.PrevMark(); ok {
-			a.note(a.markText(m))
+			a.note(a.voice().MarkText(m))
 		} else {
 			a.session.GoTo(0)
 			a.note("Nothing notable happened before this.")
@@ -251,7 +252,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdNextEvent:
 		a.clock.SetPaused(true)
 		if m, ok := a.session.NextMark(); ok {
-			a.note(a.markText(m))
+			a.note(a.voice().MarkText(m))
 		} else {
 			a.note("Nothing notable happened in the next minute.")
 		}
@@ -333,7 +334,7 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(*a.cfg(), x) + ".")
+	a.note(words.Action(*a.cfg(), x) + ".")
 	return nil
 }
 
@@ -357,7 +358,7 @@ func (a *App) actOnLink(in command.ActOnLink) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(*a.cfg(), x) + ".")
+	a.note(words.Action(*a.cfg(), x) + ".")
 	return nil
 }
 

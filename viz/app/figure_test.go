@@ -15,6 +15,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // figureSizes are a column of a book page and a phone.
@@ -46,7 +47,7 @@ func playToRest(t *testing.T, a *App, c *hostClock, limit time.Duration) time.Du
 	start := c.now
 	for !a.Paused() {
 		if c.now-start > limit {
-			t.Fatalf("still playing after %v, at step %d (t = %s)", limit, a.scen().Tracker().Step(), fmtClock(a.World().Now()))
+			t.Fatalf("still playing after %v, at step %d (t = %s)", limit, a.scen().Tracker().Step(), words.Clock(a.World().Now()))
 		}
 		c.run(a, 100*time.Millisecond)
 	}

@@ -6,6 +6,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // The canvas cannot take the keyboard's focus control by control, so the
@@ -69,7 +70,7 @@ func (a *App) Controls() []Control {
 	w := a.World()
 	for _, n := range f.Nodes {
 		id := nodeID(n.Index)
-		label := "Machine " + a.cfg().Name(id) + ", " + a.roleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.termSuffix(w.Node(id).Term())
+		label := "Machine " + a.cfg().Name(id) + ", " + a.voice().RoleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.voice().TermSuffix(w.Node(id).Term())
 		r := viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)
 		cs = append(cs, Control{ID: "machine:" + command.Machine(n.Index), Label: label, Rect: r, Group: "machines", Do: "open machine " + command.Machine(n.Index)})
 	}
@@ -104,7 +105,7 @@ func (a *App) Controls() []Control {
 		}
 	}
 	if r := f.Timeline.Track; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "timeline", Label: "Time " + fmtClock(a.World().Now()) + " of " + fmtClock(a.session.HeadUs()),
+		cs = append(cs, Control{ID: "timeline", Label: "Time " + words.Clock(a.World().Now()) + " of " + words.Clock(a.session.HeadUs()),
 			Rect: f.Timeline.Rect, Slider: true, Less: "seek earlier", More: "seek later"})
 	}
 	for _, w := range f.Timeline.Buttons {

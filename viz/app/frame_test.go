@@ -12,6 +12,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 var canvases = []struct{ w, h float64 }{
@@ -247,7 +248,7 @@ func TestLogWindowScrollsAndSaysWhatIsHidden(t *testing.T) {
 			}
 		}
 	}
-	if want := utoa(first-1) + " earlier"; !strings.Contains(f.Logs.Before.Text, want) {
+	if want := words.Utoa(first-1) + " earlier"; !strings.Contains(f.Logs.Before.Text, want) {
 		t.Errorf("the strip shows from %d but says %q, want %q", first, f.Logs.Before.Text, want)
 	}
 	if f.Logs.After.Text != "" {
@@ -298,7 +299,7 @@ func TestLogCellsShowTermsCommitsAndConflicts(t *testing.T) {
 	if lastCell.Committed {
 		t.Error("an entry only the isolated leader holds is drawn committed")
 	}
-	if lastCell.Color != int(lastCell.Term) || lastCell.Text != utoa(lastCell.Term) {
+	if lastCell.Color != int(lastCell.Term) || lastCell.Text != words.Utoa(lastCell.Term) {
 		t.Errorf("cell %+v is not coloured and labelled by its term", lastCell)
 	}
 	// The others elect a new leader and write: the old leader's entry

@@ -130,20 +130,10 @@ func (a *App) pressSlop(touch bool) float64 {
 	return 6
 }
 
-// forHand returns the words for the reader's hand: touch for a finger,
-// mouse for a mouse and keyboard. Hints that name a key or a click say
-// what to tap instead on a touch screen.
-func (a *App) forHand(mouse, touch string) string {
-	if a.stage.Touch() {
-		return touch
-	}
-	return mouse
-}
-
 // bannerText is the banner's text as the reader's hand reads it.
 func (a *App) bannerText() string {
 	if a.view.Banner().Text == noLeaderYet {
-		return a.forHand(noLeaderYet, noLeaderYetTouch)
+		return a.voice().ForHand(noLeaderYet, noLeaderYetTouch)
 	}
 	return a.view.Banner().Text
 }

@@ -8,6 +8,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // logCellWidth is the width of one log entry in the strips.
@@ -86,7 +87,7 @@ func (a *App) entryColor(e raftcore.Entry) int {
 // plain words, which have no terms.
 func (a *App) entryText(e raftcore.Entry) string {
 	if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
-		return utoa(e.Term)
+		return words.Utoa(e.Term)
 	}
 	switch e.Data.Kind {
 	case raftcore.OpDelete:
@@ -206,7 +207,7 @@ func (a *App) buildLogs() {
 			if idx%every != 0 && idx != first {
 				continue
 			}
-			t := utoa(idx)
+			t := words.Utoa(idx)
 			x := xOf(strip, idx) + cw/2
 			if hw := a.measure(t, sizeSmall-2) / 2; x-hw < left || x+hw > right {
 				continue

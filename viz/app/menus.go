@@ -10,6 +10,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 func (a *App) openMenu(m view.Menu) {
@@ -133,7 +134,7 @@ func (a *App) nodeMenu(wr *writer, i int, labelW float64) string {
 	nd := w.Node(id)
 	st := w.Status(id)
 	title := "Machine " + a.cfg().Name(id)
-	wr.text(capital(a.roleWord(nd.Role()))+", "+st.String()+a.termSuffix(nd.Term()), sizeSmall, frame.ToneMuted, false)
+	wr.text(words.Capital(a.voice().RoleWord(nd.Role()))+", "+st.String()+a.voice().TermSuffix(nd.Term()), sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	m := command.Machine(i)
 	verb := func(v raftcore.Verb, label string) frame.Widget {
@@ -190,9 +191,9 @@ func (a *App) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 		if !k.Up {
 			return from + "→" + to + ": cut"
 		}
-		s := from + "→" + to + ": " + fmtLatency(k.LatencyMinUs, k.LatencyMaxUs)
+		s := from + "→" + to + ": " + words.Latency(k.LatencyMinUs, k.LatencyMaxUs)
 		if k.Loss > 0 {
-			s += ", " + fmtPercent(k.Loss) + " lost"
+			s += ", " + words.Percent(k.Loss) + " lost"
 		}
 		return s
 	}
@@ -233,9 +234,9 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 				pos = d.Pos
 			}
 		}
-		wr.text(a.msgSentence(&m), sizeBody, frame.ToneText, false)
+		wr.text(a.voice().MsgSentence(&m), sizeBody, frame.ToneText, false)
 		wr.gap(2)
-		wr.text("Sent at "+fmtClock(m.SendUs)+", arrives at "+fmtClock(m.DeliverUs)+".", sizeSmall, frame.ToneMuted, false)
+		wr.text("Sent at "+words.Clock(m.SendUs)+", arrives at "+words.Clock(m.DeliverUs)+".", sizeSmall, frame.ToneMuted, false)
 		if m.Lost {
 			wr.text("The network will lose it on the way.", sizeSmall, frame.ToneWarn, false)
 		}
@@ -244,11 +245,11 @@ func (a *App) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", sizeSmall, frame.ToneMuted, false)
 				break
 			}
-			wr.text("entry "+utoa(e.Index)+a.termSuffix(e.Term)+": "+e.Data.String(), sizeSmall, frame.ToneText, false)
+			wr.text("entry "+words.Utoa(e.Index)+a.voice().TermSuffix(e.Term)+": "+e.Data.String(), sizeSmall, frame.ToneText, false)
 		}
 		wr.gap(4)
-		wr.row("", 0, button("msg.drop", "Drop it", "drop "+utoa(m.ID)))
-		return capital(a.msgLabel(&m)) + " #" + utoa(m.ID) + ": " + a.cfg().Name(m.From) + " → " + a.cfg().Name(m.To), pos, true
+		wr.row("", 0, button("msg.drop", "Drop it", "drop "+words.Utoa(m.ID)))
+		return words.Capital(a.voice().MsgLabel(&m)) + " #" + words.Utoa(m.ID) + ": " + a.cfg().Name(m.From) + " → " + a.cfg().Name(m.To), pos, true
 	}
 	return "", viz.Point{}, false
 }

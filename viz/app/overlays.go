@@ -102,7 +102,7 @@ func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 		more.item("•", frame.ToneAccent, t, size, frame.ToneText)
 	}
 	more.gap(4)
-	more.text(a.forHand("Press any key or click to close.", "Tap anywhere to close."), sizeSmall, frame.ToneMuted, false)
+	more.text(a.voice().ForHand("Press any key or click to close.", "Tap anywhere to close."), sizeSmall, frame.ToneMuted, false)
 	bw := pad*2 + colW
 	h := keys.y + pad
 	lines := keys.lines

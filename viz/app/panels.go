@@ -9,6 +9,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // ruleWords says each safety rule in a few plain words; Plain, where set,
@@ -335,10 +336,10 @@ func (a *App) questionPanel(wr *writer) {
 	if up == len(answers) && len(values) <= 1 && (yes == 0 || yes == up) {
 		switch {
 		case yes == 0:
-			wr.item("✗", frame.ToneWarn, "All "+itoa(up)+" machines answer NO.", sizeBody, frame.ToneText)
+			wr.item("✗", frame.ToneWarn, "All "+words.Itoa(up)+" machines answer NO.", sizeBody, frame.ToneText)
 		default:
 			for v := range values {
-				wr.item("✓", frame.ToneGood, "All "+itoa(up)+" machines answer YES: "+v+".", sizeBody, frame.ToneText)
+				wr.item("✓", frame.ToneGood, "All "+words.Itoa(up)+" machines answer YES: "+v+".", sizeBody, frame.ToneText)
 			}
 		}
 		return
@@ -382,7 +383,7 @@ func (a *App) nodePanel(wr *writer) {
 		wr.y += h + 4
 	}
 	if a.view.Selected() < 0 || a.view.Selected() >= a.World().Size() {
-		wr.text(a.forHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, frame.ToneMuted, false)
+		wr.text(a.voice().ForHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, frame.ToneMuted, false)
 		return
 	}
 	wr.text("Machine "+a.cfg().Name(nodeID(a.view.Selected())), sizeBody, frame.ToneText, true)
@@ -391,13 +392,13 @@ func (a *App) nodePanel(wr *writer) {
 	nd := w.Node(id)
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
-	kv("role", a.roleWord(nd.Role()), frame.ToneText)
+	kv("role", a.voice().RoleWord(nd.Role()), frame.ToneText)
 	state := st.String()
 	if s := w.Slow(id); s > 1 {
-		state += ", " + fmtFactor(s) + " slower"
+		state += ", " + words.Factor(s) + " slower"
 	}
 	if d := w.Drift(id); d != 1 {
-		state += ", clock at " + fmtFactor(d)
+		state += ", clock at " + words.Factor(d)
 	}
 	if b := w.Backlog(id); b > 0 {
 		state += ", " + strconv.Itoa(b) + " messages queued"
@@ -408,7 +409,7 @@ func (a *App) nodePanel(wr *writer) {
 	}
 	kv("running", state, stateTone)
 	if raft {
-		kv("term", utoa(nd.Term()), frame.ToneText)
+		kv("term", words.Utoa(nd.Term()), frame.ToneText)
 		vote := "nobody"
 		if v := nd.Vote(); v != raftcore.None {
 			vote = a.cfg().Name(v)
@@ -424,12 +425,12 @@ func (a *App) nodePanel(wr *writer) {
 	} else {
 		kv("leader", lead, frame.ToneText)
 	}
-	kv("log", "last index "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()), frame.ToneText)
+	kv("log", "last index "+words.Utoa(nd.LastIndex())+", committed "+words.Utoa(nd.Commit())+", applied "+words.Utoa(nd.Applied()), frame.ToneText)
 	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg().Protocol != raftcore.ProtocolNaiveCopy {
 		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", frame.ToneText)
 	}
 	if v, ok := nd.KV().Get(a.questionKey()); ok {
-		kv(a.questionKey(), v.Value+" (index "+utoa(v.ModIndex)+")", frame.ToneText)
+		kv(a.questionKey(), v.Value+" (index "+words.Utoa(v.ModIndex)+")", frame.ToneText)
 	}
 	if n := nd.KV().Len(); n > 0 {
 		kv("keys", strconv.Itoa(n)+" stored", frame.ToneText)
@@ -449,7 +450,7 @@ func (a *App) nodePanel(wr *writer) {
 			if !ok {
 				continue
 			}
-			s := a.cfg().Name(raftcore.NodeID(j)) + ": match " + utoa(pr.Match) + ", next " + utoa(pr.Next) + ", " + pr.State.String()
+			s := a.cfg().Name(raftcore.NodeID(j)) + ": match " + words.Utoa(pr.Match) + ", next " + words.Utoa(pr.Next) + ", " + pr.State.String()
 			tone := frame.ToneText
 			if !pr.RecentActive {
 				s += ", not heard lately"
@@ -463,9 +464,9 @@ func (a *App) nodePanel(wr *writer) {
 		wr.text("Newest entries", sizeBody, frame.ToneText, true)
 		for i := last; i >= 1 && i+5 > last; i-- {
 			e := nd.Entry(i)
-			s := utoa(i) + ": " + e.Data.String()
+			s := words.Utoa(i) + ": " + e.Data.String()
 			if a.cfg().Protocol == raftcore.ProtocolRaft {
-				s = utoa(i) + a.termSuffix(e.Term) + ": " + e.Data.String()
+				s = words.Utoa(i) + a.voice().TermSuffix(e.Term) + ": " + e.Data.String()
 			}
 			mark, tone := "✓", frame.ToneGood
 			if i > nd.Commit() {
@@ -488,7 +489,7 @@ func (a *App) safetyPanel(wr *writer) {
 		}
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
-			text := cl.Title + ": " + a.clauseText(cl)
+			text := cl.Title + ": " + a.voice().ClauseText(cl)
 			if compact && cl.State == raftcore.ClauseHolding {
 				text = cl.Title
 			}
@@ -501,19 +502,19 @@ func (a *App) safetyPanel(wr *writer) {
 	}
 	total := w.ViolationCount("")
 	if total == 0 {
-		wr.text("All "+itoa(len(ruleWords))+" safety rules hold, checked after every event.", sizeBody, frame.ToneGood, true)
+		wr.text("All "+words.Itoa(len(ruleWords))+" safety rules hold, checked after every event.", sizeBody, frame.ToneGood, true)
 	} else {
-		wr.text(itoa(total)+" broken rule(s) found:", sizeBody, frame.ToneBad, true)
+		wr.text(words.Itoa(total)+" broken rule(s) found:", sizeBody, frame.ToneBad, true)
 	}
 	for _, r := range ruleWords {
 		n := w.ViolationCount(r.Rule)
 		if n == 0 {
 			if a.view.ShowRules() {
-				wr.item("✓", frame.ToneGood, a.ruleText(r.Words, r.Plain), sizeBody-1, frame.ToneMuted)
+				wr.item("✓", frame.ToneGood, a.voice().RuleText(r.Words, r.Plain), sizeBody-1, frame.ToneMuted)
 			}
 			continue
 		}
-		text := a.ruleText(r.Words, r.Plain)
+		text := a.voice().RuleText(r.Words, r.Plain)
 		if v, ok := firstViolation(w, r.Rule); ok {
 			text += ": " + v.Text
 		}
@@ -538,10 +539,10 @@ func (a *App) clientPanel(wr *writer) {
 	if len(ops) == 0 {
 		// A figure's toolbar has no keys to learn: its requests come from
 		// playing it, or from a machine's menu.
-		hint := a.forHand("No requests yet. Press c, or click a machine and choose Write here.",
+		hint := a.voice().ForHand("No requests yet. Press c, or click a machine and choose Write here.",
 			"No requests yet. Tap a machine and choose Write here.")
 		if a.figure() {
-			hint = a.forHand("No requests yet. Play the figure, or click a machine and choose Write here.",
+			hint = a.voice().ForHand("No requests yet. Play the figure, or click a machine and choose Write here.",
 				"No requests yet. Play the figure, or tap a machine and choose Write here.")
 		}
 		wr.text(hint, sizeBody, frame.ToneMuted, false)
@@ -563,10 +564,10 @@ func (a *App) clientPanel(wr *writer) {
 	verdicts := a.session.Reads(ops)
 	tally := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
 	if swaps > 0 {
-		tally += ", " + count(swaps, "swap", "swaps") + " refused"
+		tally += ", " + words.Count(swaps, "swap", "swaps") + " refused"
 	}
 	if n := len(verdicts.Stale()); n > 0 {
-		tally += ", " + count(n, "stale read", "stale reads")
+		tally += ", " + words.Count(n, "stale read", "stale reads")
 	}
 	wr.text(tally, sizeBody, frame.ToneText, true)
 	a.lostUpdates(wr, 1)
@@ -576,21 +577,21 @@ func (a *App) clientPanel(wr *writer) {
 	for k := len(ops) - 1; k >= 0 && shown < 40; k-- {
 		op := ops[k]
 		mark, tone := opMark(op)
-		lat := fmtMs(op.LatencyUs(now))
+		lat := words.Ms(op.LatencyUs(now))
 		if op.Result == raftcore.OpPending {
 			// When it was sent, beside the clock, rather than how long
 			// it has waited: that would change the line every frame,
 			// and the panel would be painted anew every frame with it.
-			lat = "sent at t = " + fmtClock(op.InvokeUs)
+			lat = "sent at t = " + words.Clock(op.InvokeUs)
 			if op.Kind != raftcore.DoRead {
 				// How far the write has got: a majority of copies is
 				// what it waits for.
 				lat += ", held by " + strconv.Itoa(held[op.ID]) + " of " + strconv.Itoa(w.Size())
 			}
 		}
-		s := "#" + strconv.Itoa(op.ID) + " " + a.opLine(op) + " (" + lat + ")"
+		s := "#" + strconv.Itoa(op.ID) + " " + a.voice().OpLine(op) + " (" + lat + ")"
 		if v, ok := verdicts.Verdict(op.ID); ok && v.Verdict != linearize.Unanswered {
-			s += ", " + verdictWords(v)
+			s += ", " + words.Verdict(v)
 			if v.Verdict == linearize.Stale {
 				mark, tone = "!", frame.ToneWarn
 			}
@@ -644,7 +645,7 @@ func (a *App) lostUpdates(wr *writer, max int) {
 		return
 	}
 	wr.gap(4)
-	wr.text(capital(count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", sizeBody, frame.ToneWarn, true)
+	wr.text(words.Capital(words.Count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", sizeBody, frame.ToneWarn, true)
 	for i, f := range w.Findings() {
 		if i == max {
 			break
@@ -653,11 +654,11 @@ func (a *App) lostUpdates(wr *writer, max int) {
 		if f.Controller != 0 {
 			who = ", controller " + strconv.Itoa(f.Controller) + "'s write,"
 		}
-		lost := "rev " + utoa(f.OverwroteRev)
+		lost := "rev " + words.Utoa(f.OverwroteRev)
 		if f.LostValue != "" {
 			lost += " (" + f.LostValue + ")"
 		}
-		wr.item("!", frame.ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, frame.ToneText)
+		wr.item("!", frame.ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+words.Utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, frame.ToneText)
 	}
 	wr.gap(4)
 }

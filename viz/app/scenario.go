@@ -70,7 +70,7 @@ func (a *App) scenarioPanelOf(r *session.Scenario, wr *writer) {
 	s := r.Spec()
 	wr.text(s.Prompt, sizeBody, frame.ToneText, false)
 	if a.World().HasZones() && !a.figure() {
-		wr.text(a.forHand(zoneHint, zoneHintTouch), sizeSmall, frame.ToneMuted, false)
+		wr.text(a.voice().ForHand(zoneHint, zoneHintTouch), sizeSmall, frame.ToneMuted, false)
 	}
 	wr.gap(4)
 	for _, k := range s.Knobs {

@@ -9,6 +9,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // ExportSchedule writes the whole run as a schedule (the format of raftsim
@@ -63,7 +64,7 @@ func (a *App) openRun(data []byte) error {
 	if a.cfg().Bugs != 0 {
 		return nil // adopt's warning stays
 	}
-	a.note(fmt.Sprintf("Opened a run of %s with %d actions.", fmtClock(a.World().Now()), len(s.Timeline().Actions())))
+	a.note(fmt.Sprintf("Opened a run of %s with %d actions.", words.Clock(a.World().Now()), len(s.Timeline().Actions())))
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/stage"
+	"raftlab/viz/words"
 )
 
 // captionWord is the widest word a machine's first line under its disc
@@ -21,11 +22,11 @@ func (a *App) captionWord() (word, short string) {
 			roles = append(roles, raftcore.RolePreCandidate)
 		}
 	}
-	words := []string{"Crashed", "Paused"}
+	said := []string{"Crashed", "Paused"}
 	for _, r := range roles {
-		words = append(words, capital(a.roleWord(r)))
+		said = append(said, words.Capital(a.voice().RoleWord(r)))
 	}
-	for _, w := range words {
+	for _, w := range said {
 		if a.measure(w, sizeSmall) > a.measure(word, sizeSmall) {
 			word = w
 		}
@@ -229,7 +230,7 @@ func (a *App) moveToZone(i, z int) error {
 	if x.Do == raftcore.DoHeal {
 		a.note("Every machine is on one side again: the network is whole.")
 	} else {
-		a.note(describeAction(*a.cfg(), x))
+		a.note(words.Action(*a.cfg(), x))
 	}
 	return nil
 }

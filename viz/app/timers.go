@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"raftlab/raftcore"
+	"raftlab/viz/words"
 )
 
 // A running election timer: machine index i, running out at due.
@@ -86,7 +87,7 @@ func (a *App) spread(ts []runningTimer) ([]raftcore.Action, []runningTimer) {
 
 // together says what follows when two timers run out at once.
 func (a *App) together(x, y int, in int64) string {
-	s := a.cfg().Name(nodeID(x)) + " and " + a.cfg().Name(nodeID(y)) + " time out together in " + fmtMs(in)
+	s := a.cfg().Name(nodeID(x)) + " and " + a.cfg().Name(nodeID(y)) + " time out together in " + words.Ms(in)
 	if a.cfg().Protocol != raftcore.ProtocolRaft {
 		return s + ": both take over."
 	}
@@ -121,11 +122,11 @@ func (a *App) spreadTimers() error {
 	if err := a.actAll(xs); err != nil {
 		return err
 	}
-	msg := a.cfg().Name(nodeID(after[0].i)) + "'s timer runs out first, in " + fmtMs(after[0].due-a.World().Now())
+	msg := a.cfg().Name(nodeID(after[0].i)) + "'s timer runs out first, in " + words.Ms(after[0].due-a.World().Now())
 	switch {
 	case len(after) > 1:
 		lag := after[1].due - after[0].due
-		msg += "; every other one " + fmtMs(lag) + " or more later"
+		msg += "; every other one " + words.Ms(lag) + " or more later"
 		if a.cfg().Protocol == raftcore.ProtocolRaft && lag >= a.electionGap() {
 			msg += ", once its request has reached them"
 		}

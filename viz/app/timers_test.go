@@ -7,6 +7,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
+	"raftlab/viz/words"
 )
 
 // roleEvent is one role change read from the trace.
@@ -272,7 +273,7 @@ func TestTimerActionInWords(t *testing.T) {
 	cfg := raftcore.DefaultConfig()
 	cfg.Names = []string{"A", "B", "C", "D", "E"}
 	x := raftcore.Action{Do: raftcore.DoTimer, Node: 2, Ms: 250}
-	if got, want := describeAction(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {
+	if got, want := words.Action(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {
 		t.Errorf("describeAction = %q, want %q", got, want)
 	}
 	if got, want := timeline.ActionWords(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {

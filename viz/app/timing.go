@@ -6,6 +6,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // The timing panels of the lesson's timeout and clock figures. Both take
@@ -68,16 +69,16 @@ func (a *App) electionsSection(wr *writer) {
 	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", frame.ToneText, in)
 	failover, tone := "no leader crashed", frame.ToneMuted
 	if n := len(s.FailoversUs); n > 0 {
-		failover, tone = fmtMs(s.FailoversUs[n-1]), frame.ToneText
+		failover, tone = words.Ms(s.FailoversUs[n-1]), frame.ToneText
 	}
 	wr.pair("failover", failover, tone, in)
-	wr.pair("no leader", fmtMs(s.LeaderlessUs)+" of "+fmtMs(w.Now()), frame.ToneText, in)
+	wr.pair("no leader", words.Ms(s.LeaderlessUs)+" of "+words.Ms(w.Now()), frame.ToneText, in)
 	wr.pair("leader changes", strconv.Itoa(s.LeaderChanges), frame.ToneText, in)
 	if w.Size() > 1 {
 		l := w.Link(1, 2)
-		net := fmtMs(l.LatencyMinUs) + " to " + fmtMs(l.LatencyMaxUs)
+		net := words.Ms(l.LatencyMinUs) + " to " + words.Ms(l.LatencyMaxUs)
 		if l.Loss > 0 {
-			net += ", " + fmtPercent(l.Loss) + " lost"
+			net += ", " + words.Percent(l.Loss) + " lost"
 		}
 		wr.pair("network", net, frame.ToneText, in)
 	}
@@ -85,7 +86,7 @@ func (a *App) electionsSection(wr *writer) {
 
 func (a *App) clocksSection(wr *writer) {
 	w := a.World()
-	wr.text("True time "+fmtClock(w.Now())+". Alert when a clock is off by more than "+fmtMs(alertOffsetUs)+".", sizeBody, frame.ToneText, false)
+	wr.text("True time "+words.Clock(w.Now())+". Alert when a clock is off by more than "+words.Ms(alertOffsetUs)+".", sizeBody, frame.ToneText, false)
 	in := 0.0
 	for i := 0; i < w.Size(); i++ {
 		in = max(in, a.measure(a.cfg().Name(nodeID(i))+" ", sizeBody)+4)
@@ -98,10 +99,10 @@ func (a *App) clocksSection(wr *writer) {
 			line, tone = line+", alert", frame.ToneBad
 		}
 		if d := w.Drift(id); d != 1 {
-			line += " (runs at " + fmtFactor(d) + ")"
+			line += " (runs at " + words.Factor(d) + ")"
 		}
 		if end, ok := w.LeaderLeaseEnd(id); ok {
-			line += "; leads, lease to " + fmtClock(end)
+			line += "; leads, lease to " + words.Clock(end)
 		}
 		wr.pair(a.cfg().Name(id), line, tone, in)
 	}
@@ -113,9 +114,9 @@ func offsetWords(us int64) string {
 	case us == 0:
 		return "exact"
 	case us < 0:
-		return fmtMs(-us) + " behind"
+		return words.Ms(-us) + " behind"
 	}
-	return fmtMs(us) + " ahead"
+	return words.Ms(us) + " ahead"
 }
 
 func abs(x int64) int64 {
@@ -132,9 +133,9 @@ func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, frame.Tone, bool
 	if d == 1 && off == 0 {
 		return "", frame.ToneText, false
 	}
-	text, tone := "clock "+fmtFactor(d), frame.ToneWarn
+	text, tone := "clock "+words.Factor(d), frame.ToneWarn
 	if abs(off) >= 1000 {
-		text += " " + fmtMs(off)
+		text += " " + words.Ms(off)
 	}
 	if abs(off) > alertOffsetUs {
 		tone = frame.ToneBad
@@ -153,5 +154,5 @@ func (a *App) leaseWords(id raftcore.NodeID) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return "lease to " + fmtClock(end), true
+	return "lease to " + words.Clock(end), true
 }

@@ -11,6 +11,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // playFigureThrough plays a figure step by step to the end of its story.
@@ -57,9 +58,9 @@ func TestElectionsPanelCountsTheWholeRun(t *testing.T) {
 	require.NotEmpty(t, want.FailoversUs)
 
 	text := panelText(t, a, "Elections")
-	assert.Contains(t, text, itoa(want.Elections)+", after "+itoa(want.PreVotes)+" pre-votes")
-	assert.Contains(t, text, fmtMs(want.FailoversUs[0]))
-	assert.Contains(t, text, fmtMs(want.LeaderlessUs)+" of ")
+	assert.Contains(t, text, words.Itoa(want.Elections)+", after "+words.Itoa(want.PreVotes)+" pre-votes")
+	assert.Contains(t, text, words.Ms(want.FailoversUs[0]))
+	assert.Contains(t, text, words.Ms(want.LeaderlessUs)+" of ")
 }
 
 // The Clocks panel and the stage show a drifting clock's offset as an
@@ -77,7 +78,7 @@ func TestClocksPanelShowsOffsetAlertAndLease(t *testing.T) {
 	off := w.ClockOffsetUs(1)
 	require.Less(t, off, int64(-alertOffsetUs))
 	text = panelText(t, a, "Clocks")
-	assert.Contains(t, text, fmtMs(-off)+" behind, alert (runs at 0.25x)")
+	assert.Contains(t, text, words.Ms(-off)+" behind, alert (runs at 0.25x)")
 
 	var old, next *frame.NodeView
 	for i := range a.Frame().Nodes {
@@ -95,9 +96,9 @@ func TestClocksPanelShowsOffsetAlertAndLease(t *testing.T) {
 	for _, b := range old.Badges {
 		badges += b.Text + " "
 	}
-	assert.Contains(t, badges, "clock 0.25x "+fmtMs(off), "the offset over the drifting machine")
+	assert.Contains(t, badges, "clock 0.25x "+words.Ms(off), "the offset over the drifting machine")
 	end, ok := w.LeaderLeaseEnd(1)
 	require.True(t, ok, "the cut-off leader still believes it leads at the end of the story")
-	assert.Equal(t, "lease to "+fmtClock(end), old.Lines[1].Text)
+	assert.Equal(t, "lease to "+words.Clock(end), old.Lines[1].Text)
 	assert.True(t, strings.HasPrefix(next.Lines[1].Text, "lease to "), "under the new leader: %q", next.Lines[1].Text)
 }

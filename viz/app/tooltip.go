@@ -2,12 +2,12 @@ package app
 
 import (
 	"math"
-	"strconv"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 func (a *App) hoverKey() view.HoverTarget {
@@ -98,9 +98,9 @@ func (a *App) buildTooltip() *frame.TooltipView {
 			return nil
 		}
 		e := nd.Entry(t.ID)
-		s := "Index " + utoa(e.Index)
+		s := "Index " + words.Utoa(e.Index)
 		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
-			s += ", term " + utoa(e.Term)
+			s += ", term " + words.Utoa(e.Term)
 		}
 		state := "not committed yet"
 		if e.Index <= nd.Commit() {
@@ -113,8 +113,8 @@ func (a *App) buildTooltip() *frame.TooltipView {
 	case "node":
 		id := nodeID(t.A)
 		nd := w.Node(id)
-		lines = append(lines, a.cfg().Name(id)+": "+a.roleWord(nd.Role())+", "+w.Status(id).String(),
-			"log "+utoa(nd.LastIndex())+", committed "+utoa(nd.Commit())+", applied "+utoa(nd.Applied()),
+		lines = append(lines, a.cfg().Name(id)+": "+a.voice().RoleWord(nd.Role())+", "+w.Status(id).String(),
+			"log "+words.Utoa(nd.LastIndex())+", committed "+words.Utoa(nd.Commit())+", applied "+words.Utoa(nd.Applied()),
 			"Click for actions; drag out to cut it off.")
 	case "link":
 		ni, nj := a.cfg().Name(nodeID(t.A)), a.cfg().Name(nodeID(t.B))
@@ -132,7 +132,7 @@ func (a *App) buildTooltip() *frame.TooltipView {
 	case "msg":
 		for _, m := range w.InFlight() {
 			if m.ID == t.ID {
-				lines = append(lines, a.msgSentence(&m), "Click to inspect or drop it.")
+				lines = append(lines, a.voice().MsgSentence(&m), "Click to inspect or drop it.")
 			}
 		}
 	}
@@ -167,5 +167,3 @@ func (a *App) buildTooltip() *frame.TooltipView {
 	}
 	return &frame.TooltipView{Rect: viz.XYWH(x, ty, bw, bh), Lines: items}
 }
-
-func itoa(v int) string { return strconv.Itoa(v) }

@@ -13,6 +13,7 @@ import (
 	"raftlab/viz/app/session"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // raftWords are the words the book keeps until it introduces Raft.
@@ -227,11 +228,11 @@ func playedTexts(t *testing.T, id, knob, value string, w, h float64, embed bool)
 		}
 		c.run(a, 10*time.Millisecond)
 		for s, where := range everyText(a) {
-			out[s] = where + " at t=" + fmtClock(a.World().Now())
+			out[s] = where + " at t=" + words.Clock(a.World().Now())
 		}
 	}
 	if a.World().Now() < until {
-		t.Fatalf("%s: the run stopped at %s of %s", id, fmtClock(a.World().Now()), fmtClock(until))
+		t.Fatalf("%s: the run stopped at %s of %s", id, words.Clock(a.World().Now()), words.Clock(until))
 	}
 	return out
 }
@@ -367,7 +368,7 @@ func TestPlainWordsForAMachineBehind(t *testing.T) {
 		{raftcore.Clause{Fact: raftcore.FactBehind, Node: 2, Committed: 1, Holds: true, Behind: 2},
 			name + " already holds the committed entry; the machine in charge will tell it the entry is final (2 machines are behind)."},
 	} {
-		if got := a.clauseText(c.cl); got != c.want {
+		if got := a.voice().ClauseText(c.cl); got != c.want {
 			t.Errorf("clause %+v reads %q, want %q", c.cl, got, c.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/raftcore"
+	"raftlab/viz/words"
 )
 
 // lossy sets every link of a's world to lose a share of its messages, so
@@ -39,11 +40,11 @@ func checkPaths(t *testing.T, a *App) int {
 		var from, to raftcore.NodeID
 		if v.Fall == 0 {
 			m, ok := wire[v.ID]
-			require.Truef(t, ok, "message %d is drawn on the wire at %s but is not on it", v.ID, fmtClock(w.Now()))
+			require.Truef(t, ok, "message %d is drawn on the wire at %s but is not on it", v.ID, words.Clock(w.Now()))
 			from, to = m.From, m.To
 		} else {
 			e, ok := drops[v.ID]
-			require.Truef(t, ok, "message %d is drawn falling at %s but the trace has no drop of it", v.ID, fmtClock(w.Now()))
+			require.Truef(t, ok, "message %d is drawn falling at %s but the trace has no drop of it", v.ID, words.Clock(w.Now()))
 			if e.Node == raftcore.None {
 				continue // dropped by hand: the event names no link
 			}
@@ -51,7 +52,7 @@ func checkPaths(t *testing.T, a *App) int {
 			fell++
 		}
 		require.Equalf(t, [2]int{int(from) - 1, int(to) - 1}, [2]int{v.From, v.To},
-			"message %d (fall %.2f) is drawn on the wrong link at %s", v.ID, v.Fall, fmtClock(w.Now()))
+			"message %d (fall %.2f) is drawn on the wrong link at %s", v.ID, v.Fall, words.Clock(w.Now()))
 		lk, ok := a.Layout().Link(v.From, v.To)
 		require.True(t, ok)
 		lane := lk.Lane(v.From, v.To)

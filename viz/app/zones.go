@@ -9,6 +9,7 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // A world with zones (raftcore.Config.Zones) is drawn as one box per
@@ -75,7 +76,7 @@ func (a *App) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame.Tex
 		tone, state = frame.ToneWarn, "cut off"
 	}
 	n := a.World().Size()
-	counted := name + " · " + itoa(len(members)) + " of " + itoa(n)
+	counted := name + " · " + words.Itoa(len(members)) + " of " + words.Itoa(n)
 	options := []string{counted, name}
 	if state != "" {
 		options = []string{counted + ", " + state, name + ", " + state, name}
@@ -106,7 +107,7 @@ func (a *App) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point, bo
 		for i, m := range members {
 			names[i] = a.cfg().Name(m)
 		}
-		about = capital(count(len(members), "machine", "machines")) + ": " + strings.Join(names, ", ") + "."
+		about = words.Capital(words.Count(len(members), "machine", "machines")) + ": " + strings.Join(names, ", ") + "."
 	}
 	wr.text(about, sizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
@@ -149,7 +150,7 @@ func (a *App) actOnZone(in command.ActOnZone) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(*a.cfg(), x) + ".")
+	a.note(words.Action(*a.cfg(), x) + ".")
 	return nil
 }
 
@@ -166,6 +167,6 @@ func (a *App) moveToWorldZone(i, z int) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(describeAction(*a.cfg(), x) + ": its links to that zone are short now, the others long.")
+	a.note(words.Action(*a.cfg(), x) + ": its links to that zone are short now, the others long.")
 	return nil
 }

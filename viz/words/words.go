@@ -1,4 +1,13 @@
-package app
+// Package words writes the words raftlab's screen shows a reader, from
+// the typed facts the world and its timeline give: machines' roles,
+// messages, client operations and their outcomes, actions, timeline marks
+// and contract clauses, and the numbers in them.
+//
+// A Voice says how the screen speaks: a protocol's own words (Raft's
+// terms, votes and leaders; the failover's authority), or the plain words
+// of the figures placed before the book introduces Raft, where machines
+// are active, waiting or in charge and their histories hold writes.
+package words
 
 import (
 	"fmt"
@@ -8,20 +17,39 @@ import (
 	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
-	"raftlab/scenarios"
-	"raftlab/viz/frame"
 )
 
-// The words the app shows for machines, actions and operations. Every
-// sentence a reader sees is built here or in panels.go.
+// Voice is how the screen speaks of a world.
+type Voice struct {
+	// Cfg is the world's configuration: its protocol and machines' names.
+	Cfg *raftcore.Config
+	// Plain: the figure comes before the book introduces Raft, and speaks
+	// no word of Raft's mechanism.
+	Plain bool
+	// Touch: the reader's hand is a finger, not a mouse and keys.
+	Touch bool
+}
 
-func utoa(v uint64) string { return strconv.FormatUint(v, 10) }
+// ForHand is the words for the reader's hand: touch for a finger, mouse
+// for a mouse and keyboard. Hints that name a key or a click say what to
+// tap instead on a touch screen.
+func (v Voice) ForHand(mouse, touch string) string {
+	if v.Touch {
+		return touch
+	}
+	return mouse
+}
 
-// fmtMs writes a duration in microseconds as milliseconds or seconds.
-func fmtMs(us int64) string {
+// Itoa writes a whole number.
+func Itoa(n int) string { return strconv.Itoa(n) }
+
+func Utoa(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// Ms writes a duration in microseconds as milliseconds or seconds.
+func Ms(us int64) string {
 	switch {
 	case us < 0:
-		return "-" + fmtMs(-us)
+		return "-" + Ms(-us)
 	case us < 10_000:
 		return strconv.FormatFloat(float64(us)/1000, 'f', 1, 64) + " ms"
 	case us < 1_000_000:
@@ -32,31 +60,21 @@ func fmtMs(us int64) string {
 	return strconv.FormatFloat(float64(us)/1e6, 'f', 0, 64) + " s"
 }
 
-// fmtClock writes a virtual time as seconds with milliseconds.
-func fmtClock(us int64) string {
+// Clock writes a virtual time as seconds with milliseconds.
+func Clock(us int64) string {
 	return strconv.FormatFloat(float64(us)/1e6, 'f', 3, 64) + " s"
 }
 
-func fmtPercent(p float64) string {
+func Percent(p float64) string {
 	return strconv.FormatFloat(math.Round(p*1000)/10, 'g', 3, 64) + "%"
 }
 
-func fmtFactor(f float64) string {
+func Factor(f float64) string {
 	return strconv.FormatFloat(f, 'g', 3, 64) + "x"
 }
 
-// nodeNames are the display names of a free-play cluster, as the book
-// calls its machines.
-func nodeNames(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = string(rune('A' + i))
-	}
-	return out
-}
-
-// roleWord is what a machine's role is called under its protocol.
-func roleWord(p raftcore.Protocol, r raftcore.Role) string {
+// protocolRole is what a machine's role is called under its protocol.
+func protocolRole(p raftcore.Protocol, r raftcore.Role) string {
 	if p == raftcore.ProtocolFailover {
 		if r == raftcore.RoleLeader {
 			return "authority"
@@ -78,19 +96,11 @@ func roleWord(p raftcore.Protocol, r raftcore.Role) string {
 	return r.String()
 }
 
-// plain reports whether the screen speaks the plain words of a figure
-// shown before the book introduces Raft (scenarios.WordsPlain): machines
-// are active, silent or in charge, their histories hold writes, and there
-// are no leaders, terms or votes, even when Raft runs underneath.
-func (a *App) plain() bool {
-	return a.scen() != nil && a.scen().Spec().UI.Words == scenarios.WordsPlain
-}
-
-// roleWord is what a machine's role is called on screen: under its
+// RoleWord is what a machine's role is called on screen: under its
 // protocol, or in plain words.
-func (a *App) roleWord(r raftcore.Role) string {
-	if !a.plain() {
-		return roleWord(a.cfg().Protocol, r)
+func (v Voice) RoleWord(r raftcore.Role) string {
+	if !v.Plain {
+		return protocolRole(v.Cfg.Protocol, r)
 	}
 	switch r {
 	case raftcore.RoleLeader:
@@ -103,26 +113,26 @@ func (a *App) roleWord(r raftcore.Role) string {
 	return "active"
 }
 
-// termSuffix is " (term N)" where terms are shown.
-func (a *App) termSuffix(term uint64) string {
-	if a.plain() {
+// TermSuffix is " (term N)" where terms are shown.
+func (v Voice) TermSuffix(term uint64) string {
+	if v.Plain {
 		return ""
 	}
-	return termSuffix(*a.cfg(), term)
+	return raftTermSuffix(*v.Cfg, term)
 }
 
-// capital upper-cases the first letter of s.
-func capital(s string) string {
+// Capital upper-cases the first letter of s.
+func Capital(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-// describeAction says in a few words what an action did: the timeline's
+// Action says in a few words what an action did: the timeline's
 // words for it (the same the timeline's marks use), or for a client
 // request, what the client asked.
-func describeAction(cfg raftcore.Config, a raftcore.Action) string {
+func Action(cfg raftcore.Config, a raftcore.Action) string {
 	node := cfg.Name(raftcore.NodeID(a.Node))
 	switch a.Do {
 	case raftcore.DoWrite:
@@ -136,36 +146,9 @@ func describeAction(cfg raftcore.Config, a raftcore.Action) string {
 		if a.Cas {
 			how = "a swap on the revision read"
 		}
-		return "A controller asks " + node + " for " + a.Key + ", thinks " + fmtMs(int64(a.ThinkMs*1000)) + ", writes " + a.Change + " with " + how
+		return "A controller asks " + node + " for " + a.Key + ", thinks " + Ms(int64(a.ThinkMs*1000)) + ", writes " + a.Change + " with " + how
 	}
-	return capital(timeline.ActionWords(cfg, a))
-}
-
-// opMark is the mark and tone of a client operation's outcome: done,
-// waiting, or failed (timed out or refused).
-func opMark(op raftcore.Op) (string, frame.Tone) {
-	switch op.Result {
-	case raftcore.OpPending:
-		return "…", frame.ToneWarn
-	case raftcore.OpTimeout, raftcore.OpRefused:
-		return "✗", frame.ToneBad
-	case raftcore.OpConflict:
-		// The swap did its job: it refused to overwrite a newer revision.
-		return "✗", frame.ToneWarn
-	}
-	return "✓", frame.ToneGood
-}
-
-// clauseMark is the mark and tone of a contract clause: holds, not yet
-// (the cluster has not caught up), or broken.
-func clauseMark(cl raftcore.Clause) (string, frame.Tone) {
-	switch cl.State {
-	case raftcore.ClauseNotYet:
-		return "…", frame.ToneWarn
-	case raftcore.ClauseBroken:
-		return "✗", frame.ToneBad
-	}
-	return "✓", frame.ToneGood
+	return Capital(timeline.ActionWords(cfg, a))
 }
 
 // plainRefusal says in plain words why Raft refused a client, where
@@ -180,23 +163,23 @@ func plainRefusal(r raftcore.Refusal) (string, bool) {
 	return "", false
 }
 
-// plainOp is op with its Reason in plain words where the screen speaks
+// PlainOp is op with its Reason in plain words where the screen speaks
 // them.
-func (a *App) plainOp(op raftcore.Op) raftcore.Op {
-	if r, ok := plainRefusal(op.Refusal); ok && a.plain() {
+func (v Voice) PlainOp(op raftcore.Op) raftcore.Op {
+	if r, ok := plainRefusal(op.Refusal); ok && v.Plain {
 		op.Reason = r
 	}
 	return op
 }
 
-// opLine says what became of a client operation, in plain words where the
+// OpLine says what became of a client operation, in plain words where the
 // screen speaks them.
-func (a *App) opLine(op raftcore.Op) string {
-	return opLine(*a.cfg(), a.plainOp(op))
+func (v Voice) OpLine(op raftcore.Op) string {
+	return OpLine(*v.Cfg, v.PlainOp(op))
 }
 
-// opLine says what became of a client operation.
-func opLine(cfg raftcore.Config, op raftcore.Op) string {
+// OpLine says what became of a client operation, in a protocol's words.
+func OpLine(cfg raftcore.Config, op raftcore.Op) string {
 	node := cfg.Name(op.Node)
 	var what string
 	if op.Controller != 0 {
@@ -206,7 +189,7 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	case raftcore.DoWrite:
 		what += "write " + op.Key + " = " + op.Value
 		if op.Cas {
-			what += " if at rev " + utoa(op.IfRev)
+			what += " if at rev " + Utoa(op.IfRev)
 		}
 	case raftcore.DoDelete:
 		what += "delete " + op.Key
@@ -223,16 +206,16 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	case raftcore.OpOK:
 		if op.Kind == raftcore.DoRead {
 			if op.ReadFound {
-				return what + ": " + op.ReadValue + " (rev " + utoa(op.ReadRev) + ")"
+				return what + ": " + op.ReadValue + " (rev " + Utoa(op.ReadRev) + ")"
 			}
 			return what + ": not found"
 		}
 		if op.Kind == raftcore.DoWrite {
-			return what + ": done, rev " + utoa(op.Index)
+			return what + ": done, rev " + Utoa(op.Index)
 		}
 		return what + ": done"
 	case raftcore.OpConflict:
-		return what + ": swap failed, found rev " + utoa(op.FoundRev)
+		return what + ": swap failed, found rev " + Utoa(op.FoundRev)
 	case raftcore.OpTimeout:
 		return what + ": no answer"
 	}
@@ -242,12 +225,12 @@ func opLine(cfg raftcore.Config, op raftcore.Op) string {
 	return what + ": refused"
 }
 
-// msgLabel is the short tag drawn beside a message dot, in plain words
+// MsgLabel is the short tag drawn beside a message dot, in plain words
 // where the screen speaks them.
-func (a *App) msgLabel(m *raftcore.Message) string {
+func (v Voice) MsgLabel(m *raftcore.Message) string {
 	// say picks Raft's words or the plain ones.
 	say := func(raft, plain string) string {
-		if a.plain() {
+		if v.Plain {
 			return plain
 		}
 		return raft
@@ -295,17 +278,17 @@ func (a *App) msgLabel(m *raftcore.Message) string {
 	return m.Type.String()
 }
 
-// msgSentence explains a message in full, for the inspector.
-func (a *App) msgSentence(m *raftcore.Message) string {
-	if !a.plain() {
-		return msgSentence(*a.cfg(), m)
+// MsgSentence explains a message in full, for the inspector.
+func (v Voice) MsgSentence(m *raftcore.Message) string {
+	if !v.Plain {
+		return raftMsgSentence(*v.Cfg, m)
 	}
-	from, to := a.cfg().Name(m.From), a.cfg().Name(m.To)
+	from, to := v.Cfg.Name(m.From), v.Cfg.Name(m.To)
 	switch m.Type {
 	case raftcore.MsgPreVote:
 		return from + " asks " + to + " whether it would back " + from + " taking charge: a trial, which changes nothing yet."
 	case raftcore.MsgVote:
-		return from + " asks " + to + " to back it taking charge; its history ends at entry " + utoa(m.Index) + "."
+		return from + " asks " + to + " to back it taking charge; its history ends at entry " + Utoa(m.Index) + "."
 	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
 		verb := " backs "
 		if m.Reject {
@@ -314,20 +297,20 @@ func (a *App) msgSentence(m *raftcore.Message) string {
 		return from + verb + to + "."
 	case raftcore.MsgApp:
 		if len(m.Entries) == 0 {
-			return from + ", in charge, tells " + to + " that entries up to " + utoa(m.Commit) + " are committed."
+			return from + ", in charge, tells " + to + " that entries up to " + Utoa(m.Commit) + " are committed."
 		}
 		return fmt.Sprintf("%s, in charge, sends %s %s after entry %d; committed up to %d.",
-			from, to, count(len(m.Entries), "entry", "entries"), m.Index, m.Commit)
+			from, to, Count(len(m.Entries), "entry", "entries"), m.Index, m.Commit)
 	case raftcore.MsgHeartbeat:
 		return from + " tells " + to + " it is still in charge."
 	case raftcore.MsgProp:
 		return from + " forwards a client's write to " + to + ", which it believes is in charge."
 	}
-	return msgSentence(*a.cfg(), m)
+	return raftMsgSentence(*v.Cfg, m)
 }
 
-// verdictWords says what the linearizability check made of a read.
-func verdictWords(v linearize.ReadVerdict) string {
+// Verdict says what the linearizability check made of a read.
+func Verdict(v linearize.ReadVerdict) string {
 	switch v.Verdict {
 	case linearize.Stale:
 		if v.Missed > 0 {
@@ -340,22 +323,22 @@ func verdictWords(v linearize.ReadVerdict) string {
 	return string(v.Verdict)
 }
 
-// count is n and a noun, singular or plural.
-func count(n int, one, many string) string {
+// Count is n and a noun, singular or plural.
+func Count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
 }
 
-// msgSentence explains a message in full, in Raft's words.
-func msgSentence(cfg raftcore.Config, m *raftcore.Message) string {
+// raftMsgSentence explains a message in full, in Raft's words.
+func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	from, to := cfg.Name(m.From), cfg.Name(m.To)
 	switch m.Type {
 	case raftcore.MsgPreVote:
-		return from + " asks " + to + ": would you vote for me in term " + utoa(m.Term) + "? (a trial round; no term changes yet)"
+		return from + " asks " + to + ": would you vote for me in term " + Utoa(m.Term) + "? (a trial round; no term changes yet)"
 	case raftcore.MsgVote:
-		return from + " asks " + to + " for its vote in term " + utoa(m.Term) + "; its log ends at index " + utoa(m.Index) + ", term " + utoa(m.LogTerm) + "."
+		return from + " asks " + to + " for its vote in term " + Utoa(m.Term) + "; its log ends at index " + Utoa(m.Index) + ", term " + Utoa(m.LogTerm) + "."
 	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
 		if m.Reject {
 			return to + " is refused by " + from + "."
@@ -363,17 +346,17 @@ func msgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 		return from + " grants " + to + " its vote."
 	case raftcore.MsgApp:
 		if len(m.Entries) == 0 {
-			return from + " (leader, term " + utoa(m.Term) + ") tells " + to + " that entries up to " + utoa(m.Commit) + " are committed."
+			return from + " (leader, term " + Utoa(m.Term) + ") tells " + to + " that entries up to " + Utoa(m.Commit) + " are committed."
 		}
 		return fmt.Sprintf("%s (leader, term %d) sends %s %d entries after index %d (term %d); committed up to %d.",
 			from, m.Term, to, len(m.Entries), m.Index, m.LogTerm, m.Commit)
 	case raftcore.MsgAppResp:
 		if m.Reject {
-			return from + " tells " + to + " its log does not match at index " + utoa(m.Index) + "; it suggests trying from " + utoa(m.RejectHint) + "."
+			return from + " tells " + to + " its log does not match at index " + Utoa(m.Index) + "; it suggests trying from " + Utoa(m.RejectHint) + "."
 		}
-		return from + " tells " + to + " its log matches up to index " + utoa(m.Index) + "."
+		return from + " tells " + to + " its log matches up to index " + Utoa(m.Index) + "."
 	case raftcore.MsgHeartbeat:
-		return from + " (leader, term " + utoa(m.Term) + ") tells " + to + " it is still leading."
+		return from + " (leader, term " + Utoa(m.Term) + ") tells " + to + " it is still leading."
 	case raftcore.MsgHeartbeatResp:
 		return from + " answers " + to + "'s heartbeat."
 	case raftcore.MsgProp:
@@ -381,24 +364,24 @@ func msgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	case raftcore.MsgReadIndex:
 		return from + " asks " + to + " how far it must apply before it may answer a read."
 	case raftcore.MsgReadIndexResp:
-		return from + " tells " + to + " to answer the read once it has applied index " + utoa(m.Index) + "."
+		return from + " tells " + to + " to answer the read once it has applied index " + Utoa(m.Index) + "."
 	case raftcore.MsgCopy:
 		return from + " sends " + to + " a copy of a write it accepted. Nothing orders or acknowledges it."
 	}
 	return from + " → " + to + ": " + m.Type.String()
 }
 
-// termSuffix is " (term N)" under Raft, where terms mean something.
-func termSuffix(cfg raftcore.Config, term uint64) string {
+// raftTermSuffix is " (term N)" under Raft, where terms mean something.
+func raftTermSuffix(cfg raftcore.Config, term uint64) string {
 	if cfg.Protocol != raftcore.ProtocolRaft || term == 0 {
 		return ""
 	}
-	return " (term " + utoa(term) + ")"
+	return " (term " + Utoa(term) + ")"
 }
 
-// fmtLatency writes a link's latency range in whole milliseconds, as one
+// Latency writes a link's latency range in whole milliseconds, as one
 // number when the range is a single value ("400 ms", not "400–400 ms").
-func fmtLatency(minUs, maxUs int64) string {
+func Latency(minUs, maxUs int64) string {
 	lo, hi := strconv.FormatInt(minUs/1000, 10), strconv.FormatInt(maxUs/1000, 10)
 	if lo == hi {
 		return lo + " ms"
@@ -406,58 +389,58 @@ func fmtLatency(minUs, maxUs int64) string {
 	return lo + "–" + hi + " ms"
 }
 
-// inChargeWords is what the status line says, in plain words, of machine
+// InChargeWords is what the status line says, in plain words, of machine
 // l in charge (or of none, for l < 0).
-func (a *App) inChargeWords(l int) string {
+func (v Voice) InChargeWords(l int) string {
 	if l < 0 {
 		return " · no machine in charge"
 	}
-	return " · " + a.cfg().Name(nodeID(l)) + " in charge"
+	return " · " + v.Cfg.Name(raftcore.NodeID(l+1)) + " in charge"
 }
 
-// plainLine2 is the second line under a Raft machine, in plain words: whom
+// PlainLine2 is the second line under a Raft machine, in plain words: whom
 // it follows, or that it asks to take over.
-func (a *App) plainLine2(nd *raftcore.Node) string {
+func (v Voice) PlainLine2(nd *raftcore.Node) string {
 	switch {
 	case nd.Role() == raftcore.RoleLeader:
 		return "orders the writes"
 	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
 		return "asks the others"
 	case nd.Lead() != raftcore.None:
-		return "follows " + a.cfg().Name(nd.Lead())
+		return "follows " + v.Cfg.Name(nd.Lead())
 	}
 	return "no one in charge"
 }
 
-// markText is what a timeline mark says: the timeline's words, or plain
+// MarkText is what a timeline mark says: the timeline's words, or plain
 // ones where the screen speaks them, told from the mark's facts.
-func (a *App) markText(m timeline.Mark) string {
-	if !a.plain() {
+func (v Voice) MarkText(m timeline.Mark) string {
+	if !v.Plain {
 		return m.Text
 	}
 	if m.Count > 1 {
-		if m.Kind == timeline.MarkElection && a.cfg().Protocol == raftcore.ProtocolRaft {
+		if m.Kind == timeline.MarkElection && v.Cfg.Protocol == raftcore.ProtocolRaft {
 			return strconv.Itoa(m.Count) + " times a machine took charge " + m.Span()
 		}
 		return m.Text
 	}
-	name := a.cfg().Name(m.Node)
+	name := v.Cfg.Name(m.Node)
 	switch m.Kind {
 	case timeline.MarkElection:
-		if a.cfg().Protocol == raftcore.ProtocolRaft {
+		if v.Cfg.Protocol == raftcore.ProtocolRaft {
 			return name + " took charge"
 		}
 	case timeline.MarkCommit:
-		return name + ", in charge, committed up to entry " + utoa(m.Index)
+		return name + ", in charge, committed up to entry " + Utoa(m.Index)
 	case timeline.MarkClient:
 		if m.Op != nil && m.Answer {
-			return timeline.AnswerWords(*a.cfg(), a.plainOp(*m.Op))
+			return timeline.AnswerWords(*v.Cfg, v.PlainOp(*m.Op))
 		}
 	case timeline.MarkFault:
 		if m.Action == nil {
 			break
 		}
-		who := a.cfg().Name(raftcore.NodeID(m.Action.Node))
+		who := v.Cfg.Name(raftcore.NodeID(m.Action.Node))
 		switch m.Action.Do {
 		case raftcore.DoTimeout:
 			return who + " was made to stop waiting and take over"
@@ -468,15 +451,15 @@ func (a *App) markText(m timeline.Mark) string {
 	return m.Text
 }
 
-// clauseText is what the contract says of a clause, in plain words where
+// ClauseText is what the contract says of a clause, in plain words where
 // the screen speaks them, told from the clause's facts.
-func (a *App) clauseText(cl raftcore.Clause) string {
-	if !a.plain() {
+func (v Voice) ClauseText(cl raftcore.Clause) string {
+	if !v.Plain {
 		return cl.Text
 	}
 	switch cl.Fact {
 	case raftcore.FactBehind:
-		name := a.cfg().Name(cl.Node)
+		name := v.Cfg.Name(cl.Node)
 		var s string
 		switch {
 		case cl.Holds && cl.Committed == 1:
@@ -487,7 +470,7 @@ func (a *App) clauseText(cl raftcore.Clause) string {
 			s = fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest", name, cl.Has, cl.Committed)
 		}
 		if cl.Behind > 1 {
-			s += " (" + count(cl.Behind, "machine is", "machines are") + " behind)"
+			s += " (" + Count(cl.Behind, "machine is", "machines are") + " behind)"
 		}
 		return s + "."
 	case raftcore.FactBranch:
@@ -496,16 +479,24 @@ func (a *App) clauseText(cl raftcore.Clause) string {
 			verb = "differs"
 		}
 		return fmt.Sprintf("From index %d, %s holds %s that %s from %s's; none is committed, so only one branch will be kept.",
-			cl.Index, a.cfg().Name(cl.Node), count(cl.Entries, "entry", "entries"), verb, a.cfg().Name(cl.Other))
+			cl.Index, v.Cfg.Name(cl.Node), Count(cl.Entries, "entry", "entries"), verb, v.Cfg.Name(cl.Other))
 	}
 	return cl.Text
 }
 
-// ruleText is a safety rule's words: plain ones, where the screen speaks
+// RuleText is a safety rule's words: plain ones, where the screen speaks
 // them and the rule has them.
-func (a *App) ruleText(words, plain string) string {
-	if a.plain() && plain != "" {
+func (v Voice) RuleText(words, plain string) string {
+	if v.Plain && plain != "" {
 		return plain
 	}
 	return words
+}
+
+// Plural is one for n of 1, many otherwise.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
