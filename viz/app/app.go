@@ -8,6 +8,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
+	"raftlab/viz/app/build"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/session"
@@ -16,13 +17,6 @@ import (
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 )
-
-// noLeaderYet explains the wait for the first election; it goes away as
-// soon as a machine leads.
-const noLeaderYet = "No machine leads yet: each waits out its own random election timeout (the ring around it). Press t to let one run out clearly first."
-
-// noLeaderYetTouch is noLeaderYet for a touch screen, which has no t key.
-const noLeaderYetTouch = "No machine leads yet: each waits out its own random election timeout (the ring around it). Tap a machine and choose Time out now to make it run out first."
 
 // DefaultSpeed is the speed when the reader chose none: a tenth of real
 // time, so that a message takes a few tenths of a second to cross and an
@@ -33,11 +27,9 @@ const DefaultSpeed = 0.1
 // grow without end; the trace hash still covers every event.
 const TraceLimit = 4096
 
-// The key and value pattern of the app's client requests: the book's
+// ClientKey is the key of the app's client requests: the book's
 // Deployment, whose replica count each write changes.
-const (
-	ClientKey = "deployments/web"
-)
+const ClientKey = session.ClientKey
 
 // Options configure a new App.
 type Options struct {
@@ -83,47 +75,32 @@ func SortProblems(ps []viz.ParamProblem) (msgs []string, missingFigure string) {
 
 // App is the application: world, history, scenario and screen state.
 type App struct {
-	opts    Options
-	params  viz.Params
+	opts   Options
+	params viz.Params
+	// The parts that own the app's state: the run shown, the reader's
+	// choices on screen, the canvas and its layout, the app's time.
 	session *session.Session
-	measure func(string, float64) float64
-	wraps   map[wrapKey][]string // wrapped paragraphs, see wrap
-
-	stage *stage.Stage
-	view  *view.View
+	view    *view.View
+	stage   *stage.Stage
+	clock   *clock.Clock
+	// rec and press are the pointer's gesture and press under way.
 	rec   *viz.Recognizer
-	// forkedAt is when the reader's last action forked the run (-1 when
-	// it did not), for Do to say so after the action's own note.
-	forkedAt int64
-	// noteSlot is the toolbar's free stretch, where short notes go.
-	noteSlot viz.Rect
-	// panelRects are where the panels were drawn last.
-	panelRects []panelRect
-
-	clock *clock.Clock
-
 	press pointerState
-	// cache is what frames remember of the world shown.
-	cache *worldCache
-
+	// builder makes frames from the parts; frame is the last one, built
+	// at version built.
+	builder *build.Builder
+	frame   *frame.Frame
+	built   uint64
 	effects []frame.Effect
 	told    told
 	version uint64
-	built   uint64 // version the frame was built at
-	frame   frame.Frame
 	stats   frame.Stats
 }
 
 // New builds an app from its options. Parameters are assumed checked by
 // viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
 func New(o Options) (*App, error) {
-	a := &App{opts: o, params: o.Params}
-	m := o.Measure
-	if m == nil {
-		m = estimateWidth
-	}
-	a.measure = (&measureCache{f: m, m: map[measureKey]float64{}}).measure
-	a.wraps = map[wrapKey][]string{}
+	a := &App{opts: o, params: o.Params, builder: build.New(o.Measure)}
 	if err := a.params.Check(); err != nil {
 		return nil, err
 	}
@@ -158,9 +135,10 @@ func New(o Options) (*App, error) {
 		a.openMenu(view.Menu{Kind: view.MenuScenarios})
 	case a.scen() == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg().Protocol == raftcore.ProtocolRaft:
 		// The first election takes a while at a watchable speed; say why.
-		a.say(noLeaderYet, frame.ToneText, 20*time.Second)
+		a.say(words.NoLeaderYet, frame.ToneText, 20*time.Second)
 	}
 	a.Resize(o.Width, o.Height)
+	a.settle()
 	return a, nil
 }
 
@@ -203,7 +181,6 @@ func (a *App) replaceSession(s *session.Session) {
 	a.clock.Forget()
 	a.view.ForgetWorld()
 	a.stage.ForgetWorld()
-	a.cache = newWorldCache()
 	a.touchLayout()
 	a.changed()
 }
@@ -255,6 +232,26 @@ func (a *App) plain() bool {
 func (a *App) voice() words.Voice {
 	return words.Voice{Cfg: a.cfg(), Plain: a.plain(), Touch: a.stage.Touch()}
 }
+
+// Frame returns the frame for the current state, building it only when
+// something changed since the last call.
+func (a *App) Frame() *frame.Frame {
+	if a.frame == nil || a.built != a.version || a.frame.W != a.stage.W() || a.frame.H != a.stage.H() {
+		a.stats.FrameBuilds++
+		a.built = a.version
+		a.frame = a.builder.Build(a.parts(), a.version)
+	}
+	return a.frame
+}
+
+// parts are the app's parts, for the builder to read.
+func (a *App) parts() build.Parts {
+	return build.Parts{Session: a.session, View: a.view, Stage: a.stage, Clock: a.clock, Params: a.params,
+		Catalog: a.opts.Scenarios, Rec: a.rec, Pressing: a.press.active}
+}
+
+// measure is the width of s at size in the host's font.
+func (a *App) measure(s string, size float64) float64 { return a.builder.Measure(s, size) }
 
 // cfg is the world's configuration (read only).
 func (a *App) cfg() *raftcore.Config { return a.session.Config() }
@@ -351,6 +348,20 @@ func (a *App) Update(now time.Duration) {
 		a.restIfDue()
 		a.changed()
 	}
+	a.settle()
+}
+
+// settle brings what follows from the parts up to date after anything
+// changed them: the layout (a figure's words may have grown, a partition
+// may have healed), and the open menu, which closes when what it was
+// about is gone (a message that arrived). Building a frame then only
+// reads the parts.
+func (a *App) settle() {
+	a.touchLayout()
+	if m := a.view.Menu(); m.Open() && a.builder.Menu(a.parts(), m) == nil {
+		a.view.CloseMenu()
+		a.changed()
+	}
 }
 
 // afterWorldMoved lets the scenario observe the world and updates what
@@ -363,7 +374,7 @@ func (a *App) afterWorldMoved() {
 		// Not paced step by step: the words follow the story.
 		r.Show(r.Latest())
 	}
-	if a.view.Banner().Text == noLeaderYet && a.leader() >= 0 {
+	if a.view.Banner().Text == words.NoLeaderYet && a.leader() >= 0 {
 		a.view.CloseBanner()
 	}
 	a.touchLayout()
@@ -373,12 +384,8 @@ func (a *App) afterWorldMoved() {
 // so replayable).
 func (a *App) act(x raftcore.Action) error {
 	a.takeOver()
-	forked, at, err := a.session.Act(x)
-	if err != nil {
+	if _, _, err := a.session.Act(x); err != nil {
 		return err
-	}
-	if forked {
-		a.forkedAt = at
 	}
 	a.afterWorldMoved()
 	a.keepMoving()
@@ -409,7 +416,7 @@ func (a *App) Act(data []byte) error {
 // Resize lays the screen out for a canvas of w×h logical pixels.
 func (a *App) Resize(w, h float64) {
 	if a.stage.Resize(w, h) {
-		a.touchLayout()
+		a.settle()
 		a.changed()
 	}
 }
@@ -417,6 +424,7 @@ func (a *App) Resize(w, h float64) {
 // SetTouch tells the app the reader uses a touch screen: targets widen.
 func (a *App) SetTouch(t bool) {
 	if a.stage.SetTouch(t) {
+		a.settle()
 		a.changed()
 	}
 }
@@ -486,23 +494,6 @@ func (a *App) restart(electionTicks int) error {
 	if err := a.start(electionTicks); err != nil {
 		return err
 	}
-	a.note("New run: " + a.describeSetup())
+	a.note("New run: " + words.Setup(a.cfg()))
 	return nil
-}
-
-func (a *App) describeSetup() string {
-	s := fmt.Sprintf("%d machines, %s", a.cfg().Nodes, a.cfg().Protocol)
-	if a.cfg().Protocol == raftcore.ProtocolRaft {
-		var opts []string
-		if a.cfg().PreVote {
-			opts = append(opts, "PreVote")
-		}
-		if a.cfg().CheckQuorum {
-			opts = append(opts, "CheckQuorum")
-		}
-		if len(opts) > 0 {
-			s += " with " + strings.Join(opts, " and ")
-		}
-	}
-	return s + "."
 }

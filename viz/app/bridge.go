@@ -174,8 +174,8 @@ func (a *App) State() Snapshot {
 		Paused: a.clock.Paused(), Visible: a.clock.Visible(), Speed: a.clock.Speed(), SpeedLabel: viz.FormatSpeed(a.clock.Speed()),
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
 		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
-		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.bannerText(),
-		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.questionKey()),
+		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
+		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.session.QuestionKey()),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
 	}
 	if s.Ops == nil {

@@ -5,7 +5,6 @@ import (
 	"iter"
 	"time"
 
-	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
@@ -55,87 +54,11 @@ func (a *App) control(id string) (frame.Widget, error) {
 		closed = append(closed, view.Menu{Kind: view.MenuNode, Node: a.view.Selected()})
 	}
 	for _, m := range closed {
-		if mv := a.buildMenu(m); mv != nil {
+		if mv := a.builder.Menu(a.parts(), m); mv != nil {
 			if w, ok := find(mv.Widgets()); ok {
 				return w, nil
 			}
 		}
 	}
 	return frame.Widget{}, fmt.Errorf("click: no control %q", id)
-}
-
-// widgetAt is the app control under p, topmost first.
-// keySlop is how far around the key's button a press still hits it.
-const keySlop = 5.0
-
-func (a *App) widgetAt(p viz.Point) (frame.Widget, bool) {
-	f := a.Frame()
-	if f.Help != nil {
-		return frame.Widget{}, false
-	}
-	if f.Menu != nil {
-		for w := range f.Menu.Widgets() {
-			if w.Enabled && w.Rect.Contains(p) {
-				return w, true
-			}
-		}
-		if f.Menu.Rect.Contains(p) {
-			return frame.Widget{}, false
-		}
-	}
-	if f.Legend != nil && f.Legend.Close.Rect.Contains(p) {
-		return f.Legend.Close, true
-	}
-	// The key's button is drawn small, to sit over the log rows without
-	// hiding them; it answers a few pixels around it, for a fingertip.
-	if f.Logs.Key.ID != "" && f.Logs.Key.Rect.Inset(-keySlop).Contains(p) {
-		return f.Logs.Key, true
-	}
-	if f.Banner != nil && f.Banner.Close.Rect.Contains(p) {
-		return f.Banner.Close, true
-	}
-	if f.Caption != nil {
-		for w := range f.Caption.Widgets() {
-			if w.Enabled && w.Rect.Contains(p) {
-				return w, true
-			}
-		}
-	}
-	for _, pv := range f.Panels {
-		if !pv.Clip.Contains(p) && !pv.Folded {
-			continue
-		}
-		for _, w := range pv.Widgets {
-			if w.Enabled && w.Rect.Contains(p) {
-				return w, true
-			}
-		}
-	}
-	for _, w := range f.Tabs {
-		if w.Rect.Contains(p) {
-			return w, true
-		}
-	}
-	for _, w := range f.Toolbar {
-		if w.Enabled && w.Rect.Contains(p) {
-			return w, true
-		}
-	}
-	for _, b := range f.Timeline.Buttons {
-		if b.Rect.Contains(p) {
-			return b, true
-		}
-	}
-	return frame.Widget{}, false
-}
-
-// panelAt is the visible panel that holds p.
-func (a *App) panelAt(p viz.Point) (viz.PanelKind, bool) {
-	a.Frame()
-	for _, pn := range a.panelRects {
-		if pn.rect.Contains(p) {
-			return pn.kind, true
-		}
-	}
-	return 0, false
 }

@@ -188,7 +188,7 @@ func (a *App) describeEffects() {
 			wt.Step = step
 		}
 	}
-	if bt := a.bannerText(); bt != t.banner {
+	if bt := a.voice().Banner(a.view.Banner().Text); bt != t.banner {
 		announce(bt)
 		t.banner = bt
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"raftlab/viz"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ func TestDiagramLightsTheLatestTransition(t *testing.T) {
 	}
 	check := func(after string) {
 		t.Helper()
-		d, _ := a.roleDiagram(0, 0, 400)
+		d := a.builder.PanelContent(a.parts(), viz.PanelNode, 400).Diagram
 		require.Equal(t, a.cfg().Name(nodeID(f))+": follower → pre-candidate (forced timeout)", d.Last.Text, after)
 		var hot []string
 		for _, ar := range d.Arrows {

@@ -19,20 +19,20 @@ import (
 // caller to show or to hand back.
 func (a *App) Do(in command.Intent) error {
 	defer a.changed()
-	a.forkedAt = -1
+	defer a.settle()
+	a.session.TakeFork()
 	before := a.view.Banner()
 	defer func() {
 		// Acting in the past forks the run: say so after whatever the
 		// action's own note says, since the reader may not expect it.
-		if a.forkedAt >= 0 {
+		if at, forked := a.session.TakeFork(); forked {
 			own := ""
 			if a.view.Banner() != before {
 				own = a.view.Banner().Text
 			}
-			note := strings.TrimSpace(own + " Acting at " + words.Clock(a.forkedAt) +
+			note := strings.TrimSpace(own + " Acting at " + words.Clock(at) +
 				" started a new run from there; the run you left is kept on the timeline.")
 			a.say(note, frame.ToneText, 8*time.Second)
-			a.forkedAt = -1
 		}
 	}()
 	defer func() {
@@ -96,7 +96,7 @@ func (a *App) Do(in command.Intent) error {
 	case command.ScrollPanel:
 		a.view.ScrollTo(in.Panel, in.Px, math.Inf(1))
 	case command.ScrollLogs:
-		a.view.ScrollLogs(in.Back, a.logMaxBack())
+		a.view.ScrollLogs(in.Back, a.builder.LogMaxBack(a.parts()))
 
 	case command.Act:
 		return a.act(in.Action)
@@ -323,7 +323,7 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	case raftcore.DoWrite:
 		return a.act(a.nextWrite(in.Node))
 	case raftcore.DoRead:
-		x.Key, x.Mode = a.questionKey(), in.Mode
+		x.Key, x.Mode = a.session.QuestionKey(), in.Mode
 		if x.Mode == "" {
 			x.Mode = a.view.ReadMode()
 		}

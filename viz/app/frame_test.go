@@ -10,6 +10,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/build"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
@@ -52,8 +53,8 @@ func checkFrame(t *testing.T, a *App, what string) {
 		if m.Label.Text == "" || m.Selected {
 			continue
 		}
-		tag := viz.XYWH(m.Label.X-a.measure(m.Label.Text, m.Label.Size)/2, m.Label.Y-lineHeight(m.Label.Size)/2,
-			a.measure(m.Label.Text, m.Label.Size), lineHeight(m.Label.Size))
+		tag := viz.XYWH(m.Label.X-a.measure(m.Label.Text, m.Label.Size)/2, m.Label.Y-build.LineHeight(m.Label.Size)/2,
+			a.measure(m.Label.Text, m.Label.Size), build.LineHeight(m.Label.Size))
 		for _, nd := range f.Nodes {
 			disc := viz.XYWH(nd.Center.X-nd.R, nd.Center.Y-nd.R, 2*nd.R, 2*nd.R)
 			if tag.Overlaps(disc) || tag.Overlaps(a.lay().Nodes[nd.Index].Caption) {
@@ -63,9 +64,9 @@ func checkFrame(t *testing.T, a *App, what string) {
 	}
 	// The key's button keeps off the machines and their words, unless
 	// words lie all along the log rows' header.
-	if k := f.Logs.Key; k.ID != "" && !a.keyClear(k.Rect) {
-		for r := range a.keySpots(k.Rect.W, k.Rect.H) {
-			if a.keyClear(r) {
+	if k := f.Logs.Key; k.ID != "" && onMachineWords(a, f, k.Rect) {
+		for x := f.Logs.Rect.X; x+k.Rect.W <= f.Logs.Rect.Right(); x += 6 {
+			if r := viz.XYWH(x, k.Rect.Y, k.Rect.W, k.Rect.H); !onMachineWords(a, f, r) {
 				t.Errorf("%s: the key's button at %v sits on a machine or its words, while %v is clear", what, k.Rect, r)
 				break
 			}
@@ -199,7 +200,7 @@ func TestPhoneTabsReachEveryPanel(t *testing.T) {
 		t.Fatal("a phone canvas should put the panels behind tabs")
 	}
 	for _, k := range viz.PanelKinds() {
-		r, ok := widgetRect(a, tabPrefix+k.Title())
+		r, ok := widgetRect(a, build.TabPrefix+k.Title())
 		if !ok {
 			t.Fatalf("no tab for %v", k)
 		}
@@ -214,7 +215,7 @@ func TestPhoneTabsReachEveryPanel(t *testing.T) {
 		}
 	}
 	// On a phone the menu button is still there.
-	if _, ok := widgetRect(a, idMenu); !ok {
+	if _, ok := widgetRect(a, build.IDMenu); !ok {
 		t.Error("a phone canvas has no menu button")
 	}
 }
@@ -230,7 +231,7 @@ func TestLogWindowScrollsAndSaysWhatIsHidden(t *testing.T) {
 	c.run(a, 2*time.Second)
 	w := a.World()
 	last := w.Node(1).LastIndex()
-	first, capacity := a.logWindow()
+	first, capacity := a.builder.LogWindow(a.parts())
 	if uint64(capacity) >= last {
 		t.Fatalf("the strip holds %d entries, more than the %d written: make the test write more", capacity, last)
 	}
@@ -258,7 +259,7 @@ func TestLogWindowScrollsAndSaysWhatIsHidden(t *testing.T) {
 	a.Wheel(a.Layout().Logs.Center(), 0, 1)
 	a.Wheel(a.Layout().Logs.Center(), 0, 1)
 	f = a.Frame()
-	first2, _ := a.logWindow()
+	first2, _ := a.builder.LogWindow(a.parts())
 	if first2 != first-4 {
 		t.Errorf("two wheel turns moved the window from %d to %d, want %d", first, first2, first-4)
 	}
@@ -269,7 +270,7 @@ func TestLogWindowScrollsAndSaysWhatIsHidden(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		a.Wheel(a.Layout().Logs.Center(), 0, 1)
 	}
-	if first3, _ := a.logWindow(); first3 != 1 {
+	if first3, _ := a.builder.LogWindow(a.parts()); first3 != 1 {
 		t.Errorf("scrolled all the way back the window starts at %d", first3)
 	}
 	if a.Frame().Logs.Before.Text != "" {
@@ -361,4 +362,23 @@ func TestClientPanelStaysStillWhileRequestsWait(t *testing.T) {
 			t.Fatalf("frame %d: the client panel changed while the request waited:\n%v\nwas\n%v", i, got, first)
 		}
 	}
+}
+
+// onMachineWords reports whether r lies on a machine of f, on the words
+// under it, or off the canvas.
+func onMachineWords(a *App, f *frame.Frame, r viz.Rect) bool {
+	if r.Y < 0 || r.Bottom() > f.H {
+		return true
+	}
+	for _, n := range f.Nodes {
+		if r.Overlaps(viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)) {
+			return true
+		}
+		for _, l := range n.Lines {
+			if w := a.measure(l.Text, l.Size); l.Text != "" && r.Overlaps(viz.XYWH(l.X-w/2, l.Y-l.Size/2, w, l.Size)) {
+				return true
+			}
+		}
+	}
+	return false
 }

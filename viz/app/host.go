@@ -27,4 +27,7 @@ func SpeedChosen(parts []string) bool {
 
 // Notify shows a short message from the host (a saved file, a copied
 // link) in the banner.
-func (a *App) Notify(text string) { a.say(text, frame.ToneText, 6*time.Second) }
+func (a *App) Notify(text string) {
+	a.say(text, frame.ToneText, 6*time.Second)
+	a.settle()
+}

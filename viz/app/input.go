@@ -3,9 +3,11 @@ package app
 import (
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
+	"raftlab/viz/frame"
 )
 
 // pointerState is what a press that the gesture recognizer does not see
@@ -69,7 +71,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			return
 		}
 	}
-	g := a.rec.Feed(a.lay(), a.cache.dots, ev)
+	g := a.rec.Feed(a.lay(), build.Dots(a.Frame(), nil), ev)
 	a.gesture(g)
 	if a.rec.Active() || g.Kind != viz.GestureNone {
 		a.changed()
@@ -94,7 +96,7 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		case p.panel >= 0:
 			a.try(command.ScrollPanel{Panel: viz.PanelKind(p.panel), Px: p.startVal - d.Y})
 		case p.logs:
-			if cw := a.logCellWidth(); cw > 0 {
+			if cw := build.LogCellWidth(a.lay()); cw > 0 {
 				a.try(command.ScrollLogs{Back: uint64(max(p.startVal+d.X/cw, 0))})
 			}
 		}
@@ -110,7 +112,7 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 				a.tryLine(w.Do)
 			}
 		} else if logs && tap {
-			if row := a.logRowAt(ev.Pos); row >= 0 {
+			if row := build.LogRowAt(a.lay(), ev.Pos); row >= 0 {
 				a.try(command.Select{Node: row})
 			}
 		}
@@ -128,14 +130,6 @@ func (a *App) pressSlop(touch bool) float64 {
 		return a.rec.Slop(true)
 	}
 	return 6
-}
-
-// bannerText is the banner's text as the reader's hand reads it.
-func (a *App) bannerText() string {
-	if a.view.Banner().Text == noLeaderYet {
-		return a.voice().ForHand(noLeaderYet, noLeaderYetTouch)
-	}
-	return a.view.Banner().Text
 }
 
 // Hover tells the app where the mouse is while no button is down, for
@@ -331,3 +325,20 @@ func (a *App) cutLinks(ids []viz.LinkID) error {
 	}
 	return nil
 }
+
+// hoverKey is what the mouse hovers over in the frame shown, or nothing
+// while no mouse hovers or a press, a gesture or the help is under way.
+func (a *App) hoverKey() view.HoverTarget {
+	p, ok := a.view.Hover()
+	if !ok || a.rec.Active() || a.press.active || a.view.Help() {
+		return view.HoverTarget{}
+	}
+	f := a.Frame()
+	return build.HoverAt(f, a.lay(), p, build.Dots(f, nil))
+}
+
+// widgetAt is the control under p in the frame shown.
+func (a *App) widgetAt(p viz.Point) (frame.Widget, bool) { return build.WidgetAt(a.Frame(), p) }
+
+// panelAt is the panel under p in the frame shown.
+func (a *App) panelAt(p viz.Point) (viz.PanelKind, bool) { return build.PanelAt(a.Frame(), p) }

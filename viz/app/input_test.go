@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"raftlab/viz"
+	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 
 	"github.com/stretchr/testify/require"
 )
@@ -50,7 +52,7 @@ func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 	a := phoneApp(t)
 	var c hostClock
 	row := a.lay().Nodes[2].LogStrip.Center()
-	if !a.lay().Logs.Contains(row) || a.logRowAt(row) != 2 || onWidget(a, row) {
+	if !a.lay().Logs.Contains(row) || build.LogRowAt(a.lay(), row) != 2 || onWidget(a, row) {
 		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
 	}
 	touchAt(a, &c, row, fingerWobble...)
@@ -85,11 +87,11 @@ func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
 	var at viz.Point
 	var kind viz.PanelKind
 	found := false
-	for _, pn := range a.panelRects {
-		for y := pn.rect.Y + 10; y < pn.rect.Bottom()-10 && !found; y += 4 {
-			p := viz.Pt(pn.rect.Center().X, y)
+	for _, pn := range a.Frame().Panels {
+		for y := pn.Rect.Y + 10; y < pn.Rect.Bottom()-10 && !found; y += 4 {
+			p := viz.Pt(pn.Rect.Center().X, y)
 			if !onWidget(a, p) && !a.lay().Logs.Contains(p) {
-				at, kind, found = p, pn.kind, true
+				at, kind, found = p, pn.Kind, true
 			}
 		}
 	}
@@ -150,7 +152,7 @@ func TestTouchReadersAreToldWhatToTap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.view.Banner().Text != noLeaderYet {
+		if a.view.Banner().Text != words.NoLeaderYet {
 			t.Fatalf("the app opens with the banner %q, want the one about the first election", a.view.Banner().Text)
 		}
 		mouse := frameWords(a.Frame())
@@ -167,7 +169,7 @@ func TestTouchReadersAreToldWhatToTap(t *testing.T) {
 		if !strings.Contains(mouse, "Press t") {
 			t.Errorf("embed %v: the first-election banner does not name its key for a mouse reader:\n%s", embed, mouse)
 		}
-		if s := a.State(); s.Banner != noLeaderYetTouch {
+		if s := a.State(); s.Banner != words.NoLeaderYetTouch {
 			t.Errorf("embed %v: the snapshot's banner is %q, want what a touch reader sees", embed, s.Banner)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
 )
 
@@ -29,14 +30,14 @@ func legendText(t *testing.T, a *App) string {
 func TestLegendOpensAndClosesByID(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	require.Nil(t, a.Frame().Legend)
-	require.NoError(t, a.Click(idLegend))
+	require.NoError(t, a.Click(build.IDLegend))
 	l := a.Frame().Legend
 	require.NotNil(t, l)
 	assert.True(t, a.Frame().Logs.Key.On)
-	require.NoError(t, a.Click(idLegendClose))
+	require.NoError(t, a.Click(build.IDLegendClose))
 	assert.Nil(t, a.Frame().Legend)
-	require.NoError(t, a.Click(idLegend))
-	require.NoError(t, a.Click(idLegend), "the key's button closes it too")
+	require.NoError(t, a.Click(build.IDLegend))
+	require.NoError(t, a.Click(build.IDLegend), "the key's button closes it too")
 	assert.Nil(t, a.Frame().Legend)
 	require.NoError(t, a.Do(command.ShowLegend{On: true}))
 	require.NoError(t, a.Do(command.Dismiss{}))
@@ -53,7 +54,7 @@ func TestLegendByTap(t *testing.T) {
 			a.Pointer(viz.PointerEvent{Action: viz.PointerUp, Pos: p, Touch: touch})
 		}
 		// A fingertip just under the small button still opens the key.
-		tap(viz.Pt(key.Rect.Center().X, key.Rect.Bottom()+keySlop-1))
+		tap(viz.Pt(key.Rect.Center().X, key.Rect.Bottom()+build.KeySlop-1))
 		l := a.Frame().Legend
 		require.NotNil(t, l, "touch %v", touch)
 		tap(l.Rect.Center())
@@ -89,7 +90,7 @@ func TestLegendWordsFollowTheProtocol(t *testing.T) {
 	for _, id := range []string{"replicated-memory", "slow-or-dead"} {
 		a := figureApp(t, id, 720, 450)
 		require.True(t, a.plain())
-		require.NoError(t, a.Click(idLegend))
+		require.NoError(t, a.Click(build.IDLegend))
 		text := legendText(t, a)
 		assert.False(t, raftWords.MatchString(text), "%s: %q", id, raftWords.FindAllString(text, -1))
 		assert.Contains(t, text, "value")
@@ -125,7 +126,7 @@ func TestLegendFits(t *testing.T) {
 			apps[id] = figureApp(t, id, s.w, s.h)
 		}
 		for what, a := range apps {
-			require.NoError(t, a.Click(idLegend), what)
+			require.NoError(t, a.Click(build.IDLegend), what)
 			f := a.Frame()
 			require.NotNil(t, f.Legend)
 			assert.Empty(t, f.Overflows(a.measure), "%s at %vx%v", what, s.w, s.h)

@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"raftlab/viz"
 	"raftlab/viz/app/command"
@@ -83,24 +82,8 @@ func (a *App) adopt(s *session.Session) {
 	if names := cfg.Bugs.Names(); len(names) > 0 {
 		// A counterexample from `raftsim explore` runs a broken variant:
 		// without a word the reader would take the broken rule for Raft's.
-		a.say(brokenOnPurpose(names), frame.ToneBad, 0)
+		a.say(words.Broken(names), frame.ToneBad, 0)
 	}
-}
-
-// writeBroken writes, where the setup is described, that the run breaks
-// Raft on purpose and how, if it does: the banner that says so first gives
-// way to the next note.
-func (a *App) writeBroken(wr *writer, size float64) {
-	if names := a.cfg().Bugs.Names(); len(names) > 0 {
-		wr.text("Broken on purpose: "+strings.Join(names, ", ")+".", size, frame.ToneBad, true)
-	}
-}
-
-// brokenOnPurpose tells the reader that the run opened breaks Raft on
-// purpose, and how.
-func brokenOnPurpose(names []string) string {
-	return "This run breaks Raft on purpose (" + strings.Join(names, ", ") +
-		"): what goes wrong here is that bug, not Raft."
 }
 
 // joinQuery joins two parts of a URL query.

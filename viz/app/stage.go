@@ -2,127 +2,18 @@ package app
 
 import (
 	"raftlab/raftcore"
-	"raftlab/viz"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/words"
 )
-
-// captionWord is the widest word a machine's first line under its disc
-// may say (a role of the protocol, or Crashed or Paused), and the widest
-// of their short forms.
-func (a *App) captionWord() (word, short string) {
-	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
-	switch a.cfg().Protocol {
-	case raftcore.ProtocolNaiveCopy:
-		roles = []raftcore.Role{raftcore.RoleReplica}
-	case raftcore.ProtocolFailover:
-		roles = []raftcore.Role{raftcore.RoleLeader, raftcore.RoleFollower}
-	default:
-		if a.cfg().PreVote {
-			roles = append(roles, raftcore.RolePreCandidate)
-		}
-	}
-	said := []string{"Crashed", "Paused"}
-	for _, r := range roles {
-		said = append(said, words.Capital(a.voice().RoleWord(r)))
-	}
-	for _, w := range said {
-		if a.measure(w, sizeSmall) > a.measure(word, sizeSmall) {
-			word = w
-		}
-		if s := shortWord(w); a.measure(s, sizeSmall) > a.measure(short, sizeSmall) {
-			short = s
-		}
-	}
-	return word, short
-}
-
-// shortLetters is how many letters a role word keeps in its short form.
-const shortLetters = 8
-
-// shortWord is the short form of a role word that is too wide for the
-// room under a crowded machine: its first letters and a full stop
-// ("Pre-cand."). Short words are their own short form.
-func shortWord(w string) string {
-	r := []rune(w)
-	if len(r) <= shortLetters+1 {
-		return w
-	}
-	return string(r[:shortLetters]) + "."
-}
-
-// fitRole is the role line that fits room at size: the line itself, else
-// the short form of its role word, else nothing (the machine's shape and
-// colour still say its role), so that no word runs into a neighbour.
-func (a *App) fitRole(line string, room, size float64) string {
-	if a.measure(line, size) <= room+1e-6 {
-		return line
-	}
-	if s := shortWord(line); a.measure(s, size) <= room+1e-6 {
-		return s
-	}
-	return ""
-}
 
 // touchLayout lays the stage out again when what it depends on changed:
 // the canvas, the machines and their words, the toolbar, the panel in
 // front, an embedded figure's words, and the zones the cluster is drawn
 // in (the world's failure domains, or the sides of a clean partition).
 func (a *App) touchLayout() {
-	if a.session == nil {
-		return
-	}
-	w := a.World()
-	in := stage.Input{W: a.stage.W(), H: a.stage.H(), Names: a.machineNames(), Buttons: a.toolbarCommands(),
-		Panels: !a.params.Embed, Tab: a.view.Tab(), Figure: a.figure(), Measure: a.measure}
-	in.Caption, in.Short = a.captionWord()
-	if w.HasZones() {
-		in.WorldZones = make([]int, w.Size())
-		for i := range in.WorldZones {
-			in.WorldZones[i] = w.ZoneOf(nodeID(i))
-		}
-		in.ZoneCount = len(w.Config().Zones)
-	} else {
-		in.Sides = a.session.Sides()
-	}
-	// An embedded app keeps room for its words: a column on the right of
-	// a wide canvas, else a strip at the bottom.
-	switch {
-	case a.figure():
-		g := a.figureGeom()
-		in.W, in.H = g.Stage.W, g.Stage.H
-	case a.params.Embed:
-		if cw := a.captionColumn(); cw > 0 {
-			in.W -= cw
-		} else {
-			in.H = max(in.H-a.captionHeight(), min(in.H, 200))
-		}
-	}
-	if a.stage.Fit(in) {
+	if a.session != nil && a.stage.Fit(a.builder.StageInput(a.parts())) {
 		a.changed()
 	}
-}
-
-// toolbarCommands are the toolbar's buttons. A narrow screen keeps the
-// ones a finger needs and leaves room for the menu button; the keys still
-// do the rest.
-func (a *App) toolbarCommands() []viz.Command {
-	if a.figure() {
-		return []viz.Command{}
-	}
-	if a.params.Embed {
-		return a.embedCommands()
-	}
-	if a.stage.W() < 560 {
-		return []viz.Command{viz.CmdPlayPause, viz.CmdStepBack, viz.CmdStep, viz.CmdClientWrite, viz.CmdHeal, viz.CmdResumeAll, viz.CmdHelp}
-	}
-	return viz.DefaultToolbar()
-}
-
-// embedCommands are the few buttons an embedded figure keeps: time, a
-// client write and healing; the figure's own controls sit in its caption.
-func (a *App) embedCommands() []viz.Command {
-	return []viz.Command{viz.CmdPlayPause, viz.CmdStepBack, viz.CmdStep, viz.CmdClientWrite, viz.CmdHeal, viz.CmdHelp}
 }
 
 // partitionAction writes groups of layout indexes as a partition action,

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/raftcore"
+	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
@@ -76,7 +77,7 @@ func TestClocksPanelShowsOffsetAlertAndLease(t *testing.T) {
 	playFigureThrough(t, a)
 	w := a.World()
 	off := w.ClockOffsetUs(1)
-	require.Less(t, off, int64(-alertOffsetUs))
+	require.Less(t, off, int64(-build.AlertOffsetUs))
 	text = panelText(t, a, "Clocks")
 	assert.Contains(t, text, words.Ms(-off)+" behind, alert (runs at 0.25x)")
 

@@ -186,9 +186,7 @@ func everyText(a *App) map[string]string {
 	for sel := -1; sel < len(f.Nodes); sel++ {
 		a.view.Select(sel, false)
 		for _, k := range []viz.PanelKind{viz.PanelScenario, viz.PanelQuestion, viz.PanelNode, viz.PanelSafety, viz.PanelClient} {
-			wr := a.newWriter(0, 0, 300)
-			a.panelContent(k, wr)
-			p := frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram}
+			p := a.builder.PanelContent(a.parts(), k, 300)
 			merge(frameTexts(&frame.Frame{Panels: []frame.PanelView{p}}), " (panel content)")
 		}
 	}

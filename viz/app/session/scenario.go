@@ -201,3 +201,16 @@ func (r *Scenario) Again() *Scenario {
 	n.autoplay = r.autoplay
 	return n
 }
+
+// ClientKey is the key the lab's client requests write and read: the
+// book's Deployment, whose replica count each write changes.
+const ClientKey = "deployments/web"
+
+// QuestionKey is the key the question panel asks every machine about:
+// the scenario's, or the lab's client key.
+func (s *Session) QuestionKey() string {
+	if s.scen != nil && s.scen.s.UI.Key != "" {
+		return s.scen.s.UI.Key
+	}
+	return ClientKey
+}

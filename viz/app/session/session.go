@@ -26,6 +26,11 @@ type Session struct {
 	paths *paths
 	reads linearize.Cache
 	told  Told
+	// fork is when the last action forked the run, until taken.
+	fork struct {
+		at int64
+		ok bool
+	}
 }
 
 // New starts a run of cfg, playing scen if not nil (scen's Config gives
@@ -78,6 +83,7 @@ func (s *Session) Act(x raftcore.Action) (forked bool, at int64, err error) {
 	}
 	if forked {
 		s.paths = s.paths.forked(at)
+		s.fork.at, s.fork.ok = at, true
 	}
 	return forked, at, nil
 }
@@ -162,4 +168,12 @@ func (s *Session) Leader() int {
 		}
 	}
 	return best
+}
+
+// TakeFork reports whether an action since the last call forked the run
+// (it acted in the past), and at what virtual time; it forgets it.
+func (s *Session) TakeFork() (atUs int64, forked bool) {
+	at, ok := s.fork.at, s.fork.ok
+	s.fork.ok = false
+	return at, ok
 }

@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"raftlab/raftcore"

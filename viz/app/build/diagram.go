@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ type roleEdge struct {
 
 // roleDiagram lays the diagram out at x, y in width w and returns it with
 // its height. With PreVote off there is no pre-candidate box.
-func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
+func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RolePreCandidate, raftcore.RoleCandidate, raftcore.RoleLeader}
 	edges := []roleEdge{
 		{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
@@ -28,12 +28,12 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
 		{raftcore.RoleCandidate, raftcore.RoleCandidate, "new election"},
 	}
-	if !a.cfg().PreVote {
+	if !b.cfg().PreVote {
 		roles = []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
 		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate, "timeout"}}, edges[2:]...)
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
 	}
-	latest, who := a.lastRoleChange()
+	latest, who := b.lastRoleChange()
 	d := &frame.DiagramView{}
 	n := float64(len(roles))
 	gap := 22.0
@@ -41,19 +41,19 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	bh := 40.0
 	top := y + 24 // room for the forward labels and the loop
 	boxOf := map[raftcore.Role]viz.Rect{}
-	members := a.roleMembers()
+	members := b.roleMembers()
 	for i, r := range roles {
 		rect := viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
 		boxOf[r] = rect
-		tone, shape, dashed := roleLook(a.cfg().Protocol, r)
-		b := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
-		b.Label = frame.TextItem{Text: words.Capital(a.voice().RoleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: sizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
+		tone, shape, dashed := roleLook(b.cfg().Protocol, r)
+		box := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
+		box.Label = frame.TextItem{Text: words.Capital(b.Voice().RoleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: SizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
 		who := members[r]
-		if a.measure(who, sizeSmall) > bw-6 {
+		if b.Measure(who, SizeSmall) > bw-6 {
 			who = words.Itoa(strings.Count(who, " ")+1) + " machines"
 		}
-		b.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: sizeSmall, Tone: frame.ToneText, Center: true}
-		d.Boxes = append(d.Boxes, b)
+		box.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: SizeSmall, Tone: frame.ToneText, Center: true}
+		d.Boxes = append(d.Boxes, box)
 	}
 	backDepth := 8.0
 	for _, e := range edges {
@@ -66,18 +66,18 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 			// A loop over the box.
 			cx := f.X + f.W*0.5
 			path = []viz.Point{{X: cx - 7, Y: f.Y}, {X: cx - 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y}}
-			label = frame.TextItem{Text: e.label, X: cx, Y: f.Y - 19, Size: sizeSmall - 3, Tone: frame.ToneMuted, Center: true}
+			label = frame.TextItem{Text: e.label, X: cx, Y: f.Y - 19, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
 		case t.X > f.X:
 			// Forward, between neighbours, across the upper half.
 			ay := f.Y + f.H*0.3
 			path = []viz.Point{{X: f.Right(), Y: ay}, {X: t.X, Y: ay}}
-			label = frame.TextItem{Text: e.label, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: sizeSmall - 3, Tone: frame.ToneMuted, Center: true}
+			label = frame.TextItem{Text: e.label, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
 		default:
 			// Back to the follower, under the boxes.
 			by := f.Bottom() + backDepth
 			path = []viz.Point{{X: f.X + f.W*0.5, Y: f.Bottom()}, {X: f.X + f.W*0.5, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: t.Bottom()}}
-			label = frame.TextItem{Text: e.label, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: sizeSmall - 3, Tone: frame.ToneMuted}
-			label.X -= a.measure(e.label, label.Size)
+			label = frame.TextItem{Text: e.label, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: SizeSmall - 3, Tone: frame.ToneMuted}
+			label.X -= b.Measure(e.label, label.Size)
 			backDepth += 11
 		}
 		if hot {
@@ -87,27 +87,27 @@ func (a *App) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	}
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
-		text := who + ": " + a.voice().RoleWord(latest.From) + " → " + a.voice().RoleWord(latest.To)
+		text := who + ": " + b.Voice().RoleWord(latest.From) + " → " + b.Voice().RoleWord(latest.To)
 		why := ""
 		if latest.Cause != raftcore.CauseNone {
 			why = "(" + latest.Cause.String() + ")"
 		}
-		if why != "" && a.measure(text+" "+why, sizeSmall) <= w {
+		if why != "" && b.Measure(text+" "+why, SizeSmall) <= w {
 			text, why = text+" "+why, ""
 		}
-		d.Last = frame.TextItem{Text: text, X: x, Y: y + h, Size: sizeSmall, Tone: frame.ToneAccent}
-		h += lineHeight(sizeSmall)
+		d.Last = frame.TextItem{Text: text, X: x, Y: y + h, Size: SizeSmall, Tone: frame.ToneAccent}
+		h += LineHeight(SizeSmall)
 		if why != "" {
-			d.Why = frame.TextItem{Text: why, X: x, Y: y + h, Size: sizeSmall, Tone: frame.ToneAccent}
-			h += lineHeight(sizeSmall)
+			d.Why = frame.TextItem{Text: why, X: x, Y: y + h, Size: SizeSmall, Tone: frame.ToneAccent}
+			h += LineHeight(SizeSmall)
 		}
 	}
 	return d, h
 }
 
 // roleMembers names the running machines in each role.
-func (a *App) roleMembers() map[raftcore.Role]string {
-	w := a.World()
+func (b *Builder) roleMembers() map[raftcore.Role]string {
+	w := b.World()
 	out := map[raftcore.Role]string{}
 	for i := 1; i <= w.Size(); i++ {
 		id := raftcore.NodeID(i)
@@ -118,22 +118,22 @@ func (a *App) roleMembers() map[raftcore.Role]string {
 		if out[r] != "" {
 			out[r] += " "
 		}
-		out[r] += a.cfg().Name(id)
+		out[r] += b.cfg().Name(id)
 	}
 	return out
 }
 
 // lastRoleChange is the latest role transition the trace still holds, and
 // the name of the machine that made it.
-func (a *App) lastRoleChange() (*raftcore.RoleChange, string) {
-	tr := a.World().Trace()
+func (b *Builder) lastRoleChange() (*raftcore.RoleChange, string) {
+	tr := b.World().Trace()
 	for k := len(tr) - 1; k >= 0; k-- {
 		e := tr[k]
 		// A machine starting as a follower follows no arrow of the diagram.
 		if e.Kind != raftcore.TraceRole || e.FromRole == raftcore.RoleFollower && e.ToRole == raftcore.RoleFollower {
 			continue
 		}
-		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, a.cfg().Name(e.Node)
+		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, b.cfg().Name(e.Node)
 	}
 	return nil, ""
 }

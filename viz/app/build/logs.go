@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"math"
@@ -12,11 +12,14 @@ import (
 )
 
 // logCellWidth is the width of one log entry in the strips.
-func (a *App) logCellWidth() float64 {
-	if len(a.lay().Nodes) == 0 {
+func (b *Builder) logCellWidth() float64 { return LogCellWidth(b.lay()) }
+
+// LogCellWidth is the width of one log entry in the strips of layout lay.
+func LogCellWidth(lay *viz.Layout) float64 {
+	if len(lay.Nodes) == 0 {
 		return 0
 	}
-	h := a.lay().Nodes[0].LogStrip.H
+	h := lay.Nodes[0].LogStrip.H
 	return math.Min(math.Max(h*1.15, 14), 28)
 }
 
@@ -24,12 +27,12 @@ func (a *App) logCellWidth() float64 {
 // shows the same indexes, so entries line up across machines. By default
 // the window ends at the newest entry anywhere; the view's LogBack
 // scrolls it back, as far as the first entry.
-func (a *App) logWindow() (first uint64, capacity int) {
-	last, capacity := a.logSpan()
+func (b *Builder) logWindow() (first uint64, capacity int) {
+	last, capacity := b.logSpan()
 	if capacity == 0 {
 		return 1, 0
 	}
-	back := min(a.view.LogBack(), a.logMaxBack())
+	back := min(b.View.LogBack(), b.logMaxBack())
 	if last <= uint64(capacity) {
 		return 1, capacity
 	}
@@ -37,13 +40,13 @@ func (a *App) logWindow() (first uint64, capacity int) {
 }
 
 // logSpan is the newest index in any log and how many entries a row holds.
-func (a *App) logSpan() (last uint64, capacity int) {
-	if len(a.lay().Nodes) == 0 {
+func (b *Builder) logSpan() (last uint64, capacity int) {
+	if len(b.lay().Nodes) == 0 {
 		return 0, 0
 	}
-	cw := a.logCellWidth()
-	capacity = max(int(a.lay().Nodes[0].LogStrip.W/cw), 1)
-	w := a.World()
+	cw := b.logCellWidth()
+	capacity = max(int(b.lay().Nodes[0].LogStrip.W/cw), 1)
+	w := b.World()
 	for i := 1; i <= w.Size(); i++ {
 		last = max(last, w.Node(raftcore.NodeID(i)).LastIndex())
 	}
@@ -51,17 +54,17 @@ func (a *App) logSpan() (last uint64, capacity int) {
 }
 
 // logMaxBack is how far back the logs can scroll: to their first entry.
-func (a *App) logMaxBack() uint64 {
-	last, capacity := a.logSpan()
+func (b *Builder) logMaxBack() uint64 {
+	last, capacity := b.logSpan()
 	if last <= uint64(capacity) {
 		return 0
 	}
 	return last - uint64(capacity)
 }
 
-// logRowAt is the machine whose log row holds p, or -1.
-func (a *App) logRowAt(p viz.Point) int {
-	for i, nd := range a.lay().Nodes {
+// LogRowAt is the machine whose log row holds p in layout lay, or -1.
+func LogRowAt(lay *viz.Layout, p viz.Point) int {
+	for i, nd := range lay.Nodes {
 		if nd.LogLabel.Contains(p) || nd.LogStrip.Contains(p) {
 			return i
 		}
@@ -72,11 +75,11 @@ func (a *App) logRowAt(p viz.Point) int {
 // entryColor is the palette index of an entry: its term under Raft; under
 // the naive protocols, which have no terms, the machine that took the
 // write first, so that diverging histories show as different colours.
-func (a *App) entryColor(e raftcore.Entry) int {
-	if a.cfg().Protocol == raftcore.ProtocolRaft {
+func (b *Builder) entryColor(e raftcore.Entry) int {
+	if b.cfg().Protocol == raftcore.ProtocolRaft {
 		return int(e.Term)
 	}
-	if op, ok := a.World().Op(e.Data.OpID); ok {
+	if op, ok := b.World().Op(e.Data.OpID); ok {
 		return int(op.Node)
 	}
 	return 0
@@ -85,8 +88,8 @@ func (a *App) entryColor(e raftcore.Entry) int {
 // entryText is what a cell says: the term under Raft, the written replica
 // count (or a mark for deletes) otherwise, and where the screen speaks
 // plain words, which have no terms.
-func (a *App) entryText(e raftcore.Entry) string {
-	if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
+func (b *Builder) entryText(e raftcore.Entry) string {
+	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
 		return words.Utoa(e.Term)
 	}
 	switch e.Data.Kind {
@@ -107,22 +110,22 @@ func (a *App) entryText(e raftcore.Entry) string {
 	return ""
 }
 
-func (a *App) buildLogs() {
-	f := &a.frame
-	w := a.World()
+func (b *Builder) buildLogs() {
+	f := &b.frame
+	w := b.World()
 	n := w.Size()
 	L := &f.Logs
-	L.Rect = a.lay().Logs
-	first, capacity := a.logWindow()
-	cw := a.logCellWidth()
+	L.Rect = b.lay().Logs
+	first, capacity := b.logWindow()
+	cw := b.logCellWidth()
 	last := first + uint64(capacity) - 1
 	var maxLast uint64
 	for i := 1; i <= n; i++ {
 		maxLast = max(maxLast, w.Node(raftcore.NodeID(i)).LastIndex())
 	}
-	lead := a.leader()
+	lead := b.leader()
 	var leadNode *raftcore.Node
-	if lead >= 0 && a.cfg().Protocol == raftcore.ProtocolRaft {
+	if lead >= 0 && b.cfg().Protocol == raftcore.ProtocolRaft {
 		leadNode = w.Node(nodeID(lead))
 	}
 	if cap(L.Rows) < n {
@@ -130,28 +133,28 @@ func (a *App) buildLogs() {
 	}
 	L.Rows = L.Rows[:n]
 	xOf := func(strip viz.Rect, idx uint64) float64 { return strip.X + float64(idx-first)*cw }
-	for i := 0; i < n && i < len(a.lay().Nodes); i++ {
+	for i := 0; i < n && i < len(b.lay().Nodes); i++ {
 		id := nodeID(i)
 		nd := w.Node(id)
-		ln := a.lay().Nodes[i]
+		ln := b.lay().Nodes[i]
 		row := &L.Rows[i]
-		tone, _, _ := roleLook(a.cfg().Protocol, nd.Role())
+		tone, _, _ := roleLook(b.cfg().Protocol, nd.Role())
 		st := w.Status(id)
 		*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
-			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == a.view.Selected()}
+			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == b.View.Selected()}
 		// The name sits in the middle of its tag, smaller if it is long.
-		name := a.cfg().Name(id)
+		name := b.cfg().Name(id)
 		c := ln.LogLabel.Center()
-		row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: a.fitSize(name, sizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
+		row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, SizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
 		top := min(nd.LastIndex(), last)
 		for idx := first; idx <= top; idx++ {
 			e := nd.Entry(idx)
 			c := frame.LogCell{Rect: viz.XYWH(xOf(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
-				Index: idx, Term: e.Term, Color: a.entryColor(e), Committed: idx <= nd.Commit()}
+				Index: idx, Term: e.Term, Color: b.entryColor(e), Committed: idx <= nd.Commit()}
 			if cw >= 14 {
-				c.Text = a.entryText(e)
+				c.Text = b.entryText(e)
 			}
-			c.Conflict = a.entryConflicts(i, e, leadNode)
+			c.Conflict = b.entryConflicts(i, e, leadNode)
 			row.Cells = append(row.Cells, c)
 		}
 		if c := nd.Commit(); c >= first && c <= last {
@@ -177,29 +180,29 @@ func (a *App) buildLogs() {
 	L.Before, L.After = frame.TextItem{}, frame.TextItem{}
 	L.Header = L.Header[:0]
 	L.Key = frame.Widget{}
-	if n > 0 && len(a.lay().Nodes) > 0 && !L.Rect.Empty() {
-		L.Key = a.legendKey()
+	if n > 0 && len(b.lay().Nodes) > 0 && !L.Rect.Empty() {
+		L.Key = b.legendKey()
 	}
-	if n > 0 && len(a.lay().Nodes) > 0 {
-		strip := a.lay().Nodes[0].LogStrip
-		y := L.Rect.Y - sizeSmall - 3
+	if n > 0 && len(b.lay().Nodes) > 0 {
+		strip := b.lay().Nodes[0].LogStrip
+		y := L.Rect.Y - SizeSmall - 3
 		every := uint64(5)
 		if cw < 18 {
 			every = 10
 		}
 		left, right := strip.X-1e9, strip.Right()+1e9
-		bx := a.lay().Nodes[0].LogLabel.X
+		bx := b.lay().Nodes[0].LogLabel.X
 		if !L.Key.Rect.Empty() {
 			bx = L.Key.Rect.Right() + 6
 			left = bx - 2
 		}
 		if first > 1 {
-			L.Before = frame.TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: bx, Y: y, Size: sizeSmall - 1, Tone: frame.ToneAccent}
-			left = L.Before.X + a.measure(L.Before.Text, L.Before.Size) + 6
+			L.Before = frame.TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
+			left = L.Before.X + b.Measure(L.Before.Text, L.Before.Size) + 6
 		}
 		if maxLast > last {
 			t := strconv.FormatUint(maxLast-last, 10) + " newer →"
-			L.After = frame.TextItem{Text: t, X: strip.Right() - a.measure(t, sizeSmall-1), Y: y, Size: sizeSmall - 1, Tone: frame.ToneAccent}
+			L.After = frame.TextItem{Text: t, X: strip.Right() - b.Measure(t, SizeSmall-1), Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
 			right = L.After.X - 6
 		}
 		// Index numbers over the columns, where the notes leave room.
@@ -209,10 +212,10 @@ func (a *App) buildLogs() {
 			}
 			t := words.Utoa(idx)
 			x := xOf(strip, idx) + cw/2
-			if hw := a.measure(t, sizeSmall-2) / 2; x-hw < left || x+hw > right {
+			if hw := b.Measure(t, SizeSmall-2) / 2; x-hw < left || x+hw > right {
 				continue
 			}
-			L.Header = append(L.Header, frame.TextItem{Text: t, X: x, Y: y + sizeSmall/2, Size: sizeSmall - 2, Tone: frame.ToneMuted, Center: true})
+			L.Header = append(L.Header, frame.TextItem{Text: t, X: x, Y: y + SizeSmall/2, Size: SizeSmall - 2, Tone: frame.ToneMuted, Center: true})
 		}
 	}
 }
@@ -220,9 +223,9 @@ func (a *App) buildLogs() {
 // entryConflicts reports whether machine i's entry differs from what the
 // others hold at the same index: under Raft from the leader's entry, under
 // the naive protocols from any other machine's.
-func (a *App) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) bool {
-	w := a.World()
-	if a.cfg().Protocol == raftcore.ProtocolRaft {
+func (b *Builder) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) bool {
+	w := b.World()
+	if b.cfg().Protocol == raftcore.ProtocolRaft {
 		if lead == nil || lead.LastIndex() < e.Index {
 			return false
 		}
@@ -238,4 +241,18 @@ func (a *App) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) bool 
 		}
 	}
 	return false
+}
+
+// LogMaxBack is how far back the logs of the parts can scroll: to their
+// first entry.
+func (b *Builder) LogMaxBack(p Parts) uint64 {
+	b.Parts = p
+	return b.logMaxBack()
+}
+
+// LogWindow is the first index the log rows of the parts show and how
+// many entries they hold.
+func (b *Builder) LogWindow(p Parts) (first uint64, capacity int) {
+	b.Parts = p
+	return b.logWindow()
 }

@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"iter"
@@ -11,27 +11,27 @@ import (
 
 // Widget ids of the key to the marks.
 const (
-	idLegend      = "legend"
-	idLegendClose = "legend.close"
+	IDLegend      = "legend"
+	IDLegendClose = "legend.close"
 )
 
 // legendKey is the control that opens and closes the key, over the log
 // rows' name tags.
-func (a *App) legendKey() frame.Widget {
-	size := sizeSmall - 1
-	w := frame.Widget{ID: idLegend, Kind: frame.WidgetButton, Label: "Key", On: a.view.Legend(), Enabled: true, Size: size,
-		Do: onOff("legend", !a.view.Legend())}
-	if len(a.lay().Nodes) == 0 {
+func (b *Builder) legendKey() frame.Widget {
+	size := SizeSmall - 1
+	w := frame.Widget{ID: IDLegend, Kind: frame.WidgetButton, Label: "Key", On: b.View.Legend(), Enabled: true, Size: size,
+		Do: onOff("legend", !b.View.Legend())}
+	if len(b.lay().Nodes) == 0 {
 		return frame.Widget{}
 	}
 	// Where machines' words lie all along the header (five members split
 	// on a phone), the key keeps its first place, over some words.
 	first := true
-	for r := range a.keySpots(a.measure(w.Label, size)+12, size+6) {
+	for r := range b.keySpots(b.Measure(w.Label, size)+12, size+6) {
 		if first {
 			w.Rect, first = r, false
 		}
-		if a.keyClear(r) {
+		if b.keyClear(r) {
 			w.Rect = r
 			break
 		}
@@ -43,9 +43,9 @@ func (a *App) legendKey() frame.Widget {
 // preference: over the log rows' name tags, or, where a machine's words
 // come down that far (a small stage in zones), at the other end of the
 // rows' header, or anywhere along it in between.
-func (a *App) keySpots(w, h float64) iter.Seq[viz.Rect] {
+func (b *Builder) keySpots(w, h float64) iter.Seq[viz.Rect] {
 	return func(yield func(viz.Rect) bool) {
-		x, y, right := a.lay().Nodes[0].LogLabel.X, a.lay().Logs.Y-h-3, a.lay().Logs.Right()-w
+		x, y, right := b.lay().Nodes[0].LogLabel.X, b.lay().Logs.Y-h-3, b.lay().Logs.Right()-w
 		if !yield(viz.XYWH(x, y, w, h)) || !yield(viz.XYWH(right, y, w, h)) {
 			return
 		}
@@ -60,11 +60,11 @@ func (a *App) keySpots(w, h float64) iter.Seq[viz.Rect] {
 // keyClear reports whether the key's button at r keeps off every machine,
 // the words drawn under it (the frame's machines are built before the
 // logs), and the canvas edge.
-func (a *App) keyClear(r viz.Rect) bool {
-	if r.Bottom() > a.stage.H() || r.Y < 0 {
+func (b *Builder) keyClear(r viz.Rect) bool {
+	if r.Bottom() > b.Stage.H() || r.Y < 0 {
 		return false
 	}
-	for _, n := range a.frame.Nodes {
+	for _, n := range b.frame.Nodes {
 		if r.Overlaps(viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)) {
 			return false
 		}
@@ -73,7 +73,7 @@ func (a *App) keyClear(r viz.Rect) bool {
 				continue
 			}
 			// The em box, as Frame.Overflows measures words.
-			w, h := a.measure(t.Text, t.Size), t.Size
+			w, h := b.Measure(t.Text, t.Size), t.Size
 			if r.Overlaps(viz.XYWH(t.X-w/2, t.Y-h/2, w, h)) {
 				return false
 			}
@@ -85,14 +85,14 @@ func (a *App) keyClear(r viz.Rect) bool {
 // sampleEntry is the text and colour of an entry on screen that is
 // committed (or not), as its cell shows them; ok is false when no machine
 // holds one.
-func (a *App) sampleEntry(committed bool) (text string, color int, ok bool) {
-	w := a.World()
+func (b *Builder) sampleEntry(committed bool) (text string, color int, ok bool) {
+	w := b.World()
 	for i := 1; i <= w.Size(); i++ {
 		nd := w.Node(raftcore.NodeID(i))
 		for idx := nd.LastIndex(); idx >= 1; idx-- {
 			if (idx <= nd.Commit()) == committed {
 				e := nd.Entry(idx)
-				return a.entryText(e), a.entryColor(e), true
+				return b.entryText(e), b.entryColor(e), true
 			}
 		}
 	}
@@ -105,15 +105,15 @@ type legendWords struct {
 	filled, hollow, commit, timer, highlight, dots, lost string
 }
 
-func (a *App) legendWords() legendWords {
+func (b *Builder) legendWords() legendWords {
 	lw := legendWords{
 		highlight: "Dashed ring: a machine this figure's story is about.",
 		lost:      "Falling cross: a message lost on the way. It never arrives.",
 		dots:      "Dots: messages on their way. A filled dot asks, a ring answers (a cross in it: no).",
 	}
-	raft := a.cfg().Protocol == raftcore.ProtocolRaft
+	raft := b.cfg().Protocol == raftcore.ProtocolRaft
 	switch {
-	case raft && a.plain():
+	case raft && b.Plain():
 		lw.filled = "Filled: a write this machine knows is committed: a majority holds it, so it stays. It shows the value written."
 		lw.hollow = "Hollow: a write held here but not yet committed. It may still be replaced."
 		lw.commit = "Green bar: committed up to here. The triangle under it: carried out up to there."
@@ -126,7 +126,7 @@ func (a *App) legendWords() legendWords {
 	default:
 		lw.filled = "Each cell is a write, showing the value set (or the order's number; w: a longer value, x: a delete). It counts the moment it lands: nothing waits, so no cell is hollow. Colour: the machine that took the write."
 		lw.commit = "Green bar: where the history counts as done; here always at its end."
-		if a.cfg().Protocol == raftcore.ProtocolFailover {
+		if b.cfg().Protocol == raftcore.ProtocolFailover {
 			lw.timer = "Ring: how long a machine has not heard from the authority. When it closes, it makes itself the authority."
 		} else {
 			lw.dots = "Dots: copies on their way to the other machines."
@@ -137,32 +137,32 @@ func (a *App) legendWords() legendWords {
 
 // buildLegend lays the key out over the stage, above the log rows, or
 // returns nil when it is closed.
-func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
-	if !a.view.Legend() {
+func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
+	if !b.View.Legend() {
 		return nil
 	}
-	lw := a.legendWords()
+	lw := b.legendWords()
 	pad := 10.0
 	// Wide enough that most lines take one line, so the card is short
 	// enough to stand above the log rows.
-	width := math.Min(a.stage.W()-16, 560)
-	size := sizeSmall
-	if a.stage.W() < 500 {
-		size = sizeSmall - 1
+	width := math.Min(b.Stage.W()-16, 560)
+	size := SizeSmall
+	if b.Stage.W() < 500 {
+		size = SizeSmall - 1
 	}
 	cellH := 16.0
 	cellW := 20.0
 	nodeR := 7.0
-	msgR := math.Max(a.lay().MessageRadius, 4)
+	msgR := math.Max(b.lay().MessageRadius, 4)
 	sampleW := 3*cellW + 4
 	textX := pad + sampleW + 10
 	textW := width - textX - pad
 	lv := &frame.LegendView{}
 	y := pad
-	lv.Title = frame.TextItem{Text: "Key", X: pad, Y: y, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
-	y += lineHeight(sizeTitle) + 4
+	lv.Title = frame.TextItem{Text: "Key", X: pad, Y: y, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
+	y += LineHeight(SizeTitle) + 4
 	row := func(sampleH float64, words string) *frame.LegendRow {
-		wr := a.newWriter(textX, y, textW)
+		wr := b.newWriter(textX, y, textW)
 		wr.text(words, size, frame.ToneText, false)
 		h := math.Max(sampleH, wr.height())
 		r := frame.LegendRow{Sample: viz.XYWH(pad, y+(h-sampleH)/2, sampleW, sampleH), Lines: wr.lines}
@@ -179,19 +179,19 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 	cells := func(r *frame.LegendRow, committed ...bool) *frame.LogRow {
 		lr := &frame.LogRow{Strip: viz.XYWH(r.Sample.X, r.Sample.Y, float64(len(committed))*cellW, cellH), CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1}
 		for i, c := range committed {
-			text, color, ok := a.sampleEntry(c)
+			text, color, ok := b.sampleEntry(c)
 			if !ok {
-				text, color, ok = a.sampleEntry(!c)
+				text, color, ok = b.sampleEntry(!c)
 			}
 			if !ok {
-				text, color = a.fallbackEntry(c)
+				text, color = b.fallbackEntry(c)
 			}
 			lr.Cells = append(lr.Cells, frame.LogCell{Rect: viz.XYWH(lr.Strip.X+float64(i)*cellW+1, lr.Strip.Y+1, cellW-2, cellH-2), Index: uint64(i + 1), Color: color, Committed: c, Text: text})
 		}
 		r.Log = lr
 		return lr
 	}
-	naive := a.cfg().Protocol != raftcore.ProtocolRaft
+	naive := b.cfg().Protocol != raftcore.ProtocolRaft
 	cells(row(cellH, lw.filled), true)
 	if lw.hollow != "" {
 		cells(row(cellH, lw.hollow), false)
@@ -218,14 +218,14 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
 		n.Timer, n.TimerTone = 0.6, frame.ToneMuted
 	}
-	if a.scen() != nil {
+	if b.scen() != nil {
 		node(frame.NodeView{}, row(ring, lw.highlight))
 		lv.Rows[len(lv.Rows)-1].Nodes[0].Highlight = true
 	}
 	{
 		r := row(2*msgR+4, lw.dots)
 		c := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
-		if naive && a.cfg().Protocol == raftcore.ProtocolNaiveCopy {
+		if naive && b.cfg().Protocol == raftcore.ProtocolNaiveCopy {
 			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: frame.ToneCopy})
 		} else {
 			tone := frame.ToneAppend
@@ -240,18 +240,18 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 	}
 	h := y - 4 + pad
 	// Above the log rows if there is room, else as low as fits.
-	x := math.Max((a.stage.W()-width)/2, 8)
-	if len(a.lay().Nodes) > 0 {
-		x = math.Max(math.Min(a.lay().Nodes[0].LogLabel.X, a.stage.W()-width-8), 8)
+	x := math.Max((b.Stage.W()-width)/2, 8)
+	if len(b.lay().Nodes) > 0 {
+		x = math.Max(math.Min(b.lay().Nodes[0].LogLabel.X, b.Stage.W()-width-8), 8)
 	}
 	// Above its button if there is room, else under the log rows, else
 	// in the middle.
 	top := key.Rect.Y - 6 - h
-	if below := a.lay().Logs.Bottom() + 6; top < 4 && below+h <= a.stage.H()-4 {
+	if below := b.lay().Logs.Bottom() + 6; top < 4 && below+h <= b.Stage.H()-4 {
 		top = below
 	}
 	if key.Rect.Empty() || top < 4 {
-		top = math.Max((a.stage.H()-h)/2, 4)
+		top = math.Max((b.Stage.H()-h)/2, 4)
 	}
 	off := viz.Pt(x, top)
 	lv.Rect = viz.XYWH(x, top, width, h)
@@ -283,16 +283,16 @@ func (a *App) buildLegend(key frame.Widget) *frame.LegendView {
 			r.Msgs[j].Pos = r.Msgs[j].Pos.Add(off)
 		}
 	}
-	s := sizeTitle + 8
+	s := SizeTitle + 8
 	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
-	lv.Close = frame.Widget{ID: idLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Do: "legend off"}
+	lv.Close = frame.Widget{ID: IDLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Do: "legend off"}
 	return lv
 }
 
 // fallbackEntry is the text and colour of a made-up entry, for a key
 // opened before anything is written.
-func (a *App) fallbackEntry(committed bool) (string, int) {
-	if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
+func (b *Builder) fallbackEntry(committed bool) (string, int) {
+	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
 		if committed {
 			return "1", 1
 		}

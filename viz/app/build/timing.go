@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"strconv"
@@ -15,15 +15,15 @@ import (
 // leader took to replace) and the clocks (each machine's offset from true
 // time, as a time-sync alert sees it, and the leader's lease).
 
-// alertOffsetUs is the offset at which the lesson's operators are alerted.
-const alertOffsetUs = 100_000
+// AlertOffsetUs is the offset at which the lesson's operators are alerted.
+const AlertOffsetUs = 100_000
 
 // timingPanel is the timing panel the scenario shows, if any.
-func (a *App) timingPanel() (scenarios.Panel, bool) {
-	if a.scen() == nil {
+func (b *Builder) timingPanel() (scenarios.Panel, bool) {
+	if b.scen() == nil {
 		return "", false
 	}
-	for _, p := range a.scen().Spec().UI.Panels {
+	for _, p := range b.scen().Spec().UI.Panels {
 		if p == scenarios.PanelElections || p == scenarios.PanelClocks {
 			return p, true
 		}
@@ -32,8 +32,8 @@ func (a *App) timingPanel() (scenarios.Panel, bool) {
 }
 
 // timingTitle is the Node panel's title while it shows a timing panel.
-func (a *App) timingTitle() (string, bool) {
-	switch p, _ := a.timingPanel(); p {
+func (b *Builder) timingTitle() (string, bool) {
+	switch p, _ := b.timingPanel(); p {
 	case scenarios.PanelElections:
 		return "Elections", true
 	case scenarios.PanelClocks:
@@ -44,12 +44,12 @@ func (a *App) timingTitle() (string, bool) {
 
 // timingSection writes the scenario's timing panel, if it has one, and
 // reports whether it did.
-func (a *App) timingSection(wr *writer) bool {
-	switch p, _ := a.timingPanel(); p {
+func (b *Builder) timingSection(wr *writer) bool {
+	switch p, _ := b.timingPanel(); p {
 	case scenarios.PanelElections:
-		a.electionsSection(wr)
+		b.electionsSection(wr)
 	case scenarios.PanelClocks:
-		a.clocksSection(wr)
+		b.clocksSection(wr)
 	default:
 		return false
 	}
@@ -58,14 +58,14 @@ func (a *App) timingSection(wr *writer) bool {
 
 // pair writes a muted label and its value beside it, at in from the left.
 func (wr *writer) pair(label, value string, tone frame.Tone, in float64) {
-	wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y, Size: sizeBody, Tone: frame.ToneMuted})
-	wr.indent(value, sizeBody, tone, false, in)
+	wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y, Size: SizeBody, Tone: frame.ToneMuted})
+	wr.indent(value, SizeBody, tone, false, in)
 }
 
-func (a *App) electionsSection(wr *writer) {
-	w := a.World()
-	s := a.scen().Tracker().Elections(0, w.Now())
-	in := a.measure("leader changes ", sizeBody) + 4
+func (b *Builder) electionsSection(wr *writer) {
+	w := b.World()
+	s := b.scen().Tracker().Elections(0, w.Now())
+	in := b.Measure("leader changes ", SizeBody) + 4
 	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", frame.ToneText, in)
 	failover, tone := "no leader crashed", frame.ToneMuted
 	if n := len(s.FailoversUs); n > 0 {
@@ -84,18 +84,18 @@ func (a *App) electionsSection(wr *writer) {
 	}
 }
 
-func (a *App) clocksSection(wr *writer) {
-	w := a.World()
-	wr.text("True time "+words.Clock(w.Now())+". Alert when a clock is off by more than "+words.Ms(alertOffsetUs)+".", sizeBody, frame.ToneText, false)
+func (b *Builder) clocksSection(wr *writer) {
+	w := b.World()
+	wr.text("True time "+words.Clock(w.Now())+". Alert when a clock is off by more than "+words.Ms(AlertOffsetUs)+".", SizeBody, frame.ToneText, false)
 	in := 0.0
 	for i := 0; i < w.Size(); i++ {
-		in = max(in, a.measure(a.cfg().Name(nodeID(i))+" ", sizeBody)+4)
+		in = max(in, b.Measure(b.cfg().Name(nodeID(i))+" ", SizeBody)+4)
 	}
 	for i := 0; i < w.Size(); i++ {
 		id := nodeID(i)
 		off := w.ClockOffsetUs(id)
 		line, tone := offsetWords(off), frame.ToneText
-		if abs(off) > alertOffsetUs {
+		if abs(off) > AlertOffsetUs {
 			line, tone = line+", alert", frame.ToneBad
 		}
 		if d := w.Drift(id); d != 1 {
@@ -104,7 +104,7 @@ func (a *App) clocksSection(wr *writer) {
 		if end, ok := w.LeaderLeaseEnd(id); ok {
 			line += "; leads, lease to " + words.Clock(end)
 		}
-		wr.pair(a.cfg().Name(id), line, tone, in)
+		wr.pair(b.cfg().Name(id), line, tone, in)
 	}
 }
 
@@ -137,7 +137,7 @@ func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, frame.Tone, bool
 	if abs(off) >= 1000 {
 		text += " " + words.Ms(off)
 	}
-	if abs(off) > alertOffsetUs {
+	if abs(off) > AlertOffsetUs {
 		tone = frame.ToneBad
 	}
 	return text, tone, true
@@ -146,11 +146,11 @@ func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, frame.Tone, bool
 // leaseWords are the words under a leader in the clock figure, which is
 // about how long a leader trusts its lease: when, in true time, it runs
 // out.
-func (a *App) leaseWords(id raftcore.NodeID) (string, bool) {
-	if p, _ := a.timingPanel(); p != scenarios.PanelClocks {
+func (b *Builder) leaseWords(id raftcore.NodeID) (string, bool) {
+	if p, _ := b.timingPanel(); p != scenarios.PanelClocks {
 		return "", false
 	}
-	end, ok := a.World().LeaderLeaseEnd(id)
+	end, ok := b.World().LeaderLeaseEnd(id)
 	if !ok {
 		return "", false
 	}

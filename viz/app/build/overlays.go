@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"math"
@@ -9,47 +9,43 @@ import (
 )
 
 // buildOverlays builds the menu, help, banner and hover text.
-func (a *App) buildOverlays() {
-	f := &a.frame
+func (b *Builder) buildOverlays() {
+	f := &b.frame
 	f.Caption = nil
 	switch {
-	case a.figure():
-		a.buildFigure()
-	case a.params.Embed:
-		f.Caption = a.buildCaption()
+	case b.Figure():
+		b.buildFigure()
+	case b.Params.Embed:
+		f.Caption = b.buildCaption()
 	}
-	f.Menu = a.buildMenu(a.view.Menu())
-	if f.Menu == nil {
-		// What it was about is gone.
-		a.view.CloseMenu()
-	}
-	f.Legend = a.buildLegend(f.Logs.Key)
+	f.Menu = b.buildMenu(b.View.Menu())
+	f.Legend = b.buildLegend(f.Logs.Key)
 	f.Help = nil
-	if a.view.Help() {
-		f.Help = a.buildHelp()
+	if b.View.Help() {
+		f.Help = b.buildHelp()
 	}
 	f.Banner = nil
-	if !a.params.Embed {
-		f.Banner = a.buildBanner()
+	if !b.Params.Embed {
+		f.Banner = b.buildBanner()
 	}
-	f.Tooltip = a.buildTooltip()
+	f.Tooltip = b.buildTooltip()
 	f.Stroke = f.Stroke[:0]
-	if a.rec.Active() {
-		f.Stroke = append(f.Stroke, a.rec.Stroke()...)
+	if b.Rec.Active() {
+		f.Stroke = append(f.Stroke, b.Rec.Stroke()...)
 	}
 }
 
-func (a *App) buildHelp() *frame.HelpView {
+func (b *Builder) buildHelp() *frame.HelpView {
 	// One column if it fits, else two side by side, else smaller text.
 	for _, try := range []struct {
 		cols int
 		size float64
-	}{{1, sizeBody}, {2, sizeBody}, {2, sizeSmall}, {2, sizeSmall - 2}} {
-		if hv := a.layoutHelp(try.cols, try.size); hv != nil {
+	}{{1, SizeBody}, {2, SizeBody}, {2, SizeSmall}, {2, SizeSmall - 2}} {
+		if hv := b.layoutHelp(try.cols, try.size); hv != nil {
 			return hv
 		}
 	}
-	return a.layoutHelpForce()
+	return b.layoutHelpForce()
 }
 
 var gestureHelp = []string{
@@ -67,42 +63,42 @@ var gestureHelpTouch = []string{
 
 // layoutHelp lays the help out in cols columns at text size size, or
 // returns nil when it does not fit the canvas.
-func (a *App) layoutHelp(cols int, size float64) *frame.HelpView {
-	hv := a.helpAt(cols, size)
-	if hv.Rect.H > a.stage.H()-8 || hv.Rect.W > a.stage.W()-8 {
+func (b *Builder) layoutHelp(cols int, size float64) *frame.HelpView {
+	hv := b.helpAt(cols, size)
+	if hv.Rect.H > b.Stage.H()-8 || hv.Rect.W > b.Stage.W()-8 {
 		return nil
 	}
 	return hv
 }
 
 // layoutHelpForce is the smallest help, whatever its height.
-func (a *App) layoutHelpForce() *frame.HelpView { return a.helpAt(2, sizeSmall-2) }
+func (b *Builder) layoutHelpForce() *frame.HelpView { return b.helpAt(2, SizeSmall-2) }
 
-func (a *App) helpAt(cols int, size float64) *frame.HelpView {
+func (b *Builder) helpAt(cols int, size float64) *frame.HelpView {
 	pad := 14.0
-	colW := math.Min(480, (a.stage.W()-8-2*pad-24*float64(cols-1))/float64(cols))
-	top := pad + lineHeight(sizeTitle) + 6
-	keys := a.newWriter(pad, top, colW)
-	keyW := a.measure("Space", size) + 14
-	for _, b := range viz.KeyBindings() {
-		keys.lines = append(keys.lines, frame.TextItem{Text: b.Label, X: keys.x, Y: keys.y, Size: size, Tone: frame.ToneAccent, Bold: true})
-		keys.indent(b.Desc, size, frame.ToneText, false, keyW)
+	colW := math.Min(480, (b.Stage.W()-8-2*pad-24*float64(cols-1))/float64(cols))
+	top := pad + LineHeight(SizeTitle) + 6
+	keys := b.newWriter(pad, top, colW)
+	keyW := b.Measure("Space", size) + 14
+	for _, kb := range viz.KeyBindings() {
+		keys.lines = append(keys.lines, frame.TextItem{Text: kb.Label, X: keys.x, Y: keys.y, Size: size, Tone: frame.ToneAccent, Bold: true})
+		keys.indent(kb.Desc, size, frame.ToneText, false, keyW)
 	}
 	more := keys
 	if cols == 2 {
-		more = a.newWriter(pad+colW+24, top, colW)
+		more = b.newWriter(pad+colW+24, top, colW)
 	} else {
 		more.gap(8)
 	}
 	help := gestureHelp
-	if a.stage.Touch() {
+	if b.Stage.Touch() {
 		help = gestureHelpTouch
 	}
 	for _, t := range help {
 		more.item("•", frame.ToneAccent, t, size, frame.ToneText)
 	}
 	more.gap(4)
-	more.text(a.voice().ForHand("Press any key or click to close.", "Tap anywhere to close."), sizeSmall, frame.ToneMuted, false)
+	more.text(b.Voice().ForHand("Press any key or click to close.", "Tap anywhere to close."), SizeSmall, frame.ToneMuted, false)
 	bw := pad*2 + colW
 	h := keys.y + pad
 	lines := keys.lines
@@ -111,10 +107,10 @@ func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 		h = math.Max(h, more.y+pad)
 		lines = append(lines, more.lines...)
 	}
-	x := (a.stage.W() - bw) / 2
-	y := math.Max((a.stage.H()-h)/2, 4)
+	x := (b.Stage.W() - bw) / 2
+	y := math.Max((b.Stage.H()-h)/2, 4)
 	hv := &frame.HelpView{Rect: viz.XYWH(x, y, bw, h)}
-	hv.Title = frame.TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
+	hv.Title = frame.TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
 	for _, l := range lines {
 		l.X += x
 		l.Y += y
@@ -123,49 +119,49 @@ func (a *App) helpAt(cols int, size float64) *frame.HelpView {
 	return hv
 }
 
-func (a *App) buildBanner() *frame.BannerView {
-	if a.view.Banner().Text == "" {
+func (b *Builder) buildBanner() *frame.BannerView {
+	if b.View.Banner().Text == "" {
 		return nil
 	}
 	// A short note takes the toolbar's free stretch (in place of the
 	// status line), where it hides nothing.
-	if slot := a.noteSlot; slot.W > 200 {
-		size := sizeSmall + 1
-		lines := a.wrap(a.bannerText(), size, slot.W-40)
-		if lh := lineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
-			bv := &frame.BannerView{Rect: slot, Tone: a.view.Banner().Tone, InToolbar: true}
+	if slot := b.noteSlot; slot.W > 200 {
+		size := SizeSmall + 1
+		lines := b.wrap(b.Voice().Banner(b.View.Banner().Text), size, slot.W-40)
+		if lh := LineHeight(size); len(lines) <= 2 && float64(len(lines))*lh <= slot.H {
+			bv := &frame.BannerView{Rect: slot, Tone: b.View.Banner().Tone, InToolbar: true}
 			y := slot.Y + (slot.H-float64(len(lines))*lh)/2
 			for i, l := range lines {
 				bv.Lines = append(bv.Lines, frame.TextItem{Text: l, X: slot.X + 10, Y: y + float64(i)*lh, Size: size, Tone: frame.ToneText})
 			}
 			bv.Close = closeBanner(viz.XYWH(slot.Right()-26, slot.Y+(slot.H-22)/2, 22, 22))
-			a.frame.Status = frame.TextItem{}
+			b.frame.Status = frame.TextItem{}
 			return bv
 		}
 	}
-	c := a.lay().Cluster
+	c := b.lay().Cluster
 	bw := math.Min(c.W-16, 560)
 	if bw < 120 {
-		bw = math.Min(a.stage.W()-16, 560)
+		bw = math.Min(b.Stage.W()-16, 560)
 	}
 	pad := 8.0
 	close := 22.0
-	wr := a.newWriter(pad, pad, bw-2*pad-close)
-	wr.text(a.bannerText(), sizeBody, frame.ToneText, false)
+	wr := b.newWriter(pad, pad, bw-2*pad-close)
+	wr.text(b.Voice().Banner(b.View.Banner().Text), SizeBody, frame.ToneText, false)
 	h := wr.y + pad - 2
 	x := math.Max(c.X+(c.W-bw)/2, 4)
-	r := a.quietSpot(viz.XYWH(x, 0, bw, h))
-	if a.stage.Sheet() && len(a.lay().Tabs) > 0 {
+	r := b.quietSpot(viz.XYWH(x, 0, bw, h))
+	if b.Stage.Sheet() && len(b.lay().Tabs) > 0 {
 		// On a phone the cluster has no room to spare: the note covers
 		// the top of the panels instead.
-		r = viz.XYWH(x, a.lay().Tabs[0].Rect.Y, bw, h)
+		r = viz.XYWH(x, b.lay().Tabs[0].Rect.Y, bw, h)
 	}
-	if lr, lw, ok := a.emptyLogsSpot(pad, close); ok {
+	if lr, lw, ok := b.emptyLogsSpot(pad, close); ok {
 		// While every log is empty (the first election), their rows are
 		// the one place the note hides nothing.
 		r, wr = lr, lw
 	}
-	bv := &frame.BannerView{Rect: r, Tone: a.view.Banner().Tone}
+	bv := &frame.BannerView{Rect: r, Tone: b.View.Banner().Tone}
 	for _, l := range wr.lines {
 		l.X += r.X
 		l.Y += r.Y
@@ -178,9 +174,9 @@ func (a *App) buildBanner() *frame.BannerView {
 // emptyLogsSpot is the banner laid out over the log rows, when every log is
 // still empty and the note fits there (down to the tabs on a phone, to the
 // timeline elsewhere).
-func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
-	lg := a.lay().Logs
-	w := a.World()
+func (b *Builder) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
+	lg := b.lay().Logs
+	w := b.World()
 	for id := raftcore.NodeID(1); int(id) <= w.Size(); id++ {
 		if w.Node(id).LastIndex() > 0 {
 			return viz.Rect{}, nil, false
@@ -189,17 +185,17 @@ func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 	if lg.W < 160 {
 		return viz.Rect{}, nil, false
 	}
-	bottom := a.lay().Timeline.Y
-	if a.stage.Sheet() && len(a.lay().Tabs) > 0 {
-		bottom = a.lay().Tabs[0].Rect.Y
+	bottom := b.lay().Timeline.Y
+	if b.Stage.Sheet() && len(b.lay().Tabs) > 0 {
+		bottom = b.lay().Tabs[0].Rect.Y
 	}
 	if bottom <= 0 {
-		bottom = a.stage.H()
+		bottom = b.Stage.H()
 	}
 	bw := math.Min(lg.W, 560)
-	for _, size := range []float64{sizeBody, sizeSmall + 1, sizeSmall} {
-		wr := a.newWriter(pad, pad/2, bw-2*pad-close)
-		wr.text(a.bannerText(), size, frame.ToneText, false)
+	for _, size := range []float64{SizeBody, SizeSmall + 1, SizeSmall} {
+		wr := b.newWriter(pad, pad/2, bw-2*pad-close)
+		wr.text(b.Voice().Banner(b.View.Banner().Text), size, frame.ToneText, false)
 		if h := wr.y + pad/2; lg.Y+h <= bottom-2 {
 			return viz.XYWH(lg.X, lg.Y, bw, h), wr, true
 		}
@@ -209,24 +205,24 @@ func (a *App) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 
 // quietSpot places a box of r's size at the top or the bottom of the
 // cluster, wherever it hides less of the machines and their words.
-func (a *App) quietSpot(r viz.Rect) viz.Rect {
-	c := a.lay().Cluster
-	return a.quietest(viz.XYWH(r.X, c.Y+4, r.W, r.H), viz.XYWH(r.X, c.Bottom()-r.H-4, r.W, r.H))
+func (b *Builder) quietSpot(r viz.Rect) viz.Rect {
+	c := b.lay().Cluster
+	return b.quietest(viz.XYWH(r.X, c.Y+4, r.W, r.H), viz.XYWH(r.X, c.Bottom()-r.H-4, r.W, r.H))
 }
 
 // quietest is the place among tries that hides least of the machines, their
 // words and the zones' labels; the first of equals.
-func (a *App) quietest(tries ...viz.Rect) viz.Rect {
+func (b *Builder) quietest(tries ...viz.Rect) viz.Rect {
 	best, bestCost := tries[0], math.Inf(1)
 	for _, try := range tries {
 		cost := 0.0
-		for _, n := range a.lay().Nodes {
-			R := a.lay().NodeRadius
+		for _, n := range b.lay().Nodes {
+			R := b.lay().NodeRadius
 			// The disc, its badges above and its two lines below.
 			around := viz.XYWH(n.Center.X-R-30, n.Center.Y-R-22, 2*R+60, 2*R+58)
 			cost += overlapArea(try, around)
 		}
-		for _, z := range a.lay().Zones {
+		for _, z := range b.lay().Zones {
 			cost += overlapArea(try, z.Label)
 		}
 		if cost < bestCost-1 {
@@ -247,5 +243,5 @@ func overlapArea(a, b viz.Rect) float64 {
 
 // closeBanner is the banner's close button at r.
 func closeBanner(r viz.Rect) frame.Widget {
-	return frame.Widget{ID: idBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Do: "close-note"}
+	return frame.Widget{ID: IDBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Do: "close-note"}
 }

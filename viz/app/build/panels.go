@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"math"
@@ -49,24 +49,24 @@ func firstViolation(w *raftcore.World, rule raftcore.Rule) (raftcore.Violation, 
 // minTabSize is the smallest text a tab's label shrinks to.
 const minTabSize = 9.0
 
-func (a *App) buildPanels() {
-	f := &a.frame
+func (b *Builder) buildPanels() {
+	f := &b.frame
 	f.Panels = f.Panels[:0]
 	f.Tabs = f.Tabs[:0]
 	// One size for every tab, the largest at which each label fits its
 	// tab: narrow tabs (a figure at column width) get smaller words rather
 	// than clipped ones.
-	size := sizeSmall + 1
-	for _, t := range a.lay().Tabs {
-		size = math.Min(size, math.Max(a.fitSize(a.tabLabel(t.Kind), sizeSmall+1, t.Rect.W-6), minTabSize))
+	size := SizeSmall + 1
+	for _, t := range b.lay().Tabs {
+		size = math.Min(size, math.Max(b.fitSize(b.tabLabel(t.Kind), SizeSmall+1, t.Rect.W-6), minTabSize))
 	}
-	for _, t := range a.lay().Tabs {
-		f.Tabs = append(f.Tabs, frame.Widget{ID: tabPrefix + t.Kind.Title(), Kind: frame.WidgetTab, Rect: t.Rect, Label: a.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
+	for _, t := range b.lay().Tabs {
+		f.Tabs = append(f.Tabs, frame.Widget{ID: TabPrefix + t.Kind.Title(), Kind: frame.WidgetTab, Rect: t.Rect, Label: b.tabLabel(t.Kind), On: t.Active, Enabled: true, Size: size,
 			Do: "panel " + t.Kind.Title()})
 	}
 	var kinds []viz.PanelKind
 	var rects []viz.Rect
-	for _, p := range a.lay().Panels {
+	for _, p := range b.lay().Panels {
 		if p.Visible && !p.Rect.Empty() {
 			kinds = append(kinds, p.Kind)
 			rects = append(rects, p.Rect)
@@ -76,35 +76,28 @@ func (a *App) buildPanels() {
 	// place (and scrolled) afterwards.
 	contents := make([]*writer, len(kinds))
 	for i, k := range kinds {
-		contents[i] = a.newWriter(0, 0, rects[i].W-2*panelPad)
-		a.panelContent(k, contents[i])
+		contents[i] = b.newWriter(0, 0, rects[i].W-2*panelPad)
+		b.panelContent(k, contents[i])
 	}
-	if !a.lay().Tabbed && len(rects) > 1 {
-		rects = a.fitPanels(kinds, contents, rects)
+	if !b.lay().Tabbed && len(rects) > 1 {
+		rects = b.fitPanels(kinds, contents, rects)
 	}
-	a.panelRects = a.panelRects[:0]
 	for i, k := range kinds {
-		f.Panels = append(f.Panels, a.placePanel(k, rects[i], contents[i]))
-		a.panelRects = append(a.panelRects, panelRect{k, rects[i]})
+		f.Panels = append(f.Panels, b.placePanel(k, rects[i], contents[i]))
 	}
-}
-
-type panelRect struct {
-	kind viz.PanelKind
-	rect viz.Rect
 }
 
 // Panel padding and the height of a stacked panel's title.
 const (
 	panelPad    = 8.0
-	panelHeader = 6 + sizeTitle*1.35 + 1 + 4
+	panelHeader = 6 + SizeTitle*1.35 + 1 + 4
 )
 
 // fitPanels shares the column of stacked panels out by content: a panel
 // with little to say takes little room, and the rest goes to those that
 // need it. The layout's equal split is the starting point: the column is
 // the same.
-func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.Rect) []viz.Rect {
+func (b *Builder) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.Rect) []viz.Rect {
 	col := rects[0]
 	for _, r := range rects[1:] {
 		col.H = r.Bottom() - col.Y
@@ -116,14 +109,14 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	for i, wr := range contents {
 		want[i] = panelHeader + wr.height() + panelPad
 	}
-	minH := panelHeader + 2*lineHeight(sizeBody) + panelPad
+	minH := panelHeader + 2*LineHeight(SizeBody) + panelPad
 	got := make([]float64, n)
 	left, open := avail, n
 	fixed := make([]bool, n)
 	// The scenario's own words come first: what to try, the step, what
 	// just happened and its buttons.
 	for i, k := range kinds {
-		if k == viz.PanelScenario && a.scen() != nil {
+		if k == viz.PanelScenario && b.scen() != nil {
 			got[i], fixed[i] = min(max(want[i], minH), avail*0.5), true
 			left -= got[i]
 			open--
@@ -131,10 +124,10 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 	}
 	// Panels a scenario does not ask for keep to their title, unless the
 	// reader opened one.
-	if a.scen() != nil {
-		wanted := panelKinds(a.scen())
-		if a.view.Opened() >= 0 && !slices.Contains(wanted, a.view.Opened()) {
-			wanted = append([]viz.PanelKind{a.view.Opened()}, wanted...)
+	if b.scen() != nil {
+		wanted := panelKinds(b.scen())
+		if b.View.Opened() >= 0 && !slices.Contains(wanted, b.View.Opened()) {
+			wanted = append([]viz.PanelKind{b.View.Opened()}, wanted...)
 		}
 		small := panelHeader + panelPad/2
 		for i, k := range kinds {
@@ -195,8 +188,8 @@ func (a *App) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []viz.R
 
 // tabLabel is a tab's title, with a warning when its panel has news the
 // reader should not miss.
-func (a *App) tabLabel(k viz.PanelKind) string {
-	if k == viz.PanelSafety && a.World().ViolationCount("") > 0 {
+func (b *Builder) tabLabel(k viz.PanelKind) string {
+	if k == viz.PanelSafety && b.World().ViolationCount("") > 0 {
 		return "Safety ✗"
 	}
 	return k.Title()
@@ -204,17 +197,17 @@ func (a *App) tabLabel(k viz.PanelKind) string {
 
 // placePanel puts content laid out at the origin into panel rectangle r,
 // scrolled.
-func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.PanelView {
+func (b *Builder) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.PanelView {
 	pv := frame.PanelView{Kind: k, Rect: r}
-	pv.Title = frame.TextItem{Text: a.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: sizeTitle, Tone: frame.ToneText, Bold: true}
+	pv.Title = frame.TextItem{Text: b.panelTitle(k), X: r.X + panelPad, Y: r.Y + 6, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
 	body := viz.XYWH(r.X+panelPad, r.Y+panelHeader, r.W-2*panelPad, r.H-panelHeader-panelPad/2)
-	if a.lay().Tabbed {
+	if b.lay().Tabbed {
 		// The tab already names the panel.
 		pv.Title = frame.TextItem{}
 		body = viz.XYWH(r.X+panelPad, r.Y+panelPad, r.W-2*panelPad, r.H-1.5*panelPad)
 	}
 	pv.Clip = body
-	if body.H < lineHeight(sizeBody) && !a.lay().Tabbed {
+	if body.H < LineHeight(SizeBody) && !b.lay().Tabbed {
 		// Folded to its title: a press on it opens it.
 		pv.Folded = true
 		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: "Show", Enabled: true, Do: "unfold " + k.Title()}}
@@ -222,7 +215,7 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.Pan
 	}
 	// Keep the scroll within the content.
 	h := content.height()
-	scroll := min(a.view.Scroll(k), max(h-body.H, 0))
+	scroll := min(b.View.Scroll(k), max(h-body.H, 0))
 	dx, dy := body.X, body.Y-scroll
 	pv.More = h-scroll > body.H+1
 	pv.Lines = make([]frame.TextItem, len(content.lines))
@@ -243,39 +236,39 @@ func (a *App) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame.Pan
 	return pv
 }
 
-func (a *App) panelContent(k viz.PanelKind, wr *writer) {
+func (b *Builder) panelContent(k viz.PanelKind, wr *writer) {
 	switch k {
 	case viz.PanelScenario:
-		a.scenarioPanel(wr)
+		b.scenarioPanel(wr)
 	case viz.PanelQuestion:
-		a.questionPanel(wr)
+		b.questionPanel(wr)
 	case viz.PanelNode:
-		a.nodePanel(wr)
+		b.nodePanel(wr)
 	case viz.PanelSafety:
-		a.safetyPanel(wr)
+		b.safetyPanel(wr)
 	case viz.PanelClient:
-		a.clientPanel(wr)
+		b.clientPanel(wr)
 	}
 }
 
-func (a *App) panelTitle(k viz.PanelKind) string {
+func (b *Builder) panelTitle(k viz.PanelKind) string {
 	switch k {
 	case viz.PanelScenario:
-		if a.scen() != nil {
-			return a.scen().Spec().Title
+		if b.scen() != nil {
+			return b.scen().Spec().Title
 		}
 		return "Free play"
 	case viz.PanelQuestion:
 		return "Ask every machine"
 	case viz.PanelNode:
-		if t, ok := a.timingTitle(); ok {
+		if t, ok := b.timingTitle(); ok {
 			return t
 		}
-		if a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain() {
+		if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
 			return "Roles"
 		}
-		if a.view.Selected() >= 0 {
-			return "Machine " + a.cfg().Name(nodeID(a.view.Selected()))
+		if b.View.Selected() >= 0 {
+			return "Machine " + b.cfg().Name(nodeID(b.View.Selected()))
 		}
 		return "Machine"
 	case viz.PanelSafety:
@@ -286,39 +279,34 @@ func (a *App) panelTitle(k viz.PanelKind) string {
 	return k.Title()
 }
 
-func (a *App) scenarioPanel(wr *writer) {
-	if a.scen() != nil {
-		a.scenarioPanelOf(a.scen(), wr)
+func (b *Builder) scenarioPanel(wr *writer) {
+	if b.scen() != nil {
+		b.scenarioPanelOf(b.scen(), wr)
 		return
 	}
-	wr.text(a.describeSetup(), sizeBody, frame.ToneText, true)
-	a.writeBroken(wr, sizeBody)
+	wr.text(words.Setup(b.cfg()), SizeBody, frame.ToneText, true)
+	b.writeBroken(wr, SizeBody)
 	hint := "Drag across links to cut them, drag a machine out of the circle to cut it off, click anything for more. Press ? for every key."
-	if a.stage.Touch() {
+	if b.Stage.Touch() {
 		hint = "Swipe across links to cut them, drag a machine out of the circle to cut it off, tap anything for more."
 	}
-	wr.text(hint, sizeBody-1, frame.ToneText, false)
+	wr.text(hint, SizeBody-1, frame.ToneText, false)
 	wr.gap(4)
-	if len(a.opts.Scenarios.List()) > 0 {
-		wr.buttons(0, button("scenarios", "Scenarios from the book", "open scenarios"), button(idMenu, "Setup", "open setup"))
+	if len(b.Catalog.List()) > 0 {
+		wr.buttons(0, button("scenarios", "Scenarios from the book", "open scenarios"), button(IDMenu, "Setup", "open setup"))
 	} else {
-		wr.buttons(0, button(idMenu, "Setup", "open setup"))
+		wr.buttons(0, button(IDMenu, "Setup", "open setup"))
 	}
 }
 
 // questionKey is the key the question panel asks about.
-func (a *App) questionKey() string {
-	if a.scen() != nil && a.scen().Spec().UI.Key != "" {
-		return a.scen().Spec().UI.Key
-	}
-	return ClientKey
-}
+func (b *Builder) questionKey() string { return b.Session.QuestionKey() }
 
-func (a *App) questionPanel(wr *writer) {
-	key := a.questionKey()
-	wr.text("Does "+key+" exist? Each machine answers from its own copy.", sizeBody, frame.ToneText, false)
+func (b *Builder) questionPanel(wr *writer) {
+	key := b.questionKey()
+	wr.text("Does "+key+" exist? Each machine answers from its own copy.", SizeBody, frame.ToneText, false)
 	wr.gap(2)
-	answers := a.World().Ask(key)
+	answers := b.World().Ask(key)
 	yes, up := 0, 0
 	values := map[string]bool{}
 	for _, ans := range answers {
@@ -336,10 +324,10 @@ func (a *App) questionPanel(wr *writer) {
 	if up == len(answers) && len(values) <= 1 && (yes == 0 || yes == up) {
 		switch {
 		case yes == 0:
-			wr.item("✗", frame.ToneWarn, "All "+words.Itoa(up)+" machines answer NO.", sizeBody, frame.ToneText)
+			wr.item("✗", frame.ToneWarn, "All "+words.Itoa(up)+" machines answer NO.", SizeBody, frame.ToneText)
 		default:
 			for v := range values {
-				wr.item("✓", frame.ToneGood, "All "+words.Itoa(up)+" machines answer YES: "+v+".", sizeBody, frame.ToneText)
+				wr.item("✓", frame.ToneGood, "All "+words.Itoa(up)+" machines answer YES: "+v+".", SizeBody, frame.ToneText)
 			}
 		}
 		return
@@ -347,52 +335,52 @@ func (a *App) questionPanel(wr *writer) {
 	for _, ans := range answers {
 		switch {
 		case !ans.Answered:
-			wr.item("–", frame.ToneMuted, ans.Name+": "+ans.Text, sizeBody-1, frame.ToneMuted)
+			wr.item("–", frame.ToneMuted, ans.Name+": "+ans.Text, SizeBody-1, frame.ToneMuted)
 		case ans.Exists:
-			wr.item("✓", frame.ToneGood, ans.Name+": "+ans.Text, sizeBody-1, frame.ToneText)
+			wr.item("✓", frame.ToneGood, ans.Name+": "+ans.Text, SizeBody-1, frame.ToneText)
 		default:
-			wr.item("✗", frame.ToneWarn, ans.Name+": "+ans.Text, sizeBody-1, frame.ToneText)
+			wr.item("✗", frame.ToneWarn, ans.Name+": "+ans.Text, SizeBody-1, frame.ToneText)
 		}
 	}
 	wr.gap(2)
 	switch {
 	case up == 0:
 	case yes > 0 && yes < up:
-		wr.text("They disagree. None of them is lying: each reports what it has seen.", sizeBody, frame.ToneWarn, true)
+		wr.text("They disagree. None of them is lying: each reports what it has seen.", SizeBody, frame.ToneWarn, true)
 	case len(values) > 1:
-		wr.text("They all say yes, but not with the same value.", sizeBody, frame.ToneWarn, true)
+		wr.text("They all say yes, but not with the same value.", SizeBody, frame.ToneWarn, true)
 	default:
-		wr.text("The machines that can answer agree.", sizeBody, frame.ToneGood, true)
+		wr.text("The machines that can answer agree.", SizeBody, frame.ToneGood, true)
 	}
 }
 
-func (a *App) nodePanel(wr *writer) {
+func (b *Builder) nodePanel(wr *writer) {
 	// A timing panel takes the diagram's place: the figure is about
 	// times, and the panel is short. A machine clicked still shows below.
-	timing := a.timingSection(wr)
-	if timing && (a.figure() || a.view.Selected() < 0) {
+	timing := b.timingSection(wr)
+	if timing && (b.Figure() || b.View.Selected() < 0) {
 		return
 	}
 	if timing {
 		wr.gap(6)
 	}
-	raft := a.cfg().Protocol == raftcore.ProtocolRaft && !a.plain()
+	raft := b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain()
 	if raft && !timing {
-		d, h := a.roleDiagram(wr.x, wr.y, wr.w)
+		d, h := b.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
 		wr.y += h + 4
 	}
-	if a.view.Selected() < 0 || a.view.Selected() >= a.World().Size() {
-		wr.text(a.voice().ForHand("Click", "Tap")+" a machine to see everything it believes.", sizeBody, frame.ToneMuted, false)
+	if b.View.Selected() < 0 || b.View.Selected() >= b.World().Size() {
+		wr.text(b.Voice().ForHand("Click", "Tap")+" a machine to see everything it believes.", SizeBody, frame.ToneMuted, false)
 		return
 	}
-	wr.text("Machine "+a.cfg().Name(nodeID(a.view.Selected())), sizeBody, frame.ToneText, true)
-	w := a.World()
-	id := nodeID(a.view.Selected())
+	wr.text("Machine "+b.cfg().Name(nodeID(b.View.Selected())), SizeBody, frame.ToneText, true)
+	w := b.World()
+	id := nodeID(b.View.Selected())
 	nd := w.Node(id)
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
-	kv("role", a.voice().RoleWord(nd.Role()), frame.ToneText)
+	kv("role", b.Voice().RoleWord(nd.Role()), frame.ToneText)
 	state := st.String()
 	if s := w.Slow(id); s > 1 {
 		state += ", " + words.Factor(s) + " slower"
@@ -400,8 +388,8 @@ func (a *App) nodePanel(wr *writer) {
 	if d := w.Drift(id); d != 1 {
 		state += ", clock at " + words.Factor(d)
 	}
-	if b := w.Backlog(id); b > 0 {
-		state += ", " + strconv.Itoa(b) + " messages queued"
+	if q := w.Backlog(id); q > 0 {
+		state += ", " + strconv.Itoa(q) + " messages queued"
 	}
 	stateTone := frame.ToneText
 	if st != raftcore.StatusUp {
@@ -412,35 +400,35 @@ func (a *App) nodePanel(wr *writer) {
 		kv("term", words.Utoa(nd.Term()), frame.ToneText)
 		vote := "nobody"
 		if v := nd.Vote(); v != raftcore.None {
-			vote = a.cfg().Name(v)
+			vote = b.cfg().Name(v)
 		}
 		kv("voted for", vote, frame.ToneText)
 	}
 	lead := "nobody"
 	if l := nd.Lead(); l != raftcore.None {
-		lead = a.cfg().Name(l)
+		lead = b.cfg().Name(l)
 	}
-	if a.plain() {
+	if b.Plain() {
 		kv("in charge", lead, frame.ToneText)
 	} else {
 		kv("leader", lead, frame.ToneText)
 	}
 	kv("log", "last index "+words.Utoa(nd.LastIndex())+", committed "+words.Utoa(nd.Commit())+", applied "+words.Utoa(nd.Applied()), frame.ToneText)
-	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && a.cfg().Protocol != raftcore.ProtocolNaiveCopy {
+	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
 		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", frame.ToneText)
 	}
-	if v, ok := nd.KV().Get(a.questionKey()); ok {
-		kv(a.questionKey(), v.Value+" (index "+words.Utoa(v.ModIndex)+")", frame.ToneText)
+	if v, ok := nd.KV().Get(b.questionKey()); ok {
+		kv(b.questionKey(), v.Value+" (index "+words.Utoa(v.ModIndex)+")", frame.ToneText)
 	}
 	if n := nd.KV().Len(); n > 0 {
 		kv("keys", strconv.Itoa(n)+" stored", frame.ToneText)
 	}
-	if nd.Role() == raftcore.RoleLeader && a.cfg().Protocol == raftcore.ProtocolRaft {
+	if nd.Role() == raftcore.RoleLeader && b.cfg().Protocol == raftcore.ProtocolRaft {
 		wr.gap(4)
-		if a.plain() {
-			wr.text("What it knows of the others", sizeBody, frame.ToneText, true)
+		if b.Plain() {
+			wr.text("What it knows of the others", SizeBody, frame.ToneText, true)
 		} else {
-			wr.text("What it knows of each follower", sizeBody, frame.ToneText, true)
+			wr.text("What it knows of each follower", SizeBody, frame.ToneText, true)
 		}
 		for j := 1; j <= w.Size(); j++ {
 			if raftcore.NodeID(j) == id {
@@ -450,50 +438,50 @@ func (a *App) nodePanel(wr *writer) {
 			if !ok {
 				continue
 			}
-			s := a.cfg().Name(raftcore.NodeID(j)) + ": match " + words.Utoa(pr.Match) + ", next " + words.Utoa(pr.Next) + ", " + pr.State.String()
+			s := b.cfg().Name(raftcore.NodeID(j)) + ": match " + words.Utoa(pr.Match) + ", next " + words.Utoa(pr.Next) + ", " + pr.State.String()
 			tone := frame.ToneText
 			if !pr.RecentActive {
 				s += ", not heard lately"
 				tone = frame.ToneWarn
 			}
-			wr.item("•", frame.ToneAccent, s, sizeBody-1, tone)
+			wr.item("•", frame.ToneAccent, s, SizeBody-1, tone)
 		}
 	}
 	if last := nd.LastIndex(); last > 0 {
 		wr.gap(4)
-		wr.text("Newest entries", sizeBody, frame.ToneText, true)
+		wr.text("Newest entries", SizeBody, frame.ToneText, true)
 		for i := last; i >= 1 && i+5 > last; i-- {
 			e := nd.Entry(i)
 			s := words.Utoa(i) + ": " + e.Data.String()
-			if a.cfg().Protocol == raftcore.ProtocolRaft {
-				s = words.Utoa(i) + a.voice().TermSuffix(e.Term) + ": " + e.Data.String()
+			if b.cfg().Protocol == raftcore.ProtocolRaft {
+				s = words.Utoa(i) + b.Voice().TermSuffix(e.Term) + ": " + e.Data.String()
 			}
 			mark, tone := "✓", frame.ToneGood
 			if i > nd.Commit() {
 				mark, tone = "…", frame.ToneWarn
 			}
-			wr.item(mark, tone, s, sizeBody-1, frame.ToneText)
+			wr.item(mark, tone, s, SizeBody-1, frame.ToneText)
 		}
 	}
 }
 
-func (a *App) safetyPanel(wr *writer) {
-	w := a.World()
+func (b *Builder) safetyPanel(wr *writer) {
+	w := b.World()
 	if c := w.Contract(); len(c) > 0 {
 		// Where a figure has room for the five clauses only if those that
 		// hold go by name, the reason is given only where a clause breaks,
 		// and the clauses need no heading over them.
-		compact := a.figure() && wr.compact
+		compact := b.Figure() && wr.compact
 		if !compact {
-			wr.text("The shared-history contract", sizeBody, frame.ToneText, true)
+			wr.text("The shared-history contract", SizeBody, frame.ToneText, true)
 		}
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
-			text := cl.Title + ": " + a.voice().ClauseText(cl)
+			text := cl.Title + ": " + b.Voice().ClauseText(cl)
 			if compact && cl.State == raftcore.ClauseHolding {
 				text = cl.Title
 			}
-			wr.item(mark, tone, text, sizeBody-1, frame.ToneText)
+			wr.item(mark, tone, text, SizeBody-1, frame.ToneText)
 		}
 		wr.gap(6)
 		if compact {
@@ -502,50 +490,50 @@ func (a *App) safetyPanel(wr *writer) {
 	}
 	total := w.ViolationCount("")
 	if total == 0 {
-		wr.text("All "+words.Itoa(len(ruleWords))+" safety rules hold, checked after every event.", sizeBody, frame.ToneGood, true)
+		wr.text("All "+words.Itoa(len(ruleWords))+" safety rules hold, checked after every event.", SizeBody, frame.ToneGood, true)
 	} else {
-		wr.text(words.Itoa(total)+" broken rule(s) found:", sizeBody, frame.ToneBad, true)
+		wr.text(words.Itoa(total)+" broken rule(s) found:", SizeBody, frame.ToneBad, true)
 	}
 	for _, r := range ruleWords {
 		n := w.ViolationCount(r.Rule)
 		if n == 0 {
-			if a.view.ShowRules() {
-				wr.item("✓", frame.ToneGood, a.voice().RuleText(r.Words, r.Plain), sizeBody-1, frame.ToneMuted)
+			if b.View.ShowRules() {
+				wr.item("✓", frame.ToneGood, b.Voice().RuleText(r.Words, r.Plain), SizeBody-1, frame.ToneMuted)
 			}
 			continue
 		}
-		text := a.voice().RuleText(r.Words, r.Plain)
+		text := b.Voice().RuleText(r.Words, r.Plain)
 		if v, ok := firstViolation(w, r.Rule); ok {
 			text += ": " + v.Text
 		}
-		wr.item("✗", frame.ToneBad, text, sizeBody-1, frame.ToneText)
+		wr.item("✗", frame.ToneBad, text, SizeBody-1, frame.ToneText)
 	}
-	a.lostUpdates(wr, 3)
+	b.lostUpdates(wr, 3)
 	label := "Show every rule"
-	if a.view.ShowRules() {
+	if b.View.ShowRules() {
 		label = "Show broken rules only"
 	}
 	wr.gap(2)
 	rules := "rules all"
-	if a.view.ShowRules() {
+	if b.View.ShowRules() {
 		rules = "rules broken"
 	}
 	wr.buttons(0, button("rules", label, rules))
 }
 
-func (a *App) clientPanel(wr *writer) {
-	w := a.World()
+func (b *Builder) clientPanel(wr *writer) {
+	w := b.World()
 	ops := w.Ops()
 	if len(ops) == 0 {
 		// A figure's toolbar has no keys to learn: its requests come from
 		// playing it, or from a machine's menu.
-		hint := a.voice().ForHand("No requests yet. Press c, or click a machine and choose Write here.",
+		hint := b.Voice().ForHand("No requests yet. Press c, or click a machine and choose Write here.",
 			"No requests yet. Tap a machine and choose Write here.")
-		if a.figure() {
-			hint = a.voice().ForHand("No requests yet. Play the figure, or click a machine and choose Write here.",
+		if b.Figure() {
+			hint = b.Voice().ForHand("No requests yet. Play the figure, or click a machine and choose Write here.",
 				"No requests yet. Play the figure, or tap a machine and choose Write here.")
 		}
-		wr.text(hint, sizeBody, frame.ToneMuted, false)
+		wr.text(hint, SizeBody, frame.ToneMuted, false)
 		return
 	}
 	ok, failed, pending, swaps := 0, 0, 0, 0
@@ -561,7 +549,7 @@ func (a *App) clientPanel(wr *writer) {
 			failed++
 		}
 	}
-	verdicts := a.session.Reads(ops)
+	verdicts := b.Session.Reads(ops)
 	tally := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
 	if swaps > 0 {
 		tally += ", " + words.Count(swaps, "swap", "swaps") + " refused"
@@ -569,8 +557,8 @@ func (a *App) clientPanel(wr *writer) {
 	if n := len(verdicts.Stale()); n > 0 {
 		tally += ", " + words.Count(n, "stale read", "stale reads")
 	}
-	wr.text(tally, sizeBody, frame.ToneText, true)
-	a.lostUpdates(wr, 1)
+	wr.text(tally, SizeBody, frame.ToneText, true)
+	b.lostUpdates(wr, 1)
 	now := w.Now()
 	held := heldBy(w, ops)
 	shown := 0
@@ -589,14 +577,14 @@ func (a *App) clientPanel(wr *writer) {
 				lat += ", held by " + strconv.Itoa(held[op.ID]) + " of " + strconv.Itoa(w.Size())
 			}
 		}
-		s := "#" + strconv.Itoa(op.ID) + " " + a.voice().OpLine(op) + " (" + lat + ")"
+		s := "#" + strconv.Itoa(op.ID) + " " + b.Voice().OpLine(op) + " (" + lat + ")"
 		if v, ok := verdicts.Verdict(op.ID); ok && v.Verdict != linearize.Unanswered {
 			s += ", " + words.Verdict(v)
 			if v.Verdict == linearize.Stale {
 				mark, tone = "!", frame.ToneWarn
 			}
 		}
-		wr.item(mark, tone, s, sizeBody-1, frame.ToneText)
+		wr.item(mark, tone, s, SizeBody-1, frame.ToneText)
 		shown++
 	}
 }
@@ -638,14 +626,14 @@ func heldBy(w *raftcore.World, ops []raftcore.Op) map[int]int {
 // lostUpdates tells of the run's lost updates, up to max of them, apart
 // from the safety rules: every rule of Raft can hold while a controller's
 // write replaces a change it never read.
-func (a *App) lostUpdates(wr *writer, max int) {
-	w := a.World()
+func (b *Builder) lostUpdates(wr *writer, max int) {
+	w := b.World()
 	n := w.LostUpdates()
 	if n == 0 {
 		return
 	}
 	wr.gap(4)
-	wr.text(words.Capital(words.Count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", sizeBody, frame.ToneWarn, true)
+	wr.text(words.Capital(words.Count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", SizeBody, frame.ToneWarn, true)
 	for i, f := range w.Findings() {
 		if i == max {
 			break
@@ -658,7 +646,17 @@ func (a *App) lostUpdates(wr *writer, max int) {
 		if f.LostValue != "" {
 			lost += " (" + f.LostValue + ")"
 		}
-		wr.item("!", frame.ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+words.Utoa(f.ReadRev)+" but replaced "+lost, sizeBody-1, frame.ToneText)
+		wr.item("!", frame.ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+words.Utoa(f.ReadRev)+" but replaced "+lost, SizeBody-1, frame.ToneText)
 	}
 	wr.gap(4)
+}
+
+// PanelContent is what panel k of the parts says, laid out at the origin
+// in width w, whether the panel is shown or not and however far it is
+// scrolled: for a reader of every word the app can show.
+func (b *Builder) PanelContent(p Parts, k viz.PanelKind, w float64) frame.PanelView {
+	b.Parts = p
+	wr := b.newWriter(0, 0, w)
+	b.panelContent(k, wr)
+	return frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram}
 }

@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"strings"
@@ -77,26 +77,12 @@ type wrapKey struct {
 	size, width float64
 }
 
-// wrap is wrap with a.measure, remembered: panels wrap the same
-// paragraphs frame after frame. Callers must not change the lines.
-func (a *App) wrap(s string, size, width float64) []string {
-	k := wrapKey{s, size, width}
-	if l, ok := a.wraps[k]; ok {
-		return l
-	}
-	if len(a.wraps) > 4096 {
-		clear(a.wraps)
-	}
-	l := wrap(a.measure, s, size, width)
-	a.wraps[k] = l
-	return l
-}
-
-// measureCache remembers text widths: the same labels are measured frame
-// after frame.
-type measureCache struct {
-	f func(string, float64) float64
-	m map[measureKey]float64
+// textCache remembers text widths and wrapped paragraphs: the same labels
+// are measured, and the same paragraphs wrapped, frame after frame.
+type textCache struct {
+	f     func(string, float64) float64
+	m     map[measureKey]float64
+	wraps map[wrapKey][]string
 }
 
 type measureKey struct {
@@ -104,7 +90,11 @@ type measureKey struct {
 	size float64
 }
 
-func (c *measureCache) measure(s string, size float64) float64 {
+func newTextCache(f func(string, float64) float64) *textCache {
+	return &textCache{f: f, m: map[measureKey]float64{}, wraps: map[wrapKey][]string{}}
+}
+
+func (c *textCache) measure(s string, size float64) float64 {
 	k := measureKey{s, size}
 	if w, ok := c.m[k]; ok {
 		return w
@@ -117,10 +107,28 @@ func (c *measureCache) measure(s string, size float64) float64 {
 	return w
 }
 
+// wrap is wrap with the cache's measure, remembered. Callers must not
+// change the lines.
+func (c *textCache) wrap(s string, size, width float64) []string {
+	k := wrapKey{s, size, width}
+	if l, ok := c.wraps[k]; ok {
+		return l
+	}
+	if len(c.wraps) > 4096 {
+		clear(c.wraps)
+	}
+	l := wrap(c.measure, s, size, width)
+	c.wraps[k] = l
+	return l
+}
+
+// wrap breaks s into lines no wider than width at size (see wrap).
+func (b *Builder) wrap(s string, size, width float64) []string { return b.text.wrap(s, size, width) }
+
 // writer lays out text and controls top to bottom in a column, for panels,
 // menus and overlays.
 type writer struct {
-	a       *App
+	b       *Builder
 	x, y, w float64
 	top     float64
 	lines   []frame.TextItem
@@ -132,8 +140,8 @@ type writer struct {
 	compact bool
 }
 
-func (a *App) newWriter(x, y, w float64) *writer {
-	return &writer{a: a, x: x, y: y, w: w, top: y}
+func (b *Builder) newWriter(x, y, w float64) *writer {
+	return &writer{b: b, x: x, y: y, w: w, top: y}
 }
 
 // text writes a wrapped paragraph.
@@ -143,8 +151,8 @@ func (wr *writer) text(s string, size float64, tone frame.Tone, bold bool) {
 
 // indent writes a wrapped paragraph shifted right by in.
 func (wr *writer) indent(s string, size float64, tone frame.Tone, bold bool, in float64) {
-	lh := lineHeight(size)
-	for _, l := range wr.a.wrap(s, size, wr.w-in) {
+	lh := LineHeight(size)
+	for _, l := range wr.b.wrap(s, size, wr.w-in) {
 		wr.lines = append(wr.lines, frame.TextItem{Text: l, X: wr.x + in, Y: wr.y, Size: size, Tone: tone, Bold: bold})
 		wr.y += lh
 	}
@@ -152,7 +160,7 @@ func (wr *writer) indent(s string, size float64, tone frame.Tone, bold bool, in 
 
 // item writes a line with a coloured mark (✓, ✗, •) hanging left of it.
 func (wr *writer) item(mark string, markTone frame.Tone, s string, size float64, tone frame.Tone) {
-	in := wr.a.measure("✓ ", size) + 2
+	in := wr.b.Measure("✓ ", size) + 2
 	wr.lines = append(wr.lines, frame.TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: markTone, Bold: true})
 	wr.indent(s, size, tone, false, in)
 }
@@ -160,29 +168,29 @@ func (wr *writer) item(mark string, markTone frame.Tone, s string, size float64,
 func (wr *writer) gap(h float64) { wr.y += h }
 
 // controlHeight is the height of a button row: larger for fingers.
-func (a *App) controlHeight() float64 {
-	if a.stage.Touch() {
+func (b *Builder) controlHeight() float64 {
+	if b.Stage.Touch() {
 		return 34
 	}
 	return 26
 }
 
 // widgetWidth is the width of a labelled control.
-func (a *App) widgetWidth(label string, size float64) float64 {
-	return a.measure(label, size) + 18
+func (b *Builder) widgetWidth(label string, size float64) float64 {
+	return b.Measure(label, size) + 18
 }
 
 // buttons writes controls left to right, wrapping to new lines, starting
 // at in from the left edge.
 func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
-	h := wr.a.controlHeight()
+	h := wr.b.controlHeight()
 	x := wr.x + in
 	start := len(wr.widgets)
 	for _, w := range ws {
 		if w.Size == 0 {
-			w.Size = sizeSmall + 1
+			w.Size = SizeSmall + 1
 		}
-		bw := wr.a.widgetWidth(w.Label, w.Size)
+		bw := wr.b.widgetWidth(w.Label, w.Size)
 		if x+bw > wr.x+wr.w && x > wr.x+in {
 			x = wr.x + in
 			wr.y += h + 4
@@ -198,9 +206,9 @@ func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
 // row writes a labelled row of controls: the label on the left, the
 // controls after it (or below it when the label is wide).
 func (wr *writer) row(label string, labelW float64, ws ...frame.Widget) {
-	h := wr.a.controlHeight()
+	h := wr.b.controlHeight()
 	if label != "" {
-		wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y + (h-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneMuted})
+		wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y + (h-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneMuted})
 	}
 	before := len(wr.widgets)
 	wr.buttons(labelW, ws...)
@@ -210,7 +218,7 @@ func (wr *writer) row(label string, labelW float64, ws ...frame.Widget) {
 // height is how far the writer has come.
 func (wr *writer) height() float64 { return wr.y - wr.top }
 
-func lineHeight(size float64) float64 { return size*1.35 + 1 }
+func LineHeight(size float64) float64 { return size*1.35 + 1 }
 
 // onOff is a command line ending in on or off.
 func onOff(line string, on bool) string {

@@ -1,4 +1,4 @@
-package app
+package build
 
 import (
 	"math"
@@ -21,10 +21,10 @@ var cmdIcons = map[viz.Command]string{
 
 // Widget ids of the app's own controls.
 const (
-	idMenu        = "menu"
-	idBannerClose = "banner.close"
-	cmdPrefix     = "cmd:"
-	tabPrefix     = "tab:"
+	IDMenu        = "menu"
+	IDBannerClose = "banner.close"
+	CmdPrefix     = "cmd:"
+	TabPrefix     = "tab:"
 )
 
 // buttonTip says what a toolbar button does, with its key.
@@ -44,82 +44,82 @@ func buttonTip(c viz.Command, paused bool) string {
 	return desc
 }
 
-func (a *App) buildToolbar() {
-	f := &a.frame
+func (b *Builder) buildToolbar() {
+	f := &b.frame
 	f.Toolbar = f.Toolbar[:0]
 	var right float64
-	for _, b := range a.lay().Buttons {
-		icon := cmdIcons[b.Cmd]
+	for _, btn := range b.lay().Buttons {
+		icon := cmdIcons[btn.Cmd]
 		on := false
-		if b.Cmd == viz.CmdPlayPause {
-			if !a.clock.Paused() {
+		if btn.Cmd == viz.CmdPlayPause {
+			if !b.Clock.Paused() {
 				icon = "pause"
 			}
-			on = !a.clock.Paused()
+			on = !b.Clock.Paused()
 		}
-		if b.Cmd == viz.CmdHelp {
-			on = a.view.Help()
+		if btn.Cmd == viz.CmdHelp {
+			on = b.View.Help()
 		}
-		f.Toolbar = append(f.Toolbar, frame.Widget{ID: cmdPrefix + b.Cmd.String(), Kind: frame.WidgetIcon, Rect: b.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(b.Cmd, a.clock.Paused()),
-			Do: command.ToolbarLine(b.Cmd)})
-		right = max(right, b.Rect.Right())
+		f.Toolbar = append(f.Toolbar, frame.Widget{ID: CmdPrefix + btn.Cmd.String(), Kind: frame.WidgetIcon, Rect: btn.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(btn.Cmd, b.Clock.Paused()),
+			Do: command.ToolbarLine(btn.Cmd)})
+		right = max(right, btn.Rect.Right())
 	}
-	tb := a.lay().Toolbar
+	tb := b.lay().Toolbar
 	gap := 4.0
 	bh, by, pad := 0.0, tb.Y, gap
-	if len(a.lay().Buttons) > 0 {
-		b := a.lay().Buttons[0].Rect
-		bh, by, pad = b.H, b.Y, b.X-tb.X
+	if len(b.lay().Buttons) > 0 {
+		first := b.lay().Buttons[0].Rect
+		bh, by, pad = first.H, first.Y, first.X-tb.X
 	}
 	end := tb.Right() - pad
 	// The speed slider shares the buttons' row on a wide canvas.
-	if a.lay().Speed.Y < by+bh && a.lay().Speed.Bottom() > by {
-		end = a.lay().Speed.X - 2*gap
+	if b.lay().Speed.Y < by+bh && b.lay().Speed.Bottom() > by {
+		end = b.lay().Speed.X - 2*gap
 	}
 	f.Status = frame.TextItem{}
-	if !a.params.Embed && bh > 0 {
+	if !b.Params.Embed && bh > 0 {
 		x := right + gap
 		label := "Scenarios & setup"
-		wide := a.measure(label, sizeBody) + 24
+		wide := b.Measure(label, SizeBody) + 24
 		if end-x >= wide+40 {
-			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: a.view.Menu().Kind == view.MenuMain || a.view.Menu().Kind == view.MenuScenarios, Size: sizeBody,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: IDMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: b.View.Menu().Kind == view.MenuMain || b.View.Menu().Kind == view.MenuScenarios, Size: SizeBody,
 				Do: "open setup"})
 			x += wide + gap
 		} else if end-x >= bh {
-			f.Toolbar = append(f.Toolbar, frame.Widget{ID: idMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: a.view.Menu().Kind == view.MenuMain || a.view.Menu().Kind == view.MenuScenarios,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: IDMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: b.View.Menu().Kind == view.MenuMain || b.View.Menu().Kind == view.MenuScenarios,
 				Do: "open setup"})
 			x += bh + gap
 		}
-		a.noteSlot = viz.XYWH(x, by, max(end-x, 0), bh)
-		if status := a.statusLine(); end-x >= a.measure(status, sizeBody)+4 {
-			f.Status = frame.TextItem{Text: status, X: x, Y: by + (bh-sizeBody)/2 - 1, Size: sizeBody, Tone: frame.ToneMuted}
+		b.noteSlot = viz.XYWH(x, by, max(end-x, 0), bh)
+		if status := b.statusLine(); end-x >= b.Measure(status, SizeBody)+4 {
+			f.Status = frame.TextItem{Text: status, X: x, Y: by + (bh-SizeBody)/2 - 1, Size: SizeBody, Tone: frame.ToneMuted}
 		}
 	} else {
-		a.noteSlot = viz.Rect{}
+		b.noteSlot = viz.Rect{}
 	}
 	// Speed slider: its value on the left, the track on the right.
-	s := a.lay().Speed
-	label := "speed " + viz.FormatSpeed(a.clock.Speed())
-	lw := a.measure("speed 1/100x", sizeSmall) + 8
-	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(a.clock.Speed())}
+	s := b.lay().Speed
+	label := "speed " + viz.FormatSpeed(b.Clock.Speed())
+	lw := b.Measure("speed 1/100x", SizeSmall) + 8
+	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(b.Clock.Speed())}
 	if s.W > lw+40 {
 		f.Speed.Track = viz.XYWH(s.X+lw, s.Y+s.H/2-3, s.W-lw-8, 6)
-		f.Speed.Label = frame.TextItem{Text: label, X: s.X + 2, Y: s.Y + (s.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText}
+		f.Speed.Label = frame.TextItem{Text: label, X: s.X + 2, Y: s.Y + (s.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneText}
 	} else {
 		f.Speed.Track = viz.XYWH(s.X+4, s.Y+s.H/2-3, s.W-8, 6)
 	}
 }
 
 // statusLine sums up the run: time, and who leads.
-func (a *App) statusLine() string {
-	w := a.World()
+func (b *Builder) statusLine() string {
+	w := b.World()
 	s := "t = " + words.Clock(w.Now())
-	switch a.cfg().Protocol {
+	switch b.cfg().Protocol {
 	case raftcore.ProtocolRaft:
-		if l := a.leader(); a.plain() {
-			s += a.voice().InChargeWords(l)
+		if l := b.leader(); b.Plain() {
+			s += b.Voice().InChargeWords(l)
 		} else if l >= 0 {
-			s += " · leader " + a.cfg().Name(nodeID(l)) + ", term " + words.Utoa(w.Node(nodeID(l)).Term())
+			s += " · leader " + b.cfg().Name(nodeID(l)) + ", term " + words.Utoa(w.Node(nodeID(l)).Term())
 		} else {
 			s += " · no leader"
 		}
@@ -139,26 +139,26 @@ func (a *App) statusLine() string {
 			s += " · " + words.Itoa(k) + " authorities"
 		}
 	}
-	if a.clock.Paused() {
+	if b.Clock.Paused() {
 		s += " · paused"
 	}
 	return s
 }
 
-func (a *App) buildTimeline() {
-	f := &a.frame
-	r := a.lay().Timeline
+func (b *Builder) buildTimeline() {
+	f := &b.frame
+	r := b.lay().Timeline
 	tl := &f.Timeline
 	tl.Rect = r
 	tl.Marks = tl.Marks[:0]
 	if r.W <= 0 || r.H <= 0 {
 		return
 	}
-	head := a.session.HeadUs()
-	now := a.session.NowUs()
+	head := b.Session.HeadUs()
+	now := b.Session.NowUs()
 	left := words.Clock(now)
-	lw := a.measure("000.000 s", sizeSmall) + 12
-	rw := a.measure("of 000.000 s", sizeSmall) + 12
+	lw := b.Measure("000.000 s", SizeSmall) + 12
+	rw := b.Measure("of 000.000 s", SizeSmall) + 12
 	// Buttons at the right end: back to the live end while the stage
 	// replays the past, and back to the run abandoned by acting in the past.
 	tl.Buttons = tl.Buttons[:0]
@@ -167,10 +167,10 @@ func (a *App) buildTimeline() {
 		do              string
 	}
 	var wants []want
-	if !a.session.AtHead() {
-		wants = append(wants, want{idLive, "Back to live", "Live", "live"})
+	if !b.Session.AtHead() {
+		wants = append(wants, want{IDLive, "Back to live", "Live", "live"})
 	}
-	if _, ok := a.session.Timeline().Ghost(); ok {
+	if _, ok := b.Session.Timeline().Ghost(); ok {
 		wants = append(wants, want{"timeline.ghost", "Back to the other run", "Other run", "other-run"})
 	}
 	widths := func(short bool) (ws []float64, sum float64) {
@@ -179,7 +179,7 @@ func (a *App) buildTimeline() {
 			if short {
 				l = w.short
 			}
-			ws = append(ws, a.widgetWidth(l, sizeSmall))
+			ws = append(ws, b.widgetWidth(l, SizeSmall))
 			sum += ws[len(ws)-1] + 6
 		}
 		return ws, sum
@@ -197,7 +197,7 @@ func (a *App) buildTimeline() {
 		if short {
 			label = w.short
 		}
-		tl.Buttons = append(tl.Buttons, frame.Widget{ID: w.id, Kind: frame.WidgetButton, Label: label, Enabled: true, Size: sizeSmall, Do: w.do,
+		tl.Buttons = append(tl.Buttons, frame.Widget{ID: w.id, Kind: frame.WidgetButton, Label: label, Enabled: true, Size: SizeSmall, Do: w.do,
 			Rect: viz.XYWH(x, r.Y+(r.H-bh)/2, ws[i], bh)})
 		x += ws[i] + 6
 	}
@@ -206,34 +206,34 @@ func (a *App) buildTimeline() {
 	span := float64(max(head, 1_000_000))
 	tl.Head = float64(head) / span
 	tl.Now = float64(now) / span
-	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneText, Bold: true}
+	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneText, Bold: true}
 	right := "of " + words.Clock(head)
-	if a.session.AtHead() {
+	if b.Session.AtHead() {
 		right = "live"
 	}
-	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-sizeSmall)/2 - 1, Size: sizeSmall, Tone: frame.ToneMuted}
+	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneMuted}
 	// Marks closer than 3 pixels would draw on top of each other; keep the
 	// most telling one of each cluster.
 	lastX := -10.0
 	var lastKind timeline.MarkKind
-	for _, m := range a.session.Marks() {
+	for _, m := range b.Session.Marks() {
 		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
 			if m.Kind > lastKind {
-				*prev, lastKind = a.markView(prev.X, m), m.Kind
+				*prev, lastKind = b.markView(prev.X, m), m.Kind
 			}
 			continue
 		}
-		tl.Marks = append(tl.Marks, a.markView(x, m))
+		tl.Marks = append(tl.Marks, b.markView(x, m))
 		lastX, lastKind = x, m.Kind
 	}
 }
 
 // markView is mark m drawn at x.
-func (a *App) markView(x float64, m timeline.Mark) frame.MarkView {
-	return frame.MarkView{X: x, Tone: markTone(m.Kind), Text: a.voice().MarkText(m), Major: m.Kind >= timeline.MarkFault}
+func (b *Builder) markView(x float64, m timeline.Mark) frame.MarkView {
+	return frame.MarkView{X: x, Tone: markTone(m.Kind), Text: b.Voice().MarkText(m), Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) frame.Tone {

@@ -1,14 +1,14 @@
-package app
+package build
 
 import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 )
 
-// worldCache is scratch that building a frame reuses from one frame to the
+// scratch is scratch that building a frame reuses from one frame to the
 // next: where each message dot is (for hit tests), and what the newest
 // trace events say. It is replaced whole with the world.
-type worldCache struct {
+type scratch struct {
 	dots   []viz.MessageDot
 	recent recentState
 }
@@ -24,5 +24,3 @@ type recentState struct {
 	// labels are the boxes of the link labels kept (a reused buffer).
 	labels []viz.Rect
 }
-
-func newWorldCache() *worldCache { return &worldCache{} }

@@ -1,0 +1,306 @@
+package build
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+	"raftlab/viz/app/command"
+	"raftlab/viz/app/view"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+)
+
+// menuWidth is how wide a menu of kind k is on this canvas.
+func (b *Builder) menuWidth(k view.MenuKind) float64 {
+	w := 360.0
+	if k == view.MenuMain || k == view.MenuScenarios {
+		w = 460
+	}
+	return math.Min(w, b.Stage.W()-16)
+}
+
+// buildMenu lays menu m out, or returns nil when it is about something
+// no longer there.
+func (b *Builder) buildMenu(m view.Menu) *frame.MenuView {
+	if m.Kind == view.MenuNone {
+		return nil
+	}
+	w := b.World()
+	mw := b.menuWidth(m.Kind)
+	pad := 10.0
+	wr := b.newWriter(pad, pad+LineHeight(SizeTitle)+4, mw-2*pad)
+	var title string
+	labelW := 78.0
+	anchor := viz.Point{X: b.Stage.W() / 2, Y: b.Stage.H() / 3}
+	switch m.Kind {
+	case view.MenuNode:
+		i := m.Node
+		if i < 0 || i >= w.Size() || i >= len(b.lay().Nodes) {
+			return nil
+		}
+		anchor = b.lay().Nodes[i].Center
+		title = b.nodeMenu(wr, i, labelW)
+	case view.MenuLink:
+		title = b.linkMenu(wr, m.Link, labelW)
+		if lk, ok := b.lay().Link(m.Link.I, m.Link.J); ok {
+			anchor = lk.Seg.At(0.5)
+		}
+	case view.MenuMsg:
+		var ok bool
+		title, anchor, ok = b.msgMenu(wr, m.Msg)
+		if !ok {
+			return nil
+		}
+	case view.MenuMain:
+		title = "Scenarios & setup"
+		b.mainMenu(wr, labelW+18)
+		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
+		for _, t := range b.frame.Toolbar {
+			if t.ID == IDMenu {
+				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
+			}
+		}
+	case view.MenuZone:
+		var ok bool
+		title, anchor, ok = b.zoneMenu(wr, m.Zone, labelW)
+		if !ok {
+			return nil
+		}
+	case view.MenuScenarios:
+		title = "Scenarios from the book"
+		b.scenarioMenu(wr)
+		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
+	}
+	h := wr.y + pad/2
+	// Place it beside its anchor, inside the canvas.
+	x := anchor.X + b.lay().NodeRadius + 12
+	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
+		x = anchor.X
+	}
+	if x+mw > b.Stage.W()-4 {
+		x = anchor.X - b.lay().NodeRadius - 12 - mw
+	}
+	x = math.Min(math.Max(x, 4), math.Max(b.Stage.W()-mw-4, 4))
+	y := anchor.Y - h/2
+	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
+		y = anchor.Y + 4
+	}
+	y = math.Min(math.Max(y, b.lay().Toolbar.Bottom()+4), math.Max(b.Stage.H()-h-4, 4))
+	if b.Stage.Sheet() {
+		x = (b.Stage.W() - mw) / 2
+		y = math.Max(b.Stage.H()-h-4, b.lay().Toolbar.Bottom()+4)
+		if len(b.lay().Tabs) > 0 {
+			y = math.Max(math.Min(b.lay().Tabs[0].Rect.Y, b.Stage.H()-h-4), b.lay().Toolbar.Bottom()+4)
+		}
+	}
+	mv := &frame.MenuView{Rect: viz.XYWH(x, y, mw, h)}
+	mv.Title = frame.TextItem{Text: title, X: x + pad, Y: y + pad, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
+	shift := func(t frame.TextItem) frame.TextItem { t.X += x; t.Y += y; return t }
+	for _, l := range wr.lines {
+		mv.Lines = append(mv.Lines, shift(l))
+	}
+	for _, r := range wr.rows {
+		row := frame.MenuRow{Label: shift(r.Label)}
+		for _, wd := range r.Widgets {
+			wd.Rect.X += x
+			wd.Rect.Y += y
+			row.Widgets = append(row.Widgets, wd)
+		}
+		mv.Rows = append(mv.Rows, row)
+	}
+	return mv
+}
+
+func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
+	w := b.World()
+	id := nodeID(i)
+	nd := w.Node(id)
+	st := w.Status(id)
+	title := "Machine " + b.cfg().Name(id)
+	wr.text(words.Capital(b.Voice().RoleWord(nd.Role()))+", "+st.String()+b.Voice().TermSuffix(nd.Term()), SizeSmall, frame.ToneMuted, false)
+	wr.gap(2)
+	m := command.Machine(i)
+	verb := func(v raftcore.Verb, label string) frame.Widget {
+		return button("node."+string(v), label, string(v)+" "+m)
+	}
+	run := []frame.Widget{}
+	switch st {
+	case raftcore.StatusUp:
+		run = append(run, verb(raftcore.DoPause, "Pause"), verb(raftcore.DoCrash, "Crash"))
+	case raftcore.StatusPaused:
+		run = append(run, verb(raftcore.DoResume, "Resume"), verb(raftcore.DoCrash, "Crash"))
+	case raftcore.StatusCrashed:
+		run = append(run, verb(raftcore.DoRestart, "Restart"))
+	}
+	wr.row("Run", labelW, run...)
+	// A choice of value for a verb: its id ends in the value.
+	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
+		n := command.Number(value)
+		return chip("node."+string(v)+":"+n, label, value == cur, string(v)+" "+m+" "+n)
+	}
+	slow := w.Slow(id)
+	wr.row("Speed", labelW, pick(raftcore.DoSlow, 1, "normal", slow), pick(raftcore.DoSlow, 20, "slow", slow), pick(raftcore.DoSlow, 200, "very slow", slow))
+	drift := w.Drift(id)
+	wr.row("Clock", labelW, pick(raftcore.DoDrift, 0.5, "half speed", drift), pick(raftcore.DoDrift, 1, "exact", drift), pick(raftcore.DoDrift, 2, "double", drift))
+	if b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
+		if b.Plain() {
+			wr.row("Waiting", labelW, verb(raftcore.DoTimeout, "Stop waiting, take over"))
+		} else {
+			wr.row("Election", labelW, verb(raftcore.DoTimeout, "Time out now"))
+		}
+	}
+	wr.row("Client", labelW, verb(raftcore.DoWrite, "Write here"))
+	read := func(mode raftcore.ReadMode, label string) frame.Widget {
+		return button("node.read:"+string(mode), label, "read "+m+" "+string(mode))
+	}
+	if b.cfg().Protocol == raftcore.ProtocolRaft {
+		wr.row("Read here", labelW, read(raftcore.ReadLinearizable, "linearizable"), read(raftcore.ReadLease, "lease"), read(raftcore.ReadLocal, "local"))
+	} else {
+		wr.row("Read here", labelW, read(raftcore.ReadLocal, "read"))
+	}
+	if b.Session.Isolated(i) {
+		wr.row("Network", labelW, button("node.reconnect", "Reconnect", "reconnect "+m))
+	} else if w.Size() > 1 {
+		wr.row("Network", labelW, button("node.isolate", "Cut off", "isolate "+m))
+	}
+	return title
+}
+
+func (b *Builder) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
+	w := b.World()
+	ni, nj := b.cfg().Name(nodeID(l.I)), b.cfg().Name(nodeID(l.J))
+	ij, ji := w.Link(nodeID(l.I), nodeID(l.J)), w.Link(nodeID(l.J), nodeID(l.I))
+	dir := func(from, to string, k raftcore.Link) string {
+		if !k.Up {
+			return from + "→" + to + ": cut"
+		}
+		s := from + "→" + to + ": " + words.Latency(k.LatencyMinUs, k.LatencyMaxUs)
+		if k.Loss > 0 {
+			s += ", " + words.Percent(k.Loss) + " lost"
+		}
+		return s
+	}
+	wr.text(dir(ni, nj, ij), SizeSmall, frame.ToneMuted, false)
+	wr.text(dir(nj, ni, ji), SizeSmall, frame.ToneMuted, false)
+	wr.gap(2)
+	wr.row("Both ways", labelW, button("link.cut", "Cut", "cut "+command.Link(l, false, false)),
+		button("link.restore", "Restore", "heal "+command.Link(l, false, false)))
+	oneWay := func(id, from, to string, k raftcore.Link, back bool) frame.Widget {
+		if k.Up {
+			return button(id, "Cut "+from+"→"+to, "cut "+command.Link(l, true, back))
+		}
+		return button(id, "Restore "+from+"→"+to, "heal "+command.Link(l, true, back))
+	}
+	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij, false), oneWay("link.ji", nj, ni, ji, true))
+	lat := ij.LatencyMinUs
+	latency := func(lo, hi float64, label string) frame.Widget {
+		id := "link.latency:" + strconv.FormatFloat(lo, 'g', -1, 64) + "-" + strconv.FormatFloat(hi, 'g', -1, 64)
+		return chip(id, label, lat == int64(lo*1000), "latency "+command.Link(l, false, false)+" "+command.Number(lo)+" "+command.Number(hi))
+	}
+	wr.row("Latency", labelW, latency(20, 40, "20–40 ms"), latency(200, 400, "200–400 ms"), latency(1000, 2000, "1–2 s"))
+	loss := func(p float64, label string) frame.Widget {
+		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), label, ij.Loss == p, "loss "+command.Link(l, false, false)+" "+command.Number(p))
+	}
+	wr.row("Loss", labelW, loss(0, "none"), loss(0.2, "20%"), loss(0.5, "50%"))
+	return "Link " + ni + " – " + nj
+}
+
+func (b *Builder) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
+	w := b.World()
+	for _, m := range w.InFlight() {
+		if m.ID != id {
+			continue
+		}
+		pos := viz.Point{X: b.Stage.W() / 2, Y: b.Stage.H() / 2}
+		for _, d := range b.scratch.dots {
+			if uint64(d.ID) == m.ID {
+				pos = d.Pos
+			}
+		}
+		wr.text(b.Voice().MsgSentence(&m), SizeBody, frame.ToneText, false)
+		wr.gap(2)
+		wr.text("Sent at "+words.Clock(m.SendUs)+", arrives at "+words.Clock(m.DeliverUs)+".", SizeSmall, frame.ToneMuted, false)
+		if m.Lost {
+			wr.text("The network will lose it on the way.", SizeSmall, frame.ToneWarn, false)
+		}
+		for k, e := range m.Entries {
+			if k == 4 {
+				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", SizeSmall, frame.ToneMuted, false)
+				break
+			}
+			wr.text("entry "+words.Utoa(e.Index)+b.Voice().TermSuffix(e.Term)+": "+e.Data.String(), SizeSmall, frame.ToneText, false)
+		}
+		wr.gap(4)
+		wr.row("", 0, button("msg.drop", "Drop it", "drop "+words.Utoa(m.ID)))
+		return words.Capital(b.Voice().MsgLabel(&m)) + " #" + words.Utoa(m.ID) + ": " + b.cfg().Name(m.From) + " → " + b.cfg().Name(m.To), pos, true
+	}
+	return "", viz.Point{}, false
+}
+
+func (b *Builder) mainMenu(wr *writer, labelW float64) {
+	p := b.Params
+	scen := "Free play"
+	if b.scen() != nil {
+		scen = b.scen().Spec().Title
+	}
+	if len(b.Catalog.List()) > 0 {
+		wr.row("Scenario", labelW, button("scenarios", scen+" …", "open scenarios"))
+	}
+	var nodes []frame.Widget
+	for n := 1; n <= viz.MaxNodes; n++ {
+		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), b.cfg().Nodes == n, "nodes "+strconv.Itoa(n)))
+	}
+	wr.row("Machines", labelW, nodes...)
+	var protos []frame.Widget
+	for _, pr := range viz.Protocols() {
+		protos = append(protos, chip("protocol:"+pr, pr, string(b.cfg().Protocol) == pr, "protocol "+pr))
+	}
+	wr.row("Protocol", labelW, protos...)
+	if b.cfg().Protocol == raftcore.ProtocolRaft {
+		wr.row("Raft options", labelW,
+			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Do: onOff("option prevote", !p.PreVote)},
+			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Do: onOff("option checkquorum", !p.CheckQuorum)})
+	}
+	et := b.cfg().ElectionTicks
+	tick := b.cfg().TickMs
+	span := func(t int) string {
+		sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
+		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
+	}
+	election := func(t int) frame.Widget {
+		return chip("election:"+strconv.Itoa(t), span(t), et == t, "election "+strconv.Itoa(t))
+	}
+	wr.row("Election timeout", labelW, election(5), election(10), election(20))
+	theme := func(t frame.Theme) frame.Widget {
+		return chip("theme:"+string(t), string(t), b.View.Theme() == t, "theme "+string(t))
+	}
+	wr.row("Theme", labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
+	wr.row("Share", labelW, button("share.link", "Copy link", "copy-link"), button("share.schedule", "Export run", "save-run"),
+		button("share.trace", "Export trace", "save-trace"), button("share.png", "Save picture", "save-picture"), button("share.import", "Import run", "choose-run"))
+	wr.row("Run", labelW, button("reset", "Start again", "reset"), button("reseed", "New seed", "reseed"))
+}
+
+func (b *Builder) scenarioMenu(wr *writer) {
+	if b.View.MissingFigure() != "" {
+		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", b.View.MissingFigure()), SizeBody, frame.ToneBad, false)
+		wr.y += 4
+	}
+	ws := []frame.Widget{chip("scenario:", "Free play", b.scen() == nil, "scenario")}
+	for _, s := range b.Catalog.List() {
+		ws = append(ws, chip("scenario:"+s.ID, s.Title, b.scen() != nil && b.scen().ID() == s.ID, "scenario "+s.ID))
+	}
+	before := len(wr.widgets)
+	wr.buttons(0, ws...)
+	wr.rows = append(wr.rows, frame.MenuRow{Widgets: wr.widgets[before:]})
+}
+
+// Menu lays menu m of the parts out, open or not (a control in a menu
+// one press away can be found in it), or returns nil when it is about
+// something no longer there.
+func (b *Builder) Menu(p Parts, m view.Menu) *frame.MenuView {
+	b.Parts = p
+	return b.buildMenu(m)
+}

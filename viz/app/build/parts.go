@@ -1,0 +1,100 @@
+// Package build makes the app's frames: from the parts that own the
+// app's state (the session's world, the reader's view, the stage's
+// layout, the clock), it describes everything one frame shows as plain
+// data (a frame.Frame): where every machine, link, message, log cell,
+// panel line and control goes, in which tone, and with which words.
+//
+// Building a frame changes none of the parts: build twice and the frames
+// are equal. The builder keeps only what makes building cheaper from one
+// frame to the next (text widths, wrapped paragraphs, reused buffers).
+package build
+
+import (
+	"raftlab/raftcore"
+	"raftlab/scenarios"
+	"raftlab/viz"
+	"raftlab/viz/app/clock"
+	"raftlab/viz/app/session"
+	"raftlab/viz/app/stage"
+	"raftlab/viz/app/view"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+)
+
+// Parts are what a frame is built from. The builder only reads them.
+type Parts struct {
+	Session *session.Session
+	View    *view.View
+	Stage   *stage.Stage
+	Clock   *clock.Clock
+	Params  viz.Params
+	// Catalog is the scenarios the app offers.
+	Catalog session.Catalog
+	// Rec is the pointer's gesture under way (a stroke, a drag), and
+	// Pressing says a control is being pressed.
+	Rec      *viz.Recognizer
+	Pressing bool
+}
+
+// World is the world shown.
+func (p *Parts) World() *raftcore.World { return p.Session.World() }
+
+// cfg is the world's configuration.
+func (p *Parts) cfg() *raftcore.Config { return p.Session.Config() }
+
+// scen is the scenario played, or nil.
+func (p *Parts) scen() *session.Scenario { return p.Session.Scenario() }
+
+// lay is the stage's layout.
+func (p *Parts) lay() *viz.Layout { return p.Stage.Layout() }
+
+// Figure reports whether the app shows an embedded figure: a scenario in a
+// page, with its own words and controls.
+func (p *Parts) Figure() bool { return p.Params.Embed && p.scen() != nil }
+
+// Plain reports whether the screen speaks the plain words of a figure
+// shown before the book introduces Raft (scenarios.WordsPlain): machines
+// are active, silent or in charge, their histories hold writes, and there
+// are no leaders, terms or votes, even when Raft runs underneath.
+func (p *Parts) Plain() bool {
+	return p.scen() != nil && p.scen().Spec().UI.Words == scenarios.WordsPlain
+}
+
+// Voice is how the screen speaks of the world shown, to the reader's hand.
+func (p *Parts) Voice() words.Voice {
+	return words.Voice{Cfg: p.cfg(), Plain: p.Plain(), Touch: p.Stage.Touch()}
+}
+
+// leader is the index of the machine that leads, or -1.
+func (p *Parts) leader() int { return p.Session.Leader() }
+
+// Builder makes frames. It keeps what makes the next frame cheaper: text
+// widths, wrapped paragraphs, and buffers reused from frame to frame.
+type Builder struct {
+	Parts
+	text    *textCache
+	scratch scratch
+	frame   frame.Frame
+	// noteSlot is the toolbar's free stretch in the frame being built,
+	// where short notes go.
+	noteSlot viz.Rect
+}
+
+// New is a builder whose text is measured by measure (nil: estimated,
+// which is enough for tests).
+func New(measure func(string, float64) float64) *Builder {
+	if measure == nil {
+		measure = estimateWidth
+	}
+	return &Builder{text: newTextCache(measure)}
+}
+
+// Measure is the width of s at size, in the host's font.
+func (b *Builder) Measure(s string, size float64) float64 { return b.text.measure(s, size) }
+
+// frameOf is the frame last built, for parts of the frame that read what
+// was built before them.
+func (b *Builder) frameOf() *frame.Frame { return &b.frame }
+
+// nodeID converts a layout index to a machine id.
+func nodeID(i int) raftcore.NodeID { return raftcore.NodeID(i + 1) }

@@ -1,0 +1,117 @@
+package build
+
+import (
+	"math"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+	"raftlab/viz/app/view"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+)
+
+// hoverKey is what the mouse hovers over in the frame built so far (all
+// but its hover text), or nothing while no mouse hovers or a press, a
+// gesture or the help is under way.
+func (b *Builder) hoverKey() view.HoverTarget {
+	p, ok := b.View.Hover()
+	if !ok || b.Rec.Active() || b.Pressing || b.View.Help() {
+		return view.HoverTarget{}
+	}
+	b.scratch.dots = Dots(&b.frame, b.scratch.dots[:0])
+	return HoverAt(&b.frame, b.lay(), p, b.scratch.dots)
+}
+
+func (b *Builder) buildTooltip() *frame.TooltipView {
+	t := b.hoverKey()
+	if t.Kind == "" || t == b.View.Quiet() {
+		return nil
+	}
+	hp, _ := b.View.Hover()
+	w := b.World()
+	var lines []string
+	switch t.Kind {
+	case "widget":
+		for _, wd := range b.frame.Toolbar {
+			if wd.ID == t.Widget && wd.Kind == frame.WidgetIcon {
+				lines = append(lines, wd.Label)
+			}
+		}
+	case "mark":
+		m := b.frame.Timeline.Marks[t.A]
+		lines = append(lines, m.Text)
+	case "entry":
+		nd := w.Node(nodeID(t.A))
+		if t.ID < 1 || t.ID > nd.LastIndex() {
+			return nil
+		}
+		e := nd.Entry(t.ID)
+		s := "Index " + words.Utoa(e.Index)
+		if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
+			s += ", term " + words.Utoa(e.Term)
+		}
+		state := "not committed yet"
+		if e.Index <= nd.Commit() {
+			state = "committed"
+		}
+		if b.cfg().Protocol != raftcore.ProtocolRaft {
+			state = "taken as final: nothing here waits for agreement"
+		}
+		lines = append(lines, s+": "+e.Data.String(), state)
+	case "node":
+		id := nodeID(t.A)
+		nd := w.Node(id)
+		lines = append(lines, b.cfg().Name(id)+": "+b.Voice().RoleWord(nd.Role())+", "+w.Status(id).String(),
+			"log "+words.Utoa(nd.LastIndex())+", committed "+words.Utoa(nd.Commit())+", applied "+words.Utoa(nd.Applied()),
+			"Click for actions; drag out to cut it off.")
+	case "link":
+		ni, nj := b.cfg().Name(nodeID(t.A)), b.cfg().Name(nodeID(t.B))
+		ij, ji := w.Link(nodeID(t.A), nodeID(t.B)), w.Link(nodeID(t.B), nodeID(t.A))
+		state := "up both ways"
+		switch {
+		case !ij.Up && !ji.Up:
+			state = "cut both ways"
+		case !ij.Up:
+			state = "only " + nj + "→" + ni + " works"
+		case !ji.Up:
+			state = "only " + ni + "→" + nj + " works"
+		}
+		lines = append(lines, "Link "+ni+" – "+nj+": "+state, "Click to change it; drag across it to cut or restore.")
+	case "msg":
+		for _, m := range w.InFlight() {
+			if m.ID == t.ID {
+				lines = append(lines, b.Voice().MsgSentence(&m), "Click to inspect or drop it.")
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	maxW := math.Min(320, b.Stage.W()-16)
+	pad := 6.0
+	var items []frame.TextItem
+	width := 0.0
+	y := pad
+	for _, l := range lines {
+		for _, s := range b.wrap(l, SizeSmall, maxW-2*pad) {
+			items = append(items, frame.TextItem{Text: s, X: pad, Y: y, Size: SizeSmall, Tone: frame.ToneText})
+			width = math.Max(width, b.Measure(s, SizeSmall))
+			y += LineHeight(SizeSmall)
+		}
+	}
+	bw, bh := width+2*pad, y+pad-2
+	x := hp.X + 14
+	if x+bw > b.Stage.W()-4 {
+		x = hp.X - 14 - bw
+	}
+	ty := hp.Y + 18
+	if ty+bh > b.Stage.H()-4 {
+		ty = hp.Y - 10 - bh
+	}
+	x, ty = math.Max(x, 4), math.Max(ty, 4)
+	for k := range items {
+		items[k].X += x
+		items[k].Y += ty
+	}
+	return &frame.TooltipView{Rect: viz.XYWH(x, ty, bw, bh), Lines: items}
+}
