@@ -2,20 +2,19 @@ package app
 
 import (
 	"fmt"
-	"strings"
-	"time"
-
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/app/session"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
+	"strings"
+	"time"
 )
 
 // DefaultSpeed is the speed when the reader chose none: a tenth of real
@@ -23,9 +22,13 @@ import (
 // election can be followed by eye.
 const DefaultSpeed = 0.1
 
-// TraceLimit bounds the trace kept in memory, so that a long run does not
-// grow without end; the trace hash still covers every event.
-const TraceLimit = 4096
+// FigureSpeed is a figure's speed when the page chose none: real time,
+// so that a step takes a few seconds and can be followed by eye.
+const FigureSpeed = 1.0
+
+// actRunUs is how long (virtual time) a figure runs after the reader acts
+// on it, when the story's next step does not come first.
+const actRunUs = 6_000_000
 
 // ClientKey is the key of the app's client requests: the book's
 // Deployment, whose replica count each write changes.
@@ -88,7 +91,7 @@ type App struct {
 	press pointerState
 	// builder makes frames from the parts; frame is the last one, built
 	// at version built.
-	builder *build.Builder
+	builder *scene.Builder
 	frame   *frame.Frame
 	built   uint64
 	effects []frame.Effect
@@ -97,127 +100,19 @@ type App struct {
 	stats   frame.Stats
 }
 
-// New builds an app from its options. Parameters are assumed checked by
-// viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
-func New(o Options) (*App, error) {
-	a := &App{opts: o, params: o.Params, builder: build.New(o.Measure)}
-	if err := a.params.Check(); err != nil {
-		return nil, err
-	}
-	a.rec = viz.NewRecognizer(viz.GestureConfig{})
-	speed := a.params.Speed
-	if !o.SpeedGiven {
-		speed = DefaultSpeed
-		if a.params.Embed && a.params.Scenario != "" {
-			speed = FigureSpeed
-		}
-	}
-	a.clock = clock.New(speed)
-	a.stage = stage.New(0, 0)
-	a.view = view.New(frame.Theme(a.params.Theme))
-	if err := a.start(0); err != nil {
-		return nil, err
-	}
-	if a.params.T > 0 {
-		a.advance(int64(a.params.T * 1e6))
-		a.afterWorldMoved()
-	}
-	if a.params.Link != "" {
-		if err := a.openLink(a.params.Link); err != nil {
-			o.Problems = append(o.Problems, "The link could not be opened: "+err.Error())
-		}
-	}
-	switch {
-	case len(o.Problems) > 0:
-		a.say(strings.Join(o.Problems, "\n"), frame.ToneBad, 0)
-	case o.MissingFigure != "":
-		a.view.SetMissingFigure(o.MissingFigure)
-		a.openMenu(view.Menu{Kind: view.MenuScenarios})
-	case a.scen() == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg().Protocol == raftcore.ProtocolRaft:
-		// The first election takes a while at a watchable speed; say why.
-		a.say(words.NoLeaderYet, frame.ToneText, 20*time.Second)
-	}
-	a.Resize(o.Width, o.Height)
-	a.settle()
-	return a, nil
-}
-
-// start builds the world for the current parameters (and scenario):
-// a new session. electionTicks, if not 0, is the election timeout of a
-// free-play run; otherwise the last run's is kept when the protocol is
-// the same.
-func (a *App) start(electionTicks int) error {
-	cfg := a.baseConfig(electionTicks)
-	var scen *session.Scenario
-	if a.params.Scenario != "" {
-		r, err := a.opts.Scenarios.Get(a.params.Scenario)
-		if err != nil {
-			return err
-		}
-		scen = r
-		r.SetAutoplay(a.params.Autoplay)
-		cfg = r.Config(a.params.Seed)
-	}
-	s, err := session.New(cfg, scen, readCheckBudget)
-	if err != nil {
-		return err
-	}
-	a.replaceSession(s)
-	if scen != nil {
-		// Behind tabs, the scenario's own words come first.
-		a.view.SetTab(viz.PanelScenario)
-		a.touchLayout()
-		if a.figure() {
-			a.openFigure()
-		}
-	}
-	return nil
-}
-
-// replaceSession makes s the run shown: the view forgets what it had
-// chosen of the old world, and the layout follows the new one.
-func (a *App) replaceSession(s *session.Session) {
-	a.session = s
-	a.clock.Forget()
-	a.view.ForgetWorld()
-	a.stage.ForgetWorld()
-	a.touchLayout()
-	a.changed()
-}
-
-// baseConfig is a free-play world for the parameters.
-func (a *App) baseConfig(electionTicks int) raftcore.Config {
-	cfg := raftcore.DefaultConfig()
-	cfg.Nodes = a.params.Nodes
-	cfg.Seed = a.params.Seed
-	cfg.Protocol = raftcore.Protocol(a.params.Protocol)
-	cfg.PreVote = a.params.PreVote
-	cfg.CheckQuorum = a.params.CheckQuorum
-	cfg.Names = session.MachineNames(cfg.Nodes)
-	cfg.TraceLimit = session.TraceLimit
-	switch {
-	case electionTicks > 0:
-		cfg.ElectionTicks = electionTicks
-	case a.session != nil && a.cfg().Protocol == cfg.Protocol:
-		cfg.ElectionTicks = a.cfg().ElectionTicks
-	}
-	return cfg
-}
-
-// advance moves the world to virtual time to, stopping a figure that
-// plays to its next step there (session.Advance).
-func (a *App) advance(to int64) {
-	if _, err := a.session.Advance(to, a.stopAt()); err != nil {
-		a.say(words.Capital(err.Error()), frame.ToneBad, 0)
-	}
-}
-
-// stopAt is the step a playing figure stops at (-1: none).
-func (a *App) stopAt() int {
-	if !a.figure() || a.clock.Paused() {
-		return -1
-	}
-	return a.clock.Pace().Goal
+// pointerState is what a press that the gesture recognizer does not see
+// is doing: pressing one of the app's own controls, or scrolling a panel
+// or the logs.
+type pointerState struct {
+	active bool
+	id     int
+	widget string
+	// scrolling: panel (>= 0) or logs, from start with the value then.
+	panel    int
+	logs     bool
+	start    viz.Point
+	startVal float64
+	moved    bool
 }
 
 // plain reports whether the screen speaks the plain words of a figure
@@ -233,6 +128,17 @@ func (a *App) voice() words.Voice {
 	return words.Voice{Cfg: a.cfg(), Plain: a.plain(), Touch: a.stage.Touch()}
 }
 
+// figure reports whether the app shows an embedded figure.
+func (a *App) figure() bool { return a.params.Embed && a.scen() != nil }
+
+// stopAt is the step a playing figure stops at (-1: none).
+func (a *App) stopAt() int {
+	if !a.figure() || a.clock.Paused() {
+		return -1
+	}
+	return a.clock.Pace().Goal
+}
+
 // Frame returns the frame for the current state, building it only when
 // something changed since the last call.
 func (a *App) Frame() *frame.Frame {
@@ -245,8 +151,8 @@ func (a *App) Frame() *frame.Frame {
 }
 
 // parts are the app's parts, for the builder to read.
-func (a *App) parts() build.Parts {
-	return build.Parts{Session: a.session, View: a.view, Stage: a.stage, Clock: a.clock, Params: a.params,
+func (a *App) parts() scene.Parts {
+	return scene.Parts{Session: a.session, View: a.view, Stage: a.stage, Clock: a.clock, Params: a.params,
 		Catalog: a.opts.Scenarios, Rec: a.rec, Pressing: a.press.active}
 }
 
@@ -290,18 +196,6 @@ func (a *App) CountDraw(drew bool) {
 	}
 }
 
-// TakeEffects returns and forgets the host requests made since last time:
-// with Options.Describe, the description and announcements too, which the
-// host thereby takes once a tick at most.
-func (a *App) TakeEffects() []frame.Effect {
-	if a.opts.Describe {
-		a.describeEffects()
-	}
-	e := a.effects
-	a.effects = nil
-	return e
-}
-
 func (a *App) changed() { a.version++ }
 
 // say shows text in the banner for d of real time (0 keeps it until
@@ -328,106 +222,6 @@ func (a *App) SetVisible(v bool) {
 
 // Visible reports whether the app is in view.
 func (a *App) Visible() bool { return a.clock.Visible() }
-
-// Update advances the app to real time now: it runs the world when
-// playing, fires long presses and expires the banner. Hosts call it once a
-// tick (60 times a second).
-func (a *App) Update(now time.Duration) {
-	a.stats.Updates++
-	step := a.clock.Tick(now, a.view.Help())
-	if g := a.rec.Tick(now); g.Kind != viz.GestureNone {
-		a.gesture(g)
-	}
-	if a.view.Banner().Until > 0 && now >= a.view.Banner().Until {
-		a.view.CloseBanner()
-		a.changed()
-	}
-	if step > 0 {
-		a.advance(a.session.NowUs() + step)
-		a.afterWorldMoved()
-		a.restIfDue()
-		a.changed()
-	}
-	a.settle()
-}
-
-// settle brings what follows from the parts up to date after anything
-// changed them: the layout (a figure's words may have grown, a partition
-// may have healed), and the open menu, which closes when what it was
-// about is gone (a message that arrived). Building a frame then only
-// reads the parts.
-func (a *App) settle() {
-	a.touchLayout()
-	if m := a.view.Menu(); m.Open() && a.builder.Menu(a.parts(), m) == nil {
-		a.view.CloseMenu()
-		a.changed()
-	}
-}
-
-// afterWorldMoved lets the scenario observe the world and updates what
-// depends on the world's shape (partition zones).
-func (a *App) afterWorldMoved() {
-	if a.session.Observed() {
-		a.changed() // a new step is news worth a redraw
-	}
-	if r := a.scen(); r != nil && (!a.figure() || (!a.clock.Paused() && a.clock.Pace().Goal < 0)) {
-		// Not paced step by step: the words follow the story.
-		r.Show(r.Latest())
-	}
-	if a.view.Banner().Text == words.NoLeaderYet && a.leader() >= 0 {
-		a.view.CloseBanner()
-	}
-	a.touchLayout()
-}
-
-// act applies one of the reader's actions through the history (recorded,
-// so replayable).
-func (a *App) act(x raftcore.Action) error {
-	a.takeOver()
-	if _, _, err := a.session.Act(x); err != nil {
-		return err
-	}
-	a.afterWorldMoved()
-	a.keepMoving()
-	a.changed()
-	return nil
-}
-
-// actAll applies several actions as one reader gesture.
-func (a *App) actAll(xs []raftcore.Action) error {
-	for _, x := range xs {
-		if err := a.act(x); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Act applies an action given as JSON (the page's act()): the command
-// table's act.
-func (a *App) Act(data []byte) error {
-	in, err := command.ParseArgs(a.commandContext(), "act", string(data))
-	if err != nil {
-		return err
-	}
-	return a.Do(in)
-}
-
-// Resize lays the screen out for a canvas of w×h logical pixels.
-func (a *App) Resize(w, h float64) {
-	if a.stage.Resize(w, h) {
-		a.settle()
-		a.changed()
-	}
-}
-
-// SetTouch tells the app the reader uses a touch screen: targets widen.
-func (a *App) SetTouch(t bool) {
-	if a.stage.SetTouch(t) {
-		a.settle()
-		a.changed()
-	}
-}
 
 // Layout returns the current screen layout.
 func (a *App) Layout() *viz.Layout { return a.stage.Layout() }
@@ -480,20 +274,53 @@ func (a *App) nextWrite(i int) raftcore.Action {
 	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
 }
 
-// restart starts a new world with the current settings (a scenario starts
-// again with its knobs as they are); electionTicks, if not 0, is a free
-// play's new election timeout.
-func (a *App) restart(electionTicks int) error {
-	if a.scen() != nil {
-		if err := a.restartScenario(a.scen().Again()); err != nil {
-			return err
-		}
-		a.note("Started again: " + a.scen().Spec().Title + ".")
-		return nil
+// commandContext is what the command table needs to know of the app to
+// read a line: the machines' names, the speed and the run's times.
+func (a *App) commandContext() command.Context {
+	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.session.NowUs(), HeadUs: a.session.HeadUs(),
+		TickUs: int64(a.cfg().TickMs) * 1000, Open: a.view.Menu().Kind != view.MenuNone || a.view.Help()}
+}
+
+// machineNames are the machines' names, by layout index.
+func (a *App) machineNames() []string {
+	ns := make([]string, a.World().Size())
+	for i := range ns {
+		ns[i] = a.cfg().Name(nodeID(i))
 	}
-	if err := a.start(electionTicks); err != nil {
-		return err
+	return ns
+}
+
+// allMachines are the machines' ids.
+func (a *App) allMachines() []raftcore.NodeID {
+	ids := make([]raftcore.NodeID, a.World().Size())
+	for i := range ids {
+		ids[i] = nodeID(i)
 	}
-	a.note("New run: " + words.Setup(a.cfg()))
-	return nil
+	return ids
+}
+
+// hoverKey is what the mouse hovers over in the frame shown, or nothing
+// while no mouse hovers or a press, a gesture or the help is under way.
+func (a *App) hoverKey() view.HoverTarget {
+	p, ok := a.view.Hover()
+	if !ok || a.rec.Active() || a.press.active || a.view.Help() {
+		return view.HoverTarget{}
+	}
+	f := a.Frame()
+	return scene.HoverAt(f, a.lay(), p, scene.Dots(f, nil))
+}
+
+// widgetAt is the control under p in the frame shown.
+func (a *App) widgetAt(p viz.Point) (frame.Widget, bool) { return scene.WidgetAt(a.Frame(), p) }
+
+// panelAt is the panel under p in the frame shown.
+func (a *App) panelAt(p viz.Point) (viz.PanelKind, bool) { return scene.PanelAt(a.Frame(), p) }
+
+// menuRect is where the open menu is drawn.
+func (a *App) menuRect() (viz.Rect, bool) {
+	f := a.Frame()
+	if f.Menu == nil {
+		return viz.Rect{}, false
+	}
+	return f.Menu.Rect, true
 }

@@ -3,15 +3,13 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
-
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/stage"
-	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"strings"
 )
 
 // Snapshot is the app's state as the page's snapshot() gives it, for tests
@@ -327,13 +325,6 @@ func (a *App) pageIntent(name string, args ...string) (command.Intent, error) {
 		return a.clickIntent(args[0])
 	}
 	return command.ParseArgs(a.commandContext(), name, args...)
-}
-
-// commandContext is what the command table needs to know of the app to
-// read a line: the machines' names, the speed and the run's times.
-func (a *App) commandContext() command.Context {
-	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.session.NowUs(), HeadUs: a.session.HeadUs(),
-		TickUs: int64(a.cfg().TickMs) * 1000, Open: a.view.Menu().Kind != view.MenuNone || a.view.Help()}
 }
 
 func first(args []string) string {

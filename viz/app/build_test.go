@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
-	"raftlab/viz/app/build"
+	"raftlab/viz/app/scene"
 )
 
 func TestLinkLabelsThatWouldStackAreDropped(t *testing.T) {
@@ -46,7 +46,7 @@ func TestLinkLabelsThatWouldStackAreDropped(t *testing.T) {
 		}
 		for k := 1; k < 10; k++ {
 			p := l.Seg.At(float64(k) / 10)
-			if h := a.lay().HitTest(p, build.Dots(a.Frame(), nil), viz.HitOptions{}); h.Kind != viz.HitLink || h.Link != l.ID {
+			if h := a.lay().HitTest(p, scene.Dots(a.Frame(), nil), viz.HitOptions{}); h.Kind != viz.HitLink || h.Link != l.ID {
 				continue
 			}
 			tried++

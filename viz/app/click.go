@@ -3,11 +3,10 @@ package app
 import (
 	"fmt"
 	"iter"
-	"time"
-
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
+	"time"
 )
 
 // Click presses the control named id, as a tap on it would: it does the

@@ -1,13 +1,12 @@
 package app
 
 import (
-	"strconv"
-	"strings"
-
 	"raftlab/raftcore"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
+	"strconv"
+	"strings"
 )
 
 // A canvas says nothing to a reader who cannot see it. With
@@ -204,6 +203,18 @@ func (a *App) describeEffects() {
 		t.text = text
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectDescribe, Text: text})
 	}
+}
+
+// TakeEffects returns and forgets the host requests made since last time:
+// with Options.Describe, the description and announcements too, which the
+// host thereby takes once a tick at most.
+func (a *App) TakeEffects() []frame.Effect {
+	if a.opts.Describe {
+		a.describeEffects()
+	}
+	e := a.effects
+	a.effects = nil
+	return e
 }
 
 // StepTold is the story's step last handed on as EffectStep ("N/M" and

@@ -3,10 +3,8 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
-
-	"raftlab/raftcore"
 	"raftlab/viz/app/command"
+	"strings"
 )
 
 // A host page drives a figure with short directives in words, the same
@@ -19,24 +17,6 @@ import (
 // book's prose may use (command.ParseProse).
 func (a *App) Directive(text string) (command.Intent, error) {
 	return command.ParseProse(a.commandContext(), text)
-}
-
-// machineNames are the machines' names, by layout index.
-func (a *App) machineNames() []string {
-	ns := make([]string, a.World().Size())
-	for i := range ns {
-		ns[i] = a.cfg().Name(nodeID(i))
-	}
-	return ns
-}
-
-// allMachines are the machines' ids.
-func (a *App) allMachines() []raftcore.NodeID {
-	ids := make([]raftcore.NodeID, a.World().Size())
-	for i := range ids {
-		ids[i] = nodeID(i)
-	}
-	return ids
 }
 
 // Message is a message from a host page, as JSON:

@@ -3,15 +3,14 @@ package app
 import (
 	"fmt"
 	"math"
-	"strings"
-	"time"
-
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
+	"strings"
+	"time"
 )
 
 // Do applies one of the reader's intents: it is the one place where what
@@ -305,97 +304,6 @@ func (a *App) command(c viz.Command) error {
 	default:
 		return fmt.Errorf("unknown command %v", c)
 	}
-	return nil
-}
-
-// actOnMachine carries out an item of a machine's menu.
-func (a *App) actOnMachine(in command.ActOnMachine) error {
-	if in.Node < 0 || in.Node >= a.World().Size() {
-		return fmt.Errorf("there is no machine %d", in.Node+1)
-	}
-	x := raftcore.Action{Do: in.Verb, Node: in.Node + 1}
-	switch in.Verb {
-	case raftcore.DoPause, raftcore.DoResume, raftcore.DoCrash, raftcore.DoRestart, raftcore.DoTimeout:
-	case raftcore.DoSlow:
-		x.MsPerMessage = in.Value
-	case raftcore.DoDrift:
-		x.Rate = in.Value
-	case raftcore.DoWrite:
-		return a.act(a.nextWrite(in.Node))
-	case raftcore.DoRead:
-		x.Key, x.Mode = a.session.QuestionKey(), in.Mode
-		if x.Mode == "" {
-			x.Mode = a.view.ReadMode()
-		}
-		return a.act(x)
-	default:
-		return fmt.Errorf("a machine's menu cannot %s", in.Verb)
-	}
-	if err := a.act(x); err != nil {
-		return err
-	}
-	a.note(words.Action(*a.cfg(), x) + ".")
-	return nil
-}
-
-// actOnLink carries out an item of a link's menu.
-func (a *App) actOnLink(in command.ActOnLink) error {
-	x := raftcore.Action{Do: in.Verb, From: in.Link.I + 1, To: in.Link.J + 1}
-	switch in.Verb {
-	case raftcore.DoCut, raftcore.DoRestore:
-		x.OneWay = in.OneWay
-		if in.OneWay && in.Back {
-			x.From, x.To = x.To, x.From
-		}
-	case raftcore.DoLatency:
-		x.LatencyMs = []float64{in.LatencyMs[0], in.LatencyMs[1]}
-	case raftcore.DoLoss:
-		loss := in.Loss
-		x.Loss = &loss
-	default:
-		return fmt.Errorf("a link's menu cannot %s", in.Verb)
-	}
-	if err := a.act(x); err != nil {
-		return err
-	}
-	a.note(words.Action(*a.cfg(), x) + ".")
-	return nil
-}
-
-// freePlay starts a free-play run with the settings changed by set.
-func (a *App) freePlay(set func(p *viz.Params)) error {
-	set(&a.params)
-	a.params.Scenario = ""
-	return a.restart(0)
-}
-
-// returnToOtherRun brings back the run left by acting in the past.
-func (a *App) returnToOtherRun() error {
-	if !a.session.ReturnToOtherRun() {
-		return fmt.Errorf("there is no other run to go back to")
-	}
-	a.clock.SetPaused(true)
-	a.afterWorldMoved()
-	a.note("Back on the run you had left; the one you made is kept in its place.")
-	return nil
-}
-
-// setAutoplay has the app play the scenario's script from the start, or
-// stop playing it.
-func (a *App) setAutoplay(on bool) error {
-	if a.scen() == nil {
-		return fmt.Errorf("autoplay: no scenario is playing")
-	}
-	if !on {
-		a.scen().SetAutoplay(false)
-		return nil
-	}
-	r := a.scen().Again()
-	r.SetAutoplay(true)
-	if err := a.restartScenario(r); err != nil {
-		return err
-	}
-	a.clock.SetPaused(false)
 	return nil
 }
 

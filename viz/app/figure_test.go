@@ -12,8 +12,8 @@ import (
 
 	"raftlab/scenarios"
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
@@ -39,7 +39,7 @@ func figureApp(t testing.TB, id string, w, h float64) *App {
 func playToRest(t *testing.T, a *App, c *hostClock, limit time.Duration) time.Duration {
 	t.Helper()
 	shown, now := a.scen().Shown(), a.World().Now()
-	require.NoError(t, a.Click(build.IDFigurePlay))
+	require.NoError(t, a.Click(scene.IDFigurePlay))
 	if a.Paused() {
 		require.Equal(t, shown+1, a.scen().Shown(), "the figure neither plays nor shows what comes next when asked")
 		require.Equal(t, now, a.World().Now(), "showing a step reached already runs the clock")
@@ -63,11 +63,11 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 	checkFrame(t, a, what)
 	f := a.Frame()
 	canvas := viz.XYWH(0, 0, f.W, f.H)
-	for _, id := range []string{build.IDFigurePlay, build.IDFigureBack, build.IDFigureRestart, build.IDFigureLab} {
+	for _, id := range []string{scene.IDFigurePlay, scene.IDFigureBack, scene.IDFigureRestart, scene.IDFigureLab} {
 		_, ok := widgetRect(a, id)
 		assert.True(t, ok, "%s: no control %s; controls %v", what, id, widgetIDs(a))
 	}
-	for _, id := range []string{build.CmdPrefix + viz.CmdPlayPause.String(), build.IDMenu} {
+	for _, id := range []string{scene.CmdPrefix + viz.CmdPlayPause.String(), scene.IDMenu} {
 		_, ok := widgetRect(a, id)
 		assert.False(t, ok, "%s: the figure shows the full app's control %s", what, id)
 	}
@@ -78,7 +78,7 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 	for _, r := range stage {
 		assert.False(t, f.Caption.Rect.Inset(0.5).Overlaps(r), "%s: the words at %v cover the stage at %v", what, f.Caption.Rect, r)
 	}
-	want, ok := build.PanelFor(a.scen().Spec().UI.Focus)
+	want, ok := scene.PanelFor(a.scen().Spec().UI.Focus)
 	if !ok {
 		assert.Empty(t, f.Panels, "%s: a figure about its machines shows a panel", what)
 	} else if assert.Len(t, f.Panels, 1, "%s: panels", what) {
@@ -86,7 +86,7 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 		assert.Equal(t, want, p.Kind, "%s: the figure shows the wrong panel", what)
 		assert.False(t, p.Folded, "%s: the panel is folded", what)
 		assert.True(t, inside(canvas, p.Rect), "%s: the panel at %v leaves the canvas", what, p.Rect)
-		assert.GreaterOrEqual(t, p.Clip.H, 3*build.LineHeight(build.SizeBody), "%s: the panel shows less than three lines", what)
+		assert.GreaterOrEqual(t, p.Clip.H, 3*scene.LineHeight(scene.SizeBody), "%s: the panel shows less than three lines", what)
 		assert.NotEmpty(t, p.Lines, "%s: the panel says nothing", what)
 		for _, r := range append(stage, f.Caption.Rect) {
 			assert.False(t, p.Rect.Inset(0.5).Overlaps(r), "%s: the panel at %v covers %v", what, p.Rect, r)
@@ -258,7 +258,7 @@ func TestFigureStepsBack(t *testing.T) {
 	at1, _ := a.scen().Tracker().ReachedAtMs(1)
 	at2, _ := a.scen().Tracker().ReachedAtMs(2)
 
-	require.NoError(t, a.Click(build.IDFigureBack))
+	require.NoError(t, a.Click(scene.IDFigureBack))
 	assert.True(t, a.Paused())
 	assert.Equal(t, 1, a.scen().Step(), "back from step 3: the story stands at step %d", a.scen().Step()+1)
 	assert.Equal(t, int64(at1*1000), a.World().Now(), "back from step 3 is not where step 2 began")
@@ -269,11 +269,11 @@ func TestFigureStepsBack(t *testing.T) {
 	again, _ := a.scen().Tracker().ReachedAtMs(2)
 	assert.InDelta(t, at2, again, 0.001, "step 3 came at another moment after stepping back")
 
-	require.NoError(t, a.Click(build.IDFigureBack))
-	require.NoError(t, a.Click(build.IDFigureBack))
+	require.NoError(t, a.Click(scene.IDFigureBack))
+	require.NoError(t, a.Click(scene.IDFigureBack))
 	assert.Equal(t, 0, a.scen().Step())
 	assert.Equal(t, int64(a.scen().Spec().UI.OpenMs*1000), a.World().Now(), "back at the start is not the opening moment")
-	require.NoError(t, a.Click(build.IDFigureBack))
+	require.NoError(t, a.Click(scene.IDFigureBack))
 	assert.Contains(t, a.State().Banner, "starts")
 }
 
@@ -321,7 +321,7 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	require.NoError(t, a.Do(command.SetKnob{Knob: "split", Value: "2/2/1"}))
 	var c hostClock
 	playToRest(t, a, &c, 30*time.Second)
-	require.NoError(t, a.Click(build.IDFigureLab))
+	require.NoError(t, a.Click(scene.IDFigureLab))
 	effects := a.TakeEffects()
 	require.Len(t, effects, 1)
 	require.Equal(t, frame.EffectVisit, effects[0].Kind)
@@ -355,7 +355,7 @@ func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
 			want = speed
 		}
 		require.Equal(t, want, a.Speed())
-		require.NoError(t, a.Click(build.IDFigureLab))
+		require.NoError(t, a.Click(scene.IDFigureLab))
 		effects := a.TakeEffects()
 		require.Len(t, effects, 1)
 		u, err := url.Parse(effects[0].Text)

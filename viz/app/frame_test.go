@@ -10,7 +10,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
-	"raftlab/viz/app/build"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
@@ -53,8 +53,8 @@ func checkFrame(t *testing.T, a *App, what string) {
 		if m.Label.Text == "" || m.Selected {
 			continue
 		}
-		tag := viz.XYWH(m.Label.X-a.measure(m.Label.Text, m.Label.Size)/2, m.Label.Y-build.LineHeight(m.Label.Size)/2,
-			a.measure(m.Label.Text, m.Label.Size), build.LineHeight(m.Label.Size))
+		tag := viz.XYWH(m.Label.X-a.measure(m.Label.Text, m.Label.Size)/2, m.Label.Y-scene.LineHeight(m.Label.Size)/2,
+			a.measure(m.Label.Text, m.Label.Size), scene.LineHeight(m.Label.Size))
 		for _, nd := range f.Nodes {
 			disc := viz.XYWH(nd.Center.X-nd.R, nd.Center.Y-nd.R, 2*nd.R, 2*nd.R)
 			if tag.Overlaps(disc) || tag.Overlaps(a.lay().Nodes[nd.Index].Caption) {
@@ -200,7 +200,7 @@ func TestPhoneTabsReachEveryPanel(t *testing.T) {
 		t.Fatal("a phone canvas should put the panels behind tabs")
 	}
 	for _, k := range viz.PanelKinds() {
-		r, ok := widgetRect(a, build.TabPrefix+k.Title())
+		r, ok := widgetRect(a, scene.TabPrefix+k.Title())
 		if !ok {
 			t.Fatalf("no tab for %v", k)
 		}
@@ -215,7 +215,7 @@ func TestPhoneTabsReachEveryPanel(t *testing.T) {
 		}
 	}
 	// On a phone the menu button is still there.
-	if _, ok := widgetRect(a, build.IDMenu); !ok {
+	if _, ok := widgetRect(a, scene.IDMenu); !ok {
 		t.Error("a phone canvas has no menu button")
 	}
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 	"strings"
 	"time"
@@ -31,3 +32,32 @@ func (a *App) Notify(text string) {
 	a.say(text, frame.ToneText, 6*time.Second)
 	a.settle()
 }
+
+// Act applies an action given as JSON (the page's act()): the command
+// table's act.
+func (a *App) Act(data []byte) error {
+	in, err := command.ParseArgs(a.commandContext(), "act", string(data))
+	if err != nil {
+		return err
+	}
+	return a.Do(in)
+}
+
+// Resize lays the screen out for a canvas of w×h logical pixels.
+func (a *App) Resize(w, h float64) {
+	if a.stage.Resize(w, h) {
+		a.settle()
+		a.changed()
+	}
+}
+
+// SetTouch tells the app the reader uses a touch screen: targets widen.
+func (a *App) SetTouch(t bool) {
+	if a.stage.SetTouch(t) {
+		a.settle()
+		a.changed()
+	}
+}
+
+// ImportSchedule opens a schedule file: its world, replayed up to its end.
+func (a *App) ImportSchedule(data []byte) error { return a.Do(command.OpenRun{JSON: string(data)}) }

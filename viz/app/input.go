@@ -1,29 +1,12 @@
 package app
 
 import (
-	"raftlab/raftcore"
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
-	"raftlab/viz/frame"
 )
-
-// pointerState is what a press that the gesture recognizer does not see
-// is doing: pressing one of the app's own controls, or scrolling a panel
-// or the logs.
-type pointerState struct {
-	active bool
-	id     int
-	widget string
-	// scrolling: panel (>= 0) or logs, from start with the value then.
-	panel    int
-	logs     bool
-	start    viz.Point
-	startVal float64
-	moved    bool
-}
 
 // Pointer takes one pointer event from the host.
 func (a *App) Pointer(ev viz.PointerEvent) {
@@ -71,7 +54,7 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			return
 		}
 	}
-	g := a.rec.Feed(a.lay(), build.Dots(a.Frame(), nil), ev)
+	g := a.rec.Feed(a.lay(), scene.Dots(a.Frame(), nil), ev)
 	a.gesture(g)
 	if a.rec.Active() || g.Kind != viz.GestureNone {
 		a.changed()
@@ -96,7 +79,7 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 		case p.panel >= 0:
 			a.try(command.ScrollPanel{Panel: viz.PanelKind(p.panel), Px: p.startVal - d.Y})
 		case p.logs:
-			if cw := build.LogCellWidth(a.lay()); cw > 0 {
+			if cw := scene.LogCellWidth(a.lay()); cw > 0 {
 				a.try(command.ScrollLogs{Back: uint64(max(p.startVal+d.X/cw, 0))})
 			}
 		}
@@ -112,7 +95,7 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 				a.tryLine(w.Do)
 			}
 		} else if logs && tap {
-			if row := build.LogRowAt(a.lay(), ev.Pos); row >= 0 {
+			if row := scene.LogRowAt(a.lay(), ev.Pos); row >= 0 {
 				a.try(command.Select{Node: row})
 			}
 		}
@@ -270,75 +253,3 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 	}
 	return nil
 }
-
-// selectNode selects machine i (-1: none).
-func (a *App) selectNode(i int) {
-	if i < -1 || i >= a.World().Size() {
-		return
-	}
-	a.view.Select(i, !a.lay().Tabbed)
-	a.changed()
-}
-
-func (a *App) setTab(k viz.PanelKind) {
-	if a.view.SetTab(k) {
-		a.touchLayout()
-		a.changed()
-	}
-}
-
-// cutLinks cuts the crossed links, or restores them when the first one
-// crossed was already cut: drawing across a cut link heals it.
-func (a *App) cutLinks(ids []viz.LinkID) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	w := a.World()
-	first := ids[0]
-	restore := !w.Link(nodeID(first.I), nodeID(first.J)).Up || !w.Link(nodeID(first.J), nodeID(first.I)).Up
-	var xs []raftcore.Action
-	for _, id := range ids {
-		up := w.Link(nodeID(id.I), nodeID(id.J)).Up && w.Link(nodeID(id.J), nodeID(id.I)).Up
-		switch {
-		case restore && !up:
-			xs = append(xs, raftcore.Action{Do: raftcore.DoRestore, From: id.I + 1, To: id.J + 1})
-		case !restore && up:
-			xs = append(xs, raftcore.Action{Do: raftcore.DoCut, From: id.I + 1, To: id.J + 1})
-		}
-	}
-	if err := a.actAll(xs); err != nil {
-		return err
-	}
-	if len(xs) > 0 {
-		verb := "Cut"
-		if restore {
-			verb = "Restored"
-		}
-		names := ""
-		for k, x := range xs {
-			if k > 0 {
-				names += ", "
-			}
-			names += a.cfg().Name(raftcore.NodeID(x.From)) + "–" + a.cfg().Name(raftcore.NodeID(x.To))
-		}
-		a.note(verb + " " + names + ".")
-	}
-	return nil
-}
-
-// hoverKey is what the mouse hovers over in the frame shown, or nothing
-// while no mouse hovers or a press, a gesture or the help is under way.
-func (a *App) hoverKey() view.HoverTarget {
-	p, ok := a.view.Hover()
-	if !ok || a.rec.Active() || a.press.active || a.view.Help() {
-		return view.HoverTarget{}
-	}
-	f := a.Frame()
-	return build.HoverAt(f, a.lay(), p, build.Dots(f, nil))
-}
-
-// widgetAt is the control under p in the frame shown.
-func (a *App) widgetAt(p viz.Point) (frame.Widget, bool) { return build.WidgetAt(a.Frame(), p) }
-
-// panelAt is the panel under p in the frame shown.
-func (a *App) panelAt(p viz.Point) (viz.PanelKind, bool) { return build.PanelAt(a.Frame(), p) }

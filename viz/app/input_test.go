@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 
@@ -52,7 +52,7 @@ func TestFingerWobbleOnALogRowSelectsIt(t *testing.T) {
 	a := phoneApp(t)
 	var c hostClock
 	row := a.lay().Nodes[2].LogStrip.Center()
-	if !a.lay().Logs.Contains(row) || build.LogRowAt(a.lay(), row) != 2 || onWidget(a, row) {
+	if !a.lay().Logs.Contains(row) || scene.LogRowAt(a.lay(), row) != 2 || onWidget(a, row) {
 		t.Fatalf("the middle of machine 3's log strip %v is not a bare log row", row)
 	}
 	touchAt(a, &c, row, fingerWobble...)

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 )
 
 // legendText is every line of the open key, joined.
@@ -30,14 +30,14 @@ func legendText(t *testing.T, a *App) string {
 func TestLegendOpensAndClosesByID(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
 	require.Nil(t, a.Frame().Legend)
-	require.NoError(t, a.Click(build.IDLegend))
+	require.NoError(t, a.Click(scene.IDLegend))
 	l := a.Frame().Legend
 	require.NotNil(t, l)
 	assert.True(t, a.Frame().Logs.Key.On)
-	require.NoError(t, a.Click(build.IDLegendClose))
+	require.NoError(t, a.Click(scene.IDLegendClose))
 	assert.Nil(t, a.Frame().Legend)
-	require.NoError(t, a.Click(build.IDLegend))
-	require.NoError(t, a.Click(build.IDLegend), "the key's button closes it too")
+	require.NoError(t, a.Click(scene.IDLegend))
+	require.NoError(t, a.Click(scene.IDLegend), "the key's button closes it too")
 	assert.Nil(t, a.Frame().Legend)
 	require.NoError(t, a.Do(command.ShowLegend{On: true}))
 	require.NoError(t, a.Do(command.Dismiss{}))
@@ -54,7 +54,7 @@ func TestLegendByTap(t *testing.T) {
 			a.Pointer(viz.PointerEvent{Action: viz.PointerUp, Pos: p, Touch: touch})
 		}
 		// A fingertip just under the small button still opens the key.
-		tap(viz.Pt(key.Rect.Center().X, key.Rect.Bottom()+build.KeySlop-1))
+		tap(viz.Pt(key.Rect.Center().X, key.Rect.Bottom()+scene.KeySlop-1))
 		l := a.Frame().Legend
 		require.NotNil(t, l, "touch %v", touch)
 		tap(l.Rect.Center())
@@ -90,7 +90,7 @@ func TestLegendWordsFollowTheProtocol(t *testing.T) {
 	for _, id := range []string{"replicated-memory", "slow-or-dead"} {
 		a := figureApp(t, id, 720, 450)
 		require.True(t, a.plain())
-		require.NoError(t, a.Click(build.IDLegend))
+		require.NoError(t, a.Click(scene.IDLegend))
 		text := legendText(t, a)
 		assert.False(t, raftWords.MatchString(text), "%s: %q", id, raftWords.FindAllString(text, -1))
 		assert.Contains(t, text, "value")
@@ -126,7 +126,7 @@ func TestLegendFits(t *testing.T) {
 			apps[id] = figureApp(t, id, s.w, s.h)
 		}
 		for what, a := range apps {
-			require.NoError(t, a.Click(build.IDLegend), what)
+			require.NoError(t, a.Click(scene.IDLegend), what)
 			f := a.Frame()
 			require.NotNil(t, f.Legend)
 			assert.Empty(t, f.Overflows(a.measure), "%s at %vx%v", what, s.w, s.h)

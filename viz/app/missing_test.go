@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
@@ -35,7 +35,7 @@ func TestAMissingFigureOffersTheList(t *testing.T) {
 		assert.Equal(t, frame.ToneBad, line.Tone)
 		assert.Len(t, f.Menu.Lines, 1, "%v: more than one line", size)
 		assert.GreaterOrEqual(t, line.Y, f.Menu.Rect.Y, "%v: the line is above the list", size)
-		assert.LessOrEqual(t, line.Y+build.LineHeight(line.Size), f.Menu.Rect.Bottom(), "%v: the line is below the list", size)
+		assert.LessOrEqual(t, line.Y+scene.LineHeight(line.Size), f.Menu.Rect.Bottom(), "%v: the line is below the list", size)
 		found := false
 		for _, row := range f.Menu.Rows {
 			for _, w := range row.Widgets {

@@ -10,8 +10,8 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/frame"
 )
 
@@ -34,7 +34,7 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		assert.True(t, r.Stage.ContainsRect(r.Rect), "%v: the tag %v leaves the stage", size, r.Rect)
 		var live *frame.Widget
 		for i, b := range f.Timeline.Buttons {
-			if b.ID == build.IDLive {
+			if b.ID == scene.IDLive {
 				live = &f.Timeline.Buttons[i]
 			}
 		}
@@ -52,7 +52,7 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		c.run(a, 100*time.Millisecond)
 		assert.NotNil(t, a.Frame().Replay, "%v", size)
 
-		require.NoError(t, a.Click(build.IDLive))
+		require.NoError(t, a.Click(scene.IDLive))
 		assert.True(t, a.session.AtHead(), "%v: Back to live left the run in the past", size)
 		assert.False(t, a.Paused(), "%v: back at the live end the run should go on", size)
 		assert.Nil(t, a.Frame().Replay, "%v", size)

@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/raftcore"
-	"raftlab/viz/app/build"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 )
@@ -46,7 +47,7 @@ func TestElectionsPanelCountsTheWholeRun(t *testing.T) {
 	require.NoError(t, a.Do(command.SetKnob{Knob: "election", Value: "300 ms"}))
 	playFigureThrough(t, a)
 	w := a.World()
-	require.Greater(t, w.TraceCount(), uint64(TraceLimit), "the run is too short to test a trimmed trace")
+	require.Greater(t, w.TraceCount(), uint64(session.TraceLimit), "the run is too short to test a trimmed trace")
 
 	cfg := w.Config()
 	cfg.TraceLimit = 0
@@ -77,7 +78,7 @@ func TestClocksPanelShowsOffsetAlertAndLease(t *testing.T) {
 	playFigureThrough(t, a)
 	w := a.World()
 	off := w.ClockOffsetUs(1)
-	require.Less(t, off, int64(-build.AlertOffsetUs))
+	require.Less(t, off, int64(-scene.AlertOffsetUs))
 	text = panelText(t, a, "Clocks")
 	assert.Contains(t, text, words.Ms(-off)+" behind, alert (runs at 0.25x)")
 

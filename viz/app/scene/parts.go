@@ -1,4 +1,4 @@
-// Package build makes the app's frames: from the parts that own the
+// Package scene makes the app's frames: from the parts that own the
 // app's state (the session's world, the reader's view, the stage's
 // layout, the clock), it describes everything one frame shows as plain
 // data (a frame.Frame): where every machine, link, message, log cell,
@@ -7,7 +7,7 @@
 // Building a frame changes none of the parts: build twice and the frames
 // are equal. The builder keeps only what makes building cheaper from one
 // frame to the next (text widths, wrapped paragraphs, reused buffers).
-package build
+package scene
 
 import (
 	"raftlab/raftcore"

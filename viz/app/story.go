@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"math"
-
 	"raftlab/viz/app/clock"
 	"raftlab/viz/frame"
 )
@@ -26,30 +25,6 @@ import (
 // that reached its next step, and when that event reached several steps
 // at once (or several come true at one moment) it shows the first, and
 // playing shows the next without running the clock.
-
-// FigureSpeed is a figure's speed when the page chose none: real time,
-// so that a step takes a few seconds and can be followed by eye.
-const FigureSpeed = 1.0
-
-// actRunUs is how long (virtual time) a figure runs after the reader acts
-// on it, when the story's next step does not come first.
-const actRunUs = 6_000_000
-
-// figure reports whether the app shows an embedded figure.
-func (a *App) figure() bool { return a.params.Embed && a.scen() != nil }
-
-// openFigure shows a figure still, at the moment its paragraph starts
-// from: the script is played up to the scenario's UI.OpenMs.
-func (a *App) openFigure() {
-	r := a.scen()
-	r.SetAutoplay(true)
-	a.clock.Rest()
-	if at := int64(r.Spec().UI.OpenMs * 1000); at > a.session.NowUs() {
-		a.advance(at)
-		a.afterWorldMoved()
-	}
-	r.Show(r.Latest())
-}
 
 // playStep plays a figure on to its story's next step, where it rests;
 // past the last step, to the end of its script or for a while.
@@ -80,39 +55,6 @@ func (a *App) playStep() error {
 	}
 	a.clock.Play(p)
 	return nil
-}
-
-// keepMoving runs a figure on for a while after the reader acted on it.
-func (a *App) keepMoving() {
-	if !a.figure() {
-		return
-	}
-	if a.clock.Paused() {
-		// The reader moves the story on from where the world stands.
-		r := a.scen()
-		r.Show(r.Latest())
-		p := clock.Resting
-		if !r.Tracker().Done() {
-			p.Goal = r.Tracker().Step() + 1
-		}
-		a.clock.Play(p)
-	}
-	a.clock.RunUntil(a.session.NowUs() + actRunUs)
-}
-
-// restIfDue pauses a playing figure once its pace says so.
-func (a *App) restIfDue() {
-	if !a.figure() {
-		return
-	}
-	p, r := a.clock.Pace(), a.scen()
-	if a.clock.RestIfDue(r.Tracker().Step(), a.session.NowUs()) {
-		if p.Goal >= 0 && r.Tracker().Step() >= p.Goal {
-			// Rest on the goal, even when later steps came with it.
-			r.Show(p.Goal)
-		}
-		a.changed()
-	}
 }
 
 // prevStep takes a figure back to where the step it shows began or, when
@@ -162,23 +104,6 @@ func (a *App) prevStep() error {
 	}
 	a.retrack(open, -1)
 	return nil
-}
-
-// retrack shows the run at virtual time to with the story followed anew
-// from the start, event by event, as it was the first time; with step at
-// 0 or more, at the event that reached that step, showing it.
-func (a *App) retrack(to int64, step int) {
-	a.session.Retrack(to, step)
-	a.clock.Forget()
-	a.afterWorldMoved()
-}
-
-// labLink is the address of the full lab (the page without embed) at this
-// moment of this run.
-func (a *App) labLink() string {
-	p := a.params
-	p.Embed = false
-	return a.linkFor(p)
 }
 
 // openInLab asks the host to open the full lab at this moment in a new

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"raftlab/raftcore"
+	"raftlab/viz"
+	"raftlab/viz/app/clock"
+	"raftlab/viz/app/scene"
+	"raftlab/viz/app/stage"
+	"raftlab/viz/app/view"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+	"strings"
+	"time"
+)
+
+// New builds an app from its options. Parameters are assumed checked by
+// viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
+func New(o Options) (*App, error) {
+	a := &App{opts: o, params: o.Params, builder: scene.New(o.Measure)}
+	if err := a.params.Check(); err != nil {
+		return nil, err
+	}
+	a.rec = viz.NewRecognizer(viz.GestureConfig{})
+	speed := a.params.Speed
+	if !o.SpeedGiven {
+		speed = DefaultSpeed
+		if a.params.Embed && a.params.Scenario != "" {
+			speed = FigureSpeed
+		}
+	}
+	a.clock = clock.New(speed)
+	a.stage = stage.New(0, 0)
+	a.view = view.New(frame.Theme(a.params.Theme))
+	if err := a.start(0); err != nil {
+		return nil, err
+	}
+	if a.params.T > 0 {
+		a.advance(int64(a.params.T * 1e6))
+		a.afterWorldMoved()
+	}
+	if a.params.Link != "" {
+		if err := a.openLink(a.params.Link); err != nil {
+			o.Problems = append(o.Problems, "The link could not be opened: "+err.Error())
+		}
+	}
+	switch {
+	case len(o.Problems) > 0:
+		a.say(strings.Join(o.Problems, "\n"), frame.ToneBad, 0)
+	case o.MissingFigure != "":
+		a.view.SetMissingFigure(o.MissingFigure)
+		a.openMenu(view.Menu{Kind: view.MenuScenarios})
+	case a.scen() == nil && a.params.Link == "" && a.World().Now() == 0 && a.cfg().Protocol == raftcore.ProtocolRaft:
+		// The first election takes a while at a watchable speed; say why.
+		a.say(words.NoLeaderYet, frame.ToneText, 20*time.Second)
+	}
+	a.Resize(o.Width, o.Height)
+	a.settle()
+	return a, nil
+}
+
+// Update advances the app to real time now: it runs the world when
+// playing, fires long presses and expires the banner. Hosts call it once a
+// tick (60 times a second).
+func (a *App) Update(now time.Duration) {
+	a.stats.Updates++
+	step := a.clock.Tick(now, a.view.Help())
+	if g := a.rec.Tick(now); g.Kind != viz.GestureNone {
+		a.gesture(g)
+	}
+	if a.view.Banner().Until > 0 && now >= a.view.Banner().Until {
+		a.view.CloseBanner()
+		a.changed()
+	}
+	if step > 0 {
+		a.advance(a.session.NowUs() + step)
+		a.afterWorldMoved()
+		a.restIfDue()
+		a.changed()
+	}
+	a.settle()
+}
