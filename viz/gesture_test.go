@@ -69,7 +69,6 @@ func TestTap(t *testing.T) {
 		{"node with jitter", stroke(false, node, node.Add(Pt(2, -2)), node.Add(Pt(3, 0))), HitNode, func(h Hit) bool { return h.Node == 3 }},
 		{"finger jitter under touch slop", stroke(true, node, node.Add(Pt(8, 0))), HitNode, func(h Hit) bool { return h.Node == 3 }},
 		{"link", stroke(false, link.Seg.At(0.5)), HitLink, func(h Hit) bool { return h.Link == LinkID{0, 2} }},
-		{"button", stroke(true, l.Buttons[0].Rect.Center()), HitButton, func(h Hit) bool { return h.Cmd == l.Buttons[0].Cmd }},
 		{"empty cluster", stroke(false, Pt(l.Cluster.X+3, l.Cluster.Y+3)), HitCluster, func(Hit) bool { return true }},
 		{"timeline", stroke(false, Pt(l.Timeline.X+l.Timeline.W/4, l.Timeline.Center().Y)), HitTimeline,
 			func(h Hit) bool { return math.Abs(h.Frac-0.25) < 1e-9 }},

@@ -4,15 +4,15 @@ package viz
 type HitKind int
 
 // Hit kinds. Where things overlap the earlier kinds in this list win:
-// message dot, then node, then link, then the controls and panels.
+// message dot, then node, then link, then the sliders and panels. The
+// app's controls (the toolbar's buttons, the tabs) are not among them: the
+// app hit-tests its controls against the frame it drew.
 const (
 	HitNone     HitKind = iota // outside everything (margins, gaps)
 	HitMessage                 // a message dot; Hit.Msg is its id
 	HitNode                    // a node's disc; Hit.Node
 	HitLink                    // near a link, inside the cluster; Hit.Link, Hit.Lane
-	HitButton                  // a toolbar button; Hit.Cmd
 	HitSpeed                   // the speed slider; Hit.Frac
-	HitTab                     // a panel tab; Hit.Panel
 	HitPanel                   // a visible panel; Hit.Panel
 	HitTimeline                // the timeline strip; Hit.Frac
 	HitLog                     // a node's log row; Hit.Node
@@ -21,7 +21,7 @@ const (
 	HitZone                    // a zone's label strip; Hit.Zone
 )
 
-var hitNames = [...]string{"none", "message", "node", "link", "button", "speed", "tab", "panel", "timeline", "log", "cluster", "toolbar", "zone"}
+var hitNames = [...]string{"none", "message", "node", "link", "speed", "panel", "timeline", "log", "cluster", "toolbar", "zone"}
 
 func (k HitKind) String() string { return enumName(hitNames[:], k) }
 
@@ -48,8 +48,7 @@ type Hit struct {
 	Link  LinkID    // HitLink
 	Lane  int       // HitLink: the nearer lane, 0 for Link.I→Link.J, 1 for J→I
 	Msg   int64     // HitMessage
-	Panel PanelKind // HitTab, HitPanel
-	Cmd   Command   // HitButton
+	Panel PanelKind // HitPanel
 	Frac  float64   // HitSpeed, HitTimeline: 0 at the left end, 1 at the right
 	// Zone is the zone under the point in a zone layout, else -1.
 	Zone int
@@ -112,21 +111,9 @@ func (l *Layout) HitTest(p Point, msgs []MessageDot, o HitOptions) Hit {
 		h.Kind, h.Link, h.Lane = HitLink, id, lane
 		return h
 	}
-	for _, b := range l.Buttons {
-		if b.Rect.Contains(p) {
-			h.Kind, h.Cmd = HitButton, b.Cmd
-			return h
-		}
-	}
 	if l.Speed.Contains(p) {
 		h.Kind, h.Frac = HitSpeed, l.Speed.Frac(p)
 		return h
-	}
-	for _, t := range l.Tabs {
-		if t.Rect.Contains(p) {
-			h.Kind, h.Panel = HitTab, t.Kind
-			return h
-		}
 	}
 	for _, pn := range l.Panels {
 		if pn.Visible && pn.Rect.Contains(p) {

@@ -233,14 +233,10 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 		return command.OpenLink{Link: h.Link}
 	case viz.HitMessage:
 		return command.OpenMessage{Msg: uint64(h.Msg)}
-	case viz.HitButton:
-		return command.RunCommand{Cmd: h.Cmd}
 	case viz.HitSpeed:
 		return command.SetSpeed{Speed: viz.SliderSpeed(h.Frac)}
 	case viz.HitTimeline:
 		return command.Seek{AtUs: int64(h.Frac * float64(a.session.HeadUs()))}
-	case viz.HitTab:
-		return command.ShowPanel{Panel: h.Panel}
 	case viz.HitZone:
 		if a.stage.Mode() == stage.ZonesWorld && h.Zone >= 0 {
 			return command.OpenZone{Zone: h.Zone}

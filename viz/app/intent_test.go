@@ -33,7 +33,6 @@ func TestEveryWayInSpeaksIntents(t *testing.T) {
 
 	assert.Equal(t, command.OpenMachine{Node: 2}, a.tapIntent(viz.Hit{Kind: viz.HitNode, Node: 2}))
 	assert.Equal(t, command.OpenLink{Link: viz.LinkID{I: 0, J: 1}}, a.tapIntent(viz.Hit{Kind: viz.HitLink, Link: viz.LinkID{I: 0, J: 1}}))
-	assert.Equal(t, command.ShowPanel{Panel: viz.PanelSafety}, a.tapIntent(viz.Hit{Kind: viz.HitTab, Panel: viz.PanelSafety}))
 	assert.Nil(t, a.tapIntent(viz.Hit{Kind: viz.HitCluster}), "a tap on nothing with nothing selected asks for something")
 	assert.Equal(t, command.Isolate{Node: 1}, a.gestureIntent(viz.Gesture{Kind: viz.GestureIsolate, Node: 1}))
 	assert.Equal(t, command.CutLinks{Links: []viz.LinkID{{I: 0, J: 2}}}, a.gestureIntent(viz.Gesture{Kind: viz.GestureCut, Links: []viz.LinkID{{I: 0, J: 2}}}))
