@@ -273,3 +273,15 @@ func TestReadIndexWaitsForAMajorityOfAnswers(t *testing.T) {
 	n.step(Message{Type: MsgHeartbeatResp, From: 5, To: 1, Term: 2, Context: 5})
 	assert.Equal(t, []ReadState{{Index: 1, Ctx: 5, Term: 2}}, readStatesOf(n))
 }
+
+// The leader counts its majority on every acknowledgement (advanceCommitIndex)
+// and at every CheckQuorum: for every cluster size raftcore runs, neither
+// count allocates.
+func TestLeaderCountsMajoritiesWithoutAllocating(t *testing.T) {
+	for size := 1; size <= MaxNodes; size++ {
+		n := newLeader(t, size, 2, 0)
+		if a := testing.AllocsPerRun(50, func() { n.advanceCommitIndex(); n.quorumActive() }); a != 0 {
+			t.Errorf("%d machines: %.0f allocations per count", size, a)
+		}
+	}
+}
