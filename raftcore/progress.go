@@ -160,9 +160,26 @@ func (p progressList) highestMatch() uint64 {
 	return high
 }
 
-// allVoters is the configuration of machines 1..size.
+// allVoters is the configuration of machines 1..size. Configurations are
+// immutable, so one per cluster size is built once and every world of that
+// size shares it: making a world, which benchmarks and the explorer do by
+// the thousand, allocates nothing for it.
 func allVoters(size int) quorum.MajorityConfig {
-	ids := make([]quorum.ID, size)
+	if size < 0 || size >= len(votersBySize) {
+		return numberedVoters(size)
+	}
+	return votersBySize[size]
+}
+
+var votersBySize = func() (all [MaxNodes + 1]quorum.MajorityConfig) {
+	for size := range all {
+		all[size] = numberedVoters(size)
+	}
+	return all
+}()
+
+func numberedVoters(size int) quorum.MajorityConfig {
+	ids := make([]quorum.ID, max(size, 0))
 	for i := range ids {
 		ids[i] = quorum.ID(i + 1)
 	}
