@@ -64,18 +64,18 @@ func (c MajorityConfig) CommittedIndex(l AckedIndexer) Index {
 		return math.MaxUint64
 	}
 	var stack [stackVoters]Index
-	acked := stack[:0]
-	if n > len(stack) {
-		acked = make([]Index, 0, n)
+	var acked []Index
+	if n <= len(stack) {
+		acked = stack[:n]
+	} else {
+		acked = make([]Index, n)
 	}
-	for _, id := range c.ids {
-		var idx Index
-		if l != nil {
-			if i, found := l.AckedIndex(id); found {
-				idx = i
+	if l != nil {
+		for i, id := range c.ids {
+			if idx, found := l.AckedIndex(id); found {
+				acked[i] = idx
 			}
 		}
-		acked = append(acked, idx)
 	}
 	sortDescending(acked)
 	// The k-th highest acknowledged index is held by at least k voters
