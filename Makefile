@@ -179,8 +179,8 @@ explore:
 	$(GO) test -count=1 -v -run 'FindsAShortestRun|CorrectRaftKeeps' ./raftcore/explore/
 
 # Mutation testing (docs/testing.md): each single-rule bug listed in
-# raftcore/testdata/mutants must make some test of raftcore or
-# internal/indepcheck fail. MUTANT=name tries only the matching ones.
+# raftcore/testdata/mutants must make some test of raftcore, raftcore/quorum
+# or internal/indepcheck fail. MUTANT=name tries only the matching ones.
 MUTANT ?=
 mutants:
 	$(GO) run ./internal/mutants -only '$(MUTANT)'

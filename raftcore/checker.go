@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+
+	"raftlab/raftcore/quorum"
 )
 
 // Rule names a safety property the checker enforces.
@@ -300,13 +302,14 @@ func (c *checker) onCommit(id NodeID) {
 func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 	n := c.w.nodes[id]
 	want := n.log.chain(index)
-	have := 0
-	for j := 1; j <= c.w.cfg.Nodes; j++ {
-		if c.w.nodes[j].log.chain(index) == want {
-			have++
+	holds := func(j quorum.ID) (holds, counted bool) { return c.w.nodes[j].log.chain(index) == want, true }
+	if c.w.ncfg.voters.VoteResult(holds) != quorum.VoteWon {
+		have := 0
+		for j := 1; j <= c.w.cfg.Nodes; j++ {
+			if h, _ := holds(quorum.ID(j)); h {
+				have++
+			}
 		}
-	}
-	if have < c.w.ncfg.quorum() {
 		c.report(u(index)+"/"+u(want), Violation{Rule: RuleMajority, Nodes: []NodeID{id}, Index: index, Term: n.log.term(index),
 			Text: fmt.Sprintf("%s %s %s at index %d while only %d of %d machines had it", c.name(id), verb, n.log.entry(index).Data, index, have, c.w.cfg.Nodes)})
 	}

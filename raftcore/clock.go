@@ -7,6 +7,8 @@ package raftcore
 // faster or slower than real time the clock ran; it is kept as a base (the
 // offset when the rate last changed) so that reading it costs nothing.
 
+import "raftlab/raftcore/quorum"
+
 // ClockOffsetUs is how far machine id's clock is ahead of true time, in
 // microseconds (negative: behind). A clock that never drifted is exact.
 func (w *World) ClockOffsetUs(id NodeID) int64 {
@@ -64,11 +66,7 @@ func (w *World) LeaderLeaseEnd(id NodeID) (us int64, ok bool) {
 // quorumActive reports whether a majority, the leader included, has been
 // heard from since the leader's last CheckQuorum check.
 func (n *Node) quorumActive() bool {
-	active := 0
-	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) == n.ID || n.prs[id].RecentActive {
-			active++
-		}
-	}
-	return active >= n.cfg.quorum()
+	return n.cfg.voters.VoteResult(func(id quorum.ID) (active, counted bool) {
+		return NodeID(id) == n.ID || n.prs[id].RecentActive, true
+	}) == quorum.VoteWon
 }

@@ -18,6 +18,13 @@
 //   - Checker: the safety properties of the Raft paper (Figure 3), checked
 //     after every event, each violation explained in one sentence.
 //
+// The arithmetic of majorities is the subpackage quorum, in etcd-io/raft's
+// shape: which index a majority of the machines holds, and whether a count
+// of answers is won, lost or still open. Node commits (raft.go), counts its
+// pre-votes and votes (raft.go), its CheckQuorum round (clock.go) and its
+// ReadIndex heartbeat answers (read.go) with it, and the Checker its
+// majority rule (checker.go).
+//
 // The World changes only through Actions, which are recorded, so any run can
 // be replayed exactly from its Config and its action log.
 package raftcore

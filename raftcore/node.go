@@ -3,6 +3,8 @@ package raftcore
 import (
 	"fmt"
 	"strings"
+
+	"raftlab/raftcore/quorum"
 )
 
 // Bug deliberately breaks one rule of Raft. Bugs exist only so tests can show
@@ -83,12 +85,12 @@ type nodeConfig struct {
 	maxEntries     int // entries per append message
 	maxInflight    int // appends in flight per follower in Replicate state
 	bugs           Bug
+	// voters is every machine, 1..size: each counts in every majority
+	// (committing, electing, CheckQuorum, ReadIndex).
+	voters quorum.MajorityConfig
 }
 
 func (c *nodeConfig) has(b Bug) bool { return c.bugs&b != 0 }
-
-// quorum is the number of machines that make a majority.
-func (c *nodeConfig) quorum() int { return c.size/2 + 1 }
 
 // ReadState is a read index confirmed for the read with context Ctx: the read
 // may be answered once the machine has applied Index.
@@ -138,7 +140,7 @@ type Node struct {
 	heartbeatElapsed  int
 	randomizedTimeout int
 	votes             []int8 // by NodeID: 0 unknown, 1 granted, -1 rejected
-	prs               []Progress
+	prs               progressList
 	kv                KV
 	pendingReads      []readRequest
 	pendingReadMsgs   []Message // reads waiting for an entry of this term to commit

@@ -1,5 +1,7 @@
 package raftcore
 
+import "raftlab/raftcore/quorum"
+
 // ProgressState is how the leader currently replicates to one follower, as in
 // etcd's tracker: Probe sends one append at a time until the follower's log
 // position is known; Replicate streams appends optimistically.
@@ -132,4 +134,54 @@ func (p *Progress) freeInflightUpTo(index uint64) {
 func (p Progress) clone() Progress {
 	p.inflight = append([]uint64(nil), p.inflight...)
 	return p
+}
+
+// progressList is a leader's view of every machine, by NodeID (index 0 is
+// unused), itself included: its own Match is its last index.
+type progressList []Progress
+
+// AckedIndex gives quorum the highest index the leader knows machine id
+// holds. It has a pointer receiver so that passing the list as a
+// quorum.AckedIndexer, on every acknowledgement, allocates nothing.
+func (p *progressList) AckedIndex(id quorum.ID) (quorum.Index, bool) {
+	if id == 0 || id >= quorum.ID(len(*p)) {
+		return 0, false
+	}
+	return quorum.Index((*p)[id].Match), true
+}
+
+// highestMatch is the highest index any machine is known to hold. Only
+// BugCommitWithoutMajority commits it.
+func (p progressList) highestMatch() uint64 {
+	var high uint64
+	for i := range p {
+		high = max(high, p[i].Match)
+	}
+	return high
+}
+
+// allVoters is the configuration of machines 1..size. Configurations are
+// immutable, so one per cluster size is built once and every world of that
+// size shares it: making a world, which benchmarks and the explorer do by
+// the thousand, allocates nothing for it.
+func allVoters(size int) quorum.MajorityConfig {
+	if size < 0 || size >= len(votersBySize) {
+		return numberedVoters(size)
+	}
+	return votersBySize[size]
+}
+
+var votersBySize = func() (all [MaxNodes + 1]quorum.MajorityConfig) {
+	for size := range all {
+		all[size] = numberedVoters(size)
+	}
+	return all
+}()
+
+func numberedVoters(size int) quorum.MajorityConfig {
+	ids := make([]quorum.ID, max(size, 0))
+	for i := range ids {
+		ids[i] = quorum.ID(i + 1)
+	}
+	return quorum.NewMajorityConfig(ids...)
 }

@@ -38,7 +38,8 @@ package raftcore
 //     its vote: requestVotes, through becomeCandidate and reset. With PreVote
 //     on, requestVotes first runs a pre-vote round as a pre-candidate.
 //   - Votes from a majority make it leader: stepCandidate counts them with
-//     countVote, then calls becomeLeader.
+//     countVote (by quorum.MajorityConfig.VoteResult), then calls
+//     becomeLeader.
 //   - An AppendEntries (or heartbeat) from a leader of its term makes it a
 //     follower: stepCandidate calls becomeFollower.
 //   - If the election timer runs out again, tickElection starts a new
@@ -60,7 +61,8 @@ package raftcore
 //     (Progress.maybeDecrTo, by the follower's hint, which can skip a whole
 //     term rather than one entry) and the append is sent again.
 //   - The highest index N stored on a majority becomes the commit index,
-//     provided the entry at N is of the leader's term: advanceCommitIndex.
+//     provided the entry at N is of the leader's term: advanceCommitIndex,
+//     which finds N with quorum.MajorityConfig.CommittedIndex.
 //
 // RequestVote, on the receiving side: a request of an older term is
 // ignored, or a pre-vote refused (checkTerm); handleRequestVote grants at
@@ -73,6 +75,8 @@ package raftcore
 // match the log, and appendIfConsistent replaces a conflicting entry and all
 // after it with the leader's, appends what is new and moves the commit index
 // up with followLeaderCommit.
+
+import "raftlab/raftcore/quorum"
 
 // reset enters term, forgetting the vote if the term is new, and clears the
 // volatile state of the old role: the known leader, the election and
@@ -243,7 +247,7 @@ func (n *Node) requestVotes(pre bool, why Cause) {
 		voteType = MsgVote
 		term = n.term
 	}
-	if n.countVote(n.ID, true) == voteWon {
+	if n.countVote(n.ID, true) == quorum.VoteWon {
 		// A cluster of one wins at once.
 		if pre {
 			n.requestVotes(false, CauseWonPreVote)
@@ -260,17 +264,9 @@ func (n *Node) requestVotes(pre bool, why Cause) {
 	}
 }
 
-type voteResult int
-
-const (
-	votePending voteResult = iota
-	voteWon
-	voteLost
-)
-
 // countVote records from's answer (only the first answer of each machine
 // counts) and reports whether the answers so far win or lose the election.
-func (n *Node) countVote(from NodeID, granted bool) voteResult {
+func (n *Node) countVote(from NodeID, granted bool) quorum.VoteResult {
 	if n.votes[from] == 0 {
 		if granted {
 			n.votes[from] = 1
@@ -278,22 +274,9 @@ func (n *Node) countVote(from NodeID, granted bool) voteResult {
 			n.votes[from] = -1
 		}
 	}
-	yes, no := 0, 0
-	for _, v := range n.votes {
-		switch v {
-		case 1:
-			yes++
-		case -1:
-			no++
-		}
-	}
-	switch {
-	case yes >= n.cfg.quorum():
-		return voteWon
-	case n.cfg.size-no < n.cfg.quorum():
-		return voteLost
-	}
-	return votePending
+	return n.cfg.voters.VoteResult(func(id quorum.ID) (yes, answered bool) {
+		return n.votes[id] > 0, n.votes[id] != 0
+	})
 }
 
 // stepRaft handles one message under raft: the term rules first, then a
@@ -432,14 +415,14 @@ func (n *Node) stepCandidate(m Message) {
 		n.handleHeartbeat(m)
 	case myResp:
 		switch n.countVote(m.From, !m.Reject) {
-		case voteWon:
+		case quorum.VoteWon:
 			if n.role == RolePreCandidate {
 				n.requestVotes(false, CauseWonPreVote)
 			} else {
 				n.becomeLeader()
 				n.broadcastAppendEntries()
 			}
-		case voteLost:
+		case quorum.VoteLost:
 			n.becomeFollower(n.term, None, CauseLostElection)
 		}
 	}
@@ -523,24 +506,15 @@ func (n *Node) appendToLocalLog(cmds ...Command) {
 // advanceCommitIndex moves the commit index to the highest index stored on
 // a majority, but only if that entry is of the leader's current term
 // (§5.4.2): counting replicas is not enough for entries of earlier terms.
-// It reports whether the commit index moved.
+// It reports whether the commit index moved. The count is over every
+// machine's match index, the leader's own last index among them.
 func (n *Node) advanceCommitIndex() bool {
-	var buf [MaxNodes]uint64
-	matches := buf[:0]
-	for id := 1; id <= n.cfg.size; id++ {
-		matches = append(matches, n.prs[id].Match)
-	}
-	// Sort descending (small n: insertion sort).
-	for i := 1; i < len(matches); i++ {
-		for j := i; j > 0 && matches[j] > matches[j-1]; j-- {
-			matches[j], matches[j-1] = matches[j-1], matches[j]
-		}
-	}
-	q := n.cfg.quorum()
+	mci := uint64(n.cfg.voters.CommittedIndex(&n.prs))
 	if n.cfg.has(BugCommitWithoutMajority) {
-		q = 1
+		// One copy is taken for enough: the highest index any machine
+		// holds, which is the leader's own last index.
+		mci = n.prs.highestMatch()
 	}
-	mci := matches[q-1]
 	if mci <= n.commit {
 		return false
 	}

@@ -7,6 +7,8 @@ package raftcore
 // CheckQuorum: a leader steps down within an election timeout of losing its
 // majority, measured on its own clock, which is only as good as that clock.
 
+import "raftlab/raftcore/quorum"
+
 // requestRead starts a read with context ctx at this machine, and says
 // why it refuses, if it does.
 func (n *Node) requestRead(ctx uint64, lease bool) Refusal {
@@ -91,13 +93,7 @@ func (n *Node) ackRead(from NodeID, ctx uint64) {
 	}
 	req := &n.pendingReads[at]
 	req.acks[from] = true
-	count := 0
-	for _, a := range req.acks {
-		if a {
-			count++
-		}
-	}
-	if count < n.cfg.quorum() {
+	if n.cfg.voters.VoteResult(req.acked) != quorum.VoteWon {
 		return
 	}
 	done := n.pendingReads[:at+1]
@@ -105,6 +101,12 @@ func (n *Node) ackRead(from NodeID, ctx uint64) {
 	for _, r := range done {
 		n.answerRead(Message{From: r.from, Context: r.ctx}, r.index)
 	}
+}
+
+// acked counts a heartbeat answer for a read like a vote: a machine that
+// answered said yes, and one that has not may still.
+func (r *readRequest) acked(id quorum.ID) (yes, answered bool) {
+	return r.acks[id], r.acks[id]
 }
 
 func (n *Node) answerRead(req Message, index uint64) {

@@ -15,7 +15,7 @@ import (
 // terms (index 1 upward), a follower of leader lead in term.
 func loneNode(id NodeID, size int, term uint64, lead NodeID, logTerms ...uint64) *Node {
 	cfg := &nodeConfig{protocol: ProtocolRaft, size: size, electionTicks: 10, heartbeatTicks: 1,
-		preVote: true, checkQuorum: true, maxEntries: 64, maxInflight: 256}
+		preVote: true, checkQuorum: true, maxEntries: 64, maxInflight: 256, voters: allVoters(size)}
 	rng := NewRand(1)
 	n := newNode(id, cfg, &rng)
 	for _, t := range logTerms {
@@ -272,4 +272,16 @@ func TestReadIndexWaitsForAMajorityOfAnswers(t *testing.T) {
 	assert.Empty(t, readStatesOf(n), "the leader and one follower are two of five, whatever that follower repeats")
 	n.step(Message{Type: MsgHeartbeatResp, From: 5, To: 1, Term: 2, Context: 5})
 	assert.Equal(t, []ReadState{{Index: 1, Ctx: 5, Term: 2}}, readStatesOf(n))
+}
+
+// The leader counts its majority on every acknowledgement (advanceCommitIndex)
+// and at every CheckQuorum: for every cluster size raftcore runs, neither
+// count allocates.
+func TestLeaderCountsMajoritiesWithoutAllocating(t *testing.T) {
+	for size := 1; size <= MaxNodes; size++ {
+		n := newLeader(t, size, 2, 0)
+		if a := testing.AllocsPerRun(50, func() { n.advanceCommitIndex(); n.quorumActive() }); a != 0 {
+			t.Errorf("%d machines: %.0f allocations per count", size, a)
+		}
+	}
 }

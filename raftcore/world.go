@@ -138,6 +138,7 @@ func NewWorld(cfg Config) (*World, error) {
 		maxEntries:     cfg.MaxEntriesPerMsg,
 		maxInflight:    cfg.MaxInflight,
 		bugs:           cfg.Bugs,
+		voters:         allVoters(cfg.Nodes),
 	}
 	w.trace.limit = cfg.TraceLimit
 	w.nodes = make([]*Node, cfg.Nodes+1)

@@ -2,7 +2,7 @@
 // opinion on raftcore's own checker: it reads only what any observer can read
 // (the trace, the machines' logs, commit indexes, stores and the client
 // history, all through raftcore's exported API) and computes every rule
-// itself. It never calls raftcore's quorum size, up-to-date test, commit
+// itself. It never calls raftcore's quorum package, up-to-date test, commit
 // rule, chain hashes or checker, so a bug in one of those cannot hide
 // itself by making the check agree with it. Majorities are counted here,
 // entries are compared field by field, and the stores are rebuilt here from
@@ -85,7 +85,8 @@ func (c *Checker) report(key string, rule, format string, args ...any) {
 }
 
 // majority reports whether count machines out of the cluster are more than
-// half of it, counted here and not with raftcore's quorum size.
+// half of it, counted here and not with raftcore/quorum, which the engine
+// commits and elects with.
 func (c *Checker) majority(count int) bool { return 2*count > c.size }
 
 // Observe reads the trace events since the last call: election safety, one

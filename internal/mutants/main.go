@@ -1,6 +1,8 @@
 // Command mutants is raftcore's mutation test (`make mutants`). Each file in
 // raftcore/testdata/mutants describes one single-rule bug as a search and
-// replace on one source file of raftcore. For each, in turn, it compiles the
+// replace on one source file of raftcore or of a package below it (the file
+// is named relative to raftcore, as raft.go or quorum/majority.go). For
+// each, in turn, it compiles the
 // tests with the bug in place and runs them, bounded in time, and reports
 // which test caught the bug and how long that took. It exits 1 if any bug
 // survives (no test failed), and 2 if the list is out of date (a search text
@@ -45,10 +47,10 @@ type outcome struct {
 
 func main() {
 	dir := flag.String("dir", "raftcore/testdata/mutants", "directory of .mutant files")
-	src := flag.String("src", "raftcore", "directory of the source files the mutants change")
+	src := flag.String("src", "raftcore", "directory the mutants' files are named relative to")
 	only := flag.String("only", "", "try only the mutants whose name contains this")
 	bound := flag.Duration("bound", 6*time.Minute, "time allowed for the tests of one mutant")
-	pkgs := flag.String("pkgs", "./raftcore/ ./internal/indepcheck/", "packages whose tests must catch each mutant")
+	pkgs := flag.String("pkgs", "./raftcore/ ./raftcore/quorum/ ./internal/indepcheck/", "packages whose tests must catch each mutant")
 	flag.Parse()
 	mutants, err := load(*dir)
 	if err != nil {
@@ -165,6 +167,8 @@ func parse(path string) (mutant, error) {
 	switch {
 	case m.file == "":
 		return mutant{}, fmt.Errorf("%s: no \"file:\" line", path)
+	case !filepath.IsLocal(filepath.FromSlash(m.file)) || filepath.ToSlash(filepath.Clean(m.file)) != m.file:
+		return mutant{}, fmt.Errorf("%s: file %q is not a plain path inside the source directory, as raft.go or quorum/majority.go", path, m.file)
 	case m.why == "":
 		return mutant{}, fmt.Errorf("%s: no \"why:\" line saying what the bug breaks", path)
 	case m.find == "":
@@ -175,31 +179,42 @@ func parse(path string) (mutant, error) {
 	return m, nil
 }
 
-// try runs the tests with mutant m in place.
-func try(m mutant, src string, pkgs []string, bound time.Duration) outcome {
-	target, err := filepath.Abs(filepath.Join(src, m.file))
+// overlay writes, under tmp, the file m names with the bug in place and a
+// `go build -overlay` file that substitutes it for the original under src,
+// and returns the overlay file's path.
+func overlay(m mutant, src, tmp string) (string, error) {
+	target, err := filepath.Abs(filepath.Join(src, filepath.FromSlash(m.file)))
 	if err != nil {
-		return outcome{broken: err.Error()}
+		return "", err
 	}
 	orig, err := os.ReadFile(target)
 	if err != nil {
-		return outcome{broken: err.Error()}
+		return "", err
 	}
 	if n := strings.Count(string(orig), m.find); n != 1 {
-		return outcome{broken: fmt.Sprintf("the find text occurs %d times in %s", n, m.file)}
+		return "", fmt.Errorf("the find text occurs %d times in %s", n, m.file)
 	}
+	changed := filepath.Join(tmp, "src", filepath.FromSlash(m.file))
+	if err := os.MkdirAll(filepath.Dir(changed), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(orig), m.find, m.replace, 1)), 0o644); err != nil {
+		return "", err
+	}
+	data, _ := json.Marshal(map[string]map[string]string{"Replace": {target: changed}})
+	overlayPath := filepath.Join(tmp, "overlay.json")
+	return overlayPath, os.WriteFile(overlayPath, data, 0o644)
+}
+
+// try runs the tests with mutant m in place.
+func try(m mutant, src string, pkgs []string, bound time.Duration) outcome {
 	tmp, err := os.MkdirTemp("", "mutant-")
 	if err != nil {
 		return outcome{broken: err.Error()}
 	}
 	defer os.RemoveAll(tmp)
-	changed := filepath.Join(tmp, m.file)
-	if err := os.WriteFile(changed, []byte(strings.Replace(string(orig), m.find, m.replace, 1)), 0o644); err != nil {
-		return outcome{broken: err.Error()}
-	}
-	overlay, _ := json.Marshal(map[string]map[string]string{"Replace": {target: changed}})
-	overlayPath := filepath.Join(tmp, "overlay.json")
-	if err := os.WriteFile(overlayPath, overlay, 0o644); err != nil {
+	overlayPath, err := overlay(m, src, tmp)
+	if err != nil {
 		return outcome{broken: err.Error()}
 	}
 

@@ -40,11 +40,12 @@
 // to pass. Elections still happen, once enough machines time out.
 //
 // Each state is also checked against invariants computed here, from the
-// machines' public state and with the majority counted here, not by the
-// checker the world runs: two leaders of one term, logs that agree on an
-// entry's term but not on what precedes it, committed prefixes that differ,
-// a commit index past the log's end, a committed entry held by fewer than a
-// majority, and two stores that differ after applying the same log. Every
+// machines' public state and with the majority counted here, neither by the
+// checker the world runs nor with raftcore/quorum: two leaders of one term,
+// logs that agree on an entry's term but not on what precedes it, committed
+// prefixes that differ, a commit index past the log's end, a committed entry
+// held by fewer than a majority, and two stores that differ after applying
+// the same log. Every
 // read answered is held to a read rule ordered by the trace rather than the
 // clock, which stands still (reads.go).
 package explore

@@ -9,7 +9,8 @@ import (
 // checkState looks for a broken safety rule in one state of w, from the
 // machines' public state alone. It is a second opinion beside the checker
 // the world runs on every change: that one watches transitions and keeps
-// history; this one sees only the state, and counts a majority itself.
+// history; this one sees only the state, and counts a majority itself,
+// not with raftcore/quorum, so that a bug there cannot make both agree.
 func checkState(w *raftcore.World) (raftcore.Violation, bool) {
 	size := w.Size()
 	majority := size/2 + 1
