@@ -21,6 +21,9 @@
 //	importSchedule(json)   open a schedule; null, or an error string
 //	controls(), press(id), nudge(id, dir), description()
 //	                       the keyboard's way in (see access.go)
+//	grabs(x, y)            whether a touch there is the app's (a machine, a
+//	                       link, a slider...) rather than a swipe that
+//	                       scrolls the page (see leaveScrollToThePage)
 //
 // Pointer events reach the app through a queue that the page's listeners
 // fill as they happen (see listenPointers), not through Ebiten's
@@ -80,6 +83,7 @@ func main() {
 	b.install()
 	b.listenPointers(pointers)
 	b.listenKeys(keys)
+	b.leaveScrollToThePage()
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
 		b.noteShown = true
@@ -247,6 +251,13 @@ func (b *bridge) install() {
 	}))
 	o.Set("link", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any { return a.ShareLink() })
+	}))
+	o.Set("grabs", b.fn(func(args []js.Value) any {
+		if len(args) < 2 {
+			return false
+		}
+		p := viz.Pt(args[0].Float(), args[1].Float())
+		return b.locked(func(a *app.App) any { return a.Grabs(p) })
 	}))
 	o.Set("exportSchedule", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any { data, _ := a.ExportSchedule(); return string(data) })
@@ -439,8 +450,6 @@ func (b *bridge) listenPointers(q *viz.PointerQueue) {
 		on := target.Truthy() && target.Get("tagName").Equal(js.ValueOf("CANVAS"))
 		if on && !target.Equal(canvas) {
 			canvas = target
-			// The app takes every gesture: no panning or zooming the page.
-			canvas.Get("style").Set("touchAction", "none")
 		}
 		pos := viz.Pt(ev.Get("clientX").Float(), ev.Get("clientY").Float())
 		if canvas.Truthy() {
@@ -465,4 +474,72 @@ func (b *bridge) listenPointers(q *viz.PointerQueue) {
 	for _, name := range []string{"pointerdown", "pointermove", "pointerup", "pointercancel"} {
 		b.win.Call("addEventListener", name, h, opts)
 	}
+}
+
+// leaveScrollToThePage lets a figure in a page scroll the page. The
+// canvas lets the browser pan vertically (web/index.html gives it
+// touch-action: pan-y), and Ebiten
+// cancels the browser's default for every touch and wheel event that
+// reaches the canvas; so a touch that starts on nothing the reader drags
+// (app.Grabs), and a wheel the app does not take (app.TakesWheel), is
+// stopped on its way to the canvas, and the browser scrolls the page. The
+// app still sees every touch as pointer events, which come apart: a tap is
+// a tap wherever it starts, and a vertical swipe that the page takes ends
+// in a pointercancel.
+func (b *bridge) leaveScrollToThePage() {
+	doc := b.win.Get("document")
+	canvasAt := func(ev js.Value) (js.Value, bool) {
+		t := ev.Get("target")
+		return t, t.Truthy() && t.Get("tagName").Equal(js.ValueOf("CANVAS"))
+	}
+	point := func(canvas, x, y js.Value) viz.Point {
+		r := canvas.Call("getBoundingClientRect")
+		return viz.Pt(x.Float()-r.Get("left").Float(), y.Float()-r.Get("top").Float())
+	}
+	pages := map[int]bool{} // touches the page took, by identifier
+	touches := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		canvas, on := canvasAt(ev)
+		if !on {
+			return nil
+		}
+		changed := ev.Get("changedTouches")
+		page := false
+		for i := 0; i < changed.Get("length").Int(); i++ {
+			t := changed.Index(i)
+			id := t.Get("identifier").Int()
+			if ev.Get("type").String() == "touchstart" {
+				p := point(canvas, t.Get("clientX"), t.Get("clientY"))
+				pages[id] = !b.locked(func(a *app.App) any { return a.Grabs(p) }).(bool)
+			}
+			page = page || pages[id]
+			if typ := ev.Get("type").String(); typ == "touchend" || typ == "touchcancel" {
+				delete(pages, id)
+			}
+		}
+		if page {
+			ev.Call("stopImmediatePropagation")
+		}
+		return nil
+	})
+	wheel := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		canvas, on := canvasAt(ev)
+		if !on {
+			return nil
+		}
+		p := point(canvas, ev.Get("clientX"), ev.Get("clientY"))
+		focused := doc.Get("activeElement").Equal(canvas)
+		if !b.locked(func(a *app.App) any { return a.TakesWheel(p, focused) }).(bool) {
+			ev.Call("stopImmediatePropagation")
+		}
+		return nil
+	})
+	opts := js.Global().Get("Object").New()
+	opts.Set("capture", true)
+	opts.Set("passive", true)
+	for _, name := range []string{"touchstart", "touchmove", "touchend", "touchcancel"} {
+		b.win.Call("addEventListener", name, touches, opts)
+	}
+	b.win.Call("addEventListener", "wheel", wheel, opts)
 }

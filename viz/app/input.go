@@ -6,6 +6,7 @@ import (
 	"raftlab/viz/app/scene"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/app/view"
+	"raftlab/viz/frame"
 )
 
 // Pointer takes one pointer event from the host.
@@ -248,4 +249,57 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 		}
 	}
 	return nil
+}
+
+// Grabs reports whether a touch that starts at p is the app's to follow:
+// it starts on something the reader drags (a machine, a link, a message,
+// the speed or time slider, a panel that scrolls), or a menu, the key or
+// the help is open, which takes every touch. Elsewhere, and on a control,
+// a vertical swipe is the page's, which scrolls: a figure in a page must
+// not trap the page's reader. (A tap is the app's either way.)
+func (a *App) Grabs(p viz.Point) bool {
+	f := a.Frame()
+	if f.Menu != nil || f.Help != nil || f.Legend != nil {
+		return true
+	}
+	if _, ok := a.widgetAt(p); ok {
+		return false
+	}
+	if a.scrolls(f, p) {
+		return true
+	}
+	switch a.lay().HitTest(p, scene.Dots(f, nil), viz.HitOptions{Touch: true}).Kind {
+	case viz.HitNode, viz.HitLink, viz.HitMessage, viz.HitSpeed, viz.HitTimeline:
+		return true
+	}
+	return false
+}
+
+// TakesWheel reports whether a turn of the wheel at p is the app's: over
+// the speed slider, or, while the reader has the app focused (clicked
+// into, or reached with the keyboard), over a panel or the logs, which it
+// scrolls. Otherwise the wheel scrolls the page.
+func (a *App) TakesWheel(p viz.Point, focused bool) bool {
+	if a.lay().Speed.Contains(p) {
+		return true
+	}
+	if !focused {
+		return false
+	}
+	if a.lay().Logs.Contains(p) {
+		return true
+	}
+	_, ok := a.panelAt(p)
+	return ok
+}
+
+// scrolls reports whether p lies on a panel of f whose words go on past
+// its bottom or have been scrolled: a swipe there scrolls the panel.
+func (a *App) scrolls(f *frame.Frame, p viz.Point) bool {
+	for _, pv := range f.Panels {
+		if pv.Clip.Contains(p) && (pv.More || a.view.Scroll(pv.Kind) > 0) {
+			return true
+		}
+	}
+	return false
 }

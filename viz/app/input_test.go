@@ -1,17 +1,21 @@
 package app
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/scene"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -171,6 +175,32 @@ func TestTouchReadersAreToldWhatToTap(t *testing.T) {
 		}
 		if s := a.State(); s.Banner != words.NoLeaderYetTouch {
 			t.Errorf("embed %v: the snapshot's banner is %q, want what a touch reader sees", embed, s.Banner)
+		}
+	}
+}
+
+// TestAFigureGrabsOnlyWhatTheReaderDrags: a touch on a machine or a link is
+// the figure's, one on its words or its controls the page's, in every figure
+// at a page's column and on a phone.
+func TestAFigureGrabsOnlyWhatTheReaderDrags(t *testing.T) {
+	for _, id := range scenarios.IDs() {
+		for _, size := range [][2]float64{{720, 450}, {350, 560}} {
+			p := viz.DefaultParams()
+			p.Scenario, p.Embed = id, true
+			a, err := New(Options{Params: p, Width: size[0], Height: size[1], Scenarios: session.BuiltinScenarios()})
+			require.NoError(t, err)
+			where := fmt.Sprintf("%s at %vx%v", id, size[0], size[1])
+			f := a.Frame()
+			for _, n := range f.Nodes {
+				assert.True(t, a.Grabs(n.Center), "%s: a touch on machine %s is the page's", where, n.Name.Text)
+			}
+			for w := range f.Widgets() {
+				assert.False(t, a.Grabs(w.Rect.Center()), "%s: a swipe from control %s is not the page's", where, w.ID)
+			}
+			for _, l := range f.Caption.Lines {
+				assert.False(t, a.Grabs(viz.Pt(l.X+2, l.Y+l.Size/2)), "%s: a swipe from the words %q is not the page's", where, l.Text)
+			}
+			assert.False(t, a.TakesWheel(f.Nodes[0].Center, false), "%s: the wheel over a figure not focused is the figure's", where)
 		}
 	}
 }
