@@ -83,7 +83,9 @@ func main() {
 	b.install()
 	b.listenPointers(pointers)
 	b.listenKeys(keys)
-	b.leaveScrollToThePage()
+	if params.Embed {
+		b.leaveScrollToThePage()
+	}
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
 		b.noteShown = true
@@ -450,6 +452,13 @@ func (b *bridge) listenPointers(q *viz.PointerQueue) {
 		on := target.Truthy() && target.Get("tagName").Equal(js.ValueOf("CANVAS"))
 		if on && !target.Equal(canvas) {
 			canvas = target
+			// The full lab takes every gesture; a figure in a page lets
+			// the browser pan vertically (see leaveScrollToThePage).
+			action := "none"
+			if b.params.Embed {
+				action = "pan-y pinch-zoom"
+			}
+			canvas.Get("style").Set("touchAction", action)
 		}
 		pos := viz.Pt(ev.Get("clientX").Float(), ev.Get("clientY").Float())
 		if canvas.Truthy() {
@@ -477,8 +486,8 @@ func (b *bridge) listenPointers(q *viz.PointerQueue) {
 }
 
 // leaveScrollToThePage lets a figure in a page scroll the page. The
-// canvas lets the browser pan vertically (web/index.html gives it
-// touch-action: pan-y), and Ebiten
+// canvas lets the browser pan vertically (touch-action: pan-y, set in
+// listenPointers and here), and Ebiten
 // cancels the browser's default for every touch and wheel event that
 // reaches the canvas; so a touch that starts on nothing the reader drags
 // (app.Grabs), and a wheel the app does not take (app.TakesWheel), is
@@ -488,6 +497,9 @@ func (b *bridge) listenPointers(q *viz.PointerQueue) {
 // in a pointercancel.
 func (b *bridge) leaveScrollToThePage() {
 	doc := b.win.Get("document")
+	if c := doc.Call("querySelector", "canvas"); c.Truthy() {
+		c.Get("style").Set("touchAction", "pan-y pinch-zoom")
+	}
 	canvasAt := func(ev js.Value) (js.Value, bool) {
 		t := ev.Get("target")
 		return t, t.Truthy() && t.Get("tagName").Equal(js.ValueOf("CANVAS"))
