@@ -201,6 +201,7 @@ func TestAFigureLeavesTheSwipeToThePage(t *testing.T) {
 	b.navigate(base + "figures.html")
 	for _, id := range ids {
 		showFigure(t, b, id)
+		checkNamedAndAlone(t, b, id)
 		p := evalJS[pagePoint](b, fmt.Sprintf(onFigure, id))
 		if !p.OK {
 			t.Fatalf("%s: every point of the figure is one a touch takes", id)
@@ -245,5 +246,22 @@ func TestAFigureLeavesTheWheelToThePage(t *testing.T) {
 		}
 		showFigure(t, b, id)
 		checkDragIsTheFigures(t, b, id, func(from, to viz.Point) { b.drag(from.X, from.Y, to.X, to.Y, 12) })
+	}
+}
+
+// checkNamedAndAlone fails unless figure id's frame is titled with the
+// figure's own title, and, once the figure is live, its poster has left the
+// accessibility tree.
+func checkNamedAndAlone(t *testing.T, b *browser, id string) {
+	t.Helper()
+	s, err := scenarios.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.poll(fmt.Sprintf(`document.querySelector("#fig-%s iframe").title === %q`, id, s.Title), 5*time.Second); err != nil {
+		t.Errorf("%s: the figure's frame is titled %q, not %q", id, evalJS[string](b, fmt.Sprintf(`document.querySelector("#fig-%s iframe").title`, id)), s.Title)
+	}
+	if err := b.poll(fmt.Sprintf(`document.querySelector("#fig-%s img.raftlab-poster").getAttribute("aria-hidden") === "true"`, id), 10*time.Second); err != nil {
+		t.Errorf("%s: live, and its poster is still in the accessibility tree", id)
 	}
 }

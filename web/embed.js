@@ -310,8 +310,35 @@
   function goLive(fig) {
     if (fig.live) return;
     fig.live = true;
-    if (fig.poster) fig.poster.classList.add("raftlab-gone");
+    if (fig.poster) {
+      fig.poster.classList.add("raftlab-gone");
+      // Out of the accessibility tree too: the live figure speaks for itself.
+      fig.poster.setAttribute("aria-hidden", "true");
+    }
     if (fig.playButton) fig.playButton.remove();
+  }
+
+  // The figures' titles, from the manifest `make posters` writes beside the posters
+  // (posters/figures.json): fetched once, and given to every figure without data-title,
+  // its frame and its pictures, so that a screen reader names a figure by its title.
+  var titles = null;
+  function nameFigures() {
+    if (!titles) {
+      titles = fetch(new URL("posters/figures.json", appURL).href).then(function (r) {
+        return r.ok ? r.json() : {};
+      }).catch(function () { return {}; });
+    }
+    titles.then(function (byID) {
+      for (var i = 0; i < figures.length; i++) {
+        var fig = figures[i];
+        var known = byID[fig.scenario];
+        if (fig.titled || !known || !known.title) continue;
+        fig.title = known.title;
+        fig.iframe.title = known.title;
+        if (fig.poster) fig.poster.alt = known.title + " (still picture)";
+        if (fig.printPoster) fig.printPoster.alt = known.title + " (still picture)";
+      }
+    });
   }
 
   window.addEventListener("message", function (ev) {
@@ -402,7 +429,11 @@
     } else {
       fig.aspect = DEFAULT_ASPECT;
     }
-    fig.title = el.getAttribute("data-title") || ("raftlab simulation: " + scenario);
+    // The figure's own title comes from the posters' manifest (nameFigures); until
+    // then, and where the host has no posters, its id stands in.
+    fig.titled = el.hasAttribute("data-title");
+    fig.title = el.getAttribute("data-title") || ("raftlab figure: " + scenario);
+    fig.scenario = scenario;
     fig.posterInfo = readPoster(el, scenario);
     if (fig.posterInfo.error) return { error: fig.posterInfo.error };
     return fig;
@@ -540,6 +571,7 @@
     el.appendChild(iframe);
     fitNarrow(fig, iframe);
     figures.push(fig);
+    nameFigures();
 
     if (mountPoster(fig, el)) {
       // The poster stands in until the reader asks for the live figure (or for good).
@@ -715,6 +747,7 @@
       if (fig.poster) {
         fig.live = false;
         fig.poster.classList.remove("raftlab-gone");
+        fig.poster.removeAttribute("aria-hidden");
         // A figure that waits for a click waits for one again.
         if (fig.playButton) {
           fig.playButton.disabled = false;

@@ -38,6 +38,12 @@ func writeOne(path, id string, m poster.Moment, theme string) error {
 	if err != nil {
 		return err
 	}
+	return writeBytes(path, b)
+}
+
+// writeBytes writes b to path, leaving the file alone when it already
+// holds the same bytes.
+func writeBytes(path string, b []byte) error {
 	if old, err := os.ReadFile(path); err == nil && string(old) == string(b) {
 		return nil
 	}
@@ -63,6 +69,13 @@ func write(dir string) error {
 				}
 			}
 		}
+	}
+	manifest, err := poster.Manifest()
+	if err != nil {
+		return err
+	}
+	if err := writeBytes(filepath.Join(dir, poster.ManifestName), manifest); err != nil {
+		return err
 	}
 	old, err := filepath.Glob(filepath.Join(dir, "*.svg"))
 	if err != nil {

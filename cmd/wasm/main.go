@@ -75,6 +75,11 @@ func main() {
 	if v := win.Get("raftlabVisible"); v.Type() == js.TypeBoolean && !v.Bool() {
 		a.SetVisible(false)
 	}
+	if title := a.Title(); title != "" {
+		// The page, and a screen reader's name for the canvas, say which
+		// figure this is.
+		win.Get("document").Set("title", title+" — raftlab")
+	}
 	b := &bridge{win: win, params: params, app: a}
 	pointers := &viz.PointerQueue{}
 	keys := &viz.KeyQueue{}

@@ -324,3 +324,11 @@ func (a *App) menuRect() (viz.Rect, bool) {
 	}
 	return f.Menu.Rect, true
 }
+
+// Title is the title of the scenario shown, or "" in free play.
+func (a *App) Title() string {
+	if r := a.scen(); r != nil {
+		return r.Spec().Title
+	}
+	return ""
+}

@@ -12,6 +12,7 @@
 package poster
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -163,4 +164,26 @@ func playToLastStep(a *app.App) error {
 		}
 		a.Update(now)
 	}
+}
+
+// ManifestName is the file beside the posters that names each figure, for
+// embed.js to title a figure's frame and its pictures before it is live.
+const ManifestName = "figures.json"
+
+// Manifest is the figures' names, by id, as JSON: {"majority": {"title":
+// "..."}, ...}.
+func Manifest() ([]byte, error) {
+	type figure struct {
+		Title string `json:"title"`
+	}
+	m := map[string]figure{}
+	for _, id := range IDs() {
+		s, err := scenarios.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		m[id] = figure{Title: s.Title}
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	return append(b, '\n'), err
 }

@@ -47,6 +47,11 @@ func TestPostersAreCurrent(t *testing.T) {
 	}
 	sort.Strings(extra)
 	assert.Empty(t, extra, "posters of no figure in web/posters: run make posters")
+	manifest, err := Manifest()
+	require.NoError(t, err)
+	old, err := os.ReadFile(filepath.Join(committed, ManifestName))
+	require.NoError(t, err, "no %s beside the posters: run make posters", ManifestName)
+	assert.Equal(t, string(manifest), string(old), "web/posters/%s is not what the code writes now: run make posters", ManifestName)
 }
 
 // TestKeyMomentIsTheLastStep: the key poster shows the story's last step,
