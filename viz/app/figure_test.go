@@ -392,3 +392,19 @@ func captionText(f *frame.Frame) string {
 	}
 	return strings.Join(lines, " ")
 }
+
+// TestNextTwiceAtOncePlaysTwoSteps: a page that says "next; next" sends the
+// second while the figure still plays to the first; the figure plays on to
+// the step after, and rests there.
+func TestNextTwiceAtOncePlaysTwoSteps(t *testing.T) {
+	a := figureApp(t, "majority", 720, 450)
+	start := a.scen().Step()
+	require.NoError(t, a.Do(command.PlayStep{}))
+	require.NoError(t, a.Do(command.PlayStep{}))
+	var c hostClock
+	for i := 0; i < 600 && !a.Paused(); i++ {
+		c.run(a, 100*time.Millisecond)
+	}
+	require.True(t, a.Paused(), "still playing after a minute")
+	assert.Equal(t, start+2, a.scen().Step(), "two nexts at once played to step %d from %d", a.scen().Step()+1, start+1)
+}

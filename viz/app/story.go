@@ -45,6 +45,11 @@ func (a *App) playStep() error {
 	p := clock.Pace{Goal: -1, UntilUs: now + actRunUs}
 	if !r.Tracker().Done() {
 		p.Goal = r.Tracker().Step() + 1
+		if cur := a.clock.Pace(); !a.clock.Paused() && cur.Goal >= p.Goal {
+			// Asked again while it plays to the next step (a page's
+			// "next; next"): play on to the step after that.
+			p.Goal = min(cur.Goal+1, r.Tracker().StepCount()-1)
+		}
 	}
 	if end := r.ScriptEndUs(); r.Autoplay() && end > now {
 		p.UntilUs = end
