@@ -148,16 +148,6 @@ func quiet() claim {
 	return that("nothing more is on its way", func(v *View) bool { return settled(v.W) })
 }
 
-// entries: machine n holds k entries.
-func entries(n id, k int) claim {
-	return func(v *View) error {
-		if got := int(v.W.Node(n).LastIndex()); got != k {
-			return fmt.Errorf("the words say %s holds %s; it holds %d", name(v.W, n), count(k, "entry", "entries"), got)
-		}
-		return nil
-	}
-}
-
 // groupsAsSaid: what logGroupsLine says (who holds how many entries, and
 // where the histories part) is what the logs show. The line is computed
 // from the logs; this reads them again, entry by entry.

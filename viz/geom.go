@@ -45,9 +45,6 @@ func (p Point) Perp() Point { return Point{-p.Y, p.X} }
 // Segment is the straight line piece from A to B.
 type Segment struct{ A, B Point }
 
-// Seg is shorthand for Segment{a, b}.
-func Seg(a, b Point) Segment { return Segment{a, b} }
-
 // Len returns the length of s.
 func (s Segment) Len() float64 { return s.A.Dist(s.B) }
 
@@ -199,15 +196,6 @@ func orient(a, b, c Point) int {
 func onBox(a, b, p Point) bool {
 	return p.X >= math.Min(a.X, b.X) && p.X <= math.Max(a.X, b.X) &&
 		p.Y >= math.Min(a.Y, b.Y) && p.Y <= math.Max(a.Y, b.Y)
-}
-
-// SegmentsCross reports whether segments ab and cd cross properly: they
-// meet at exactly one point that is interior to both. Touching at an end,
-// collinear overlap and degenerate (point) segments are not crossings.
-func SegmentsCross(a, b, c, d Point) bool {
-	o1, o2 := orient(a, b, c), orient(a, b, d)
-	o3, o4 := orient(c, d, a), orient(c, d, b)
-	return o1*o2 < 0 && o3*o4 < 0
 }
 
 // SegmentsIntersect reports whether segments ab and cd share any point:

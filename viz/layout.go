@@ -242,12 +242,6 @@ const (
 	rStep             = 0.5   // the search's step in node radius
 )
 
-// NewLayout lays out n nodes on a w×h canvas, with or without the side
-// panels. It is ComputeLayout with the other options at their defaults.
-func NewLayout(w, h float64, n int, panels bool) Layout {
-	return ComputeLayout(LayoutOptions{Width: w, Height: h, Nodes: n, Panels: panels})
-}
-
 // ComputeLayout lays out the screen. It never fails: sizes that are
 // negative or NaN count as zero and the node count is clamped to
 // 1..MaxNodes. On any canvas everything lies inside the canvas, panels,

@@ -115,7 +115,7 @@ func TestParseQueryProblems(t *testing.T) {
 		if got != want {
 			t.Errorf("ParseQuery(%q) = %+v, want %+v", tc.q, got, want)
 		}
-		if len(probs) != 1 || probs[0].Param != tc.param || probs[0].Message != tc.message || probs[0].String() != tc.message {
+		if len(probs) != 1 || probs[0].Param != tc.param || probs[0].Message != tc.message {
 			t.Errorf("ParseQuery(%q) problems = %q,\nwant one for %s: %q", tc.q, probs, tc.param, tc.message)
 		}
 	}
