@@ -45,35 +45,23 @@ func writeJSON(w io.Writer, v any) error {
 
 // WriteTrace writes every trace event of the run up to the current
 // position as JSON lines, oldest first. The worlds of a timeline keep only
-// recent events, so the run is replayed from the start and each event is
-// written as it happens.
+// recent events, so the run is replayed from the start in a world that
+// streams each event to out as it is recorded (and keeps almost none).
 func (t *Timeline) WriteTrace(out io.Writer) error {
 	cfg := t.wcfg
-	cfg.TraceLimit = recoverTraceLimit
+	cfg.TraceLimit = 0 // a new world keeps its first events for the stream
 	w := raftcore.MustWorld(cfg)
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
-	written := uint64(0)
 	var werr error
-	flush := func() bool {
-		evs := w.Trace()
-		fresh := w.TraceCount() - written
-		if fresh > uint64(len(evs)) {
-			werr = fmt.Errorf("trace: one moment recorded more than %d events", len(evs))
-			return true
+	if err := w.StreamTrace(streamTraceKeep, func(e raftcore.TraceEvent) {
+		if werr == nil {
+			werr = enc.Encode(e)
 		}
-		for _, e := range evs[uint64(len(evs))-fresh:] {
-			if werr = enc.Encode(e); werr != nil {
-				return true
-			}
-		}
-		written = w.TraceCount()
-		return false
+	}); err != nil {
+		return err
 	}
-	if flush() {
-		return werr
-	}
-	if _, err := replayTo(w, t.br.log, t.Pos(), func(moment) bool { return flush() }); err != nil {
+	if _, err := replayTo(w, t.br.log, t.Pos(), func(moment) bool { return werr != nil }); err != nil {
 		return err
 	}
 	if werr != nil {
