@@ -77,20 +77,14 @@ func (t *Timeline) WriteTrace(out io.Writer) error {
 // `raftsim run -f` and of WriteSchedule), positioned at its until_ms.
 // Errors name the field at fault, as raftcore.ParseSchedule does, or the
 // action that could not be played. It touches no other timeline, so on
-// error the caller keeps the one it has.
+// error the caller keeps the one it has. StartImport does the same a piece
+// at a time.
 func ImportSchedule(data []byte) (*Timeline, error) {
-	s, err := raftcore.ParseSchedule(data)
+	o, err := StartImport(data)
 	if err != nil {
 		return nil, err
 	}
-	t, err := New(s.Config())
-	if err != nil {
-		return nil, err
-	}
-	if err := t.load(s.Actions, int64(math.Round(s.UntilMs*1000))); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return o.Run(nil)
 }
 
 // MaxSeekSeconds is the furthest a t= parameter may ask for: an hour, as

@@ -484,21 +484,11 @@ func checkDrops(l Link) error {
 }
 
 // OpenLink builds the timeline a link describes, positioned at its moment.
+// StartOpenLink does the same a piece at a time.
 func OpenLink(l Link) (*Timeline, error) {
-	if err := l.Validate(); err != nil {
-		return nil, err
-	}
-	t, err := New(l.Config)
+	o, err := StartOpenLink(l)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.load(l.Actions, l.end()); err != nil {
-		return nil, err
-	}
-	target := Position{l.PosEvents, l.PosUs, allActions}
-	if l.PosEvents == 0 {
-		target.Events = math.MaxUint64
-	}
-	t.SeekTo(target)
-	return t, nil
+	return o.Run(nil)
 }
