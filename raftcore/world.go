@@ -497,7 +497,12 @@ func (w *World) Clone() *World {
 	}
 	c.machines = make([]machine, len(w.machines))
 	for i, m := range w.machines {
-		m.work = append([]Message(nil), m.work...)
+		// The copy shares the backlog's array: both only read it and append
+		// past their own length, and the copy's capacity is its length, so
+		// neither writes where the other reads. A slow machine's backlog
+		// grows with the run, and copying it into every checkpoint made a
+		// long run's replay quadratic.
+		m.work = capped(m.work)
 		c.machines[i] = m
 	}
 	c.links = make([][]Link, len(w.links))
