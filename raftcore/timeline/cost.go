@@ -30,7 +30,7 @@ import (
 const (
 	LinkFreeTicks    = 400_000
 	LinkTicksPerByte = 200
-	MaxLinkTicks     = 1_000_000
+	MaxLinkTicks     = 600_000
 )
 
 // linkCost is a link cost rule: the constants above, or tighter ones for

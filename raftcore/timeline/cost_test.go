@@ -25,7 +25,7 @@ func TestDecodeLinkRefusesACostlyRunBeforeReplaying(t *testing.T) {
 	if err == nil {
 		t.Fatal("a link asking for an hour of nine machines at 1 ms ticks was accepted")
 	}
-	for _, want := range []string{"1 hour of 9 machines at 1 ms ticks", "32,400,000 machine ticks", "may ask for at most", "400,000, plus 200 a byte, never more than 1,000,000", "export the run as a schedule"} {
+	for _, want := range []string{"1 hour of 9 machines at 1 ms ticks", "32,400,000 machine ticks", "may ask for at most", "400,000, plus 200 a byte, never more than 600,000", "export the run as a schedule"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the refusal %q does not say %q", err, want)
 		}
