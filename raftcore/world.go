@@ -207,7 +207,8 @@ func (w *World) TraceHash() uint64 { return w.trace.hash }
 // TraceCount is the number of trace events so far.
 func (w *World) TraceCount() uint64 { return w.trace.count }
 
-// Trace returns the events kept in memory (all of them when TraceLimit is 0).
+// Trace returns the events kept in memory: all of them unless
+// Config.TraceLimit or StreamTrace bounds them.
 func (w *World) Trace() []TraceEvent { return capped(w.trace.events) }
 
 // Actions returns the action log.
