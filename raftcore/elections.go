@@ -33,14 +33,13 @@ type ElectionStats struct {
 // what ElectionStats needs. A host that keeps only the newest events (the
 // app) feeds it each event once, as it comes.
 type ElectionCounter struct {
-	n       int
-	leading []bool
-	// status follows the machines as the faults change them, with the
-	// rules World.Apply uses: pausing a crashed machine does nothing.
-	status    []Status
-	prevotes  []int64 // when each pre-vote round started
-	elections []int64 // when each election started
-	won       []int64 // when each leader took office
+	n    int
+	lead leadership
+	// prevotes, elections and won are when each pre-vote round and each
+	// election started and when each leader took office.
+	prevotes  []int64
+	elections []int64
+	won       []int64
 	// gaps are the stretches with no leader, [start, end); the last is
 	// open (end -1) while it lasts.
 	gaps []interval
@@ -54,63 +53,95 @@ type interval struct{ from, to int64 }
 // NewElectionCounter starts counting for a world of n machines, which
 // starts with no leader.
 func NewElectionCounter(n int) *ElectionCounter {
-	return &ElectionCounter{n: n, leading: make([]bool, n+1), status: make([]Status, n+1), gaps: []interval{{0, -1}}}
+	return &ElectionCounter{n: n, gaps: []interval{{0, -1}}}
 }
 
-func (c *ElectionCounter) leaders() int {
+// leadership follows who leads among the running machines as the trace
+// goes, with the rules World.Apply uses for faults: pausing a crashed
+// machine does nothing. Machines are counted up to MaxNodes, so that it
+// needs no size and copies without allocating.
+type leadership struct {
+	leading [MaxNodes + 1]bool
+	status  [MaxNodes + 1]Status
+}
+
+// electionNews is what one trace event meant for the election counters.
+type electionNews struct {
+	preVote, election, won bool
+	// leaderCrashed: a running leader crashed.
+	leaderCrashed bool
+	// lost and regained: the cluster went from some running leader to
+	// none, or from none to some.
+	lost, regained bool
+}
+
+func (l *leadership) leaders() int {
 	k := 0
-	for id := 1; id <= c.n; id++ {
-		if c.leading[id] && c.status[id] == StatusUp {
+	for id := range l.leading {
+		if l.leading[id] && l.status[id] == StatusUp {
 			k++
 		}
 	}
 	return k
 }
 
-// Observe takes the next trace event into account. Events must come in
-// trace order.
-func (c *ElectionCounter) Observe(e TraceEvent) {
-	if e.Node < 1 || int(e.Node) > c.n {
-		return
+// observe takes event e into account and says what it meant.
+func (l *leadership) observe(e TraceEvent) (news electionNews) {
+	if (e.Kind != TraceRole && e.Kind != TraceFault) || e.Node < 1 || int(e.Node) > MaxNodes {
+		return news
 	}
-	before := c.leaders()
-	switch e.Kind {
-	case TraceRole:
-		c.leading[e.Node] = e.ToRole == RoleLeader
-		switch e.ToRole {
-		case RolePreCandidate:
-			c.prevotes = append(c.prevotes, e.AtUs)
-		case RoleCandidate:
-			c.elections = append(c.elections, e.AtUs)
-		case RoleLeader:
-			c.won = append(c.won, e.AtUs)
-			for i := range c.crashes {
-				if c.crashes[i].to < 0 {
-					c.crashes[i].to = e.AtUs
-				}
-			}
-		}
-	case TraceFault:
-		st := &c.status[e.Node]
+	before := l.leaders()
+	if e.Kind == TraceRole {
+		l.leading[e.Node] = e.ToRole == RoleLeader
+		news.preVote = e.ToRole == RolePreCandidate
+		news.election = e.ToRole == RoleCandidate
+		news.won = e.ToRole == RoleLeader
+	} else {
+		st := &l.status[e.Node]
 		switch v := e.Verb(); {
 		case v == DoCrash:
-			if c.leading[e.Node] && *st == StatusUp {
-				c.crashes = append(c.crashes, interval{e.AtUs, -1})
-			}
-			*st, c.leading[e.Node] = StatusCrashed, false
+			news.leaderCrashed = l.leading[e.Node] && *st == StatusUp
+			*st, l.leading[e.Node] = StatusCrashed, false
 		case v == DoPause && *st == StatusUp:
 			*st = StatusPaused
 		case v == DoResume && *st == StatusPaused, v == DoRestart && *st == StatusCrashed:
 			*st = StatusUp
 		}
-	default:
+	}
+	after := l.leaders()
+	news.lost = before > 0 && after == 0
+	news.regained = before == 0 && after > 0
+	return news
+}
+
+// Observe takes the next trace event into account. Events must come in
+// trace order.
+func (c *ElectionCounter) Observe(e TraceEvent) {
+	if int(e.Node) > c.n {
 		return
 	}
-	switch after := c.leaders(); {
-	case before > 0 && after == 0:
-		c.gaps = append(c.gaps, interval{e.AtUs, -1})
-	case before == 0 && after > 0:
-		c.gaps[len(c.gaps)-1].to = e.AtUs
+	news := c.lead.observe(e)
+	at := e.AtUs
+	switch {
+	case news.preVote:
+		c.prevotes = append(c.prevotes, at)
+	case news.election:
+		c.elections = append(c.elections, at)
+	case news.won:
+		c.won = append(c.won, at)
+		for i := range c.crashes {
+			if c.crashes[i].to < 0 {
+				c.crashes[i].to = at
+			}
+		}
+	case news.leaderCrashed:
+		c.crashes = append(c.crashes, interval{at, -1})
+	}
+	switch {
+	case news.lost:
+		c.gaps = append(c.gaps, interval{at, -1})
+	case news.regained:
+		c.gaps[len(c.gaps)-1].to = at
 	}
 }
 
@@ -137,17 +168,17 @@ func (c *ElectionCounter) RewindTo(w *World) {
 		}
 	}
 	for id := 1; id <= c.n; id++ {
-		c.status[id] = w.Status(NodeID(id))
-		c.leading[id] = c.status[id] != StatusCrashed && w.Node(NodeID(id)).Role() == RoleLeader
+		c.lead.status[id] = w.Status(NodeID(id))
+		c.lead.leading[id] = c.lead.status[id] != StatusCrashed && w.Node(NodeID(id)).Role() == RoleLeader
 	}
 	for len(c.gaps) > 1 && c.gaps[len(c.gaps)-1].from > now {
 		c.gaps = c.gaps[:len(c.gaps)-1]
 	}
 	last := &c.gaps[len(c.gaps)-1]
 	switch {
-	case c.leaders() == 0 && (last.to < 0 || last.to > now):
+	case c.lead.leaders() == 0 && (last.to < 0 || last.to > now):
 		last.to = -1
-	case c.leaders() == 0:
+	case c.lead.leaders() == 0:
 		c.gaps = append(c.gaps, interval{now, -1})
 	case last.to < 0 || last.to > now:
 		last.to = now
@@ -195,11 +226,78 @@ func (c *ElectionCounter) Stats(fromUs, toUs int64) ElectionStats {
 }
 
 // ElectionStats counts over the trace kept in memory (all of it unless
-// Config.TraceLimit trimmed it) for the stretch from fromUs to now.
+// Config.TraceLimit trimmed it) for the stretch from fromUs to now. The
+// whole run's counters, whatever the world kept, are in Summarize.
 func (w *World) ElectionStats(fromUs int64) ElectionStats {
 	c := NewElectionCounter(w.cfg.Nodes)
 	for _, e := range w.trace.events {
 		c.Observe(e)
 	}
 	return c.Stats(fromUs, w.now)
+}
+
+// electionTally is the whole run's election counters, kept up to date as
+// each trace event is recorded, so that a summary has them however few
+// events the world keeps. Unlike ElectionCounter it remembers no times,
+// only totals: its size grows with the leaders that crashed, not with the
+// run's length.
+type electionTally struct {
+	lead leadership
+	// sum holds the counts, the leaderless time of the gaps that ended and
+	// the failovers that ended.
+	sum ElectionStats
+	// gapFrom is when the current stretch without a leader began; -1
+	// while some running machine leads. A run starts without a leader, so
+	// the zero value is a new run's tally.
+	gapFrom int64
+	// crashed are the times of leaders' crashes not yet followed by a new
+	// leader.
+	crashed []int64
+}
+
+func (t *electionTally) observe(e TraceEvent) {
+	news := t.lead.observe(e)
+	at := e.AtUs
+	switch {
+	case news.preVote:
+		t.sum.PreVotes++
+	case news.election:
+		t.sum.Elections++
+	case news.won:
+		if t.sum.Leaders > 0 {
+			t.sum.LeaderChanges++
+		}
+		t.sum.Leaders++
+		for _, from := range t.crashed {
+			t.sum.FailoversUs = append(t.sum.FailoversUs, at-from)
+		}
+		// A new slice, not a reslice: a clone may share the old one.
+		t.crashed = nil
+	case news.leaderCrashed:
+		t.crashed = append(t.crashed, at)
+	}
+	switch {
+	case news.lost:
+		t.gapFrom = at
+	case news.regained:
+		t.sum.LeaderlessUs += at - t.gapFrom
+		t.gapFrom = -1
+	}
+}
+
+// total is the counters from the start of the run to nowUs.
+func (t *electionTally) total(nowUs int64) ElectionStats {
+	s := t.sum
+	s.FailoversUs = append([]int64{}, t.sum.FailoversUs...)
+	if t.gapFrom >= 0 && nowUs > t.gapFrom {
+		s.LeaderlessUs += nowUs - t.gapFrom
+	}
+	return s
+}
+
+// clone copies the tally; appending to a copy never writes into the other.
+func (t electionTally) clone() electionTally {
+	t.sum.FailoversUs = capped(t.sum.FailoversUs)
+	t.crashed = capped(t.crashed)
+	return t
 }

@@ -305,13 +305,23 @@ func (s Schedule) Validate() error {
 	return nil
 }
 
-// Run plays the schedule in a new world and returns it.
-func (s Schedule) Run() (*World, error) {
+// Run plays the schedule in a new world and returns it. The world keeps
+// its whole trace, so its memory grows with the run; RunTraced does not.
+func (s Schedule) Run() (*World, error) { return s.RunTraced(0, nil) }
+
+// RunTraced is Run with the world keeping only its newest keep trace
+// events (0 keeps all) and handing every event to sink, if not nil, as it
+// is recorded (World.StreamTrace): a quiet virtual day of nine machines
+// records 27 million events, which a world keeping them all could not hold.
+func (s Schedule) RunTraced(keep int, sink func(TraceEvent)) (*World, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	w, err := NewWorld(s.Config())
 	if err != nil {
+		return nil, err
+	}
+	if err := w.StreamTrace(keep, sink); err != nil {
 		return nil, err
 	}
 	if err := w.Play(s.Actions); err != nil {

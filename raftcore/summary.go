@@ -12,8 +12,9 @@ type Summary struct {
 	ViolationCounts map[Rule]int  `json:"violation_counts"`
 	Nodes           []NodeSummary `json:"nodes"`
 	Ops             []OpSummary   `json:"ops"`
-	// Elections are the run's election counters; absent when the world
-	// kept only part of its trace (trace_limit), which they are read from.
+	// Elections are the run's election counters, counted as each trace
+	// event was recorded: the whole run's, however few events the world
+	// kept.
 	Elections *ElectionStats `json:"elections,omitempty"`
 	// LostUpdates are the lost-update findings, and LostUpdateCount how
 	// many there were. They are not violations: a run can lose an update
@@ -99,10 +100,8 @@ func (w *World) Summarize() Summary {
 	for r, c := range w.checker.counts {
 		s.ViolationCounts[r] = c
 	}
-	if uint64(len(w.trace.events)) == w.trace.count {
-		e := w.ElectionStats(0)
-		s.Elections = &e
-	}
+	e := w.trace.elections.total(w.now)
+	s.Elections = &e
 	s.LostUpdates = append([]Finding(nil), w.checker.findings...)
 	s.LostUpdateCount = w.checker.lostUpdates
 	s.Controllers = w.Controllers()

@@ -236,12 +236,19 @@ func (e TraceEvent) String() string {
 	return fmt.Sprintf("%d.%03dms %s n%d p%d t%d i%d m%d op%d %s", e.AtUs/1000, e.AtUs%1000, e.Kind, e.Node, e.Peer, e.Term, e.Index, e.Msg, e.Op, text)
 }
 
-// trace keeps recent events and a hash of all of them.
+// trace keeps recent events, a hash of all of them and the counters a
+// summary reads from all of them, and hands each event to a sink, if one
+// is set, as it is recorded. Nothing else in a world needs the events
+// once recorded, so a world with a limit holds the same memory however
+// long it runs.
 type trace struct {
-	events []TraceEvent
-	count  uint64
-	hash   uint64
-	limit  int
+	events    []TraceEvent
+	count     uint64
+	hash      uint64
+	limit     int
+	elections electionTally
+	// sink, when set, is handed every event as it is recorded (StreamTrace).
+	sink func(TraceEvent)
 }
 
 func (t *trace) add(e TraceEvent) {
@@ -262,6 +269,10 @@ func (t *trace) add(e TraceEvent) {
 	h = fnvString(h, string(e.Rule()))
 	h = fnvString(h, string(e.Verb()))
 	t.hash = h
+	t.elections.observe(e)
+	if t.sink != nil {
+		t.sink(e)
+	}
 	if t.limit > 0 && len(t.events) >= t.limit {
 		// Drop the older half at once so trimming costs O(1) per event on
 		// average.
@@ -287,9 +298,40 @@ func (t *trace) grow() {
 	t.events = grown
 }
 
+// clone copies the trace for a clone of its world, without the sink: the
+// copy's future is not the stream's.
 func (t trace) clone() trace {
 	t.events = append([]TraceEvent(nil), t.events...)
+	t.elections = t.elections.clone()
+	t.sink = nil
 	return t
+}
+
+// StreamTrace hands sink every trace event of the world: at once those
+// recorded so far, then each as it is recorded, in order. From then on the
+// world keeps only its newest keep events in memory (0 keeps all), since
+// the sink sees them all: a run's memory no longer grows with its length.
+// The trace hash and the summary's counters still cover every event.
+//
+// Call it on a new world, which still holds every event it recorded; it
+// fails once the world has dropped some (Config.TraceLimit). A nil sink
+// only bounds the events kept. Clones do not stream. The sink must not
+// change the world.
+func (w *World) StreamTrace(keep int, sink func(TraceEvent)) error {
+	t := &w.trace
+	if keep < 0 {
+		return fmt.Errorf("trace: keep %d events: must not be negative", keep)
+	}
+	if dropped := t.count - uint64(len(t.events)); dropped > 0 {
+		return fmt.Errorf("trace: the world has already dropped %d of its %d events; stream it before running", dropped, t.count)
+	}
+	for _, e := range t.events {
+		if sink != nil {
+			sink(e)
+		}
+	}
+	t.sink, t.limit = sink, keep
+	return nil
 }
 
 // HashString formats a trace hash the way summaries show it.

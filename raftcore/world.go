@@ -208,7 +208,8 @@ func (w *World) TraceHash() uint64 { return w.trace.hash }
 // TraceCount is the number of trace events so far.
 func (w *World) TraceCount() uint64 { return w.trace.count }
 
-// Trace returns the events kept in memory (all of them when TraceLimit is 0).
+// Trace returns the events kept in memory: all of them unless
+// Config.TraceLimit or StreamTrace bounds them.
 func (w *World) Trace() []TraceEvent { return capped(w.trace.events) }
 
 // Actions returns the action log.
@@ -498,7 +499,12 @@ func (w *World) Clone() *World {
 	}
 	c.machines = make([]machine, len(w.machines))
 	for i, m := range w.machines {
-		m.work = append([]Message(nil), m.work...)
+		// The copy shares the backlog's array: both only read it and append
+		// past their own length, and the copy's capacity is its length, so
+		// neither writes where the other reads. A slow machine's backlog
+		// grows with the run, and copying it into every checkpoint made a
+		// long run's replay quadratic.
+		m.work = capped(m.work)
 		c.machines[i] = m
 	}
 	c.links = make([][]Link, len(w.links))

@@ -254,9 +254,14 @@ func plural(n int, one, many string) string {
 
 // traceFile is an output file for -trace. It is created before the run so
 // that an unwritable path fails at once, as bad input, not after a long run.
+// Events are written as the run records them, through a buffer: the run
+// itself keeps only its newest events, so a virtual day fits in memory.
 type traceFile struct {
 	path string
 	f    *os.File
+	buf  *bufio.Writer
+	enc  *json.Encoder
+	err  error // the first write that failed; later events are not written
 }
 
 func (c *cli) createTrace(cmd, path string) (*traceFile, int, bool) {
@@ -267,7 +272,25 @@ func (c *cli) createTrace(cmd, path string) (*traceFile, int, bool) {
 	if err != nil {
 		return nil, c.inputError(cmd, "-trace: %v", err), false
 	}
-	return &traceFile{path: path, f: f}, exitOK, true
+	t := &traceFile{path: path, f: f, buf: bufio.NewWriter(f)}
+	t.enc = json.NewEncoder(t.buf)
+	t.enc.SetEscapeHTML(false)
+	return t, exitOK, true
+}
+
+// sink is what the run hands its events to: nil without -trace.
+func (t *traceFile) sink() func(raftcore.TraceEvent) {
+	if t == nil {
+		return nil
+	}
+	return t.event
+}
+
+// event writes one event as one JSON object a line.
+func (t *traceFile) event(e raftcore.TraceEvent) {
+	if t.err == nil {
+		t.err = t.enc.Encode(e)
+	}
 }
 
 // abandon closes and removes a trace file whose run did not happen.
@@ -279,8 +302,9 @@ func (t *traceFile) abandon() {
 	os.Remove(t.path)
 }
 
-// write stores every event of w's trace as one JSON object a line.
-func (t *traceFile) write(w *raftcore.World) error {
+// writeKept writes the events w kept, which must be all of them: a
+// scenario's run keeps its whole trace.
+func (t *traceFile) writeKept(w *raftcore.World) error {
 	if t == nil {
 		return nil
 	}
@@ -289,21 +313,25 @@ func (t *traceFile) write(w *raftcore.World) error {
 		t.abandon()
 		return fmt.Errorf("-trace: the run kept only the last %d of its %d events", len(events), w.TraceCount())
 	}
-	b := bufio.NewWriter(t.f)
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
 	for _, e := range events {
-		if err := enc.Encode(e); err != nil {
-			t.f.Close()
-			return fmt.Errorf("-trace: %v", err)
-		}
+		t.event(e)
 	}
-	if err := b.Flush(); err != nil {
-		t.f.Close()
-		return fmt.Errorf("-trace: %v", err)
+	return t.finish()
+}
+
+// finish flushes and closes the file once the run's events are written.
+func (t *traceFile) finish() error {
+	if t == nil {
+		return nil
 	}
-	if err := t.f.Close(); err != nil {
-		return fmt.Errorf("-trace: %v", err)
+	if t.err == nil {
+		t.err = t.buf.Flush()
+	}
+	if err := t.f.Close(); t.err == nil {
+		t.err = err
+	}
+	if t.err != nil {
+		return fmt.Errorf("-trace: %v", t.err)
 	}
 	return nil
 }

@@ -216,6 +216,9 @@ func TestTraceFileHoldsEveryEventOnce(t *testing.T) {
 	if uint64(len(lines)) != s.TraceEvents || len(lines) < 100 {
 		t.Fatalf("trace file has %d events, the summary counts %d", len(lines), s.TraceEvents)
 	}
+	if len(lines) <= 2*runTraceKeep {
+		t.Fatalf("the run has %d events: too few to show that the file gets those the run no longer keeps", len(lines))
+	}
 	kinds := map[string]int{}
 	var last int64
 	for i, e := range lines {

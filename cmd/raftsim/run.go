@@ -9,6 +9,12 @@ import (
 	"raftlab/raftcore"
 )
 
+// runTraceKeep is how many of its newest trace events a schedule's run
+// keeps in memory: nothing reads them after the run (the summary's counters
+// are counted as events are recorded, and -trace streams them to its file),
+// and a virtual day of nine machines records 27 million.
+const runTraceKeep = 1024
+
 // run is `raftsim run`: a schedule file (-f) or a scenario (-scenario).
 func (c *cli) run(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -45,12 +51,12 @@ func (c *cli) run(args []string) int {
 	if !ok {
 		return code
 	}
-	w, err := s.Run()
+	w, err := s.RunTraced(runTraceKeep, trace.sink())
 	if err != nil {
 		trace.abandon()
 		return c.inputError("run", "%s: %v", displayName(*file), err)
 	}
-	if err := trace.write(w); err != nil {
+	if err := trace.finish(); err != nil {
 		return c.inputError("run", "%v", err)
 	}
 	sum := summarize(w)

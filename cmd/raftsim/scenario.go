@@ -86,7 +86,7 @@ func (c *cli) runScenario(id string, sets settingsFlag, seed int64, seedSet bool
 		fmt.Fprintf(c.stderr, "raftsim run: scenario %s cannot be played: %v\n", s.ID, err)
 		return exitViolation
 	}
-	if err := trace.write(w); err != nil {
+	if err := trace.writeKept(w); err != nil {
 		return c.inputError("run", "%v", err)
 	}
 	out := scenarioSummary{

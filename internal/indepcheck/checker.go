@@ -47,8 +47,14 @@ type voteKey struct {
 type Checker struct {
 	w    *raftcore.World
 	size int
-	// seen is how many trace events Observe has read.
-	seen    int
+	// pending are the trace events recorded since Observe last read them:
+	// the world hands each over as it records it and keeps only a few
+	// itself, so a long run's checking takes no more memory than a short
+	// one's.
+	pending []raftcore.TraceEvent
+	// elected are the role events of machines becoming leader, in trace
+	// order, for judging lease reads (deposedBy).
+	elected []raftcore.TraceEvent
 	leaders map[uint64]raftcore.NodeID
 	votes   map[voteKey]raftcore.NodeID
 	terms   []uint64
@@ -64,13 +70,31 @@ type Checker struct {
 	staleByDesign map[int]bool
 }
 
-// New starts checking w, which must not have run yet.
+// checkerTraceKeep is how many trace events a checked world keeps: the
+// checker reads every event from the stream, not from the world.
+const checkerTraceKeep = 64
+
+// New starts checking w, which must still hold every trace event it
+// recorded (a new world, or one that kept its whole trace): from then on
+// it streams them to the checker (raftcore.World.StreamTrace). A world
+// that dropped events cannot be checked, and New panics.
 func New(w *raftcore.World) *Checker {
 	n := w.Size()
 	c := &Checker{w: w, size: n, leaders: map[uint64]raftcore.NodeID{}, votes: map[voteKey]raftcore.NodeID{},
 		terms: make([]uint64, n+1), roles: make([]raftcore.Role, n+1), commits: make([]uint64, n+1), reported: map[string]bool{},
 		staleByDesign: map[int]bool{}}
+	if err := w.StreamTrace(checkerTraceKeep, c.take); err != nil {
+		panic("indepcheck: " + err.Error())
+	}
 	return c
+}
+
+// take is handed each trace event as the world records it.
+func (c *Checker) take(e raftcore.TraceEvent) {
+	if e.Kind == raftcore.TraceRole && e.ToRole == raftcore.RoleLeader {
+		c.elected = append(c.elected, e)
+	}
+	c.pending = append(c.pending, e)
 }
 
 // Violations returns what was found so far.
@@ -92,11 +116,10 @@ func (c *Checker) majority(count int) bool { return 2*count > c.size }
 // Observe reads the trace events since the last call: election safety, one
 // vote per term, terms and commit indexes that never go back.
 func (c *Checker) Observe() {
-	trace := c.w.Trace()
-	for _, e := range trace[c.seen:] {
+	for _, e := range c.pending {
 		c.observe(e)
 	}
-	c.seen = len(trace)
+	c.pending = c.pending[:0]
 }
 
 func (c *Checker) observe(e raftcore.TraceEvent) {

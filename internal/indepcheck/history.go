@@ -79,11 +79,11 @@ func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.En
 // trace, which orders events at one instant as well (every event of a run
 // the explorer replays shares one instant).
 func (c *Checker) deposedBy(read raftcore.Op) bool {
-	for _, e := range c.w.Trace() {
+	for _, e := range c.elected {
 		if e.AtUs > read.CompleteUs || (read.CompleteEvent != 0 && e.Seq > read.CompleteEvent) {
 			break
 		}
-		if e.Kind == raftcore.TraceRole && e.ToRole == raftcore.RoleLeader && e.Term > read.ReadTerm {
+		if e.Term > read.ReadTerm {
 			return true
 		}
 	}

@@ -8,7 +8,9 @@
 // (checkpoints). Any earlier moment is rebuilt by restoring the nearest
 // checkpoint before it and replaying the log from there; the rebuilt world is
 // identical to the one the reader saw live (same trace hash, same event
-// count, same clock).
+// count, same clock). Opening a link or a schedule replays it from the
+// start; an Opening does that a piece at a time, and a link may ask for
+// only so much replaying (LinkFreeTicks), checked before any.
 //
 // The package is plain Go over raftcore: it draws nothing and imports no
 // graphics library, so it is tested headless, natively and under GOOS=js.

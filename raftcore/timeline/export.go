@@ -45,35 +45,23 @@ func writeJSON(w io.Writer, v any) error {
 
 // WriteTrace writes every trace event of the run up to the current
 // position as JSON lines, oldest first. The worlds of a timeline keep only
-// recent events, so the run is replayed from the start and each event is
-// written as it happens.
+// recent events, so the run is replayed from the start in a world that
+// streams each event to out as it is recorded (and keeps almost none).
 func (t *Timeline) WriteTrace(out io.Writer) error {
 	cfg := t.wcfg
-	cfg.TraceLimit = recoverTraceLimit
+	cfg.TraceLimit = 0 // a new world keeps its first events for the stream
 	w := raftcore.MustWorld(cfg)
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
-	written := uint64(0)
 	var werr error
-	flush := func() bool {
-		evs := w.Trace()
-		fresh := w.TraceCount() - written
-		if fresh > uint64(len(evs)) {
-			werr = fmt.Errorf("trace: one moment recorded more than %d events", len(evs))
-			return true
+	if err := w.StreamTrace(streamTraceKeep, func(e raftcore.TraceEvent) {
+		if werr == nil {
+			werr = enc.Encode(e)
 		}
-		for _, e := range evs[uint64(len(evs))-fresh:] {
-			if werr = enc.Encode(e); werr != nil {
-				return true
-			}
-		}
-		written = w.TraceCount()
-		return false
+	}); err != nil {
+		return err
 	}
-	if flush() {
-		return werr
-	}
-	if _, err := replayTo(w, t.br.log, t.Pos(), func(moment) bool { return flush() }); err != nil {
+	if _, err := replayTo(w, t.br.log, t.Pos(), func(moment) bool { return werr != nil }); err != nil {
 		return err
 	}
 	if werr != nil {
@@ -89,20 +77,14 @@ func (t *Timeline) WriteTrace(out io.Writer) error {
 // `raftsim run -f` and of WriteSchedule), positioned at its until_ms.
 // Errors name the field at fault, as raftcore.ParseSchedule does, or the
 // action that could not be played. It touches no other timeline, so on
-// error the caller keeps the one it has.
+// error the caller keeps the one it has. StartImport does the same a piece
+// at a time.
 func ImportSchedule(data []byte) (*Timeline, error) {
-	s, err := raftcore.ParseSchedule(data)
+	o, err := StartImport(data)
 	if err != nil {
 		return nil, err
 	}
-	t, err := New(s.Config())
-	if err != nil {
-		return nil, err
-	}
-	if err := t.load(s.Actions, int64(math.Round(s.UntilMs*1000))); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return o.Run(nil)
 }
 
 // MaxSeekSeconds is the furthest a t= parameter may ask for: an hour, as

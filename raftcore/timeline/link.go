@@ -109,6 +109,11 @@ func (l Link) Validate() error {
 		if a.AtUs() > MaxLinkUs {
 			return fmt.Errorf("actions[%d].at_ms: %g is past the hour of virtual time a link can hold", i, a.AtMs)
 		}
+		// A link holds a recorded run, whose actions come in the order
+		// they were taken.
+		if i > 0 && a.AtMs < l.Actions[i-1].AtMs {
+			return fmt.Errorf("actions[%d].at_ms: %g comes before the %g of actions[%d]: a link's actions are in the order they were taken", i, a.AtMs, l.Actions[i-1].AtMs, i-1)
+		}
 	}
 	if l.PosUs < 0 || l.PosUs > MaxLinkUs {
 		return fmt.Errorf("pos_us: %d is out of range: use 0 to %d (an hour)", l.PosUs, MaxLinkUs)
@@ -184,17 +189,28 @@ func (l Link) end() int64 {
 	return end
 }
 
-// EncodeLink writes l as a compact, URL-safe string.
+// data is the JSON a link of l compresses: the same for the same link
+// whatever form it was read from.
+func (l Link) data() ([]byte, error) {
+	run, err := json.Marshal(scheduleOf(l.Config, l.Actions, l.end()))
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(linkPayload{Run: run, PosUs: l.PosUs, PosEvents: l.PosEvents, Scenario: l.Scenario, Knobs: l.Knobs})
+}
+
+// EncodeLink writes l as a compact, URL-safe string. It refuses a run
+// that asks for more simulation than a link of its size may (see
+// LinkFreeTicks), as DecodeLink would.
 func EncodeLink(l Link) (string, error) {
 	if err := l.Validate(); err != nil {
 		return "", err
 	}
-	run, err := json.Marshal(scheduleOf(l.Config, l.Actions, l.end()))
+	data, err := l.data()
 	if err != nil {
 		return "", err
 	}
-	data, err := json.Marshal(linkPayload{Run: run, PosUs: l.PosUs, PosEvents: l.PosEvents, Scenario: l.Scenario, Knobs: l.Knobs})
-	if err != nil {
+	if err := linkLimits.check(l, len(data)); err != nil {
 		return "", err
 	}
 	if len(data) > MaxLinkBytes {
@@ -257,10 +273,26 @@ func dropDefault[T comparable](p **T, def T) {
 
 // DecodeLink reads a link written by EncodeLink (surrounding spaces are
 // ignored). It checks everything OpenLink needs: the format, the
-// integrity of the data, the configuration, every action (replaying the
-// run up to its last action naming a message in flight, since only the run can say
-// whether that message was in flight), the moment and the scenario id.
+// integrity of the data, the configuration, every action in order, the
+// moment, the scenario id and what the run costs to replay (see
+// LinkFreeTicks), all before replaying anything; then it replays the run
+// up to its last action naming a message in flight, since only the run
+// can say whether that message was in flight. StartOpening checks the
+// same while opening the link, replaying the run once.
 func DecodeLink(s string) (Link, error) {
+	l, err := readLink(s)
+	if err != nil {
+		return Link{}, err
+	}
+	if err := checkDrops(l); err != nil {
+		return Link{}, fmt.Errorf("the link's run is not valid: %v", err)
+	}
+	return l, nil
+}
+
+// readLink is DecodeLink without replaying anything: every check but
+// whether the messages its actions name are in flight.
+func readLink(s string) (Link, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return Link{}, errors.New("the link is empty")
@@ -404,8 +436,12 @@ func parsePayload(data []byte) (Link, error) {
 	if err := l.Validate(); err != nil {
 		return Link{}, fmt.Errorf("the link is not valid: %v", err)
 	}
-	if err := checkDrops(l); err != nil {
-		return Link{}, fmt.Errorf("the link's run is not valid: %v", err)
+	canonical, err := l.data()
+	if err != nil {
+		return Link{}, fmt.Errorf("the link is not valid: %v", err)
+	}
+	if err := linkLimits.check(l, len(canonical)); err != nil {
+		return Link{}, err
 	}
 	return l, nil
 }
@@ -448,21 +484,11 @@ func checkDrops(l Link) error {
 }
 
 // OpenLink builds the timeline a link describes, positioned at its moment.
+// StartOpenLink does the same a piece at a time.
 func OpenLink(l Link) (*Timeline, error) {
-	if err := l.Validate(); err != nil {
-		return nil, err
-	}
-	t, err := New(l.Config)
+	o, err := StartOpenLink(l)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.load(l.Actions, l.end()); err != nil {
-		return nil, err
-	}
-	target := Position{l.PosEvents, l.PosUs, allActions}
-	if l.PosEvents == 0 {
-		target.Events = math.MaxUint64
-	}
-	t.SeekTo(target)
-	return t, nil
+	return o.Run(nil)
 }

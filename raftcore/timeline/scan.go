@@ -2,16 +2,15 @@ package timeline
 
 import "raftlab/raftcore"
 
-// recoverTraceLimit is the trace a world rebuilt to recover dropped events
-// keeps: one moment (an event or an action) never records nearly half of
-// it, not even a machine resuming with a full inbox.
-const recoverTraceLimit = 1 << 16
+// streamTraceKeep is the trace a world keeps when its events are streamed
+// to whoever needs them (World.StreamTrace): nothing reads it.
+const streamTraceKeep = 16
 
 // newEvents returns the trace events w recorded after sequence number lo,
 // and the world to judge them with. It is w itself, unless w's bounded
 // trace has already dropped some of them (a single moment recorded more
-// than half of it); then the run is replayed from the start, in a world
-// that keeps enough, up to the same moment.
+// than half of it); then the run is replayed from the start, up to the
+// same moment, in a world that streams its events and collects those.
 func newEvents(w *raftcore.World, lo uint64) ([]raftcore.TraceEvent, *raftcore.World) {
 	hi := w.TraceCount()
 	evs := w.Trace()
@@ -20,16 +19,22 @@ func newEvents(w *raftcore.World, lo uint64) ([]raftcore.TraceEvent, *raftcore.W
 		return evs[uint64(len(evs))-fresh:], w
 	}
 	cfg := w.Config()
-	cfg.TraceLimit = recoverTraceLimit
+	cfg.TraceLimit = 0 // a new world keeps its first events for the stream
 	full := raftcore.MustWorld(cfg)
+	var got []raftcore.TraceEvent
+	if err := full.StreamTrace(streamTraceKeep, func(e raftcore.TraceEvent) {
+		if e.Seq > lo && e.Seq <= hi {
+			got = append(got, e)
+		}
+	}); err != nil {
+		panic("timeline: " + err.Error())
+	}
 	// The world's own action log is the run it had; its position is where
 	// to stop. A recorded log replays exactly, so this cannot fail.
 	if _, err := replayTo(full, w.Actions(), posOf(w), func(moment) bool { return full.TraceCount() >= hi }); err != nil {
 		panic("timeline: replaying a recorded run failed: " + err.Error())
 	}
-	evs = full.Trace()
-	n := min(full.TraceCount()-lo, uint64(len(evs)))
-	return evs[uint64(len(evs))-n:], full
+	return got, full
 }
 
 // notable returns the marks of the events w recorded after lo, in order.

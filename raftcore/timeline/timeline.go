@@ -134,26 +134,6 @@ func NewWithOptions(cfg raftcore.Config, o Options) (*Timeline, error) {
 	return t, nil
 }
 
-// load makes actions the log of a new timeline: it plays them from the
-// start as a schedule run would (in time order, stable for equal times,
-// each after its recorded number of events) and runs on to endUs. The log
-// kept is the one the world records, with every action's exact moment.
-func (t *Timeline) load(actions []raftcore.Action, endUs int64) error {
-	log, order := sortedLog(actions)
-	for _, a := range log {
-		endUs = max(endUs, a.AtUs())
-	}
-	if _, err := replayTo(t.cur, log, Position{math.MaxUint64, clampTime(endUs), allActions}, t.observe); err != nil {
-		return remapActionError(err, order)
-	}
-	t.br.log = append([]raftcore.Action(nil), t.cur.Actions()...)
-	t.br.head = t.Pos()
-	if len(t.br.log) != len(actions) {
-		return fmt.Errorf("actions: only %d of %d actions could be played before %s", len(t.br.log), len(actions), clockWords(MaxTimeUs))
-	}
-	return nil
-}
-
 // sortedLog orders actions as World.Play does (by time, stable) and says
 // where each came from.
 func sortedLog(actions []raftcore.Action) (log []raftcore.Action, order []int) {
