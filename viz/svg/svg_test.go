@@ -33,8 +33,8 @@ func testNode(shape frame.Shape, x float64) frame.NodeView {
 }
 
 func testLink(state frame.LinkState, y float64) frame.LinkView {
-	s := viz.Seg(viz.Pt(40, y), viz.Pt(300, y+20))
-	return frame.LinkView{Seg: s, Lanes: [2]viz.Segment{s, viz.Seg(viz.Pt(40, y+6), viz.Pt(300, y+26))}, Up: [2]bool{true, false}, State: state}
+	s := viz.Segment{A: viz.Pt(40, y), B: viz.Pt(300, y+20)}
+	return frame.LinkView{Seg: s, Lanes: [2]viz.Segment{s, viz.Segment{A: viz.Pt(40, y+6), B: viz.Pt(300, y+26)}}, Up: [2]bool{true, false}, State: state}
 }
 
 // everyKind is a frame with at least one of every part a frame can hold,
