@@ -86,18 +86,27 @@ type App struct {
 	view    *view.View
 	stage   *stage.Stage
 	clock   *clock.Clock
-	// rec and press are the pointer's gesture and press under way.
-	rec   *viz.Recognizer
-	press pointerState
+	// input is the pointer's gesture and press under way.
+	input input
 	// builder makes frames from the parts; frame is the last one, built
 	// at version built.
 	builder *scene.Builder
 	frame   *frame.Frame
 	built   uint64
+	// opening is a share link being opened a piece at a time, while it
+	// lasts.
+	opening *session.Opening
 	effects []frame.Effect
 	told    told
 	version uint64
 	stats   frame.Stats
+}
+
+// input is what the reader's pointer is doing: a gesture the recognizer
+// follows (a stroke, a drag), or a press on one of the app's own controls.
+type input struct {
+	rec   *viz.Recognizer
+	press pointerState
 }
 
 // pointerState is what a press that the gesture recognizer does not see
@@ -153,7 +162,7 @@ func (a *App) Frame() *frame.Frame {
 // parts are the app's parts, for the builder to read.
 func (a *App) parts() scene.Parts {
 	return scene.Parts{Session: a.session, View: a.view, Stage: a.stage, Clock: a.clock, Params: a.params,
-		Catalog: a.opts.Scenarios, Rec: a.rec, Pressing: a.press.active}
+		Catalog: a.opts.Scenarios, Rec: a.input.rec, Pressing: a.input.press.active}
 }
 
 // measure is the width of s at size in the host's font.
@@ -303,7 +312,7 @@ func (a *App) allMachines() []raftcore.NodeID {
 // while no mouse hovers or a press, a gesture or the help is under way.
 func (a *App) hoverKey() view.HoverTarget {
 	p, ok := a.view.Hover()
-	if !ok || a.rec.Active() || a.press.active || a.view.Help() {
+	if !ok || a.input.rec.Active() || a.input.press.active || a.view.Help() {
 		return view.HoverTarget{}
 	}
 	f := a.Frame()

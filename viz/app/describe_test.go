@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
@@ -160,4 +161,47 @@ func TestANewRunsBrokenRuleIsAnnounced(t *testing.T) {
 	require.Len(t, vs, 1)
 	_, said := takeWords(a)
 	assert.Contains(t, said, "Safety rule broken: "+vs[0].Text, "the second run's broken rule was not announced")
+}
+
+// hourLink is the share link of a quiet hour of nine machines.
+func hourLink(t *testing.T) string {
+	t.Helper()
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = 9
+	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, PosUs: int64(time.Hour / time.Microsecond)})
+	require.NoError(t, err)
+	return payload
+}
+
+// TestALongLinkOpensAPieceAtATime: an hour of nine machines is replayed a
+// piece each tick, the note saying how far it has got, and is shown at its
+// moment when it is all there.
+func TestALongLinkOpensAPieceAtATime(t *testing.T) {
+	p := viz.DefaultParams()
+	p.Link = hourLink(t)
+	a, err := New(Options{Params: p, Width: 1280, Height: 800})
+	require.NoError(t, err)
+	require.NotNil(t, a.opening, "an hour of nine machines opened before the first frame")
+	assert.Contains(t, a.State().Banner, "Opening the link")
+	var c hostClock
+	for i := 0; i < 10_000 && a.opening != nil; i++ {
+		c.run(a, time.Second/60)
+	}
+	require.Nil(t, a.opening, "the link never finished opening")
+	assert.Equal(t, int64(time.Hour/time.Microsecond), a.World().Now())
+	assert.Equal(t, 9, a.World().Size())
+	assert.True(t, a.Paused())
+}
+
+// TestALongLinkStopsWhenTheReaderActs: doing anything while a long link
+// opens stops it, and says so.
+func TestALongLinkStopsWhenTheReaderActs(t *testing.T) {
+	p := viz.DefaultParams()
+	p.Link = hourLink(t)
+	a, err := New(Options{Params: p, Width: 1280, Height: 800})
+	require.NoError(t, err)
+	require.NotNil(t, a.opening)
+	require.NoError(t, a.Do(command.SetPaused{Paused: false}))
+	assert.Nil(t, a.opening)
+	assert.Contains(t, a.State().Banner, "Stopped opening the link")
 }

@@ -19,6 +19,7 @@ import (
 func (a *App) Do(in command.Intent) error {
 	defer a.changed()
 	defer a.settle()
+	a.stopOpening()
 	a.session.TakeFork()
 	before := a.view.Banner()
 	defer func() {
@@ -172,7 +173,11 @@ func (a *App) Do(in command.Intent) error {
 	case command.OpenInLab:
 		return a.openInLab()
 	case command.CopyLink:
-		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: a.ShareLink()})
+		link, err := a.linkFor(a.params)
+		if err != nil {
+			return fmt.Errorf("no link can hold this run (%v): export it as a schedule instead", err)
+		}
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: link})
 		a.note("Link copied. It replays this run up to now.")
 	case command.SaveRun:
 		return a.save("raftlab-run.json", a.ExportSchedule)

@@ -19,7 +19,7 @@ import "time"
 // counts as time the world should have run.
 func (a *App) NextWake(now time.Duration) (idle bool, wakeAt time.Duration) {
 	switch {
-	case len(a.effects) > 0:
+	case len(a.effects) > 0, a.opening != nil:
 		return false, 0
 	case !a.clock.Visible():
 		// Nothing is drawn, and a banner may run out unseen: the Update
@@ -28,7 +28,7 @@ func (a *App) NextWake(now time.Duration) (idle bool, wakeAt time.Duration) {
 		return true, 0
 	case !a.clock.Paused() && !a.view.Help():
 		return false, 0
-	case a.rec.Active() || a.press.active:
+	case a.input.rec.Active() || a.input.press.active:
 		// A press may turn into a long press with no further input, and a
 		// drag draws its stroke every frame.
 		return false, 0

@@ -21,12 +21,12 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			a.changed()
 		}
 	}
-	p := &a.press
+	p := &a.input.press
 	if p.active && ev.ID == p.id {
 		a.pressEvent(ev)
 		return
 	}
-	if ev.Action == viz.PointerDown && !a.rec.Active() {
+	if ev.Action == viz.PointerDown && !a.input.rec.Active() {
 		if a.view.Help() {
 			// Any press closes the help; it does nothing else.
 			a.try(command.ShowHelp{On: false})
@@ -55,16 +55,16 @@ func (a *App) Pointer(ev viz.PointerEvent) {
 			return
 		}
 	}
-	g := a.rec.Feed(a.lay(), scene.Dots(a.Frame(), nil), ev)
+	g := a.input.rec.Feed(a.lay(), scene.Dots(a.Frame(), nil), ev)
 	a.gesture(g)
-	if a.rec.Active() || g.Kind != viz.GestureNone {
+	if a.input.rec.Active() || g.Kind != viz.GestureNone {
 		a.changed()
 	}
 }
 
 // pressEvent continues a press on one of the app's own controls.
 func (a *App) pressEvent(ev viz.PointerEvent) {
-	p := &a.press
+	p := &a.input.press
 	switch ev.Action {
 	case viz.PointerMove:
 		d := ev.Pos.Sub(p.start)
@@ -111,7 +111,7 @@ func (a *App) pressEvent(ev viz.PointerEvent) {
 // recognizer's touch slop.
 func (a *App) pressSlop(touch bool) float64 {
 	if touch {
-		return a.rec.Slop(true)
+		return a.input.rec.Slop(true)
 	}
 	return 6
 }
@@ -127,7 +127,7 @@ func (a *App) setHover(p viz.Point, ok bool) {
 	before := a.hoverKey()
 	a.view.SetHover(p, ok)
 	after := a.hoverKey()
-	if after != a.view.Quiet() && !a.press.active && !a.rec.Active() {
+	if after != a.view.Quiet() && !a.input.press.active && !a.input.rec.Active() {
 		a.view.SetQuiet(view.HoverTarget{})
 	}
 	if after != before {

@@ -114,7 +114,7 @@ func TestFingerWobbleDoesNotScrollAPanel(t *testing.T) {
 
 func TestPressSlop(t *testing.T) {
 	a := phoneApp(t)
-	if m, f := a.pressSlop(false), a.pressSlop(true); m != 6 || f != a.rec.Slop(true) || f <= m {
+	if m, f := a.pressSlop(false), a.pressSlop(true); m != 6 || f != a.input.rec.Slop(true) || f <= m {
 		t.Errorf("press slop: mouse %v, finger %v; want 6 and the recognizer's touch slop, which is larger", m, f)
 	}
 }

@@ -20,7 +20,7 @@ func New(o Options) (*App, error) {
 	if err := a.params.Check(); err != nil {
 		return nil, err
 	}
-	a.rec = viz.NewRecognizer(viz.GestureConfig{})
+	a.input.rec = viz.NewRecognizer(viz.GestureConfig{})
 	speed := a.params.Speed
 	if !o.SpeedGiven {
 		speed = DefaultSpeed
@@ -63,8 +63,12 @@ func New(o Options) (*App, error) {
 // tick (60 times a second).
 func (a *App) Update(now time.Duration) {
 	a.stats.Updates++
+	if a.opening != nil {
+		a.openMore()
+		a.changed()
+	}
 	step := a.clock.Tick(now, a.view.Help())
-	if g := a.rec.Tick(now); g.Kind != viz.GestureNone {
+	if g := a.input.rec.Tick(now); g.Kind != viz.GestureNone {
 		a.gesture(g)
 	}
 	if a.view.Banner().Until > 0 && now >= a.view.Banner().Until {

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"raftlab/raftcore"
+	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
@@ -158,8 +159,53 @@ func (a *App) adopt(s *session.Session) {
 }
 
 // openLink opens the run a share link holds, at its moment, paused.
+// A link's run is replayed before it is shown. A short one opens at once;
+// a long one (an hour of nine machines) opens a piece each tick, the note
+// saying how far it has got, and the reader may stop it by doing anything.
 func (a *App) openLink(payload string) error {
-	s, err := session.OpenLink(payload, a.opts.Scenarios, readCheckBudget)
+	o, err := session.StartLink(payload, a.opts.Scenarios, readCheckBudget)
+	if err != nil {
+		return err
+	}
+	if o.Step(openAtOnceMoments) {
+		return a.opened(o)
+	}
+	a.opening = o
+	a.clock.SetPaused(true)
+	a.say(words.Opening(o.Progress()), frame.ToneText, 0)
+	return nil
+}
+
+// openAtOnceMoments is how much of a link's run is replayed before the
+// app first draws: a few tens of milliseconds, natively.
+const openAtOnceMoments = 4 * timeline.OpenStepMoments
+
+// openMore replays another piece of the link being opened, and adopts its
+// run once it is all there.
+func (a *App) openMore() {
+	o := a.opening
+	if !o.Step(timeline.OpenStepMoments) {
+		a.say(words.Opening(o.Progress()), frame.ToneText, 0)
+		return
+	}
+	a.opening = nil
+	a.view.CloseBanner()
+	if err := a.opened(o); err != nil {
+		a.say("The link could not be opened: "+err.Error(), frame.ToneBad, 0)
+	}
+}
+
+// stopOpening stops opening a link: the reader did something else.
+func (a *App) stopOpening() {
+	if a.opening != nil {
+		a.opening = nil
+		a.note("Stopped opening the link.")
+	}
+}
+
+// opened adopts the run an opening replayed.
+func (a *App) opened(o *session.Opening) error {
+	s, err := o.Session()
 	if err != nil {
 		return err
 	}

@@ -14,14 +14,20 @@ func (a *App) ExportSchedule() ([]byte, error) { return a.session.ExportSchedule
 // object a line.
 func (a *App) ExportTrace() ([]byte, error) { return a.session.ExportTrace() }
 
-// ShareLink is a URL that opens this run at this moment.
-func (a *App) ShareLink() string { return a.linkFor(a.params) }
+// ShareLink is a URL that opens this run at this moment, or the page's own
+// address where the run is too long for a link (shareLink says so).
+func (a *App) ShareLink() string {
+	link, _ := a.linkFor(a.params)
+	return link
+}
 
 // linkFor is the share link with settings p.
-func (a *App) linkFor(p viz.Params) string {
+// It is the page's own address, with the error, where the run is too long
+// to replay from a link.
+func (a *App) linkFor(p viz.Params) (string, error) {
 	payload, err := a.session.LinkPayload()
 	if err != nil {
-		return a.opts.BaseURL
+		return a.opts.BaseURL, err
 	}
 	p.Link, p.T, p.Scenario, p.Autoplay, p.Origins = "", 0, "", false, ""
 	p.Speed = a.clock.Speed()
@@ -32,7 +38,7 @@ func (a *App) linkFor(p viz.Params) string {
 		// the reader chose.
 		q = joinQuery(q, "speed="+strconv.FormatFloat(p.Speed, 'g', -1, 64))
 	}
-	return a.opts.BaseURL + "?" + joinQuery(q, "link="+payload)
+	return a.opts.BaseURL + "?" + joinQuery(q, "link="+payload), nil
 }
 
 // labLink is the address of the full lab (the page without embed) at this
@@ -40,7 +46,8 @@ func (a *App) linkFor(p viz.Params) string {
 func (a *App) labLink() string {
 	p := a.params
 	p.Embed = false
-	return a.linkFor(p)
+	link, _ := a.linkFor(p)
+	return link
 }
 
 // joinQuery joins two parts of a URL query.

@@ -548,3 +548,8 @@ func Broken(names []string) string {
 func BrokenShort(names []string) string {
 	return "Broken on purpose: " + strings.Join(names, ", ") + "."
 }
+
+// Opening says how far a long link's run has been replayed.
+func Opening(done float64) string {
+	return "Opening the link: " + strconv.Itoa(int(done*100)) + "% of its run replayed. Do anything to stop."
+}

@@ -40,20 +40,50 @@ func (s *Session) LinkPayload() (string, error) {
 	return timeline.EncodeLink(s.hist.tl.Link(id, knobs))
 }
 
-// OpenLink is the session of the run a share link holds, shown at its
-// moment, with its scenario from the catalog.
-func OpenLink(payload string, c Catalog, readBudget time.Duration) (*Session, error) {
-	l, err := timeline.DecodeLink(payload)
+// Opening is a share link's run being replayed a piece at a time, so
+// that a long one can show how far it has got (timeline.Opening).
+type Opening struct {
+	op     *timeline.Opening
+	cat    Catalog
+	budget time.Duration
+}
+
+// StartLink begins opening the run a share link holds: a link that is bad
+// or asks for too much is refused here, before anything is replayed.
+func StartLink(payload string, c Catalog, readBudget time.Duration) (*Opening, error) {
+	op, err := timeline.StartOpening(payload)
 	if err != nil {
 		return nil, err
 	}
-	tl, err := timeline.OpenLink(l)
+	if id := op.Link().Scenario; id != "" {
+		if _, err := c.Get(id); err != nil {
+			return nil, err
+		}
+	}
+	return &Opening{op: op, cat: c, budget: readBudget}, nil
+}
+
+// Step replays up to moments more moments; it reports whether the opening
+// is over (Session then says how).
+func (o *Opening) Step(moments int) bool { return o.op.Step(moments) }
+
+// Progress is the share of the run replayed, from 0 to 1.
+func (o *Opening) Progress() float64 { return o.op.Progress() }
+
+// Session is the opened run's session, shown at the link's moment with
+// its scenario and knobs, once Step has said the opening is over.
+func (o *Opening) Session() (*Session, error) {
+	tl, err := o.op.Result()
 	if err != nil {
 		return nil, err
 	}
+	if tl == nil {
+		return nil, fmt.Errorf("the link is still being opened")
+	}
+	l := o.op.Link()
 	var scen *Scenario
 	if l.Scenario != "" {
-		if scen, err = c.Get(l.Scenario); err != nil {
+		if scen, err = o.cat.Get(l.Scenario); err != nil {
 			return nil, err
 		}
 		// Sorted, so that knobs that depend on one another are set in the
@@ -64,7 +94,19 @@ func OpenLink(payload string, c Catalog, readBudget time.Duration) (*Session, er
 			}
 		}
 	}
-	return Adopt(tl, scen, readBudget), nil
+	return Adopt(tl, scen, o.budget), nil
+}
+
+// OpenLink is the session of the run a share link holds, shown at its
+// moment, with its scenario from the catalog: StartLink run to its end.
+func OpenLink(payload string, c Catalog, readBudget time.Duration) (*Session, error) {
+	o, err := StartLink(payload, c, readBudget)
+	if err != nil {
+		return nil, err
+	}
+	for !o.Step(timeline.OpenStepMoments) {
+	}
+	return o.Session()
 }
 
 // OpenRun is the session of a schedule file: its world, replayed to its
