@@ -97,8 +97,9 @@ func run(args []string) error {
 	msgs, missing := app.SortProblems(problems)
 	if params.Link != "" {
 		// The app says so in the window and opens the default run instead;
-		// the terminal hears of it too, as of any other bad parameter.
-		if _, err := timeline.DecodeLink(params.Link); err != nil {
+		// the terminal hears of it too, as of any other bad parameter. The
+		// link is checked, not replayed: the app replays it once.
+		if _, err := timeline.StartOpening(params.Link); err != nil {
 			fmt.Fprintln(os.Stderr, "raftlab: -link:", err)
 		}
 	}
