@@ -42,9 +42,20 @@ func (a *App) Do(in command.Intent) error {
 			a.view.SetMissingFigure("")
 		}
 	}()
+	for _, do := range []func(command.Intent) (bool, error){a.doTime, a.doScreen, a.doWorld, a.doSetup} {
+		if handled, err := do(in); handled {
+			return err
+		}
+	}
+	return fmt.Errorf("app: no way to do %#v", in)
+}
+
+// doTime does the intents about time: playing, stepping, the story's steps, the
+// timeline.
+func (a *App) doTime(in command.Intent) (handled bool, err error) {
 	switch in := in.(type) {
 	case command.RunCommand:
-		return a.command(in.Cmd)
+		return true, a.command(in.Cmd)
 	case command.SetPaused:
 		a.clock.SetPaused(in.Paused)
 	case command.SetSpeed:
@@ -56,10 +67,24 @@ func (a *App) Do(in command.Intent) error {
 	case command.GoLive:
 		a.goLive()
 	case command.ReturnToOtherRun:
-		return a.returnToOtherRun()
+		return true, a.returnToOtherRun()
+	case command.PlayStep:
+		return true, a.playStep()
+	case command.PrevStep:
+		return true, a.prevStep()
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// doScreen does the intents about the screen: the selection, menus, panels,
+// the help, the key and the theme.
+func (a *App) doScreen(in command.Intent) (handled bool, err error) {
+	switch in := in.(type) {
 	case command.Select:
 		if in.Node < -1 || in.Node >= a.World().Size() {
-			return fmt.Errorf("select: there is no machine %d: use 1 to %d, or 0 for none", in.Node+1, a.World().Size())
+			return true, fmt.Errorf("select: there is no machine %d: use 1 to %d, or 0 for none", in.Node+1, a.World().Size())
 		}
 		a.selectNode(in.Node)
 	case command.ClearSelection:
@@ -75,7 +100,7 @@ func (a *App) Do(in command.Intent) error {
 		a.view.CloseBanner()
 	case command.OpenMachine:
 		if in.Node < 0 || in.Node >= a.World().Size() {
-			return fmt.Errorf("there is no machine %d", in.Node+1)
+			return true, fmt.Errorf("there is no machine %d", in.Node+1)
 		}
 		a.selectNode(in.Node)
 		a.openMenu(view.Menu{Kind: view.MenuNode, Node: in.Node})
@@ -97,103 +122,115 @@ func (a *App) Do(in command.Intent) error {
 		a.view.ScrollTo(in.Panel, in.Px, math.Inf(1))
 	case command.ScrollLogs:
 		a.view.ScrollLogs(in.Back, a.builder.LogMaxBack(a.parts()))
-
-	case command.Act:
-		return a.act(in.Action)
-	case command.ActOnMachine:
-		return a.actOnMachine(in)
-	case command.ActOnLink:
-		return a.actOnLink(in)
-	case command.CutLinks:
-		return a.cutLinks(in.Links)
-	case command.Isolate:
-		a.view.CloseMenu()
-		return a.isolate(in.Node)
-	case command.Reconnect:
-		a.view.CloseMenu()
-		return a.reconnect(in.Node)
-	case command.MoveToZone:
-		return a.moveToZone(in.Node, in.Zone)
 	case command.OpenZone:
 		if in.Zone < 0 || in.Zone >= len(a.cfg().Zones) {
-			return fmt.Errorf("there is no zone %d", in.Zone+1)
+			return true, fmt.Errorf("there is no zone %d", in.Zone+1)
 		}
 		a.openMenu(view.Menu{Kind: view.MenuZone, Zone: in.Zone})
-	case command.ActOnZone:
-		a.view.CloseMenu()
-		return a.actOnZone(in)
-	case command.DropMessage:
-		a.view.CloseMenu()
-		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
-			return fmt.Errorf("that message has already arrived")
-		}
-		a.note("Message #" + words.Utoa(in.Msg) + " dropped: it falls away and never arrives.")
-
-	case command.SetNodes:
-		if in.Nodes < 1 || in.Nodes > viz.MaxNodes {
-			return fmt.Errorf("nodes: use 1 to %d", viz.MaxNodes)
-		}
-		return a.freePlay(func(p *viz.Params) { p.Nodes = in.Nodes })
-	case command.SetProtocol:
-		if _, err := raftcore.ParseProtocol(in.Protocol); err != nil {
-			return fmt.Errorf("protocol: %v", err)
-		}
-		return a.freePlay(func(p *viz.Params) { p.Protocol = in.Protocol })
-	case command.SetPreVote:
-		return a.freePlay(func(p *viz.Params) { p.PreVote = in.On })
-	case command.SetCheckQuorum:
-		return a.freePlay(func(p *viz.Params) { p.CheckQuorum = in.On })
-	case command.SetElection:
-		if in.Ticks < 2 || in.Ticks > 100 {
-			return fmt.Errorf("election: use 2 to 100 ticks")
-		}
-		return a.restart(in.Ticks)
 	case command.SetTheme:
 		if in.Theme != frame.ThemeLight && in.Theme != frame.ThemeDark {
-			return fmt.Errorf("theme: use light or dark")
+			return true, fmt.Errorf("theme: use light or dark")
 		}
 		a.view.SetTheme(in.Theme)
 		a.params.Theme = string(in.Theme)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// doWorld does the intents that act on the world, each recorded as actions.
+func (a *App) doWorld(in command.Intent) (handled bool, err error) {
+	switch in := in.(type) {
+	case command.Act:
+		return true, a.act(in.Action)
+	case command.ActOnMachine:
+		return true, a.actOnMachine(in)
+	case command.ActOnLink:
+		return true, a.actOnLink(in)
+	case command.CutLinks:
+		return true, a.cutLinks(in.Links)
+	case command.Isolate:
+		a.view.CloseMenu()
+		return true, a.isolate(in.Node)
+	case command.Reconnect:
+		a.view.CloseMenu()
+		return true, a.reconnect(in.Node)
+	case command.MoveToZone:
+		return true, a.moveToZone(in.Node, in.Zone)
+	case command.ActOnZone:
+		a.view.CloseMenu()
+		return true, a.actOnZone(in)
+	case command.DropMessage:
+		a.view.CloseMenu()
+		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
+			return true, fmt.Errorf("that message has already arrived")
+		}
+		a.note("Message #" + words.Utoa(in.Msg) + " dropped: it falls away and never arrives.")
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// doSetup does the intents about the setup, scenarios and sharing.
+func (a *App) doSetup(in command.Intent) (handled bool, err error) {
+	switch in := in.(type) {
+	case command.SetNodes:
+		if in.Nodes < 1 || in.Nodes > viz.MaxNodes {
+			return true, fmt.Errorf("nodes: use 1 to %d", viz.MaxNodes)
+		}
+		return true, a.freePlay(func(p *viz.Params) { p.Nodes = in.Nodes })
+	case command.SetProtocol:
+		if _, err := raftcore.ParseProtocol(in.Protocol); err != nil {
+			return true, fmt.Errorf("protocol: %v", err)
+		}
+		return true, a.freePlay(func(p *viz.Params) { p.Protocol = in.Protocol })
+	case command.SetPreVote:
+		return true, a.freePlay(func(p *viz.Params) { p.PreVote = in.On })
+	case command.SetCheckQuorum:
+		return true, a.freePlay(func(p *viz.Params) { p.CheckQuorum = in.On })
+	case command.SetElection:
+		if in.Ticks < 2 || in.Ticks > 100 {
+			return true, fmt.Errorf("election: use 2 to 100 ticks")
+		}
+		return true, a.restart(in.Ticks)
 	case command.Restart:
-		return a.restart(0)
+		return true, a.restart(0)
 	case command.Reseed:
 		a.params.Seed++
-		return a.restart(0)
+		return true, a.restart(0)
 	case command.StartScenario:
 		a.view.CloseMenu()
-		return a.startScenario(in.ID)
+		return true, a.startScenario(in.ID)
 	case command.SetKnob:
-		return a.setKnob(in.Knob, in.Value)
+		return true, a.setKnob(in.Knob, in.Value)
 	case command.SetAutoplay:
-		return a.setAutoplay(in.On)
-	case command.PlayStep:
-		return a.playStep()
-	case command.PrevStep:
-		return a.prevStep()
+		return true, a.setAutoplay(in.On)
 	case command.OpenInLab:
-		return a.openInLab()
+		return true, a.openInLab()
 	case command.CopyLink:
 		link, err := a.linkFor(a.params)
 		if err != nil {
-			return fmt.Errorf("no link can hold this run (%v): export it as a schedule instead", err)
+			return true, fmt.Errorf("no link can hold this run (%v): export it as a schedule instead", err)
 		}
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: link})
 		a.note("Link copied. It replays this run up to now.")
 	case command.SaveRun:
-		return a.save("raftlab-run.json", a.ExportSchedule)
+		return true, a.save("raftlab-run.json", a.ExportSchedule)
 	case command.SaveTrace:
-		return a.save("raftlab-trace.json", a.ExportTrace)
+		return true, a.save("raftlab-trace.json", a.ExportTrace)
 	case command.SavePicture:
 		a.view.CloseMenu()
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
 	case command.ChooseRun:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
 	case command.OpenRun:
-		return a.openRun([]byte(in.JSON))
+		return true, a.openRun([]byte(in.JSON))
 	default:
-		return fmt.Errorf("app: no way to do %#v", in)
+		return false, nil
 	}
-	return nil
+	return true, nil
 }
 
 // try does an intent of the reader's own hands (a pointer, a key, a
@@ -225,62 +262,20 @@ func (a *App) command(c viz.Command) error {
 	if c != viz.CmdHelp {
 		a.view.SetHelp(false)
 	}
-	w := a.World()
 	switch c {
 	case viz.CmdPlayPause:
 		if a.figure() && a.clock.Paused() {
 			return a.playStep()
 		}
 		a.clock.SetPaused(!a.clock.Paused())
-	case viz.CmdStep:
+	case viz.CmdStep, viz.CmdStepBack, viz.CmdPrevEvent, viz.CmdNextEvent:
 		a.clock.SetPaused(true)
-		if !a.session.Step() {
-			a.note("Nothing more happens: no events are due.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdStepBack:
-		a.clock.SetPaused(true)
-		if !a.session.StepBack() {
-			a.note("This is the start of the run.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdPrevEvent:
-		a.clock.SetPaused(true)
-		if m, ok := a.session.PrevMark(); ok {
-			a.note(a.voice().MarkText(m))
-		} else {
-			a.session.GoTo(0)
-			a.note("Nothing notable happened before this.")
-		}
-		a.afterWorldMoved()
-	case viz.CmdNextEvent:
-		a.clock.SetPaused(true)
-		if m, ok := a.session.NextMark(); ok {
-			a.note(a.voice().MarkText(m))
-		} else {
-			a.note("Nothing notable happened in the next minute.")
-		}
+		a.move(c)
 		a.afterWorldMoved()
 	case viz.CmdClientWrite:
 		return a.act(a.nextWrite(a.clientTarget()))
 	case viz.CmdRestartLeader:
-		l := a.leader()
-		if l < 0 && a.plain() {
-			a.note("No machine is in charge right now.")
-			break
-		}
-		if l < 0 {
-			a.note("No machine leads right now.")
-			break
-		}
-		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
-			return err
-		}
-		if a.plain() {
-			a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
-			break
-		}
-		a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+		return a.restartLeader()
 	case viz.CmdSpreadTimers:
 		return a.spreadTimers()
 	case viz.CmdAlignTimers:
@@ -288,19 +283,7 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdSplitVote:
 		return a.splitVote()
 	case viz.CmdResumeAll:
-		var xs []raftcore.Action
-		for i := 0; i < w.Size(); i++ {
-			switch w.Status(nodeID(i)) {
-			case raftcore.StatusPaused:
-				xs = append(xs, raftcore.Action{Do: raftcore.DoResume, Node: i + 1})
-			case raftcore.StatusCrashed:
-				xs = append(xs, raftcore.Action{Do: raftcore.DoRestart, Node: i + 1})
-			}
-		}
-		if len(xs) == 0 {
-			a.note("Every machine is already running.")
-		}
-		return a.actAll(xs)
+		return a.resumeAll()
 	case viz.CmdHeal:
 		return a.act(raftcore.Action{Do: raftcore.DoHeal})
 	case viz.CmdHelp:
@@ -310,6 +293,74 @@ func (a *App) command(c viz.Command) error {
 		return fmt.Errorf("unknown command %v", c)
 	}
 	return nil
+}
+
+// move shows the run a step or a notable event on or back, and says so
+// when there is none.
+func (a *App) move(c viz.Command) {
+	switch c {
+	case viz.CmdStep:
+		if !a.session.Step() {
+			a.note("Nothing more happens: no events are due.")
+		}
+	case viz.CmdStepBack:
+		if !a.session.StepBack() {
+			a.note("This is the start of the run.")
+		}
+	case viz.CmdPrevEvent:
+		if m, ok := a.session.PrevMark(); ok {
+			a.note(a.voice().MarkText(m))
+		} else {
+			a.session.GoTo(0)
+			a.note("Nothing notable happened before this.")
+		}
+	case viz.CmdNextEvent:
+		if m, ok := a.session.NextMark(); ok {
+			a.note(a.voice().MarkText(m))
+		} else {
+			a.note("Nothing notable happened in the next minute.")
+		}
+	}
+}
+
+// restartLeader crashes the leader and brings it back.
+func (a *App) restartLeader() error {
+	l := a.leader()
+	switch {
+	case l < 0 && a.plain():
+		a.note("No machine is in charge right now.")
+		return nil
+	case l < 0:
+		a.note("No machine leads right now.")
+		return nil
+	}
+	if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
+		return err
+	}
+	if a.plain() {
+		a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
+		return nil
+	}
+	a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+	return nil
+}
+
+// resumeAll brings back every paused or crashed machine.
+func (a *App) resumeAll() error {
+	w := a.World()
+	var xs []raftcore.Action
+	for i := 0; i < w.Size(); i++ {
+		switch w.Status(nodeID(i)) {
+		case raftcore.StatusPaused:
+			xs = append(xs, raftcore.Action{Do: raftcore.DoResume, Node: i + 1})
+		case raftcore.StatusCrashed:
+			xs = append(xs, raftcore.Action{Do: raftcore.DoRestart, Node: i + 1})
+		}
+	}
+	if len(xs) == 0 {
+		a.note("Every machine is already running.")
+	}
+	return a.actAll(xs)
 }
 
 // save hands the host a file made by export.
