@@ -23,7 +23,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app"
 	"raftlab/viz/frame"
@@ -366,40 +365,6 @@ func TestRoleShapesDiffer(t *testing.T) {
 			if near(img, c, lightPalette().tone(frame.ToneFollower), 20) {
 				t.Errorf("a follower's box corner is filled: it should be a disc")
 			}
-		}
-	}
-}
-
-// TestFiguresShowEveryWordInTheRealFont plays every figure step by step at a
-// book column's size and a phone's, and checks every frame it rests on with the
-// font the app draws with: no word is cut (frame.Frame.Overflows).
-func TestFiguresShowEveryWordInTheRealFont(t *testing.T) {
-	for _, id := range scenarios.IDs() {
-		for _, size := range [][2]float64{{720, 450}, {350, 560}} {
-			t.Run(fmt.Sprintf("%s/%.0fx%.0f", id, size[0], size[1]), func(t *testing.T) {
-				p := viz.DefaultParams()
-				p.Scenario, p.Embed = id, true
-				a, err := app.New(app.Options{Params: p, Width: size[0], Height: size[1], Measure: Measure, Scenarios: app.BuiltinScenarios()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var now time.Duration
-				for k := 0; k < 12; k++ {
-					if cut := a.Frame().Overflows(Measure); len(cut) > 0 {
-						t.Errorf("at step %d: words cut: %v", a.State().Scenario.Step+1, cut)
-					}
-					if a.State().Scenario.Done {
-						return
-					}
-					if err := a.Click("figure.play"); err != nil {
-						t.Fatal(err)
-					}
-					for i := 0; i < 600 && !a.Paused(); i++ {
-						run(a, &now, 100*time.Millisecond)
-					}
-				}
-				t.Error("the story did not end")
-			})
 		}
 	}
 }
