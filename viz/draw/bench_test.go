@@ -76,7 +76,7 @@ func busyFrame(b *testing.B, kept bool) {
 	defer img.Deallocate()
 	px := img.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
 	var texts textCache
-	c := &canvas{dst: img, sc: 1, tc: &texts, layer: &panelLayer{}}
+	c := &canvas{dst: img, sc: 1, tc: &texts}
 	if kept {
 		c.kept = &keptScreen{}
 	}
@@ -86,7 +86,7 @@ func busyFrame(b *testing.B, kept bool) {
 	px.ReadPixels(make([]byte, 4))
 	texts.laid = 0
 	var update, build, paint, gpu time.Duration
-	var dots, calls, verts, repaints int
+	var dots, calls, verts int
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -101,9 +101,6 @@ func busyFrame(b *testing.B, kept bool) {
 		t3 := time.Now()
 		update, build, paint = update+t1.Sub(t0), build+t2.Sub(t1), paint+t3.Sub(t2)
 		dots, calls, verts = dots+len(f.Messages), calls+c.calls, verts+c.verts
-		if c.layer.moved {
-			repaints++
-		}
 		b.StopTimer()
 		t4 := time.Now()
 		px.ReadPixels(make([]byte, 4))
@@ -119,5 +116,4 @@ func busyFrame(b *testing.B, kept bool) {
 	b.ReportMetric(float64(calls)/n, "calls")
 	b.ReportMetric(float64(verts)/n, "vertices")
 	b.ReportMetric(float64(texts.laid)/n, "new-labels")
-	b.ReportMetric(float64(repaints)/n, "panel-repaints")
 }

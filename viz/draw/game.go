@@ -123,7 +123,7 @@ type Timing struct {
 func New(a Model, o Options) *Game {
 	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
 		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)},
-		cv: canvas{layer: &panelLayer{}, kept: &keptScreen{}}}
+		cv: canvas{kept: &keptScreen{}}}
 }
 
 // Run configures Ebiten for an app that only redraws when something

@@ -29,9 +29,9 @@ type keptFrames struct {
 }
 
 func newKeptFrames(t *testing.T, a *app.App, w, h int) *keptFrames {
-	k := &keptFrames{t: t, a: a, screen: ebiten.NewImage(w, h)}
+	k := &keptFrames{t: t, a: a, screen: ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})}
 	t.Cleanup(k.screen.Deallocate)
-	k.cv = &canvas{dst: k.screen, sc: 1, tc: &textCache{}, layer: &panelLayer{}, kept: &keptScreen{}}
+	k.cv = &canvas{dst: k.screen, sc: 1, tc: &textCache{}, kept: &keptScreen{}}
 	return k
 }
 
@@ -41,7 +41,7 @@ func (k *keptFrames) frame(what string, d time.Duration, pal *palette) {
 	run(k.a, &k.now, d)
 	f := k.a.Frame()
 	b := k.screen.Bounds()
-	direct := ebiten.NewImage(b.Dx(), b.Dy())
+	direct := ebiten.NewImageWithOptions(image.Rect(0, 0, b.Dx(), b.Dy()), &ebiten.NewImageOptions{Unmanaged: true})
 	defer direct.Deallocate()
 	dc := &canvas{dst: direct, sc: 1, tc: k.cv.tc}
 	dc.paintFrame(f, pal)
@@ -51,7 +51,7 @@ func (k *keptFrames) frame(what string, d time.Duration, pal *palette) {
 	k.screen.ReadPixels(got)
 	differ, at := 0, image.Point{}
 	for i := range want {
-		if d := int(want[i]) - int(got[i]); d > 2 || d < -2 {
+		if d := int(want[i]) - int(got[i]); d != 0 {
 			if differ == 0 {
 				at = image.Pt(i/4%b.Dx(), i/4/b.Dx())
 			}
@@ -111,7 +111,7 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 	k.frame("dark theme", time.Second/60, dark)
 	k.frame("dark theme, next frame", time.Second/60, dark)
 	a.Resize(900, 700)
-	small := ebiten.NewImage(900, 700)
+	small := ebiten.NewImageWithOptions(image.Rect(0, 0, 900, 700), &ebiten.NewImageOptions{Unmanaged: true})
 	defer small.Deallocate()
 	k.screen, k.cv.dst = small, small
 	k.frame("after a resize", time.Second/60, dark)
@@ -123,7 +123,7 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 // stale pixels wherever only that argument changed. Changing any one
 // argument of any drawing call must change the key recorded.
 func TestRecordedKeysSeeEveryArgument(t *testing.T) {
-	img := ebiten.NewImage(400, 300)
+	img := ebiten.NewImageWithOptions(image.Rect(0, 0, 400, 300), &ebiten.NewImageOptions{Unmanaged: true})
 	defer img.Deallocate()
 	c := &canvas{dst: img, sc: 1.5, tc: &textCache{}}
 	pt := func(v []float64, i int) viz.Point { return viz.Pt(v[i], v[i+1]) }
@@ -171,11 +171,14 @@ func TestRecordedKeysSeeEveryArgument(t *testing.T) {
 			s = s.Clip(viz.XYWH(10, 10, 200, 200))
 		}
 		do(s, v, colors.RGBA{R: float32(v[8]), G: float32(v[9]), B: float32(v[10]), A: float32(v[11])})
+		if len(rec.ops) == 0 {
+			return opKey{}
+		}
 		return rec.ops[len(rec.ops)-1].key
 	}
 	for _, call := range calls {
 		was := key(call.do, base, false, false)
-		if was.kind == 0 || was.kind >= opFlush {
+		if was.kind == 0 {
 			t.Fatalf("%s recorded no drawing", call.name)
 		}
 		args := append(make([]int, 0, 12), 8, 9, 10, 11)
