@@ -33,6 +33,9 @@ type keptScreen struct {
 	size  image.Point
 	pal   *palette
 	sc    float64
+	// sheetResets is how often the sprite sheet had started over when
+	// the screen was painted.
+	sheetResets int
 	// cur is the frame being painted, last the one before.
 	cur, last recorder
 	// heads maps a key to the first of last's operations with that key,
@@ -91,12 +94,21 @@ func (c *canvas) paintFrame(f *frame.Frame, p *palette) {
 	rec := &k.cur
 	c.record(rec, f, p)
 	screen := c.dst.Bounds()
-	if k.usable(c.dst, p, c.sc) && k.findDamage(screen) {
+	sheet := c.sheets()
+	partly := k.usable(c.dst, p, c.sc) && k.sheetResets == sheet.resets && k.findDamage(screen)
+	if partly {
 		for _, r := range k.rects {
 			k.filled += area(r)
 			c.execute(rec, r, toF(p.BG))
 		}
 		k.repaints += len(k.rects)
+		// A message dot is sampled from its sprite's place in the sheet,
+		// and where that is shifts its edge pixels by a level: a sheet
+		// that started over, moving the sprites, would leave repainted
+		// dots a level apart from what is kept around them.
+		partly = k.sheetResets == sheet.resets
+	}
+	if partly {
 		k.partly++
 	} else {
 		k.filled += area(screen)
@@ -104,7 +116,7 @@ func (c *canvas) paintFrame(f *frame.Frame, p *palette) {
 		k.whole++
 	}
 	k.valid = true
-	k.dst, k.size, k.pal, k.sc = c.dst, screen.Size(), p, c.sc
+	k.dst, k.size, k.pal, k.sc, k.sheetResets = c.dst, screen.Size(), p, c.sc, sheet.resets
 	k.cur, k.last = k.last, k.cur
 	k.index()
 }

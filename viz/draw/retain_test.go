@@ -35,11 +35,15 @@ type keptFrames struct {
 }
 
 // newKeptFrames paints at sc device pixels per logical pixel. Each canvas
-// has its own text atlas and sprite sheet, so that what they paint
-// cannot hang on where a glyph or a sprite sits in them.
+// has its own text atlas, so that what they paint cannot hang on where a
+// glyph sits in it. They share one sprite sheet: a dot's edge pixels
+// depend by a level on where its sprite sits in the sheet, and the game
+// repaints with the sheet it painted with (the kept screen paints whole
+// when the sheet starts over).
 func newKeptFrames(t testing.TB, sc float64) *keptFrames {
-	return &keptFrames{t: t, sc: sc, kept: &canvas{sc: sc, tc: &textCache{}, kept: &keptScreen{}},
-		whole: &canvas{sc: sc, tc: &textCache{}}, light: lightPalette(), dark: darkPalette()}
+	sheet := &spriteSheet{}
+	return &keptFrames{t: t, sc: sc, kept: &canvas{sc: sc, tc: &textCache{}, kept: &keptScreen{}, sheet: sheet},
+		whole: &canvas{sc: sc, tc: &textCache{}, sheet: sheet}, light: lightPalette(), dark: darkPalette()}
 }
 
 // screenImage is an image to paint a frame on. Like the screen Ebiten
@@ -67,11 +71,23 @@ func (k *keptFrames) resize(f *frame.Frame) {
 	k.want, k.got = make([]byte, 4*w*h), make([]byte, 4*w*h)
 }
 
-// close gives back the images.
+// close gives back the images: the screens, the sprite sheet, and each
+// canvas's text atlas and dash patterns (a fuzzer makes thousands).
 func (k *keptFrames) close() {
 	if k.screen != nil {
 		k.screen.Deallocate()
 		k.wholeDst.Deallocate()
+	}
+	if k.kept.sheet.img != nil {
+		k.kept.sheet.img.Deallocate()
+	}
+	for _, c := range []*canvas{k.kept, k.whole} {
+		if c.tc.atlas != nil {
+			c.tc.atlas.Deallocate()
+		}
+		for _, d := range c.dashes {
+			d.img.Deallocate()
+		}
 	}
 }
 
@@ -84,8 +100,10 @@ func (k *keptFrames) paint(what string, f *frame.Frame) {
 		pal = k.dark
 	}
 	k.whole.sc, k.kept.sc = k.sc, k.sc
-	k.whole.paintFrame(f, pal)
+	// The kept screen first: a sprite it is the first to need is placed
+	// in the sheet while it paints.
 	k.kept.paintFrame(f, pal)
+	k.whole.paintFrame(f, pal)
 	k.wholeDst.ReadPixels(k.want)
 	k.screen.ReadPixels(k.got)
 	if i := firstDifference(k.want, k.got); i >= 0 {
@@ -143,6 +161,40 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 	// well under a fifth of the screen.
 	if perFrame > 1280*800/5 {
 		t.Errorf("a playing run repaints %d pixels a frame, more than a fifth of the screen", perFrame)
+	}
+}
+
+// TestKeptScreenPaintsWholeWhenTheSpriteSheetStartsOver: a dot is
+// sampled from its sprite's place in the sheet, so when the sheet fills
+// and starts over while a frame is repainted in part, the dots repainted
+// from the moved sprites would be a level apart from the rest of the
+// screen: that frame, and one after the sheet started over elsewhere,
+// are painted whole.
+func TestKeptScreenPaintsWholeWhenTheSpriteSheetStartsOver(t *testing.T) {
+	frames := loadFrames(t, "run.json.gz")
+	k := newKeptFrames(t, 1)
+	defer k.close()
+	ks, sheet := k.kept.kept, k.kept.sheet
+	for i := 0; i < 12; i++ {
+		k.paint(fmt.Sprintf("frame %d", i), frames[i].Frame)
+	}
+	f := *frames[12].Frame
+	if len(f.Messages) == 0 {
+		t.Fatal("no message on the wire in frame 12")
+	}
+	// A dot of a new size needs a new sprite, and the sheet is full.
+	f.Messages = slices.Clone(f.Messages)
+	f.Messages[0].R += 0.37
+	sheet.pack.y = sheetSize
+	whole, resets := ks.whole, sheet.resets
+	k.paint("a new sprite in a full sheet", &f)
+	if sheet.resets != resets+1 || ks.whole != whole+1 {
+		t.Errorf("the sheet started over %d times and the frame was painted whole %d times, want once each",
+			sheet.resets-resets, ks.whole-whole)
+	}
+	k.paint("the frame after", frames[13].Frame)
+	if ks.whole != whole+1 {
+		t.Error("the frame after the sheet started over was painted whole too, as if it had started over again")
 	}
 }
 
