@@ -73,7 +73,11 @@ const wholeShare = 0.6
 func (k *keptScreen) invalidate() { k.valid = false }
 
 // usable says whether the screen still holds the last frame as painted,
-// at the same size, scale and palette.
+// at the same size, scale and palette. Another screen image, or one of
+// another size, is a screen that holds nothing yet: Ebiten hands Draw a
+// new one on a resize and when clearing every frame is turned on or off,
+// and a screen that lost its pixels some other way is reported through
+// invalidate (Game.Invalidate).
 func (k *keptScreen) usable(dst *ebiten.Image, p *palette, sc float64) bool {
 	return k.valid && k.dst == dst && k.size == dst.Bounds().Size() && k.pal == p && k.sc == sc
 }
