@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"hash/maphash"
 	"image"
 	"math"
 	"slices"
@@ -56,14 +57,23 @@ type opKey struct {
 	clip    image.Rectangle // the clip in force, in device pixels
 }
 
+// keySeed seeds the hashes of operations' keys, one seed for the process
+// so that two frames' hashes compare.
+var keySeed = maphash.MakeSeed()
+
 // op is a recorded operation.
 type op struct {
-	key      opKey
+	key opKey
+	// hash is key's hash, worked out once: the kept screen looks up every
+	// operation of a frame among the last frame's and files it for the
+	// next, and hashing the whole key each time was most of the cost of
+	// finding what changed.
+	hash     uint64
 	class    opClass         // how the executor batches it
 	from, to int32           // its points in recorder.pts
 	bounds   image.Rectangle // the device pixels it may touch, within its clip
 	pos      int32           // its place in order (-1: never drawn)
-	next     int32           // the last frame's next op with the same key, in drawing order (-1: none)
+	next     int32           // the last frame's next op with the same hash, in drawing order (-1: none)
 	matched  bool            // the last frame's op is in this frame too
 }
 
@@ -144,8 +154,8 @@ func (rec *recorder) add(k opKey, bounds image.Rectangle, class opClass) {
 		bounds = bounds.Intersect(l.clip)
 	}
 	i := int32(len(rec.ops))
-	rec.ops = append(rec.ops, op{key: k, class: class, from: int32(len(rec.pts)), to: int32(len(rec.pts)),
-		bounds: bounds, pos: -1, next: -1})
+	rec.ops = append(rec.ops, op{key: k, hash: maphash.Comparable(keySeed, k), class: class,
+		from: int32(len(rec.pts)), to: int32(len(rec.pts)), bounds: bounds, pos: -1, next: -1})
 	switch class {
 	case classShape:
 		l.shapes = append(l.shapes, i)

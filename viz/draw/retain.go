@@ -38,9 +38,10 @@ type keptScreen struct {
 	sheetResets int
 	// cur is the frame being painted, last the one before.
 	cur, last recorder
-	// heads maps a key to the first of last's operations with that key,
-	// in drawing order (the rest follow through op.next).
-	heads map[opKey]int32
+	// heads maps a key's hash to the first of last's operations with that
+	// hash not yet taken, in drawing order (the rest follow through
+	// op.next).
+	heads map[uint64]int32
 	// damaged are the rectangles to repaint, as found; tiles marks the
 	// tiles they touch, and rects are those joined into rectangles.
 	damaged []image.Rectangle
@@ -160,14 +161,7 @@ func (k *keptScreen) findDamage(screen image.Rectangle) bool {
 	kept := int32(-1)
 	for _, i := range cur.order {
 		o := &cur.ops[i]
-		if j, ok := k.heads[o.key]; ok {
-			prev := &last.ops[j]
-			if prev.next >= 0 {
-				k.heads[o.key] = prev.next
-			} else {
-				delete(k.heads, o.key)
-			}
-			prev.matched = true
+		if prev := k.take(o); prev != nil {
 			// A Fan's or an Outline's key holds a hash of its points:
 			// equal keys with other points are not the same shape.
 			same := o.to-o.from == prev.to-prev.from &&
@@ -264,11 +258,39 @@ func (k *keptScreen) cover(screen image.Rectangle, size int) float64 {
 	return float64(marked) / float64(cols*rows)
 }
 
+// take returns the first of the last frame's operations, in drawing
+// order, with o's key that no operation of this frame has taken, and
+// marks it taken; nil if there is none.
+func (k *keptScreen) take(o *op) *op {
+	last := &k.last
+	head, ok := k.heads[o.hash]
+	if !ok {
+		return nil
+	}
+	// Those taken at the head of a chain leave it, so that a run of
+	// operations with one key is taken one step at a time.
+	j := head
+	for j >= 0 && last.ops[j].matched {
+		j = last.ops[j].next
+	}
+	if j != head {
+		k.heads[o.hash] = j
+	}
+	// Keys that share a hash share the chain.
+	for ; j >= 0; j = last.ops[j].next {
+		if p := &last.ops[j]; !p.matched && p.key == o.key {
+			p.matched = true
+			return p
+		}
+	}
+	return nil
+}
+
 // index makes heads for the frame just painted (now last), for the next
 // frame to match against.
 func (k *keptScreen) index() {
 	if k.heads == nil {
-		k.heads = map[opKey]int32{}
+		k.heads = map[uint64]int32{}
 	}
 	clear(k.heads)
 	last := &k.last
@@ -276,10 +298,10 @@ func (k *keptScreen) index() {
 		i := last.order[n]
 		o := &last.ops[i]
 		o.next = -1
-		if j, ok := k.heads[o.key]; ok {
+		if j, ok := k.heads[o.hash]; ok {
 			o.next = j
 		}
-		k.heads[o.key] = i
+		k.heads[o.hash] = i
 	}
 }
 
