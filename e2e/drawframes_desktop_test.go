@@ -30,6 +30,10 @@ import (
 //
 //	RAFTLAB_REMAKE_DRAW_FRAMES=1 go test -tags desktop -run TestRemakeDrawFrames ./e2e/
 //
+// Without the variable the test builds them all the same, into a
+// directory of its own, so that the way to remake them keeps working as
+// the app changes.
+//
 // Text is measured with the font's own numbers (fonts.Measure), which give
 // the widths Ebiten's shaper gives (viz/draw's TestMeasureWithoutEbitenMatches),
 // so that this needs no display.
@@ -108,7 +112,16 @@ func hundredths(v any) any {
 	return v
 }
 
-// writeDrawData stores v as gzipped JSON in viz/draw/testdata/name.
+// drawDataDir is where the frames go: viz/draw/testdata when remaking
+// them, else a directory of the test's own.
+func drawDataDir(t *testing.T) string {
+	if os.Getenv(envRemakeDrawFrames) == "" {
+		return t.TempDir()
+	}
+	return filepath.Join(repoRoot(t), "viz", "draw", "testdata")
+}
+
+// writeDrawData stores v as gzipped JSON in drawDataDir's name.
 func writeDrawData(t *testing.T, name string, v any) {
 	t.Helper()
 	raw, err := json.Marshal(v)
@@ -121,7 +134,7 @@ func writeDrawData(t *testing.T, name string, v any) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(repoRoot(t), "viz", "draw", "testdata", name)
+	path := filepath.Join(drawDataDir(t), name)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -167,12 +180,9 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// TestRemakeDrawFrames writes viz/draw/testdata's frames (see
-// envRemakeDrawFrames); without the variable it does nothing.
+// TestRemakeDrawFrames builds viz/draw/testdata's frames, and writes them
+// there when envRemakeDrawFrames is set.
 func TestRemakeDrawFrames(t *testing.T) {
-	if os.Getenv(envRemakeDrawFrames) == "" {
-		t.Skipf("set %s=1 to write viz/draw/testdata's frames anew", envRemakeDrawFrames)
-	}
 	t.Run("scenes", remakeScenes)
 	t.Run("run", remakeRun)
 	t.Run("busy", remakeBusy)
