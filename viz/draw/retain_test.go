@@ -152,8 +152,8 @@ func TestKeptScreenPaintsWhatPaintingWholeDoes(t *testing.T) {
 		t.Fatalf("only %d frames of the run playing are stored", playing)
 	}
 	perFrame := filled / playing
-	t.Logf("a playing run, per frame: %d pixels repainted in %.1f rectangles (painted whole: %d)",
-		perFrame, float64(repaints)/float64(playing), 1280*800)
+	t.Logf("a playing run, per frame: %d pixels repainted in %.1f rectangles (painted whole: %d); "+
+		"of all %d frames, %d painted whole", perFrame, float64(repaints)/float64(playing), 1280*800, len(frames), ks.whole)
 	if partly < playing-5 {
 		t.Errorf("only %d of %d frames of a playing run were painted in part", partly, playing)
 	}
