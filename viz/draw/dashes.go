@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"image"
 	"math"
 	"slices"
 
@@ -48,7 +49,11 @@ func (c *canvas) dashPattern(k dashKey) *dashBatch {
 		a := byte(math.Round(255 * math.Min(cov, 1)))
 		pix[4*i], pix[4*i+1], pix[4*i+2], pix[4*i+3] = a, a, a, a
 	}
-	img := ebiten.NewImage(w, 1)
+	// Unmanaged keeps it off Ebiten's shared atlas, where it would be
+	// sampled at an offset that may change as Ebiten moves images between
+	// atlases: the same link could then come out a level apart in a
+	// repainted tile and around it.
+	img := ebiten.NewImageWithOptions(image.Rect(0, 0, w, 1), &ebiten.NewImageOptions{Unmanaged: true})
 	img.WritePixels(pix)
 	d := &dashBatch{img: img, period: period}
 	c.dashes[k] = d

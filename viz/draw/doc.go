@@ -5,7 +5,9 @@
 // into shapes and text, and Ebiten's input into app calls. Game keeps
 // Update and Draw thin, and draws nothing while the frame has not changed
 // (the screen is not cleared between frames), so a paused figure costs
-// next to nothing.
+// next to nothing. A frame that changed is recorded as a list of drawing
+// operations (record.go), compared with the last frame's list, and drawn by
+// one executor only where it changed (retain.go, execute.go).
 //
 // Text uses Ebiten's text/v2 with the M+ 1p font that Ebiten ships in its
 // examples/resources/fonts package, cut down to the characters the app

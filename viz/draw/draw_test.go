@@ -17,16 +17,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"raftlab/scenarios"
 	"raftlab/viz"
-	"raftlab/viz/app"
-	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
 )
 
@@ -59,57 +54,11 @@ func (g *testGame) Update() error {
 func (g *testGame) Draw(*ebiten.Image)         {}
 func (g *testGame) Layout(w, h int) (int, int) { return w, h }
 
-// scene builds an app in a given state.
-type scene struct {
-	name     string
-	w, h     float64
-	theme    string
-	nodes    int
-	scenario string
-	embed    bool
-	setup    func(t *testing.T, a *app.App)
-}
-
-func newApp(t *testing.T, s scene) *app.App {
+// render paints f into a new image and returns its pixels.
+func render(t *testing.T, f *frame.Frame, name string) *image.RGBA {
 	t.Helper()
-	p := viz.DefaultParams()
-	p.Nodes = s.nodes
-	if s.theme != "" {
-		p.Theme = s.theme
-	}
-	p.Scenario, p.Embed = s.scenario, s.embed
-	a, err := app.New(app.Options{Params: p, Width: s.w, Height: s.h, Measure: Measure, SpeedGiven: true, Scenarios: session.BuiltinScenarios()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-// run advances the app by d of real time at 60 ticks a second.
-func run(a *app.App, from *time.Duration, d time.Duration) {
-	for end := *from + d; *from < end; *from += time.Second / 60 {
-		a.Update(*from)
-	}
-}
-
-func untilLeader(t *testing.T, a *app.App, now *time.Duration) int {
-	t.Helper()
-	for i := 0; i < 300; i++ {
-		if l := a.State().Leader; l > 0 {
-			return l
-		}
-		run(a, now, 100*time.Millisecond)
-	}
-	t.Fatal("no leader")
-	return 0
-}
-
-// render paints the app's frame into a new image and returns its pixels.
-func render(t *testing.T, a *app.App, name string) *image.RGBA {
-	t.Helper()
-	f := a.Frame()
 	w, h := int(f.W), int(f.H)
-	img := ebiten.NewImage(w, h)
+	img := screenImage(w, h)
 	defer img.Deallocate()
 	c := &canvas{dst: img, sc: 1, tc: &textCache{}}
 	pal := lightPalette()
@@ -150,53 +99,38 @@ func pixel(img *image.RGBA, p viz.Point) color.RGBA {
 
 func TestNodesAreDrawnInTheirRoleColours(t *testing.T) {
 	for _, theme := range []string{"light", "dark"} {
-		a := newApp(t, scene{w: 1280, h: 800, nodes: 5, theme: theme})
-		var now time.Duration
-		leader := untilLeader(t, a, &now)
-		a.Cmd("pause")
-		follower := leader%5 + 1
-		crashed := follower%5 + 1
-		if err := a.Act([]byte(`{"do":"crash","node":` + strconv.Itoa(crashed) + `}`)); err != nil {
-			t.Fatal(err)
-		}
-		img := render(t, a, "roles-"+theme)
+		s := storedScene(t, "roles-"+theme)
+		f := s.Frame
+		img := render(t, f, "roles-"+theme)
 		pal := lightPalette()
 		if theme == "dark" {
 			pal = darkPalette()
 		}
-		f := a.Frame()
 		// Just left of centre: off the name's letters.
 		probe := func(i int) viz.Point {
 			n := f.Nodes[i]
 			return n.Center.Add(viz.Pt(-n.R*0.7, 0))
 		}
-		if p := probe(leader - 1); !near(img, p, pal.tone(frame.ToneLeader), 12) {
+		if p := probe(s.Leader - 1); !near(img, p, pal.tone(frame.ToneLeader), 12) {
 			t.Errorf("%s: the leader's disc is %v, want the leader colour", theme, pixel(img, p))
 		}
-		if p := probe(follower - 1); !near(img, p, pal.tone(frame.ToneFollower), 12) {
+		if p := probe(s.Follower - 1); !near(img, p, pal.tone(frame.ToneFollower), 12) {
 			t.Errorf("%s: a follower's disc is %v, want the follower colour", theme, pixel(img, p))
 		}
-		if p := probe(crashed - 1); !near(img, p, pal.tone(frame.ToneDown), 12) {
+		if p := probe(s.Crashed - 1); !near(img, p, pal.tone(frame.ToneDown), 12) {
 			t.Errorf("%s: the crashed machine's disc is %v, want the dark crashed colour", theme, pixel(img, p))
 		}
 		// The background shows between the machines.
-		if p := a.Layout().Cluster.Center(); !near(img, p.Add(viz.Pt(0, -a.Layout().Ring.R*0.3)), toF(pal.BG), 40) && !near(img, p, toF(pal.BG), 40) {
+		if p := s.Regions["cluster"].Center(); !near(img, p.Add(viz.Pt(0, -s.RingR*0.3)), toF(pal.BG), 40) && !near(img, p, toF(pal.BG), 40) {
 			t.Errorf("%s: the cluster's centre is %v, want the background", theme, pixel(img, p))
 		}
 	}
 }
 
 func TestCutLinksAndPanelsAreDrawn(t *testing.T) {
-	a := newApp(t, scene{w: 1280, h: 800, nodes: 3})
-	var now time.Duration
-	untilLeader(t, a, &now)
-	a.Cmd("pause")
-	if err := a.Act([]byte(`{"do":"cut","from":1,"to":2}`)); err != nil {
-		t.Fatal(err)
-	}
-	img := render(t, a, "cut-link")
+	f := storedScene(t, "cut-link").Frame
+	img := render(t, f, "cut-link")
 	pal := lightPalette()
-	f := a.Frame()
 	var cut frame.LinkView
 	for _, l := range f.Links {
 		if l.State == frame.LinkCut {
@@ -230,83 +164,27 @@ func TestCutLinksAndPanelsAreDrawn(t *testing.T) {
 // a phone canvas, and checks that each frame shows something in each of
 // its regions (set RAFTLAB_SHOTS to look at them).
 func TestScenes(t *testing.T) {
-	scenes := []scene{
-		{name: "running", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {}},
-		{name: "node-menu", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {
-			a.Cmd("select", "2")
-			a.Click("node.pause")
-		}},
-		{name: "partition", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {
-			a.Act([]byte(`{"do":"partition","groups":[[1,2,3],[4,5]]}`))
-			a.Key("c")
-		}},
-		{name: "one-way-lossy", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) {
-			a.Act([]byte(`{"do":"cut","from":1,"to":3,"oneway":true}`))
-			a.Act([]byte(`{"do":"loss","from":2,"to":4,"loss":0.3}`))
-			a.Act([]byte(`{"do":"latency","from":2,"to":5,"latency_ms":[300,500]}`))
-			a.Act([]byte(`{"do":"slow","node":4,"factor":20}`))
-			a.Act([]byte(`{"do":"drift","node":5,"factor":2}`))
-		}},
-		{name: "setup-menu", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) { a.Click("menu") }},
-		{name: "help", w: 1280, h: 800, nodes: 5, setup: func(t *testing.T, a *app.App) { a.Key("?") }},
-		{name: "nine", w: 1280, h: 800, nodes: 9, setup: func(t *testing.T, a *app.App) {
-			for i := 0; i < 30; i++ {
-				a.Key("c")
-			}
-		}},
-		{name: "dark", w: 1280, h: 800, nodes: 5, theme: "dark", setup: func(t *testing.T, a *app.App) { a.Key("c") }},
-		{name: "phone", w: 390, h: 844, nodes: 5, setup: func(t *testing.T, a *app.App) { a.Key("c") }},
-		{name: "phone-menu", w: 390, h: 844, nodes: 5, setup: func(t *testing.T, a *app.App) {
-			a.Cmd("select", "1")
-			a.Click("node.crash")
-		}},
-		{name: "embed-majority", w: 720, h: 480, nodes: 5, scenario: "majority", embed: true, setup: func(t *testing.T, a *app.App) {
-			a.Act([]byte(`{"do":"partition","groups":[[1,2,3],[4,5]]}`))
-		}},
-		{name: "scenario-roles", w: 1280, h: 800, nodes: 5, scenario: "roles", setup: func(t *testing.T, a *app.App) {}},
-		{name: "scenario-three-answers", w: 1280, h: 800, nodes: 3, scenario: "three-answers", setup: func(t *testing.T, a *app.App) {
-			a.Click("scenario.autoplay")
-		}},
-		{name: "phone-majority", w: 390, h: 844, nodes: 5, scenario: "majority", setup: func(t *testing.T, a *app.App) {
-			a.Act([]byte(`{"do":"partition","groups":[[1,2,3],[4,5]]}`))
-		}},
-		{name: "naive-copy", w: 1280, h: 800, nodes: 3, setup: func(t *testing.T, a *app.App) {
-			a.Cmd("protocol", "naive-copy")
-			a.Act([]byte(`{"do":"partition","groups":[[1,2],[3]]}`))
-			a.Act([]byte(`{"do":"write","node":1,"key":"deployments/web","value":"replicas=3"}`))
-			a.Act([]byte(`{"do":"write","node":3,"key":"deployments/web","value":"replicas=1"}`))
-		}},
-	}
-	for _, s := range scenes {
-		t.Run(s.name, func(t *testing.T) {
-			a := newApp(t, s)
-			var now time.Duration
-			if a.State().Protocol == "raft" {
-				untilLeader(t, a, &now)
-			}
-			s.setup(t, a)
-			run(a, &now, 400*time.Millisecond)
-			if s.scenario != "" {
-				run(a, &now, 3*time.Second)
-			}
-			a.Cmd("pause")
-			img := render(t, a, s.name)
-			f := a.Frame()
-			for _, region := range []struct {
-				name string
-				r    viz.Rect
-			}{{"toolbar", a.Layout().Toolbar}, {"cluster", a.Layout().Cluster}, {"logs", a.Layout().Logs}, {"timeline", a.Layout().Timeline}} {
-				if s.embed && region.name == "timeline" {
+	n := 0
+	for _, s := range loadFrames(t, "scenes.json.gz") {
+		if s.Regions["toolbar"].W == 0 {
+			continue // a frame for another test
+		}
+		n++
+		t.Run(s.Name, func(t *testing.T) {
+			f := s.Frame
+			img := render(t, f, s.Name)
+			for _, region := range []string{"toolbar", "cluster", "logs", "timeline"} {
+				if f.Embed && region == "timeline" {
 					continue // a figure has none: its controls take the strip
 				}
-				if colours(img, region.r) < 3 {
-					t.Errorf("the %s region holds fewer than 3 colours: nothing is drawn there", region.name)
+				if colours(img, s.Regions[region]) < 3 {
+					t.Errorf("the %s region holds fewer than 3 colours: nothing is drawn there", region)
 				}
 			}
 			if f.Menu != nil && colours(img, f.Menu.Rect) < 3 {
 				t.Error("the open menu is blank")
 			}
-			if s.embed {
+			if f.Embed {
 				// A figure: its words, its one panel, drawn, and every word
 				// whole in the real font.
 				if f.Caption == nil || len(f.Panels) != 1 {
@@ -320,6 +198,9 @@ func TestScenes(t *testing.T) {
 				}
 			}
 		})
+	}
+	if n < 10 {
+		t.Fatalf("only %d scenes stored", n)
 	}
 }
 
@@ -350,13 +231,10 @@ func TestMeasureGrowsWithTextAndSize(t *testing.T) {
 func TestRoleShapesDiffer(t *testing.T) {
 	// A candidate's diamond leaves the corners of its box empty; a
 	// leader's square fills them.
-	a := newApp(t, scene{w: 800, h: 600, nodes: 3})
-	var now time.Duration
-	l := untilLeader(t, a, &now)
-	a.Cmd("pause")
-	img := render(t, a, "shapes")
-	f := a.Frame()
-	n := f.Nodes[l-1]
+	s := storedScene(t, "shapes")
+	f := s.Frame
+	img := render(t, f, "shapes")
+	n := f.Nodes[s.Leader-1]
 	corner := n.Center.Add(viz.Pt(n.R*0.75, -n.R*0.75))
 	if !near(img, corner, lightPalette().tone(frame.ToneLeader), 20) {
 		t.Errorf("the leader's corner is %v, want it filled (a square)", pixel(img, corner))
@@ -367,40 +245,6 @@ func TestRoleShapesDiffer(t *testing.T) {
 			if near(img, c, lightPalette().tone(frame.ToneFollower), 20) {
 				t.Errorf("a follower's box corner is filled: it should be a disc")
 			}
-		}
-	}
-}
-
-// TestFiguresShowEveryWordInTheRealFont plays every figure step by step at a
-// book column's size and a phone's, and checks every frame it rests on with the
-// font the app draws with: no word is cut (frame.Frame.Overflows).
-func TestFiguresShowEveryWordInTheRealFont(t *testing.T) {
-	for _, id := range scenarios.IDs() {
-		for _, size := range [][2]float64{{720, 450}, {350, 560}} {
-			t.Run(fmt.Sprintf("%s/%.0fx%.0f", id, size[0], size[1]), func(t *testing.T) {
-				p := viz.DefaultParams()
-				p.Scenario, p.Embed = id, true
-				a, err := app.New(app.Options{Params: p, Width: size[0], Height: size[1], Measure: Measure, Scenarios: session.BuiltinScenarios()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var now time.Duration
-				for k := 0; k < 12; k++ {
-					if cut := a.Frame().Overflows(Measure); len(cut) > 0 {
-						t.Errorf("at step %d: words cut: %v", a.State().Scenario.Step+1, cut)
-					}
-					if a.State().Scenario.Done {
-						return
-					}
-					if err := a.Click("figure.play"); err != nil {
-						t.Fatal(err)
-					}
-					for i := 0; i < 600 && !a.Paused(); i++ {
-						run(a, &now, 100*time.Millisecond)
-					}
-				}
-				t.Error("the story did not end")
-			})
 		}
 	}
 }

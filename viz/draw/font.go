@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"raftlab/viz/fonts"
+	"raftlab/viz/frame"
 )
 
 var (
@@ -281,7 +282,7 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 
 // bounds is the device pixels that t, drawn at scale sc, may touch: the
 // glyphs' images where add puts them, and a pixel to spare.
-func (c *textCache) bounds(t textItem, sc float64) image.Rectangle {
+func (c *textCache) bounds(t frame.TextItem, sc float64) image.Rectangle {
 	l, at := c.place(t.Text, t.X, t.Y, t.Size, t.Center, t.Bold, sc)
 	return l.ink.Add(at).Inset(-1)
 }

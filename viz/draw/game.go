@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -105,6 +106,8 @@ type Game struct {
 	frames  int
 	done    error
 	rest    rest
+	// lost: the host said the screen lost what it showed (Invalidate).
+	lost atomic.Bool
 }
 
 // Timing is how long the last frame took to build and paint, for the
@@ -123,7 +126,7 @@ type Timing struct {
 func New(a Model, o Options) *Game {
 	return &Game{App: a, opts: o, start: time.Now(), light: lightPalette(), dark: darkPalette(), scale: 1,
 		touches: map[ebiten.TouchID]viz.Point{}, rest: rest{wake: make(chan struct{}, 1)},
-		cv: canvas{layer: &panelLayer{}, kept: &keptScreen{}}}
+		cv: canvas{kept: &keptScreen{}}}
 }
 
 // Run configures Ebiten for an app that only redraws when something
@@ -317,7 +320,8 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	// ShotFile counts painted frames, so they are painted even when nothing
 	// changes (a paused run, as a share link opens), or -shot never ends.
 	shooting := g.opts.ShotFile != "" && g.frames < 3
-	if !a.Visible() || (g.first && !shooting && a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && g.shot == "") {
+	same := a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && !g.lost.Load()
+	if !a.Visible() || (g.first && !shooting && same && g.shot == "") {
 		a.CountDraw(false)
 		return
 	}
@@ -329,7 +333,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		pal = g.dark
 	}
 	g.cv.dst, g.cv.sc, g.cv.tc = screen, g.scale, &g.texts
-	if ebiten.IsScreenClearedEveryFrame() {
+	if g.lost.Swap(false) || ebiten.IsScreenClearedEveryFrame() {
 		// Run leaves the screen as it was; a host that runs the game
 		// otherwise may not.
 		g.cv.kept.invalidate()
@@ -358,6 +362,25 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			g.opts.OnFirstDraw()
 		}
 	}
+}
+
+// Invalidate makes the next frame paint the whole screen, though nothing
+// changed: for a host that learns the screen lost what it showed. It does
+// not need Mu.
+//
+// Ebiten (v2.8) tells the game nothing of a lost graphics context. In the
+// browser its canvas's webglcontextlost handler reloads the page
+// (internal/ui/ui_js.go), so the game starts again with nothing kept; on
+// Android it restores every image, the screen included, from what was
+// drawn on it (internal/restorable); on the desktop the context is not
+// lost. Within the game, the kept screen is painted whole whenever Draw is
+// handed another screen image or one of another size (Ebiten makes a new
+// one on a resize, and when clearing every frame is turned on or off: see
+// keptScreen.usable), and after Invalidate. A page that keeps running
+// through a lost context calls it on the canvas's webglcontextrestored.
+func (g *Game) Invalidate() {
+	g.lost.Store(true)
+	g.Wake()
 }
 
 func (g *Game) saveShot(screen *ebiten.Image) error {

@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"hash/maphash"
 	"image"
 	"math"
 	"slices"
@@ -11,10 +12,13 @@ import (
 	colors "raftlab/viz/palette"
 )
 
-// A frame is first recorded, not drawn: the painter's calls become a list
-// of operations, each with the device pixels it may touch. Comparing the
-// list with the last frame's says which parts of the screen changed (see
-// keptScreen); the operations are then drawn only there.
+// A frame is always recorded before anything is drawn: the painter's
+// calls become a list of operations, each with the device pixels it may
+// touch, in the order they are to reach the screen. That list is the
+// frame: the executor (execute.go) draws it, whole or in rectangles, and
+// the kept screen compares it with the last frame's to find what changed
+// (keptScreen). Nothing else draws a frame, so what is compared is what
+// is drawn, in the order it is drawn.
 
 // opKind is what an operation draws.
 type opKind uint8
@@ -35,68 +39,67 @@ const (
 	opDot
 	opDotRing
 	opText
-	opPanel // a panel copied from the panels' layer
-	// The rest draw nothing themselves: they order and clip the others.
-	opFlush
-	opFlushDashes
-	opSmooth
-	opClip
-	opUnclip
 )
 
 // opKey is everything an operation's pixels depend on but the scale and
 // palette, which the whole screen shares: two operations with equal keys
 // paint the same pixels.
 type opKey struct {
-	kind opKind
-	aa   bool // anti-aliased (and, for opSmooth, the setting)
-	clr  colors.RGBA
-	r    viz.Rect
-	a, b viz.Point
-	f    [4]float64
-	t    frame.TextItem
-	pts  uint64          // a hash of a Fan's or an Outline's points
-	clip image.Rectangle // the clip in force, in device pixels (empty: none)
-	gen  int             // opPanel: the panel's version on the layer
+	kind    opKind
+	aa      bool // anti-aliased
+	clipped bool // drawn only within clip
+	clr     colors.RGBA
+	r       viz.Rect
+	a, b    viz.Point
+	f       [4]float64
+	t       frame.TextItem
+	pts     uint64          // a hash of a Fan's or an Outline's points
+	clip    image.Rectangle // the clip in force, in device pixels
 }
+
+// keySeed seeds the hashes of operations' keys, one seed for the process
+// so that two frames' hashes compare.
+var keySeed = maphash.MakeSeed()
 
 // op is a recorded operation.
 type op struct {
-	key      opKey
+	key opKey
+	// hash is key's hash, worked out once: the kept screen looks up every
+	// operation of a frame among the last frame's and files it for the
+	// next, and hashing the whole key each time was most of the cost of
+	// finding what changed.
+	hash     uint64
+	class    opClass         // how the executor batches it
 	from, to int32           // its points in recorder.pts
-	bounds   image.Rectangle // the device pixels it may touch
-	pos      int32           // its place in the order the screen draws the frame (-1: never drawn)
-	next     int32           // the last frame's next op with the same key, in drawing order (-1: none)
+	bounds   image.Rectangle // the device pixels it may touch, within its clip
+	pos      int32           // its place in order (-1: never drawn)
+	next     int32           // the last frame's next op with the same hash, in drawing order (-1: none)
 	matched  bool            // the last frame's op is in this frame too
 }
 
-// recorder is a paint.Surface that records a frame's operations.
+// recorder is the paint.Surface a frame is painted on: it records the
+// frame's operations and decides the order they reach the screen (order).
 //
-// The screen does not draw operations in the order they are made: a
-// canvas holds a pass's shapes back until its flush and draws its text
-// after them, holds dashed links back until FlushDashes and draws them by
-// pattern, and copies panels at once. The recorder follows the same rules
-// to note the order the operations reach the screen (order), which is the
-// order that decides what covers what.
+// That order is not the order of the calls. A pass's text goes above its
+// shapes: shapes and text are held back until Flush, then the shapes go
+// first. Dashed links are held back until FlushDashes and go pattern by
+// pattern, so that each pattern is one draw call. What is drawn within a
+// clip is held back until Unclip. The executor draws in this order and no
+// other, and batches neighbours of one class into one draw call.
 type recorder struct {
 	c     *canvas // scales, measures text, and ranks dash patterns
 	ops   []op
 	pts   []viz.Point
 	order []int32
-	// levels are the canvases in use, the outer first and then each
+	// levels are the surfaces in use, the outer first and then each
 	// clip: what each holds back, and whether it anti-aliases.
 	levels []recLevel
-	// spilled: a pattern's dashed links filled a batch, which draws what
-	// is held back early; a frame repainted in pieces would not, as each
-	// piece holds fewer links, so such a frame is painted whole.
-	spilled bool
 }
 
 type recLevel struct {
 	aa            bool
 	shapes, texts []int32
 	dashes        []rankedOp
-	dashesByRank  []int // how many links of each pattern are held back
 	clipped       bool
 	clip          image.Rectangle
 }
@@ -110,7 +113,6 @@ type rankedOp struct {
 func (rec *recorder) begin(c *canvas) {
 	rec.c = c
 	rec.ops, rec.pts, rec.order = rec.ops[:0], rec.pts[:0], rec.order[:0]
-	rec.spilled = false
 	rec.levels = rec.levels[:0]
 	rec.push(false, image.Rectangle{})
 }
@@ -125,38 +127,35 @@ func (rec *recorder) push(clipped bool, clip image.Rectangle) {
 	l := rec.top()
 	l.aa, l.clipped, l.clip = false, clipped, clip
 	l.shapes, l.texts, l.dashes = l.shapes[:0], l.texts[:0], l.dashes[:0]
-	clear(l.dashesByRank)
 }
 
-// end draws, in the recorded order, what the outer canvas still holds
-// back (as the frame's last flush would).
-func (rec *recorder) end() { rec.flushLevel(&rec.levels[0]) }
+// end places what the outer surface still holds back.
+func (rec *recorder) end() { rec.placeAll(&rec.levels[0]) }
 
 func (rec *recorder) top() *recLevel { return &rec.levels[len(rec.levels)-1] }
 
-// class says how the canvas draws an operation.
+// opClass is how an operation reaches the screen: which batch it goes in,
+// and so when it is placed (see recorder).
 type opClass uint8
 
 const (
-	classShape opClass = iota // with the pass's shapes
-	classText                 // after the pass's shapes
-	classDash                 // at FlushDashes, by pattern
-	classNow                  // at once
-	classNone                 // orders or clips the others
+	classShape opClass = iota // triangles from the sprite sheet, with the pass's shapes
+	classText                 // glyphs from the text atlas, after the pass's shapes
+	classDash                 // a strip textured with its dash pattern, at FlushDashes
 )
 
-// add records an operation that may touch the device pixels in bounds
-// (logical bounds b, padded, when the operation has no device bounds of
-// its own).
+// add records an operation of class class that may touch the device
+// pixels in bounds.
 func (rec *recorder) add(k opKey, bounds image.Rectangle, class opClass) {
 	l := rec.top()
-	k.aa = k.aa || (class != classNone && l.aa)
+	k.aa = l.aa
 	if l.clipped {
-		k.clip = l.clip
+		k.clipped, k.clip = true, l.clip
 		bounds = bounds.Intersect(l.clip)
 	}
 	i := int32(len(rec.ops))
-	rec.ops = append(rec.ops, op{key: k, from: int32(len(rec.pts)), to: int32(len(rec.pts)), bounds: bounds, pos: -1, next: -1})
+	rec.ops = append(rec.ops, op{key: k, hash: maphash.Comparable(keySeed, k), class: class,
+		from: int32(len(rec.pts)), to: int32(len(rec.pts)), bounds: bounds, pos: -1, next: -1})
 	switch class {
 	case classShape:
 		l.shapes = append(l.shapes, i)
@@ -164,19 +163,7 @@ func (rec *recorder) add(k opKey, bounds image.Rectangle, class opClass) {
 		l.texts = append(l.texts, i)
 	case classDash:
 		rank := rec.c.dashRank(dashKey{k.f[1], k.f[2], rec.c.sc})
-		for len(l.dashesByRank) <= rank {
-			l.dashesByRank = append(l.dashesByRank, 0)
-		}
-		// A pattern's batch that is full draws everything held back
-		// first (see dashedLink).
-		if 8*(l.dashesByRank[rank]+1) > batchVertices {
-			rec.flushDashes(l)
-			rec.spilled = true
-		}
-		l.dashesByRank[rank]++
 		l.dashes = append(l.dashes, rankedOp{rank, i})
-	case classNow:
-		rec.emit(i)
 	}
 }
 
@@ -191,15 +178,18 @@ func (rec *recorder) emitAll(is []int32) {
 	}
 }
 
-// flushLevel is a canvas's flush: its shapes, then its text.
+// flushLevel places what a surface holds back at Flush: its shapes, then
+// its text.
 func (rec *recorder) flushLevel(l *recLevel) {
 	rec.emitAll(l.shapes)
 	rec.emitAll(l.texts)
 	l.shapes, l.texts = l.shapes[:0], l.texts[:0]
 }
 
-// flushDashes is a canvas's flushDashes: its shapes, then its dashed
-// links, pattern by pattern in the order the patterns were first used.
+// flushDashes places what a surface holds back at FlushDashes: its
+// shapes, then its dashed links, pattern by pattern in the order the
+// patterns were first used (each pattern one draw call), in the order
+// they were made within a pattern. Its text stays held back.
 func (rec *recorder) flushDashes(l *recLevel) {
 	rec.emitAll(l.shapes)
 	l.shapes = l.shapes[:0]
@@ -208,7 +198,13 @@ func (rec *recorder) flushDashes(l *recLevel) {
 		rec.emit(d.op)
 	}
 	l.dashes = l.dashes[:0]
-	clear(l.dashesByRank)
+}
+
+// placeAll places everything a surface holds back: as FlushDashes and then
+// Flush would, so that nothing recorded is left out.
+func (rec *recorder) placeAll(l *recLevel) {
+	rec.flushDashes(l)
+	rec.flushLevel(l)
 }
 
 // box is the device pixels that a shape within the logical rectangle
@@ -277,7 +273,8 @@ func (rec *recorder) Dashed(a, b viz.Point, w, dash, gap float64, clr colors.RGB
 }
 
 func (rec *recorder) DashedLink(a, b viz.Point, w, dash, gap float64, clr colors.RGBA) {
-	// Without anti-aliasing a canvas draws it at once, as Dashed.
+	// Without anti-aliasing it is drawn as Dashed is, with the shapes
+	// (and a link that draws nothing is not held back).
 	class := classShape
 	if rec.top().aa && b != a && clr.A > 0 {
 		class = classDash
@@ -285,10 +282,7 @@ func (rec *recorder) DashedLink(a, b viz.Point, w, dash, gap float64, clr colors
 	rec.add(opKey{kind: opDashedLink, clr: clr, a: a, b: b, f: [4]float64{w, dash, gap}}, rec.segBox(a, b, w), class)
 }
 
-func (rec *recorder) FlushDashes() {
-	rec.add(opKey{kind: opFlushDashes}, image.Rectangle{}, classNone)
-	rec.flushDashes(rec.top())
-}
+func (rec *recorder) FlushDashes() { rec.flushDashes(rec.top()) }
 
 func (rec *recorder) Disc(p viz.Point, r float64, clr colors.RGBA) {
 	rec.add(opKey{kind: opDisc, clr: clr, a: p, f: [4]float64{r}}, rec.circleBox(p, r, 0), classShape)
@@ -322,87 +316,33 @@ func (rec *recorder) DotRing(p viz.Point, r, w float64, clr colors.RGBA) {
 
 func (rec *recorder) Text(t frame.TextItem, clr colors.RGBA) {
 	if t.Text == "" || clr.A <= 0 {
-		return // the canvas draws nothing
+		return // it would draw nothing
 	}
 	rec.add(opKey{kind: opText, clr: clr, t: t}, rec.c.tc.bounds(t, rec.c.sc), classText)
 }
 
-func (rec *recorder) Flush() {
-	rec.add(opKey{kind: opFlush}, image.Rectangle{}, classNone)
-	rec.flushLevel(rec.top())
-}
+func (rec *recorder) Flush() { rec.flushLevel(rec.top()) }
 
-func (rec *recorder) Smooth(on bool) {
-	rec.add(opKey{kind: opSmooth, aa: on}, image.Rectangle{}, classNone)
-	rec.top().aa = on
-}
+func (rec *recorder) Smooth(on bool) { rec.top().aa = on }
 
 func (rec *recorder) Measure(s string, size float64) float64 { return Measure(s, size) }
 
-// Clip records the start of a clipped canvas and returns the recorder
-// itself: everything drawn until Unclip is recorded as clipped. The
-// painter draws only on the clip until it calls Unclip (a call on the
-// outer surface in between would be recorded as clipped, where a canvas
-// would draw it unclipped).
+// Clip starts a clipped surface and returns the recorder itself:
+// everything drawn until Unclip is recorded as clipped, and does not
+// anti-alias until it says so. The painter draws only on the clip until
+// it calls Unclip (a call on the outer surface in between would be
+// recorded as clipped).
 func (rec *recorder) Clip(r viz.Rect) paint.Surface {
 	b := rec.c.clipBounds(r, rec.c.dst.Bounds())
 	if l := rec.top(); l.clipped {
 		b = b.Intersect(l.clip)
 	}
-	// Recorded within the clip, so that its key holds the clip.
 	rec.push(true, b)
-	rec.add(opKey{kind: opClip}, image.Rectangle{}, classNone)
 	return rec
 }
 
-// Unclip is the clipped canvas's flush: what it holds back is drawn now.
-// (A clip's dashed links would wait for its own FlushDashes, which the
-// painter never calls on one.)
+// Unclip places what the clipped surface holds back.
 func (rec *recorder) Unclip(paint.Surface) {
-	rec.flushLevel(rec.top())
+	rec.placeAll(rec.top())
 	rec.levels = rec.levels[:len(rec.levels)-1]
-	rec.add(opKey{kind: opUnclip}, image.Rectangle{}, classNone)
-}
-
-// panel records panel i copied from the layer into box, as version gen.
-func (rec *recorder) panel(i int, box image.Rectangle, gen int) {
-	rec.add(opKey{kind: opPanel, f: [4]float64{float64(i)}, clip: box, gen: gen}, box, classNow)
-}
-
-// draw draws operation o on canvas c, with points pts.
-func (o *op) draw(c *canvas, pts []viz.Point) {
-	k := &o.key
-	clr := toF(k.clr)
-	switch k.kind {
-	case opRect:
-		c.rect(k.r, clr)
-	case opRectLine:
-		c.rectLine(k.r, k.f[0], clr)
-	case opRoundRect:
-		c.roundRect(k.r, k.f[0], clr)
-	case opRoundRectLine:
-		c.roundRectLine(k.r, k.f[0], k.f[1], clr)
-	case opLine:
-		c.line(k.a, k.b, k.f[0], clr)
-	case opDashed:
-		c.dashed(k.a, k.b, k.f[0], k.f[1], k.f[2], clr)
-	case opDashedLink:
-		c.dashedLink(k.a, k.b, k.f[0], k.f[1], k.f[2], clr)
-	case opDisc:
-		c.disc(k.a, k.f[0], clr)
-	case opRing:
-		c.ring(k.a, k.f[0], k.f[1], clr)
-	case opArcFrom:
-		c.arcFrom(k.a, k.f[0], k.f[1], k.f[2], k.f[3], clr)
-	case opFan:
-		c.fan(pts[o.from:o.to], clr)
-	case opOutline:
-		c.outline(pts[o.from:o.to], k.f[0], clr)
-	case opDot:
-		c.sprite(spriteDisc, k.a, k.f[0], 0, clr)
-	case opDotRing:
-		c.sprite(spriteRing, k.a, k.f[0], k.f[1], clr)
-	case opText:
-		c.text(k.t, clr)
-	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"raftlab/viz"
 	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 )
@@ -34,18 +33,20 @@ type keptScreen struct {
 	size  image.Point
 	pal   *palette
 	sc    float64
+	// sheetResets is how often the sprite sheet had started over when
+	// the screen was painted.
+	sheetResets int
 	// cur is the frame being painted, last the one before.
 	cur, last recorder
-	// heads maps a key to the first of last's operations with that key,
-	// in drawing order (the rest follow through op.next).
-	heads map[opKey]int32
+	// heads maps a key's hash to the first of last's operations with that
+	// hash not yet taken, in drawing order (the rest follow through
+	// op.next).
+	heads map[uint64]int32
 	// damaged are the rectangles to repaint, as found; tiles marks the
 	// tiles they touch, and rects are those joined into rectangles.
 	damaged []image.Rectangle
 	tiles   []bool
 	rects   []image.Rectangle
-	// inner are the canvases used for clips while repainting.
-	inner []*canvas
 	// whole and partly count frames painted each way, filled the pixels
 	// filled with the background, and repaints the rectangles repainted
 	// (for tests and benchmarks).
@@ -73,81 +74,74 @@ const wholeShare = 0.6
 func (k *keptScreen) invalidate() { k.valid = false }
 
 // usable says whether the screen still holds the last frame as painted,
-// at the same size, scale and palette.
+// at the same size, scale and palette. Another screen image, or one of
+// another size, is a screen that holds nothing yet: Ebiten hands Draw a
+// new one on a resize and when clearing every frame is turned on or off,
+// and a screen that lost its pixels some other way is reported through
+// invalidate (Game.Invalidate).
 func (k *keptScreen) usable(dst *ebiten.Image, p *palette, sc float64) bool {
 	return k.valid && k.dst == dst && k.size == dst.Bounds().Size() && k.pal == p && k.sc == sc
 }
 
-// paintFrame draws the frame: only what changed when the screen keeps the
-// last frame (see keptScreen), everything otherwise.
+// paintFrame paints the frame: it records it, then has the executor draw
+// only what changed when the screen keeps the last frame (see
+// keptScreen), everything otherwise.
 func (c *canvas) paintFrame(f *frame.Frame, p *palette) {
 	c.calls, c.verts = 0, 0
 	k := c.kept
 	if k == nil {
-		c.paintDirect(f, p)
+		// A canvas that keeps nothing paints every frame whole, and
+		// records it all the same.
+		c.record(&c.rec, f, p)
+		c.execute(&c.rec, c.dst.Bounds(), toF(p.BG))
 		return
 	}
 	rec := &k.cur
-	rec.begin(c)
 	c.record(rec, f, p)
-	rec.end()
 	screen := c.dst.Bounds()
-	if k.usable(c.dst, p, c.sc) && !rec.spilled && k.findDamage(screen) {
+	sheet := c.sheets()
+	partly := k.usable(c.dst, p, c.sc) && k.sheetResets == sheet.resets && k.findDamage(screen)
+	if partly {
 		for _, r := range k.rects {
 			k.filled += area(r)
-			c.replay(rec, r, toF(p.BG))
+			c.execute(rec, r, toF(p.BG))
 		}
 		k.repaints += len(k.rects)
+		// A message dot is sampled from its sprite's place in the sheet,
+		// and where that is shifts its edge pixels by a level: a sheet
+		// that started over, moving the sprites, would leave repainted
+		// dots a level apart from what is kept around them.
+		partly = k.sheetResets == sheet.resets
+	}
+	if partly {
 		k.partly++
 	} else {
-		c.dst.Fill(toF(p.BG).rgba())
 		k.filled += area(screen)
-		c.replay(rec, screen, colorF{})
+		c.execute(rec, screen, toF(p.BG))
 		k.whole++
 	}
 	k.valid = true
-	k.dst, k.size, k.pal, k.sc = c.dst, screen.Size(), p, c.sc
+	k.dst, k.size, k.pal, k.sc, k.sheetResets = c.dst, screen.Size(), p, c.sc, sheet.resets
 	k.cur, k.last = k.last, k.cur
 	k.index()
 }
 
 // record records the frame's cluster, logs, panels and chrome, in the
-// order they are painted. Panels whose content is unchanged are copied
-// from the panels' layer rather than painted.
+// order they are painted.
 func (c *canvas) record(rec *recorder, f *frame.Frame, p *palette) {
+	rec.begin(c)
 	pt := paint.Painter{S: rec, P: p.Palette}
 	t0 := time.Now()
 	pt.Cluster(f)
 	t1 := time.Now()
 	pt.Logs(f)
 	t2 := time.Now()
-	boxes, layered := c.prepareLayer(f, p)
 	for i := range f.Panels {
-		if layered {
-			if !boxes[i].Empty() {
-				rec.panel(i, boxes[i], c.layer.kept[i].gen)
-			}
-		} else {
-			pt.Panel(&f.Panels[i])
-		}
+		pt.Panel(&f.Panels[i])
 	}
 	c.clusterUs, c.panelsUs = t1.Sub(t0).Microseconds(), time.Since(t2).Microseconds()
 	pt.Chrome(f)
-}
-
-// paintDirect paints the frame straight onto the screen, shape by shape,
-// with no record kept: the way to paint that the kept screen is held to.
-func (c *canvas) paintDirect(f *frame.Frame, p *palette) {
-	c.dst.Fill(toF(p.BG).rgba())
-	pt := c.painter(p)
-	pt.Cluster(f)
-	pt.Logs(f)
-	if boxes, layered := c.prepareLayer(f, p); layered {
-		c.composePanels(boxes)
-	} else {
-		c.paintPanelsDirect(f, p)
-	}
-	pt.Chrome(f)
+	rec.end()
 }
 
 // findDamage compares the frame just recorded with the last and notes in
@@ -167,14 +161,7 @@ func (k *keptScreen) findDamage(screen image.Rectangle) bool {
 	kept := int32(-1)
 	for _, i := range cur.order {
 		o := &cur.ops[i]
-		if j, ok := k.heads[o.key]; ok {
-			prev := &last.ops[j]
-			if prev.next >= 0 {
-				k.heads[o.key] = prev.next
-			} else {
-				delete(k.heads, o.key)
-			}
-			prev.matched = true
+		if prev := k.take(o); prev != nil {
 			// A Fan's or an Outline's key holds a hash of its points:
 			// equal keys with other points are not the same shape.
 			same := o.to-o.from == prev.to-prev.from &&
@@ -271,14 +258,39 @@ func (k *keptScreen) cover(screen image.Rectangle, size int) float64 {
 	return float64(marked) / float64(cols*rows)
 }
 
-// sub returns the screen's region r as an image.
-func (c *canvas) sub(r image.Rectangle) *ebiten.Image { return c.subs.sub(c.dst, r) }
+// take returns the first of the last frame's operations, in drawing
+// order, with o's key that no operation of this frame has taken, and
+// marks it taken; nil if there is none.
+func (k *keptScreen) take(o *op) *op {
+	last := &k.last
+	head, ok := k.heads[o.hash]
+	if !ok {
+		return nil
+	}
+	// Those taken at the head of a chain leave it, so that a run of
+	// operations with one key is taken one step at a time.
+	j := head
+	for j >= 0 && last.ops[j].matched {
+		j = last.ops[j].next
+	}
+	if j != head {
+		k.heads[o.hash] = j
+	}
+	// Keys that share a hash share the chain.
+	for ; j >= 0; j = last.ops[j].next {
+		if p := &last.ops[j]; !p.matched && p.key == o.key {
+			p.matched = true
+			return p
+		}
+	}
+	return nil
+}
 
 // index makes heads for the frame just painted (now last), for the next
 // frame to match against.
 func (k *keptScreen) index() {
 	if k.heads == nil {
-		k.heads = map[opKey]int32{}
+		k.heads = map[uint64]int32{}
 	}
 	clear(k.heads)
 	last := &k.last
@@ -286,84 +298,11 @@ func (k *keptScreen) index() {
 		i := last.order[n]
 		o := &last.ops[i]
 		o.next = -1
-		if j, ok := k.heads[o.key]; ok {
+		if j, ok := k.heads[o.hash]; ok {
 			o.next = j
 		}
-		k.heads[o.key] = i
+		k.heads[o.hash] = i
 	}
 }
 
-// replay draws the recorded frame's operations that reach into r, clipped
-// to r, in the order they were recorded, over the background bg (none if
-// clear). The background goes in the batch of the first shapes, not in a
-// draw call of its own: a few fewer calls a frame, each of which costs
-// the browser's Go and JavaScript more than the pixels it fills.
-func (c *canvas) replay(rec *recorder, r image.Rectangle, bg colorF) {
-	k := c.kept
-	screen := c.dst
-	if r != screen.Bounds() {
-		c.dst = c.sub(r)
-	}
-	c.aa = false
-	if bg.a > 0 {
-		// A pixel beyond r on every side: the clip cuts it to r exactly.
-		x0, y0 := float64(r.Min.X-1)/c.sc, float64(r.Min.Y-1)/c.sc
-		x1, y1 := float64(r.Max.X+1)/c.sc, float64(r.Max.Y+1)/c.sc
-		c.quad(viz.Pt(x0, y0), viz.Pt(x1, y0), viz.Pt(x1, y1), viz.Pt(x0, y1), bg)
-	}
-	cur, depth, skip := c, 0, 0
-	for i := range rec.ops {
-		o := &rec.ops[i]
-		if skip > 0 {
-			// Inside a clip that misses r.
-			switch o.key.kind {
-			case opClip:
-				skip++
-			case opUnclip:
-				skip--
-			}
-			continue
-		}
-		switch o.key.kind {
-		case opSmooth:
-			cur.aa = o.key.aa
-		case opFlush:
-			cur.flush()
-		case opFlushDashes:
-			cur.flushDashes()
-		case opClip:
-			b := o.key.clip.Intersect(r)
-			if b.Empty() {
-				skip = 1
-				continue
-			}
-			if depth == len(k.inner) {
-				k.inner = append(k.inner, &canvas{})
-			}
-			in := k.inner[depth]
-			depth++
-			in.dst, in.sc, in.tc, in.sheet, in.aa = c.subs.sub(screen, b), c.sc, c.tc, c.sheets(), false
-			in.calls, in.verts = 0, 0
-			cur = in
-		case opUnclip:
-			cur.flush()
-			c.calls += cur.calls
-			c.verts += cur.verts
-			depth--
-			cur = c
-			if depth > 0 {
-				cur = k.inner[depth-1]
-			}
-		case opPanel:
-			if b := o.bounds.Intersect(r); !b.Empty() {
-				c.copyPanel(b)
-			}
-		default:
-			if o.bounds.Overlaps(r) {
-				o.draw(cur, rec.pts)
-			}
-		}
-	}
-	c.flush()
-	c.dst = screen
-}
+func area(r image.Rectangle) int { return r.Dx() * r.Dy() }

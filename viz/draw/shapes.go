@@ -7,18 +7,20 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"raftlab/viz"
+	"raftlab/viz/frame"
 )
 
 // canvas draws shapes and text in logical pixels on an image scaled by sc
-// device pixels per logical pixel.
+// device pixels per logical pixel. A frame is painted onto it by recording
+// it (rec, or kept's recorders) and executing the record (execute.go),
+// which calls the drawing methods here.
 //
 // Shapes are not drawn one by one: each is turned into triangles with
 // per-vertex colour and collected, and the whole batch goes to the GPU in
-// one draw call when the pass ends, which is what keeps a frame cheap in
-// the browser, where the Go side of every call is slow. In an
-// anti-aliased pass the triangles include each shape's edge fading out
-// (see feather). Text is queued too and drawn after the pass's shapes, so
-// labels sit on top.
+// one draw call, which is what keeps a frame cheap in the browser, where
+// the Go side of every call is slow. In an anti-aliased pass the
+// triangles include each shape's edge fading out (see feather). Text is
+// queued too and drawn at flush, after the batched shapes.
 type canvas struct {
 	dst   *ebiten.Image
 	sc    float64
@@ -29,8 +31,7 @@ type canvas struct {
 	calls int // draw calls this frame
 	verts int // vertices sent this frame
 	// clusterUs and panelsUs are how long the frame's cluster and its
-	// side panels took to paint or, on the kept screen, to record (a panel
-	// is painted only onto its layer, when it changed: see panelLayer).
+	// side panels took to record.
 	clusterUs, panelsUs int64
 	// aa turns on anti-aliasing: shapes fade out at their edges (see
 	// feather).
@@ -42,12 +43,7 @@ type canvas struct {
 	sheet *spriteSheet
 	src   *ebiten.Image
 	srcUV float32
-	// clips are the clipped canvases of earlier frames, kept so that
-	// their buffers (and Ebiten's for their images) are reused.
-	clips []*canvas
-	// parent is the image a clipped canvas cuts its region from.
-	parent *ebiten.Image
-	pts    []viz.Point // scratch for outlines
+	pts   []viz.Point // scratch for outlines
 	// More scratch: normals, a closed outline, points in device pixels.
 	nrm, ring2, dev []viz.Point
 	// dashes are the dash patterns of dashed links, with the strips
@@ -55,17 +51,17 @@ type canvas struct {
 	// they were made.
 	dashes   map[dashKey]*dashBatch
 	dashKeys []dashKey
-	// layer, if set, keeps the panels between frames (see panelLayer).
-	layer *panelLayer
 	// kept, if set, is what the screen (dst) holds of the last frame,
-	// so that a frame paints only what changed (see keptScreen).
+	// so that a frame paints only what changed (see keptScreen). Without
+	// it every frame is painted whole, recorded in rec.
 	kept *keptScreen
+	rec  recorder
 	// subs are dst's regions as images (see sub).
 	subs regionCache
 }
 
 type queuedText struct {
-	t   textItem
+	t   frame.TextItem
 	clr colorF
 }
 
@@ -554,7 +550,7 @@ func (c *canvas) featherFan(pts []viz.Point, clr colorF) {
 
 // text queues a text item; it is drawn at the next flush, above the
 // pass's shapes.
-func (c *canvas) text(t textItem, clr colorF) {
+func (c *canvas) text(t frame.TextItem, clr colorF) {
 	if t.Text == "" || clr.a <= 0 {
 		return
 	}
@@ -566,23 +562,4 @@ func (c *canvas) text(t textItem, clr colorF) {
 func (c *canvas) clipBounds(r viz.Rect, in image.Rectangle) image.Rectangle {
 	b := image.Rect(int(math.Floor(r.X*c.sc)), int(math.Floor(r.Y*c.sc)), int(math.Ceil(r.Right()*c.sc)), int(math.Ceil(r.Bottom()*c.sc)))
 	return b.Intersect(in)
-}
-
-// clip returns a canvas that draws only inside r. Flush it before going
-// on with the outer canvas.
-func (c *canvas) clip(r viz.Rect) *canvas {
-	b := c.clipBounds(r, c.dst.Bounds())
-	for _, in := range c.clips {
-		if in.parent == c.dst && in.dst.Bounds() == b && in.sc == c.sc {
-			in.tc, in.sheet, in.calls, in.verts = c.tc, c.sheets(), 0, 0
-			return in
-		}
-	}
-	in := &canvas{dst: c.dst.SubImage(b).(*ebiten.Image), parent: c.dst, sc: c.sc, tc: c.tc, sheet: c.sheets()}
-	// A handful of panels are drawn a frame; the oldest regions go.
-	if len(c.clips) >= 16 {
-		c.clips = append(c.clips[:0], c.clips[1:]...)
-	}
-	c.clips = append(c.clips, in)
-	return in
 }

@@ -14,6 +14,8 @@ type colorF struct{ r, g, b, a float32 }
 
 func hex(v uint32) colorF { return toF(colors.Hex(v)) }
 
+func toF(c colors.RGBA) colorF { return colorF{c.R, c.G, c.B, c.A} }
+
 func (c colorF) rgba() color.RGBA {
 	a := c.a
 	if a < 0 {
