@@ -326,13 +326,8 @@ func (c *canvas) ring(p viz.Point, r, width float64, clr colorF) {
 	c.band(p, r, width, 0, 2*math.Pi, clr)
 }
 
-// arc strokes the part of a circle from straight up, clockwise, for a
-// fraction frac of the turn.
-func (c *canvas) arc(p viz.Point, r, frac, width float64, clr colorF) {
-	c.arcFrom(p, r, 0, frac, width, clr)
-}
-
-// arcFrom is arc starting a fraction from of a turn past straight up.
+// arcFrom strokes the part of a circle that starts a fraction from of a
+// turn past straight up and runs clockwise for a fraction frac of the turn.
 func (c *canvas) arcFrom(p viz.Point, r, from, frac, width float64, clr colorF) {
 	c.band(p, r, width, -math.Pi/2+2*math.Pi*from, 2*math.Pi*math.Min(frac, 1), clr)
 }

@@ -3,9 +3,6 @@ package draw
 import (
 	"image/color"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
-	"raftlab/viz/frame"
 	colors "raftlab/viz/palette"
 )
 
@@ -27,21 +24,9 @@ func (c colorF) rgba() color.RGBA {
 	return color.RGBA{uint8(c.r*a*255 + 0.5), uint8(c.g*a*255 + 0.5), uint8(c.b*a*255 + 0.5), uint8(a*255 + 0.5)}
 }
 
-func (c colorF) scale() ebiten.ColorScale {
-	var s ebiten.ColorScale
-	s.SetR(c.r * c.a)
-	s.SetG(c.g * c.a)
-	s.SetB(c.b * c.a)
-	s.SetA(c.a)
-	return s
-}
-
 // palette is a theme's colours (package palette).
 type palette struct{ *colors.Palette }
 
 func lightPalette() *palette { return &palette{colors.Resolve(colors.Light())} }
 
 func darkPalette() *palette { return &palette{colors.Resolve(colors.Dark())} }
-
-// tone is a tone's colour, for tests that look for it on screen.
-func (p *palette) tone(t frame.Tone) colorF { return toF(p.Tone(t)) }

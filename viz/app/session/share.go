@@ -97,18 +97,6 @@ func (o *Opening) Session() (*Session, error) {
 	return Adopt(tl, scen, o.budget), nil
 }
 
-// OpenLink is the session of the run a share link holds, shown at its
-// moment, with its scenario from the catalog: StartLink run to its end.
-func OpenLink(payload string, c Catalog, readBudget time.Duration) (*Session, error) {
-	o, err := StartLink(payload, c, readBudget)
-	if err != nil {
-		return nil, err
-	}
-	for !o.Step(timeline.OpenStepMoments) {
-	}
-	return o.Session()
-}
-
 // OpenRun is the session of a schedule file: its world, replayed to its
 // end.
 func OpenRun(data []byte, readBudget time.Duration) (*Session, error) {
