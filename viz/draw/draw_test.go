@@ -248,3 +248,6 @@ func TestRoleShapesDiffer(t *testing.T) {
 		}
 	}
 }
+
+// tone is a tone's colour, for tests that look for it on screen.
+func (p *palette) tone(t frame.Tone) colorF { return toF(p.Tone(t)) }
