@@ -227,4 +227,10 @@ func (b *bridge) watchContext() {
 		b.tellHost(map[string]any{"raftlab": "event", "kind": "contextlost"})
 		return nil
 	}))
+	// Ebiten reloads the page when the context is lost; should it ever
+	// restore it in place instead, the kept screen is gone with it.
+	canvas.Call("addEventListener", "webglcontextrestored", js.FuncOf(func(js.Value, []js.Value) any {
+		b.g.Invalidate()
+		return nil
+	}))
 }
