@@ -173,43 +173,67 @@ func (a *App) State() Snapshot {
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
 		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
-		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.session.QuestionKey()),
-		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
+		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: w.Contract(), Answers: w.Ask(a.session.QuestionKey()),
+		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: nonNil(w.Actions()),
+		Leader: a.leader() + 1, Scenario: a.scenarioState(), Machines: a.machinesState(), Links: a.linksState(),
+		InFlight: a.flightState(f), Screen: a.screenState(f),
 	}
-	if s.Ops == nil {
-		s.Ops = []raftcore.Op{}
+	s.Layout, s.Sides = a.layoutState()
+	for _, m := range a.session.Marks() {
+		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
 	}
-	if s.Violations == nil {
-		s.Violations = []raftcore.Violation{}
+	return s
+}
+
+// nonNil is xs, or an empty list for none, which JSON writes as [].
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
 	}
-	if s.Actions == nil {
-		s.Actions = []raftcore.Action{}
-	}
-	s.Layout = "ring"
+	return xs
+}
+
+// layoutState names the layout ("ring", "partition" or "zones") and the
+// partition's sides, by machine id.
+func (a *App) layoutState() (string, [][]int) {
 	switch a.stage.Mode() {
 	case stage.ZonesPartition:
-		s.Layout = "partition"
+		var sides [][]int
 		for _, g := range a.stage.Sides() {
 			ids := make([]int, len(g))
 			for k, i := range g {
 				ids[k] = i + 1
 			}
-			s.Sides = append(s.Sides, ids)
+			sides = append(sides, ids)
 		}
+		return "partition", sides
 	case stage.ZonesWorld:
-		s.Layout = "zones"
+		return "zones", nil
 	}
-	if r := a.scen(); r != nil {
-		s.Scenario = &ScenarioState{ID: r.ID(), Title: r.Spec().Title, Prompt: r.Spec().Prompt, Step: r.Step(), Steps: r.Tracker().StepCount(),
-			StepText: r.Tracker().TextOf(r.Step()), Done: r.ShownDone(), Final: r.Tracker().Final(), Autoplay: r.Autoplay(), Settings: r.Spec().Settings,
-			Focus: string(r.Spec().UI.Focus)}
-		// A figure opens on its prompt, not on its first step's words.
-		shown := !r.ShownDone() && !(a.figure() && r.Step() == 0)
-		if err := r.Tracker().Untrue(r.Step(), w); err != nil && shown {
-			s.Scenario.Untrue = err.Error()
-		}
+	return "ring", nil
+}
+
+// scenarioState is the scenario played, or nil.
+func (a *App) scenarioState() *ScenarioState {
+	r := a.scen()
+	if r == nil {
+		return nil
 	}
-	s.Leader = a.leader() + 1
+	st := &ScenarioState{ID: r.ID(), Title: r.Spec().Title, Prompt: r.Spec().Prompt, Step: r.Step(), Steps: r.Tracker().StepCount(),
+		StepText: r.Tracker().TextOf(r.Step()), Done: r.ShownDone(), Final: r.Tracker().Final(), Autoplay: r.Autoplay(), Settings: r.Spec().Settings,
+		Focus: string(r.Spec().UI.Focus)}
+	// A figure opens on its prompt, not on its first step's words.
+	shown := !r.ShownDone() && !(a.figure() && r.Step() == 0)
+	if err := r.Tracker().Untrue(r.Step(), a.World()); err != nil && shown {
+		st.Untrue = err.Error()
+	}
+	return st
+}
+
+// machinesState is every machine and where it is drawn.
+func (a *App) machinesState() []MachineState {
+	w := a.World()
+	var out []MachineState
 	for i := 0; i < w.Size(); i++ {
 		id := nodeID(i)
 		nd := w.Node(id)
@@ -221,8 +245,16 @@ func (a *App) State() Snapshot {
 			c := a.lay().Nodes[i].Center
 			m.X, m.Y, m.R = c.X, c.Y, a.lay().NodeRadius
 		}
-		s.Machines = append(s.Machines, m)
+		out = append(out, m)
 	}
+	return out
+}
+
+// linksState is every direction of every link and where its middle is
+// drawn.
+func (a *App) linksState() []DirLink {
+	w := a.World()
+	var out []DirLink
 	for i := 0; i < w.Size(); i++ {
 		for j := 0; j < w.Size(); j++ {
 			if i == j {
@@ -234,38 +266,40 @@ func (a *App) State() Snapshot {
 				mid := lk.Seg.At(0.5)
 				ls.X, ls.Y = mid.X, mid.Y
 			}
-			s.Links = append(s.Links, ls)
+			out = append(out, ls)
 		}
 	}
-	s.InFlight = []FlightState{}
-	for _, m := range f.Messages {
-		if m.Fall > 0 {
-			continue
-		}
-		fs := FlightState{ID: m.ID, From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y}
-		s.InFlight = append(s.InFlight, fs)
-	}
+	return out
+}
+
+// flightState is every message on the wire of frame f, where it is drawn.
+func (a *App) flightState(f *frame.Frame) []FlightState {
+	out := []FlightState{}
 	byID := map[uint64]int{}
-	for k, fs := range s.InFlight {
-		byID[fs.ID] = k
-	}
-	for _, m := range w.InFlight() {
-		if k, ok := byID[m.ID]; ok {
-			s.InFlight[k].Type = m.Type.String()
-			s.InFlight[k].Term = m.Term
-			s.InFlight[k].SendMs = float64(m.SendUs) / 1000
-			s.InFlight[k].DeliverMs = float64(m.DeliverUs) / 1000
+	for _, m := range f.Messages {
+		if m.Fall == 0 {
+			byID[m.ID] = len(out)
+			out = append(out, FlightState{ID: m.ID, From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y})
 		}
 	}
-	for _, m := range a.session.Marks() {
-		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
+	for _, m := range a.World().InFlight() {
+		if k, ok := byID[m.ID]; ok {
+			out[k].Type = m.Type.String()
+			out[k].Term = m.Term
+			out[k].SendMs = float64(m.SendUs) / 1000
+			out[k].DeliverMs = float64(m.DeliverUs) / 1000
+		}
 	}
-	sc := &s.Screen
-	sc.Width, sc.Height, sc.Touch = a.stage.W(), a.stage.H(), a.stage.Touch()
-	sc.Overflow = f.Overflows(a.measure)
-	sc.Speed, sc.Timeline, sc.Cluster, sc.Logs = a.lay().Speed, a.lay().Timeline, a.lay().Cluster, a.lay().Logs
-	sc.Ring = [3]float64{a.lay().Ring.C.X, a.lay().Ring.C.Y, a.lay().Ring.R}
-	for _, z := range a.lay().Zones {
+	return out
+}
+
+// screenState is where things are on the canvas of frame f.
+func (a *App) screenState(f *frame.Frame) ScreenState {
+	lay := a.lay()
+	sc := ScreenState{Width: a.stage.W(), Height: a.stage.H(), Touch: a.stage.Touch(), Overflow: f.Overflows(a.measure),
+		Speed: lay.Speed, Timeline: lay.Timeline, Cluster: lay.Cluster, Logs: lay.Logs, Ring: [3]float64{lay.Ring.C.X, lay.Ring.C.Y, lay.Ring.R},
+		Stats: a.Stats()}
+	for _, z := range lay.Zones {
 		sc.Zones = append(sc.Zones, z.Rect)
 	}
 	for wd := range f.Widgets() {
@@ -278,8 +312,7 @@ func (a *App) State() Snapshot {
 		}
 		sc.Panels = append(sc.Panels, ps)
 	}
-	sc.Stats = a.Stats()
-	return s
+	return sc
 }
 
 // SnapshotJSON is State as JSON.
