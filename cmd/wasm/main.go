@@ -195,6 +195,17 @@ func (b *bridge) fn(f func(args []js.Value) any) js.Func {
 func (b *bridge) install() {
 	o := js.Global().Get("Object").New()
 	o.Set("ready", false)
+	b.installReads(o)
+	b.installActs(o)
+	b.obj = o
+	b.win.Set("raftlab", o)
+	b.installDrop()
+	b.installAccess()
+}
+
+// installReads puts on o the calls that read the app: its snapshot, its
+// frame counters, its link and exports, and what a touch would take.
+func (b *bridge) installReads(o js.Value) {
 	o.Set("snapshot", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any {
 			data, err := a.SnapshotJSON()
@@ -203,38 +214,6 @@ func (b *bridge) install() {
 			}
 			return string(data)
 		})
-	}))
-	o.Set("act", b.fn(func(args []js.Value) any {
-		if len(args) == 0 {
-			return "act: give the action as JSON, e.g. {\"do\":\"crash\",\"node\":1}"
-		}
-		text := jsArg(args[0])
-		return b.changing(func(a *app.App) any { return errValue(a.Act([]byte(text))) })
-	}))
-	o.Set("cmd", b.fn(func(args []js.Value) any {
-		if len(args) == 0 {
-			return "cmd: give a command name"
-		}
-		name := jsArg(args[0])
-		rest := make([]string, len(args)-1)
-		for i, v := range args[1:] {
-			rest[i] = jsArg(v)
-		}
-		return b.changing(func(a *app.App) any {
-			_, err := a.Cmd(name, rest...)
-			return errValue(err)
-		})
-	}))
-	o.Set("click", b.fn(func(args []js.Value) any {
-		if len(args) == 0 {
-			return "click: give a control id"
-		}
-		id := jsArg(args[0])
-		return b.changing(func(a *app.App) any { return errValue(a.Click(id)) })
-	}))
-	o.Set("setVisible", b.fn(func(args []js.Value) any {
-		v := len(args) == 0 || args[0].Truthy()
-		return b.changing(func(a *app.App) any { a.SetVisible(v); return nil })
 	}))
 	o.Set("frameStats", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any {
@@ -272,6 +251,43 @@ func (b *bridge) install() {
 	o.Set("exportTrace", b.fn(func([]js.Value) any {
 		return b.locked(func(a *app.App) any { data, _ := a.ExportTrace(); return string(data) })
 	}))
+}
+
+// installActs puts on o the calls that change the app: an action, a
+// command, a click, being shown or hidden, a schedule opened.
+func (b *bridge) installActs(o js.Value) {
+	o.Set("act", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "act: give the action as JSON, e.g. {\"do\":\"crash\",\"node\":1}"
+		}
+		text := jsArg(args[0])
+		return b.changing(func(a *app.App) any { return errValue(a.Act([]byte(text))) })
+	}))
+	o.Set("cmd", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "cmd: give a command name"
+		}
+		name := jsArg(args[0])
+		rest := make([]string, len(args)-1)
+		for i, v := range args[1:] {
+			rest[i] = jsArg(v)
+		}
+		return b.changing(func(a *app.App) any {
+			_, err := a.Cmd(name, rest...)
+			return errValue(err)
+		})
+	}))
+	o.Set("click", b.fn(func(args []js.Value) any {
+		if len(args) == 0 {
+			return "click: give a control id"
+		}
+		id := jsArg(args[0])
+		return b.changing(func(a *app.App) any { return errValue(a.Click(id)) })
+	}))
+	o.Set("setVisible", b.fn(func(args []js.Value) any {
+		v := len(args) == 0 || args[0].Truthy()
+		return b.changing(func(a *app.App) any { a.SetVisible(v); return nil })
+	}))
 	o.Set("importSchedule", b.fn(func(args []js.Value) any {
 		if len(args) == 0 {
 			return "importSchedule: give the schedule JSON"
@@ -279,10 +295,7 @@ func (b *bridge) install() {
 		text := jsArg(args[0])
 		return b.changing(func(a *app.App) any { return errValue(a.ImportSchedule([]byte(text))) })
 	}))
-	b.obj = o
-	b.win.Set("raftlab", o)
-	b.installDrop()
-	b.installAccess()
+
 }
 
 // ready marks the app ready after its first frame.
