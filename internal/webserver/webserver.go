@@ -103,57 +103,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	name, ok := fileName(r.URL.Path)
+	name, fi, ok := h.resolve(w, r)
 	if !ok {
-		h.notFound(w, r)
 		return
 	}
-	fi, err := fs.Stat(h.fsys, name)
-	if err != nil {
-		h.notFound(w, r)
-		return
-	}
-	if fi.IsDir() {
-		if !strings.HasSuffix(r.URL.Path, "/") {
-			target := path.Base(r.URL.Path) + "/"
-			if r.URL.RawQuery != "" {
-				target += "?" + r.URL.RawQuery
-			}
-			http.Redirect(w, r, target, http.StatusMovedPermanently)
-			return
-		}
-		name = path.Join(name, "index.html")
-		fi, err = fs.Stat(h.fsys, name)
-		if err != nil || !fi.Mode().IsRegular() {
-			h.notFound(w, r)
-			return
-		}
-	}
-	if !fi.Mode().IsRegular() {
-		h.notFound(w, r)
-		return
-	}
-
 	hdr := w.Header()
 	setFileHeaders(hdr, name)
-
-	// Pick a precompressed sibling if the client accepts its encoding.
-	serveName, serveInfo, encoding, etagSuffix := name, fi, "", ""
-	accepted := acceptedEncodings(r.Header.Get("Accept-Encoding"))
-	anySibling := false
-	for _, enc := range encodings {
-		si, err := fs.Stat(h.fsys, name+enc.ext)
-		if err != nil || !si.Mode().IsRegular() || si.ModTime().Before(fi.ModTime()) {
-			continue // missing, or stale: older than the file it was made from
-		}
-		anySibling = true
-		if encoding == "" && accepted[enc.token] {
-			serveName, serveInfo, encoding, etagSuffix = name+enc.ext, si, enc.token, enc.etag
-		}
-	}
-	if anySibling {
-		hdr.Add("Vary", "Accept-Encoding")
-	}
+	serveName, serveInfo, encoding, etagSuffix := h.pickEncoding(hdr, name, fi, r.Header.Get("Accept-Encoding"))
 	if encoding != "" {
 		hdr.Set("Content-Encoding", encoding)
 		hdr.Set(DecodedLengthHeader, strconv.FormatInt(fi.Size(), 10))
@@ -183,6 +139,66 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.ServeContent(w, r, "", serveInfo.ModTime(), rs)
+}
+
+// resolve finds the regular file a request names (a directory's
+// index.html), or answers the request itself (not found, or a redirect to
+// the directory's slash) and reports false.
+func (h *handler) resolve(w http.ResponseWriter, r *http.Request) (string, fs.FileInfo, bool) {
+	name, ok := fileName(r.URL.Path)
+	if !ok {
+		h.notFound(w, r)
+		return "", nil, false
+	}
+	fi, err := fs.Stat(h.fsys, name)
+	if err != nil {
+		h.notFound(w, r)
+		return "", nil, false
+	}
+	if fi.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			target := path.Base(r.URL.Path) + "/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return "", nil, false
+		}
+		name = path.Join(name, "index.html")
+		if fi, err = fs.Stat(h.fsys, name); err != nil {
+			h.notFound(w, r)
+			return "", nil, false
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		h.notFound(w, r)
+		return "", nil, false
+	}
+	return name, fi, true
+}
+
+// pickEncoding picks a precompressed sibling of name (fi) that the client
+// accepts, if there is one as new as the file: the name and size to serve,
+// its encoding ("" for the file itself) and its ETag's suffix. Any fresh
+// sibling makes the answer vary by Accept-Encoding.
+func (h *handler) pickEncoding(hdr http.Header, name string, fi fs.FileInfo, accept string) (string, fs.FileInfo, string, string) {
+	serveName, serveInfo, encoding, etagSuffix := name, fi, "", ""
+	accepted := acceptedEncodings(accept)
+	anySibling := false
+	for _, enc := range encodings {
+		si, err := fs.Stat(h.fsys, name+enc.ext)
+		if err != nil || !si.Mode().IsRegular() || si.ModTime().Before(fi.ModTime()) {
+			continue // missing, or stale: older than the file it was made from
+		}
+		anySibling = true
+		if encoding == "" && accepted[enc.token] {
+			serveName, serveInfo, encoding, etagSuffix = name+enc.ext, si, enc.token, enc.etag
+		}
+	}
+	if anySibling {
+		hdr.Add("Vary", "Accept-Encoding")
+	}
+	return serveName, serveInfo, encoding, etagSuffix
 }
 
 // setFileHeaders sets the headers every served file carries: its type,
