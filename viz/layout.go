@@ -265,35 +265,48 @@ func ComputeLayout(o LayoutOptions) Layout {
 	var rest Rect
 	l.Toolbar, l.Buttons, l.Speed, rest = layoutToolbar(l.Canvas, cmds, pad)
 	l.Timeline, rest = rest.cutBottom(clamp(h*0.06, 36, 64), 0)
-	content := rest.Inset(pad)
+	stage := l.layoutSides(rest.Inset(pad), o.Panels, pad)
+	l = l.bestStage(stage, n, o, pad, clamp(short*0.05, 22, 48))
+	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
+	l.layoutLinks()
+	return l
+}
 
+// layoutSides lays the panels out beside content on a wide canvas, under
+// it on a narrow one, when there are panels, and returns the room left for
+// the stage.
+func (l *Layout) layoutSides(content Rect, panels bool, pad float64) (stage Rect) {
 	l.Orientation = Portrait
-	if w >= h {
+	if l.Canvas.W >= l.Canvas.H {
 		l.Orientation = Landscape
 	}
-	stage := content
+	stage = content
 	l.Panels = make([]Panel, NumPanels)
 	for i := range l.Panels {
 		l.Panels[i].Kind = PanelKind(i)
 	}
-	if o.Panels {
-		var area Rect
-		if l.Orientation == Landscape && content.W >= minColumnW {
-			area, stage = content.cutRight(clamp(content.W*0.3, 240, 440), pad)
-			stacked := (area.H - pad*float64(NumPanels-1)) / float64(NumPanels)
-			l.layoutPanels(area, stacked < minPanelH, pad)
-		} else {
-			l.Orientation = Portrait
-			area, stage = content.cutBottom(content.H*0.38, pad)
-			l.layoutPanels(area, true, pad)
-		}
+	if !panels {
+		return stage
 	}
+	var area Rect
+	if l.Orientation == Landscape && content.W >= minColumnW {
+		area, stage = content.cutRight(clamp(content.W*0.3, 240, 440), pad)
+		stacked := (area.H - pad*float64(NumPanels-1)) / float64(NumPanels)
+		l.layoutPanels(area, stacked < minPanelH, pad)
+		return stage
+	}
+	l.Orientation = Portrait
+	area, stage = content.cutBottom(content.H*0.38, pad)
+	l.layoutPanels(area, true, pad)
+	return stage
+}
 
-	// Put the log rows below the cluster or beside it, whichever lets
-	// every word fit, then gives larger nodes, then more room around them.
-	// Where the caption word cannot fit, its short form may.
+// bestStage puts the log rows below the cluster or beside it, whichever
+// lets every word fit, then gives larger nodes, then more room around
+// them. Where the caption word cannot fit, its short form may; where no
+// circle or ellipse lets the words fit, other shapes may.
+func (l Layout) bestStage(stage Rect, n int, o LayoutOptions, pad, rMax float64) Layout {
 	sz := newSizer(o)
-	rMax := clamp(short*0.05, 22, 48)
 	var best Layout
 	var bestFit placement
 	// Each try puts the log rows below the cluster, then beside it; a
@@ -311,7 +324,6 @@ func ComputeLayout(o LayoutOptions) Layout {
 	}
 	try(true)
 	if bestFit.fit < fitCaption {
-		// Other shapes than circles and ellipses.
 		sz.others = true
 		try(false)
 	}
@@ -323,11 +335,8 @@ func ComputeLayout(o LayoutOptions) Layout {
 			try(false)
 		}
 	}
-	l = best
-	l.WordsFit = bestFit.fit == fitCaption
-	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
-	l.layoutLinks()
-	return l
+	best.WordsFit = bestFit.fit == fitCaption
+	return best
 }
 
 // layoutCluster places the nodes in the cluster: on a ring, or in zones.
