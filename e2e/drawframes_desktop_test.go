@@ -365,19 +365,21 @@ func remakeBusy(t *testing.T) {
 }
 
 // remakePosterTexts stores every label a reader can see on the posters of
-// every figure, at its opening and its key moment, with its size.
+// every figure, at its opening and its key moment, at each size, with its
+// text's size.
 func remakePosterTexts(t *testing.T) {
 	var texts []frame.TextItem
-	for _, id := range poster.IDs() {
-		for _, m := range poster.Moments {
-			f, err := poster.Frame(id, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, x := range frameTexts(f) {
-				if x.Text != "" {
-					texts = append(texts, frame.TextItem{Text: x.Text, Size: x.Size})
-				}
+	for _, p := range poster.All() {
+		if p.Theme != poster.Themes()[0] {
+			continue // the same words as the default theme's
+		}
+		f, err := p.Frame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range frameTexts(f) {
+			if x.Text != "" {
+				texts = append(texts, frame.TextItem{Text: x.Text, Size: x.Size})
 			}
 		}
 	}

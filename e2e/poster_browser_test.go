@@ -28,7 +28,7 @@ import (
 func posterPageServer(t testing.TB, live string) (base string, ids []string) {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>every figure</title>
+	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>every figure</title>
 <style>body{margin:0;font:16px/1.5 Georgia,serif}main{max-width:720px;margin:0 auto;padding:20px}
 p{margin:0 0 1200px}p:first-child{margin:0}figure{margin:24px 0}</style></head><body><main>`)
 	for i, id := range scenarios.IDs() {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,6 +203,9 @@ func TestAFigureLeavesTheSwipeToThePage(t *testing.T) {
 	for _, id := range ids {
 		showFigure(t, b, id)
 		checkNamedAndAlone(t, b, id)
+		if src := evalJS[string](b, fmt.Sprintf(`document.querySelector("#fig-%s img.raftlab-poster").src`, id)); !strings.HasSuffix(src, "/posters/"+id+"-open-phone.svg") {
+			t.Errorf("%s: on a phone the figure's poster is %s, not its phone poster", id, src)
+		}
 		p := evalJS[pagePoint](b, fmt.Sprintf(onFigure, id))
 		if !p.OK {
 			t.Fatalf("%s: every point of the figure is one a touch takes", id)

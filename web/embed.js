@@ -96,12 +96,13 @@
       }
       safe = false;
     }
-    // The file names of cmd/posters: ID-open.svg, ID-open-dark.svg.
-    var url = function (m, th) {
+    // The file names of cmd/posters: ID-open.svg, ID-open-dark.svg, ID-open-phone.svg,
+    // ID-key-phone-dark.svg...
+    var url = function (m, th, size) {
       if (!safe) return "";
-      return new URL("posters/" + scenario + "-" + m + (th === "light" ? "" : "-" + th) + ".svg", appURL).href;
+      return new URL("posters/" + scenario + "-" + m + (size ? "-" + size : "") + (th === "light" ? "" : "-" + th) + ".svg", appURL).href;
     };
-    return { screen: url(moment, theme), key: url("key", theme), print: url("key", "light"),
+    return { moment: moment, theme: theme, url: url, screen: url(moment, theme, ""), print: url("key", "light", ""),
       background: POSTER_THEMES[theme], live: live };
   }
 
@@ -205,7 +206,7 @@
     if (webGL()) return true;
     if (fig.poster && !fig.noWebGL) {
       fig.noWebGL = true;
-      fig.poster.src = fig.posterInfo.key;
+      fig.poster.src = keyPoster(fig);
       if (fig.playButton) fig.playButton.remove();
       fig.playButton = null; // for good: there is nothing to play
       note(fig.el, "The live figure needs WebGL, which this browser does not offer.");
@@ -243,11 +244,28 @@
 
   // requestPosters requests a newly mounted figure's screen poster now if it is near the
   // viewport; the rest of its pictures wait for requestLater.
+  // posterSize is the size of poster that fits the figure's box: a phone's, narrow and
+  // tall, as the live figure is laid out there, or a book column's.
+  function posterSize(fig) {
+    var width = fig.iframe.getBoundingClientRect().width || (fig.el && fig.el.clientWidth) || 0;
+    return width > 0 && width < NARROW_WIDTH ? "phone" : "";
+  }
+
+  // screenPoster and keyPoster are the figure's pictures for the screen at its size.
+  function screenPoster(fig) {
+    var p = fig.posterInfo;
+    return p.url(p.moment, p.theme, posterSize(fig));
+  }
+  function keyPoster(fig) {
+    var p = fig.posterInfo;
+    return p.url("key", p.theme, posterSize(fig));
+  }
+
   function requestPosters(fig) {
     var r = fig.iframe.getBoundingClientRect();
     var margin = NEAR * window.innerHeight;
     if (r.bottom > -margin && r.top < window.innerHeight + margin) {
-      request(fig.poster, fig.posterInfo.screen);
+      request(fig.poster, screenPoster(fig));
     } else {
       later.push({ fig: fig, print: false });
     }
@@ -279,7 +297,7 @@
       };
       img.addEventListener("load", done, { once: true });
       img.addEventListener("error", done, { once: true });
-      img.src = q.print ? q.fig.posterInfo.print : q.fig.posterInfo.screen;
+      img.src = q.print ? q.fig.posterInfo.print : screenPoster(q.fig);
     }
   }
 
@@ -458,7 +476,7 @@
     // frame on the page's main thread) would hold back every poster not yet parsed, for
     // seconds, including those of the figures the reader is about to scroll to; so would the
     // test for WebGL, which takes seconds under a software renderer.
-    request(fig.poster, fig.posterInfo && fig.posterInfo.screen);
+    request(fig.poster, fig.posterInfo && fig.posterInfo.screen && screenPoster(fig));
     var token = fig.loadToken = (fig.loadToken || 0) + 1;
     var since = Date.now();
     (function wait() {

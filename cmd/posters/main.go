@@ -30,17 +30,6 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// writeOne writes one poster, leaving the file alone when it already
-// holds the same bytes (its time stamp then says when the picture last
-// changed).
-func writeOne(path, id string, m poster.Moment, theme string) error {
-	b, err := poster.ThemedSVG(id, m, theme)
-	if err != nil {
-		return err
-	}
-	return writeBytes(path, b)
-}
-
 // writeBytes writes b to path, leaving the file alone when it already
 // holds the same bytes.
 func writeBytes(path string, b []byte) error {
@@ -59,15 +48,14 @@ func write(dir string) error {
 		return err
 	}
 	keep := map[string]bool{}
-	for _, id := range poster.IDs() {
-		for _, m := range poster.Moments {
-			for _, theme := range poster.Themes() {
-				name := poster.ThemedFileName(id, m, theme)
-				keep[name] = true
-				if err := writeOne(filepath.Join(dir, name), id, m, theme); err != nil {
-					return err
-				}
-			}
+	for _, p := range poster.All() {
+		keep[p.FileName()] = true
+		b, err := p.SVG()
+		if err != nil {
+			return err
+		}
+		if err := writeBytes(filepath.Join(dir, p.FileName()), b); err != nil {
+			return err
 		}
 	}
 	manifest, err := poster.Manifest()

@@ -49,12 +49,21 @@ var Moments = []Moment{Opening, Key}
 // theme stands in with a dark picture rather than none.
 func Themes() []string { return viz.Themes() }
 
-// Width and Height are the size posters are laid out at: a figure in a
-// column of a book page (16:10, embed.js's default). The SVG scales to
-// whatever box the page gives it.
-const (
-	Width  = 720
-	Height = 450
+// Size is a size posters are laid out at, named in their files' names.
+// The SVG scales to whatever box the page gives it; embed.js picks the
+// size by the width of the figure's box.
+type Size struct {
+	Name string
+	W, H float64
+}
+
+// The sizes: a figure in a column of a book page (16:10, embed.js's
+// default), and on a phone, where a figure is narrow and tall and the
+// app lays it out stacked (its words and panel under the machines).
+var (
+	Column = Size{Name: "", W: 720, H: 450}
+	Phone  = Size{Name: "phone", W: 350, H: 560}
+	Sizes  = []Size{Column, Phone}
 )
 
 // frameStep is the fake clock's step while a figure plays: a 60 Hz frame,
@@ -68,67 +77,84 @@ const playLimit = 10 * time.Minute
 // IDs are the figures that have posters: every scenario in the registry.
 func IDs() []string { return scenarios.IDs() }
 
-// FileName is the name of a figure's poster file in web/posters, in the
-// default theme.
-func FileName(id string, m Moment) string { return ThemedFileName(id, m, Themes()[0]) }
-
-// ThemedFileName is the name of a figure's poster file in web/posters in
-// theme: ID-open.svg in the default theme, ID-open-dark.svg in the dark
-// one (embed.js builds the same names).
-func ThemedFileName(id string, m Moment, theme string) string {
-	if theme == Themes()[0] {
-		return id + "-" + string(m) + ".svg"
-	}
-	return id + "-" + string(m) + "-" + theme + ".svg"
+// Poster is one still picture of a figure: at a moment of its story, in a
+// theme, at a size.
+type Poster struct {
+	ID     string
+	Moment Moment
+	Theme  string
+	Size   Size
 }
 
-// Frame returns the frame the app builds for figure id at moment m, in
-// the default theme.
-func Frame(id string, m Moment) (*frame.Frame, error) { return ThemedFrame(id, m, Themes()[0]) }
+// All is every poster of every figure.
+func All() []Poster {
+	var out []Poster
+	for _, id := range IDs() {
+		for _, m := range Moments {
+			for _, theme := range Themes() {
+				for _, size := range Sizes {
+					out = append(out, Poster{ID: id, Moment: m, Theme: theme, Size: size})
+				}
+			}
+		}
+	}
+	return out
+}
 
-// ThemedFrame returns the frame the app builds for figure id at moment m
-// when the figure is set to theme (data-theme on its div).
-func ThemedFrame(id string, m Moment, theme string) (*frame.Frame, error) {
-	a, err := open(id, theme)
+// FileName is the poster's file in web/posters: ID-open.svg for the
+// opening at a column's size in the default theme, then "-phone" for a
+// phone's size and "-dark" for the dark theme, as in
+// ID-key-phone-dark.svg (embed.js builds the same names).
+func (p Poster) FileName() string {
+	name := p.ID + "-" + string(p.Moment)
+	if p.Size.Name != "" {
+		name += "-" + p.Size.Name
+	}
+	if p.Theme != Themes()[0] {
+		name += "-" + p.Theme
+	}
+	return name + ".svg"
+}
+
+// Frame is the frame the app builds for the poster's figure at its moment,
+// size and theme (data-theme on its div).
+func (p Poster) Frame() (*frame.Frame, error) {
+	a, err := open(p.ID, p.Theme, p.Size)
 	if err != nil {
 		return nil, err
 	}
-	switch m {
+	switch p.Moment {
 	case Opening:
 	case Key:
 		if err := playToLastStep(a); err != nil {
-			return nil, fmt.Errorf("poster %s: %w", id, err)
+			return nil, fmt.Errorf("poster %s: %w", p.ID, err)
 		}
 	default:
-		return nil, fmt.Errorf("poster %s: no moment called %q (known: %s, %s)", id, m, Opening, Key)
+		return nil, fmt.Errorf("poster %s: no moment called %q (known: %s, %s)", p.ID, p.Moment, Opening, Key)
 	}
 	return a.Frame(), nil
 }
 
-// SVG is figure id's poster at moment m in the default theme.
-func SVG(id string, m Moment) ([]byte, error) { return ThemedSVG(id, m, Themes()[0]) }
-
-// ThemedSVG is figure id's poster at moment m in theme: the same frame as
-// the default one but for its colours, painted with the theme's palette.
-func ThemedSVG(id string, m Moment, theme string) ([]byte, error) {
-	f, err := ThemedFrame(id, m, theme)
+// SVG is the poster: its frame painted with its theme's palette.
+func (p Poster) SVG() ([]byte, error) {
+	f, err := p.Frame()
 	if err != nil {
 		return nil, err
 	}
-	s, err := scenarios.Get(id)
+	s, err := scenarios.Get(p.ID)
 	if err != nil {
 		return nil, err
 	}
 	what := "its opening"
-	if m == Key {
+	if p.Moment == Key {
 		what = "its key moment"
 	}
 	return svg.Paint(f, svg.Options{Title: s.Title + ": " + what}), nil
 }
 
-// open makes the app as embed.js opens figure id in theme, at the
-// poster's size, measuring text as the browser app does.
-func open(id, theme string) (*app.App, error) {
+// open makes the app as embed.js opens figure id in theme, at a poster's
+// size, measuring text as the browser app does.
+func open(id, theme string, size Size) (*app.App, error) {
 	if _, err := scenarios.Get(id); err != nil {
 		return nil, err
 	}
@@ -137,7 +163,7 @@ func open(id, theme string) (*app.App, error) {
 	}
 	p := viz.DefaultParams()
 	p.Scenario, p.Embed, p.Theme = id, true, theme
-	return app.New(app.Options{Params: p, Width: Width, Height: Height, Measure: fonts.Measure,
+	return app.New(app.Options{Params: p, Width: size.W, Height: size.H, Measure: fonts.Measure,
 		Scenarios: session.BuiltinScenarios(), BaseURL: "index.html"})
 }
 

@@ -22,20 +22,16 @@ const committed = "../../../web/posters"
 // else is there.
 func TestPostersAreCurrent(t *testing.T) {
 	want := map[string]bool{}
-	for _, id := range IDs() {
-		for _, m := range Moments {
-			for _, theme := range Themes() {
-				name := ThemedFileName(id, m, theme)
-				want[name] = true
-				got, err := ThemedSVG(id, m, theme)
-				require.NoError(t, err)
-				old, err := os.ReadFile(filepath.Join(committed, name))
-				if !assert.NoError(t, err, "figure %s has no %s poster in the %s theme: run make posters", id, m, theme) {
-					continue
-				}
-				assert.True(t, string(old) == string(got), "web/posters/%s is not what the code draws now: run make posters", name)
-			}
+	for _, p := range All() {
+		name := p.FileName()
+		want[name] = true
+		got, err := p.SVG()
+		require.NoError(t, err)
+		old, err := os.ReadFile(filepath.Join(committed, name))
+		if !assert.NoError(t, err, "figure %s has no %s poster: run make posters", p.ID, name) {
+			continue
 		}
+		assert.True(t, string(old) == string(got), "web/posters/%s is not what the code draws now: run make posters", name)
 	}
 	files, err := filepath.Glob(filepath.Join(committed, "*.svg"))
 	require.NoError(t, err)
@@ -58,14 +54,14 @@ func TestPostersAreCurrent(t *testing.T) {
 // the opening poster its first, and they differ.
 func TestKeyMomentIsTheLastStep(t *testing.T) {
 	for _, id := range []string{"majority", "two-leaders"} {
-		open, err := Frame(id, Opening)
+		open, err := Poster{id, Opening, "light", Column}.Frame()
 		require.NoError(t, err)
-		key, err := Frame(id, Key)
+		key, err := Poster{id, Key, "light", Column}.Frame()
 		require.NoError(t, err)
 		require.NotNil(t, open.Caption)
 		require.NotNil(t, key.Caption)
-		a, _ := SVG(id, Opening)
-		b, _ := SVG(id, Key)
+		a, _ := Poster{id, Opening, "light", Column}.SVG()
+		b, _ := Poster{id, Key, "light", Column}.SVG()
 		assert.NotEqual(t, string(a), string(b), "%s: the opening and the key moment look the same", id)
 		assert.Contains(t, string(a), "Step 1 of", "%s: the opening is not the first step", id)
 		assert.NotContains(t, string(b), "Step 1 of", "%s: the key moment is the first step", id)
@@ -77,35 +73,36 @@ func TestKeyMomentIsTheLastStep(t *testing.T) {
 // palette: its background is the dark theme's, the light one's is absent,
 // and the files are named as embed.js asks for them.
 func TestDarkPosterIsTheSameFrameInDarkColours(t *testing.T) {
-	assert.Equal(t, "majority-key.svg", FileName("majority", Key))
-	assert.Equal(t, "majority-key-dark.svg", ThemedFileName("majority", Key, "dark"))
+	assert.Equal(t, "majority-key.svg", Poster{"majority", Key, "light", Column}.FileName())
+	assert.Equal(t, "majority-key-dark.svg", Poster{"majority", Key, "dark", Column}.FileName())
+	assert.Equal(t, "majority-open-phone-dark.svg", Poster{"majority", Opening, "dark", Phone}.FileName())
 	for _, m := range Moments {
-		light, err := Frame("majority", m)
+		light, err := Poster{"majority", m, "light", Column}.Frame()
 		require.NoError(t, err)
-		dark, err := ThemedFrame("majority", m, "dark")
+		dark, err := Poster{"majority", m, "dark", Column}.Frame()
 		require.NoError(t, err)
 		dark.Theme = light.Theme
 		assert.Equal(t, light, dark, "%s: the dark frame differs from the light one in more than its theme", m)
 
-		lightSVG, err := SVG("majority", m)
+		lightSVG, err := Poster{"majority", m, "light", Column}.SVG()
 		require.NoError(t, err)
-		darkSVG, err := ThemedSVG("majority", m, "dark")
+		darkSVG, err := Poster{"majority", m, "dark", Column}.SVG()
 		require.NoError(t, err)
 		bg := func(c uint32) string { return fmt.Sprintf("#%06x", c) }
 		assert.Contains(t, string(darkSVG), bg(palette.Dark().BG), "%s: no dark background", m)
 		assert.NotContains(t, string(darkSVG), bg(palette.Light().BG), "%s: the light background in the dark poster", m)
 		assert.Contains(t, string(lightSVG), bg(palette.Light().BG), "%s: no light background", m)
 	}
-	_, err := ThemedSVG("majority", Key, "sepia")
+	_, err := Poster{"majority", Key, "sepia", Column}.SVG()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"sepia"`)
 }
 
 // TestSamePosterTwice: making a poster twice gives the same bytes.
 func TestSamePosterTwice(t *testing.T) {
-	a, err := SVG("two-worlds", Key)
+	a, err := Poster{"two-worlds", Key, "light", Phone}.SVG()
 	require.NoError(t, err)
-	b, err := SVG("two-worlds", Key)
+	b, err := Poster{"two-worlds", Key, "light", Phone}.SVG()
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 }
@@ -113,10 +110,10 @@ func TestSamePosterTwice(t *testing.T) {
 // TestBadFigureOrMoment: an unknown figure or moment is an error that
 // names it.
 func TestBadFigureOrMoment(t *testing.T) {
-	_, err := SVG("no-such-figure", Key)
+	_, err := Poster{"no-such-figure", Key, "light", Column}.SVG()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no-such-figure")
-	_, err = SVG("majority", Moment("middle"))
+	_, err = Poster{"majority", Moment("middle"), "light", Column}.SVG()
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), `"middle"`), err.Error())
 }
@@ -127,7 +124,7 @@ func BenchmarkPoster(b *testing.B) {
 	for _, m := range Moments {
 		b.Run(string(m), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := SVG("majority", m); err != nil {
+				if _, err := (Poster{"majority", m, "light", Column}).SVG(); err != nil {
 					b.Fatal(err)
 				}
 			}
