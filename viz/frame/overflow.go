@@ -51,7 +51,9 @@ type fitCheck struct {
 	out     []string
 }
 
-func (c *fitCheck) bad(format string, args ...any) { c.out = append(c.out, fmt.Sprintf(format, args...)) }
+func (c *fitCheck) bad(format string, args ...any) {
+	c.out = append(c.out, fmt.Sprintf(format, args...))
+}
 
 // box is where text t is drawn: its em box, room enough for capitals and
 // descenders.
