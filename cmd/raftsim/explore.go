@@ -65,22 +65,12 @@ func (c *cli) explore(args []string) int {
 			return code
 		}
 	}
-	var bug raftcore.Bug
-	if *bugName != "" {
-		var names []string
-		for _, x := range raftcore.Bugs {
-			names = append(names, x.Name)
-			if x.Name == *bugName {
-				bug = x.Bug
-			}
-		}
-		if bug == 0 {
-			return c.inputError("explore", "-bug: unknown bug %q; use one of %s", *bugName, strings.Join(names, ", "))
-		}
+	bug, err := bugNamed(*bugName)
+	if err != nil {
+		return c.inputError("explore", "-bug: %v", err)
 	}
 	began := time.Now()
 	var res explore.Result
-	var err error
 	if start != nil {
 		if bug != 0 {
 			return c.inputError("explore", "-bug goes without -from: the schedule names its own bugs in options.bugs")
@@ -97,21 +87,8 @@ func (c *cli) explore(args []string) int {
 		Exhausted: res.Exhausted, Seconds: secs, StatesPerSecond: float64(res.States) / max(secs, 1e-9), Violations: []raftcore.Violation{}}
 	ce := res.Counterexample
 	if ce != nil {
-		rep.Violations = ce.Violations
-		link, err := timeline.EncodeLink(timeline.Link{Config: ce.Schedule.Config(), Actions: ce.Schedule.Actions})
-		if err != nil {
-			fmt.Fprintf(c.stderr, "raftsim explore: making the share link: %v\n", err)
-			return exitViolation
-		}
-		rep.Counterexample = &exploreCounterexample{Schedule: ce.Schedule, Link: *base + "?link=" + link}
-		for _, a := range ce.Schedule.Actions {
-			rep.Counterexample.Steps = append(rep.Counterexample.Steps, a.String())
-		}
-		if *schedulePath != "" {
-			data, _ := json.MarshalIndent(ce.Schedule, "", "  ")
-			if err := os.WriteFile(*schedulePath, append(data, '\n'), 0o644); err != nil {
-				return c.inputError("explore", "-schedule: %v", err)
-			}
+		if code, ok := c.keepCounterexample(&rep, ce, *base, *schedulePath); !ok {
+			return code
 		}
 	}
 	if code := c.writeJSON(rep); code != exitOK {
@@ -119,16 +96,7 @@ func (c *cli) explore(args []string) int {
 	}
 	switch {
 	case ce != nil:
-		v := ce.Violations[0]
-		fmt.Fprintf(c.stderr, "raftsim explore: %s after %d steps: %s\n", v.Rule, ce.Steps(), v.Text)
-		for i, a := range ce.Schedule.Actions {
-			fmt.Fprintf(c.stderr, "  %2d. %s\n", i+1, a.String())
-		}
-		if *schedulePath != "" {
-			fmt.Fprintf(c.stderr, "raftsim explore: replay with: raftsim run -f %s\n", *schedulePath)
-		} else {
-			fmt.Fprintf(c.stderr, "raftsim explore: add -schedule FILE to save the run for raftsim run -f\n")
-		}
+		c.tellCounterexample(ce, *schedulePath)
 		return exitViolation
 	case !res.Exhausted:
 		fmt.Fprintf(c.stderr, "raftsim explore: stopped at -max-states %d before the space within %s was exhausted\n", b.MaxStates, b)
@@ -136,6 +104,59 @@ func (c *cli) explore(args []string) int {
 	}
 	fmt.Fprintf(c.stderr, "raftsim explore: %s: %d distinct states, no rule broken (%.0f states/s)\n", b, res.States, rep.StatesPerSecond)
 	return exitOK
+}
+
+// bugNamed is the deliberate bug -bug names: none for "", an error listing
+// the known names for any other unknown name.
+func bugNamed(name string) (raftcore.Bug, error) {
+	if name == "" {
+		return 0, nil
+	}
+	var names []string
+	for _, x := range raftcore.Bugs {
+		if x.Name == name {
+			return x.Bug, nil
+		}
+		names = append(names, x.Name)
+	}
+	return 0, fmt.Errorf("unknown bug %q; use one of %s", name, strings.Join(names, ", "))
+}
+
+// keepCounterexample puts a shortest run to a broken rule into the report,
+// with its share link, and saves it as a schedule where -schedule asks.
+func (c *cli) keepCounterexample(rep *exploreReport, ce *explore.Counterexample, base, schedulePath string) (int, bool) {
+	rep.Violations = ce.Violations
+	link, err := timeline.EncodeLink(timeline.Link{Config: ce.Schedule.Config(), Actions: ce.Schedule.Actions})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "raftsim explore: making the share link: %v\n", err)
+		return exitViolation, false
+	}
+	rep.Counterexample = &exploreCounterexample{Schedule: ce.Schedule, Link: base + "?link=" + link}
+	for _, a := range ce.Schedule.Actions {
+		rep.Counterexample.Steps = append(rep.Counterexample.Steps, a.String())
+	}
+	if schedulePath != "" {
+		data, _ := json.MarshalIndent(ce.Schedule, "", "  ")
+		if err := os.WriteFile(schedulePath, append(data, '\n'), 0o644); err != nil {
+			return c.inputError("explore", "-schedule: %v", err), false
+		}
+	}
+	return exitOK, true
+}
+
+// tellCounterexample says on stderr which rule broke, the steps that broke
+// it, and how to replay them.
+func (c *cli) tellCounterexample(ce *explore.Counterexample, schedulePath string) {
+	v := ce.Violations[0]
+	fmt.Fprintf(c.stderr, "raftsim explore: %s after %d steps: %s\n", v.Rule, ce.Steps(), v.Text)
+	for i, a := range ce.Schedule.Actions {
+		fmt.Fprintf(c.stderr, "  %2d. %s\n", i+1, a.String())
+	}
+	if schedulePath != "" {
+		fmt.Fprintf(c.stderr, "raftsim explore: replay with: raftsim run -f %s\n", schedulePath)
+	} else {
+		fmt.Fprintf(c.stderr, "raftsim explore: add -schedule FILE to save the run for raftsim run -f\n")
+	}
 }
 
 // startState plays the schedule in file to its end, the state -from
