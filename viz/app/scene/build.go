@@ -273,14 +273,6 @@ func (b *Builder) buildNodes() {
 	}
 }
 
-// keepOnStage is where to centre text of size size meant to be centred
-// at x: there, or as near as keeps it on the stage.
-func (b *Builder) keepOnStage(x float64, text string, size float64) float64 {
-	half := b.Measure(text, size)/2 + 2
-	st := b.lay().Canvas
-	return math.Max(st.X+half, math.Min(x, st.Right()-half))
-}
-
 // discName is a machine's name as its disc shows it: whole if it fits
 // room at size 8 or more, else its end after the last dash ("3" for
 // etcd-3), which the log rows, with more room, spell out.

@@ -92,9 +92,5 @@ func New(measure func(string, float64) float64) *Builder {
 // Measure is the width of s at size, in the host's font.
 func (b *Builder) Measure(s string, size float64) float64 { return b.text.measure(s, size) }
 
-// frameOf is the frame last built, for parts of the frame that read what
-// was built before them.
-func (b *Builder) frameOf() *frame.Frame { return &b.frame }
-
 // nodeID converts a layout index to a machine id.
 func nodeID(i int) raftcore.NodeID { return raftcore.NodeID(i + 1) }
