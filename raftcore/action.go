@@ -515,6 +515,7 @@ func (w *World) pause(id NodeID) {
 	}
 	m.status = StatusPaused
 	m.tickGen++
+	m.workGen++
 }
 
 func (w *World) resume(id NodeID) {
@@ -552,6 +553,7 @@ func (w *World) crash(id NodeID) {
 	}
 	m.status = StatusCrashed
 	m.tickGen++
+	m.workGen++
 	for _, msg := range m.work {
 		w.recordDrop(msg, DropMachineDown)
 	}

@@ -2,6 +2,8 @@ package raftcore
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -328,4 +330,45 @@ func TestLeaseEndIsWhenVotesAreHeardAgain(t *testing.T) {
 			t.Errorf("follower %d: LeaseEnd %d after its lease ran out, want now", id, c.LeaseEnd(id))
 		}
 	}
+}
+
+func loadScheduleFile(t *testing.T, name string) Schedule {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSchedule(data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
+// TestSlowedMachineWithATimerCatchesUp: a machine slowed while messages
+// pile up in its queue, whose election timer is then set ("timer"), keeps
+// handling its queue. Setting the timer re-phases the machine's clock; it
+// must not abandon the event that works through the queue, or the machine
+// would stay up and deaf for good: campaigning, never catching up, and
+// timing out its own clients' requests.
+func TestSlowedMachineWithATimerCatchesUp(t *testing.T) {
+	w, err := loadScheduleFile(t, "slowed-machine-timer.json").Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead := leaders(w)
+	if len(lead) != 1 {
+		t.Fatalf("leaders at the end: %v", lead)
+	}
+	n := w.Node(3)
+	if n.Role() != RoleFollower || n.Lead() != lead[0] || n.Commit() != w.Node(lead[0]).Commit() || w.Backlog(3) != 0 {
+		t.Errorf("machine 3 is %s following %d with commit %d and %d messages waiting; the leader %d has commit %d",
+			n.Role(), n.Lead(), n.Commit(), w.Backlog(3), lead[0], w.Node(lead[0]).Commit())
+	}
+	for _, op := range w.Ops() {
+		if op.Node == 3 && op.Result != OpOK {
+			t.Errorf("%s %d at machine 3: %s (%s)", op.Kind, op.ID, op.Result, op.Reason)
+		}
+	}
+	noViolations(t, w)
 }

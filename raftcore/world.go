@@ -38,7 +38,17 @@ type machine struct {
 	// offsetUs is how far the machine's clock was from true time at
 	// offsetAt, when its rate last changed (ClockOffsetUs).
 	offsetUs, offsetAt int64
-	tickGen            uint64
+	// tickGen is the generation of the machine's pending tick: a tick
+	// event of another generation was abandoned (the machine stopped, or
+	// its clock was re-phased by "timer") and does nothing.
+	tickGen uint64
+	// workGen is the generation of the pending message-processing event,
+	// abandoned only when the machine stops (pause, crash). It is not
+	// tickGen: re-phasing the clock must leave the queue's event alone,
+	// since a new one is scheduled only when the queue goes from empty to
+	// one message, and a backlog whose event was abandoned would never be
+	// handled (the machine would stay up and deaf for good).
+	workGen uint64
 	// nextTick is when the machine's next tick of generation tickGen is
 	// due; TimerDue counts from it.
 	nextTick  int64
