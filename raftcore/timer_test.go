@@ -370,5 +370,8 @@ func TestSlowedMachineWithATimerCatchesUp(t *testing.T) {
 			t.Errorf("%s %d at machine 3: %s (%s)", op.Kind, op.ID, op.Result, op.Reason)
 		}
 	}
+	if v := w.Liveness(); v.Verdict != Live {
+		t.Errorf("liveness: %+v", v)
+	}
 	noViolations(t, w)
 }

@@ -121,6 +121,8 @@ type World struct {
 	// zoneOf is the zone (an index into cfg.Zones) each machine sits in
 	// now, index 0 unused; nil without zones.
 	zoneOf []int
+	// live is what the liveness judge needs to remember (liveness.go).
+	live liveWatch
 }
 
 // NewWorld builds a world from a validated configuration.
@@ -415,6 +417,7 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 			Text: rc.From.String() + "->" + rc.To.String() + ": " + rc.Cause.String()})
 		if rc.To == RoleLeader {
 			w.checker.onLeader(id, rc.Term)
+			w.live.elected = w.now
 		}
 	}
 	n.roleChanges = n.roleChanges[:0]
@@ -440,6 +443,7 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 	}
 	if before.valid && n.commit != before.commit {
 		w.record(TraceEvent{Kind: TraceCommit, Node: id, Term: n.term, Index: n.commit})
+		w.live.commitRose(w.now, n.commit, w.markHorizon())
 		w.checker.onCommit(id)
 	}
 	for {
@@ -525,6 +529,7 @@ func (w *World) Clone() *World {
 	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
+	c.live = w.live.clone()
 	return &c
 }
 

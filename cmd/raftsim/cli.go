@@ -80,9 +80,10 @@ Exit status:
   0  no rule was broken; naive-copy and failover runs exit 0 even when they
      break rules (that is what they show), unless -strict is given, and so
      does a figure that breaks only the rule it sets out to show
-  1  a rule was broken in a raft run (any run with -strict), a
-     scenario did not show what it is for, or explore found a broken
-     rule or stopped at -max-states
+  1  a rule was broken in a raft run (any run with -strict), a raft
+     run was not live once calm (the summary's liveness), a scenario
+     did not show what it is for, or explore found a broken rule or
+     stopped at -max-states
   2  bad input: flags, an unreadable file, invalid JSON, a field out of
      range, or an unknown scenario; the message names the field
 
@@ -187,7 +188,8 @@ func (c *cli) writeJSON(v any) int {
 
 // verdict is the exit code for a finished run: a broken rule fails a raft
 // run, while naive-copy and failover break rules by design and only fail
-// with -strict. A lost update is not a broken rule: Raft does not promise
+// with -strict. A raft run that the liveness judge finds not live fails
+// too: a machine that never catches up breaks no safety rule. A lost update is not a broken rule: Raft does not promise
 // to prevent it (it is the lesson of the figure versioned-truth), so it is
 // reported and fails the run only with -strict.
 func (c *cli) verdict(s raftcore.Summary, strict bool) int {
@@ -200,6 +202,11 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 		} else {
 			fmt.Fprintf(c.stderr, "raftsim: %s; -strict makes this exit 1\n", what)
 		}
+	}
+	if s.Liveness.Verdict == raftcore.NotLive {
+		// Only raft is judged: the naive protocols promise no progress.
+		fmt.Fprintf(c.stderr, "raftsim: not live: %s\n", strings.Join(s.Liveness.Problems, "; "))
+		code = exitViolation
 	}
 	if len(s.ViolationCounts) == 0 {
 		return code

@@ -353,6 +353,30 @@ func TestRaftViolationExitsOne(t *testing.T) {
 	}
 }
 
+// TestLivenessIsReported: the slowed machine whose timer was set while
+// messages waited catches up, and the summary says the run is live; a raft
+// run the judge finds not live exits 1 and says why, as a broken rule
+// does, while a naive protocol is never judged.
+func TestLivenessIsReported(t *testing.T) {
+	s := summary(t, mustRun(t, exitOK, "", "run", "-f", "../../raftcore/testdata/slowed-machine-timer.json"))
+	if s.Liveness.Verdict != raftcore.Live || s.Liveness.CalmSinceMs != 2500 {
+		t.Fatalf("liveness: %+v", s.Liveness)
+	}
+	stuck := raftcore.Summary{Protocol: raftcore.ProtocolRaft, Liveness: raftcore.Liveness{Verdict: raftcore.NotLive,
+		Problems: []string{"machine 3 is pre-candidate in term 1, not following 1, the leader of term 1"}}}
+	var errOut bytes.Buffer
+	c := &cli{stderr: &errOut}
+	if code := c.verdict(stuck, false); code != exitViolation || !strings.Contains(errOut.String(), "raftsim: not live: machine 3 is pre-candidate") {
+		t.Fatalf("not live: exit %d, stderr %q", code, errOut.String())
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, exitOK, "", "run", "-scenario", "three-answers")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Liveness.Verdict != raftcore.NotJudged || !strings.Contains(s.Liveness.Note, "naive-copy promises no progress") {
+		t.Fatalf("naive-copy: %+v", s.Liveness)
+	}
+}
+
 // TestDuplicatedWriteExitsOneWithoutSessions plays the duplicated-proposal
 // examples: with sessions off the write applied twice is an exactly-once
 // violation and exit 1; with them on the run is clean and the read sees b.
