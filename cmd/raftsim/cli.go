@@ -220,18 +220,18 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 	return exitViolation
 }
 
-// staleVerdicts names the reads porcupine found not linearizable, if any,
-// after the rules a run broke: the client's side of a stale read, from
-// what clients saw rather than from the logs.
+// staleVerdicts names the reads and compare-and-swaps porcupine found not
+// linearizable, if any, after the rules a run broke: the client's side of
+// a stale read, from what clients saw rather than from the logs.
 func staleVerdicts(s raftcore.Summary) string {
 	var reads []string
 	for _, op := range s.Ops {
 		switch {
 		case op.Verdict != string(linearize.Stale):
 		case op.Missed != 0:
-			reads = append(reads, fmt.Sprintf("read %d (it missed write %d)", op.ID, op.Missed))
+			reads = append(reads, fmt.Sprintf("%s %d (it missed write %d)", op.Kind, op.ID, op.Missed))
 		default:
-			reads = append(reads, fmt.Sprintf("read %d", op.ID))
+			reads = append(reads, fmt.Sprintf("%s %d", op.Kind, op.ID))
 		}
 	}
 	if len(reads) == 0 {
