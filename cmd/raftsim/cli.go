@@ -57,7 +57,7 @@ Flags:
   -trace FILE       also write every trace event to FILE, one JSON object a line
   -strict           exit 1 on any violation, also for naive-copy and failover
                     and for the rule a figure sets out to show broken
-  -nodes N          random: cluster size, 1 to 9 (default: 3, 5 or 7 by seed)
+  -nodes N          random: cluster size, 1 to 9 (default: 2 to 9 by seed)
   -protocol P       random: raft, naive-copy or failover (default raft)
   -run              random: print the summary instead of the schedule
   -terms N          explore: highest term a machine may reach (default 2)
