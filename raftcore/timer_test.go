@@ -375,3 +375,53 @@ func TestSlowedMachineWithATimerCatchesUp(t *testing.T) {
 	}
 	noViolations(t, w)
 }
+
+// TestForcedElectionInsideTheLease: with every clock exact and nothing
+// paused, a lease read can still be stale when elections are forced early.
+// The leader is cut off; it goes on trusting its lease until its next
+// CheckQuorum check fails, one to two election timeouts later. The two
+// others, their timers set to run out at once, drop their leader, vote for
+// each other and commit a write long before that.
+// A lease read at the old leader answers from its old state and the
+// checker flags it; a ReadIndex read there waits instead.
+func TestForcedElectionInsideTheLease(t *testing.T) {
+	for _, mode := range []ReadMode{ReadLease, ReadLinearizable} {
+		w := newTestWorld(t, func(c *Config) { c.Nodes = 3 })
+		old := waitSettled(t, w, 5_000)
+		mustApply(t, w, Action{Do: DoWrite, Node: int(old), Key: "k", Value: "a"})
+		w.RunFor(500_000)
+		var rest []int
+		for id := 1; id <= 3; id++ {
+			if NodeID(id) != old {
+				rest = append(rest, id)
+			}
+		}
+		mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{int(old)}, rest}})
+		for _, id := range rest {
+			mustApply(t, w, Action{Do: DoTimer, Node: id, Ms: 1})
+		}
+		w.RunFor(400_000)
+		mustApply(t, w, Action{Do: DoWrite, Node: rest[0], Key: "k", Value: "b"})
+		w.RunFor(400_000)
+		write, _ := w.Op(len(w.Ops()))
+		require.Equal(t, OpOK, write.Result, "the majority's side elects and commits at once")
+		end, leads := w.LeaderLeaseEnd(old)
+		require.True(t, leads, "the old leader still trusts its lease")
+		require.Greater(t, end, w.Now())
+		for i := 1; i <= 3; i++ {
+			require.Equal(t, 1.0, w.Drift(NodeID(i)), "every clock is exact")
+		}
+
+		mustApply(t, w, Action{Do: DoRead, Node: int(old), Key: "k", Mode: mode})
+		w.RunFor(10_000)
+		read, _ := w.Op(len(w.Ops()))
+		if mode == ReadLease {
+			assert.Equal(t, OpOK, read.Result)
+			assert.Equal(t, "a", read.ReadValue, "answered from the old state")
+			assert.Equal(t, 1, w.ViolationCount(RuleStaleRead), "the checker flags it")
+		} else {
+			assert.False(t, read.Done(), "a ReadIndex read waits for a majority it cannot reach")
+			noViolations(t, w)
+		}
+	}
+}
