@@ -147,29 +147,45 @@ type livenessTimes struct {
 	// into line: its next heartbeat (H·T + L), then a probe per term in
 	// which a follower's log can differ from its own (the rejection's hint
 	// skips a term at a time; there are at most as many as its term), and
-	// a round trip per window of entries flow control lets through
-	// (max_entries_per_msg × max_inflight), each a round trip, 2L.
+	// a round trip per window of entries, each 2L.
 	catchUp int64
-	// settle is how long a follower may take to learn a commit, and a
-	// request to be answered: a request travels to the leader (L), is
-	// replicated or confirmed in a round trip (2L), and its machine learns
-	// the outcome as any follower learns a commit, with the next append or
-	// heartbeat (H·T + L), give or take a tick: H·T + T + 4L.
+	// settle is how long a request takes when nothing is queued: it
+	// travels to the leader (L), is replicated in a round trip (2L), and
+	// its machine learns the commit with the next append or heartbeat
+	// (H·T + L), give or take a tick: H·T + T + 4L. It bounds how long a
+	// machine takes to learn a commit (the request's path is the longest
+	// way to it), and a client that gives up sooner is not failed by the
+	// cluster. A follower further behind needs a round trip (2L) more per
+	// window it lacks (see behind).
 	settle int64
+	// window is how many entries flow control lets the leader send a
+	// follower in one round trip: max_entries_per_msg × max_inflight.
+	window uint64
+	lat    int64
 }
 
 func (w *World) livenessTimes(lead NodeID) livenessTimes {
 	tick := int64(w.cfg.TickMs) * 1000
 	e, h := int64(w.cfg.ElectionTicks), int64(w.cfg.HeartbeatTicks)
 	lat := w.slowestLink()
-	t := livenessTimes{round: 2*e*tick + tick + 4*lat, settle: h*tick + tick + 4*lat}
+	t := livenessTimes{round: 2*e*tick + tick + 4*lat, settle: h*tick + tick + 4*lat, lat: lat,
+		window: uint64(w.cfg.MaxEntriesPerMsg) * uint64(w.cfg.MaxInflight)}
 	if lead != None {
 		n := w.nodes[lead]
-		window := uint64(w.cfg.MaxEntriesPerMsg) * uint64(w.cfg.MaxInflight)
-		probes := int64(n.term) + 1 + int64((n.log.lastIndex()+window-1)/window)
+		probes := int64(n.term) + 1 + t.windows(n.log.lastIndex())
 		t.catchUp = h*tick + lat + probes*2*lat
 	}
 	return t
+}
+
+// windows is how many windows of entries make up gap.
+func (t livenessTimes) windows(gap uint64) int64 { return int64((gap + t.window - 1) / t.window) }
+
+// behind is how long a follower gap entries behind its leader may take to
+// learn the commit the leader had: settle, and a round trip per window of
+// the gap beyond the first (a burst of writes fills the pipeline).
+func (t livenessTimes) behind(gap uint64) int64 {
+	return t.settle + max(t.windows(gap)-1, 0)*2*t.lat
 }
 
 // slowestLink is the longest one-way latency of any link now.
@@ -189,12 +205,12 @@ func (w *World) slowestLink() int64 {
 //
 // Once the calm has lasted a round, a leader that has led since then (or
 // since it was elected, if later) must within catchUp have every machine
-// following it in its term; from then on, each machine must hold the
-// commit index the cluster had settle ago, and every request sent must be
-// answered (done or, for a compare-and-swap, refused on its revision)
-// within settle. Until a leader has settled so long, the run is not
-// judged, unless the calm has lasted livenessElectionRounds rounds: then
-// it is not live.
+// following it in its term. From then on, each machine must hold the
+// commit index the cluster had a settle time ago (more for a machine
+// that many entries behind), and every request sent must be answered:
+// done, or for a compare-and-swap refused on its revision. Until a leader
+// has settled so long, the run is not judged, unless the calm has lasted
+// livenessElectionRounds rounds: then it is not live.
 func (w *World) Liveness() Liveness {
 	calm := w.live.calmSince
 	v := Liveness{Verdict: NotJudged, CalmSinceMs: usToMs(calm)}
@@ -227,7 +243,7 @@ func (w *World) Liveness() Liveness {
 		return v
 	}
 	v.JudgedAtMs = usToMs(start + t.catchUp)
-	v.Problems = w.stalled(lead, start+t.catchUp, t.settle)
+	v.Problems = w.stalled(lead, start+t.catchUp, t)
 	v.Verdict = Live
 	if len(v.Problems) > 0 {
 		v.Verdict = NotLive
@@ -291,56 +307,49 @@ func (w *World) settledLeader() NodeID {
 }
 
 // stalled lists what failed to progress under leader lead: from from on,
-// every machine follows it, holds the commit index the cluster had settle
-// ago, and has every request sent to it answered within settle.
-func (w *World) stalled(lead NodeID, from, settle int64) []string {
+// every machine follows it, holds the commit index the cluster had a little
+// earlier (t.behind), and has every request sent to it answered.
+func (w *World) stalled(lead NodeID, from int64, t livenessTimes) []string {
 	var out []string
 	add := func(format string, args ...any) {
 		if len(out) < maxLivenessProblems {
 			out = append(out, fmt.Sprintf(format, args...))
 		}
 	}
-	want := w.live.highAt(w.now - settle)
+	l := w.nodes[lead]
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		id := NodeID(i)
 		n := w.nodes[i]
-		if id != lead && (n.role != RoleFollower || n.lead != lead || n.term != w.nodes[lead].term) {
-			add("machine %s is %s in term %d, not following %s, the leader of term %d", w.cfg.Name(id), n.role, n.term, w.cfg.Name(lead), w.nodes[lead].term)
+		if id != lead && (n.role != RoleFollower || n.lead != lead || n.term != l.term) {
+			add("machine %s is %s in term %d, not following %s, the leader of term %d", w.cfg.Name(id), n.role, n.term, w.cfg.Name(lead), l.term)
 		}
-		if n.commit < want {
-			add("machine %s's commit index is %d; the cluster's was %d by %g ms", w.cfg.Name(id), n.commit, want, usToMs(w.now-settle))
+		by := w.now - t.behind(l.log.lastIndex()-min(n.commit, l.log.lastIndex()))
+		if want := w.live.highAt(by); n.commit < want {
+			add("machine %s's commit index is %d; the cluster's was %d by %g ms", w.cfg.Name(id), n.commit, want, usToMs(by))
 		}
 	}
 	for i := range w.ops {
-		op := &w.ops[i]
-		if op.InvokeUs < from || op.InvokeUs > w.now-settle {
-			continue
-		}
-		if ok, why := answeredWithin(op, settle); !ok {
-			add("%s %d at machine %s, sent at %g ms: %s", op.Kind, op.ID, w.cfg.Name(op.Node), usToMs(op.InvokeUs), why)
+		if op := &w.ops[i]; op.InvokeUs >= from && !answered(op, t.settle) {
+			add("%s %d at machine %s, sent at %g ms: %s (%s)", op.Kind, op.ID, w.cfg.Name(op.Node), usToMs(op.InvokeUs), op.Result, op.Reason)
 		}
 	}
 	return out
 }
 
-// answeredWithin reports whether a request was answered within settle,
-// and if not, how it ended. A refusal etcd makes by design (a lease read
-// with CheckQuorum off) and a client that gave up sooner than settle are
-// not the cluster's doing.
-func answeredWithin(op *Op, settle int64) (bool, string) {
-	switch {
-	case op.Result == OpPending:
-		return false, "no answer yet"
-	case op.Result == OpRefused && op.Refusal == RefusedLeaseNoCheckQuorum:
-		return true, ""
-	case op.Result == OpTimeout && op.CompleteUs-op.InvokeUs < settle:
-		return true, ""
-	case op.Result != OpOK && op.Result != OpConflict:
-		return false, string(op.Result) + " (" + op.Reason + ")"
-	case op.CompleteUs-op.InvokeUs > settle:
-		return false, fmt.Sprintf("answered after %g ms", usToMs(op.CompleteUs-op.InvokeUs))
+// answered reports whether a request that is over was answered: done, or
+// refused on its revision (a compare-and-swap's conflict). A request still
+// waiting may yet be; a refusal etcd makes by design (a lease read with
+// CheckQuorum off) and a client that gave up sooner than a follower may
+// take to learn a commit (settle) are not the cluster's doing. How long an
+// answer took is not held against it: a burst of requests queues.
+func answered(op *Op, settle int64) bool {
+	switch op.Result {
+	case OpPending, OpOK, OpConflict:
+		return true
+	case OpTimeout:
+		return op.CompleteUs-op.InvokeUs < settle
 	}
-	return true, ""
+	return op.Refusal == RefusedLeaseNoCheckQuorum
 }
 
 // AwaitLiveness runs the world on, with no further actions, until the
