@@ -204,21 +204,26 @@ func (k *keyHistory) operations(pick func(raftcore.Op) bool) []porcupine.Operati
 
 // writes is the key's writes as porcupine sees them, but for the swaps
 // whose outcome was learned (judged one by one, as reads are), and without
-// the writes of unknown outcome whose value no read returned, when no
-// revision was observed that the acknowledged writes do not explain.
-// Those can always be placed after everything else (nothing had to wait
-// for them), where they change nothing anyone saw, so the history is
-// linearizable with them exactly when it is without them. Leaving them out
-// keeps the search small: each one would otherwise be free to go anywhere
-// after it was sent.
+// the writes of unknown outcome whose effect nobody can have seen: a put
+// whose value no read returned, when no revision was observed that the
+// acknowledged writes do not explain, and a delete, when nobody found the
+// key absent. Those can always be placed after everything else (nothing
+// had to wait for them), where they change nothing anyone saw, so the
+// history is linearizable with them exactly when it is without them.
+// Leaving them out keeps the search small: each one would otherwise be
+// free to go anywhere after it was sent.
 func (k *keyHistory) writes() []porcupine.Operation {
 	var out []porcupine.Operation
-	unexplained := k.unexplainedRev()
+	unexplained, absent := k.unexplainedRev(), k.foundAbsent()
 	for _, op := range k.ops {
 		if op.Kind == raftcore.DoRead || swap(op) {
 			continue
 		}
-		if OutcomeOf(op) == MaybeHappened && !unexplained && !k.returned(value(op)) {
+		seen := absent
+		if op.Kind != raftcore.DoDelete {
+			seen = unexplained || k.returned(value(op))
+		}
+		if OutcomeOf(op) == MaybeHappened && !seen {
 			continue
 		}
 		if p, ok := k.clock.operation(op); ok {
@@ -254,6 +259,21 @@ func (k *keyHistory) unexplainedRev() bool {
 	}
 	for _, op := range k.ops {
 		if (op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK || swap(op)) && !made[observedRev(op)] {
+			return true
+		}
+	}
+	return false
+}
+
+// foundAbsent reports whether a read or a swap found the key absent: a
+// read that returned nothing, a swap that expected revision 0 and
+// succeeded, or one that failed finding revision 0.
+func (k *keyHistory) foundAbsent() bool {
+	for _, op := range k.ops {
+		switch {
+		case op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK && !op.ReadFound:
+			return true
+		case swap(op) && observedRev(op) == 0:
 			return true
 		}
 	}

@@ -267,3 +267,18 @@ func TestSwapOfUnknownOutcome(t *testing.T) {
 	r = Check([]raftcore.Op{putAt(1, "k", "a", 2, 0, 10), maybe, conflicted(swapAt(3, "k", "c", 2, 0, 9_000_000, 9_000_001), 6)})
 	assert.True(t, r.Linearizable())
 }
+
+// TestDeleteOfUnknownOutcomeMayExplainAnAbsence: a swap expecting the key
+// absent succeeds after a delete whose client never heard back (its
+// machine was paused); the delete must be kept in the history, since it
+// explains the absence the swap found, though no read returned it (seed
+// 37939 of the random runs).
+func TestDeleteOfUnknownOutcomeMayExplainAnAbsence(t *testing.T) {
+	del := timedOut(raftcore.Op{ID: 2, Kind: raftcore.DoDelete, Key: "k", InvokeUs: 20, Result: raftcore.OpOK})
+	r := Check([]raftcore.Op{putAt(1, "k", "a", 2, 0, 10), del, swapAt(3, "k", "b", 0, 7, 9_000_000, 9_000_010)})
+	assert.True(t, r.Linearizable())
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+	// So does a failed swap that found the key absent.
+	r = Check([]raftcore.Op{putAt(1, "k", "a", 2, 0, 10), del, conflicted(swapAt(3, "k", "b", 2, 0, 9_000_000, 9_000_010), 0)})
+	assert.Equal(t, Linearizable, verdictOf(t, r, 3).Verdict)
+}
