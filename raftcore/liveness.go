@@ -10,7 +10,7 @@ import (
 // machine up, at normal speed and with an exact clock for long enough, one
 // leader leads and every machine follows it, every machine has caught up to
 // the commit index the cluster had reached a moment before, and clients'
-// requests are answered in time. A machine that is up but never catches up,
+// requests are answered. A machine that is up but never catches up,
 // or a request that is never answered, breaks no safety rule; only a judge
 // of progress sees it.
 //
@@ -19,7 +19,7 @@ import (
 // machine with a stale log can keep resetting the others' timers (without
 // PreVote). So the judge waits for a leader to settle, for as many election
 // rounds as bad luck could plausibly need (livenessElectionRounds), and
-// then holds the cluster to a bound that is certain (livenessDue).
+// then holds the cluster to bounds that are certain (livenessTimes).
 
 // Liveness is the liveness judge's verdict on a run as it stands now.
 type Liveness struct {
@@ -79,9 +79,11 @@ type commitMark struct {
 	index uint64
 }
 
-// markHorizon is how far back the judge may ask for the highest commit
-// index: its settling time (livenessBounds) at the longest latency an
-// action may set, 60 seconds, with room to spare.
+// markHorizon is how far back the judge asks for the highest commit index:
+// a settle time (livenessTimes) at the longest latency an action may set,
+// 60 seconds, with room to spare. Asked further back, for a follower very
+// far behind, it answers no higher than the truth, which only spares the
+// follower.
 func (w *World) markHorizon() int64 {
 	return 4*60_000_000 + 4*int64(w.cfg.HeartbeatTicks*w.cfg.TickMs)*1000
 }
