@@ -370,9 +370,7 @@ func (w *World) Apply(a Action) error {
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)
 	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), verb: verbCode(a.Do), Text: a.String()})
-	if !a.Do.client() {
-		w.live.disturbed(w.now)
-	}
+	w.live.noteAction(a.Do, w.now)
 	wasSplit := w.split()
 	switch a.Do {
 	case DoPartition:

@@ -94,9 +94,13 @@ func (v Verb) client() bool {
 	return v == DoWrite || v == DoDelete || v == DoRead || v == DoControl
 }
 
-// disturbed records an action that is not a client's: the calm starts
-// again.
-func (l *liveWatch) disturbed(now int64) { l.calmSince = now }
+// noteAction records an action: one that is not a client's starts the
+// calm again.
+func (l *liveWatch) noteAction(v Verb, now int64) {
+	if !v.client() {
+		l.calmSince = now
+	}
+}
 
 // commitRose notes that a machine's commit index is now index.
 func (l *liveWatch) commitRose(now int64, index uint64, horizon int64) {
