@@ -370,6 +370,7 @@ func (w *World) Apply(a Action) error {
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)
 	w.record(TraceEvent{Kind: TraceFault, Node: NodeID(a.Node), verb: verbCode(a.Do), Text: a.String()})
+	w.live.noteAction(a.Do, w.now)
 	wasSplit := w.split()
 	switch a.Do {
 	case DoPartition:
@@ -515,6 +516,7 @@ func (w *World) pause(id NodeID) {
 	}
 	m.status = StatusPaused
 	m.tickGen++
+	m.workGen++
 }
 
 func (w *World) resume(id NodeID) {
@@ -552,6 +554,7 @@ func (w *World) crash(id NodeID) {
 	}
 	m.status = StatusCrashed
 	m.tickGen++
+	m.workGen++
 	for _, msg := range m.work {
 		w.recordDrop(msg, DropMachineDown)
 	}

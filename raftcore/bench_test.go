@@ -210,7 +210,7 @@ func countOK(w *World) int {
 }
 
 // BenchmarkRandomRun plays randomized fault runs (RandomRun with default
-// options: 3, 5 or 7 machines, 20 to 40 virtual seconds, faults and client
+// options: 2 to 9 machines, 20 to 40 virtual seconds, faults and client
 // requests every 400 ms on average), the checker on. One op is the batch of
 // seeds 1 to 8, so every op does the same work.
 func BenchmarkRandomRun(b *testing.B) {

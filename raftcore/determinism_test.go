@@ -321,3 +321,35 @@ func TestHashesGolden(t *testing.T) {
 		t.Errorf("trace hashes differ from %s:\n%s", path, lineDiff(string(want), got))
 	}
 }
+
+// TestEventCountsThatRunTheClockBackwardsAreRefused: an action's
+// after_events says how many events came before it. A count that goes
+// back, taken in time order, is refused when the schedule is validated,
+// before anything runs; a count reached while events due before the
+// action's time still wait is refused when it is reached, before the
+// action is taken. Either error names the action by its place and verb.
+func TestEventCountsThatRunTheClockBackwardsAreRefused(t *testing.T) {
+	s := RandomRun(4, RandomOptions{Nodes: 3, UntilMs: 8_000}).Schedule()
+	if _, err := s.Run(); err != nil {
+		t.Fatalf("as recorded: %v", err)
+	}
+	last := len(s.Actions) - 1
+	moved := s
+	moved.Actions = append([]Action(nil), s.Actions...)
+	moved.Actions[0].AtMs = moved.Actions[last].AtMs
+	err := moved.Validate()
+	want := fmt.Sprintf("actions[0].after_events: the %s at %g ms comes after %d events, fewer than",
+		moved.Actions[0].Do, moved.Actions[0].AtMs, moved.Actions[0].AfterEvents)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("an action moved later: %v, want %q", err, want)
+	}
+
+	early := s
+	early.Actions = append([]Action(nil), s.Actions[:1]...)
+	early.Actions[0].AfterEvents = 3
+	_, err = early.Run()
+	want = fmt.Sprintf("actions[0] (%s at %gms): after_events: 3 events are handled by", early.Actions[0].Do, early.Actions[0].AtMs)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a count reached too early: %v, want %q", err, want)
+	}
+}

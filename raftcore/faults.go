@@ -1,10 +1,13 @@
 package raftcore
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // RandomOptions shape a random fault run.
 type RandomOptions struct {
-	Nodes    int      // 0 picks 3, 5 or 7
+	Nodes    int      // 0 picks 2 to 9
 	Protocol Protocol // "" means raft
 	UntilMs  float64  // 0 picks 20 to 40 seconds
 	// MeanGapMs is the average time between actions (0 means 400).
@@ -16,21 +19,90 @@ type RandomOptions struct {
 }
 
 // RandomRun plays a reproducible run of faults and client requests chosen
-// from seed: partitions, one-way cuts, pauses, crashes, restarts, loss,
-// duplicates, clock drift, slowness, forced timeouts, writes and reads.
+// from seed, with every verb a schedule has: partitions (a bridge among
+// them, where one machine hears both sides), one-way and two-way cuts,
+// latency, loss and duplication on one link or all, drops, early
+// deliveries and repeats of messages in flight, pauses, crashes, restarts,
+// slowness, clock drift, forced timeouts, timers and heartbeats, zone
+// faults and moves (when the world has zones), writes, deletes,
+// compare-and-swaps expecting older, current and newer revisions,
+// controllers, and reads of every mode at leaders and followers. The
+// configuration varies too: PreVote, CheckQuorum and client sessions each
+// on or off, loss, the entries per append, and zones.
 //
 // Like a Jepsen nemesis it looks at the world when it picks a fault: it
 // crashes, pauses or isolates the current leader more often than chance
 // would, since that is where the interesting bugs are. Every choice goes
 // through World.Apply, so w.Schedule() reproduces the run exactly. The last
-// quarter heals everything so the cluster can converge.
+// quarter heals everything (links, loss, duplication, latency, machines,
+// speed and clocks) so the cluster can converge, and only clients act.
 func RandomRun(seed int64, o RandomOptions) *World {
-	r := NewRand(seed)
+	g := newRandomRun(seed, o)
+	calm := msToUs(g.until * 0.75)
+	end := msToUs(g.until)
+	for {
+		g.w.RunFor(1000 * int64(1+g.r.Intn(int(2*g.gap))))
+		if g.w.now >= end || (o.StopOnViolation && g.w.ViolationCount("") > 0) {
+			break
+		}
+		var acts []Action
+		if g.w.now >= calm {
+			acts = append(g.heal(), g.write())
+		} else {
+			acts = g.pick()
+		}
+		for _, a := range acts {
+			if err := g.w.Apply(a); err != nil {
+				panic(fmt.Sprintf("random run made an invalid action %v: %v", a, err))
+			}
+		}
+	}
+	return g.w
+}
+
+// randomRun is one random run as it is being chosen.
+type randomRun struct {
+	r      Rand
+	w      *World
+	n      int
+	until  float64
+	gap    float64
+	writes int
+	healed bool
+	// latency is every link's latency when the run began, which the heal
+	// puts back.
+	latency [][2]int64
+}
+
+func newRandomRun(seed int64, o RandomOptions) *randomRun {
+	g := &randomRun{r: NewRand(seed), until: o.UntilMs, gap: o.MeanGapMs}
+	cfg := g.config(seed, o)
+	if g.until == 0 {
+		g.until = float64(20000 + g.r.Intn(20001))
+	}
+	if g.gap == 0 {
+		g.gap = 400
+	}
+	g.w = MustWorld(cfg)
+	g.n = cfg.Nodes
+	g.latency = make([][2]int64, (g.n+1)*(g.n+1))
+	for i := 1; i <= g.n; i++ {
+		for j := 1; j <= g.n; j++ {
+			l := g.w.links[i][j]
+			g.latency[i*(g.n+1)+j] = [2]int64{l.LatencyMinUs, l.LatencyMaxUs}
+		}
+	}
+	return g
+}
+
+// config chooses the world's configuration.
+func (g *randomRun) config(seed int64, o RandomOptions) Config {
+	r := &g.r
 	cfg := DefaultConfig()
 	cfg.Seed = seed
 	cfg.Nodes = o.Nodes
 	if cfg.Nodes == 0 {
-		cfg.Nodes = []int{3, 5, 7}[r.Intn(3)]
+		cfg.Nodes = 2 + r.Intn(MaxNodes-1)
 	}
 	if o.Protocol != "" {
 		cfg.Protocol = o.Protocol
@@ -42,146 +114,291 @@ func RandomRun(seed int64, o RandomOptions) *World {
 	// Small appends make replication advance one entry at a time, which
 	// exposes ordering bugs (such as the paper's Figure 8) more often.
 	cfg.MaxEntriesPerMsg = []int{1, 4, 64}[r.Intn(3)]
+	// Without sessions a duplicated proposal is applied twice, which is
+	// what sessions are for (exactly-once): those runs duplicate nothing.
+	cfg.Sessions = r.Chance(0.75)
+	if cfg.Nodes >= 2 && r.Chance(0.25) {
+		zones := 2 + r.Intn(min(cfg.Nodes-1, MaxZones-1))
+		for z := 0; z < zones; z++ {
+			cfg.Zones = append(cfg.Zones, Zone{Name: "zone-" + string(rune('a'+z))})
+		}
+		for id := 1; id <= cfg.Nodes; id++ {
+			z := (id - 1) % zones // every zone gets a machine
+			if id > zones {
+				z = r.Intn(zones)
+			}
+			cfg.Zones[z].Nodes = append(cfg.Zones[z].Nodes, id)
+		}
+		cfg.CrossZoneLatencyMs = []float64{cfg.LatencyMinMs * 2, cfg.LatencyMaxMs * 2}
+	}
 	cfg.Bugs = o.Bugs
-	until := o.UntilMs
-	if until == 0 {
-		until = float64(20000 + r.Intn(20001))
+	return cfg
+}
+
+func (g *randomRun) node() int       { return 1 + g.r.Intn(g.n) }
+func (g *randomRun) other(a int) int { return 1 + (a+g.r.Intn(g.n-1))%g.n }
+
+// leader is the machine leading now, or any machine if none does.
+func (g *randomRun) leader() int {
+	for i := 1; i <= g.n; i++ {
+		if g.w.Status(NodeID(i)) == StatusUp && g.w.Node(NodeID(i)).Role() == RoleLeader {
+			return i
+		}
 	}
-	gap := o.MeanGapMs
-	if gap == 0 {
-		gap = 400
+	return g.node()
+}
+
+// target is a machine to do something to: the leader half the time.
+func (g *randomRun) target() int {
+	if g.r.Chance(0.5) {
+		return g.leader()
 	}
-	w := MustWorld(cfg)
-	n := cfg.Nodes
-	node := func() int { return 1 + r.Intn(n) }
-	other := func(a int) int { return 1 + (a+r.Intn(n-1))%n }
-	leader := func() int {
-		for i := 1; i <= n; i++ {
-			if w.Status(NodeID(i)) == StatusUp && w.Node(NodeID(i)).Role() == RoleLeader {
-				return i
-			}
-		}
-		return node()
+	return g.node()
+}
+
+// pick chooses the next thing to happen before the calm.
+func (g *randomRun) pick() []Action {
+	k := g.r.Intn(100)
+	if g.n == 1 && k < 30 {
+		k = 30 // no links to cut in a cluster of one
 	}
-	calm := msToUs(until * 0.75)
-	end := msToUs(until)
-	writes := 0
-	healed := false
-	for {
-		w.RunFor(1000 * int64(1+r.Intn(int(2*gap))))
-		if w.now >= end || (o.StopOnViolation && w.ViolationCount("") > 0) {
-			break
+	switch {
+	case k < 30:
+		return g.networkFault(k)
+	case k < 60:
+		return g.machineFault(k - 30)
+	case k < 82:
+		return []Action{g.write()}
+	}
+	return []Action{g.read()}
+}
+
+// networkFault picks one of the faults of the links, k in [0, 30).
+func (g *randomRun) networkFault(k int) []Action {
+	r := &g.r
+	a, sessions := g.node(), g.w.cfg.Sessions
+	switch {
+	case k < 5:
+		return []Action{{Do: DoPartition, Groups: g.split(g.n)}}
+	case k < 8:
+		// Cut the leader off from everyone else.
+		l := g.leader()
+		return []Action{{Do: DoPartition, Groups: [][]int{{l}, g.allBut(l)}}}
+	case k < 10 && g.n >= 3:
+		return g.bridge()
+	case k < 13:
+		return []Action{{Do: DoHeal}}
+	case k < 17:
+		return []Action{{Do: DoCut, From: a, To: g.other(a), OneWay: r.Chance(0.5)}}
+	case k < 20:
+		return []Action{{Do: DoRestore, From: a, To: g.other(a), OneWay: r.Chance(0.5)}}
+	case k < 22:
+		lo := float64(r.Intn(100))
+		act := Action{Do: DoLatency, LatencyMs: []float64{lo, lo + float64(r.Intn(150))}}
+		if r.Chance(0.7) {
+			act.From, act.To, act.OneWay = a, g.other(a), r.Chance(0.5)
 		}
-		var acts []Action
-		k := r.Intn(100)
-		if w.now >= calm {
-			k = 100
+		return []Action{act}
+	case k < 25:
+		p := float64(r.Intn(4)) / 10
+		act := Action{Do: DoLoss, Loss: &p}
+		if r.Chance(0.5) {
+			act.From, act.To, act.OneWay = a, g.other(a), true
 		}
-		if n == 1 && k < 30 {
-			k = 30 // no links to cut in a cluster of one
+		return []Action{act}
+	case k < 27 && sessions:
+		p := float64(r.Intn(11)) / 10
+		act := Action{Do: DoDuplicate, Duplicate: &p}
+		if p > 0.4 || r.Chance(0.5) {
+			act.From, act.To, act.OneWay = a, g.other(a), r.Chance(0.5)
 		}
-		switch {
-		case k < 7:
-			perm := make([]int, n)
-			for i := range perm {
-				perm[i] = i + 1
-			}
-			for i := n - 1; i > 0; i-- {
-				j := r.Intn(i + 1)
-				perm[i], perm[j] = perm[j], perm[i]
-			}
-			cut := 1 + r.Intn(n-1)
-			acts = append(acts, Action{Do: DoPartition, Groups: [][]int{perm[:cut], perm[cut:]}})
-		case k < 11:
-			// Cut the leader off from everyone else.
-			l := leader()
-			var rest []int
-			for i := 1; i <= n; i++ {
-				if i != l {
-					rest = append(rest, i)
-				}
-			}
-			acts = append(acts, Action{Do: DoPartition, Groups: [][]int{{l}, rest}})
-		case k < 16:
-			acts = append(acts, Action{Do: DoHeal})
-		case k < 22:
-			a := node()
-			acts = append(acts, Action{Do: DoCut, From: a, To: other(a), OneWay: r.Chance(0.5)})
-		case k < 26:
-			a := node()
-			acts = append(acts, Action{Do: DoRestore, From: a, To: other(a)})
-		case k < 36:
-			id := node()
-			if r.Chance(0.5) {
-				id = leader()
-			}
-			switch w.Status(NodeID(id)) {
-			case StatusCrashed:
-				acts = append(acts, Action{Do: DoRestart, Node: id})
-			case StatusPaused:
-				acts = append(acts, Action{Do: DoResume, Node: id})
-			default:
-				acts = append(acts, Action{Do: DoCrash, Node: id})
-			}
-		case k < 42:
-			id := node()
-			if r.Chance(0.5) {
-				id = leader()
-			}
-			switch w.Status(NodeID(id)) {
-			case StatusPaused:
-				acts = append(acts, Action{Do: DoResume, Node: id})
-			case StatusUp:
-				acts = append(acts, Action{Do: DoPause, Node: id})
-			default:
-				acts = append(acts, Action{Do: DoRestart, Node: id})
-			}
-		case k < 45:
-			acts = append(acts, Action{Do: DoDrift, Node: node(), Rate: []float64{0.5, 0.8, 1, 1.25, 2}[r.Intn(5)]})
-		case k < 48:
-			acts = append(acts, Action{Do: DoSlow, Node: node(), MsPerMessage: []float64{1, 1, 5, 50}[r.Intn(4)]})
-		case k < 53:
-			acts = append(acts, Action{Do: DoTimeout, Node: node()})
-		case k < 56:
-			p := float64(r.Intn(4)) / 10
-			acts = append(acts, Action{Do: DoDuplicate, Duplicate: &p})
-		case k < 85:
-			writes++
-			a := Action{Do: DoWrite, Node: node(), Key: fmt.Sprintf("deployments/app%d", r.Intn(4)), Value: fmt.Sprintf("v%d", writes)}
-			if r.Chance(0.5) {
-				a.Node = leader()
-			}
-			if r.Chance(0.1) {
-				a.Do, a.Value = DoDelete, ""
-			}
-			acts = append(acts, a)
-		case k < 100:
-			acts = append(acts, Action{Do: DoRead, Node: node(), Key: fmt.Sprintf("deployments/app%d", r.Intn(4)),
-				Mode: []ReadMode{ReadLinearizable, ReadLease, ReadLocal}[r.Intn(3)]})
-		default:
-			if !healed {
-				healed = true
-				acts = append(acts, Action{Do: DoHeal})
-				p := 0.0
-				acts = append(acts, Action{Do: DoDuplicate, Duplicate: &p}, Action{Do: DoLoss, Loss: &p})
-				for id := 1; id <= n; id++ {
-					switch w.Status(NodeID(id)) {
-					case StatusCrashed:
-						acts = append(acts, Action{Do: DoRestart, Node: id})
-					case StatusPaused:
-						acts = append(acts, Action{Do: DoResume, Node: id})
-					}
-					acts = append(acts, Action{Do: DoSlow, Node: id, MsPerMessage: 1}, Action{Do: DoDrift, Node: id, Rate: 1})
-				}
-			}
-			writes++
-			acts = append(acts, Action{Do: DoWrite, Node: node(), Key: "deployments/final", Value: fmt.Sprintf("v%d", writes)})
+		return []Action{act}
+	}
+	return g.messageAction()
+}
+
+// split divides machines 1 to n, shuffled, into two non-empty groups.
+func (g *randomRun) split(n int) [][]int {
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i + 1
+	}
+	for i := n - 1; i > 0; i-- {
+		j := g.r.Intn(i + 1)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	cut := 1 + g.r.Intn(n-1)
+	return [][]int{perm[:cut], perm[cut:]}
+}
+
+func (g *randomRun) allBut(id int) []int {
+	var rest []int
+	for i := 1; i <= g.n; i++ {
+		if i != id {
+			rest = append(rest, i)
 		}
-		for _, a := range acts {
-			if err := w.Apply(a); err != nil {
-				panic(fmt.Sprintf("random run made an invalid action %v: %v", a, err))
+	}
+	return rest
+}
+
+// bridge splits the machines into two sides that cannot hear each other
+// but both hear one machine, the bridge (the leader half the time): the
+// partition puts the bridge with one side, then its links to the other
+// side come back.
+func (g *randomRun) bridge() []Action {
+	b := g.target()
+	sides := g.split(g.n - 1)
+	for _, side := range sides {
+		for i, id := range side {
+			if id >= b {
+				side[i] = id + 1
 			}
 		}
 	}
-	return w
+	withBridge := append(append([]int(nil), sides[0]...), b)
+	acts := []Action{{Do: DoPartition, Groups: [][]int{withBridge, sides[1]}}}
+	for _, id := range sides[1] {
+		acts = append(acts, Action{Do: DoRestore, From: b, To: id})
+	}
+	return acts
+}
+
+// messageAction drops, delivers at once or repeats a message in flight, or
+// if none is, heals. Without sessions no proposal is repeated.
+func (g *randomRun) messageAction() []Action {
+	flying := g.w.InFlight()
+	if len(flying) == 0 {
+		return []Action{{Do: DoHeal}}
+	}
+	m := flying[g.r.Intn(len(flying))]
+	verb := []Verb{DoDrop, DoDeliver, DoRepeat}[g.r.Intn(3)]
+	if verb == DoRepeat && m.Type == MsgProp && !g.w.cfg.Sessions {
+		verb = DoDeliver
+	}
+	return []Action{{Do: verb, ID: m.ID}}
+}
+
+// machineFault picks one of the faults of the machines, k in [0, 30).
+func (g *randomRun) machineFault(k int) []Action {
+	r := &g.r
+	id := g.target()
+	switch {
+	case k < 8:
+		return []Action{{Do: g.stopOrStart(id, DoCrash), Node: id}}
+	case k < 13:
+		return []Action{{Do: g.stopOrStart(id, DoPause), Node: id}}
+	case k < 15:
+		return []Action{{Do: DoDrift, Node: g.node(), Rate: []float64{0.5, 0.8, 1, 1.25, 2}[r.Intn(5)]}}
+	case k < 17:
+		return []Action{{Do: DoSlow, Node: g.node(), MsPerMessage: []float64{1, 1, 5, 50}[r.Intn(4)]}}
+	case k < 20:
+		return []Action{{Do: DoTimeout, Node: g.node()}}
+	case k < 23:
+		return []Action{{Do: DoTimer, Node: g.node(), Ms: float64(1 + r.Intn(int(MaxTimerMs(g.w.cfg))))}}
+	case k < 24:
+		return []Action{{Do: DoHeartbeat, Node: g.leader()}}
+	case k < 26 && g.w.HasZones():
+		return []Action{g.zoneAction()}
+	}
+	change := []string{"replicas+1", "image=web:" + strconv.Itoa(1+r.Intn(3))}[r.Intn(2)]
+	return []Action{{Do: DoControl, Node: g.node(), Key: g.key(), Change: change, ThinkMs: float64(r.Intn(500)), Cas: r.Chance(0.5)}}
+}
+
+// stopOrStart is stop (crash or pause) for a running machine, and for a
+// stopped one what starts it again.
+func (g *randomRun) stopOrStart(id int, stop Verb) Verb {
+	switch g.w.Status(NodeID(id)) {
+	case StatusCrashed:
+		return DoRestart
+	case StatusPaused:
+		return DoResume
+	}
+	return stop
+}
+
+// zoneAction cuts, heals, crashes or restarts a zone, or moves a machine.
+func (g *randomRun) zoneAction() Action {
+	zone := g.w.cfg.Zones[g.r.Intn(len(g.w.cfg.Zones))].Name
+	verb := []Verb{DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove}[g.r.Intn(5)]
+	a := Action{Do: verb, Zone: zone}
+	if verb == DoMove {
+		a.Node = g.node()
+	}
+	return a
+}
+
+func (g *randomRun) key() string { return "deployments/app" + strconv.Itoa(g.r.Intn(4)) }
+
+// write is a client's write, delete or compare-and-swap, sent to the
+// leader half the time. A swap expects the key's revision as some machine
+// has it (often current, sometimes old), or a revision older or newer than
+// that, or the key to be absent.
+func (g *randomRun) write() Action {
+	r := &g.r
+	g.writes++
+	a := Action{Do: DoWrite, Node: g.target(), Key: g.key(), Value: "v" + strconv.Itoa(g.writes)}
+	if g.healed {
+		a.Key = "deployments/final"
+	}
+	switch {
+	case r.Chance(0.1):
+		a.Do, a.Value = DoDelete, ""
+	case r.Chance(0.25):
+		v, _ := g.w.Node(NodeID(g.node())).KV().Get(a.Key)
+		rev := v.ModIndex
+		switch r.Intn(4) {
+		case 0:
+			rev += 1 + uint64(r.Intn(3))
+		case 1:
+			rev -= min(rev, 1+uint64(r.Intn(3)))
+		case 2:
+			rev = 0
+		}
+		a.IfRev = &rev
+	}
+	return a
+}
+
+// read is a client's read of any mode, at a follower a third of the time.
+func (g *randomRun) read() Action {
+	id := g.node()
+	if g.r.Chance(0.3) {
+		for _, f := range g.allBut(g.leader()) {
+			if g.w.Node(NodeID(f)).Role() == RoleFollower {
+				id = f
+				break
+			}
+		}
+	}
+	return Action{Do: DoRead, Node: id, Key: g.key(), Mode: []ReadMode{ReadLinearizable, ReadLease, ReadLocal}[g.r.Intn(3)]}
+}
+
+// heal, once, undoes every fault: links, loss, duplication and latency,
+// crashed and paused machines, slowness and clocks.
+func (g *randomRun) heal() []Action {
+	if g.healed {
+		return nil
+	}
+	g.healed = true
+	p := 0.0
+	acts := []Action{{Do: DoHeal}, {Do: DoDuplicate, Duplicate: &p}, {Do: DoLoss, Loss: &p}}
+	for i := 1; i <= g.n; i++ {
+		for j := 1; j <= g.n; j++ {
+			l, want := g.w.links[i][j], g.latency[i*(g.n+1)+j]
+			if i != j && (l.LatencyMinUs != want[0] || l.LatencyMaxUs != want[1]) {
+				acts = append(acts, Action{Do: DoLatency, From: i, To: j, OneWay: true,
+					LatencyMs: []float64{float64(want[0]) / 1000, float64(want[1]) / 1000}})
+			}
+		}
+	}
+	for id := 1; id <= g.n; id++ {
+		switch g.w.Status(NodeID(id)) {
+		case StatusCrashed:
+			acts = append(acts, Action{Do: DoRestart, Node: id})
+		case StatusPaused:
+			acts = append(acts, Action{Do: DoResume, Node: id})
+		}
+		acts = append(acts, Action{Do: DoSlow, Node: id, MsPerMessage: 1}, Action{Do: DoDrift, Node: id, Rate: 1})
+	}
+	return acts
 }

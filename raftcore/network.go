@@ -197,12 +197,12 @@ func (w *World) scheduleWork(id NodeID) {
 		cost = int64(float64(mc.slow*1000) + 0.5) // no fused multiply-add: see msToUs
 	}
 	mc.busyUntil = start + cost
-	w.schedule(event{at: mc.busyUntil, kind: evProcess, node: id, gen: mc.tickGen})
+	w.schedule(event{at: mc.busyUntil, kind: evProcess, node: id, gen: mc.workGen})
 }
 
 func (w *World) processWork(id NodeID, gen uint64) {
 	mc := &w.machines[id]
-	if gen != mc.tickGen || mc.status != StatusUp || len(mc.work) == 0 {
+	if gen != mc.workGen || mc.status != StatusUp || len(mc.work) == 0 {
 		return
 	}
 	m := mc.work[0]

@@ -302,6 +302,38 @@ func (s Schedule) Validate() error {
 			return fmt.Errorf("actions[%d].at_ms: %g is after until_ms (%g), so it would never happen", i, a.AtMs, s.UntilMs)
 		}
 	}
+	return validateEventCounts(s.Actions)
+}
+
+// playOrder is the order Play takes actions in: by time, ties in the order
+// given. It returns their indexes.
+func playOrder(actions []Action) []int {
+	order := make([]int, len(actions))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return actions[order[a]].AtMs < actions[order[b]].AtMs })
+	return order
+}
+
+// validateEventCounts checks the actions pinned with after_events against
+// each other: taken in time order, the number of events handled before
+// each can only grow. A count that goes back (an action moved later by
+// hand, or its count lowered) would have the clock run backwards.
+func validateEventCounts(actions []Action) error {
+	last := -1
+	for _, i := range playOrder(actions) {
+		a := actions[i]
+		if a.AfterEvents == 0 {
+			continue
+		}
+		if last >= 0 && a.AfterEvents < actions[last].AfterEvents {
+			p := actions[last]
+			return fmt.Errorf("actions[%d].after_events: the %s at %g ms comes after %d events, fewer than the %d of actions[%d] (%s at %g ms), which is taken before it: counts of events cannot go back",
+				i, a.Do, a.AtMs, a.AfterEvents, p.AfterEvents, last, p.Do, p.AtMs)
+		}
+		last = i
+	}
 	return nil
 }
 
@@ -335,27 +367,29 @@ func (s Schedule) RunTraced(keep int, sink func(TraceEvent)) (*World, error) {
 // times). An action with AfterEvents is applied after exactly that many
 // events, as when it was recorded.
 func (w *World) Play(actions []Action) error {
-	order := make([]int, len(actions))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return actions[order[a]].AtMs < actions[order[b]].AtMs })
-	for _, i := range order {
+	for _, i := range playOrder(actions) {
 		a := actions[i]
-		w.advanceTo(a)
-		if err := w.Apply(a); err != nil {
+		err := w.advanceTo(a)
+		if err == nil {
+			err = w.Apply(a)
+		}
+		if err != nil {
 			return fmt.Errorf("actions[%d] (%s at %gms): %v", i, a.Do, a.AtMs, err)
 		}
 	}
 	return nil
 }
 
-// advanceTo moves the world to the moment action a was (or is to be) taken.
-func (w *World) advanceTo(a Action) {
+// advanceTo moves the world to the moment action a was (or is to be)
+// taken. An action pinned after a number of events that is reached while
+// events due before the action's time still wait is refused: taking it
+// would move the clock past those events, and the clock would then run
+// backwards to handle them.
+func (w *World) advanceTo(a Action) error {
 	at := a.AtUs()
 	if a.AfterEvents == 0 {
 		w.RunUntil(at)
-		return
+		return nil
 	}
 	for w.processed < a.AfterEvents {
 		next, ok := w.NextEventAt()
@@ -364,9 +398,14 @@ func (w *World) advanceTo(a Action) {
 		}
 		w.Step()
 	}
+	if next, ok := w.NextEventAt(); ok && next < at && w.processed >= a.AfterEvents {
+		return fmt.Errorf("after_events: %d events are handled by %g ms, before at_ms %g, with more due before it: taken there, the action would move the clock past them and it would run backwards",
+			a.AfterEvents, float64(w.now)/1000, a.AtMs)
+	}
 	if at > w.now {
 		w.now = at
 	}
+	return nil
 }
 
 // Schedule writes the world's run so far as a schedule ending now: running

@@ -257,20 +257,39 @@ func stepVote(t *testing.T, n *Node, m Message, refused bool) {
 	assert.Equal(t, refused, msgs[0].Reject, "vote for %d in term %d", m.From, m.Term)
 }
 
+// servingLeader is newLeader of term 2 in a cluster of size, with the
+// term's empty entry committed by a majority, so that it serves reads.
+func servingLeader(t *testing.T, size int) *Node {
+	t.Helper()
+	n := newLeader(t, size, 2, 0)
+	for f := NodeID(2); int(f) <= size/2+1; f++ {
+		ack(n, f, 1)
+	}
+	require.Equal(t, uint64(1), n.commit, "the term's empty entry is committed")
+	takeMsgs(n)
+	return n
+}
+
+// readIndex asks leader n for a ReadIndex read with context ctx.
+func readIndex(n *Node, ctx uint64) {
+	n.step(Message{Type: MsgReadIndex, From: 1, To: 1, Context: ctx, Origin: 1})
+}
+
+// answerRound answers the heartbeat round of read ctx as follower from.
+func answerRound(n *Node, from NodeID, ctx uint64) {
+	n.step(Message{Type: MsgHeartbeatResp, From: from, To: 1, Term: 2, Context: ctx})
+}
+
 // TestReadIndexWaitsForAMajorityOfAnswers: a ReadIndex read is confirmed
 // when the leader and enough followers to make a majority have answered
 // the read's heartbeat round: in a cluster of five, two followers.
 func TestReadIndexWaitsForAMajorityOfAnswers(t *testing.T) {
-	n := newLeader(t, 5, 2, 0)
-	ack(n, 2, 1)
-	ack(n, 3, 1)
-	require.Equal(t, uint64(1), n.commit, "the term's empty entry is committed")
-	takeMsgs(n)
-	n.step(Message{Type: MsgReadIndex, From: 1, To: 1, Context: 5, Origin: 1})
-	n.step(Message{Type: MsgHeartbeatResp, From: 4, To: 1, Term: 2, Context: 5})
-	n.step(Message{Type: MsgHeartbeatResp, From: 4, To: 1, Term: 2, Context: 5})
+	n := servingLeader(t, 5)
+	readIndex(n, 5)
+	answerRound(n, 4, 5)
+	answerRound(n, 4, 5)
 	assert.Empty(t, readStatesOf(n), "the leader and one follower are two of five, whatever that follower repeats")
-	n.step(Message{Type: MsgHeartbeatResp, From: 5, To: 1, Term: 2, Context: 5})
+	answerRound(n, 5, 5)
 	assert.Equal(t, []ReadState{{Index: 1, Ctx: 5, Term: 2}}, readStatesOf(n))
 }
 
@@ -283,5 +302,57 @@ func TestLeaderCountsMajoritiesWithoutAllocating(t *testing.T) {
 		if a := testing.AllocsPerRun(50, func() { n.advanceCommitIndex(); n.quorumActive() }); a != 0 {
 			t.Errorf("%d machines: %.0f allocations per count", size, a)
 		}
+	}
+}
+
+// TestReadIndexRoundConfirmsOnlyTheReadsBeforeIt: a majority's answers to
+// one read's heartbeat round show that the machine still led when that
+// round began, so they confirm that read and the reads that came before
+// it, never a read that arrived later: by then a new leader may have been
+// elected and taken writes the old one has not seen (§6.4 of Ongaro's
+// thesis). The later read waits for answers to its own round.
+func TestReadIndexRoundConfirmsOnlyTheReadsBeforeIt(t *testing.T) {
+	n := servingLeader(t, 3)
+	readIndex(n, 5)
+	readIndex(n, 6)
+	answerRound(n, 2, 5)
+	assert.Equal(t, []ReadState{{Index: 1, Ctx: 5, Term: 2}}, readStatesOf(n), "only the read whose round was answered")
+	answerRound(n, 3, 5)
+	assert.Empty(t, readStatesOf(n), "more answers to the first round confirm nothing more")
+	answerRound(n, 3, 6)
+	assert.Equal(t, []ReadState{{Index: 1, Ctx: 6, Term: 2}}, readStatesOf(n))
+
+	// The other way round, answers to a later round confirm the earlier
+	// read as well: the machine led when the later round began, so also
+	// when the earlier read arrived.
+	readIndex(n, 7)
+	readIndex(n, 8)
+	answerRound(n, 2, 8)
+	assert.Equal(t, []ReadState{{Index: 1, Ctx: 7, Term: 2}, {Index: 1, Ctx: 8, Term: 2}}, readStatesOf(n))
+}
+
+// TestFollowerIgnoresVotesForAnElectionTimeoutAfterItsLeader: with
+// CheckQuorum, a follower that heard from its leader within the last
+// election timeout ignores a request for votes of a higher term, to the
+// last tick of that timeout: the leader's lease, which lease reads rely
+// on, lasts exactly that long. Once the timeout has passed, it answers.
+func TestFollowerIgnoresVotesForAnElectionTimeoutAfterItsLeader(t *testing.T) {
+	for _, pre := range []bool{true, false} {
+		typ := MsgVote
+		if pre {
+			typ = MsgPreVote
+		}
+		n := loneNode(2, 3, 2, 1, 1, 2)
+		n.electionElapsed = n.cfg.electionTicks - 1
+		n.step(Message{Type: typ, From: 3, To: 2, Term: 3, Index: 2, LogTerm: 2})
+		assert.Empty(t, takeMsgs(n), "%v on the timeout's last tick is ignored", typ)
+		assert.Equal(t, uint64(2), n.term)
+		assert.Equal(t, NodeID(1), n.lead)
+
+		n.electionElapsed = n.cfg.electionTicks
+		n.step(Message{Type: typ, From: 3, To: 2, Term: 3, Index: 2, LogTerm: 2})
+		msgs := takeMsgs(n)
+		require.Len(t, msgs, 1, "%v once the timeout has passed", typ)
+		assert.False(t, msgs[0].Reject, "%v once the timeout has passed", typ)
 	}
 }

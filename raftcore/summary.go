@@ -22,6 +22,9 @@ type Summary struct {
 	LostUpdates     []Finding    `json:"lost_updates,omitempty"`
 	LostUpdateCount int          `json:"lost_update_count,omitempty"`
 	Controllers     []Controller `json:"controllers,omitempty"`
+	// Liveness is the liveness judge's verdict at the end of the run
+	// (liveness.go): whether the cluster progressed once it was calm.
+	Liveness Liveness `json:"liveness"`
 }
 
 // NodeSummary is one machine's state.
@@ -102,6 +105,7 @@ func (w *World) Summarize() Summary {
 	}
 	e := w.trace.elections.total(w.now)
 	s.Elections = &e
+	s.Liveness = w.Liveness()
 	s.LostUpdates = append([]Finding(nil), w.checker.findings...)
 	s.LostUpdateCount = w.checker.lostUpdates
 	s.Controllers = w.Controllers()

@@ -2,6 +2,8 @@ package raftcore
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -326,6 +328,100 @@ func TestLeaseEndIsWhenVotesAreHeardAgain(t *testing.T) {
 		}
 		if c.LeaseEnd(id) != c.Now() {
 			t.Errorf("follower %d: LeaseEnd %d after its lease ran out, want now", id, c.LeaseEnd(id))
+		}
+	}
+}
+
+func loadScheduleFile(t *testing.T, name string) Schedule {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSchedule(data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
+// TestSlowedMachineWithATimerCatchesUp: a machine slowed while messages
+// pile up in its queue, whose election timer is then set ("timer"), keeps
+// handling its queue. Setting the timer re-phases the machine's clock; it
+// must not abandon the event that works through the queue, or the machine
+// would stay up and deaf for good: campaigning, never catching up, and
+// timing out its own clients' requests.
+func TestSlowedMachineWithATimerCatchesUp(t *testing.T) {
+	w, err := loadScheduleFile(t, "slowed-machine-timer.json").Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead := leaders(w)
+	if len(lead) != 1 {
+		t.Fatalf("leaders at the end: %v", lead)
+	}
+	n := w.Node(3)
+	if n.Role() != RoleFollower || n.Lead() != lead[0] || n.Commit() != w.Node(lead[0]).Commit() || w.Backlog(3) != 0 {
+		t.Errorf("machine 3 is %s following %d with commit %d and %d messages waiting; the leader %d has commit %d",
+			n.Role(), n.Lead(), n.Commit(), w.Backlog(3), lead[0], w.Node(lead[0]).Commit())
+	}
+	for _, op := range w.Ops() {
+		if op.Node == 3 && op.Result != OpOK {
+			t.Errorf("%s %d at machine 3: %s (%s)", op.Kind, op.ID, op.Result, op.Reason)
+		}
+	}
+	if v := w.Liveness(); v.Verdict != Live {
+		t.Errorf("liveness: %+v", v)
+	}
+	noViolations(t, w)
+}
+
+// TestForcedElectionInsideTheLease: with every clock exact and nothing
+// paused, a lease read can still be stale when elections are forced early.
+// The leader is cut off; it goes on trusting its lease until its next
+// CheckQuorum check fails, one to two election timeouts later. The two
+// others, their timers set to run out at once, drop their leader, vote for
+// each other and commit a write long before that.
+// A lease read at the old leader answers from its old state and the
+// checker flags it; a ReadIndex read there waits instead.
+func TestForcedElectionInsideTheLease(t *testing.T) {
+	for _, mode := range []ReadMode{ReadLease, ReadLinearizable} {
+		w := newTestWorld(t, func(c *Config) { c.Nodes = 3 })
+		old := waitSettled(t, w, 5_000)
+		mustApply(t, w, Action{Do: DoWrite, Node: int(old), Key: "k", Value: "a"})
+		w.RunFor(500_000)
+		var rest []int
+		for id := 1; id <= 3; id++ {
+			if NodeID(id) != old {
+				rest = append(rest, id)
+			}
+		}
+		mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{int(old)}, rest}})
+		for _, id := range rest {
+			mustApply(t, w, Action{Do: DoTimer, Node: id, Ms: 1})
+		}
+		w.RunFor(400_000)
+		mustApply(t, w, Action{Do: DoWrite, Node: rest[0], Key: "k", Value: "b"})
+		w.RunFor(400_000)
+		write, _ := w.Op(len(w.Ops()))
+		require.Equal(t, OpOK, write.Result, "the majority's side elects and commits at once")
+		end, leads := w.LeaderLeaseEnd(old)
+		require.True(t, leads, "the old leader still trusts its lease")
+		require.Greater(t, end, w.Now())
+		for i := 1; i <= 3; i++ {
+			require.Equal(t, 1.0, w.Drift(NodeID(i)), "every clock is exact")
+		}
+
+		mustApply(t, w, Action{Do: DoRead, Node: int(old), Key: "k", Mode: mode})
+		w.RunFor(10_000)
+		read, _ := w.Op(len(w.Ops()))
+		if mode == ReadLease {
+			assert.Equal(t, OpOK, read.Result)
+			assert.Equal(t, "a", read.ReadValue, "answered from the old state")
+			assert.Equal(t, 1, w.ViolationCount(RuleStaleRead), "the checker flags it")
+		} else {
+			assert.False(t, read.Done(), "a ReadIndex read waits for a majority it cannot reach")
+			noViolations(t, w)
 		}
 	}
 }

@@ -380,3 +380,48 @@ func TestControllerRereadsWhenNoLeaderAnswers(t *testing.T) {
 	assert.Equal(t, maxControllerReads, c.Reads)
 	assert.Contains(t, c.Why, "its read was")
 }
+
+// TestCompareAndSwapNeedsTheExactRevision: as in an etcd transaction that
+// compares a key's mod revision, a swap takes effect only when the key's
+// revision is exactly the one expected; expecting an older one or a newer
+// one fails alike, changes nothing and reports the revision found.
+func TestCompareAndSwapNeedsTheExactRevision(t *testing.T) {
+	var kv KV
+	swap := func(index, expect uint64, value string) applied {
+		return kv.apply(Entry{Index: index, Term: 1, Data: Command{Kind: OpPut, Key: "k", Value: value, Based: true, BasedOn: expect, Cas: true}})
+	}
+	require.Equal(t, applied{FirstIndex: 1}, swap(1, 0, "a"), "an absent key is at revision 0")
+	for _, expect := range []uint64{0, 9} {
+		assert.Equal(t, applied{PrevRev: 1, Conflict: true, FirstIndex: 2}, swap(2, expect, "x"), "expecting %d", expect)
+		got, _ := kv.Get("k")
+		assert.Equal(t, KVValue{Value: "a", ModIndex: 1}, got, "a failed swap changes nothing")
+	}
+	assert.Equal(t, applied{PrevRev: 1, FirstIndex: 3}, swap(3, 1, "b"))
+	got, _ := kv.Get("k")
+	assert.Equal(t, KVValue{Value: "b", ModIndex: 3}, got)
+}
+
+// TestCasConflictRun plays testdata/cas-conflict.json: a swap expecting a
+// revision newer than the key's fails with the key's revision, one
+// expecting the current revision succeeds, and of two swaps that both
+// expect a key to be absent only the first succeeds.
+func TestCasConflictRun(t *testing.T) {
+	w, err := loadScheduleFile(t, "cas-conflict.json").Run()
+	require.NoError(t, err)
+	var got []string
+	for _, op := range w.Ops() {
+		if op.Kind == DoWrite {
+			got = append(got, fmt.Sprintf("%s %s@%d found %d", op.Key, op.Result, op.Index, op.FoundRev))
+		}
+	}
+	assert.Equal(t, []string{
+		"deployments/web ok@2 found 0",
+		"deployments/web conflict@3 found 2",
+		"deployments/web ok@4 found 0",
+		"deployments/db ok@5 found 0",
+		"deployments/db conflict@6 found 5",
+	}, got)
+	everyMachineHas(t, w, "deployments/web", "replicas=3", 4)
+	everyMachineHas(t, w, "deployments/db", "replicas=1", 5)
+	noViolations(t, w)
+}

@@ -38,7 +38,17 @@ type machine struct {
 	// offsetUs is how far the machine's clock was from true time at
 	// offsetAt, when its rate last changed (ClockOffsetUs).
 	offsetUs, offsetAt int64
-	tickGen            uint64
+	// tickGen is the generation of the machine's pending tick: a tick
+	// event of another generation was abandoned (the machine stopped, or
+	// its clock was re-phased by "timer") and does nothing.
+	tickGen uint64
+	// workGen is the generation of the pending message-processing event,
+	// abandoned only when the machine stops (pause, crash). It is not
+	// tickGen: re-phasing the clock must leave the queue's event alone,
+	// since a new one is scheduled only when the queue goes from empty to
+	// one message, and a backlog whose event was abandoned would never be
+	// handled (the machine would stay up and deaf for good).
+	workGen uint64
 	// nextTick is when the machine's next tick of generation tickGen is
 	// due; TimerDue counts from it.
 	nextTick  int64
@@ -111,6 +121,8 @@ type World struct {
 	// zoneOf is the zone (an index into cfg.Zones) each machine sits in
 	// now, index 0 unused; nil without zones.
 	zoneOf []int
+	// live is what the liveness judge needs to remember (liveness.go).
+	live liveWatch
 }
 
 // NewWorld builds a world from a validated configuration.
@@ -407,6 +419,7 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 			Text: rc.From.String() + "->" + rc.To.String() + ": " + rc.Cause.String()})
 		if rc.To == RoleLeader {
 			w.checker.onLeader(id, rc.Term)
+			w.live.elected = w.now
 		}
 	}
 	n.roleChanges = n.roleChanges[:0]
@@ -432,6 +445,7 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 	}
 	if before.valid && n.commit != before.commit {
 		w.record(TraceEvent{Kind: TraceCommit, Node: id, Term: n.term, Index: n.commit})
+		w.live.commitRose(w.now, n.commit, w.markHorizon())
 		w.checker.onCommit(id)
 	}
 	for {
@@ -522,6 +536,7 @@ func (w *World) Clone() *World {
 	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
+	c.live = w.live.clone()
 	return &c
 }
 

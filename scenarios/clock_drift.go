@@ -162,7 +162,10 @@ var clockDrift = def{id: "clock-drift",
 				stale := v.W.ViolationCount(raftcore.RuleStaleRead)
 				switch {
 				case stale > 0:
-					return fmt.Sprintf("%s: a slow clock kept etcd-1's lease alive after the others had moved on. Leases assume clocks that run at nearly the same rate; ReadIndex assumes nothing about clocks.", count(stale, "stale read", "stale reads"))
+					return fmt.Sprintf("%s: a slow clock kept etcd-1's lease alive after the others had moved on. "+
+						"A lease read is fresh only if no new leader can be elected while the old one answers. "+
+						"A slow or paused clock breaks that, and so, with exact clocks, can a cut-off leader's late check or an election forced early. "+
+						"ReadIndex asks a majority first.", count(stale, "stale read", "stale reads"))
 				case mode == raftcore.ReadLinearizable:
 					return "No stale read: with ReadIndex, etcd-1 had to hear from a majority before answering, and it could not."
 				}

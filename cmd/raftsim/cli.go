@@ -57,7 +57,7 @@ Flags:
   -trace FILE       also write every trace event to FILE, one JSON object a line
   -strict           exit 1 on any violation, also for naive-copy and failover
                     and for the rule a figure sets out to show broken
-  -nodes N          random: cluster size, 1 to 9 (default: 3, 5 or 7 by seed)
+  -nodes N          random: cluster size, 1 to 9 (default: 2 to 9 by seed)
   -protocol P       random: raft, naive-copy or failover (default raft)
   -run              random: print the summary instead of the schedule
   -terms N          explore: highest term a machine may reach (default 2)
@@ -80,9 +80,10 @@ Exit status:
   0  no rule was broken; naive-copy and failover runs exit 0 even when they
      break rules (that is what they show), unless -strict is given, and so
      does a figure that breaks only the rule it sets out to show
-  1  a rule was broken in a raft run (any run with -strict), a
-     scenario did not show what it is for, or explore found a broken
-     rule or stopped at -max-states
+  1  a rule was broken in a raft run (any run with -strict), a raft
+     run was not live once calm (the summary's liveness), a scenario
+     did not show what it is for, or explore found a broken rule or
+     stopped at -max-states
   2  bad input: flags, an unreadable file, invalid JSON, a field out of
      range, or an unknown scenario; the message names the field
 
@@ -187,7 +188,8 @@ func (c *cli) writeJSON(v any) int {
 
 // verdict is the exit code for a finished run: a broken rule fails a raft
 // run, while naive-copy and failover break rules by design and only fail
-// with -strict. A lost update is not a broken rule: Raft does not promise
+// with -strict. A raft run that the liveness judge finds not live fails
+// too: a machine that never catches up breaks no safety rule. A lost update is not a broken rule: Raft does not promise
 // to prevent it (it is the lesson of the figure versioned-truth), so it is
 // reported and fails the run only with -strict.
 func (c *cli) verdict(s raftcore.Summary, strict bool) int {
@@ -201,6 +203,11 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 			fmt.Fprintf(c.stderr, "raftsim: %s; -strict makes this exit 1\n", what)
 		}
 	}
+	if s.Liveness.Verdict == raftcore.NotLive {
+		// Only raft is judged: the naive protocols promise no progress.
+		fmt.Fprintf(c.stderr, "raftsim: not live: %s\n", strings.Join(s.Liveness.Problems, "; "))
+		code = exitViolation
+	}
 	if len(s.ViolationCounts) == 0 {
 		return code
 	}
@@ -213,18 +220,18 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 	return exitViolation
 }
 
-// staleVerdicts names the reads porcupine found not linearizable, if any,
-// after the rules a run broke: the client's side of a stale read, from
-// what clients saw rather than from the logs.
+// staleVerdicts names the reads and compare-and-swaps porcupine found not
+// linearizable, if any, after the rules a run broke: the client's side of
+// a stale read, from what clients saw rather than from the logs.
 func staleVerdicts(s raftcore.Summary) string {
 	var reads []string
 	for _, op := range s.Ops {
 		switch {
 		case op.Verdict != string(linearize.Stale):
 		case op.Missed != 0:
-			reads = append(reads, fmt.Sprintf("read %d (it missed write %d)", op.ID, op.Missed))
+			reads = append(reads, fmt.Sprintf("%s %d (it missed write %d)", op.Kind, op.ID, op.Missed))
 		default:
-			reads = append(reads, fmt.Sprintf("read %d", op.ID))
+			reads = append(reads, fmt.Sprintf("%s %d", op.Kind, op.ID))
 		}
 	}
 	if len(reads) == 0 {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -84,6 +85,10 @@ func TestBadInputExitsTwoNamingTheProblem(t *testing.T) {
 		{"bad option", `{"until_ms":10,"options":{"latency_ms":[50,10]}}`, []string{"run", "-f", "-"}, "options.latency_ms: [50, 10] is not a range"},
 		{"unknown protocol", `{"until_ms":10,"protocol":"paxos"}`, []string{"run", "-f", "-"}, `protocol: unknown protocol "paxos"`},
 		{"drop of nothing", `{"until_ms":10,"actions":[{"at_ms":1,"do":"drop","id":99}]}`, []string{"run", "-f", "-"}, "id: message 99 is not in flight"},
+		{"event counts going back", `{"nodes":3,"until_ms":8000,"actions":[{"at_ms":3000,"do":"write","node":1,"key":"k","value":"a","after_events":12},{"at_ms":1000,"do":"heal","after_events":40}]}`,
+			[]string{"run", "-f", "-"}, "actions[0].after_events: the write at 3000 ms comes after 12 events, fewer than the 40 of actions[1] (heal at 1000 ms)"},
+		{"clock running backwards", `{"nodes":3,"until_ms":8000,"actions":[{"at_ms":3000,"do":"write","node":1,"key":"k","value":"a","after_events":5}]}`,
+			[]string{"run", "-f", "-"}, "actions[0] (write at 3000ms): after_events: 5 events are handled by"},
 		{"random without seed", "", []string{"random"}, "-seed N is required"},
 		{"random nodes", "", []string{"random", "-seed", "1", "-nodes", "12"}, "-nodes: 12 is out of range: use 1 to 9"},
 		{"random protocol", "", []string{"random", "-seed", "1", "-protocol", "paxos"}, `-protocol: unknown protocol "paxos"`},
@@ -353,6 +358,67 @@ func TestRaftViolationExitsOne(t *testing.T) {
 	s = summary(t, mustRun(t, exitOK, linear, "run", "-f", "-"))
 	if len(s.Violations) != 0 || len(s.Ops) != 2 || s.Ops[1].Result == raftcore.OpOK {
 		t.Fatalf("linearizable read: violations %+v, ops %+v", s.Violations, s.Ops)
+	}
+}
+
+// TestHandEditedClockRunningBackwardsIsRefused: a recorded run whose
+// write is pinned, by hand, after fewer events than came before its time
+// would move the clock past those events and then back to handle them
+// (its client would be answered before it asked). raftsim refuses it as
+// bad input before it prints anything, naming the action by its place and
+// verb: from the counts alone when an earlier action was pinned after more
+// events, and otherwise once the count is reached too early.
+func TestHandEditedClockRunningBackwardsIsRefused(t *testing.T) {
+	var s raftcore.Schedule
+	if err := json.Unmarshal([]byte(mustRun(t, exitOK, "", "random", "-seed", "3", "-nodes", "3")), &s); err != nil {
+		t.Fatal(err)
+	}
+	i := len(s.Actions) - 1
+	for s.Actions[i].Do != raftcore.DoWrite || s.Actions[i].AfterEvents < 100 {
+		i--
+	}
+	s.Actions[i].AfterEvents = 50
+	refused := func(want string) {
+		t.Helper()
+		edited, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := cmd(t, string(edited), "run", "-f", "-")
+		if code != exitInput || out != "" || !strings.Contains(errOut, want) {
+			t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, want)
+		}
+	}
+	refused(fmt.Sprintf("actions[%d].after_events: the write at %g ms comes after 50 events, fewer than", i, s.Actions[i].AtMs))
+	for j := range s.Actions {
+		if j != i {
+			s.Actions[j].AfterEvents = 0
+		}
+	}
+	refused(fmt.Sprintf("actions[%d] (write at %gms): after_events: 50 events are handled by", i, s.Actions[i].AtMs))
+}
+
+// TestLivenessIsReported: the slowed machine whose timer was set while
+// messages waited catches up, and the summary says the run is live; a raft
+// run the judge finds not live exits 1 and says why, as a broken rule
+// does, while a naive protocol is never judged.
+func TestLivenessIsReported(t *testing.T) {
+	s := summary(t, mustRun(t, exitOK, "", "run", "-f", "../../raftcore/testdata/slowed-machine-timer.json"))
+	if s.Liveness.Verdict != raftcore.Live || s.Liveness.CalmSinceMs != 2500 {
+		t.Fatalf("liveness: %+v", s.Liveness)
+	}
+	stuck := raftcore.Summary{Protocol: raftcore.ProtocolRaft, Liveness: raftcore.Liveness{Verdict: raftcore.NotLive,
+		Problems: []string{"machine 3 is pre-candidate in term 1, not following 1, the leader of term 1"}}}
+	var errOut bytes.Buffer
+	c := &cli{stderr: &errOut}
+	if code := c.verdict(stuck, false); code != exitViolation || !strings.Contains(errOut.String(), "raftsim: not live: machine 3 is pre-candidate") {
+		t.Fatalf("not live: exit %d, stderr %q", code, errOut.String())
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, exitOK, "", "run", "-scenario", "three-answers")), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Liveness.Verdict != raftcore.NotJudged || !strings.Contains(s.Liveness.Note, "naive-copy promises no progress") {
+		t.Fatalf("naive-copy: %+v", s.Liveness)
 	}
 }
 

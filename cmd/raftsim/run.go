@@ -109,7 +109,7 @@ func (c *cli) random(args []string) int {
 		return c.inputError("random", "-seed N is required, so that the run can be reproduced")
 	}
 	if *nodes < 0 || *nodes > raftcore.MaxNodes {
-		return c.inputError("random", "-nodes: %d is out of range: use 1 to %d (or leave it out to pick 3, 5 or 7)", *nodes, raftcore.MaxNodes)
+		return c.inputError("random", "-nodes: %d is out of range: use 1 to %d (or leave it out to pick 2 to 9)", *nodes, raftcore.MaxNodes)
 	}
 	p, err := raftcore.ParseProtocol(*protocol)
 	if err != nil {

@@ -5,7 +5,8 @@ import (
 	"raftlab/raftcore"
 )
 
-// judgeReads fills in each answered read's verdict in a summary of w:
+// judgeReads fills in the verdict of each answered read, and of each
+// compare-and-swap whose client learned its outcome, in a summary of w:
 // porcupine's linearizability check of the run's client history.
 func judgeReads(sum *raftcore.Summary, w *raftcore.World) {
 	res := linearize.Check(w.Ops())

@@ -127,6 +127,11 @@ func (c *Checker) observe(e raftcore.TraceEvent) {
 	switch e.Kind {
 	case raftcore.TraceRole:
 		c.roles[id] = e.ToRole
+		if e.Cause == raftcore.CauseStart {
+			// A machine (re)starts, by restart or with its zone: its
+			// commit index is volatile, and it learns it again.
+			c.commits[id] = 0
+		}
 		if e.ToRole != raftcore.RoleLeader || e.Term == 0 {
 			return
 		}
@@ -152,11 +157,6 @@ func (c *Checker) observe(e raftcore.TraceEvent) {
 		}
 		c.commits[id] = e.Index
 		c.checkLeaderCommit(id, e)
-	case raftcore.TraceFault:
-		if e.Verb() == raftcore.DoRestart {
-			// Commit is volatile: a restarted machine learns it again.
-			c.commits[id] = 0
-		}
 	}
 }
 

@@ -8,9 +8,11 @@ import (
 
 // Finish inspects the final states and checks the client history against
 // the committed log: every acknowledged write is in it where it was
-// acknowledged, no write took effect twice, and every linearizable or lease
-// read returned what the committed log held at the index it read at, an
-// index that includes every write acknowledged before the read began.
+// acknowledged, no write took effect twice, every compare-and-swap was
+// answered as the revisions in the log decide, and every linearizable or
+// lease read returned what the committed log held at the index it read at
+// (value and revision), an index that includes every write acknowledged
+// before the read began.
 //
 // A lease read that misses such a write is classified, not excused
 // wholesale: it is stale by design (and counted in StaleByDesign) only when
@@ -38,12 +40,40 @@ func (c *Checker) Finish() {
 			c.report(fmt.Sprint(op.ID), "durability", "write %d was acknowledged at index %d, which the committed log does not hold for it", op.ID, op.Index)
 		}
 	}
+	revs := replay(log).revBefore
+	for _, op := range ops {
+		if op.Cas && (op.Result == raftcore.OpOK || op.Result == raftcore.OpConflict) {
+			c.checkCas(op, log, revs)
+		}
+	}
 	for _, op := range ops {
 		if op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK && op.Mode != raftcore.ReadLocal {
 			c.checkRead(op, ops, log)
 		}
 	}
 	c.checkLinearizable(ops)
+}
+
+// checkCas: a compare-and-swap answered as etcd's transaction answers it.
+// Its entry is in the committed log where it was answered, and the key's
+// revision just before that entry, rebuilt here (revs, by entry), is the
+// one it expected if it succeeded, and if it failed, another one: the one
+// its client was told.
+func (c *Checker) checkCas(op raftcore.Op, log []raftcore.Entry, revs []uint64) {
+	if op.Index == 0 || op.Index > uint64(len(log)) || log[op.Index-1].Data.OpID != op.ID {
+		// The durability check reports a success that is not there.
+		if op.Result == raftcore.OpConflict {
+			c.report(fmt.Sprint(op.ID), "compare-and-swap", "write %d failed its comparison at index %d, which the committed log does not hold for it", op.ID, op.Index)
+		}
+		return
+	}
+	rev := revs[op.Index-1]
+	switch {
+	case op.Result == raftcore.OpOK && rev != op.IfRev:
+		c.report(fmt.Sprint(op.ID), "compare-and-swap", "write %d of %s expected revision %d and succeeded at index %d, but the key was at revision %d", op.ID, op.Key, op.IfRev, op.Index, rev)
+	case op.Result == raftcore.OpConflict && (rev == op.IfRev || rev != op.FoundRev):
+		c.report(fmt.Sprint(op.ID), "compare-and-swap", "write %d of %s expected revision %d and failed at index %d finding revision %d, but the key was at revision %d", op.ID, op.Key, op.IfRev, op.Index, op.FoundRev, rev)
+	}
 }
 
 // StaleByDesign counts the lease reads Finish classified as stale by
@@ -57,8 +87,8 @@ func (c *Checker) checkRead(op raftcore.Op, ops []raftcore.Op, log []raftcore.En
 	}
 	r := replay(log[:op.ReadAt])
 	want, found := r.values[op.Key]
-	if found != op.ReadFound || want != op.ReadValue {
-		c.report(fmt.Sprint(op.ID), "read-value", "read %d of %s returned %q (found %v); the committed log up to index %d gives %q (found %v)", op.ID, op.Key, op.ReadValue, op.ReadFound, op.ReadAt, want, found)
+	if rev := r.modIndex[op.Key]; found != op.ReadFound || want != op.ReadValue || rev != op.ReadRev {
+		c.report(fmt.Sprint(op.ID), "read-value", "read %d of %s returned %q (found %v) at revision %d; the committed log up to index %d gives %q (found %v) at revision %d", op.ID, op.Key, op.ReadValue, op.ReadFound, op.ReadRev, op.ReadAt, want, found, rev)
 		return
 	}
 	for _, w := range ops {

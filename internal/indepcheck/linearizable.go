@@ -21,7 +21,8 @@ const linearizeBudget = linearize.DefaultBudget
 // A ReadIndex read porcupine calls stale is a violation. A stale lease read
 // is stale by design, and counted with the ones Finish found, when a leader
 // of a later term than the one that served it had been elected by the time
-// it was answered; any other stale lease read is a violation.
+// it was answered; any other stale lease read is a violation. So is a
+// compare-and-swap whose answer no order of the history allows.
 func (c *Checker) checkLinearizable(ops []raftcore.Op) {
 	var judged []raftcore.Op
 	for _, op := range ops {
@@ -31,6 +32,15 @@ func (c *Checker) checkLinearizable(ops []raftcore.Op) {
 		judged = append(judged, op)
 	}
 	res := linearize.CheckWithin(judged, linearizeBudget)
+	for _, v := range res.Swaps {
+		switch v.Verdict {
+		case linearize.Stale:
+			op, _ := c.w.Op(v.Op)
+			c.report(fmt.Sprint(v.Op), "linearizability", "compare-and-swap %d of %s expecting revision %d answered %s, which no order of the history allows (porcupine; the write it missed: %d)", v.Op, op.Key, op.IfRev, op.Result, v.Missed)
+		case linearize.Unknown:
+			c.report(fmt.Sprint(v.Op), "linearizability", "porcupine ran out of its %v budget on compare-and-swap %d: the history was not judged", linearizeBudget, v.Op)
+		}
+	}
 	for _, v := range res.Reads {
 		op, ok := c.w.Op(v.Op)
 		if !ok {

@@ -14,6 +14,11 @@ type Result struct {
 	Violations []Violation
 	// StaleByDesign counts lease reads that were stale by design.
 	StaleByDesign int
+	// EndHash is the trace hash at the schedule's end, before the run
+	// went on for the liveness judge.
+	EndHash uint64
+	// Liveness is the liveness judge's verdict (raftcore.World.Liveness).
+	Liveness raftcore.Liveness
 }
 
 // CheckRandomRun plays raftcore.RandomRun(seed, o), then checks a replay of
@@ -25,7 +30,7 @@ func CheckRandomRun(seed int64, o raftcore.RandomOptions, inspectEvery int) (Res
 	if err != nil {
 		return r, fmt.Errorf("seed %d: %v", seed, err)
 	}
-	if r.World.TraceHash() != orig.TraceHash() {
+	if r.EndHash != orig.TraceHash() {
 		return r, fmt.Errorf("seed %d: the replay's trace differs from the run's", seed)
 	}
 	return r, nil
@@ -34,8 +39,11 @@ func CheckRandomRun(seed int64, o raftcore.RandomOptions, inspectEvery int) (Res
 // CheckSchedule plays s (with the deliberate bugs given, which a schedule
 // cannot name) one event at a time under a Checker: trace rules after every
 // event, machine states every inspectEvery events and before every action,
-// the client history at the end. The run is bounded by the schedule's
-// virtual end time, never by the wall clock.
+// the client history at the end. Without deliberate bugs, a run that ends
+// calm but too soon for the liveness judge goes on, with no more actions
+// and still checked, until the judge rules. The run is bounded by virtual
+// time (the schedule's end, and the judge's bound), never by the wall
+// clock.
 func CheckSchedule(s raftcore.Schedule, bugs raftcore.Bug, inspectEvery int) (Result, error) {
 	if err := s.Validate(); err != nil {
 		return Result{}, err
@@ -78,6 +86,16 @@ func CheckSchedule(s raftcore.Schedule, bugs raftcore.Bug, inspectEvery int) (Re
 	runTo(end, 0)
 	w.RunUntil(end)
 	c.Observe()
+	endHash := w.TraceHash()
+	live := w.Liveness()
+	for bugs == 0 && live.Verdict == raftcore.NotJudged && live.JudgedAtMs > 0 {
+		// As World.AwaitLiveness does: look again every second at most.
+		next := min(int64(math.Round(live.JudgedAtMs*1000)), w.Now()+1_000_000)
+		runTo(next, 0)
+		w.RunUntil(next)
+		c.Observe()
+		live = w.Liveness()
+	}
 	c.Finish()
-	return Result{World: w, Violations: c.Violations(), StaleByDesign: c.StaleByDesign()}, nil
+	return Result{World: w, Violations: c.Violations(), StaleByDesign: c.StaleByDesign(), EndHash: endHash, Liveness: live}, nil
 }

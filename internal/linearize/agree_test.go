@@ -105,8 +105,9 @@ func overlapsMissed(writes []raftcore.Op, r raftcore.Op, missedIndex uint64) boo
 	if missed.ID == 0 {
 		return false
 	}
+	rv, rf := value(r)
 	for _, w := range writes {
-		if seen(w) == seen(r) && (w.Result != raftcore.OpOK || !w.FinishedBefore(missed)) {
+		if wv, wf := value(w); rv == wv && rf == wf && (w.Result != raftcore.OpOK || !w.FinishedBefore(missed)) {
 			return true
 		}
 	}

@@ -2,7 +2,6 @@ package linearize
 
 import (
 	"hash/maphash"
-	"sort"
 	"time"
 
 	"raftlab/raftcore"
@@ -24,9 +23,9 @@ type Cache struct {
 }
 
 type cachedKey struct {
-	print uint64
-	kr    KeyResult
-	reads []ReadVerdict
+	print    uint64
+	kr       KeyResult
+	verdicts keyVerdicts
 }
 
 // Check judges ops as CheckWithin does, reusing the answers for keys whose
@@ -47,15 +46,14 @@ func (c *Cache) Check(ops []raftcore.Op) Result {
 		p := k.fingerprint()
 		ck, ok := c.keys[k.key]
 		if !ok || ck.print != p {
-			kr, reads := k.check(budget)
-			ck = cachedKey{print: p, kr: kr, reads: reads}
+			kr, verdicts := k.check(budget)
+			ck = cachedKey{print: p, kr: kr, verdicts: verdicts}
 		}
 		next[k.key] = ck
-		r.Keys = append(r.Keys, ck.kr)
-		r.Reads = append(r.Reads, ck.reads...)
+		r.add(ck.kr, ck.verdicts)
 	}
 	c.keys = next
-	sort.Slice(r.Reads, func(i, j int) bool { return r.Reads[i].Op < r.Reads[j].Op })
+	r = r.sorted()
 	c.last, c.print, c.valid = r, p, true
 	return r
 }
@@ -85,6 +83,13 @@ func historyPrint(ops []raftcore.Op) uint64 {
 		if op.ReadFound {
 			mix(1)
 		}
+		if op.Cas {
+			mix(2)
+		}
+		mix(op.Index)
+		mix(op.ReadRev)
+		mix(op.IfRev)
+		mix(op.FoundRev)
 		mix(maphash.String(printSeed, string(op.Kind)))
 		mix(maphash.String(printSeed, string(op.Result)))
 		mix(maphash.String(printSeed, op.Key))

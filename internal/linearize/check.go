@@ -53,6 +53,11 @@ type KeyResult struct {
 type Result struct {
 	// Reads has one verdict per read, in operation order.
 	Reads []ReadVerdict `json:"reads"`
+	// Swaps has one verdict per compare-and-swap whose client learned its
+	// outcome (it succeeded, or failed on its revision), in operation
+	// order: a swap observes the key's revision as a read observes its
+	// value, so it too is linearizable or stale.
+	Swaps []ReadVerdict `json:"swaps,omitempty"`
 	// Keys has porcupine's answer per key, in key order.
 	Keys []KeyResult `json:"keys"`
 }
@@ -68,23 +73,27 @@ func (r Result) Linearizable() bool {
 	return true
 }
 
-// Verdict returns the verdict on read op, if op is a read of the history.
+// Verdict returns the verdict on op, if op is a read or a compare-and-swap
+// of the history.
 func (r Result) Verdict(op int) (ReadVerdict, bool) {
-	i := sort.Search(len(r.Reads), func(i int) bool { return r.Reads[i].Op >= op })
-	if i < len(r.Reads) && r.Reads[i].Op == op {
-		return r.Reads[i], true
+	for _, list := range [][]ReadVerdict{r.Reads, r.Swaps} {
+		i := sort.Search(len(list), func(i int) bool { return list[i].Op >= op })
+		if i < len(list) && list[i].Op == op {
+			return list[i], true
+		}
 	}
 	return ReadVerdict{}, false
 }
 
-// Stale returns the stale reads.
+// Stale returns the stale reads and compare-and-swaps, in operation order.
 func (r Result) Stale() []ReadVerdict {
 	var out []ReadVerdict
-	for _, v := range r.Reads {
+	for _, v := range append(r.Reads[:len(r.Reads):len(r.Reads)], r.Swaps...) {
 		if v.Verdict == Stale {
 			out = append(out, v)
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Op < out[j].Op })
 	return out
 }
 
@@ -108,23 +117,40 @@ func CheckWithin(ops []raftcore.Op, budget time.Duration) Result {
 	if porcupine.CheckOperationsTimeout(register, all, budget) == porcupine.Ok {
 		var r Result
 		for _, k := range keys {
-			r.Keys = append(r.Keys, KeyResult{Key: k.key, Result: porcupine.Ok})
-			r.Reads = append(r.Reads, k.allLinearizable()...)
+			r.add(KeyResult{Key: k.key, Result: porcupine.Ok}, k.allAre(Linearizable))
 		}
 		return r.sorted()
 	}
 	var r Result
 	for _, k := range keys {
-		kr, reads := k.check(budget)
-		r.Keys = append(r.Keys, kr)
-		r.Reads = append(r.Reads, reads...)
+		r.add(k.check(budget))
 	}
 	return r.sorted()
 }
 
+// add takes in one key's answer and the verdicts on its reads and swaps.
+func (r *Result) add(kr KeyResult, verdicts keyVerdicts) {
+	r.Keys = append(r.Keys, kr)
+	r.Reads = append(r.Reads, verdicts.reads...)
+	r.Swaps = append(r.Swaps, verdicts.swaps...)
+}
+
 func (r Result) sorted() Result {
-	sort.Slice(r.Reads, func(i, j int) bool { return r.Reads[i].Op < r.Reads[j].Op })
+	for _, list := range [][]ReadVerdict{r.Reads, r.Swaps} {
+		sort.Slice(list, func(i, j int) bool { return list[i].Op < list[j].Op })
+	}
 	return r
+}
+
+// keyVerdicts are the verdicts on one key's reads and swaps.
+type keyVerdicts struct{ reads, swaps []ReadVerdict }
+
+func (v *keyVerdicts) add(op raftcore.Op, verdict ReadVerdict) {
+	if op.Kind == raftcore.DoRead {
+		v.reads = append(v.reads, verdict)
+	} else {
+		v.swaps = append(v.swaps, verdict)
+	}
 }
 
 // keyHistory is one key's operations.
@@ -157,14 +183,17 @@ func groupByKey(ops []raftcore.Op) []*keyHistory {
 // history is the key's operations as porcupine sees them, the ignored
 // ones left out.
 func (k *keyHistory) history() []porcupine.Operation {
-	return append(k.writes(), k.reads()...)
+	return append(append(k.writes(), k.operations(swap)...), k.operations(isRead)...)
 }
 
-// reads is the key's answered reads as porcupine sees them.
-func (k *keyHistory) reads() []porcupine.Operation {
+func isRead(op raftcore.Op) bool { return op.Kind == raftcore.DoRead }
+
+// operations is the key's operations for which pick holds, as porcupine
+// sees them (answered reads, swaps whose outcome was learned).
+func (k *keyHistory) operations(pick func(raftcore.Op) bool) []porcupine.Operation {
 	var out []porcupine.Operation
 	for _, op := range k.ops {
-		if op.Kind == raftcore.DoRead {
+		if pick(op) {
 			if p, ok := k.clock.operation(op); ok {
 				out = append(out, p)
 			}
@@ -173,19 +202,28 @@ func (k *keyHistory) reads() []porcupine.Operation {
 	return out
 }
 
-// writes is the key's writes as porcupine sees them, without the writes of
-// unknown outcome whose value no read returned. Those can always be placed
-// after everything else (nothing had to wait for them), where they change
-// nothing anyone saw, so the history is linearizable with them exactly when
-// it is without them. Leaving them out keeps the search small: each one
-// would otherwise be free to go anywhere after it was sent.
+// writes is the key's writes as porcupine sees them, but for the swaps
+// whose outcome was learned (judged one by one, as reads are), and without
+// the writes of unknown outcome whose effect nobody can have seen: a put
+// whose value no read returned, when no revision was observed that the
+// acknowledged writes do not explain, and a delete, when nobody found the
+// key absent. Those can always be placed after everything else (nothing
+// had to wait for them), where they change nothing anyone saw, so the
+// history is linearizable with them exactly when it is without them.
+// Leaving them out keeps the search small: each one would otherwise be
+// free to go anywhere after it was sent.
 func (k *keyHistory) writes() []porcupine.Operation {
 	var out []porcupine.Operation
+	unexplained, absent := k.unexplainedRev(), k.foundAbsent()
 	for _, op := range k.ops {
-		if op.Kind == raftcore.DoRead {
+		if op.Kind == raftcore.DoRead || swap(op) {
 			continue
 		}
-		if OutcomeOf(op) == MaybeHappened && !k.returned(seen(op)) {
+		seen := absent
+		if op.Kind != raftcore.DoDelete {
+			seen = unexplained || k.returned(value(op))
+		}
+		if OutcomeOf(op) == MaybeHappened && !seen {
 			continue
 		}
 		if p, ok := k.clock.operation(op); ok {
@@ -196,85 +234,136 @@ func (k *keyHistory) writes() []porcupine.Operation {
 }
 
 // returned reports whether an answered read of the key returned v.
-func (k *keyHistory) returned(v output) bool {
+func (k *keyHistory) returned(v string, found bool) bool {
 	for _, op := range k.ops {
-		if op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK && seen(op) == v {
+		if op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK {
+			if rv, rf := value(op); rv == v && rf == found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unexplainedRev reports whether a read or a swap observed a revision
+// that no acknowledged write of the key gave it: one a write of unknown
+// outcome may have given.
+func (k *keyHistory) unexplainedRev() bool {
+	made := map[uint64]bool{0: true}
+	for _, op := range k.ops {
+		if op.Kind != raftcore.DoRead && op.Result == raftcore.OpOK {
+			if rev, ok := madeRev(op); ok {
+				made[rev] = true
+			}
+		}
+	}
+	for _, op := range k.ops {
+		if (op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK || swap(op)) && !made[observedRev(op)] {
 			return true
 		}
 	}
 	return false
 }
 
-// allLinearizable gives every answered read of the key a pass.
-func (k *keyHistory) allLinearizable() []ReadVerdict {
-	var out []ReadVerdict
+// foundAbsent reports whether a read or a swap found the key absent: a
+// read that returned nothing, a swap that expected revision 0 and
+// succeeded, or one that failed finding revision 0.
+func (k *keyHistory) foundAbsent() bool {
 	for _, op := range k.ops {
-		if op.Kind == raftcore.DoRead {
-			out = append(out, unansweredOr(op, Linearizable))
+		switch {
+		case op.Kind == raftcore.DoRead && op.Result == raftcore.OpOK && !op.ReadFound:
+			return true
+		case swap(op) && observedRev(op) == 0:
+			return true
+		}
+	}
+	return false
+}
+
+// allAre gives every read and swap of the key the verdict v, but
+// Unanswered to the reads that were not answered.
+func (k *keyHistory) allAre(v Verdict) keyVerdicts {
+	var out keyVerdicts
+	for _, op := range k.ops {
+		switch {
+		case op.Kind == raftcore.DoRead && OutcomeOf(op) == Ignored:
+			out.add(op, ReadVerdict{Op: op.ID, Verdict: Unanswered})
+		case op.Kind == raftcore.DoRead || swap(op):
+			out.add(op, ReadVerdict{Op: op.ID, Verdict: v})
 		}
 	}
 	return out
 }
 
-func unansweredOr(op raftcore.Op, v Verdict) ReadVerdict {
-	if OutcomeOf(op) == Ignored {
-		return ReadVerdict{Op: op.ID, Verdict: Unanswered}
-	}
-	return ReadVerdict{Op: op.ID, Verdict: v}
-}
-
-// check searches the key's history and, if it fails, finds the stale reads.
-func (k *keyHistory) check(budget time.Duration) (KeyResult, []ReadVerdict) {
+// check searches the key's history and, if it fails, finds the stale
+// swaps and reads.
+func (k *keyHistory) check(budget time.Duration) (KeyResult, keyVerdicts) {
 	res := porcupine.CheckOperationsTimeout(register, k.history(), budget)
 	kr := KeyResult{Key: k.key, Result: res}
 	switch res {
 	case porcupine.Ok:
-		return kr, k.allLinearizable()
+		return kr, k.allAre(Linearizable)
 	case porcupine.Unknown:
-		var out []ReadVerdict
-		for _, op := range k.ops {
-			if op.Kind == raftcore.DoRead {
-				out = append(out, unansweredOr(op, Unknown))
-			}
-		}
-		return kr, out
+		return kr, k.allAre(Unknown)
 	}
-	// Keep the writes, then add the reads one by one in the order they
-	// were sent.
+	// Keep the writes, then add the swaps one by one in the order they
+	// were sent, then the reads: each is kept if it fits what was kept
+	// before it, and is stale if it does not. A swap that succeeded where
+	// it should have failed is kept as the plain write it acted as, so
+	// that the reads after it are judged on what happened.
 	kept := k.writes()
-	var keptReads []raftcore.Op
-	var out []ReadVerdict
-	for _, op := range k.ops {
-		if op.Kind != raftcore.DoRead {
-			continue
-		}
-		p, ok := k.clock.operation(op)
-		if !ok {
-			out = append(out, ReadVerdict{Op: op.ID, Verdict: Unanswered})
-			continue
-		}
-		try := append(kept[:len(kept):len(kept)], p)
-		switch porcupine.CheckOperationsTimeout(register, try, budget) {
-		case porcupine.Ok:
-			kept = try
-			keptReads = append(keptReads, op)
-			out = append(out, ReadVerdict{Op: op.ID, Verdict: Linearizable})
-		case porcupine.Illegal:
-			out = append(out, ReadVerdict{Op: op.ID, Verdict: Stale, Missed: k.missed(op, keptReads)})
-		default:
-			out = append(out, ReadVerdict{Op: op.ID, Verdict: Unknown})
+	var out keyVerdicts
+	var keptObservers []raftcore.Op
+	for _, pick := range []func(raftcore.Op) bool{swap, isRead} {
+		for _, op := range k.ops {
+			if !pick(op) {
+				continue
+			}
+			p, ok := k.clock.operation(op)
+			if !ok {
+				out.add(op, ReadVerdict{Op: op.ID, Verdict: Unanswered})
+				continue
+			}
+			try := append(kept[:len(kept):len(kept)], p)
+			switch porcupine.CheckOperationsTimeout(register, try, budget) {
+			case porcupine.Ok:
+				kept = try
+				keptObservers = append(keptObservers, op)
+				out.add(op, ReadVerdict{Op: op.ID, Verdict: Linearizable})
+			case porcupine.Illegal:
+				out.add(op, ReadVerdict{Op: op.ID, Verdict: Stale, Missed: k.missed(op, keptObservers)})
+				if in := p.Input.(input); in.kind == opCas && op.Result == raftcore.OpOK {
+					in.kind = opPut
+					p.Input = in
+					kept = append(kept, p)
+				}
+			default:
+				out.add(op, ReadVerdict{Op: op.ID, Verdict: Unknown})
+			}
 		}
 	}
 	return kr, out
 }
 
-// missed names the write a stale read should have seen (see
+// sees reports whether what observer op saw (a read's value and revision,
+// or a swap's revision) is what write w leaves behind.
+func sees(op, w raftcore.Op) bool {
+	rev, known := madeRev(w)
+	sameRev := !known || rev == observedRev(op)
+	if op.Kind != raftcore.DoRead {
+		return sameRev
+	}
+	v, found := value(op)
+	wv, wfound := value(w)
+	return v == wv && found == wfound && sameRev
+}
+
+// missed names the write a stale read or swap should have seen (see
 // ReadVerdict.Missed).
-func (k *keyHistory) missed(read raftcore.Op, earlierReads []raftcore.Op) int {
-	got := seen(read)
+func (k *keyHistory) missed(op raftcore.Op, earlier []raftcore.Op) int {
 	best := -1
 	for i, w := range k.ops {
-		if w.Kind == raftcore.DoRead || w.Result != raftcore.OpOK || !completed(w).before(invoked(read)) || seen(w) == got {
+		if w.Kind == raftcore.DoRead || w.Result != raftcore.OpOK || !completed(w).before(invoked(op)) || sees(op, w) {
 			continue
 		}
 		if best < 0 || completed(k.ops[best]).before(completed(w)) {
@@ -284,16 +373,23 @@ func (k *keyHistory) missed(read raftcore.Op, earlierReads []raftcore.Op) int {
 	if best >= 0 {
 		return k.ops[best].ID
 	}
-	for i := len(earlierReads) - 1; i >= 0; i-- {
-		r := earlierReads[i]
-		if !completed(r).before(invoked(read)) || seen(r) == got {
+	for i := len(earlier) - 1; i >= 0; i-- {
+		r := earlier[i]
+		if r.Kind != raftcore.DoRead || !completed(r).before(invoked(op)) || op.Kind == raftcore.DoRead && sameRead(r, op) {
 			continue
 		}
 		for j := len(k.ops) - 1; j >= 0; j-- {
-			if w := k.ops[j]; w.Kind != raftcore.DoRead && !completed(r).before(invoked(w)) && seen(w) == seen(r) {
+			if w := k.ops[j]; w.Kind != raftcore.DoRead && !completed(r).before(invoked(w)) && sees(r, w) {
 				return w.ID
 			}
 		}
 	}
 	return 0
+}
+
+// sameRead reports whether two reads returned the same value and revision.
+func sameRead(a, b raftcore.Op) bool {
+	av, af := value(a)
+	bv, bf := value(b)
+	return av == bv && af == bf && a.ReadRev == b.ReadRev
 }

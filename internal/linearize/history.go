@@ -24,7 +24,8 @@ const (
 	// turned away before proposing it. Neither can have changed or shown
 	// anything.
 	Ignored Outcome = iota
-	// Happened: an acknowledged write, or an answered read.
+	// Happened: an acknowledged write, a compare-and-swap refused on its
+	// revision, or an answered read.
 	Happened
 	// MaybeHappened: a write that timed out, is still waiting, or whose
 	// machine crashed while it waited. It may have been committed, so it
@@ -41,7 +42,9 @@ func OutcomeOf(op raftcore.Op) Outcome {
 		return Ignored
 	}
 	switch op.Result {
-	case raftcore.OpOK:
+	case raftcore.OpOK, raftcore.OpConflict:
+		// A conflict is a definite answer: the compare-and-swap's entry
+		// was applied and changed nothing.
 		return Happened
 	case raftcore.OpRefused:
 		// A crash while the write waited breaks the client's connection,
@@ -105,13 +108,19 @@ func (c clock) operation(op raftcore.Op) (porcupine.Operation, bool) {
 	if o == Ignored {
 		return porcupine.Operation{}, false
 	}
-	in := input{key: op.Key, read: op.Kind == raftcore.DoRead, delete: op.Kind == raftcore.DoDelete, value: op.Value}
-	p := porcupine.Operation{ClientId: op.ID, Input: in, Call: c.at(invoked(op)), Output: output{}}
+	in := input{key: op.Key, kind: kindOf(op), value: op.Value, ifRev: op.IfRev, learned: o == Happened}
+	var out output
+	switch {
+	case in.kind == opRead:
+		out = output{value: op.ReadValue, found: op.ReadFound, rev: op.ReadRev}
+	case op.Result == raftcore.OpConflict:
+		out = output{conflict: true, rev: op.FoundRev}
+	case op.Result == raftcore.OpOK && op.Kind == raftcore.DoWrite:
+		in.rev = op.Index
+	}
+	p := porcupine.Operation{ClientId: op.ID, Input: in, Call: c.at(invoked(op)), Output: out}
 	if op.Done() {
 		p.Return = c.at(completed(op))
-	}
-	if in.read {
-		p.Output = output{value: op.ReadValue, found: op.ReadFound}
 	}
 	if o == MaybeHappened {
 		p.Return = never
@@ -119,14 +128,53 @@ func (c clock) operation(op raftcore.Op) (porcupine.Operation, bool) {
 	return p, true
 }
 
-// seen is what a read returned, or what a write leaves behind.
-func seen(op raftcore.Op) output {
+func kindOf(op raftcore.Op) opKind {
+	switch {
+	case op.Kind == raftcore.DoRead:
+		return opRead
+	case op.Kind == raftcore.DoDelete:
+		return opDelete
+	case op.Cas:
+		return opCas
+	}
+	return opPut
+}
+
+// swap reports whether op is a compare-and-swap whose client learned its
+// outcome: it observes the key's revision, as a read does.
+func swap(op raftcore.Op) bool { return op.Cas && OutcomeOf(op) == Happened }
+
+// value is what a read returned, or what a write leaves behind if it takes
+// effect.
+func value(op raftcore.Op) (string, bool) {
 	switch op.Kind {
 	case raftcore.DoRead:
-		return output{value: op.ReadValue, found: op.ReadFound}
+		return op.ReadValue, op.ReadFound
 	case raftcore.DoDelete:
-		return output{}
+		return "", false
 	default:
-		return output{value: op.Value, found: true}
+		return op.Value, true
 	}
+}
+
+// observedRev is the revision an answered read or a compare-and-swap
+// observed: the key's as read, the one a successful swap found (the one it
+// expected), or the one a failed swap found.
+func observedRev(op raftcore.Op) uint64 {
+	switch {
+	case op.Kind == raftcore.DoRead:
+		return op.ReadRev
+	case op.Result == raftcore.OpConflict:
+		return op.FoundRev
+	}
+	return op.IfRev
+}
+
+// madeRev is the revision an acknowledged write gave the key (0 for a
+// delete, which leaves none), and whether it is known.
+func madeRev(op raftcore.Op) (uint64, bool) {
+	if op.Kind == raftcore.DoDelete {
+		return 0, true
+	}
+	return op.Index, op.Index != 0
 }
