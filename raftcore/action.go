@@ -119,28 +119,20 @@ func (a Action) String() string {
 	// Every applied action's text goes into the trace, so it is written
 	// with strconv rather than fmt; the words are fmt's ("%g", "%d", "%v").
 	b := make([]byte, 0, 48)
-	g := func(f float64) { b = strconv.AppendFloat(b, f, 'g', -1, 64) }
-	d := func(n int) { b = strconv.AppendInt(b, int64(n), 10) }
-	g(a.AtMs)
+	b = strconv.AppendFloat(b, a.AtMs, 'g', -1, 64)
 	b = append(b, "ms "...)
 	b = append(b, a.Do...)
+	return string(a.appendArgs(b))
+}
+
+// appendArgs appends to b what the action is done to and with, as String
+// writes it after the verb.
+func (a Action) appendArgs(b []byte) []byte {
+	g := func(f float64) { b = strconv.AppendFloat(b, f, 'g', -1, 64) }
+	d := func(n int) { b = strconv.AppendInt(b, int64(n), 10) }
 	switch a.Do {
 	case DoPartition:
-		b = append(b, " ["...)
-		for i, grp := range a.Groups {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, '[')
-			for j, id := range grp {
-				if j > 0 {
-					b = append(b, ' ')
-				}
-				d(id)
-			}
-			b = append(b, ']')
-		}
-		b = append(b, ']')
+		b = appendGroups(append(b, ' '), a.Groups)
 	case DoCut, DoRestore:
 		b = append(b, ' ')
 		d(a.From)
@@ -171,75 +163,71 @@ func (a Action) String() string {
 		g(a.Ms)
 		b = append(b, "ms"...)
 	case DoWrite, DoControl, DoDelete, DoRead:
-		// The client verbs all name the machine asked and the key.
-		b = append(b, ' ')
-		d(a.Node)
-		b = append(b, ' ')
-		b = append(b, a.Key...)
-		switch a.Do {
-		case DoWrite:
-			b = append(b, '=')
-			b = append(b, a.Value...)
-			if a.IfRev != nil {
-				b = append(b, " if rev "...)
-				b = strconv.AppendUint(b, *a.IfRev, 10)
-			}
-		case DoControl:
-			b = append(b, ' ')
-			b = append(b, a.Change...)
-			b = append(b, " think "...)
-			g(a.ThinkMs)
-			b = append(b, "ms"...)
-			if a.Cas {
-				b = append(b, " cas"...)
-			}
-		case DoRead:
-			b = append(b, " ("...)
-			b = append(b, a.Mode...)
-			b = append(b, ')')
-		}
+		b = a.appendClientArgs(b)
 	case DoDrop, DoDeliver, DoRepeat:
 		b = append(b, " message "...)
 		b = strconv.AppendUint(b, a.ID, 10)
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
-		b = append(b, ' ')
-		b = append(b, a.Zone...)
+		b = append(append(b, ' '), a.Zone...)
 	case DoMove:
 		b = append(b, ' ')
 		d(a.Node)
-		b = append(b, " to "...)
-		b = append(b, a.Zone...)
+		b = append(append(b, " to "...), a.Zone...)
 	}
-	return string(b)
+	return b
+}
+
+// appendGroups appends a partition's groups as fmt's %v writes them:
+// [[1 2] [3]].
+func appendGroups(b []byte, groups [][]int) []byte {
+	b = append(b, '[')
+	for i, grp := range groups {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, '[')
+		for j, id := range grp {
+			if j > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, int64(id), 10)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+// appendClientArgs appends a client verb's arguments: the machine asked
+// and the key, then what each verb adds.
+func (a Action) appendClientArgs(b []byte) []byte {
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(a.Node), 10)
+	b = append(append(b, ' '), a.Key...)
+	switch a.Do {
+	case DoWrite:
+		b = append(append(b, '='), a.Value...)
+		if a.IfRev != nil {
+			b = append(b, " if rev "...)
+			b = strconv.AppendUint(b, *a.IfRev, 10)
+		}
+	case DoControl:
+		b = append(append(b, ' '), a.Change...)
+		b = append(b, " think "...)
+		b = strconv.AppendFloat(b, a.ThinkMs, 'g', -1, 64)
+		b = append(b, "ms"...)
+		if a.Cas {
+			b = append(b, " cas"...)
+		}
+	case DoRead:
+		b = append(append(b, " ("...), a.Mode...)
+		b = append(b, ')')
+	}
+	return b
 }
 
 // Validate checks an action against a world of n machines without applying
 // it. Errors name the field at fault.
 func (a Action) Validate(n int) error {
-	node := func(field string, v int) error {
-		if v < 1 || v > n {
-			return fmt.Errorf("%s: %d is out of range: use 1 to %d", field, v, n)
-		}
-		return nil
-	}
-	pair := func() error {
-		if err := node("from", a.From); err != nil {
-			return err
-		}
-		if err := node("to", a.To); err != nil {
-			return err
-		}
-		if a.From == a.To {
-			return fmt.Errorf("to: a link joins two different machines, but from and to are both %d", a.From)
-		}
-		return nil
-	}
-	optionalPair := func() error {
-		if a.From == 0 && a.To == 0 {
-			return nil
-		}
-		return pair()
-	}
 	if a.AtMs < 0 {
 		return fmt.Errorf("at_ms: %g is negative", a.AtMs)
 	}
@@ -247,66 +235,10 @@ func (a Action) Validate(n int) error {
 		return err
 	}
 	switch a.Do {
-	case DoPartition:
-		if len(a.Groups) == 0 {
-			return fmt.Errorf("groups: partition needs at least one group, e.g. [[1,2],[3]]")
-		}
-		seen := make([]bool, n+1)
-		for gi, g := range a.Groups {
-			for _, id := range g {
-				if err := node(fmt.Sprintf("groups[%d]", gi), id); err != nil {
-					return err
-				}
-				if seen[id] {
-					return fmt.Errorf("groups[%d]: machine %d is in more than one group", gi, id)
-				}
-				seen[id] = true
-			}
-		}
-	case DoHeal:
-	case DoCut, DoRestore:
-		return pair()
-	case DoLatency:
-		if len(a.LatencyMs) != 2 || a.LatencyMs[0] < 0 || a.LatencyMs[1] < a.LatencyMs[0] || a.LatencyMs[1] > 60000 {
-			return fmt.Errorf("latency_ms: want [min, max] with 0 <= min <= max <= 60000, got %v", a.LatencyMs)
-		}
-		return optionalPair()
-	case DoLoss:
-		if a.Loss == nil || *a.Loss < 0 || *a.Loss > 1 {
-			return fmt.Errorf("loss: want a probability between 0 and 1")
-		}
-		return optionalPair()
-	case DoDuplicate:
-		if a.Duplicate == nil || *a.Duplicate < 0 || *a.Duplicate > 1 {
-			return fmt.Errorf("duplicate: want a probability between 0 and 1")
-		}
-		return optionalPair()
-	case DoDrop, DoDeliver, DoRepeat:
-		if a.ID == 0 {
-			return fmt.Errorf("id: %s needs the id of a message in flight", a.Do)
-		}
-	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout, DoHeartbeat:
-		return node("node", a.Node)
-	case DoSlow:
-		if a.MsPerMessage < 1 || a.MsPerMessage > 10000 {
-			return fmt.Errorf("ms_per_message: slow takes from 1 (normal) to 10000 milliseconds per message, got %g", a.MsPerMessage)
-		}
-		return node("node", a.Node)
-	case DoDrift:
-		if a.Rate < 0.05 || a.Rate > 20 {
-			return fmt.Errorf("rate: drift takes a clock rate from 0.05 to 20 (1 is exact), got %g", a.Rate)
-		}
-		return node("node", a.Node)
-	case DoTimer:
-		// The bound that depends on the world's timing is in ValidateFor;
-		// this one only keeps the arithmetic far from overflow.
-		if !(a.Ms > 0) || msToUs(a.Ms) < 1 {
-			return fmt.Errorf("ms: timer needs a time ahead of at least 0.001 ms, got %g", a.Ms)
-		}
-		if a.Ms > MaxUntilMs {
-			return fmt.Errorf("ms: %g is more than a virtual day ahead", a.Ms)
-		}
-		return node("node", a.Node)
+	case DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop, DoDeliver, DoRepeat:
+		return a.validateNetwork(n)
+	case DoPause, DoResume, DoCrash, DoRestart, DoTimeout, DoHeartbeat, DoSlow, DoDrift, DoTimer:
+		return a.validateMachine(n)
 	case DoWrite, DoDelete, DoRead, DoControl:
 		if a.Key == "" {
 			return fmt.Errorf("key: %s needs a key, e.g. \"deployments/web\"", a.Do)
@@ -316,22 +248,125 @@ func (a Action) Validate(n int) error {
 				return fmt.Errorf("mode: %v", err)
 			}
 		}
-		return node("node", a.Node)
+		return validNode("node", a.Node, n)
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
 		if a.Zone == "" {
 			return fmt.Errorf("zone: %s needs a zone's name, e.g. \"east\"", a.Do)
 		}
+		return nil
 	case DoMove:
 		if a.Zone == "" {
 			return fmt.Errorf("zone: move needs the name of the zone to move the machine to")
 		}
-		return node("node", a.Node)
+		return validNode("node", a.Node, n)
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
-	default:
-		return fmt.Errorf("do: unknown action %q; use one of %s", a.Do, verbList())
+	}
+	return fmt.Errorf("do: unknown action %q; use one of %s", a.Do, verbList())
+}
+
+// validNode checks that v, the value of field, names one of n machines.
+func validNode(field string, v, n int) error {
+	if v < 1 || v > n {
+		return fmt.Errorf("%s: %d is out of range: use 1 to %d", field, v, n)
 	}
 	return nil
+}
+
+// validateNetwork checks the verbs that change links and messages in
+// flight.
+func (a Action) validateNetwork(n int) error {
+	pair := func() error {
+		if err := validNode("from", a.From, n); err != nil {
+			return err
+		}
+		if err := validNode("to", a.To, n); err != nil {
+			return err
+		}
+		if a.From == a.To {
+			return fmt.Errorf("to: a link joins two different machines, but from and to are both %d", a.From)
+		}
+		return nil
+	}
+	// Latency, loss and duplication name one link, or none for every link.
+	optionalPair := func() error {
+		if a.From == 0 && a.To == 0 {
+			return nil
+		}
+		return pair()
+	}
+	probability := func(p *float64) bool { return p != nil && *p >= 0 && *p <= 1 }
+	switch a.Do {
+	case DoPartition:
+		return a.validateGroups(n)
+	case DoCut, DoRestore:
+		return pair()
+	case DoLatency:
+		if len(a.LatencyMs) != 2 || a.LatencyMs[0] < 0 || a.LatencyMs[1] < a.LatencyMs[0] || a.LatencyMs[1] > 60000 {
+			return fmt.Errorf("latency_ms: want [min, max] with 0 <= min <= max <= 60000, got %v", a.LatencyMs)
+		}
+		return optionalPair()
+	case DoLoss:
+		if !probability(a.Loss) {
+			return fmt.Errorf("loss: want a probability between 0 and 1")
+		}
+		return optionalPair()
+	case DoDuplicate:
+		if !probability(a.Duplicate) {
+			return fmt.Errorf("duplicate: want a probability between 0 and 1")
+		}
+		return optionalPair()
+	case DoDrop, DoDeliver, DoRepeat:
+		if a.ID == 0 {
+			return fmt.Errorf("id: %s needs the id of a message in flight", a.Do)
+		}
+	}
+	return nil
+}
+
+// validateGroups checks a partition's groups: at least one, of machines
+// that exist, none in two groups.
+func (a Action) validateGroups(n int) error {
+	if len(a.Groups) == 0 {
+		return fmt.Errorf("groups: partition needs at least one group, e.g. [[1,2],[3]]")
+	}
+	seen := make([]bool, n+1)
+	for gi, g := range a.Groups {
+		for _, id := range g {
+			if err := validNode(fmt.Sprintf("groups[%d]", gi), id, n); err != nil {
+				return err
+			}
+			if seen[id] {
+				return fmt.Errorf("groups[%d]: machine %d is in more than one group", gi, id)
+			}
+			seen[id] = true
+		}
+	}
+	return nil
+}
+
+// validateMachine checks the verbs done to one machine.
+func (a Action) validateMachine(n int) error {
+	switch a.Do {
+	case DoSlow:
+		if a.MsPerMessage < 1 || a.MsPerMessage > 10000 {
+			return fmt.Errorf("ms_per_message: slow takes from 1 (normal) to 10000 milliseconds per message, got %g", a.MsPerMessage)
+		}
+	case DoDrift:
+		if a.Rate < 0.05 || a.Rate > 20 {
+			return fmt.Errorf("rate: drift takes a clock rate from 0.05 to 20 (1 is exact), got %g", a.Rate)
+		}
+	case DoTimer:
+		// The bound that depends on the world's timing is in ValidateFor;
+		// this one only keeps the arithmetic far from overflow.
+		if !(a.Ms > 0) || msToUs(a.Ms) < 1 {
+			return fmt.Errorf("ms: timer needs a time ahead of at least 0.001 ms, got %g", a.Ms)
+		}
+		if a.Ms > MaxUntilMs {
+			return fmt.Errorf("ms: %g is more than a virtual day ahead", a.Ms)
+		}
+	}
+	return validNode("node", a.Node, n)
 }
 
 // MaxTimerMs is the furthest ahead a "timer" action may set an election
@@ -373,39 +408,8 @@ func (w *World) Apply(a Action) error {
 	w.live.noteAction(a.Do, w.now)
 	wasSplit := w.split()
 	switch a.Do {
-	case DoPartition:
-		group := make([]int, w.cfg.Nodes+1)
-		for gi, g := range a.Groups {
-			for _, id := range g {
-				group[id] = gi + 1
-			}
-		}
-		// Machines named in no group are each on their own.
-		next := len(a.Groups) + 1
-		for i := 1; i <= w.cfg.Nodes; i++ {
-			if group[i] == 0 {
-				group[i] = next
-				next++
-			}
-		}
-		for i := 1; i <= w.cfg.Nodes; i++ {
-			for j := 1; j <= w.cfg.Nodes; j++ {
-				w.links[i][j].Up = group[i] == group[j]
-			}
-		}
-	case DoHeal:
-		w.eachLink(0, 0, false, func(l *Link) { l.Up = true })
-	case DoCut:
-		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = false })
-	case DoRestore:
-		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = true })
-	case DoLatency:
-		lo, hi := msToUs(a.LatencyMs[0]), msToUs(a.LatencyMs[1])
-		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.LatencyMinUs, l.LatencyMaxUs = lo, hi })
-	case DoLoss:
-		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Loss = *a.Loss })
-	case DoDuplicate:
-		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Duplicate = *a.Duplicate })
+	case DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate:
+		w.applyLinks(a)
 	case DoDrop:
 		w.dropped = append(w.dropped, a.ID)
 		w.recordDrop(named, DropByHand)
@@ -413,27 +417,8 @@ func (w *World) Apply(a Action) error {
 		w.deliverNow(a.ID)
 	case DoRepeat:
 		w.sendCopy(named)
-	case DoPause:
-		w.pause(NodeID(a.Node))
-	case DoResume:
-		w.resume(NodeID(a.Node))
-	case DoCrash:
-		w.crash(NodeID(a.Node))
-	case DoRestart:
-		w.restart(NodeID(a.Node))
-	case DoSlow:
-		w.machines[a.Node].slow = a.MsPerMessage
-	case DoDrift:
-		w.setDrift(NodeID(a.Node), a.Rate)
-	case DoTimeout:
-		w.runTimer(NodeID(a.Node), (*Node).forceTimeout)
-	case DoTimer:
-		// Like "timeout", it changes only a running machine with an
-		// election timer; the action is logged either way, so a replay
-		// takes the same path.
-		w.setTimer(NodeID(a.Node), msToUs(a.Ms))
-	case DoHeartbeat:
-		w.runTimer(NodeID(a.Node), (*Node).forceHeartbeat)
+	case DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout, DoTimer, DoHeartbeat:
+		w.applyMachine(a)
 	case DoWrite, DoDelete:
 		op := Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value}
 		if a.IfRev != nil {
@@ -455,6 +440,80 @@ func (w *World) Apply(a Action) error {
 		w.healUs = w.now
 	}
 	return nil
+}
+
+// applyLinks applies a verb that changes links: which are up, and their
+// latency, loss and duplication.
+func (w *World) applyLinks(a Action) {
+	switch a.Do {
+	case DoPartition:
+		w.partition(a.Groups)
+	case DoHeal:
+		w.eachLink(0, 0, false, func(l *Link) { l.Up = true })
+	case DoCut:
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = false })
+	case DoRestore:
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Up = true })
+	case DoLatency:
+		lo, hi := msToUs(a.LatencyMs[0]), msToUs(a.LatencyMs[1])
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.LatencyMinUs, l.LatencyMaxUs = lo, hi })
+	case DoLoss:
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Loss = *a.Loss })
+	case DoDuplicate:
+		w.eachLink(a.From, a.To, a.OneWay, func(l *Link) { l.Duplicate = *a.Duplicate })
+	}
+}
+
+// partition leaves up exactly the links within each group. Machines named
+// in no group are each on their own.
+func (w *World) partition(groups [][]int) {
+	group := make([]int, w.cfg.Nodes+1)
+	for gi, g := range groups {
+		for _, id := range g {
+			group[id] = gi + 1
+		}
+	}
+	next := len(groups) + 1
+	for i := 1; i <= w.cfg.Nodes; i++ {
+		if group[i] == 0 {
+			group[i] = next
+			next++
+		}
+	}
+	for i := 1; i <= w.cfg.Nodes; i++ {
+		for j := 1; j <= w.cfg.Nodes; j++ {
+			w.links[i][j].Up = group[i] == group[j]
+		}
+	}
+}
+
+// applyMachine applies a verb done to one machine: its state, speed,
+// clock or timers.
+func (w *World) applyMachine(a Action) {
+	id := NodeID(a.Node)
+	switch a.Do {
+	case DoPause:
+		w.pause(id)
+	case DoResume:
+		w.resume(id)
+	case DoCrash:
+		w.crash(id)
+	case DoRestart:
+		w.restart(id)
+	case DoSlow:
+		w.machines[a.Node].slow = a.MsPerMessage
+	case DoDrift:
+		w.setDrift(id, a.Rate)
+	case DoTimeout:
+		w.runTimer(id, (*Node).forceTimeout)
+	case DoTimer:
+		// Like "timeout", it changes only a running machine with an
+		// election timer; the action is logged either way, so a replay
+		// takes the same path.
+		w.setTimer(id, msToUs(a.Ms))
+	case DoHeartbeat:
+		w.runTimer(id, (*Node).forceHeartbeat)
+	}
 }
 
 // runTimer makes one of machine id's timers run out now (fire is what the
