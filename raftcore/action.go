@@ -590,20 +590,12 @@ func (w *World) resume(id NodeID) {
 	if len(m.work) == 0 {
 		return
 	}
-	if m.slow > 1 {
-		w.scheduleWork(id)
-		return
-	}
-	// Everything that waited is handled now, in order: the machine acts
-	// on news that may be long out of date.
-	work := m.work
-	m.work = nil
-	for _, msg := range work {
-		if m.status != StatusUp {
-			break
-		}
-		w.handleMessage(msg)
-	}
+	// Everything that waited is handled now, in order, one message an
+	// event (and each taking its time if the machine is slow): the machine
+	// acts on news that may be long out of date, and whoever watches the
+	// run event by event sees what it did on each piece of it, such as a
+	// write it takes as leader just before it learns it no longer leads.
+	w.scheduleWork(id)
 }
 
 func (w *World) crash(id NodeID) {

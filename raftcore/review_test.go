@@ -170,6 +170,7 @@ func TestReviewLeaseReadAfterPauseIsStale(t *testing.T) {
 	rvApply(t, w, Action{Do: DoRead, Node: 1, Key: "x", Mode: ReadLease})
 	read := rvLastOp(t, w).ID
 	rvApply(t, w, Action{Do: DoResume, Node: 1})
+	w.RunUntil(w.Now()) // the backlog, handled at once
 	op, _ := w.Op(read)
 	if op.Result != OpOK || op.ReadValue != "1" {
 		t.Fatalf("lease read at the woken old leader: %s %q; want the stale x=1", op.Result, op.ReadValue)

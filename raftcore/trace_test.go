@@ -127,7 +127,13 @@ func replayWatched(t *testing.T, w0 *World) *roleWatch {
 			w.Step()
 			rw.check(w, nil)
 		}
-		w.RunUntil(until) // only moves the clock
+		if events == 0 {
+			w.RunUntil(until)
+		} else if until > w.now {
+			// As Play does: the action is taken after exactly that many
+			// events, before any other due at its time.
+			w.now = until
+		}
 	}
 	for _, a := range w0.Actions() {
 		step(a.AtUs(), a.AfterEvents)

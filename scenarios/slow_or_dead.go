@@ -106,7 +106,15 @@ var slowOrDead = def{id: "slow-or-dead",
 						return fmt.Sprintf("%s still thought it was in charge, and acted on it: it put a client's write at index %d, though another machine had taken over while it slept.",
 							name(v.W, st.node), st.index)
 					},
-					Claims: claims(activeNow(theSilenced), that("the woken machine wrote an entry on a belief that was out of date", func(v *View) bool { _, ok := staleBy(v); return ok }))},
+					Claims: claims(activeNow(theSilenced), roleIs(theSilenced, raftcore.RoleLeader),
+						that("the woken machine wrote an entry on a belief that was out of date, and holds it", func(v *View) bool {
+							st, ok := staleBy(v)
+							return ok && staleEntryKept(v.W, st)
+						}),
+						that("another machine took over while it slept", func(v *View) bool {
+							l, ok := topLeader(v.W)
+							return ok && l != mustSilenced(v.W)
+						}))},
 				Step{Text: "It learned who was in charge now and followed. Its write was taken out of its history, and the client got no answer: nothing it did on old beliefs survived.",
 					When: func(v *View) bool {
 						st, ok := staleBy(v)
