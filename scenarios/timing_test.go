@@ -30,7 +30,8 @@ func tuningRun(t *testing.T, s *Scenario, seed int64) (raftcore.ElectionStats, i
 	h := scan(w)
 	f := h.elections.Stats(0, w.Now()).FailoversUs
 	require.Len(t, f, 1, "seed %d", seed)
-	return h.elections.Stats(tuningNoiseMs*1000, tuningCalmMs*1000), f[0]
+	at := tuningTimesFor(w.Config().TickMs * w.Config().ElectionTicks)
+	return h.elections.Stats(int64(at.noise*1000), int64(at.calm*1000)), f[0]
 }
 
 // Too short: on the same noisy network and the same seeds, a 300 ms
@@ -38,7 +39,7 @@ func tuningRun(t *testing.T, s *Scenario, seed int64) (raftcore.ElectionStats, i
 // fewer; the calm network holds none at either.
 func TestShortTimeoutsElectOnANoisyNetwork(t *testing.T) {
 	short := variant(t, "timeout-tuning", "election", "300 ms")
-	def := variant(t, "timeout-tuning")
+	def := variant(t, "timeout-tuning", "election", "1000 ms")
 	calmShort := variant(t, "timeout-tuning", "election", "300 ms", "network", "calm")
 	var shortN, defN, shortLeaderless, defLeaderless int64
 	for seed := int64(1); seed <= 10; seed++ {
@@ -61,7 +62,7 @@ func TestShortTimeoutsElectOnANoisyNetwork(t *testing.T) {
 // than etcd's 1000 ms, and that longer than 300 ms, on every seed.
 func TestLongTimeoutsFailOverSlowly(t *testing.T) {
 	short := variant(t, "timeout-tuning", "election", "300 ms")
-	def := variant(t, "timeout-tuning")
+	def := variant(t, "timeout-tuning", "election", "1000 ms")
 	long := variant(t, "timeout-tuning", "election", "5000 ms")
 	for seed := int64(1); seed <= 10; seed++ {
 		_, fs := tuningRun(t, short, seed)

@@ -44,7 +44,8 @@ func panelText(t *testing.T, a *App, title string) string {
 // reads each event as it comes.
 func TestElectionsPanelCountsTheWholeRun(t *testing.T) {
 	a := figureApp(t, "timeout-tuning", 720, 900)
-	require.NoError(t, a.Do(command.SetKnob{Knob: "election", Value: "300 ms"}))
+	require.NoError(t, a.Do(command.SetKnob{Knob: "election", Value: "5000 ms"}))
+	require.NoError(t, a.Do(command.SetKnob{Knob: "heartbeat", Value: "50 ms"}))
 	playFigureThrough(t, a)
 	w := a.World()
 	require.Greater(t, w.TraceCount(), uint64(session.TraceLimit), "the run is too short to test a trimmed trace")
