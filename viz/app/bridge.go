@@ -9,6 +9,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 	"strings"
 )
 
@@ -258,7 +259,7 @@ func (a *App) State() Snapshot {
 		}
 	}
 	for _, m := range a.session.Marks() {
-		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
+		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: words.MarkText(*a.cfg(), m)})
 	}
 	sc := &s.Screen
 	sc.Width, sc.Height, sc.Touch = a.stage.W(), a.stage.H(), a.stage.Touch()
