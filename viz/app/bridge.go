@@ -48,7 +48,7 @@ type Snapshot struct {
 	InFlight   []FlightState        `json:"in_flight"`
 	Ops        []raftcore.Op        `json:"ops"`
 	Violations []raftcore.Violation `json:"violations"`
-	Contract   []raftcore.Clause    `json:"contract"`
+	Contract   []ClauseState        `json:"contract"`
 	Answers    []raftcore.Answer    `json:"answers"`
 	Marks      []MarkState          `json:"marks"`
 	TraceHash  string               `json:"trace_hash"`
@@ -56,6 +56,22 @@ type Snapshot struct {
 	Actions    []raftcore.Action    `json:"actions"`
 
 	Screen ScreenState `json:"screen"`
+}
+
+// ClauseState is a promise of the contract in a snapshot: its situation
+// and facts, and its title and why in the words of the protocol.
+type ClauseState struct {
+	raftcore.Clause
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+func clauseStates(cfg raftcore.Config, cs []raftcore.Clause) []ClauseState {
+	out := make([]ClauseState, len(cs))
+	for i, cl := range cs {
+		out[i] = ClauseState{Clause: cl, Title: words.ClauseTitle(cl.ID), Text: words.ClauseText(cfg, cl)}
+	}
+	return out
 }
 
 // ScenarioState is the scenario being played.
@@ -174,7 +190,7 @@ func (a *App) State() Snapshot {
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
 		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
-		Ops: w.Ops(), Violations: w.Violations(), Contract: w.Contract(), Answers: w.Ask(a.session.QuestionKey()),
+		Ops: w.Ops(), Violations: w.Violations(), Contract: clauseStates(*a.cfg(), w.Contract()), Answers: w.Ask(a.session.QuestionKey()),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
 	}
 	if s.Ops == nil {

@@ -43,7 +43,7 @@ func (a *App) Describe() string {
 		sentence(a.scen().Spec().Title, ".")
 	}
 	names := a.machineNames()
-	sentence(strconv.Itoa(w.Size()), " machines: ", w.NameList(a.allMachines()), ".")
+	sentence(strconv.Itoa(w.Size()), " machines: ", words.NameList(*a.cfg(), a.allMachines()), ".")
 	var crashed, paused []raftcore.NodeID
 	for i := 0; i < w.Size(); i++ {
 		switch w.Status(nodeID(i)) {
@@ -54,10 +54,10 @@ func (a *App) Describe() string {
 		}
 	}
 	if len(crashed) > 0 {
-		sentence(w.NameList(crashed), isAre(len(crashed)), " crashed.")
+		sentence(words.NameList(*a.cfg(), crashed), isAre(len(crashed)), " crashed.")
 	}
 	if len(paused) > 0 {
-		sentence(w.NameList(paused), isAre(len(paused)), " paused.")
+		sentence(words.NameList(*a.cfg(), paused), isAre(len(paused)), " paused.")
 	}
 	if l := a.leader(); l >= 0 {
 		sentence(names[l], " leads", a.voice().TermSuffix(w.Node(nodeID(l)).Term()), ".")
@@ -83,7 +83,7 @@ func (a *App) describeNetwork(names []string) string {
 			for j, i := range g {
 				ids[j] = nodeID(i)
 			}
-			sides[k] = w.NameList(ids)
+			sides[k] = words.NameList(*a.cfg(), ids)
 		}
 		return "The network is split into " + strconv.Itoa(len(sides)) + " sides: " + strings.Join(sides, "; ") + "."
 	}
@@ -133,7 +133,7 @@ func (a *App) describeCommit() string {
 		}
 	}
 	if len(behind) > 0 && len(behind) < w.Size() {
-		s += " " + w.NameList(behind) + " " + words.Plural(len(behind), "does", "do") + " not know it yet."
+		s += " " + words.NameList(*a.cfg(), behind) + " " + words.Plural(len(behind), "does", "do") + " not know it yet."
 	}
 	return s
 }

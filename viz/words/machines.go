@@ -1,6 +1,10 @@
 package words
 
-import "raftlab/raftcore"
+import (
+	"strings"
+
+	"raftlab/raftcore"
+)
 
 // The words for machines: their roles, terms, and whom they follow.
 
@@ -81,4 +85,20 @@ func (v Voice) PlainLine2(nd *raftcore.Node) string {
 		return "follows " + v.Cfg.Name(nd.Lead())
 	}
 	return "no one in charge"
+}
+
+// NameList joins machine names as prose: "A", "A and B", "A, B and C",
+// or "no machine".
+func NameList(cfg raftcore.Config, ids []raftcore.NodeID) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = cfg.Name(id)
+	}
+	switch len(names) {
+	case 0:
+		return "no machine"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -477,9 +477,9 @@ func (b *Builder) safetyPanel(wr *writer) {
 		}
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
-			text := cl.Title + ": " + b.Voice().ClauseText(cl)
+			text := words.ClauseTitle(cl.ID) + ": " + b.Voice().ClauseText(cl)
 			if compact && cl.State == raftcore.ClauseHolding {
-				text = cl.Title
+				text = words.ClauseTitle(cl.ID)
 			}
 			wr.item(mark, tone, text, SizeBody-1, frame.ToneText)
 		}
