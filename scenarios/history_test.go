@@ -47,7 +47,14 @@ func playUntil(t *testing.T, s *Scenario, seed int64, ms float64) *raftcore.Worl
 func answerWords(as []raftcore.Answer) string {
 	var out []string
 	for _, a := range as {
-		out = append(out, a.Name+"="+a.Word())
+		word := "NO"
+		switch {
+		case !a.Answered:
+			word = "—"
+		case a.Exists:
+			word = "YES"
+		}
+		out = append(out, a.Name+"="+word)
 	}
 	return strings.Join(out, " ")
 }

@@ -49,7 +49,7 @@ type Snapshot struct {
 	Ops        []raftcore.Op        `json:"ops"`
 	Violations []raftcore.Violation `json:"violations"`
 	Contract   []ClauseState        `json:"contract"`
-	Answers    []raftcore.Answer    `json:"answers"`
+	Answers    []AnswerState        `json:"answers"`
 	Marks      []MarkState          `json:"marks"`
 	TraceHash  string               `json:"trace_hash"`
 	TraceCount uint64               `json:"trace_events"`
@@ -70,6 +70,21 @@ func clauseStates(cfg raftcore.Config, cs []raftcore.Clause) []ClauseState {
 	out := make([]ClauseState, len(cs))
 	for i, cl := range cs {
 		out[i] = ClauseState{Clause: cl, Title: words.ClauseTitle(cl.ID), Text: words.ClauseText(cfg, cl)}
+	}
+	return out
+}
+
+// AnswerState is a machine's answer to the question in a snapshot: its
+// facts, and the answer in one line.
+type AnswerState struct {
+	raftcore.Answer
+	Text string `json:"text"`
+}
+
+func answerStates(as []raftcore.Answer) []AnswerState {
+	out := make([]AnswerState, len(as))
+	for i, a := range as {
+		out[i] = AnswerState{Answer: a, Text: words.AnswerText(a)}
 	}
 	return out
 }
@@ -190,7 +205,7 @@ func (a *App) State() Snapshot {
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
 		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
-		Ops: w.Ops(), Violations: w.Violations(), Contract: clauseStates(*a.cfg(), w.Contract()), Answers: w.Ask(a.session.QuestionKey()),
+		Ops: w.Ops(), Violations: w.Violations(), Contract: clauseStates(*a.cfg(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: w.Actions(),
 	}
 	if s.Ops == nil {

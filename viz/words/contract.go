@@ -217,12 +217,3 @@ func (v Voice) plainClause(cl raftcore.Clause) (string, bool) {
 	}
 	return "", false
 }
-
-// RuleText is a safety rule's words: plain ones, where the screen speaks
-// them and the rule has them.
-func (v Voice) RuleText(words, plain string) string {
-	if v.Plain && plain != "" {
-		return plain
-	}
-	return words
-}

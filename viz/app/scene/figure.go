@@ -3,13 +3,13 @@ package scene
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/session"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // A figure is a scenario embedded in a page (embed=1&scenario=ID), beside
@@ -153,7 +153,7 @@ func (b *Builder) figureWords(w float64) *writer {
 	if c := r.Spec().UI.Compare; c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value {
 		k, _ := r.Spec().Knob(c.Knob)
 		wr.gap(4)
-		wr.row("", 0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
+		wr.row("", 0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, c.Value)))
 	}
 	for _, k := range r.Spec().Knobs {
 		wr.gap(2)
