@@ -64,15 +64,6 @@ func raftTermSuffix(cfg raftcore.Config, term uint64) string {
 	return " (term " + Utoa(term) + ")"
 }
 
-// InChargeWords is what the status line says, in plain words, of machine
-// l in charge (or of none, for l < 0).
-func (v Voice) InChargeWords(l int) string {
-	if l < 0 {
-		return " · no machine in charge"
-	}
-	return " · " + v.Cfg.Name(raftcore.NodeID(l+1)) + " in charge"
-}
-
 // PlainLine2 is the second line under a Raft machine, in plain words: whom
 // it follows, or that it asks to take over.
 func (v Voice) PlainLine2(nd *raftcore.Node) string {

@@ -1,7 +1,6 @@
 package scene
 
 import (
-	"fmt"
 	"math"
 
 	"raftlab/scenarios"
@@ -218,27 +217,21 @@ func (b *Builder) buildFigureBars() {
 	f.Speed = frame.SliderView{}
 	f.Timeline = frame.TimelineView{}
 	top, bottom := b.Stage.Bars()[0], b.Stage.Bars()[1]
-	play := button(IDFigurePlay, "Play next step", "next")
+	play := button(IDFigurePlay, words.PlayNextStep, "next")
 	switch {
 	case !b.Clock.Paused():
-		play = button(IDFigurePlay, "Pause", "pause")
+		play = button(IDFigurePlay, words.Pause, "pause")
 	case r.ShownDone():
-		play.Label = "Play on"
+		play.Label = words.PlayOn
 	case r.Step() == 0:
-		play.Label = "Play"
+		play.Label = words.Play
 	}
-	back := button(IDFigureBack, "Step back", "back")
-	again := button(IDFigureRestart, "Start again", "reset")
-	f.Toolbar = b.barRow(f.Toolbar, top, false, [][]string{{play.Label, "Step back", "Start again"}, {shortPlay(play.Label), "Back", "Restart"}}, play, back, again)
-	lab := button(IDFigureLab, "Open in the full lab", "lab")
-	f.Toolbar = b.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
-	status := fmt.Sprintf("Step %d of %d", r.Step()+1, r.Tracker().StepCount())
-	switch {
-	case !b.Clock.Paused():
-		status += " · playing"
-	case r.ShownDone():
-		status += " · the end"
-	}
+	back := button(IDFigureBack, words.StepBack, "back")
+	again := button(IDFigureRestart, words.StartAgain, "reset")
+	f.Toolbar = b.barRow(f.Toolbar, top, false, [][]string{{play.Label, words.StepBack, words.StartAgain}, {shortPlay(play.Label), words.Back, words.Restart}}, play, back, again)
+	lab := button(IDFigureLab, words.OpenLab, "lab")
+	f.Toolbar = b.barRow(f.Toolbar, bottom, true, [][]string{{words.OpenLab}, {words.FullLab}}, lab)
+	status := words.FigureStatus(r.Step()+1, r.Tracker().StepCount(), !b.Clock.Paused(), r.ShownDone())
 	f.Status = frame.TextItem{}
 	if len(f.Toolbar) > 0 {
 		x := bottom.X + panelPad
@@ -250,8 +243,8 @@ func (b *Builder) buildFigureBars() {
 
 // shortPlay is a shorter label for the play button.
 func shortPlay(label string) string {
-	if label == "Play next step" {
-		return "Next step"
+	if label == words.PlayNextStep {
+		return words.NextStep
 	}
 	return label
 }
