@@ -2,6 +2,7 @@ package words
 
 import (
 	"strconv"
+	"strings"
 
 	"raftlab/raftcore"
 )
@@ -24,3 +25,30 @@ func Entry(c raftcore.Command) string {
 	}
 	return "(empty)"
 }
+
+// Cell is what a log cell shows of an entry where it shows no term: the
+// value written, if short ("3" of "replicas=3"); for a value that is not a
+// setting (an order: "4 lamps"), the short name its key ends in ("3" of
+// "orders/3"), as the story names it; "w" for a longer write, "x" for a
+// delete.
+func Cell(c raftcore.Command) string {
+	switch c.Kind {
+	case raftcore.OpDelete:
+		return "x"
+	case raftcore.OpPut:
+		if _, v, ok := strings.Cut(c.Value, "="); ok && len(v) <= 3 {
+			return v
+		}
+		if k := c.Key[strings.LastIndexByte(c.Key, '/')+1:]; !strings.Contains(c.Value, "=") && k != "" && len(k) <= 3 {
+			return k
+		}
+		return "w"
+	}
+	return ""
+}
+
+// Earlier says that n entries come before the first the logs show.
+func Earlier(n uint64) string { return "← " + Utoa(n) + " earlier" }
+
+// Newer says that n entries come after the last the logs show.
+func Newer(n uint64) string { return Utoa(n) + " newer →" }

@@ -34,7 +34,7 @@ func (b *Builder) scenarioPanelOf(r *session.Scenario, wr *writer) {
 	s := r.Spec()
 	wr.text(s.Prompt, SizeBody, frame.ToneText, false)
 	if b.World().HasZones() && !b.Figure() {
-		wr.text(b.Voice().ForHand(zoneHint, zoneHintTouch), SizeSmall, frame.ToneMuted, false)
+		wr.text(b.Voice().ZoneHint(), SizeSmall, frame.ToneMuted, false)
 	}
 	wr.gap(4)
 	for _, k := range s.Knobs {

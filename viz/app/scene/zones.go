@@ -14,12 +14,6 @@ import (
 // moves there (a recorded "move"); a tap on a zone's label opens its
 // menu, where the whole zone is lost or cut off with one press.
 
-// zoneHint tells the reader of a world with zones the gestures it takes.
-const (
-	zoneHint      = "Drag a machine onto another zone to move it; click a zone's name to lose it or cut it off."
-	zoneHintTouch = "Drag a machine onto another zone to move it; tap a zone's name to lose it or cut it off."
-)
-
 // zoneState is what has happened to a zone as a whole.
 type zoneState struct {
 	lost    bool // every machine in it is crashed
@@ -65,19 +59,14 @@ func (b *Builder) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame
 		name = b.cfg().Zones[z.Index].Name
 	}
 	st := b.zoneStateOf(z.Index)
-	tone, state := frame.ToneMuted, ""
+	tone := frame.ToneMuted
 	switch {
 	case st.lost:
-		tone, state = frame.ToneBad, "lost"
+		tone = frame.ToneBad
 	case st.cut:
-		tone, state = frame.ToneWarn, "cut off"
+		tone = frame.ToneWarn
 	}
-	n := b.World().Size()
-	counted := name + " · " + words.Itoa(len(members)) + " of " + words.Itoa(n)
-	options := []string{counted, name}
-	if state != "" {
-		options = []string{counted + ", " + state, name + ", " + state, name}
-	}
+	options := words.ZoneLabels(name, len(members), b.World().Size(), st.lost, st.cut)
 	text := options[len(options)-1]
 	for _, t := range options {
 		if b.Measure(t, SizeSmall) <= z.Label.W-8 {
