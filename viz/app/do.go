@@ -9,7 +9,6 @@ import (
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
-	"strings"
 	"time"
 )
 
@@ -29,9 +28,7 @@ func (a *App) Do(in command.Intent) error {
 			if a.view.Banner() != before {
 				own = a.view.Banner().Text
 			}
-			note := strings.TrimSpace(own + " Acting at " + words.Clock(at) +
-				" started a new run from there; the run you left is kept on the timeline.")
-			a.say(note, frame.ToneText, 8*time.Second)
+			a.say(words.Forked(own, at), frame.ToneText, 8*time.Second)
 		}
 	}()
 	defer func() {
@@ -126,7 +123,7 @@ func (a *App) Do(in command.Intent) error {
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
 			return fmt.Errorf("that message has already arrived")
 		}
-		a.note("Message #" + words.Utoa(in.Msg) + " dropped: it falls away and never arrives.")
+		a.note(words.Dropped(in.Msg))
 
 	case command.SetNodes:
 		if in.Nodes < 1 || in.Nodes > viz.MaxNodes {
@@ -173,7 +170,7 @@ func (a *App) Do(in command.Intent) error {
 		return a.openInLab()
 	case command.CopyLink:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: a.ShareLink()})
-		a.note("Link copied. It replays this run up to now.")
+		a.note(words.LinkCopied)
 	case command.SaveRun:
 		return a.save("raftlab-run.json", a.ExportSchedule)
 	case command.SaveTrace:
@@ -230,13 +227,13 @@ func (a *App) command(c viz.Command) error {
 	case viz.CmdStep:
 		a.clock.SetPaused(true)
 		if !a.session.Step() {
-			a.note("Nothing more happens: no events are due.")
+			a.note(words.NothingDue)
 		}
 		a.afterWorldMoved()
 	case viz.CmdStepBack:
 		a.clock.SetPaused(true)
 		if !a.session.StepBack() {
-			a.note("This is the start of the run.")
+			a.note(words.RunStart)
 		}
 		a.afterWorldMoved()
 	case viz.CmdPrevEvent:
@@ -245,7 +242,7 @@ func (a *App) command(c viz.Command) error {
 			a.note(a.voice().MarkText(m))
 		} else {
 			a.session.GoTo(0)
-			a.note("Nothing notable happened before this.")
+			a.note(words.NothingBefore)
 		}
 		a.afterWorldMoved()
 	case viz.CmdNextEvent:
@@ -253,29 +250,21 @@ func (a *App) command(c viz.Command) error {
 		if m, ok := a.session.NextMark(); ok {
 			a.note(a.voice().MarkText(m))
 		} else {
-			a.note("Nothing notable happened in the next minute.")
+			a.note(words.NothingNext)
 		}
 		a.afterWorldMoved()
 	case viz.CmdClientWrite:
 		return a.act(a.nextWrite(a.clientTarget()))
 	case viz.CmdRestartLeader:
 		l := a.leader()
-		if l < 0 && a.plain() {
-			a.note("No machine is in charge right now.")
-			break
-		}
 		if l < 0 {
-			a.note("No machine leads right now.")
+			a.note(a.voice().NoLeaderNow())
 			break
 		}
 		if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
 			return err
 		}
-		if a.plain() {
-			a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
-			break
-		}
-		a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+		a.note(a.voice().Restarted(a.cfg().Name(nodeID(l))))
 	case viz.CmdSpreadTimers:
 		return a.spreadTimers()
 	case viz.CmdAlignTimers:
@@ -293,7 +282,7 @@ func (a *App) command(c viz.Command) error {
 			}
 		}
 		if len(xs) == 0 {
-			a.note("Every machine is already running.")
+			a.note(words.AllRunning)
 		}
 		return a.actAll(xs)
 	case viz.CmdHeal:

@@ -25,6 +25,7 @@ import (
 	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 	"raftlab/viz/svg"
+	"raftlab/viz/words"
 )
 
 // Moment is which still of a figure a poster shows.
@@ -118,11 +119,7 @@ func ThemedSVG(id string, m Moment, theme string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	what := "its opening"
-	if m == Key {
-		what = "its key moment"
-	}
-	return svg.Paint(f, svg.Options{Title: s.Title + ": " + what}), nil
+	return svg.Paint(f, svg.Options{Title: words.PosterTitle(s.Title, m == Key)}), nil
 }
 
 // open makes the app as embed.js opens figure id in theme, at the
