@@ -49,7 +49,7 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 			break
 		}
 		if m.Answer {
-			return opAnswered(cfg, *m.Op)
+			return opAnswered(cfg, *m.Op, false)
 		}
 		return opAsks(cfg, *m.Op)
 	case timeline.MarkFault:
@@ -84,7 +84,7 @@ func (v Voice) MarkText(m timeline.Mark) string {
 		return name + ", in charge, committed up to entry " + Utoa(m.Index)
 	case timeline.MarkClient:
 		if m.Op != nil && m.Answer {
-			return opAnswered(*v.Cfg, v.PlainOp(*m.Op))
+			return opAnswered(*v.Cfg, *m.Op, true)
 		}
 	case timeline.MarkFault:
 		if m.Action == nil {

@@ -12,41 +12,49 @@ import (
 // lines and the timeline's client marks say an operation in the same
 // words.
 
-// plainRefusal says in plain words why Raft refused a client, where
-// Raft's words for it would name leaders or elections.
-func plainRefusal(r raftcore.Refusal) (string, bool) {
+// Refusal says why a machine refused a client's operation, in plain
+// words where Raft's would name leaders or elections and the screen
+// speaks plainly.
+func Refusal(r raftcore.Refusal, plain bool) string {
 	switch r {
 	case raftcore.RefusedNoLeader:
-		return "no machine known to be in charge", true
+		if plain {
+			return "no machine known to be in charge"
+		}
+		return "no leader known"
 	case raftcore.RefusedElection:
-		return "a machine is taking over", true
+		if plain {
+			return "a machine is taking over"
+		}
+		return "an election is under way"
+	case raftcore.RefusedNoAuthority:
+		return "no authority known"
+	case raftcore.RefusedLeaseNoCheckQuorum:
+		return "lease reads need CheckQuorum, which is off"
+	case raftcore.RefusedMachineDown:
+		return "the machine is down"
+	case raftcore.RefusedInboxFull:
+		return "the machine's inbox is full"
+	case raftcore.RefusedCrashed:
+		return "the machine crashed"
 	}
-	return "", false
-}
-
-// PlainOp is op with its Reason in plain words where the screen speaks
-// them.
-func (v Voice) PlainOp(op raftcore.Op) raftcore.Op {
-	if r, ok := plainRefusal(op.Refusal); ok && v.Plain {
-		op.Reason = r
-	}
-	return op
+	return r.String()
 }
 
 // OpLine says what became of a client operation, in plain words where the
 // screen speaks them.
-func (v Voice) OpLine(op raftcore.Op) string {
-	return OpLine(*v.Cfg, v.PlainOp(op))
-}
+func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Plain) }
 
 // OpLine says what became of a client operation, in a protocol's words:
 // "write k = v at A: done, rev 3".
-func OpLine(cfg raftcore.Config, op raftcore.Op) string {
+func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op, false) }
+
+func opLine(cfg raftcore.Config, op raftcore.Op, plain bool) string {
 	what := opAsked(op) + " at " + cfg.Name(op.Node)
 	if op.Controller != 0 {
 		what = opClient(op) + ": " + what
 	}
-	return what + ": " + opOutcome(op)
+	return what + ": " + opOutcome(op, plain)
 }
 
 // opAsked is what a client asked for: "write k = v if at rev 2",
@@ -78,8 +86,8 @@ func opClient(op raftcore.Op) string {
 }
 
 // opOutcome is what became of op: "waiting", "done, rev 3", "not found",
-// "refused (no leader known)"...; a refusal is told in op.Reason's words.
-func opOutcome(op raftcore.Op) string {
+// "refused (no leader known)"...
+func opOutcome(op raftcore.Op, plain bool) string {
 	switch op.Result {
 	case raftcore.OpPending:
 		return "waiting"
@@ -99,7 +107,7 @@ func opOutcome(op raftcore.Op) string {
 		return "no answer"
 	}
 	if op.Refusal != raftcore.RefusedNone {
-		return "refused (" + op.Reason + ")"
+		return "refused (" + Refusal(op.Refusal, plain) + ")"
 	}
 	return "refused"
 }
@@ -112,8 +120,8 @@ func opAsks(cfg raftcore.Config, op raftcore.Op) string {
 
 // opAnswered says what became of op and how long it took, as a client
 // mark does: the client panel's line and the wait.
-func opAnswered(cfg raftcore.Config, op raftcore.Op) string {
-	return OpLine(cfg, op) + ", after " + elapsed(op.CompleteUs-op.InvokeUs)
+func opAnswered(cfg raftcore.Config, op raftcore.Op, plain bool) string {
+	return opLine(cfg, op, plain) + ", after " + elapsed(op.CompleteUs-op.InvokeUs)
 }
 
 // Verdict says what the linearizability check made of a read.
@@ -126,6 +134,10 @@ func Verdict(v linearize.ReadVerdict) string {
 		return "stale"
 	case linearize.Unknown:
 		return "not judged: the check ran out of time"
+	case linearize.Linearizable:
+		return "linearizable"
+	case linearize.Unanswered:
+		return "unanswered"
 	}
 	return string(v.Verdict)
 }

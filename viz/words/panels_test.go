@@ -80,3 +80,17 @@ func TestRulesInPlainWords(t *testing.T) {
 		seen[r] = true
 	}
 }
+
+// TestRefusalsReadAsTheTraceSaysThem: a refused request's reason, in
+// Raft's words, is the trace's; in plain words, those that name leaders
+// or elections say neither.
+func TestRefusalsReadAsTheTraceSaysThem(t *testing.T) {
+	for r := raftcore.RefusedNoLeader; r <= raftcore.RefusedCrashed; r++ {
+		if got := Refusal(r, false); got != r.String() {
+			t.Errorf("refusal %d: %q, the trace says %q", r, got, r)
+		}
+		if got := Refusal(r, true); raftWords.MatchString(got) {
+			t.Errorf("refusal %d in plain words: %q", r, got)
+		}
+	}
+}
