@@ -4,27 +4,35 @@
 // timeline marks, contract clauses and safety rules, the notes in the
 // banner, the labels of panels, menus, controls and the key, the help,
 // and the description for screen readers. The app and its frame builder
-// hold no English: they pick the words by calling this package. Files are
-// by topic: what the screen says of machines, messages, operations,
-// actions, marks, the contract and the rules; then panels, menus,
-// controls, figures, the key, the help, notes and descriptions.
+// hold no English: they pick the words by calling this package, and a test
+// (guard_test.go) fails on any literal in viz/app or viz that reads as
+// words for a reader.
+//
+// Files are by topic: the machines (machines.go, roles.go, stage.go),
+// messages, entries, client operations (ops.go), actions, marks, the
+// contract and the rules; then the panels, menus, controls, the timing
+// panels, the key (legend.go), the help, the banner's notes and the
+// description for screen readers (describe.go).
 //
 // A Voice says how the screen speaks: a protocol's own words (Raft's
 // terms, votes and leaders; the failover's authority), or the plain words
 // of the figures placed before the book introduces Raft, where machines
-// are active, waiting or in charge and their histories hold writes.
+// are active, waiting or in charge and their histories hold writes; and
+// to which hand, a mouse's or a finger's.
 //
 // What is not for a reader stays where it is used: widget ids, command
-// lines (such as "crash 2"), key names, JSON field names, and the error
-// messages built with fmt.Errorf or errors.New, which go back to whoever
-// gave the bad command or parameter and are shown as they are. So does
-// the trace's own text (an action's trace form, a checker's explanation
-// of a broken rule), which the command-line tools print; where the screen
+// lines (such as "crash 2") and the command table's usage and docs (for
+// docs/embedding.md), key names, panel names (which commands take),
+// JSON field names, and the messages of errors made with fmt.Errorf or
+// errors.New and of a page's bad parameters, which go back, as they are,
+// to whoever gave them. So does the trace's own text (an action's trace
+// form, the names of causes and refusals, a checker's explanation of a
+// broken rule), which the command-line tools print; where the screen
 // shows a checker's explanation, it shows it as the checker wrote it.
 //
 // The package imports only raftlab's core (raftcore, its timeline, the
-// linearizability check), so that everything that shows words, the app
-// and the figures' stories alike, can use it.
+// linearizability check), so that whatever shows words can use it: the
+// app, and the figures' stories, which tell the contract in its words.
 package words
 
 import (
