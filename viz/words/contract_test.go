@@ -10,19 +10,21 @@ func put(key, value string) raftcore.Command {
 	return raftcore.Command{Kind: raftcore.OpPut, Key: key, Value: value}
 }
 
-// TestClausesSayTheirFacts: each situation a clause can be in, told in the
-// protocol's words, with the machines, indexes, entries and counts its
-// facts give.
-func TestClausesSayTheirFacts(t *testing.T) {
+// clauseSentence is a clause under a configuration and what it says.
+type clauseSentence struct {
+	cfg  raftcore.Config
+	cl   raftcore.Clause
+	want string
+}
+
+// clauseSentences are the situations a clause can be in, each with its
+// sentence.
+func clauseSentences() []clauseSentence {
 	raft, naive, failover := threeMachines(), threeMachines(), threeMachines()
 	naive.Protocol, failover.Protocol = raftcore.ProtocolNaiveCopy, raftcore.ProtocolFailover
 	web5, web1 := put("deployments/web", "replicas=5"), put("deployments/web", "replicas=1")
 	one, conv, fork, agreed, agreement := raftcore.ClauseOneHistory, raftcore.ClauseConverge, raftcore.ClauseNoFork, raftcore.ClauseAgreed, raftcore.ClauseAgreement
-	for _, c := range []struct {
-		cfg  raftcore.Config
-		cl   raftcore.Clause
-		want string
-	}{
+	return []clauseSentence{
 		{raft, raftcore.Clause{ID: one, Fact: raftcore.FactCommittedApart, Node: 1, Other: 3, Index: 1, Entry: web5, OtherEntry: web1},
 			"A and C committed different entries at index 1 (deployments/web=replicas=5 and deployments/web=replicas=1)."},
 		{naive, raftcore.Clause{ID: one, Fact: raftcore.FactCommittedApart, Node: 1, Other: 3, Index: 1, Entry: web5, OtherEntry: web1},
@@ -101,7 +103,14 @@ func TestClausesSayTheirFacts(t *testing.T) {
 		{naive, raftcore.Clause{ID: agreement, Fact: raftcore.FactNothingYet}, "Nothing is stored yet."},
 		{naive, raftcore.Clause{ID: agreement, Fact: raftcore.FactStored, Stored: 1, Machines: 3},
 			"1 entry is stored on 3 machines and none contradicts another yet; nothing but luck with the network keeps them alike."},
-	} {
+	}
+}
+
+// TestClausesSayTheirFacts: each situation a clause can be in, told in the
+// protocol's words, with the machines, indexes, entries and counts its
+// facts give.
+func TestClausesSayTheirFacts(t *testing.T) {
+	for _, c := range clauseSentences() {
 		if got := ClauseText(c.cfg, c.cl); got != c.want {
 			t.Errorf("%s, %s under %s:\n got %q\nwant %q", c.cl.ID, c.cl.Fact, c.cfg.Protocol, got, c.want)
 		}

@@ -32,8 +32,14 @@ func (v Voice) RoleChange(name string, from, to raftcore.Role) string {
 	return name + ": " + v.RoleWord(from) + " → " + v.RoleWord(to)
 }
 
-// Why says why a machine changed role, in brackets: "(won the election)".
-func Why(c raftcore.Cause) string { return "(" + Cause(c) + ")" }
+// Why says why a machine changed role, in brackets: "(won the election)";
+// nothing for a move without a cause.
+func Why(c raftcore.Cause) string {
+	if c == raftcore.CauseNone {
+		return ""
+	}
+	return "(" + Cause(c) + ")"
+}
 
 // Cause says why a machine changed role.
 func Cause(c raftcore.Cause) string {

@@ -88,10 +88,7 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
 		text := b.Voice().RoleChange(who, latest.From, latest.To)
-		why := ""
-		if latest.Cause != raftcore.CauseNone {
-			why = words.Why(latest.Cause)
-		}
+		why := words.Why(latest.Cause)
 		if why != "" && b.Measure(text+" "+why, SizeSmall) <= w {
 			text, why = text+" "+why, ""
 		}
