@@ -1,17 +1,17 @@
 package raftcore
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // The shared-history contract: five promises a replicated history must keep
 // for anything built on it to be safe. Contract judges them on the world as
 // it is now, from the machines' logs, the messages still on their way and
-// the checker's findings, so the app can show each promise live and say in
-// one sentence why it holds, bends or breaks.
+// the checker's findings, so that the app can show each promise live and
+// say in one sentence why it holds, bends or breaks: each clause names the
+// situation it is in and its facts (machines, indexes, entries, counts),
+// and the app's words (package viz/words) tell them.
 
 // ClauseState is how a promise stands right now.
 type ClauseState string
@@ -37,52 +37,121 @@ const (
 	ClauseAgreement  = "agreement-over-copies"
 )
 
-// Clause is one promise of the contract and how it stands.
+// Clause is one promise of the contract, how it stands, and why: the
+// situation it is in (Fact) and that situation's facts. Fields a
+// situation does not state are zero.
 type Clause struct {
 	ID    string      `json:"id"`
-	Title string      `json:"title"`
 	State ClauseState `json:"state"`
-	// Text says why, in one sentence naming machines, indexes and counts.
-	Text string `json:"text"`
-	// Fact names the situation Text tells of, where a reader may tell it
-	// in its own words from the typed facts that follow, which are zero
-	// where Text does not state them.
-	Fact ClauseFact `json:"fact,omitempty"`
-	// Node is the machine Text is about; Other the one it is compared to.
-	Node  NodeID `json:"node,omitempty"`
-	Other NodeID `json:"other,omitempty"`
-	// Index is where Node's branch begins, Term the term of its entry
-	// there, and Entries how many entries the branch holds (FactBranch).
-	Index   uint64 `json:"index,omitempty"`
-	Term    uint64 `json:"term,omitempty"`
-	Entries int    `json:"entries,omitempty"`
+	Fact  ClauseFact  `json:"fact"`
+	// Node is the machine the situation is about and Other the one it is
+	// compared to; Nodes are the machines it is about when they are many
+	// (FactAuthorities).
+	Node  NodeID   `json:"node,omitempty"`
+	Other NodeID   `json:"other,omitempty"`
+	Nodes []NodeID `json:"nodes,omitempty"`
+	// Status is how Node runs (FactBehind, FactLacks).
+	Status Status `json:"status,omitempty"`
+	// Index is where two histories differ, where Node's branch begins
+	// (FactBranch) or the entry Node lacks (FactLacks). Entry is Node's
+	// entry there (the one it lacks, for FactLacks) and OtherEntry
+	// Other's; Term is the term of Node's entry there (FactBranch).
+	Index      uint64  `json:"index,omitempty"`
+	Entry      Command `json:"entry,omitzero"`
+	OtherEntry Command `json:"other_entry,omitzero"`
+	Term       uint64  `json:"term,omitempty"`
+	// Entries counts entries: those of Node's branch (FactBranch), or of
+	// the history the machines hold or will hold (FactAllHold,
+	// FactOnTheWay, and FactNoFork of the first clause: the longest).
+	Entries int `json:"entries,omitempty"`
+	// Machines is how many machines there are; Copies how many copies are
+	// still on their way (FactOnTheWay); Stored how many entries the
+	// machines store between them (the last clause).
+	Machines int `json:"machines,omitempty"`
+	Copies   int `json:"copies,omitempty"`
+	Stored   int `json:"stored,omitempty"`
 	// Has is how many committed entries Node knows, of Committed in all,
 	// and Behind how many machines know fewer than Committed (FactBehind).
+	// Committed is also how long the committed history is (FactOneHistory,
+	// FactAllHold under Raft) and how much of what is stored counts
+	// (FactStored under Raft).
 	Has       uint64 `json:"has,omitempty"`
 	Committed uint64 `json:"committed,omitempty"`
 	Behind    int    `json:"behind,omitempty"`
 	// Holds (FactBehind): Node already holds every committed entry and
 	// lacks only the news that they are committed.
 	Holds bool `json:"holds,omitempty"`
+	// Applied is how many entries the machines have acted on
+	// (FactMajorityHeld).
+	Applied uint64 `json:"applied,omitempty"`
+	// Rule is the rule the checker found broken (FactViolation), and Why
+	// its explanation, as its trace event gives it; where the checker
+	// counted violations but kept none, Why is empty and Violations says
+	// how many.
+	Rule       Rule   `json:"rule,omitempty"`
+	Why        string `json:"why,omitempty"`
+	Violations int    `json:"violations,omitempty"`
 }
 
-// ClauseFact names a situation a clause tells of.
+// ClauseFact names the situation a clause is in. The same situation may
+// stand behind several clauses, each of which tells it in its own terms.
 type ClauseFact uint8
 
 const (
-	// FactOther: any situation not named below; Text alone tells it.
-	FactOther ClauseFact = iota
-	// FactBehind: under Raft, running machine Node knows Has of Committed
-	// committed entries, and a leader will send it the rest; Behind
-	// machines are behind in all.
+	// FactNothingYet: nothing is committed, stored or applied yet, as the
+	// clause counts.
+	FactNothingYet ClauseFact = iota
+	// FactOneHistory: every machine's committed entries fit one history
+	// of Committed entries, which Node holds whole (Raft).
+	FactOneHistory
+	// FactNoFork: no two machines hold different entries at the same
+	// index; for the first clause, under the naive protocols, the longest
+	// history holds Entries.
+	FactNoFork
+	// FactAllHold: all Machines hold the same history: Committed
+	// committed entries under Raft, Entries otherwise.
+	FactAllHold
+	// FactOnTheWay: Copies are still on their way; once delivered, all
+	// Machines will hold the same Entries.
+	FactOnTheWay
+	// FactBehind: under Raft, machine Node (with Status) knows Has of
+	// Committed committed entries; Behind machines are behind in all, and
+	// Raft will catch them up.
 	FactBehind
 	// FactBranch: under Raft, from Index Node holds Entries uncommitted
 	// entries of Term that differ from Other's; Raft will keep only one
 	// branch.
 	FactBranch
+	// FactCommittedApart: Node and Other committed (or, under the naive
+	// protocols, treat as final) different entries at Index: Entry and
+	// OtherEntry.
+	FactCommittedApart
+	// FactApart: Node and Other hold different entries at Index (Entry
+	// and OtherEntry) for good; for the last clause, Stored entries are
+	// stored on Machines.
+	FactApart
+	// FactLacks: Node (with Status) lacks Entry, index Index at Other, and
+	// nothing will ever send it again.
+	FactLacks
+	// FactDiffer: the machines' histories differ for good; for the last
+	// clause, Stored entries are stored on Machines.
+	FactDiffer
+	// FactAuthorities: Nodes all act as the authority at once.
+	FactAuthorities
+	// FactMajorityHeld: every entry applied so far, Applied of them, was
+	// held by a majority before any machine acted on it.
+	FactMajorityHeld
+	// FactStored: Stored entries are stored on Machines, and none
+	// contradicts another; under Raft, the first Committed of them count
+	// as history.
+	FactStored
+	// FactViolation: the checker found Rule broken, as Why explains (or
+	// counted Violations of it).
+	FactViolation
 )
 
-var clauseFactNames = [...]string{"", "behind", "branch"}
+var clauseFactNames = [...]string{"nothing-yet", "one-history", "no-fork", "all-hold", "on-the-way", "behind", "branch",
+	"committed-apart", "apart", "lacks", "differ", "authorities", "majority-held", "stored", "violation"}
 
 func (f ClauseFact) String() string {
 	if int(f) < len(clauseFactNames) {
@@ -114,8 +183,6 @@ type contract struct {
 	raft bool
 }
 
-func (c contract) name(id NodeID) string { return c.w.cfg.Name(id) }
-
 // diverge returns the first index at which two logs hold different entries,
 // or 0 when one log is a prefix of the other. The chain hash covers the
 // whole prefix, so equality at an index implies equality below it and the
@@ -140,35 +207,25 @@ func diverge(a, b *Node) uint64 {
 	return hi
 }
 
-// firstViolation returns the first recorded violation of any of rules.
-func (c contract) firstViolation(rules ...Rule) (Violation, bool) {
+// violated breaks cl on the first recorded violation of any of rules, and
+// reports whether there was one.
+func (c contract) violated(cl *Clause, rules ...Rule) bool {
 	for _, v := range c.w.checker.list {
 		for _, r := range rules {
 			if v.Rule == r {
-				return v, true
+				cl.State, cl.Fact, cl.Rule, cl.Why = ClauseBroken, FactViolation, r, v.Text
+				return true
 			}
 		}
 	}
 	for _, r := range rules {
-		if c.w.checker.counts[r] > 0 {
+		if n := c.w.checker.counts[r]; n > 0 {
 			// Counted but not kept (the list is bounded).
-			return Violation{Rule: r, Text: fmt.Sprintf("the checker found %d violations of %s", c.w.checker.counts[r], r)}, true
+			cl.State, cl.Fact, cl.Rule, cl.Violations = ClauseBroken, FactViolation, r, n
+			return true
 		}
 	}
-	return Violation{}, false
-}
-
-// sentence makes a checker explanation start like a sentence and end with a
-// full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
+	return false
 }
 
 // pair is the first two machines whose logs hold different entries at the
@@ -192,22 +249,10 @@ func (c contract) forks() []pair {
 	return out
 }
 
-func (c contract) entryText(id NodeID, i uint64) string {
-	return c.w.nodes[id].log.entry(i).Data.String()
-}
-
-// holdsText says that a machine holds the top committed entries but knows
-// only has of them to be committed.
-func holdsText(name string, has, top uint64) string {
-	const tell = "; a leader's next message will tell it."
-	switch {
-	case has > 0:
-		return fmt.Sprintf("%s already holds all %d committed entries but knows only %d of them to be committed", name, top, has) + tell
-	case top == 1:
-		return name + " already holds the committed entry but does not know yet that it is committed" + tell
-	default:
-		return fmt.Sprintf("%s already holds all %d committed entries but does not know yet that they are committed", name, top) + tell
-	}
+// apart states that machines p.a and p.b hold different entries at p.index.
+func (c contract) apart(cl *Clause, f ClauseFact, p pair) {
+	cl.Fact, cl.Node, cl.Other, cl.Index = f, p.a, p.b, p.index
+	cl.Entry, cl.OtherEntry = c.w.nodes[p.a].log.entry(p.index).Data, c.w.nodes[p.b].log.entry(p.index).Data
 }
 
 // holdsCommitted says whether machine id's log holds the first top
@@ -241,31 +286,9 @@ func (c contract) authorities() []NodeID {
 	return out
 }
 
-// NameList joins machine names as prose: "A", "A and B", "A, B and C".
-func (w *World) NameList(ids []NodeID) string {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = w.cfg.Name(id)
-	}
-	switch len(names) {
-	case 0:
-		return "no machine"
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // oneHistory: there is one authoritative sequence of committed entries.
 func (c contract) oneHistory() Clause {
-	cl := Clause{ID: ClauseOneHistory, Title: "History becomes singular"}
+	cl := Clause{ID: ClauseOneHistory}
 	ref, top := c.maxCommit()
 	for _, p := range c.forks() {
 		ca, cb := c.w.nodes[p.a].commit, c.w.nodes[p.b].commit
@@ -273,26 +296,15 @@ func (c contract) oneHistory() Clause {
 			continue // a difference past what one of them committed
 		}
 		cl.State = ClauseBroken
-		if c.raft {
-			cl.Text = fmt.Sprintf("%s and %s committed different entries at index %d (%s and %s).",
-				c.name(p.a), c.name(p.b), p.index, c.entryText(p.a, p.index), c.entryText(p.b, p.index))
-		} else {
-			cl.Text = fmt.Sprintf("%s and %s each treat index %d as final, with different entries (%s and %s).",
-				c.name(p.a), c.name(p.b), p.index, c.entryText(p.a, p.index), c.entryText(p.b, p.index))
-		}
+		c.apart(&cl, FactCommittedApart, p)
 		return cl
 	}
-	if v, ok := c.firstViolation(RuleStateMachineSafety, RuleElectionSafety, RuleLogMatching, RuleLeaderCompleteness); ok {
-		cl.State, cl.Text = ClauseBroken, sentence(v.Text)
+	if c.violated(&cl, RuleStateMachineSafety, RuleElectionSafety, RuleLogMatching, RuleLeaderCompleteness) {
 		return cl
 	}
 	if c.w.cfg.Protocol == ProtocolFailover {
 		if auth := c.authorities(); len(auth) > 1 {
-			cl.State = ClauseBroken
-			cl.Text = fmt.Sprintf("%s all act as the authority, so each can make writes final that the others never see.", c.w.NameList(auth))
-			if len(auth) == 2 {
-				cl.Text = fmt.Sprintf("%s both act as the authority, so each can make writes final that the other never sees.", c.w.NameList(auth))
-			}
+			cl.State, cl.Fact, cl.Nodes = ClauseBroken, FactAuthorities, auth
 			return cl
 		}
 	}
@@ -305,18 +317,18 @@ func (c contract) oneHistory() Clause {
 				longest = l
 			}
 		}
-		cl.Text = fmt.Sprintf("No two machines have recorded different entries at the same index; the longest history has %s.", plural(int(longest), "entry", "entries"))
+		cl.Fact, cl.Entries = FactNoFork, int(longest)
 	case top == 0:
-		cl.Text = "Nothing is committed yet, so no machine has committed anything different."
+		cl.Fact = FactNothingYet
 	default:
-		cl.Text = fmt.Sprintf("Every machine's committed entries fit one history of %s (%s has them all).", plural(int(top), "entry", "entries"), c.name(ref))
+		cl.Fact, cl.Committed, cl.Node = FactOneHistory, top, ref
 	}
 	return cl
 }
 
 // converge: every machine eventually holds the same history.
 func (c contract) converge() Clause {
-	cl := Clause{ID: ClauseConverge, Title: "All build on one history"}
+	cl := Clause{ID: ClauseConverge}
 	if c.raft {
 		return c.convergeRaft(cl)
 	}
@@ -326,8 +338,7 @@ func (c contract) converge() Clause {
 		same = c.sameLog(c.w.nodes[1].log.entries, c.w.nodes[i].log.entries)
 	}
 	if same {
-		cl.State = ClauseHolding
-		cl.Text = fmt.Sprintf("All %d machines hold the same %s.", n, plural(int(c.w.nodes[1].log.lastIndex()), "entry", "entries"))
+		cl.State, cl.Fact, cl.Machines, cl.Entries = ClauseHolding, FactAllHold, n, int(c.w.nodes[1].log.lastIndex())
 		return cl
 	}
 	// Will the copies still on their way make the histories equal?
@@ -343,12 +354,20 @@ func (c contract) converge() Clause {
 		agree = sameCommands(future[1], future[i])
 	}
 	if agree {
-		cl.State = ClauseNotYet
-		cl.Text = fmt.Sprintf("%s still on the way; once delivered, all %d machines will hold the same %s.",
-			plural(pending, "copy is", "copies are"), n, plural(len(future[1]), "entry", "entries"))
+		cl.State, cl.Fact = ClauseNotYet, FactOnTheWay
+		cl.Copies, cl.Machines, cl.Entries = pending, n, len(future[1])
 		return cl
 	}
 	cl.State = ClauseBroken
+	c.neverAgree(&cl, future)
+	return cl
+}
+
+// neverAgree states why histories that will be what future says never
+// agree: a machine that will lack an entry another holds, two that hold
+// different entries at an index, or, failing both, that they differ.
+func (c contract) neverAgree(cl *Clause, future [][]Command) {
+	n := c.w.cfg.Nodes
 	for i := 1; i <= n; i++ {
 		for j := 1; j <= n; j++ {
 			a, b := future[i], future[j]
@@ -356,14 +375,9 @@ func (c contract) converge() Clause {
 				continue
 			}
 			// Machine i will hold a strict prefix of j's history.
-			missing := b[len(a)]
-			cl.Text = fmt.Sprintf("%s lacks %s (index %d at %s), and nothing will ever send it again.",
-				c.name(NodeID(i)), missing, len(a)+1, c.name(NodeID(j)))
-			if c.w.machines[i].status == StatusCrashed {
-				cl.Text = fmt.Sprintf("%s is down and lacks %s (index %d at %s); nothing will send it again after a restart.",
-					c.name(NodeID(i)), missing, len(a)+1, c.name(NodeID(j)))
-			}
-			return cl
+			cl.Fact, cl.Node, cl.Other, cl.Status = FactLacks, NodeID(i), NodeID(j), c.w.machines[i].status
+			cl.Entry, cl.Index = b[len(a)], uint64(len(a)+1)
+			return
 		}
 	}
 	for i := 1; i <= n; i++ {
@@ -371,15 +385,14 @@ func (c contract) converge() Clause {
 			a, b := future[i], future[j]
 			for k := 0; k < len(a) && k < len(b); k++ {
 				if a[k] != b[k] {
-					cl.Text = fmt.Sprintf("%s and %s hold different entries at index %d (%s and %s), and nothing will ever make them agree.",
-						c.name(NodeID(i)), c.name(NodeID(j)), k+1, a[k], b[k])
-					return cl
+					cl.Fact, cl.Node, cl.Other, cl.Index = FactApart, NodeID(i), NodeID(j), uint64(k+1)
+					cl.Entry, cl.OtherEntry = a[k], b[k]
+					return
 				}
 			}
 		}
 	}
-	cl.Text = "The machines' histories differ, and nothing will ever make them agree."
-	return cl
+	cl.Fact = FactDiffer
 }
 
 func (c contract) convergeRaft(cl Clause) Clause {
@@ -392,11 +405,9 @@ func (c contract) convergeRaft(cl Clause) Clause {
 		}
 	}
 	if len(behind) == 0 {
-		cl.State = ClauseHolding
-		if top == 0 {
-			cl.Text = "Nothing is committed yet, so no machine is behind."
-		} else {
-			cl.Text = fmt.Sprintf("All %d machines hold the same %s.", n, plural(int(top), "committed entry", "committed entries"))
+		cl.State, cl.Fact = ClauseHolding, FactNothingYet
+		if top > 0 {
+			cl.Fact, cl.Machines, cl.Committed = FactAllHold, n, top
 		}
 		return cl
 	}
@@ -407,29 +418,12 @@ func (c contract) convergeRaft(cl Clause) Clause {
 			worst = id
 		}
 	}
-	cl.State = ClauseNotYet
-	has := c.w.nodes[worst].commit
-	switch c.w.machines[worst].status {
-	case StatusCrashed:
-		cl.Text = fmt.Sprintf("%s is down, knowing %d of %d committed entries; it catches up after it restarts.", c.name(worst), has, top)
-	case StatusPaused:
-		cl.Text = fmt.Sprintf("%s is paused, knowing %d of %d committed entries; it catches up when it resumes.", c.name(worst), has, top)
-	default:
-		cl.Fact = FactBehind
-		cl.Holds = c.holdsCommitted(worst, best, top)
-		if cl.Holds {
-			// Its log matches up to the last committed entry: only the
-			// commit index has not reached it, and the leader's next
-			// append or heartbeat carries that.
-			cl.Text = holdsText(c.name(worst), has, top)
-		} else {
-			cl.Text = fmt.Sprintf("%s knows %d of %d committed entries; a leader will send it the rest.", c.name(worst), has, top)
-		}
-	}
-	cl.Node, cl.Has, cl.Committed, cl.Behind = worst, has, top, len(behind)
-	if len(behind) > 1 {
-		cl.Text = strings.TrimSuffix(cl.Text, ".") + fmt.Sprintf(" (%s behind).", plural(len(behind), "machine is", "machines are"))
-	}
+	cl.State, cl.Fact, cl.Status = ClauseNotYet, FactBehind, c.w.machines[worst].status
+	cl.Node, cl.Has, cl.Committed, cl.Behind = worst, c.w.nodes[worst].commit, top, len(behind)
+	// A running machine whose log matches up to the last committed entry
+	// lacks only the commit index, which the leader's next append or
+	// heartbeat carries.
+	cl.Holds = cl.Status == StatusUp && c.holdsCommitted(worst, best, top)
 	return cl
 }
 
@@ -505,66 +499,55 @@ func (c contract) predict(id NodeID) ([]Command, int) {
 
 // noFork: history never forks for good.
 func (c contract) noFork() Clause {
-	cl := Clause{ID: ClauseNoFork, Title: "History never forks for good"}
+	cl := Clause{ID: ClauseNoFork}
 	fs := c.forks()
 	if c.raft {
-		if v, ok := c.firstViolation(RuleStateMachineSafety, RuleLogMatching); ok {
-			cl.State, cl.Text = ClauseBroken, sentence(v.Text)
-			return cl
-		}
-		for _, p := range fs {
-			if p.index <= c.w.nodes[p.a].commit && p.index <= c.w.nodes[p.b].commit {
-				cl.State = ClauseBroken
-				cl.Text = fmt.Sprintf("%s and %s committed different entries at index %d.", c.name(p.a), c.name(p.b), p.index)
-				return cl
-			}
-		}
-		if len(fs) > 0 {
-			p := fs[0]
-			// Name the machine holding the older term's entry: that is the
-			// branch no current majority stands behind.
-			stale, other := p.a, p.b
-			if c.w.nodes[p.b].log.term(p.index) < c.w.nodes[p.a].log.term(p.index) {
-				stale, other = p.b, p.a
-			}
-			sn := c.w.nodes[stale]
-			extra := sn.log.lastIndex() - p.index + 1
-			cl.State = ClauseNotYet
-			verb := "differ"
-			if extra == 1 {
-				verb = "differs"
-			}
-			cl.Text = fmt.Sprintf("From index %d, %s holds %s of term %d that %s from %s's; none is committed, so Raft will keep only one branch.",
-				p.index, c.name(stale), plural(int(extra), "entry", "entries"), sn.log.term(p.index), verb, c.name(other))
-			cl.Fact, cl.Node, cl.Other = FactBranch, stale, other
-			cl.Index, cl.Term, cl.Entries = p.index, sn.log.term(p.index), int(extra)
-			return cl
-		}
-		cl.State = ClauseHolding
-		cl.Text = "No two machines hold different entries at the same index."
+		return c.noForkRaft(cl, fs)
+	}
+	if len(fs) > 0 {
+		cl.State = ClauseBroken
+		c.apart(&cl, FactApart, fs[0])
 		return cl
+	}
+	if c.violated(&cl, RuleStateMachineSafety) {
+		return cl
+	}
+	cl.State, cl.Fact = ClauseHolding, FactNoFork
+	return cl
+}
+
+func (c contract) noForkRaft(cl Clause, fs []pair) Clause {
+	if c.violated(&cl, RuleStateMachineSafety, RuleLogMatching) {
+		return cl
+	}
+	for _, p := range fs {
+		if p.index <= c.w.nodes[p.a].commit && p.index <= c.w.nodes[p.b].commit {
+			cl.State = ClauseBroken
+			c.apart(&cl, FactCommittedApart, p)
+			return cl
+		}
 	}
 	if len(fs) > 0 {
 		p := fs[0]
-		cl.State = ClauseBroken
-		cl.Text = fmt.Sprintf("%s and %s hold different entries at index %d (%s and %s), and %s never reconciles them.",
-			c.name(p.a), c.name(p.b), p.index, c.entryText(p.a, p.index), c.entryText(p.b, p.index), c.w.cfg.Protocol)
+		// Name the machine holding the older term's entry: that is the
+		// branch no current majority stands behind.
+		stale, other := p.a, p.b
+		if c.w.nodes[p.b].log.term(p.index) < c.w.nodes[p.a].log.term(p.index) {
+			stale, other = p.b, p.a
+		}
+		sn := c.w.nodes[stale]
+		cl.State, cl.Fact, cl.Node, cl.Other = ClauseNotYet, FactBranch, stale, other
+		cl.Index, cl.Term, cl.Entries = p.index, sn.log.term(p.index), int(sn.log.lastIndex()-p.index+1)
 		return cl
 	}
-	if v, ok := c.firstViolation(RuleStateMachineSafety); ok {
-		cl.State, cl.Text = ClauseBroken, sentence(v.Text)
-		return cl
-	}
-	cl.State = ClauseHolding
-	cl.Text = "No two machines hold different entries at the same index."
+	cl.State, cl.Fact = ClauseHolding, FactNoFork
 	return cl
 }
 
 // agreed: machines act only on history a majority has accepted.
 func (c contract) agreed() Clause {
-	cl := Clause{ID: ClauseAgreed, Title: "Decisions use shared history"}
-	if v, ok := c.firstViolation(RuleMajority, RuleStaleRead); ok {
-		cl.State, cl.Text = ClauseBroken, sentence(v.Text)
+	cl := Clause{ID: ClauseAgreed}
+	if c.violated(&cl, RuleMajority, RuleStaleRead) {
 		return cl
 	}
 	applied := uint64(0)
@@ -573,11 +556,9 @@ func (c contract) agreed() Clause {
 			applied = a
 		}
 	}
-	cl.State = ClauseHolding
-	if applied == 0 {
-		cl.Text = "No machine has acted on any entry yet."
-	} else {
-		cl.Text = fmt.Sprintf("Every entry applied so far (%s) was held by a majority before any machine acted on it.", plural(int(applied), "entry", "entries"))
+	cl.State, cl.Fact = ClauseHolding, FactNothingYet
+	if applied > 0 {
+		cl.Fact, cl.Applied = FactMajorityHeld, applied
 	}
 	return cl
 }
@@ -588,54 +569,36 @@ func (c contract) agreed() Clause {
 // broken as soon as two copies say different things for good. conv is the
 // converge clause, already judged.
 func (c contract) agreement(conv Clause) Clause {
-	cl := Clause{ID: ClauseAgreement, Title: "Agreement over copies"}
+	cl := Clause{ID: ClauseAgreement}
 	n := c.w.cfg.Nodes
 	stored := 0
 	for i := 1; i <= n; i++ {
 		stored += int(c.w.nodes[i].log.lastIndex())
 	}
-	copies := fmt.Sprintf("%s stored on %d machines", plural(stored, "entry is", "entries are"), n)
+	cl.Stored, cl.Machines = stored, n
 	if c.raft {
-		if v, ok := c.firstViolation(RuleStateMachineSafety, RuleElectionSafety, RuleLogMatching, RuleLeaderCompleteness, RuleMajority); ok {
-			cl.State, cl.Text = ClauseBroken, sentence(v.Text)
+		if c.violated(&cl, RuleStateMachineSafety, RuleElectionSafety, RuleLogMatching, RuleLeaderCompleteness, RuleMajority) {
 			return cl
 		}
 		_, top := c.maxCommit()
-		cl.State = ClauseHolding
-		switch {
-		case stored == 0:
-			cl.Text = "Nothing is stored yet. A copy will count only once a majority has agreed on it."
-		case top == 0:
-			cl.Text = fmt.Sprintf("%s, and none counts yet: no majority has agreed on any of them.", capitalFirst(copies))
-		default:
-			cl.Text = fmt.Sprintf("%s; only the first %d, which a majority agreed on, count as history.", capitalFirst(copies), top)
+		cl.State, cl.Fact, cl.Committed = ClauseHolding, FactStored, top
+		if stored == 0 {
+			cl.Fact = FactNothingYet
 		}
 		return cl
 	}
 	if fs := c.forks(); len(fs) > 0 {
 		p := fs[0]
-		cl.State = ClauseBroken
-		cl.Text = fmt.Sprintf("%s, yet %s and %s contradict each other at index %d: %s copies without agreeing.",
-			capitalFirst(copies), c.name(p.a), c.name(p.b), p.index, c.w.cfg.Protocol)
+		cl.State, cl.Fact, cl.Node, cl.Other, cl.Index = ClauseBroken, FactApart, p.a, p.b, p.index
 		return cl
 	}
 	if conv.State == ClauseBroken {
-		cl.State = ClauseBroken
-		cl.Text = fmt.Sprintf("%s, yet they will never all give the same answer: %s copies without agreeing.", capitalFirst(copies), c.w.cfg.Protocol)
+		cl.State, cl.Fact = ClauseBroken, FactDiffer
 		return cl
 	}
-	cl.State = ClauseHolding
+	cl.State, cl.Fact = ClauseHolding, FactStored
 	if stored == 0 {
-		cl.Text = "Nothing is stored yet."
-	} else {
-		cl.Text = fmt.Sprintf("%s and none contradicts another yet; nothing but luck with the network keeps them alike.", capitalFirst(copies))
+		cl.Fact = FactNothingYet
 	}
 	return cl
-}
-
-func capitalFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -1,6 +1,7 @@
 package raftcore
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -16,18 +17,40 @@ func clause(t *testing.T, w *World, id string) Clause {
 	return Clause{}
 }
 
-func wantClause(t *testing.T, w *World, id string, state ClauseState, words ...string) {
+// wantClause fails unless clause id stands in state, in the situation
+// fact, with the facts of want that are not zero.
+func wantClause(t *testing.T, w *World, id string, state ClauseState, fact ClauseFact, want Clause) Clause {
 	t.Helper()
 	c := clause(t, w, id)
-	if c.State != state {
-		t.Fatalf("%s is %s, want %s: %s", id, c.State, state, c.Text)
+	if c.State != state || c.Fact != fact {
+		t.Fatalf("%s is %s (%s), want %s (%s): %+v", id, c.State, c.Fact, state, fact, c)
 	}
-	for _, s := range words {
-		if !strings.Contains(c.Text, s) {
-			t.Fatalf("%s: %q does not mention %q", id, c.Text, s)
+	got := reflect.ValueOf(c)
+	for i, v := 0, reflect.ValueOf(want); i < v.NumField(); i++ {
+		g, f := got.Field(i).Interface(), v.Field(i).Interface()
+		if cmd, ok := f.(Command); ok {
+			// An entry's command is its change, whichever request made it.
+			g, f = g.(Command).String(), cmd.String()
+		}
+		if !v.Field(i).IsZero() && !reflect.DeepEqual(g, f) {
+			t.Fatalf("%s: %s is %v, want %v: %+v", id, v.Type().Field(i).Name, got.Field(i), v.Field(i), c)
+		}
+	}
+	return c
+}
+
+// holds fails unless every clause of the contract holds.
+func holds(t *testing.T, w *World, when string) {
+	t.Helper()
+	for _, c := range w.Contract() {
+		if c.State != ClauseHolding {
+			t.Fatalf("%s, %s is %s: %+v", when, c.ID, c.State, c)
 		}
 	}
 }
+
+// put is the command of a client's write of key = value.
+func put(key, value string) Command { return Command{Kind: OpPut, Key: key, Value: value} }
 
 func abc(c *Config, p Protocol) {
 	c.Nodes, c.Protocol, c.Names = 3, p, []string{"A", "B", "C"}
@@ -40,9 +63,10 @@ func TestContractHasFiveClausesInOrder(t *testing.T) {
 	if len(got) != len(ids) {
 		t.Fatalf("want %d clauses, got %d", len(ids), len(got))
 	}
+	facts := []ClauseFact{FactNothingYet, FactNothingYet, FactNoFork, FactNothingYet, FactNothingYet}
 	for i, c := range got {
-		if c.ID != ids[i] || c.Title == "" || c.Text == "" || c.State != ClauseHolding {
-			t.Fatalf("clause %d of an empty world: %+v", i, c)
+		if c.ID != ids[i] || c.Fact != facts[i] || c.State != ClauseHolding {
+			t.Fatalf("clause %d of an empty world: %+v, want %s holding, %s", i, c, ids[i], facts[i])
 		}
 	}
 }
@@ -56,40 +80,34 @@ func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 	w.RunFor(1_000_000)
 	mustApply(t, w, Action{Do: DoWrite, Node: 2, Key: "deployments/web", Value: "replicas=3"})
 	w.RunFor(1_000_000)
-	for _, c := range w.Contract() {
-		if c.State != ClauseHolding {
-			t.Fatalf("after one committed write, %s is %s: %s", c.ID, c.State, c.Text)
-		}
-	}
-	wantClause(t, w, ClauseConverge, ClauseHolding, "3 machines", "2 committed entries")
-	wantClause(t, w, ClauseAgreement, ClauseHolding, "6 entries are stored on 3 machines", "only the first 2")
+	holds(t, w, "after one committed write")
+	wantClause(t, w, ClauseOneHistory, ClauseHolding, FactOneHistory, Clause{Committed: 2})
+	wantClause(t, w, ClauseConverge, ClauseHolding, FactAllHold, Clause{Machines: 3, Committed: 2})
+	wantClause(t, w, ClauseAgreed, ClauseHolding, FactMajorityHeld, Clause{Applied: 2})
+	wantClause(t, w, ClauseAgreement, ClauseHolding, FactStored, Clause{Stored: 6, Machines: 3, Committed: 2})
 
 	// C pauses and misses a write: it is behind, and Raft will catch it up.
 	mustApply(t, w, Action{Do: DoPause, Node: 3})
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=5"})
 	w.RunFor(500_000)
-	wantClause(t, w, ClauseConverge, ClauseNotYet, "C is paused", "2 of 3")
+	wantClause(t, w, ClauseConverge, ClauseNotYet, FactBehind, Clause{Node: 3, Status: StatusPaused, Has: 2, Committed: 3, Behind: 1})
 	mustApply(t, w, Action{Do: DoResume, Node: 3})
 	w.RunFor(1_000_000)
-	wantClause(t, w, ClauseConverge, ClauseHolding)
+	wantClause(t, w, ClauseConverge, ClauseHolding, FactAllHold, Clause{Committed: 3})
 
 	// Isolate the leader A and write to it: its entry is uncommitted and
 	// differs from what the new majority leader appends.
 	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=9"})
 	w.RunFor(4_000_000)
-	wantClause(t, w, ClauseNoFork, ClauseNotYet, "A holds", "none is committed")
-	wantClause(t, w, ClauseOneHistory, ClauseHolding)
+	wantClause(t, w, ClauseNoFork, ClauseNotYet, FactBranch, Clause{Node: 1, Entries: 1})
+	wantClause(t, w, ClauseOneHistory, ClauseHolding, FactOneHistory, Clause{})
 	// Copies that disagree are not a contradiction while no majority
 	// stands behind them.
-	wantClause(t, w, ClauseAgreement, ClauseHolding, "a majority agreed on")
+	wantClause(t, w, ClauseAgreement, ClauseHolding, FactStored, Clause{Committed: 4})
 	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(3_000_000)
-	for _, c := range w.Contract() {
-		if c.State != ClauseHolding {
-			t.Fatalf("after the heal, %s is %s: %s", c.ID, c.State, c.Text)
-		}
-	}
+	holds(t, w, "after the heal")
 	noViolations(t, w)
 }
 
@@ -98,8 +116,8 @@ func TestContractRaftHoldsAndBendsOnlyTemporarily(t *testing.T) {
 func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolNaiveCopy) })
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=3"})
-	wantClause(t, w, ClauseConverge, ClauseNotYet, "2 copies are still on the way")
-	wantClause(t, w, ClauseAgreement, ClauseHolding, "1 entry is stored", "luck")
+	wantClause(t, w, ClauseConverge, ClauseNotYet, FactOnTheWay, Clause{Copies: 2, Machines: 3, Entries: 1})
+	wantClause(t, w, ClauseAgreement, ClauseHolding, FactStored, Clause{Stored: 1, Machines: 3})
 	var toC uint64
 	for _, m := range w.InFlight() {
 		if m.To == 3 {
@@ -110,16 +128,23 @@ func TestContractNaiveCopyDroppedDelivery(t *testing.T) {
 		t.Fatal("no copy in flight to C")
 	}
 	mustApply(t, w, Action{Do: DoDrop, ID: toC})
-	wantClause(t, w, ClauseConverge, ClauseBroken, "C lacks deployments/web=replicas=3", "nothing will ever send it")
+	lacks := Clause{Node: 3, Entry: put("deployments/web", "replicas=3"), Index: 1}
+	wantClause(t, w, ClauseConverge, ClauseBroken, FactLacks, lacks)
 	w.RunFor(1_000_000)
-	wantClause(t, w, ClauseConverge, ClauseBroken, "C lacks deployments/web=replicas=3 (index 1 at A)")
+	lacks.Other = 1
+	if c := wantClause(t, w, ClauseConverge, ClauseBroken, FactLacks, lacks); c.Status != StatusUp {
+		t.Fatalf("C lacks the write but is %s", c.Status)
+	}
 	// C's history is a prefix of A's: no fork, one history.
-	wantClause(t, w, ClauseOneHistory, ClauseHolding)
-	wantClause(t, w, ClauseNoFork, ClauseHolding)
+	wantClause(t, w, ClauseOneHistory, ClauseHolding, FactNoFork, Clause{Entries: 1})
+	wantClause(t, w, ClauseNoFork, ClauseHolding, FactNoFork, Clause{})
 	// A applied the write before anyone else had it.
-	wantClause(t, w, ClauseAgreed, ClauseBroken, "A applied deployments/web=replicas=3", "1 of 3")
+	c := wantClause(t, w, ClauseAgreed, ClauseBroken, FactViolation, Clause{Rule: RuleMajority})
+	if !strings.Contains(c.Why, "A applied deployments/web=replicas=3") {
+		t.Fatalf("the agreed clause gives the checker's words %q", c.Why)
+	}
 	// Two copies, and still the machines will answer differently.
-	wantClause(t, w, ClauseAgreement, ClauseBroken, "2 entries are stored", "never all give the same answer")
+	wantClause(t, w, ClauseAgreement, ClauseBroken, FactDiffer, Clause{Stored: 2, Machines: 3})
 }
 
 // TestContractNaiveCopyPartition: writes on both sides of a partition fork
@@ -132,12 +157,15 @@ func TestContractNaiveCopyPartition(t *testing.T) {
 	w.RunFor(1_000_000)
 	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(1_000_000)
-	wantClause(t, w, ClauseOneHistory, ClauseBroken, "A and C", "index 1")
-	wantClause(t, w, ClauseNoFork, ClauseBroken, "naive-copy never reconciles")
-	wantClause(t, w, ClauseConverge, ClauseBroken, "index 1")
-	wantClause(t, w, ClauseAgreed, ClauseBroken)
+	apart := Clause{Node: 1, Other: 3, Index: 1, Entry: put("deployments/web", "replicas=5"), OtherEntry: put("deployments/web", "replicas=1")}
+	wantClause(t, w, ClauseOneHistory, ClauseBroken, FactCommittedApart, apart)
+	wantClause(t, w, ClauseNoFork, ClauseBroken, FactApart, apart)
+	if c := clause(t, w, ClauseConverge); c.State != ClauseBroken || c.Index != 1 {
+		t.Fatalf("converge after the forked writes: %+v, want broken at index 1", c)
+	}
+	wantClause(t, w, ClauseAgreed, ClauseBroken, FactViolation, Clause{})
 	// Everything was copied that could be, and the copies contradict.
-	wantClause(t, w, ClauseAgreement, ClauseBroken, "3 entries are stored on 3 machines", "contradict each other at index 1", "naive-copy copies")
+	wantClause(t, w, ClauseAgreement, ClauseBroken, FactApart, Clause{Stored: 3, Machines: 3, Node: 1, Other: 3, Index: 1})
 }
 
 // TestContractFailoverTwoAuthorities: a silent authority yields a second
@@ -145,45 +173,41 @@ func TestContractNaiveCopyPartition(t *testing.T) {
 func TestContractFailoverTwoAuthorities(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolFailover) })
 	w.RunFor(1_000_000)
-	wantClause(t, w, ClauseOneHistory, ClauseHolding)
+	wantClause(t, w, ClauseOneHistory, ClauseHolding, FactNoFork, Clause{})
 	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
 	w.RunFor(3_000_000)
 	if w.ViolationCount(RuleSingleAuthority) == 0 {
 		t.Fatal("no second authority after 3 s of silence")
 	}
-	wantClause(t, w, ClauseOneHistory, ClauseBroken, "A and", "both act as the authority")
+	if c := wantClause(t, w, ClauseOneHistory, ClauseBroken, FactAuthorities, Clause{}); len(c.Nodes) != 2 || c.Nodes[0] != 1 {
+		t.Fatalf("two authorities: %+v, want A and one more", c)
+	}
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "deployments/web", Value: "replicas=5"})
 	mustApply(t, w, Action{Do: DoWrite, Node: 2, Key: "deployments/web", Value: "replicas=0"})
 	w.RunFor(1_000_000)
 	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(2_000_000)
-	wantClause(t, w, ClauseOneHistory, ClauseBroken, "index 1")
-	wantClause(t, w, ClauseNoFork, ClauseBroken, "failover never reconciles")
-	wantClause(t, w, ClauseAgreed, ClauseBroken)
-	wantClause(t, w, ClauseAgreement, ClauseBroken, "contradict each other at index 1")
+	wantClause(t, w, ClauseOneHistory, ClauseBroken, FactCommittedApart, Clause{Index: 1})
+	wantClause(t, w, ClauseNoFork, ClauseBroken, FactApart, Clause{Index: 1})
+	wantClause(t, w, ClauseAgreed, ClauseBroken, FactViolation, Clause{})
+	wantClause(t, w, ClauseAgreement, ClauseBroken, FactApart, Clause{Index: 1})
 }
 
 // TestContractStatesItsFacts: a running machine behind and an uncommitted
-// branch under Raft come with the typed facts their text states, so a
-// reader can tell them in its own words; other situations name no fact.
+// branch under Raft come with the typed facts their words state, and
+// nothing more.
 func TestContractStatesItsFacts(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { abc(c, ProtocolRaft) })
 	mustApply(t, w, Action{Do: DoTimeout, Node: 1})
 	w.RunFor(1_000_000)
-	for _, c := range w.Contract() {
-		if c.Fact != FactOther {
-			t.Fatalf("quiet cluster: %s states %v: %s", c.ID, c.Fact, c.Text)
-		}
-	}
+	holds(t, w, "in a quiet cluster")
 	// C is cut off and misses a write: it runs, knowing 1 of 2 entries.
 	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3}}})
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "k", Value: "1"})
 	w.RunFor(500_000)
-	wantClause(t, w, ClauseConverge, ClauseNotYet, "C knows 1 of 2", "a leader will send it the rest")
-	c := clause(t, w, ClauseConverge)
-	if want := (Clause{Fact: FactBehind, Node: 3, Has: 1, Committed: 2, Behind: 1}); c.Fact != want.Fact || c.Node != want.Node ||
-		c.Has != want.Has || c.Committed != want.Committed || c.Behind != want.Behind {
-		t.Fatalf("C behind: %+v, want the facts of %+v", c, want)
+	c := wantClause(t, w, ClauseConverge, ClauseNotYet, FactBehind, Clause{Node: 3, Has: 1, Committed: 2, Behind: 1})
+	if want := (Clause{ID: ClauseConverge, State: ClauseNotYet, Fact: FactBehind, Node: 3, Has: 1, Committed: 2, Behind: 1}); !reflect.DeepEqual(c, want) {
+		t.Fatalf("C behind: %+v, want only the facts of %+v", c, want)
 	}
 	mustApply(t, w, Action{Do: DoHeal})
 	w.RunFor(1_000_000)
@@ -194,10 +218,9 @@ func TestContractStatesItsFacts(t *testing.T) {
 	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1}, {2, 3}}})
 	mustApply(t, w, Action{Do: DoWrite, Node: 1, Key: "k", Value: "9"})
 	w.RunFor(4_000_000)
-	wantClause(t, w, ClauseNoFork, ClauseNotYet, "From index 3, A holds 1 entry", "differs from")
-	c = clause(t, w, ClauseNoFork)
-	if c.Fact != FactBranch || c.Node != 1 || (c.Other != 2 && c.Other != 3) || c.Index != 3 || c.Term != term || c.Entries != 1 {
-		t.Fatalf("A's branch: %+v, want from index 3, 1 entry of term %d", c, term)
+	c = wantClause(t, w, ClauseNoFork, ClauseNotYet, FactBranch, Clause{Node: 1, Index: 3, Term: term, Entries: 1})
+	if c.Other != 2 && c.Other != 3 {
+		t.Fatalf("A's branch: %+v, want it compared with B's or C's", c)
 	}
 	noViolations(t, w)
 }
@@ -221,17 +244,14 @@ func TestABehindMachineThatHoldsTheEntriesIsToldSo(t *testing.T) {
 	if w.Node(1).Commit() != 1 || w.Node(2).Commit() != 0 || w.Node(2).LastIndex() != 1 {
 		t.Fatalf("commit A %d, B %d, B's last index %d; want 1, 0, 1", w.Node(1).Commit(), w.Node(2).Commit(), w.Node(2).LastIndex())
 	}
-	wantClause(t, w, ClauseConverge, ClauseNotYet, "B already holds the committed entry but does not know yet that it is committed")
-	if c := clause(t, w, ClauseConverge); c.Fact != FactBehind || !c.Holds || c.Behind != 2 {
-		t.Fatalf("B holds the entry: %+v, want FactBehind, Holds, 2 behind", c)
-	}
+	wantClause(t, w, ClauseConverge, ClauseNotYet, FactBehind, Clause{Node: 2, Has: 0, Committed: 1, Holds: true, Behind: 2})
 	// Under an injected bug log matching can fail: the same term at the
 	// same index with another entry. B then does not hold the committed
 	// entry, and must not be told it does.
 	e := &w.nodes[2].log.entries[0]
 	e.Data = Command{Kind: OpPut, Key: "deployments/web", Value: "replicas=9"}
 	e.Chain = chainHash(0, e.Term, e.Data)
-	if c := clause(t, w, ClauseConverge); c.Holds || strings.Contains(c.Text, "already holds") {
+	if c := clause(t, w, ClauseConverge); c.Holds {
 		t.Fatalf("B's entry 1 differs from A's in the same term: %+v, want it not said to hold the committed entry", c)
 	}
 }

@@ -1,7 +1,5 @@
 package raftcore
 
-import "fmt"
-
 // Answer is one machine's own answer to "does KEY exist?", read from the
 // state it has applied. It is the book's opening picture: every machine is
 // honest about what it has seen, and machines that have seen different things
@@ -22,20 +20,6 @@ type Answer struct {
 	ModIndex uint64 `json:"mod_index,omitempty"`
 	// Applied is how far into its log the machine has applied.
 	Applied uint64 `json:"applied"`
-	// Text is the answer in one short line, e.g.
-	// "YES: replicas=3 (set at index 1; applied up to 2)".
-	Text string `json:"text"`
-}
-
-// Word is the answer in one word: YES, NO, or a dash for no answer.
-func (a Answer) Word() string {
-	switch {
-	case !a.Answered:
-		return "—"
-	case a.Exists:
-		return "YES"
-	}
-	return "NO"
 }
 
 // Ask puts the question "does key exist?" to every machine, in id order.
@@ -49,7 +33,6 @@ func (w *World) Ask(key string) []Answer {
 		a := Answer{Node: id, Name: w.cfg.Name(id)}
 		switch w.machines[i].status {
 		case StatusCrashed:
-			a.Text = "no answer: the machine is down"
 			out = append(out, a)
 			continue
 		case StatusPaused:
@@ -59,12 +42,6 @@ func (w *World) Ask(key string) []Answer {
 		a.Applied = n.applied
 		if v, ok := n.kv.Get(key); ok {
 			a.Exists, a.Value, a.ModIndex = true, v.Value, v.ModIndex
-			a.Text = fmt.Sprintf("YES: %s (set at index %d; applied up to %d)", v.Value, v.ModIndex, n.applied)
-		} else {
-			a.Text = fmt.Sprintf("NO (applied up to %d)", n.applied)
-		}
-		if a.Paused {
-			a.Text += ", paused: answering from what it had when it stopped"
 		}
 		out = append(out, a)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/words"
 )
 
 // The figure contract, from "One authoritative history".
@@ -56,7 +57,7 @@ var contractDef = def{id: "contract",
 				if p == raft {
 					for _, c := range cs {
 						if c.State != raftcore.ClauseHolding {
-							return fmt.Errorf("under raft %q is %s at the end: %s", c.Title, c.State, c.Text)
+							return fmt.Errorf("under raft %q is %s at the end: %s", words.ClauseTitle(c.ID), c.State, words.ClauseText(w.Config(), c))
 						}
 					}
 					return nil
@@ -68,7 +69,7 @@ var contractDef = def{id: "contract",
 				for _, c := range cs {
 					for _, id := range want {
 						if c.ID == id && c.State != raftcore.ClauseBroken {
-							return fmt.Errorf("under %s %q is %s at the end, want broken: %s", p, c.Title, c.State, c.Text)
+							return fmt.Errorf("under %s %q is %s at the end, want broken: %s", p, words.ClauseTitle(c.ID), c.State, words.ClauseText(w.Config(), c))
 						}
 					}
 				}
@@ -77,7 +78,7 @@ var contractDef = def{id: "contract",
 			final: func(v *View) string {
 				broken := clauseTitles(v.W, raftcore.ClauseBroken)
 				if len(broken) == 0 {
-					s := fmt.Sprintf("Under %s all five promises hold at the end: %s", p, lowerFirst(v.W.Contract()[1].Text))
+					s := fmt.Sprintf("Under %s all five promises hold at the end: %s", p, lowerFirst(words.ClauseText(v.W.Config(), v.W.Contract()[1])))
 					for _, op := range v.minorityWrites() {
 						s += fmt.Sprintf(" The write %s took while cut off %s and is in no history.", name(v.W, op.Node), outcome(op))
 					}
@@ -91,7 +92,7 @@ var contractDef = def{id: "contract",
 						first = c
 					}
 				}
-				return fmt.Sprintf("Under %s, %d of 5 promises ended broken (%s). %s", p, len(broken), strings.Join(broken, "; "), first.Text)
+				return fmt.Sprintf("Under %s, %d of 5 promises ended broken (%s). %s", p, len(broken), strings.Join(broken, "; "), words.ClauseText(v.W.Config(), first))
 			},
 		}
 	}}
@@ -112,7 +113,7 @@ func clauseTitles(w *raftcore.World, st raftcore.ClauseState) []string {
 	var out []string
 	for _, c := range w.Contract() {
 		if c.State == st {
-			out = append(out, c.Title)
+			out = append(out, words.ClauseTitle(c.ID))
 		}
 	}
 	return out
@@ -170,7 +171,7 @@ func tallyAsSaid() claim {
 			case raftcore.ClauseNotYet, raftcore.ClauseBroken:
 				nb++
 			default:
-				return fmt.Errorf("promise %q is in no state the words name: %s", c.Title, c.State)
+				return fmt.Errorf("promise %q is in no state the words name: %s", words.ClauseTitle(c.ID), c.State)
 			}
 		}
 		if h+nb != 5 {

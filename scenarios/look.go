@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/words"
 )
 
 // Small, exact questions about a world that the scenarios' steps, checks and
@@ -245,7 +246,7 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func names(w *raftcore.World, ids []id) string { return w.NameList(ids) }
+func names(w *raftcore.World, ids []id) string { return words.NameList(w.Config(), ids) }
 
 // lowerFirst makes s start with a small letter.
 func lowerFirst(s string) string {

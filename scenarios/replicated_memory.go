@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/words"
 )
 
 // The figure replicated-memory, from "One authoritative history".
@@ -51,7 +52,7 @@ var replicatedMemory = def{id: "replicated-memory", build: func(values) *Scenari
 				}
 			}
 			if c := w.Contract()[1]; c.State != raftcore.ClauseBroken {
-				return fmt.Errorf("the contract's %q promise is %s, want broken: %s", c.Title, c.State, c.Text)
+				return fmt.Errorf("the contract's %q promise is %s, want broken: %s", words.ClauseTitle(c.ID), c.State, words.ClauseText(w.Config(), c))
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
+	"raftlab/viz/words"
 )
 
 // The figure versioned-truth, the bridge at the end of "One authoritative
@@ -297,7 +298,7 @@ func contractGreen() claim {
 func contractHolds(w *raftcore.World) error {
 	for _, c := range w.Contract() {
 		if c.State != raftcore.ClauseHolding {
-			return fmt.Errorf("%q is %s: %s", c.Title, c.State, c.Text)
+			return fmt.Errorf("%q is %s: %s", words.ClauseTitle(c.ID), c.State, words.ClauseText(w.Config(), c))
 		}
 	}
 	return nil

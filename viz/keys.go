@@ -29,29 +29,28 @@ const (
 )
 
 // KeyBinding ties one key to a command. Key is the canonical key name that
-// CommandForKey accepts, Label is how the help overlay shows the key, and
-// Desc says in one line what pressing it does.
+// CommandForKey accepts and Label how the help overlay shows the key;
+// what pressing it does is said by the app's words (package viz/words).
 type KeyBinding struct {
 	Key   string
 	Label string
 	Cmd   Command
-	Desc  string
 }
 
 var keyBindings = []KeyBinding{
-	{" ", "Space", CmdPlayPause, "Pause or resume the simulation"},
-	{".", ".", CmdStep, "Advance by one step while paused"},
-	{",", ",", CmdStepBack, "Go back by one step"},
-	{"[", "[", CmdPrevEvent, "Jump back to the previous notable event"},
-	{"]", "]", CmdNextEvent, "Jump ahead to the next notable event"},
-	{"c", "C", CmdClientWrite, "Send a client write to the cluster"},
-	{"r", "R", CmdRestartLeader, "Crash the current leader, then bring it back"},
-	{"t", "T", CmdSpreadTimers, "Spread election timers apart so one node times out first"},
-	{"a", "A", CmdAlignTimers, "Make the two earliest election timers run out together"},
-	{"l", "L", CmdSplitVote, "Crash the leader and time two nodes out together so their votes may split"},
-	{"b", "B", CmdResumeAll, "Bring back every paused or crashed node"},
-	{"h", "H", CmdHeal, "Heal every partition and cut link"},
-	{"?", "?", CmdHelp, "Show or hide this help"},
+	{" ", "Space", CmdPlayPause},
+	{".", ".", CmdStep},
+	{",", ",", CmdStepBack},
+	{"[", "[", CmdPrevEvent},
+	{"]", "]", CmdNextEvent},
+	{"c", "C", CmdClientWrite},
+	{"r", "R", CmdRestartLeader},
+	{"t", "T", CmdSpreadTimers},
+	{"a", "A", CmdAlignTimers},
+	{"l", "L", CmdSplitVote},
+	{"b", "B", CmdResumeAll},
+	{"h", "H", CmdHeal},
+	{"?", "?", CmdHelp},
 }
 
 // keyAliases maps other spellings of the bound keys, as lowercased key
@@ -102,12 +101,6 @@ func (c Command) Binding() (KeyBinding, bool) {
 		}
 	}
 	return KeyBinding{}, false
-}
-
-// Desc returns the one-line description of c, or "" for CmdNone.
-func (c Command) Desc() string {
-	b, _ := c.Binding()
-	return b.Desc
 }
 
 var commandNames = [numCommands]string{

@@ -45,8 +45,8 @@ func TestKeyBindingsTable(t *testing.T) {
 			t.Errorf("binding %+v repeats a key or command", b)
 		}
 		seenKey[b.Key], seenCmd[b.Cmd] = true, true
-		if b.Desc == "" || strings.Contains(b.Desc, "\n") || b.Label == "" {
-			t.Errorf("binding %+v needs a label and a one-line description", b)
+		if b.Label == "" {
+			t.Errorf("binding %+v needs a label", b)
 		}
 		if got, ok := CommandForKey(b.Key); !ok || got != b.Cmd {
 			t.Errorf("CommandForKey(%q) = %v, want %v", b.Key, got, b.Cmd)
@@ -57,16 +57,13 @@ func TestKeyBindingsTable(t *testing.T) {
 		if got, ok := b.Cmd.Binding(); !ok || got != b {
 			t.Errorf("%v.Binding() = %+v, %v", b.Cmd, got, ok)
 		}
-		if b.Cmd.Desc() != b.Desc {
-			t.Errorf("%v.Desc() = %q, want %q", b.Cmd, b.Cmd.Desc(), b.Desc)
-		}
 	}
 	// The returned slice is a copy.
-	bs[0].Desc = "changed"
-	if KeyBindings()[0].Desc == "changed" {
+	bs[0].Label = "changed"
+	if KeyBindings()[0].Label == "changed" {
 		t.Errorf("KeyBindings returned the package's own slice")
 	}
-	if _, ok := CmdNone.Binding(); ok || CmdNone.Desc() != "" {
+	if _, ok := CmdNone.Binding(); ok {
 		t.Errorf("CmdNone has a binding")
 	}
 }

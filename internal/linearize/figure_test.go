@@ -1,4 +1,4 @@
-package linearize
+package linearize_test
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/internal/linearize"
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 )
@@ -20,7 +21,7 @@ func TestCapReadsVerdicts(t *testing.T) {
 		w, res, err := s.Run(seed)
 		require.NoError(t, err)
 		require.NoError(t, res.Expect, "seed %d", seed)
-		r := Check(w.Ops())
+		r := linearize.Check(w.Ops())
 		stale := r.Stale()
 		require.Len(t, stale, 1, "seed %d: %+v", seed, r.Reads)
 		read, _ := w.Op(stale[0].Op)
@@ -30,7 +31,7 @@ func TestCapReadsVerdicts(t *testing.T) {
 		assert.Equal(t, "replicas=4", missed.Value, "seed %d", seed)
 		for _, v := range r.Reads {
 			if op, _ := w.Op(v.Op); op.Mode == raftcore.ReadLinearizable && op.Result == raftcore.OpOK {
-				assert.Equal(t, Linearizable, v.Verdict, "seed %d: read %d", seed, v.Op)
+				assert.Equal(t, linearize.Linearizable, v.Verdict, "seed %d: read %d", seed, v.Op)
 			}
 		}
 	}

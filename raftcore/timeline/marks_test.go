@@ -1,10 +1,8 @@
 package timeline
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 
 	"raftlab/raftcore"
@@ -18,13 +16,27 @@ func kindsOf(marks []Mark) map[MarkKind]int {
 	return out
 }
 
-func findMark(marks []Mark, k MarkKind, text string) (Mark, bool) {
+// findMark is the first mark of kind k whose facts are as is says.
+func findMark(marks []Mark, k MarkKind, is func(Mark) bool) (Mark, bool) {
 	for _, m := range marks {
-		if m.Kind == k && strings.Contains(m.Text, text) {
+		if m.Kind == k && is(m) {
 			return m, true
 		}
 	}
 	return Mark{}, false
+}
+
+// opMark says a client mark's operation is one op matches, asked (or
+// answered) at node.
+func opMark(node int, answer bool, op func(raftcore.Op) bool) func(Mark) bool {
+	return func(m Mark) bool {
+		return m.Op != nil && m.Answer == answer && m.Node == raftcore.NodeID(node) && m.Op.Node == m.Node && op(*m.Op)
+	}
+}
+
+// actionMark says a fault mark's action is one act matches.
+func actionMark(act func(raftcore.Action) bool) func(Mark) bool {
+	return func(m Mark) bool { return m.Action != nil && act(*m.Action) }
 }
 
 func leaderOf(w *raftcore.World) int {
@@ -60,27 +72,34 @@ func TestMarksDescribeTheRun(t *testing.T) {
 	tl.Advance(2_000_000)
 
 	marks := tl.Marks()
-	el, ok := findMark(marks, MarkElection, lname+" won the election for term")
+	node := raftcore.NodeID(l)
+	el, ok := findMark(marks, MarkElection, func(m Mark) bool { return m.Node == node && m.Term > 0 })
 	if !ok {
 		t.Fatalf("no election mark for %s in %+v", lname, marks)
 	}
 	if el.At.AtUs <= 0 || el.At.AtUs > 4_000_000 || el.Count != 1 || el.Node != raftcore.NodeID(l) {
 		t.Fatalf("election mark %+v", el)
 	}
-	if _, ok := findMark(marks, MarkClient, "a client asks "+lname+" to write deployments/web=v1"); !ok {
+	written := func(op raftcore.Op) bool {
+		return op.Kind == raftcore.DoWrite && op.Key == "deployments/web" && op.Value == "v1"
+	}
+	if _, ok := findMark(marks, MarkClient, opMark(l, false, written)); !ok {
 		t.Fatalf("no client request mark in %+v", marks)
 	}
-	if _, ok := findMark(marks, MarkClient, "write deployments/web=v1 at "+lname+": done, rev 2, after"); !ok {
+	done := func(op raftcore.Op) bool { return written(op) && op.Result == raftcore.OpOK && op.Index == 2 }
+	if m, ok := findMark(marks, MarkClient, opMark(l, true, done)); !ok || m.Op.CompleteUs <= m.Op.InvokeUs {
 		t.Fatalf("no client answer mark in %+v", marks)
 	}
-	if _, ok := findMark(marks, MarkCommit, "leader "+lname+" committed the log up to entry"); !ok {
+	if _, ok := findMark(marks, MarkCommit, func(m Mark) bool { return m.Node == node && m.Index >= 2 }); !ok {
 		t.Fatalf("no commit mark in %+v", marks)
 	}
-	want := "network split into " + lname + " | " + strings.Join(namesOf(cfg, others), " ")
-	if _, ok := findMark(marks, MarkFault, want); !ok {
-		t.Fatalf("no fault mark %q in %+v", want, marks)
+	split := func(a raftcore.Action) bool {
+		return a.Do == raftcore.DoPartition && reflect.DeepEqual(a.Groups, [][]int{{l}, others})
 	}
-	if _, ok := findMark(marks, MarkFault, "network healed"); !ok {
+	if _, ok := findMark(marks, MarkFault, actionMark(split)); !ok {
+		t.Fatalf("no fault mark for the split in %+v", marks)
+	}
+	if _, ok := findMark(marks, MarkFault, actionMark(func(a raftcore.Action) bool { return a.Do == raftcore.DoHeal })); !ok {
 		t.Fatalf("no heal mark in %+v", marks)
 	}
 	// The majority side elects a new leader while the old one is cut off.
@@ -100,14 +119,6 @@ func TestMarksDescribeTheRun(t *testing.T) {
 	}
 }
 
-func namesOf(cfg raftcore.Config, ids []int) []string {
-	var out []string
-	for _, id := range ids {
-		out = append(out, cfg.Name(raftcore.NodeID(id)))
-	}
-	return out
-}
-
 func TestMarksShowViolations(t *testing.T) {
 	cfg := testConfig()
 	cfg.Protocol = raftcore.ProtocolFailover
@@ -118,14 +129,14 @@ func TestMarksShowViolations(t *testing.T) {
 	tl.Advance(5_000_000)
 	mustAct(t, tl, raftcore.Action{Do: raftcore.DoResume, Node: 1})
 	tl.Advance(2_000_000)
-	m, ok := findMark(tl.Marks(), MarkViolation, "rule broken (single-authority)")
+	m, ok := findMark(tl.Marks(), MarkViolation, func(m Mark) bool { return m.Rule == raftcore.RuleSingleAuthority })
 	if !ok {
 		t.Fatalf("no violation mark in %+v", tl.Marks())
 	}
-	if m.Rule != raftcore.RuleSingleAuthority {
-		t.Fatalf("violation mark %q has rule %q", m.Text, m.Rule)
+	if m.Why == "" {
+		t.Fatalf("violation mark %+v does not say why", m)
 	}
-	if _, ok := findMark(tl.Marks(), MarkElection, "took over as an authority"); !ok {
+	if _, ok := findMark(tl.Marks(), MarkElection, func(m Mark) bool { return m.Node != raftcore.None }); !ok {
 		t.Fatalf("no takeover mark in %+v", tl.Marks())
 	}
 	tl.SeekTo(m.At)
@@ -138,10 +149,10 @@ func TestMarksShowViolations(t *testing.T) {
 	}
 }
 
-// TestMarksStateTheirFacts: each mark carries, typed, what its text says:
-// the term won, the entry committed up to, the client's operation (with
-// why it was refused) and the change made by hand, so a reader can say it
-// in its own words.
+// TestMarksStateTheirFacts: each mark carries, typed, what happened: the
+// term won, the entry committed up to, the client's operation (with why it
+// was refused) and the change made by hand, so that a reader can say it in
+// words, and no fact of another kind.
 func TestMarksStateTheirFacts(t *testing.T) {
 	cfg := testConfig()
 	cfg.Nodes, cfg.Names = 3, []string{"A", "B", "C"}
@@ -163,19 +174,18 @@ func TestMarksStateTheirFacts(t *testing.T) {
 	for _, m := range tl.Marks() {
 		seen[m.Kind]++
 		name := cfg.Name(m.Node)
-		var want string
 		switch m.Kind {
 		case MarkElection:
-			want = fmt.Sprintf("%s won the election for term %d", name, m.Term)
+			if m.Term == 0 || m.Node == raftcore.None {
+				t.Errorf("election mark %+v names no term or machine", m)
+			}
 		case MarkCommit:
-			want = fmt.Sprintf("leader %s committed the log up to entry %d", name, m.Index)
+			if m.Index == 0 || m.Node == raftcore.None {
+				t.Errorf("commit mark %+v names no entry or machine", m)
+			}
 		case MarkClient:
 			if m.Op == nil || m.Op.Node != m.Node {
-				t.Fatalf("client mark %q has op %+v", m.Text, m.Op)
-			}
-			want = AskWords(cfg, *m.Op)
-			if m.Answer {
-				want = AnswerWords(cfg, *m.Op)
+				t.Fatalf("client mark %+v has op %+v", m, m.Op)
 			}
 			if m.Answer && m.Op.Result == raftcore.OpRefused {
 				refused = true
@@ -185,20 +195,17 @@ func TestMarksStateTheirFacts(t *testing.T) {
 			}
 		case MarkFault:
 			if m.Action == nil {
-				t.Fatalf("fault mark %q has no action", m.Text)
+				t.Fatalf("fault mark %+v has no action", m)
 			}
-			want = ActionWords(cfg, *m.Action)
 			timeout = timeout || m.Action.Do == raftcore.DoTimeout && m.Action.Node == l%3+1
 			timer = timer || m.Action.Do == raftcore.DoTimer && m.Action.Ms == 50
 		default:
 			t.Fatalf("unexpected mark %+v", m)
 		}
-		if m.Text != want {
-			t.Errorf("%s mark says %q; its facts say %q", m.Kind, m.Text, want)
-		}
 		if m.Kind != MarkElection && m.Term != 0 || m.Kind != MarkCommit && m.Index != 0 ||
-			m.Kind != MarkClient && (m.Op != nil || m.Answer) || m.Kind != MarkFault && m.Action != nil {
-			t.Errorf("%s mark %q states facts of another kind: %+v", m.Kind, m.Text, m)
+			m.Kind != MarkClient && (m.Op != nil || m.Answer) || m.Kind != MarkFault && m.Action != nil ||
+			m.Kind != MarkViolation && (m.Rule != "" || m.Why != "") {
+			t.Errorf("%s mark states facts of another kind: %+v", m.Kind, m)
 		}
 	}
 	if seen[MarkElection] == 0 || seen[MarkCommit] == 0 || seen[MarkClient] < 4 || !refused || !timeout || !timer {
@@ -331,7 +338,7 @@ func TestMarksAreBoundedAndConserved(t *testing.T) {
 	for i, m := range small.Marks() {
 		if m.Count > 1 {
 			merged++
-			if !strings.Contains(m.Text, " from ") || !m.At.Less(m.End) {
+			if !m.At.Less(m.End) {
 				t.Fatalf("merged mark %+v", m)
 			}
 		}
@@ -386,19 +393,25 @@ func TestControllerMarksLetTheReaderFindTheStaleRead(t *testing.T) {
 	tl.Advance(3_000_000)
 
 	marks := tl.Marks()
-	read, ok := findMark(marks, MarkClient, "controller 1's read obj (linearizable) at B: read replicas=2 (rev 2)")
+	read, ok := findMark(marks, MarkClient, opMark(2, true, func(op raftcore.Op) bool {
+		return op.Controller == 1 && op.Kind == raftcore.DoRead && op.Mode == raftcore.ReadLinearizable && op.ReadValue == "replicas=2" && op.ReadRev == 2
+	}))
 	if !ok {
 		t.Fatalf("no mark for the scaler's first read in %+v", marks)
 	}
-	_, ok = findMark(marks, MarkClient, "controller 2's write obj=replicas=2 image=web:2 if at rev 2 at C: done, rev 3")
+	_, ok = findMark(marks, MarkClient, opMark(3, true, func(op raftcore.Op) bool {
+		return op.Controller == 2 && op.Value == "replicas=2 image=web:2" && op.Cas && op.IfRev == 2 && op.Result == raftcore.OpOK && op.Index == 3
+	}))
 	if !ok {
 		t.Fatal("no mark for the deployer's swap")
 	}
-	_, ok = findMark(marks, MarkClient, "controller 1's write obj=replicas=3 if at rev 2 at B: swap failed, the key was at rev 3")
+	_, ok = findMark(marks, MarkClient, opMark(2, true, func(op raftcore.Op) bool {
+		return op.Controller == 1 && op.Value == "replicas=3" && op.IfRev == 2 && op.Result == raftcore.OpConflict && op.FoundRev == 3
+	}))
 	if !ok {
 		t.Fatal("no mark for the scaler's failed swap")
 	}
-	if _, ok = findMark(marks, MarkFault, "control"); ok {
+	if _, ok = findMark(marks, MarkFault, actionMark(func(a raftcore.Action) bool { return a.Do == raftcore.DoControl })); ok {
 		t.Error("a controller's start is told by its first read's mark")
 	}
 
@@ -406,21 +419,5 @@ func TestControllerMarksLetTheReaderFindTheStaleRead(t *testing.T) {
 	c, _ := tl.World().Controller(1)
 	if c.State != raftcore.ControllerThinking {
 		t.Errorf("at its read's mark the scaler is %s, not thinking", c.State)
-	}
-}
-
-// TestActionWordsForExplorationActions: the actions an exploration takes
-// read as words in the app's list of moments, not as raw action text.
-func TestActionWordsForExplorationActions(t *testing.T) {
-	cfg := raftcore.DefaultConfig()
-	cfg.Nodes, cfg.Names = 3, []string{"A", "B", "C"}
-	for a, want := range map[raftcore.Verb]string{
-		raftcore.DoDeliver:   "message 7 was delivered at once",
-		raftcore.DoRepeat:    "message 7 was sent a second time",
-		raftcore.DoHeartbeat: "B's heartbeat timer was made to fire",
-	} {
-		if got := ActionWords(cfg, raftcore.Action{Do: a, ID: 7, Node: 2}); got != want {
-			t.Errorf("%s: %q, want %q", a, got, want)
-		}
 	}
 }

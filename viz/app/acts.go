@@ -40,7 +40,7 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Action(*a.cfg(), x) + ".")
+	a.note(words.Note(*a.cfg(), x))
 	return nil
 }
 
@@ -64,7 +64,7 @@ func (a *App) actOnLink(in command.ActOnLink) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Action(*a.cfg(), x) + ".")
+	a.note(words.Note(*a.cfg(), x))
 	return nil
 }
 
@@ -91,18 +91,7 @@ func (a *App) cutLinks(ids []viz.LinkID) error {
 		return err
 	}
 	if len(xs) > 0 {
-		verb := "Cut"
-		if restore {
-			verb = "Restored"
-		}
-		names := ""
-		for k, x := range xs {
-			if k > 0 {
-				names += ", "
-			}
-			names += a.cfg().Name(raftcore.NodeID(x.From)) + "–" + a.cfg().Name(raftcore.NodeID(x.To))
-		}
-		a.note(verb + " " + names + ".")
+		a.note(words.CutNote(*a.cfg(), xs))
 	}
 	return nil
 }
@@ -164,7 +153,7 @@ func (a *App) isolate(i int) error {
 			return err
 		}
 	}
-	a.note(name + " is cut off from every other machine. Drag it back, or press heal, to reconnect it.")
+	a.note(words.Isolated(name))
 	return nil
 }
 
@@ -183,7 +172,7 @@ func (a *App) reconnect(i int) error {
 	if err := a.actAll(xs); err != nil {
 		return err
 	}
-	a.note(a.cfg().Name(nodeID(i)) + " is connected again.")
+	a.note(words.Reconnected(a.cfg().Name(nodeID(i))))
 	return nil
 }
 
@@ -210,7 +199,7 @@ func (a *App) moveToZone(i, z int) error {
 		return err
 	}
 	if x.Do == raftcore.DoHeal {
-		a.note("Every machine is on one side again: the network is whole.")
+		a.note(words.NetworkWhole)
 	} else {
 		a.note(words.Action(*a.cfg(), x))
 	}
@@ -230,7 +219,7 @@ func (a *App) moveToWorldZone(i, z int) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Action(*a.cfg(), x) + ": its links to that zone are short now, the others long.")
+	a.note(words.Moved(*a.cfg(), x))
 	return nil
 }
 
@@ -248,6 +237,6 @@ func (a *App) actOnZone(in command.ActOnZone) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Action(*a.cfg(), x) + ".")
+	a.note(words.Note(*a.cfg(), x))
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 	"strings"
 )
 
@@ -47,14 +48,45 @@ type Snapshot struct {
 	InFlight   []FlightState        `json:"in_flight"`
 	Ops        []raftcore.Op        `json:"ops"`
 	Violations []raftcore.Violation `json:"violations"`
-	Contract   []raftcore.Clause    `json:"contract"`
-	Answers    []raftcore.Answer    `json:"answers"`
+	Contract   []ClauseState        `json:"contract"`
+	Answers    []AnswerState        `json:"answers"`
 	Marks      []MarkState          `json:"marks"`
 	TraceHash  string               `json:"trace_hash"`
 	TraceCount uint64               `json:"trace_events"`
 	Actions    []raftcore.Action    `json:"actions"`
 
 	Screen ScreenState `json:"screen"`
+}
+
+// ClauseState is a promise of the contract in a snapshot: its situation
+// and facts, and its title and why in the words of the protocol.
+type ClauseState struct {
+	raftcore.Clause
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+func clauseStates(cfg raftcore.Config, cs []raftcore.Clause) []ClauseState {
+	out := make([]ClauseState, len(cs))
+	for i, cl := range cs {
+		out[i] = ClauseState{Clause: cl, Title: words.ClauseTitle(cl.ID), Text: words.ClauseText(cfg, cl)}
+	}
+	return out
+}
+
+// AnswerState is a machine's answer to the question in a snapshot: its
+// facts, and the answer in one line.
+type AnswerState struct {
+	raftcore.Answer
+	Text string `json:"text"`
+}
+
+func answerStates(as []raftcore.Answer) []AnswerState {
+	out := make([]AnswerState, len(as))
+	for i, a := range as {
+		out[i] = AnswerState{Answer: a, Text: words.AnswerText(a)}
+	}
+	return out
 }
 
 // ScenarioState is the scenario being played.
@@ -173,14 +205,14 @@ func (a *App) State() Snapshot {
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
 		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
-		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: w.Contract(), Answers: w.Ask(a.session.QuestionKey()),
+		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: clauseStates(*a.cfg(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: nonNil(w.Actions()),
 		Leader: a.leader() + 1, Scenario: a.scenarioState(), Machines: a.machinesState(), Links: a.linksState(),
 		InFlight: a.flightState(f), Screen: a.screenState(f),
 	}
 	s.Layout, s.Sides = a.layoutState()
 	for _, m := range a.session.Marks() {
-		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: m.Text})
+		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: words.MarkText(*a.cfg(), m)})
 	}
 	return s
 }

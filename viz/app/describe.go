@@ -6,7 +6,6 @@ import (
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 	"strconv"
-	"strings"
 )
 
 // A canvas says nothing to a reader who cannot see it. With
@@ -30,86 +29,59 @@ type told struct {
 // Describe is the figure's state in a few plain sentences.
 func (a *App) Describe() string {
 	w := a.World()
-	var b strings.Builder
-	sentence := func(parts ...string) {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		for _, p := range parts {
-			b.WriteString(p)
-		}
-	}
+	sc := words.Scene{Machines: a.allMachines(), Leader: raftcore.None, Violations: len(w.Violations())}
 	if a.scen() != nil {
-		sentence(a.scen().Spec().Title, ".")
+		sc.Title = a.scen().Spec().Title
 	}
-	names := a.machineNames()
-	sentence(strconv.Itoa(w.Size()), " machines: ", w.NameList(a.allMachines()), ".")
-	var crashed, paused []raftcore.NodeID
-	for i := 0; i < w.Size(); i++ {
-		switch w.Status(nodeID(i)) {
+	for _, id := range sc.Machines {
+		switch w.Status(id) {
 		case raftcore.StatusCrashed:
-			crashed = append(crashed, nodeID(i))
+			sc.Crashed = append(sc.Crashed, id)
 		case raftcore.StatusPaused:
-			paused = append(paused, nodeID(i))
+			sc.Paused = append(sc.Paused, id)
 		}
-	}
-	if len(crashed) > 0 {
-		sentence(w.NameList(crashed), isAre(len(crashed)), " crashed.")
-	}
-	if len(paused) > 0 {
-		sentence(w.NameList(paused), isAre(len(paused)), " paused.")
 	}
 	if l := a.leader(); l >= 0 {
-		sentence(names[l], " leads", a.voice().TermSuffix(w.Node(nodeID(l)).Term()), ".")
-	} else {
-		sentence("No machine leads.")
+		sc.Leader, sc.Term = nodeID(l), w.Node(nodeID(l)).Term()
 	}
-	sentence(a.describeNetwork(names))
-	sentence(a.describeCommit())
-	if v := len(w.Violations()); v > 0 {
-		sentence(strconv.Itoa(v), " safety ", words.Plural(v, "rule", "rules"), " broken.")
-	}
-	return b.String()
+	a.describeNetwork(&sc)
+	a.describeCommit(&sc)
+	return a.voice().Describe(sc)
 }
 
-// describeNetwork says how the network is split: the sides of a
+// describeNetwork tells sc how the network is split: the sides of a
 // partition, or the links that are cut.
-func (a *App) describeNetwork(names []string) string {
+func (a *App) describeNetwork(sc *words.Scene) {
 	w := a.World()
 	if a.stage.Mode() == stage.ZonesPartition && len(a.stage.Sides()) > 1 {
-		sides := make([]string, len(a.stage.Sides()))
-		for k, g := range a.stage.Sides() {
+		for _, g := range a.stage.Sides() {
 			ids := make([]raftcore.NodeID, len(g))
 			for j, i := range g {
 				ids[j] = nodeID(i)
 			}
-			sides[k] = w.NameList(ids)
+			sc.Sides = append(sc.Sides, ids)
 		}
-		return "The network is split into " + strconv.Itoa(len(sides)) + " sides: " + strings.Join(sides, "; ") + "."
+		return
 	}
-	var cut []string
 	for i := 0; i < w.Size(); i++ {
 		for j := i + 1; j < w.Size(); j++ {
 			ij, ji := w.Link(nodeID(i), nodeID(j)).Up, w.Link(nodeID(j), nodeID(i)).Up
 			switch {
 			case !ij && !ji:
-				cut = append(cut, names[i]+"–"+names[j])
+				sc.Cut = append(sc.Cut, words.CutLink{From: nodeID(i), To: nodeID(j)})
 			case !ij:
-				cut = append(cut, names[i]+"→"+names[j])
+				sc.Cut = append(sc.Cut, words.CutLink{From: nodeID(i), To: nodeID(j), OneWay: true})
 			case !ji:
-				cut = append(cut, names[j]+"→"+names[i])
+				sc.Cut = append(sc.Cut, words.CutLink{From: nodeID(j), To: nodeID(i), OneWay: true})
 			}
 		}
 	}
-	if len(cut) == 0 {
-		return "Every link is up."
-	}
-	return "Cut " + words.Plural(len(cut), "link", "links") + ": " + strings.Join(cut, ", ") + "."
 }
 
-// describeCommit says how far the log is committed, as the leader knows
-// it (or the machine that knows most), and who does not know it yet.
-func (a *App) describeCommit() string {
+// describeCommit tells sc how far the log is committed, as the leader
+// knows it (or the machine that knows most), and who does not know it
+// yet.
+func (a *App) describeCommit(sc *words.Scene) {
 	w := a.World()
 	var top uint64
 	if l := a.leader(); l >= 0 {
@@ -119,23 +91,12 @@ func (a *App) describeCommit() string {
 			top = max(top, w.Node(nodeID(i)).Commit())
 		}
 	}
-	if top == 0 {
-		return "Nothing is committed yet."
-	}
-	s := "Committed: entries 1 to " + words.Utoa(top) + "."
-	if top == 1 {
-		s = "Committed: entry 1."
-	}
-	var behind []raftcore.NodeID
+	sc.Committed = top
 	for i := 0; i < w.Size(); i++ {
 		if w.Node(nodeID(i)).Commit() < top {
-			behind = append(behind, nodeID(i))
+			sc.Behind = append(sc.Behind, nodeID(i))
 		}
 	}
-	if len(behind) > 0 && len(behind) < w.Size() {
-		s += " " + w.NameList(behind) + " " + words.Plural(len(behind), "does", "do") + " not know it yet."
-	}
-	return s
 }
 
 // describeEffects hands the host the description when it changed since it
@@ -161,9 +122,9 @@ func (a *App) describeEffects() {
 	if leader != wt.Leader || term != wt.Term {
 		switch {
 		case leader >= 0:
-			announce(a.cfg().Name(nodeID(leader)) + " now leads" + a.voice().TermSuffix(term) + ".")
+			announce(a.voice().NowLeads(a.cfg().Name(nodeID(leader)), term))
 		case wt.Leader >= 0:
-			announce("No machine leads now.")
+			announce(words.NoLeader)
 		}
 		wt.Leader, wt.Term = leader, term
 	}
@@ -180,7 +141,7 @@ func (a *App) describeEffects() {
 			wt.StepName, wt.StepText = strconv.Itoa(step+1)+"/"+strconv.Itoa(r.Tracker().StepCount()), text
 			a.effects = append(a.effects, frame.Effect{Kind: frame.EffectStep, Name: wt.StepName, Text: text})
 			if step < r.Tracker().StepCount() {
-				announce("Step " + strconv.Itoa(step+1) + " of " + strconv.Itoa(r.Tracker().StepCount()) + ": " + text)
+				announce(words.StepAnnounced(step+1, r.Tracker().StepCount(), text))
 			} else {
 				announce(text)
 			}
@@ -193,7 +154,7 @@ func (a *App) describeEffects() {
 	}
 	if vs := w.Violations(); len(vs) > wt.Broken {
 		for _, v := range vs[wt.Broken:] {
-			announce("Safety rule broken: " + v.Text)
+			announce(words.RuleBrokenAnnounced(v.Text))
 		}
 		wt.Broken = len(vs)
 	} else if len(vs) < wt.Broken {
@@ -224,5 +185,3 @@ func (a *App) StepTold() (name, text string) {
 	wt := a.session.Told()
 	return wt.StepName, wt.StepText
 }
-
-func isAre(n int) string { return words.Plural(n, " is", " are") }

@@ -9,7 +9,6 @@ import (
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
-	"strings"
 	"time"
 )
 
@@ -30,9 +29,7 @@ func (a *App) Do(in command.Intent) error {
 			if a.view.Banner() != before {
 				own = a.view.Banner().Text
 			}
-			note := strings.TrimSpace(own + " Acting at " + words.Clock(at) +
-				" started a new run from there; the run you left is kept on the timeline.")
-			a.say(note, frame.ToneText, 8*time.Second)
+			a.say(words.Forked(own, at), frame.ToneText, 8*time.Second)
 		}
 	}()
 	defer func() {
@@ -166,7 +163,7 @@ func (a *App) doWorld(in command.Intent) (handled bool, err error) {
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
 			return true, fmt.Errorf("that message has already arrived")
 		}
-		a.note("Message #" + words.Utoa(in.Msg) + " dropped: it falls away and never arrives.")
+		a.note(words.Dropped(in.Msg))
 	default:
 		return false, nil
 	}
@@ -215,7 +212,7 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 			return true, fmt.Errorf("no link can hold this run (%v): export it as a schedule instead", err)
 		}
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectCopy, Text: link})
-		a.note("Link copied. It replays this run up to now.")
+		a.note(words.LinkCopied)
 	case command.SaveRun:
 		return true, a.save("raftlab-run.json", a.ExportSchedule)
 	case command.SaveTrace:
@@ -301,24 +298,24 @@ func (a *App) move(c viz.Command) {
 	switch c {
 	case viz.CmdStep:
 		if !a.session.Step() {
-			a.note("Nothing more happens: no events are due.")
+			a.note(words.NothingDue)
 		}
 	case viz.CmdStepBack:
 		if !a.session.StepBack() {
-			a.note("This is the start of the run.")
+			a.note(words.RunStart)
 		}
 	case viz.CmdPrevEvent:
 		if m, ok := a.session.PrevMark(); ok {
 			a.note(a.voice().MarkText(m))
 		} else {
 			a.session.GoTo(0)
-			a.note("Nothing notable happened before this.")
+			a.note(words.NothingBefore)
 		}
 	case viz.CmdNextEvent:
 		if m, ok := a.session.NextMark(); ok {
 			a.note(a.voice().MarkText(m))
 		} else {
-			a.note("Nothing notable happened in the next minute.")
+			a.note(words.NothingNext)
 		}
 	}
 }
@@ -326,22 +323,14 @@ func (a *App) move(c viz.Command) {
 // restartLeader crashes the leader and brings it back.
 func (a *App) restartLeader() error {
 	l := a.leader()
-	switch {
-	case l < 0 && a.plain():
-		a.note("No machine is in charge right now.")
-		return nil
-	case l < 0:
-		a.note("No machine leads right now.")
+	if l < 0 {
+		a.note(a.voice().NoLeaderNow())
 		return nil
 	}
 	if err := a.actAll([]raftcore.Action{{Do: raftcore.DoCrash, Node: l + 1}, {Do: raftcore.DoRestart, Node: l + 1}}); err != nil {
 		return err
 	}
-	if a.plain() {
-		a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but the history it had saved.")
-		return nil
-	}
-	a.note(a.cfg().Name(nodeID(l)) + " crashed and restarted: it lost everything but its term, vote and log.")
+	a.note(a.voice().Restarted(a.cfg().Name(nodeID(l))))
 	return nil
 }
 
@@ -358,7 +347,7 @@ func (a *App) resumeAll() error {
 		}
 	}
 	if len(xs) == 0 {
-		a.note("Every machine is already running.")
+		a.note(words.AllRunning)
 	}
 	return a.actAll(xs)
 }

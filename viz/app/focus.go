@@ -62,7 +62,7 @@ func (a *App) Controls() []Control {
 		widget(w, "toolbar")
 	}
 	if r := f.Speed.Rect; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "speed", Label: "Speed " + viz.FormatSpeed(a.clock.Speed()), Rect: r, Slider: true, Less: "speed slower", More: "speed faster"})
+		cs = append(cs, Control{ID: "speed", Label: words.SpeedControl(viz.FormatSpeed(a.clock.Speed())), Rect: r, Slider: true, Less: "speed slower", More: "speed faster"})
 	}
 	for _, w := range f.Tabs {
 		widget(w, "tabs")
@@ -70,20 +70,13 @@ func (a *App) Controls() []Control {
 	w := a.World()
 	for _, n := range f.Nodes {
 		id := nodeID(n.Index)
-		label := "Machine " + a.cfg().Name(id) + ", " + a.voice().RoleWord(w.Node(id).Role()) + ", " + w.Status(id).String() + a.voice().TermSuffix(w.Node(id).Term())
+		label := a.voice().MachineControl(a.cfg().Name(id), w.Node(id).Role(), w.Status(id), w.Node(id).Term())
 		r := viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)
 		cs = append(cs, Control{ID: "machine:" + command.Machine(n.Index), Label: label, Rect: r, Group: "machines", Do: "open machine " + command.Machine(n.Index)})
 	}
 	for _, l := range f.Links {
 		mid := l.Seg.At(0.5)
-		state := "up"
-		switch l.State {
-		case frame.LinkCut:
-			state = "cut"
-		case frame.LinkOneWay:
-			state = "cut one way"
-		}
-		label := "Link " + a.cfg().Name(nodeID(l.ID.I)) + "–" + a.cfg().Name(nodeID(l.ID.J)) + ", " + state
+		label := words.LinkControl(a.cfg().Name(nodeID(l.ID.I)), a.cfg().Name(nodeID(l.ID.J)), l.Up[0], l.Up[1])
 		link := command.Link(l.ID, false, false)
 		cs = append(cs, Control{ID: "link:" + link, Label: label,
 			Rect: viz.XYWH(mid.X-10, mid.Y-10, 20, 20), Group: "links", Do: "open link " + link})
@@ -105,7 +98,7 @@ func (a *App) Controls() []Control {
 		}
 	}
 	if r := f.Timeline.Track; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "timeline", Label: "Time " + words.Clock(a.World().Now()) + " of " + words.Clock(a.session.HeadUs()),
+		cs = append(cs, Control{ID: "timeline", Label: words.TimelineControl(a.World().Now(), a.session.HeadUs()),
 			Rect: f.Timeline.Rect, Slider: true, Less: "seek earlier", More: "seek later"})
 	}
 	for _, w := range f.Timeline.Buttons {

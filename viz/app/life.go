@@ -40,7 +40,7 @@ func New(o Options) (*App, error) {
 	}
 	if a.params.Link != "" {
 		if err := a.openLink(a.params.Link); err != nil {
-			o.Problems = append(o.Problems, "The link could not be opened: "+err.Error())
+			o.Problems = append(o.Problems, words.LinkFailed(err.Error()))
 		}
 	}
 	switch {

@@ -80,13 +80,13 @@ func (a *App) restart(electionTicks int) error {
 		if err := a.restartScenario(a.scen().Again()); err != nil {
 			return err
 		}
-		a.note("Started again: " + a.scen().Spec().Title + ".")
+		a.note(words.StartedAgain(a.scen().Spec().Title))
 		return nil
 	}
 	if err := a.start(electionTicks); err != nil {
 		return err
 	}
-	a.note("New run: " + words.Setup(a.cfg()))
+	a.note(words.NewRun(a.cfg()))
 	return nil
 }
 
@@ -114,7 +114,7 @@ func (a *App) startScenario(id string) error {
 	}
 	a.clock.SetPaused(false)
 	if id == "" {
-		a.note("Free play: " + words.Setup(a.cfg()))
+		a.note(words.FreePlay(a.cfg()))
 	}
 	return nil
 }
@@ -191,7 +191,7 @@ func (a *App) openMore() {
 	a.opening = nil
 	a.view.CloseBanner()
 	if err := a.opened(o); err != nil {
-		a.say("The link could not be opened: "+err.Error(), frame.ToneBad, 0)
+		a.say(words.LinkFailed(err.Error()), frame.ToneBad, 0)
 	}
 }
 
@@ -199,7 +199,7 @@ func (a *App) openMore() {
 func (a *App) stopOpening() {
 	if a.opening != nil {
 		a.opening = nil
-		a.note("Stopped opening the link.")
+		a.note(words.OpeningStopped)
 	}
 }
 
@@ -222,7 +222,7 @@ func (a *App) openRun(data []byte) error {
 	if a.cfg().Bugs != 0 {
 		return nil // adopt's warning stays
 	}
-	a.note(fmt.Sprintf("Opened a run of %s with %d actions.", words.Clock(a.World().Now()), len(s.Timeline().Actions())))
+	a.note(words.Opened(a.World().Now(), len(s.Timeline().Actions())))
 	return nil
 }
 
@@ -252,6 +252,6 @@ func (a *App) returnToOtherRun() error {
 	}
 	a.clock.SetPaused(true)
 	a.afterWorldMoved()
-	a.note("Back on the run you had left; the one you made is kept in its place.")
+	a.note(words.BackOnRun)
 	return nil
 }

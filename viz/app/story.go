@@ -5,6 +5,7 @@ import (
 	"math"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // A figure is a scenario embedded in a page (embed=1&scenario=ID), beside
@@ -104,7 +105,7 @@ func (a *App) prevStep() error {
 		return nil
 	}
 	if now <= open+near {
-		a.note("This is where the figure starts.")
+		a.note(words.FigureStart)
 		return nil
 	}
 	a.retrack(open, -1)
@@ -115,6 +116,6 @@ func (a *App) prevStep() error {
 // tab.
 func (a *App) openInLab() error {
 	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectVisit, Text: a.labLink()})
-	a.note("The full lab opens in a new tab, at this moment of this run.")
+	a.note(words.LabOpens)
 	return nil
 }

@@ -87,11 +87,7 @@ func (a *App) spread(ts []runningTimer) ([]raftcore.Action, []runningTimer) {
 
 // together says what follows when two timers run out at once.
 func (a *App) together(x, y int, in int64) string {
-	s := a.cfg().Name(nodeID(x)) + " and " + a.cfg().Name(nodeID(y)) + " time out together in " + words.Ms(in)
-	if a.cfg().Protocol != raftcore.ProtocolRaft {
-		return s + ": both take over."
-	}
-	return s + ": both stand in the same term, and their votes may split."
+	return words.Together(*a.cfg(), a.cfg().Name(nodeID(x)), a.cfg().Name(nodeID(y)), in)
 }
 
 // noTimers says why there is no timer to act on and reports whether that
@@ -101,11 +97,11 @@ func (a *App) noTimers(ts []runningTimer, lead int, want int) bool {
 	case len(ts) >= want:
 		return false
 	case len(ts) == 0 && lead >= 0:
-		a.note(a.cfg().Name(nodeID(lead)) + " leads: its heartbeats keep restarting every other timer. Crash it (r) to let them run out.")
+		a.note(words.LeaderKeepsTimers(a.cfg().Name(nodeID(lead))))
 	case len(ts) == 0:
-		a.note("No running machine has an election timer that can run out.")
+		a.note(words.NoTimer)
 	default:
-		a.note("Only " + a.cfg().Name(nodeID(ts[0].i)) + "'s election timer can run out: there is nothing to line up.")
+		a.note(words.OnlyTimer(a.cfg().Name(nodeID(ts[0].i))))
 	}
 	return true
 }
@@ -122,20 +118,14 @@ func (a *App) spreadTimers() error {
 	if err := a.actAll(xs); err != nil {
 		return err
 	}
-	msg := a.cfg().Name(nodeID(after[0].i)) + "'s timer runs out first, in " + words.Ms(after[0].due-a.World().Now())
-	switch {
-	case len(after) > 1:
-		lag := after[1].due - after[0].due
-		msg += "; every other one " + words.Ms(lag) + " or more later"
-		if a.cfg().Protocol == raftcore.ProtocolRaft && lag >= a.electionGap() {
-			msg += ", once its request has reached them"
-		}
-	case lead >= 0:
-		msg += "; the others hear " + a.cfg().Name(nodeID(lead))
-	default:
-		msg += "; no other timer is running"
+	lag, reached, hear := int64(-1), false, ""
+	if len(after) > 1 {
+		lag = after[1].due - after[0].due
+		reached = a.cfg().Protocol == raftcore.ProtocolRaft && lag >= a.electionGap()
+	} else if lead >= 0 {
+		hear = a.cfg().Name(nodeID(lead))
 	}
-	a.note(msg + ".")
+	a.note(words.Spread(a.cfg().Name(nodeID(after[0].i)), after[0].due-a.World().Now(), lag, reached, hear))
 	return nil
 }
 
@@ -163,7 +153,7 @@ func (a *App) alignTimers() error {
 // run out later, so the two stand alone against each other.
 func (a *App) splitVote() error {
 	if a.cfg().Protocol != raftcore.ProtocolRaft {
-		a.note("Split votes need elections: switch the protocol to raft.")
+		a.note(words.SplitNeedsRaft)
 		return nil
 	}
 	var crashed string
@@ -179,7 +169,7 @@ func (a *App) splitVote() error {
 		if err := a.actAll(xs); err != nil {
 			return err
 		}
-		crashed = "Crashed " + a.cfg().Name(nodeID(l)) + " and dropped its messages on the wire. "
+		crashed = words.CrashedLeader(a.cfg().Name(nodeID(l)))
 	}
 	ts, lead := a.electionTimers()
 	if a.noTimers(ts, lead, 2) {

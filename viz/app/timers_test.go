@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"raftlab/raftcore"
-	"raftlab/raftcore/timeline"
 	"raftlab/viz"
-	"raftlab/viz/words"
 )
 
 // roleEvent is one role change read from the trace.
@@ -266,17 +264,5 @@ func TestTimerKeysSayWhyTheyCannotAct(t *testing.T) {
 	b.Key("t")
 	if len(b.World().Actions()) != 0 || !strings.Contains(b.view.Banner().Text, "No running machine has an election timer") {
 		t.Errorf("key t under naive-copy: actions %v, note %q", b.World().Actions(), b.view.Banner().Text)
-	}
-}
-
-func TestTimerActionInWords(t *testing.T) {
-	cfg := raftcore.DefaultConfig()
-	cfg.Names = []string{"A", "B", "C", "D", "E"}
-	x := raftcore.Action{Do: raftcore.DoTimer, Node: 2, Ms: 250}
-	if got, want := words.Action(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {
-		t.Errorf("describeAction = %q, want %q", got, want)
-	}
-	if got, want := timeline.ActionWords(cfg, x), "B's election timer was set to run out in 250 ms"; got != want {
-		t.Errorf("ActionWords = %q, want %q", got, want)
 	}
 }

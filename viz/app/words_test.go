@@ -10,6 +10,7 @@ import (
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/app/scene"
 	"raftlab/viz/app/session"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
@@ -368,6 +369,20 @@ func TestPlainWordsForAMachineBehind(t *testing.T) {
 	} {
 		if got := a.voice().ClauseText(c.cl); got != c.want {
 			t.Errorf("clause %+v reads %q, want %q", c.cl, got, c.want)
+		}
+	}
+}
+
+// TestEveryKeySaysWhatItDoes: the help and the toolbar's hover text say
+// in one line what each key and each button does.
+func TestEveryKeySaysWhatItDoes(t *testing.T) {
+	cmds := viz.DefaultToolbar()
+	for _, b := range viz.KeyBindings() {
+		cmds = append(cmds, b.Cmd)
+	}
+	for _, c := range cmds {
+		if d := scene.KeyDesc(c); d == "" || strings.Contains(d, "\n") {
+			t.Errorf("%v says %q; want one line", c, d)
 		}
 	}
 }

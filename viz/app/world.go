@@ -104,7 +104,7 @@ func (a *App) setTab(k viz.PanelKind) {
 func (a *App) takeOver() {
 	if a.scen() != nil && a.scen().Autoplay() {
 		a.scen().SetAutoplay(false)
-		a.note("You took over: the figure no longer plays itself.")
+		a.note(words.TookOver)
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 	"raftlab/viz/svg"
+	"raftlab/viz/words"
 )
 
 // Moment is which still of a figure a poster shows.
@@ -145,11 +146,7 @@ func (p Poster) SVG() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	what := "its opening"
-	if p.Moment == Key {
-		what = "its key moment"
-	}
-	return svg.Paint(f, svg.Options{Title: s.Title + ": " + what}), nil
+	return svg.Paint(f, svg.Options{Title: words.PosterTitle(s.Title, p.Moment == Key)}), nil
 }
 
 // open makes the app as embed.js opens figure id in theme, at a poster's

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"raftlab/raftcore"
@@ -114,23 +113,22 @@ func (b *Builder) buildZones() {
 		case b.Stage.Mode() == stage.ZonesWorld:
 			zv.Label, zv.Tone = b.worldZoneLabel(z, members, lx, ly)
 		case zv.Empty:
-			text := "Drop a machine here to split it off"
+			text := words.DropToSplit
 			if b.Measure(text, SizeSmall) > z.Label.W-8 {
-				text = stage.DropShort
+				text = words.DropHere
 			}
 			zv.Label = frame.TextItem{Text: text, X: lx, Y: ly, Size: SizeSmall, Tone: frame.ToneMuted}
 		default:
-			count := strconv.Itoa(len(members)) + " of " + strconv.Itoa(n)
-			verdict := ""
-			if b.cfg().Protocol == raftcore.ProtocolRaft {
-				verdict, zv.Tone = ", no majority", frame.ToneWarn
+			raft := b.cfg().Protocol == raftcore.ProtocolRaft
+			if raft {
+				zv.Tone = frame.ToneWarn
 				if 2*len(members) > n {
-					verdict, zv.Tone = ", a majority", frame.ToneGood
+					zv.Tone = frame.ToneGood
 				}
 			}
 			// The longest wording that fits the zone's label.
 			text := ""
-			for _, t := range []string{"Side " + strconv.Itoa(z.Index+1) + ": " + count + verdict, count + verdict, count} {
+			for _, t := range words.SideLabels(z.Index+1, len(members), n, raft) {
 				text = t
 				if b.Measure(t, SizeSmall) <= z.Label.W-8 {
 					break
@@ -202,23 +200,23 @@ func (b *Builder) buildNodes() {
 		role := words.Capital(b.Voice().RoleWord(nd.Role()))
 		switch st {
 		case raftcore.StatusCrashed:
-			v.Tone, role = frame.ToneDown, "Crashed"
+			v.Tone, role = frame.ToneDown, words.Crashed
 		case raftcore.StatusPaused:
-			v.Tone, role = frame.TonePaused, "Paused"
+			v.Tone, role = frame.TonePaused, words.Paused
 		}
 		v.Highlight = b.scen() != nil && b.scen().Highlighted(id)
 		line2 := b.nodeLine2(nd, st)
 		capt := b.lay().Nodes[i].Caption
 		room, rows := capt.W, b.lay().CaptionLines(i)
 		if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
-			full := role + " · term " + words.Utoa(nd.Term())
+			full := words.WithTerm(role, nd.Term())
 			switch {
 			case b.Measure(full, lineSize) <= room && b.Measure(line2, lineSize) <= room:
 				role = full
 			case b.Measure(full, lineSize) <= room:
 				role, line2 = full, ""
 			default:
-				line2 = "term " + words.Utoa(nd.Term())
+				line2 = words.Term(nd.Term())
 			}
 		}
 		if b.Measure(line2, lineSize) > room || rows < 2 {
@@ -305,25 +303,21 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	if b.Plain() && b.cfg().Protocol == raftcore.ProtocolRaft {
 		return b.Voice().PlainLine2(nd)
 	}
+	lead := ""
+	if l := nd.Lead(); l != raftcore.None {
+		lead = b.cfg().Name(l)
+	}
 	switch b.cfg().Protocol {
 	case raftcore.ProtocolNaiveCopy:
-		if nd.LastIndex() == 1 {
-			return "1 write held"
-		}
-		return strconv.FormatUint(nd.LastIndex(), 10) + " writes held"
+		return words.Held(nd.LastIndex())
 	case raftcore.ProtocolFailover:
-		if nd.Role() == raftcore.RoleLeader {
-			return "orders every write"
-		}
-		if l := nd.Lead(); l != raftcore.None {
-			return "follows " + b.cfg().Name(l)
-		}
-		return "no authority known"
+		return words.FailoverLine(nd.Role() == raftcore.RoleLeader, lead)
 	}
-	vote := "no vote"
+	vote := ""
 	if v := nd.Vote(); v != raftcore.None {
-		vote = "voted " + b.cfg().Name(v)
+		vote = b.cfg().Name(v)
 	}
+	vote = words.Vote(vote)
 	switch {
 	case nd.Role() == raftcore.RoleLeader:
 		if lease, ok := b.leaseWords(nd.ID); ok {
@@ -337,11 +331,9 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 				yes++
 			}
 		}
-		return strconv.Itoa(yes) + " of " + strconv.Itoa(b.cfg().Nodes/2+1) + " votes needed"
-	case nd.Lead() != raftcore.None:
-		return vote + " · leader " + b.cfg().Name(nd.Lead())
+		return words.VotesNeeded(yes, b.cfg().Nodes/2+1)
 	}
-	return vote + " · no leader"
+	return words.WithLeader(vote, lead)
 }
 
 // nodeBadges are the small tags over a machine's disc.
@@ -352,7 +344,7 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 	var tones [4]frame.Tone
 	k := 0
 	if s := w.Slow(id); s > 1 {
-		texts[k], tones[k] = "slow "+words.Factor(s), frame.ToneWarn
+		texts[k], tones[k] = words.SlowTag(s), frame.ToneWarn
 		k++
 	}
 	if text, tone, ok := clockBadge(w, id); ok {
@@ -360,11 +352,11 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 		k++
 	}
 	if q := w.Backlog(id); q > 0 {
-		texts[k], tones[k] = strconv.Itoa(q)+" queued", frame.ToneWarn
+		texts[k], tones[k] = words.QueuedTag(q), frame.ToneWarn
 		k++
 	}
 	if b.Session.Isolated(i) {
-		texts[k], tones[k] = "cut off", frame.ToneBad
+		texts[k], tones[k] = words.CutOffTag, frame.ToneBad
 		k++
 	}
 	y := c.Y - R - 5 - SizeSmall
@@ -404,17 +396,7 @@ func (b *Builder) buildLinks() {
 		v.Lossy = loss > 0
 		slowMin, slowMax := max(ij.LatencyMinUs, ji.LatencyMinUs), max(ij.LatencyMaxUs, ji.LatencyMaxUs)
 		v.Slow = slowMin != defMin || slowMax != defMax
-		var label string
-		if v.Lossy {
-			label = words.Percent(loss) + " loss"
-		}
-		if v.Slow {
-			if label != "" {
-				label += ", "
-			}
-			label += words.Latency(slowMin, slowMax)
-		}
-		if label != "" && v.State != frame.LinkCut {
+		if label := words.LinkLabel(loss, slowMin, slowMax, v.Slow); label != "" && v.State != frame.LinkCut {
 			mid := lk.Seg.At(0.5)
 			off := lk.Seg.B.Sub(lk.Seg.A).Unit().Perp().Mul(10)
 			v.Label = frame.TextItem{Text: label, X: mid.X + off.X, Y: mid.Y + off.Y, Size: SizeSmall - 1, Tone: frame.ToneWarn, Center: true}

@@ -44,8 +44,7 @@ func (b *Builder) captionContent() *writer {
 		wr.y += LineHeight(SizeTitle)
 		b.writeBroken(wr, SizeBody-1)
 	}
-	wr.text(b.Voice().ForHand("Drag across links to cut them; drag a machine out to cut it off; click anything for more.",
-		"Swipe across links to cut them; drag a machine out to cut it off; tap anything for more."), SizeBody-1, frame.ToneText, false)
+	wr.text(b.Voice().CaptionHint(), SizeBody-1, frame.ToneText, false)
 	return wr
 }
 

@@ -30,19 +30,27 @@ const (
 // buttonTip says what a toolbar button does, with its key.
 func buttonTip(c viz.Command, paused bool) string {
 	b, ok := c.Binding()
-	desc := c.Desc()
+	desc := KeyDesc(c)
 	if c == viz.CmdPlayPause {
-		if paused {
-			desc = "Run the simulation"
-		} else {
-			desc = "Pause the simulation"
-		}
+		desc = words.PlayPause(paused)
 	}
 	if ok {
-		return desc + " (" + b.Label + ")"
+		return words.WithKey(desc, b.Label)
 	}
 	return desc
 }
+
+// keyDescs say what each command of a key or a button does.
+var keyDescs = map[viz.Command]string{
+	viz.CmdPlayPause: words.KeyPlayPause, viz.CmdStep: words.KeyStep, viz.CmdStepBack: words.KeyStepBack,
+	viz.CmdPrevEvent: words.KeyPrevEvent, viz.CmdNextEvent: words.KeyNextEvent, viz.CmdClientWrite: words.KeyClientWrite,
+	viz.CmdRestartLeader: words.KeyRestartLeader, viz.CmdSpreadTimers: words.KeySpreadTimers, viz.CmdAlignTimers: words.KeyAlignTimers,
+	viz.CmdSplitVote: words.KeySplitVote, viz.CmdResumeAll: words.KeyResumeAll, viz.CmdHeal: words.KeyHeal, viz.CmdHelp: words.KeyHelp,
+}
+
+// KeyDesc is what command c, a key's and a button's, does, in one line
+// ("" for none).
+func KeyDesc(c viz.Command) string { return keyDescs[c] }
 
 func (b *Builder) buildToolbar() {
 	f := &b.frame
@@ -79,14 +87,14 @@ func (b *Builder) buildToolbar() {
 	f.Status = frame.TextItem{}
 	if !b.Params.Embed && bh > 0 {
 		x := right + gap
-		label := "Scenarios & setup"
+		label := words.SetupMenu
 		wide := b.Measure(label, SizeBody) + 24
 		if end-x >= wide+40 {
 			f.Toolbar = append(f.Toolbar, frame.Widget{ID: IDMenu, Kind: frame.WidgetButton, Rect: viz.XYWH(x, by, wide, bh), Label: label, Enabled: true, On: b.View.Menu().Kind == view.MenuMain || b.View.Menu().Kind == view.MenuScenarios, Size: SizeBody,
 				Do: "open setup"})
 			x += wide + gap
 		} else if end-x >= bh {
-			f.Toolbar = append(f.Toolbar, frame.Widget{ID: IDMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: "Scenarios and setup", Enabled: true, On: b.View.Menu().Kind == view.MenuMain || b.View.Menu().Kind == view.MenuScenarios,
+			f.Toolbar = append(f.Toolbar, frame.Widget{ID: IDMenu, Kind: frame.WidgetIcon, Rect: viz.XYWH(x, by, bh, bh), Icon: "menu", Label: words.SetupMenuIcon, Enabled: true, On: b.View.Menu().Kind == view.MenuMain || b.View.Menu().Kind == view.MenuScenarios,
 				Do: "open setup"})
 			x += bh + gap
 		}
@@ -99,8 +107,8 @@ func (b *Builder) buildToolbar() {
 	}
 	// Speed slider: its value on the left, the track on the right.
 	s := b.lay().Speed
-	label := "speed " + viz.FormatSpeed(b.Clock.Speed())
-	lw := b.Measure("speed 1/100x", SizeSmall) + 8
+	label := words.Speed(viz.FormatSpeed(b.Clock.Speed()))
+	lw := b.Measure(words.WidestSpeed, SizeSmall) + 8
 	f.Speed = frame.SliderView{Rect: s, Frac: viz.SliderPos(b.Clock.Speed())}
 	if s.W > lw+40 {
 		f.Speed.Track = viz.XYWH(s.X+lw, s.Y+s.H/2-3, s.W-lw-8, 6)
@@ -113,36 +121,16 @@ func (b *Builder) buildToolbar() {
 // statusLine sums up the run: time, and who leads.
 func (b *Builder) statusLine() string {
 	w := b.World()
-	s := "t = " + words.Clock(w.Now())
-	switch b.cfg().Protocol {
-	case raftcore.ProtocolRaft:
-		if l := b.leader(); b.Plain() {
-			s += b.Voice().InChargeWords(l)
-		} else if l >= 0 {
-			s += " · leader " + b.cfg().Name(nodeID(l)) + ", term " + words.Utoa(w.Node(nodeID(l)).Term())
-		} else {
-			s += " · no leader"
-		}
-	case raftcore.ProtocolFailover:
-		k := 0
-		for i := 0; i < w.Size(); i++ {
-			if w.Status(nodeID(i)) == raftcore.StatusUp && w.Node(nodeID(i)).Role() == raftcore.RoleLeader {
-				k++
-			}
-		}
-		switch k {
-		case 0:
-			s += " · no authority"
-		case 1:
-			s += " · one authority"
-		default:
-			s += " · " + words.Itoa(k) + " authorities"
+	s := words.RunState{NowUs: w.Now(), Paused: b.Clock.Paused()}
+	if l := b.leader(); l >= 0 {
+		s.Leader, s.Term = b.cfg().Name(nodeID(l)), w.Node(nodeID(l)).Term()
+	}
+	for i := 0; i < w.Size(); i++ {
+		if w.Status(nodeID(i)) == raftcore.StatusUp && w.Node(nodeID(i)).Role() == raftcore.RoleLeader {
+			s.Authorities++
 		}
 	}
-	if b.Clock.Paused() {
-		s += " · paused"
-	}
-	return s
+	return b.Voice().StatusLine(s)
 }
 
 func (b *Builder) buildTimeline() {
@@ -157,8 +145,8 @@ func (b *Builder) buildTimeline() {
 	head := b.Session.HeadUs()
 	now := b.Session.NowUs()
 	left := words.Clock(now)
-	lw := b.Measure("000.000 s", SizeSmall) + 12
-	rw := b.Measure("of 000.000 s", SizeSmall) + 12
+	lw := b.Measure(words.WidestNow, SizeSmall) + 12
+	rw := b.Measure(words.WidestLength, SizeSmall) + 12
 	// Buttons at the right end: back to the live end while the stage
 	// replays the past, and back to the run abandoned by acting in the past.
 	tl.Buttons = tl.Buttons[:0]
@@ -168,10 +156,10 @@ func (b *Builder) buildTimeline() {
 	}
 	var wants []want
 	if !b.Session.AtHead() {
-		wants = append(wants, want{IDLive, "Back to live", "Live", "live"})
+		wants = append(wants, want{IDLive, words.BackToLive, words.LiveShort, "live"})
 	}
 	if _, ok := b.Session.Timeline().Ghost(); ok {
-		wants = append(wants, want{"timeline.ghost", "Back to the other run", "Other run", "other-run"})
+		wants = append(wants, want{"timeline.ghost", words.BackToOther, words.OtherShort, "other-run"})
 	}
 	widths := func(short bool) (ws []float64, sum float64) {
 		for _, w := range wants {
@@ -207,9 +195,9 @@ func (b *Builder) buildTimeline() {
 	tl.Head = float64(head) / span
 	tl.Now = float64(now) / span
 	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneText, Bold: true}
-	right := "of " + words.Clock(head)
+	right := words.OfLength(head)
 	if b.Session.AtHead() {
-		right = "live"
+		right = words.Live
 	}
 	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneMuted}
 	// Marks closer than 3 pixels would draw on top of each other; keep the

@@ -12,7 +12,6 @@ import (
 // roleEdge is a transition of the diagram.
 type roleEdge struct {
 	from, to raftcore.Role
-	label    string
 }
 
 // roleDiagram lays the diagram out at x, y in width w and returns it with
@@ -20,17 +19,17 @@ type roleEdge struct {
 func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RolePreCandidate, raftcore.RoleCandidate, raftcore.RoleLeader}
 	edges := []roleEdge{
-		{raftcore.RoleFollower, raftcore.RolePreCandidate, "timeout"},
-		{raftcore.RolePreCandidate, raftcore.RoleCandidate, "pre-vote won"},
-		{raftcore.RoleCandidate, raftcore.RoleLeader, "majority"},
-		{raftcore.RolePreCandidate, raftcore.RoleFollower, "gave up"},
-		{raftcore.RoleCandidate, raftcore.RoleFollower, "lost"},
-		{raftcore.RoleLeader, raftcore.RoleFollower, "higher term"},
-		{raftcore.RoleCandidate, raftcore.RoleCandidate, "new election"},
+		{raftcore.RoleFollower, raftcore.RolePreCandidate},
+		{raftcore.RolePreCandidate, raftcore.RoleCandidate},
+		{raftcore.RoleCandidate, raftcore.RoleLeader},
+		{raftcore.RolePreCandidate, raftcore.RoleFollower},
+		{raftcore.RoleCandidate, raftcore.RoleFollower},
+		{raftcore.RoleLeader, raftcore.RoleFollower},
+		{raftcore.RoleCandidate, raftcore.RoleCandidate},
 	}
 	if !b.cfg().PreVote {
 		roles = []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
-		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate, "timeout"}}, edges[2:]...)
+		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate}}, edges[2:]...)
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
 	}
 	latest, who := b.lastRoleChange()
@@ -50,7 +49,7 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		box.Label = frame.TextItem{Text: words.Capital(b.Voice().RoleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: SizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
 		who := members[r]
 		if b.Measure(who, SizeSmall) > bw-6 {
-			who = words.Itoa(strings.Count(who, " ")+1) + " machines"
+			who = words.Machines(strings.Count(who, " ") + 1)
 		}
 		box.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: SizeSmall, Tone: frame.ToneText, Center: true}
 		d.Boxes = append(d.Boxes, box)
@@ -61,23 +60,24 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		hot := latest != nil && latest.From == e.from && latest.To == e.to
 		var path []viz.Point
 		var label frame.TextItem
+		text := words.RoleEdge(e.from, e.to)
 		switch {
 		case e.from == e.to:
 			// A loop over the box.
 			cx := f.X + f.W*0.5
 			path = []viz.Point{{X: cx - 7, Y: f.Y}, {X: cx - 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y}}
-			label = frame.TextItem{Text: e.label, X: cx, Y: f.Y - 19, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
+			label = frame.TextItem{Text: text, X: cx, Y: f.Y - 19, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
 		case t.X > f.X:
 			// Forward, between neighbours, across the upper half.
 			ay := f.Y + f.H*0.3
 			path = []viz.Point{{X: f.Right(), Y: ay}, {X: t.X, Y: ay}}
-			label = frame.TextItem{Text: e.label, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
+			label = frame.TextItem{Text: text, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
 		default:
 			// Back to the follower, under the boxes.
 			by := f.Bottom() + backDepth
 			path = []viz.Point{{X: f.X + f.W*0.5, Y: f.Bottom()}, {X: f.X + f.W*0.5, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: t.Bottom()}}
-			label = frame.TextItem{Text: e.label, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: SizeSmall - 3, Tone: frame.ToneMuted}
-			label.X -= b.Measure(e.label, label.Size)
+			label = frame.TextItem{Text: text, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: SizeSmall - 3, Tone: frame.ToneMuted}
+			label.X -= b.Measure(text, label.Size)
 			backDepth += 11
 		}
 		if hot {
@@ -87,11 +87,8 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	}
 	h := top - y + bh + backDepth + 4
 	if latest != nil {
-		text := who + ": " + b.Voice().RoleWord(latest.From) + " → " + b.Voice().RoleWord(latest.To)
-		why := ""
-		if latest.Cause != raftcore.CauseNone {
-			why = "(" + latest.Cause.String() + ")"
-		}
+		text := b.Voice().RoleChange(who, latest.From, latest.To)
+		why := words.Why(latest.Cause)
 		if why != "" && b.Measure(text+" "+why, SizeSmall) <= w {
 			text, why = text+" "+why, ""
 		}

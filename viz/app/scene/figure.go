@@ -1,15 +1,14 @@
 package scene
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/session"
 	"raftlab/viz/app/stage"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // A figure is a scenario embedded in a page (embed=1&scenario=ID), beside
@@ -153,7 +152,7 @@ func (b *Builder) figureWords(w float64) *writer {
 	if c := r.Spec().UI.Compare; c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value {
 		k, _ := r.Spec().Knob(c.Knob)
 		wr.gap(4)
-		wr.row("", 0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
+		wr.row("", 0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, c.Value)))
 	}
 	for _, k := range r.Spec().Knobs {
 		wr.gap(2)
@@ -218,27 +217,21 @@ func (b *Builder) buildFigureBars() {
 	f.Speed = frame.SliderView{}
 	f.Timeline = frame.TimelineView{}
 	top, bottom := b.Stage.Bars()[0], b.Stage.Bars()[1]
-	play := button(IDFigurePlay, "Play next step", "next")
+	play := button(IDFigurePlay, words.PlayNextStep, "next")
 	switch {
 	case !b.Clock.Paused():
-		play = button(IDFigurePlay, "Pause", "pause")
+		play = button(IDFigurePlay, words.Pause, "pause")
 	case r.ShownDone():
-		play.Label = "Play on"
+		play.Label = words.PlayOn
 	case r.Step() == 0:
-		play.Label = "Play"
+		play.Label = words.Play
 	}
-	back := button(IDFigureBack, "Step back", "back")
-	again := button(IDFigureRestart, "Start again", "reset")
-	f.Toolbar = b.barRow(f.Toolbar, top, false, [][]string{{play.Label, "Step back", "Start again"}, {shortPlay(play.Label), "Back", "Restart"}}, play, back, again)
-	lab := button(IDFigureLab, "Open in the full lab", "lab")
-	f.Toolbar = b.barRow(f.Toolbar, bottom, true, [][]string{{"Open in the full lab"}, {"Full lab"}}, lab)
-	status := fmt.Sprintf("Step %d of %d", r.Step()+1, r.Tracker().StepCount())
-	switch {
-	case !b.Clock.Paused():
-		status += " · playing"
-	case r.ShownDone():
-		status += " · the end"
-	}
+	back := button(IDFigureBack, words.StepBack, "back")
+	again := button(IDFigureRestart, words.StartAgain, "reset")
+	f.Toolbar = b.barRow(f.Toolbar, top, false, [][]string{{play.Label, words.StepBack, words.StartAgain}, {shortPlay(play.Label), words.Back, words.Restart}}, play, back, again)
+	lab := button(IDFigureLab, words.OpenLab, "lab")
+	f.Toolbar = b.barRow(f.Toolbar, bottom, true, [][]string{{words.OpenLab}, {words.FullLab}}, lab)
+	status := words.FigureStatus(r.Step()+1, r.Tracker().StepCount(), !b.Clock.Paused(), r.ShownDone())
 	f.Status = frame.TextItem{}
 	if len(f.Toolbar) > 0 {
 		x := bottom.X + panelPad
@@ -250,8 +243,8 @@ func (b *Builder) buildFigureBars() {
 
 // shortPlay is a shorter label for the play button.
 func shortPlay(label string) string {
-	if label == "Play next step" {
-		return "Next step"
+	if label == words.PlayNextStep {
+		return words.NextStep
 	}
 	return label
 }

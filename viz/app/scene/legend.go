@@ -7,6 +7,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // Widget ids of the key to the marks.
@@ -19,7 +20,7 @@ const (
 // rows' name tags.
 func (b *Builder) legendKey() frame.Widget {
 	size := SizeSmall - 1
-	w := frame.Widget{ID: IDLegend, Kind: frame.WidgetButton, Label: "Key", On: b.View.Legend(), Enabled: true, Size: size,
+	w := frame.Widget{ID: IDLegend, Kind: frame.WidgetButton, Label: words.KeyTitle, On: b.View.Legend(), Enabled: true, Size: size,
 		Do: onOff("legend", !b.View.Legend())}
 	if len(b.lay().Nodes) == 0 {
 		return frame.Widget{}
@@ -99,49 +100,13 @@ func (b *Builder) sampleEntry(committed bool) (text string, color int, ok bool) 
 	return "", 0, false
 }
 
-// legendWords are the lines of the key, by sample, for the protocol and
-// the words on screen.
-type legendWords struct {
-	filled, hollow, commit, timer, highlight, dots, lost string
-}
-
-func (b *Builder) legendWords() legendWords {
-	lw := legendWords{
-		highlight: "Dashed ring: a machine this figure's story is about.",
-		lost:      "Falling cross: a message lost on the way. It never arrives.",
-		dots:      "Dots: messages on their way. A filled dot asks, a ring answers (a cross in it: no).",
-	}
-	raft := b.cfg().Protocol == raftcore.ProtocolRaft
-	switch {
-	case raft && b.Plain():
-		lw.filled = "Filled: a write this machine knows is committed: a majority holds it, so it stays. It shows the value written."
-		lw.hollow = "Hollow: a write held here but not yet committed. It may still be replaced."
-		lw.commit = "Green bar: committed up to here. The triangle under it: carried out up to there."
-		lw.timer = "Ring: how long the machine has not heard from the one in charge. When it closes, it tries to take over."
-	case raft:
-		lw.filled = "Filled: an entry this machine knows is committed. Its number and colour give the term it was written in."
-		lw.hollow = "Hollow: an entry not yet known to be committed. A new leader may still replace it."
-		lw.commit = "Green bar: this machine's commit index. The triangle under it: applied up to there."
-		lw.timer = "Ring: the election timer. When it closes, the machine stands for election. Leaders have none."
-	default:
-		lw.filled = "Each cell is a write, showing the value set (or the order's number; w: a longer value, x: a delete). It counts the moment it lands: nothing waits, so no cell is hollow. Colour: the machine that took the write."
-		lw.commit = "Green bar: where the history counts as done; here always at its end."
-		if b.cfg().Protocol == raftcore.ProtocolFailover {
-			lw.timer = "Ring: how long a machine has not heard from the authority. When it closes, it makes itself the authority."
-		} else {
-			lw.dots = "Dots: copies on their way to the other machines."
-		}
-	}
-	return lw
-}
-
 // buildLegend lays the key out over the stage, above the log rows, or
 // returns nil when it is closed.
 func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 	if !b.View.Legend() {
 		return nil
 	}
-	lw := b.legendWords()
+	lw := b.Voice().Legend()
 	pad := 10.0
 	// Wide enough that most lines take one line, so the card is short
 	// enough to stand above the log rows.
@@ -159,11 +124,11 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 	textW := width - textX - pad
 	lv := &frame.LegendView{}
 	y := pad
-	lv.Title = frame.TextItem{Text: "Key", X: pad, Y: y, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
+	lv.Title = frame.TextItem{Text: words.KeyTitle, X: pad, Y: y, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
 	y += LineHeight(SizeTitle) + 4
-	row := func(sampleH float64, words string) *frame.LegendRow {
+	row := func(sampleH float64, text string) *frame.LegendRow {
 		wr := b.newWriter(textX, y, textW)
-		wr.text(words, size, frame.ToneText, false)
+		wr.text(text, size, frame.ToneText, false)
 		h := math.Max(sampleH, wr.height())
 		r := frame.LegendRow{Sample: viz.XYWH(pad, y+(h-sampleH)/2, sampleW, sampleH), Lines: wr.lines}
 		// Centre the words on the sample when they are shorter.
@@ -192,12 +157,12 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 		return lr
 	}
 	naive := b.cfg().Protocol != raftcore.ProtocolRaft
-	cells(row(cellH, lw.filled), true)
-	if lw.hollow != "" {
-		cells(row(cellH, lw.hollow), false)
+	cells(row(cellH, lw.Filled), true)
+	if lw.Hollow != "" {
+		cells(row(cellH, lw.Hollow), false)
 	}
 	{
-		r := row(cellH+8, lw.commit)
+		r := row(cellH+8, lw.Commit)
 		r.Sample.Y += 2
 		r.Sample.H -= 8
 		lr := cells(r, true, true, naive)
@@ -213,17 +178,17 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 		r.Nodes = append(r.Nodes, n)
 	}
 	ring := 2*nodeR + 20
-	if lw.timer != "" {
-		node(frame.NodeView{}, row(ring, lw.timer))
+	if lw.Timer != "" {
+		node(frame.NodeView{}, row(ring, lw.Timer))
 		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
 		n.Timer, n.TimerTone = 0.6, frame.ToneMuted
 	}
 	if b.scen() != nil {
-		node(frame.NodeView{}, row(ring, lw.highlight))
+		node(frame.NodeView{}, row(ring, lw.Highlight))
 		lv.Rows[len(lv.Rows)-1].Nodes[0].Highlight = true
 	}
 	{
-		r := row(2*msgR+4, lw.dots)
+		r := row(2*msgR+4, lw.Dots)
 		c := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
 		if naive && b.cfg().Protocol == raftcore.ProtocolNaiveCopy {
 			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: frame.ToneCopy})
@@ -235,7 +200,7 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 		}
 	}
 	{
-		r := row(2*msgR+10, lw.lost)
+		r := row(2*msgR+10, lw.Lost)
 		r.Msgs = append(r.Msgs, frame.MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: frame.ToneBad, Fall: 0.35})
 	}
 	h := y - 4 + pad
@@ -285,7 +250,7 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 	}
 	s := SizeTitle + 8
 	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
-	lv.Close = frame.Widget{ID: IDLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: "Close the key", Do: "legend off"}
+	lv.Close = frame.Widget{ID: IDLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: words.CloseKey, Do: "legend off"}
 	return lv
 }
 

@@ -2,8 +2,6 @@ package scene
 
 import (
 	"math"
-	"strconv"
-	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -92,22 +90,7 @@ func (b *Builder) entryText(e raftcore.Entry) string {
 	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
 		return words.Utoa(e.Term)
 	}
-	switch e.Data.Kind {
-	case raftcore.OpDelete:
-		return "x"
-	case raftcore.OpPut:
-		if _, v, ok := strings.Cut(e.Data.Value, "="); ok && len(v) <= 3 {
-			return v
-		}
-		// A value that is not a setting (an order: "4 lamps") is told by
-		// the short name its key ends in ("orders/3": 3), as the story
-		// names it.
-		if k := e.Data.Key[strings.LastIndexByte(e.Data.Key, '/')+1:]; !strings.Contains(e.Data.Value, "=") && k != "" && len(k) <= 3 {
-			return k
-		}
-		return "w"
-	}
-	return ""
+	return words.Cell(e.Data)
 }
 
 func (b *Builder) buildLogs() {
@@ -197,11 +180,11 @@ func (b *Builder) buildLogs() {
 			left = bx - 2
 		}
 		if first > 1 {
-			L.Before = frame.TextItem{Text: "← " + strconv.FormatUint(first-1, 10) + " earlier", X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
+			L.Before = frame.TextItem{Text: words.Earlier(first - 1), X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
 			left = L.Before.X + b.Measure(L.Before.Text, L.Before.Size) + 6
 		}
 		if maxLast > last {
-			t := strconv.FormatUint(maxLast-last, 10) + " newer →"
+			t := words.Newer(maxLast - last)
 			L.After = frame.TextItem{Text: t, X: strip.Right() - b.Measure(t, SizeSmall-1), Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
 			right = L.After.X - 6
 		}

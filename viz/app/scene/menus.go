@@ -1,7 +1,6 @@
 package scene
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -55,7 +54,7 @@ func (b *Builder) buildMenu(m view.Menu) *frame.MenuView {
 			return nil
 		}
 	case view.MenuMain:
-		title = "Scenarios & setup"
+		title = words.SetupMenu
 		b.mainMenu(wr, labelW+18)
 		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
 		for _, t := range b.frame.Toolbar {
@@ -70,7 +69,7 @@ func (b *Builder) buildMenu(m view.Menu) *frame.MenuView {
 			return nil
 		}
 	case view.MenuScenarios:
-		title = "Scenarios from the book"
+		title = words.BookScenarios
 		b.scenarioMenu(wr)
 		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
 	}
@@ -119,8 +118,8 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	id := nodeID(i)
 	nd := w.Node(id)
 	st := w.Status(id)
-	title := "Machine " + b.cfg().Name(id)
-	wr.text(words.Capital(b.Voice().RoleWord(nd.Role()))+", "+st.String()+b.Voice().TermSuffix(nd.Term()), SizeSmall, frame.ToneMuted, false)
+	title := words.Machine(b.cfg().Name(id))
+	wr.text(b.Voice().MachineLine(nd.Role(), st, nd.Term()), SizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	m := command.Machine(i)
 	verb := func(v raftcore.Verb, label string) frame.Widget {
@@ -129,42 +128,41 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	run := []frame.Widget{}
 	switch st {
 	case raftcore.StatusUp:
-		run = append(run, verb(raftcore.DoPause, "Pause"), verb(raftcore.DoCrash, "Crash"))
+		run = append(run, verb(raftcore.DoPause, words.Pause), verb(raftcore.DoCrash, words.Crash))
 	case raftcore.StatusPaused:
-		run = append(run, verb(raftcore.DoResume, "Resume"), verb(raftcore.DoCrash, "Crash"))
+		run = append(run, verb(raftcore.DoResume, words.Resume), verb(raftcore.DoCrash, words.Crash))
 	case raftcore.StatusCrashed:
-		run = append(run, verb(raftcore.DoRestart, "Restart"))
+		run = append(run, verb(raftcore.DoRestart, words.Restart))
 	}
-	wr.row("Run", labelW, run...)
+	wr.row(words.RowRun, labelW, run...)
 	// A choice of value for a verb: its id ends in the value.
 	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
 		n := command.Number(value)
 		return chip("node."+string(v)+":"+n, label, value == cur, string(v)+" "+m+" "+n)
 	}
-	slow := w.Slow(id)
-	wr.row("Speed", labelW, pick(raftcore.DoSlow, 1, "normal", slow), pick(raftcore.DoSlow, 20, "slow", slow), pick(raftcore.DoSlow, 200, "very slow", slow))
-	drift := w.Drift(id)
-	wr.row("Clock", labelW, pick(raftcore.DoDrift, 0.5, "half speed", drift), pick(raftcore.DoDrift, 1, "exact", drift), pick(raftcore.DoDrift, 2, "double", drift))
-	if b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
-		if b.Plain() {
-			wr.row("Waiting", labelW, verb(raftcore.DoTimeout, "Stop waiting, take over"))
-		} else {
-			wr.row("Election", labelW, verb(raftcore.DoTimeout, "Time out now"))
-		}
+	slow := func(ms float64) frame.Widget { return pick(raftcore.DoSlow, ms, words.SlowChoice(ms), w.Slow(id)) }
+	wr.row(words.RowSpeed, labelW, slow(1), slow(20), slow(200))
+	drift := func(rate float64) frame.Widget {
+		return pick(raftcore.DoDrift, rate, words.DriftChoice(rate), w.Drift(id))
 	}
-	wr.row("Client", labelW, verb(raftcore.DoWrite, "Write here"))
+	wr.row(words.RowClock, labelW, drift(0.5), drift(1), drift(2))
+	if b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
+		wr.row(b.Voice().TimeoutRow(), labelW, verb(raftcore.DoTimeout, b.Voice().TimeoutButton()))
+	}
+	wr.row(words.RowClient, labelW, verb(raftcore.DoWrite, words.WriteHere))
 	read := func(mode raftcore.ReadMode, label string) frame.Widget {
 		return button("node.read:"+string(mode), label, "read "+m+" "+string(mode))
 	}
 	if b.cfg().Protocol == raftcore.ProtocolRaft {
-		wr.row("Read here", labelW, read(raftcore.ReadLinearizable, "linearizable"), read(raftcore.ReadLease, "lease"), read(raftcore.ReadLocal, "local"))
+		mode := func(m raftcore.ReadMode) frame.Widget { return read(m, words.ReadChoice(m)) }
+		wr.row(words.RowRead, labelW, mode(raftcore.ReadLinearizable), mode(raftcore.ReadLease), mode(raftcore.ReadLocal))
 	} else {
-		wr.row("Read here", labelW, read(raftcore.ReadLocal, "read"))
+		wr.row(words.RowRead, labelW, read(raftcore.ReadLocal, words.ReadPlain))
 	}
 	if b.Session.Isolated(i) {
-		wr.row("Network", labelW, button("node.reconnect", "Reconnect", "reconnect "+m))
+		wr.row(words.RowNetwork, labelW, button("node.reconnect", words.Reconnect, "reconnect "+m))
 	} else if w.Size() > 1 {
-		wr.row("Network", labelW, button("node.isolate", "Cut off", "isolate "+m))
+		wr.row(words.RowNetwork, labelW, button("node.isolate", words.CutOff, "isolate "+m))
 	}
 	return title
 }
@@ -173,39 +171,29 @@ func (b *Builder) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {
 	w := b.World()
 	ni, nj := b.cfg().Name(nodeID(l.I)), b.cfg().Name(nodeID(l.J))
 	ij, ji := w.Link(nodeID(l.I), nodeID(l.J)), w.Link(nodeID(l.J), nodeID(l.I))
-	dir := func(from, to string, k raftcore.Link) string {
-		if !k.Up {
-			return from + "→" + to + ": cut"
-		}
-		s := from + "→" + to + ": " + words.Latency(k.LatencyMinUs, k.LatencyMaxUs)
-		if k.Loss > 0 {
-			s += ", " + words.Percent(k.Loss) + " lost"
-		}
-		return s
-	}
-	wr.text(dir(ni, nj, ij), SizeSmall, frame.ToneMuted, false)
-	wr.text(dir(nj, ni, ji), SizeSmall, frame.ToneMuted, false)
+	wr.text(words.LinkDirection(ni, nj, ij), SizeSmall, frame.ToneMuted, false)
+	wr.text(words.LinkDirection(nj, ni, ji), SizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
-	wr.row("Both ways", labelW, button("link.cut", "Cut", "cut "+command.Link(l, false, false)),
-		button("link.restore", "Restore", "heal "+command.Link(l, false, false)))
+	wr.row(words.RowBothWays, labelW, button("link.cut", words.Cut, "cut "+command.Link(l, false, false)),
+		button("link.restore", words.Restore, "heal "+command.Link(l, false, false)))
 	oneWay := func(id, from, to string, k raftcore.Link, back bool) frame.Widget {
 		if k.Up {
-			return button(id, "Cut "+from+"→"+to, "cut "+command.Link(l, true, back))
+			return button(id, words.CutOneWay(from, to), "cut "+command.Link(l, true, back))
 		}
-		return button(id, "Restore "+from+"→"+to, "heal "+command.Link(l, true, back))
+		return button(id, words.RestoreOneWay(from, to), "heal "+command.Link(l, true, back))
 	}
-	wr.row("One way", labelW, oneWay("link.ij", ni, nj, ij, false), oneWay("link.ji", nj, ni, ji, true))
+	wr.row(words.RowOneWay, labelW, oneWay("link.ij", ni, nj, ij, false), oneWay("link.ji", nj, ni, ji, true))
 	lat := ij.LatencyMinUs
-	latency := func(lo, hi float64, label string) frame.Widget {
+	latency := func(lo, hi float64) frame.Widget {
 		id := "link.latency:" + strconv.FormatFloat(lo, 'g', -1, 64) + "-" + strconv.FormatFloat(hi, 'g', -1, 64)
-		return chip(id, label, lat == int64(lo*1000), "latency "+command.Link(l, false, false)+" "+command.Number(lo)+" "+command.Number(hi))
+		return chip(id, words.LatencyChoice(lo, hi), lat == int64(lo*1000), "latency "+command.Link(l, false, false)+" "+command.Number(lo)+" "+command.Number(hi))
 	}
-	wr.row("Latency", labelW, latency(20, 40, "20–40 ms"), latency(200, 400, "200–400 ms"), latency(1000, 2000, "1–2 s"))
-	loss := func(p float64, label string) frame.Widget {
-		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), label, ij.Loss == p, "loss "+command.Link(l, false, false)+" "+command.Number(p))
+	wr.row(words.RowLatency, labelW, latency(20, 40), latency(200, 400), latency(1000, 2000))
+	loss := func(p float64) frame.Widget {
+		return chip("link.loss:"+strconv.FormatFloat(p, 'g', -1, 64), words.LossChoice(p), ij.Loss == p, "loss "+command.Link(l, false, false)+" "+command.Number(p))
 	}
-	wr.row("Loss", labelW, loss(0, "none"), loss(0.2, "20%"), loss(0.5, "50%"))
-	return "Link " + ni + " – " + nj
+	wr.row(words.RowLoss, labelW, loss(0), loss(0.2), loss(0.5))
+	return words.LinkTitle(ni, nj)
 }
 
 func (b *Builder) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
@@ -222,73 +210,68 @@ func (b *Builder) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 		}
 		wr.text(b.Voice().MsgSentence(&m), SizeBody, frame.ToneText, false)
 		wr.gap(2)
-		wr.text("Sent at "+words.Clock(m.SendUs)+", arrives at "+words.Clock(m.DeliverUs)+".", SizeSmall, frame.ToneMuted, false)
+		wr.text(words.SentArrives(m.SendUs, m.DeliverUs), SizeSmall, frame.ToneMuted, false)
 		if m.Lost {
-			wr.text("The network will lose it on the way.", SizeSmall, frame.ToneWarn, false)
+			wr.text(words.WillBeLost, SizeSmall, frame.ToneWarn, false)
 		}
 		for k, e := range m.Entries {
 			if k == 4 {
-				wr.text("… and "+strconv.Itoa(len(m.Entries)-4)+" more", SizeSmall, frame.ToneMuted, false)
+				wr.text(words.AndMore(len(m.Entries)-4), SizeSmall, frame.ToneMuted, false)
 				break
 			}
-			wr.text("entry "+words.Utoa(e.Index)+b.Voice().TermSuffix(e.Term)+": "+e.Data.String(), SizeSmall, frame.ToneText, false)
+			wr.text(b.Voice().MessageEntry(e), SizeSmall, frame.ToneText, false)
 		}
 		wr.gap(4)
-		wr.row("", 0, button("msg.drop", "Drop it", "drop "+words.Utoa(m.ID)))
-		return words.Capital(b.Voice().MsgLabel(&m)) + " #" + words.Utoa(m.ID) + ": " + b.cfg().Name(m.From) + " → " + b.cfg().Name(m.To), pos, true
+		wr.row("", 0, button("msg.drop", words.DropIt, "drop "+words.Utoa(m.ID)))
+		return b.Voice().MessageTitle(&m), pos, true
 	}
 	return "", viz.Point{}, false
 }
 
 func (b *Builder) mainMenu(wr *writer, labelW float64) {
 	p := b.Params
-	scen := "Free play"
+	scen := words.TitleFreePlay
 	if b.scen() != nil {
 		scen = b.scen().Spec().Title
 	}
 	if len(b.Catalog.List()) > 0 {
-		wr.row("Scenario", labelW, button("scenarios", scen+" …", "open scenarios"))
+		wr.row(words.RowScenario, labelW, button("scenarios", words.Choose(scen), "open scenarios"))
 	}
 	var nodes []frame.Widget
 	for n := 1; n <= viz.MaxNodes; n++ {
 		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), b.cfg().Nodes == n, "nodes "+strconv.Itoa(n)))
 	}
-	wr.row("Machines", labelW, nodes...)
+	wr.row(words.RowMachines, labelW, nodes...)
 	var protos []frame.Widget
 	for _, pr := range viz.Protocols() {
 		protos = append(protos, chip("protocol:"+pr, pr, string(b.cfg().Protocol) == pr, "protocol "+pr))
 	}
-	wr.row("Protocol", labelW, protos...)
+	wr.row(words.RowProtocol, labelW, protos...)
 	if b.cfg().Protocol == raftcore.ProtocolRaft {
-		wr.row("Raft options", labelW,
-			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: "PreVote", On: p.PreVote, Enabled: true, Do: onOff("option prevote", !p.PreVote)},
-			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: "CheckQuorum", On: p.CheckQuorum, Enabled: true, Do: onOff("option checkquorum", !p.CheckQuorum)})
+		wr.row(words.RowRaftOptions, labelW,
+			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: words.PreVote, On: p.PreVote, Enabled: true, Do: onOff("option prevote", !p.PreVote)},
+			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: words.CheckQuorum, On: p.CheckQuorum, Enabled: true, Do: onOff("option checkquorum", !p.CheckQuorum)})
 	}
 	et := b.cfg().ElectionTicks
-	tick := b.cfg().TickMs
-	span := func(t int) string {
-		sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
-		return sec(t*tick) + "–" + sec(2*t*tick) + " s"
-	}
 	election := func(t int) frame.Widget {
-		return chip("election:"+strconv.Itoa(t), span(t), et == t, "election "+strconv.Itoa(t))
+		return chip("election:"+strconv.Itoa(t), words.ElectionSpan(t, b.cfg().TickMs), et == t, "election "+strconv.Itoa(t))
 	}
-	wr.row("Election timeout", labelW, election(5), election(10), election(20))
+	wr.row(words.RowElection, labelW, election(5), election(10), election(20))
 	theme := func(t frame.Theme) frame.Widget {
 		return chip("theme:"+string(t), string(t), b.View.Theme() == t, "theme "+string(t))
 	}
-	wr.row("Theme", labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
-	wr.row("Share", labelW, button("share.link", "Copy link", "copy-link"), button("share.schedule", "Export run", "save-run"),
-		button("share.trace", "Export trace", "save-trace"), button("share.png", "Save picture", "save-picture"), button("share.import", "Import run", "choose-run"))
-	wr.row("Run", labelW, button("reset", "Start again", "reset"), button("reseed", "New seed", "reseed"))
+	wr.row(words.RowTheme, labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
+	wr.row(words.RowShare, labelW, button("share.link", words.CopyLink, "copy-link"), button("share.schedule", words.ExportRun, "save-run"),
+		button("share.trace", words.ExportTrace, "save-trace"), button("share.png", words.SavePicture, "save-picture"), button("share.import", words.ImportRun, "choose-run"))
+	wr.row(words.RowRun, labelW, button("reset", words.StartAgain, "reset"), button("reseed", words.NewSeed, "reseed"))
 }
 
 func (b *Builder) scenarioMenu(wr *writer) {
 	if b.View.MissingFigure() != "" {
-		wr.text(fmt.Sprintf("There is no figure called %q. Pick one:", b.View.MissingFigure()), SizeBody, frame.ToneBad, false)
+		wr.text(words.NoSuchFigure(b.View.MissingFigure()), SizeBody, frame.ToneBad, false)
 		wr.y += 4
 	}
-	ws := []frame.Widget{chip("scenario:", "Free play", b.scen() == nil, "scenario")}
+	ws := []frame.Widget{chip("scenario:", words.TitleFreePlay, b.scen() == nil, "scenario")}
 	for _, s := range b.Catalog.List() {
 		ws = append(ws, chip("scenario:"+s.ID, s.Title, b.scen() != nil && b.scen().ID() == s.ID, "scenario "+s.ID))
 	}

@@ -6,6 +6,7 @@ import (
 	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // buildOverlays builds the menu, help, banner and hover text.
@@ -48,19 +49,6 @@ func (b *Builder) buildHelp() *frame.HelpView {
 	return b.layoutHelpForce()
 }
 
-var gestureHelp = []string{
-	"Drag across one or more links to cut them; drag across cut links to restore them.",
-	"Drag a machine out of the circle to cut it off; drag it back to reconnect it. When the network is split, drag machines between the sides.",
-	"Click a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
-}
-
-// gestureHelpTouch is gestureHelp for a finger.
-var gestureHelpTouch = []string{
-	"Swipe across one or more links to cut them; swipe across cut links to restore them.",
-	gestureHelp[1],
-	"Tap a machine, a link or a moving message to change it. Drag the speed slider or the timeline below.",
-}
-
 // layoutHelp lays the help out in cols columns at text size size, or
 // returns nil when it does not fit the canvas.
 func (b *Builder) layoutHelp(cols int, size float64) *frame.HelpView {
@@ -79,10 +67,10 @@ func (b *Builder) helpAt(cols int, size float64) *frame.HelpView {
 	colW := math.Min(480, (b.Stage.W()-8-2*pad-24*float64(cols-1))/float64(cols))
 	top := pad + LineHeight(SizeTitle) + 6
 	keys := b.newWriter(pad, top, colW)
-	keyW := b.Measure("Space", size) + 14
+	keyW := b.Measure(words.WidestKey, size) + 14
 	for _, kb := range viz.KeyBindings() {
 		keys.lines = append(keys.lines, frame.TextItem{Text: kb.Label, X: keys.x, Y: keys.y, Size: size, Tone: frame.ToneAccent, Bold: true})
-		keys.indent(kb.Desc, size, frame.ToneText, false, keyW)
+		keys.indent(KeyDesc(kb.Cmd), size, frame.ToneText, false, keyW)
 	}
 	more := keys
 	if cols == 2 {
@@ -90,15 +78,11 @@ func (b *Builder) helpAt(cols int, size float64) *frame.HelpView {
 	} else {
 		more.gap(8)
 	}
-	help := gestureHelp
-	if b.Stage.Touch() {
-		help = gestureHelpTouch
-	}
-	for _, t := range help {
+	for _, t := range b.Voice().Gestures() {
 		more.item("•", frame.ToneAccent, t, size, frame.ToneText)
 	}
 	more.gap(4)
-	more.text(b.Voice().ForHand("Press any key or click to close.", "Tap anywhere to close."), SizeSmall, frame.ToneMuted, false)
+	more.text(b.Voice().CloseHelp(), SizeSmall, frame.ToneMuted, false)
 	bw := pad*2 + colW
 	h := keys.y + pad
 	lines := keys.lines
@@ -110,7 +94,7 @@ func (b *Builder) helpAt(cols int, size float64) *frame.HelpView {
 	x := (b.Stage.W() - bw) / 2
 	y := math.Max((b.Stage.H()-h)/2, 4)
 	hv := &frame.HelpView{Rect: viz.XYWH(x, y, bw, h)}
-	hv.Title = frame.TextItem{Text: "Keys and gestures", X: x + pad, Y: y + pad, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
+	hv.Title = frame.TextItem{Text: words.HelpTitle, X: x + pad, Y: y + pad, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
 	for _, l := range lines {
 		l.X += x
 		l.Y += y
@@ -243,5 +227,5 @@ func overlapArea(a, b viz.Rect) float64 {
 
 // closeBanner is the banner's close button at r.
 func closeBanner(r viz.Rect) frame.Widget {
-	return frame.Widget{ID: IDBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: "Dismiss", Do: "close-note"}
+	return frame.Widget{ID: IDBannerClose, Kind: frame.WidgetIcon, Icon: "close", Rect: r, Enabled: true, Label: words.Dismiss, Do: "close-note"}
 }

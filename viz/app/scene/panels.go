@@ -3,7 +3,6 @@ package scene
 import (
 	"math"
 	"slices"
-	"strconv"
 
 	"raftlab/internal/linearize"
 	"raftlab/raftcore"
@@ -11,30 +10,6 @@ import (
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 )
-
-// ruleWords says each safety rule in a few plain words; Plain, where set,
-// says it without Raft's words, for the figures before the book
-// introduces Raft.
-var ruleWords = []struct {
-	Rule  raftcore.Rule
-	Words string
-	Plain string
-}{
-	{raftcore.RuleElectionSafety, "At most one leader per term", "At most one machine is put in charge at each handover"},
-	{raftcore.RuleLeaderAppendOnly, "A leader never rewrites its own log", "The machine in charge never rewrites its own history"},
-	{raftcore.RuleLogMatching, "Logs that agree at an entry agree on all before it", ""},
-	{raftcore.RuleLeaderCompleteness, "A leader holds every committed entry", "The machine in charge holds every committed entry"},
-	{raftcore.RuleStateMachineSafety, "No two machines apply different entries at one index", ""},
-	{raftcore.RuleMajority, "Only what a majority holds is committed", ""},
-	{raftcore.RuleSingleAuthority, "Only one machine decides at a time", ""},
-	{raftcore.RuleStaleRead, "Reads see every write finished before them", ""},
-	{raftcore.RuleTermMonotonic, "Terms never go back", "Handovers are never undone"},
-	{raftcore.RuleCommitMonotonic, "Commits are never taken back", ""},
-	{raftcore.RuleCommitWithinLog, "Nothing is committed beyond the log", ""},
-	{raftcore.RuleOneVote, "One vote per machine per term", "Each machine backs one machine per handover"},
-	{raftcore.RuleStateDigest, "Each state matches its applied log", ""},
-	{raftcore.RuleCommitCurrentTerm, "A leader commits by counting only its own term's entries", "The machine in charge commits only by counting entries it took itself"},
-}
 
 // firstViolation is the first recorded violation of rule.
 func firstViolation(w *raftcore.World, rule raftcore.Rule) (raftcore.Violation, bool) {
@@ -190,7 +165,7 @@ func (b *Builder) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []v
 // reader should not miss.
 func (b *Builder) tabLabel(k viz.PanelKind) string {
 	if k == viz.PanelSafety && b.World().ViolationCount("") > 0 {
-		return "Safety ✗"
+		return words.WithNews(k.Title())
 	}
 	return k.Title()
 }
@@ -210,7 +185,7 @@ func (b *Builder) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame
 	if body.H < LineHeight(SizeBody) && !b.lay().Tabbed {
 		// Folded to its title: a press on it opens it.
 		pv.Folded = true
-		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: "Show", Enabled: true, Do: "unfold " + k.Title()}}
+		pv.Widgets = []frame.Widget{{ID: "open:" + k.Title(), Kind: frame.WidgetFold, Rect: r, Label: words.ShowPanel, Enabled: true, Do: "unfold " + k.Title()}}
 		return pv
 	}
 	// Keep the scroll within the content.
@@ -257,24 +232,24 @@ func (b *Builder) panelTitle(k viz.PanelKind) string {
 		if b.scen() != nil {
 			return b.scen().Spec().Title
 		}
-		return "Free play"
+		return words.TitleFreePlay
 	case viz.PanelQuestion:
-		return "Ask every machine"
+		return words.TitleQuestion
 	case viz.PanelNode:
 		if t, ok := b.timingTitle(); ok {
 			return t
 		}
 		if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
-			return "Roles"
+			return words.TitleRoles
 		}
 		if b.View.Selected() >= 0 {
-			return "Machine " + b.cfg().Name(nodeID(b.View.Selected()))
+			return words.Machine(b.cfg().Name(nodeID(b.View.Selected())))
 		}
-		return "Machine"
+		return words.TitleMachine
 	case viz.PanelSafety:
-		return "Safety"
+		return words.TitleSafety
 	case viz.PanelClient:
-		return "Client requests"
+		return words.TitleClient
 	}
 	return k.Title()
 }
@@ -286,16 +261,12 @@ func (b *Builder) scenarioPanel(wr *writer) {
 	}
 	wr.text(words.Setup(b.cfg()), SizeBody, frame.ToneText, true)
 	b.writeBroken(wr, SizeBody)
-	hint := "Drag across links to cut them, drag a machine out of the circle to cut it off, click anything for more. Press ? for every key."
-	if b.Stage.Touch() {
-		hint = "Swipe across links to cut them, drag a machine out of the circle to cut it off, tap anything for more."
-	}
-	wr.text(hint, SizeBody-1, frame.ToneText, false)
+	wr.text(b.Voice().FreePlayHint(), SizeBody-1, frame.ToneText, false)
 	wr.gap(4)
 	if len(b.Catalog.List()) > 0 {
-		wr.buttons(0, button("scenarios", "Scenarios from the book", "open scenarios"), button(IDMenu, "Setup", "open setup"))
+		wr.buttons(0, button("scenarios", words.BookScenarios, "open scenarios"), button(IDMenu, words.SetupButton, "open setup"))
 	} else {
-		wr.buttons(0, button(IDMenu, "Setup", "open setup"))
+		wr.buttons(0, button(IDMenu, words.SetupButton, "open setup"))
 	}
 }
 
@@ -304,7 +275,7 @@ func (b *Builder) questionKey() string { return b.Session.QuestionKey() }
 
 func (b *Builder) questionPanel(wr *writer) {
 	key := b.questionKey()
-	wr.text("Does "+key+" exist? Each machine answers from its own copy.", SizeBody, frame.ToneText, false)
+	wr.text(words.Question(key), SizeBody, frame.ToneText, false)
 	wr.gap(2)
 	answers := b.World().Ask(key)
 	yes, up := 0, 0
@@ -324,10 +295,10 @@ func (b *Builder) questionPanel(wr *writer) {
 	if up == len(answers) && len(values) <= 1 && (yes == 0 || yes == up) {
 		switch {
 		case yes == 0:
-			wr.item("✗", frame.ToneWarn, "All "+words.Itoa(up)+" machines answer NO.", SizeBody, frame.ToneText)
+			wr.item("✗", frame.ToneWarn, words.AllAnswer(up, false, ""), SizeBody, frame.ToneText)
 		default:
 			for v := range values {
-				wr.item("✓", frame.ToneGood, "All "+words.Itoa(up)+" machines answer YES: "+v+".", SizeBody, frame.ToneText)
+				wr.item("✓", frame.ToneGood, words.AllAnswer(up, true, v), SizeBody, frame.ToneText)
 			}
 		}
 		return
@@ -335,22 +306,22 @@ func (b *Builder) questionPanel(wr *writer) {
 	for _, ans := range answers {
 		switch {
 		case !ans.Answered:
-			wr.item("–", frame.ToneMuted, ans.Name+": "+ans.Text, SizeBody-1, frame.ToneMuted)
+			wr.item("–", frame.ToneMuted, words.Answer(ans), SizeBody-1, frame.ToneMuted)
 		case ans.Exists:
-			wr.item("✓", frame.ToneGood, ans.Name+": "+ans.Text, SizeBody-1, frame.ToneText)
+			wr.item("✓", frame.ToneGood, words.Answer(ans), SizeBody-1, frame.ToneText)
 		default:
-			wr.item("✗", frame.ToneWarn, ans.Name+": "+ans.Text, SizeBody-1, frame.ToneText)
+			wr.item("✗", frame.ToneWarn, words.Answer(ans), SizeBody-1, frame.ToneText)
 		}
 	}
 	wr.gap(2)
 	switch {
 	case up == 0:
 	case yes > 0 && yes < up:
-		wr.text("They disagree. None of them is lying: each reports what it has seen.", SizeBody, frame.ToneWarn, true)
+		wr.text(words.AnswersDisagree, SizeBody, frame.ToneWarn, true)
 	case len(values) > 1:
-		wr.text("They all say yes, but not with the same value.", SizeBody, frame.ToneWarn, true)
+		wr.text(words.AnswersDiffer, SizeBody, frame.ToneWarn, true)
 	default:
-		wr.text("The machines that can answer agree.", SizeBody, frame.ToneGood, true)
+		wr.text(words.AnswersAgree, SizeBody, frame.ToneGood, true)
 	}
 }
 
@@ -371,65 +342,51 @@ func (b *Builder) nodePanel(wr *writer) {
 		wr.y += h + 4
 	}
 	if b.View.Selected() < 0 || b.View.Selected() >= b.World().Size() {
-		wr.text(b.Voice().ForHand("Click", "Tap")+" a machine to see everything it believes.", SizeBody, frame.ToneMuted, false)
+		wr.text(b.Voice().PickAMachine(), SizeBody, frame.ToneMuted, false)
 		return
 	}
-	wr.text("Machine "+b.cfg().Name(nodeID(b.View.Selected())), SizeBody, frame.ToneText, true)
+	wr.text(words.Machine(b.cfg().Name(nodeID(b.View.Selected()))), SizeBody, frame.ToneText, true)
 	w := b.World()
 	id := nodeID(b.View.Selected())
 	nd := w.Node(id)
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
-	kv("role", b.Voice().RoleWord(nd.Role()), frame.ToneText)
-	state := st.String()
-	if s := w.Slow(id); s > 1 {
-		state += ", " + words.Factor(s) + " slower"
-	}
-	if d := w.Drift(id); d != 1 {
-		state += ", clock at " + words.Factor(d)
-	}
-	if q := w.Backlog(id); q > 0 {
-		state += ", " + strconv.Itoa(q) + " messages queued"
-	}
+	kv(words.LabelRole, b.Voice().RoleWord(nd.Role()), frame.ToneText)
 	stateTone := frame.ToneText
 	if st != raftcore.StatusUp {
 		stateTone = frame.ToneWarn
 	}
-	kv("running", state, stateTone)
+	kv(words.LabelRunning, words.Running(st, w.Slow(id), w.Drift(id), w.Backlog(id)), stateTone)
 	if raft {
-		kv("term", words.Utoa(nd.Term()), frame.ToneText)
-		vote := "nobody"
+		kv(words.LabelTerm, words.Utoa(nd.Term()), frame.ToneText)
+		vote := words.Nobody
 		if v := nd.Vote(); v != raftcore.None {
 			vote = b.cfg().Name(v)
 		}
-		kv("voted for", vote, frame.ToneText)
+		kv(words.LabelVote, vote, frame.ToneText)
 	}
-	lead := "nobody"
+	lead := words.Nobody
 	if l := nd.Lead(); l != raftcore.None {
 		lead = b.cfg().Name(l)
 	}
 	if b.Plain() {
-		kv("in charge", lead, frame.ToneText)
+		kv(words.LabelInCharge, lead, frame.ToneText)
 	} else {
-		kv("leader", lead, frame.ToneText)
+		kv(words.LabelLeader, lead, frame.ToneText)
 	}
-	kv("log", "last index "+words.Utoa(nd.LastIndex())+", committed "+words.Utoa(nd.Commit())+", applied "+words.Utoa(nd.Applied()), frame.ToneText)
+	kv(words.LabelLog, words.LogSummary(nd.LastIndex(), nd.Commit(), nd.Applied()), frame.ToneText)
 	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
-		kv("timer", strconv.Itoa(el)+" of "+strconv.Itoa(to)+" ticks", frame.ToneText)
+		kv(words.LabelTimer, words.Timer(el, to), frame.ToneText)
 	}
 	if v, ok := nd.KV().Get(b.questionKey()); ok {
-		kv(b.questionKey(), v.Value+" (index "+words.Utoa(v.ModIndex)+")", frame.ToneText)
+		kv(b.questionKey(), words.KeyValue(v.Value, v.ModIndex), frame.ToneText)
 	}
 	if n := nd.KV().Len(); n > 0 {
-		kv("keys", strconv.Itoa(n)+" stored", frame.ToneText)
+		kv(words.LabelKeys, words.Keys(n), frame.ToneText)
 	}
 	if nd.Role() == raftcore.RoleLeader && b.cfg().Protocol == raftcore.ProtocolRaft {
 		wr.gap(4)
-		if b.Plain() {
-			wr.text("What it knows of the others", SizeBody, frame.ToneText, true)
-		} else {
-			wr.text("What it knows of each follower", SizeBody, frame.ToneText, true)
-		}
+		wr.text(b.Voice().FollowersHeading(), SizeBody, frame.ToneText, true)
 		for j := 1; j <= w.Size(); j++ {
 			if raftcore.NodeID(j) == id {
 				continue
@@ -438,24 +395,18 @@ func (b *Builder) nodePanel(wr *writer) {
 			if !ok {
 				continue
 			}
-			s := b.cfg().Name(raftcore.NodeID(j)) + ": match " + words.Utoa(pr.Match) + ", next " + words.Utoa(pr.Next) + ", " + pr.State.String()
 			tone := frame.ToneText
 			if !pr.RecentActive {
-				s += ", not heard lately"
 				tone = frame.ToneWarn
 			}
-			wr.item("•", frame.ToneAccent, s, SizeBody-1, tone)
+			wr.item("•", frame.ToneAccent, words.Progress(b.cfg().Name(raftcore.NodeID(j)), pr), SizeBody-1, tone)
 		}
 	}
 	if last := nd.LastIndex(); last > 0 {
 		wr.gap(4)
-		wr.text("Newest entries", SizeBody, frame.ToneText, true)
+		wr.text(words.NewestEntries, SizeBody, frame.ToneText, true)
 		for i := last; i >= 1 && i+5 > last; i-- {
-			e := nd.Entry(i)
-			s := words.Utoa(i) + ": " + e.Data.String()
-			if b.cfg().Protocol == raftcore.ProtocolRaft {
-				s = words.Utoa(i) + b.Voice().TermSuffix(e.Term) + ": " + e.Data.String()
-			}
+			s := b.Voice().EntryRow(nd.Entry(i))
 			mark, tone := "✓", frame.ToneGood
 			if i > nd.Commit() {
 				mark, tone = "…", frame.ToneWarn
@@ -473,13 +424,13 @@ func (b *Builder) safetyPanel(wr *writer) {
 		// and the clauses need no heading over them.
 		compact := b.Figure() && wr.compact
 		if !compact {
-			wr.text("The shared-history contract", SizeBody, frame.ToneText, true)
+			wr.text(words.ContractHeading, SizeBody, frame.ToneText, true)
 		}
 		for _, cl := range c {
 			mark, tone := clauseMark(cl)
-			text := cl.Title + ": " + b.Voice().ClauseText(cl)
+			text := words.ClauseTitle(cl.ID) + ": " + b.Voice().ClauseText(cl)
 			if compact && cl.State == raftcore.ClauseHolding {
-				text = cl.Title
+				text = words.ClauseTitle(cl.ID)
 			}
 			wr.item(mark, tone, text, SizeBody-1, frame.ToneText)
 		}
@@ -490,29 +441,23 @@ func (b *Builder) safetyPanel(wr *writer) {
 	}
 	total := w.ViolationCount("")
 	if total == 0 {
-		wr.text("All "+words.Itoa(len(ruleWords))+" safety rules hold, checked after every event.", SizeBody, frame.ToneGood, true)
+		wr.text(words.RulesHold(len(words.Rules())), SizeBody, frame.ToneGood, true)
 	} else {
-		wr.text(words.Itoa(total)+" broken rule(s) found:", SizeBody, frame.ToneBad, true)
+		wr.text(words.RulesBroken(total), SizeBody, frame.ToneBad, true)
 	}
-	for _, r := range ruleWords {
-		n := w.ViolationCount(r.Rule)
+	for _, r := range words.Rules() {
+		n := w.ViolationCount(r)
 		if n == 0 {
 			if b.View.ShowRules() {
-				wr.item("✓", frame.ToneGood, b.Voice().RuleText(r.Words, r.Plain), SizeBody-1, frame.ToneMuted)
+				wr.item("✓", frame.ToneGood, b.Voice().RuleText(r), SizeBody-1, frame.ToneMuted)
 			}
 			continue
 		}
-		text := b.Voice().RuleText(r.Words, r.Plain)
-		if v, ok := firstViolation(w, r.Rule); ok {
-			text += ": " + v.Text
-		}
-		wr.item("✗", frame.ToneBad, text, SizeBody-1, frame.ToneText)
+		v, _ := firstViolation(w, r)
+		wr.item("✗", frame.ToneBad, b.Voice().RuleBroken(r, v.Text), SizeBody-1, frame.ToneText)
 	}
 	b.lostUpdates(wr, 3)
-	label := "Show every rule"
-	if b.View.ShowRules() {
-		label = "Show broken rules only"
-	}
+	label := words.ShowRules(!b.View.ShowRules())
 	wr.gap(2)
 	rules := "rules all"
 	if b.View.ShowRules() {
@@ -527,13 +472,7 @@ func (b *Builder) clientPanel(wr *writer) {
 	if len(ops) == 0 {
 		// A figure's toolbar has no keys to learn: its requests come from
 		// playing it, or from a machine's menu.
-		hint := b.Voice().ForHand("No requests yet. Press c, or click a machine and choose Write here.",
-			"No requests yet. Tap a machine and choose Write here.")
-		if b.Figure() {
-			hint = b.Voice().ForHand("No requests yet. Play the figure, or click a machine and choose Write here.",
-				"No requests yet. Play the figure, or tap a machine and choose Write here.")
-		}
-		wr.text(hint, SizeBody, frame.ToneMuted, false)
+		wr.text(b.Voice().NoRequests(b.Figure()), SizeBody, frame.ToneMuted, false)
 		return
 	}
 	ok, failed, pending, swaps := 0, 0, 0, 0
@@ -550,14 +489,7 @@ func (b *Builder) clientPanel(wr *writer) {
 		}
 	}
 	verdicts := b.Session.Reads(ops)
-	tally := strconv.Itoa(ok) + " done, " + strconv.Itoa(pending) + " waiting, " + strconv.Itoa(failed) + " failed"
-	if swaps > 0 {
-		tally += ", " + words.Count(swaps, "swap", "swaps") + " refused"
-	}
-	if n := len(verdicts.Stale()); n > 0 {
-		tally += ", " + words.Count(n, "stale read", "stale reads")
-	}
-	wr.text(tally, SizeBody, frame.ToneText, true)
+	wr.text(words.Tally(ok, pending, failed, swaps, len(verdicts.Stale())), SizeBody, frame.ToneText, true)
 	b.lostUpdates(wr, 1)
 	now := w.Now()
 	held := heldBy(w, ops)
@@ -570,21 +502,20 @@ func (b *Builder) clientPanel(wr *writer) {
 			// When it was sent, beside the clock, rather than how long
 			// it has waited: that would change the line every frame,
 			// and the panel would be painted anew every frame with it.
-			lat = "sent at t = " + words.Clock(op.InvokeUs)
+			// How far a write has got: a majority of copies is what it
+			// waits for.
+			count := -1
 			if op.Kind != raftcore.DoRead {
-				// How far the write has got: a majority of copies is
-				// what it waits for.
-				lat += ", held by " + strconv.Itoa(held[op.ID]) + " of " + strconv.Itoa(w.Size())
+				count = held[op.ID]
 			}
+			lat = words.SentAt(op.InvokeUs, count, w.Size())
 		}
-		s := "#" + strconv.Itoa(op.ID) + " " + b.Voice().OpLine(op) + " (" + lat + ")"
-		if v, ok := verdicts.Verdict(op.ID); ok && v.Verdict != linearize.Unanswered {
-			s += ", " + words.Verdict(v)
-			if v.Verdict == linearize.Stale {
-				mark, tone = "!", frame.ToneWarn
-			}
+		v, ok := verdicts.Verdict(op.ID)
+		judged := ok && v.Verdict != linearize.Unanswered
+		if judged && v.Verdict == linearize.Stale {
+			mark, tone = "!", frame.ToneWarn
 		}
-		wr.item(mark, tone, s, SizeBody-1, frame.ToneText)
+		wr.item(mark, tone, b.Voice().ClientRow(op, lat, v, judged), SizeBody-1, frame.ToneText)
 		shown++
 	}
 }
@@ -633,20 +564,12 @@ func (b *Builder) lostUpdates(wr *writer, max int) {
 		return
 	}
 	wr.gap(4)
-	wr.text(words.Capital(words.Count(n, "lost update", "lost updates"))+", which no rule of Raft forbids: a write replaced a change it never read.", SizeBody, frame.ToneWarn, true)
+	wr.text(words.LostUpdates(n), SizeBody, frame.ToneWarn, true)
 	for i, f := range w.Findings() {
 		if i == max {
 			break
 		}
-		who := ""
-		if f.Controller != 0 {
-			who = ", controller " + strconv.Itoa(f.Controller) + "'s write,"
-		}
-		lost := "rev " + words.Utoa(f.OverwroteRev)
-		if f.LostValue != "" {
-			lost += " (" + f.LostValue + ")"
-		}
-		wr.item("!", frame.ToneWarn, "#"+strconv.Itoa(f.Op)+who+" was computed from rev "+words.Utoa(f.ReadRev)+" but replaced "+lost, SizeBody-1, frame.ToneText)
+		wr.item("!", frame.ToneWarn, words.LostUpdate(f), SizeBody-1, frame.ToneText)
 	}
 	wr.gap(4)
 }

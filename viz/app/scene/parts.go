@@ -2,7 +2,8 @@
 // app's state (the session's world, the reader's view, the stage's
 // layout, the clock), it describes everything one frame shows as plain
 // data (a frame.Frame): where every machine, link, message, log cell,
-// panel line and control goes, in which tone, and with which words.
+// panel line and control goes, in which tone, and with which words, which
+// it picks from package viz/words and never writes itself.
 //
 // Building a frame changes none of the parts: build twice and the frames
 // are equal. The builder keeps only what makes building cheaper from one

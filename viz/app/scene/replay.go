@@ -3,6 +3,7 @@ package scene
 import (
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // While the reader looks at the recorded past (after scrubbing or stepping
@@ -21,7 +22,7 @@ func (b *Builder) buildReplay() {
 	}
 	stage := b.lay().Cluster
 	size := SizeSmall
-	text := "Replaying the past"
+	text := words.Replaying
 	w, h := b.Measure(text, size)+16, LineHeight(size)+6
 	left, right := stage.X+6, stage.Right()-w-6
 	top, bottom := stage.Y+6, stage.Bottom()-h-6

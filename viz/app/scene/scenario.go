@@ -1,13 +1,11 @@
 package scene
 
 import (
-	"fmt"
-	"strings"
-
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // panelKinds maps the scenario's panels onto the app's, most important
@@ -36,30 +34,30 @@ func (b *Builder) scenarioPanelOf(r *session.Scenario, wr *writer) {
 	s := r.Spec()
 	wr.text(s.Prompt, SizeBody, frame.ToneText, false)
 	if b.World().HasZones() && !b.Figure() {
-		wr.text(b.Voice().ForHand(zoneHint, zoneHintTouch), SizeSmall, frame.ToneMuted, false)
+		wr.text(b.Voice().ZoneHint(), SizeSmall, frame.ToneMuted, false)
 	}
 	wr.gap(4)
 	for _, k := range s.Knobs {
 		wr.row(k.Label, b.Measure(k.Label, SizeSmall)+10, knobChips(r, k)...)
 	}
 	if n := r.Tracker().StepCount(); n > 1 {
-		wr.text(fmt.Sprintf("Step %d of %d", r.Step()+1, n), SizeSmall, frame.ToneMuted, true)
+		wr.text(words.StepOf(r.Step()+1, n), SizeSmall, frame.ToneMuted, true)
 	}
 	if t := r.Tracker().TextOf(r.Step()); t != "" {
 		wr.text(t, SizeBody, frame.ToneAccent, true)
 	}
 	if r.Tracker().Done() {
 		wr.gap(4)
-		wr.text("What just happened", SizeBody, frame.ToneText, true)
+		wr.text(words.WhatHappened, SizeBody, frame.ToneText, true)
 		wr.text(r.Tracker().Final(), SizeBody, frame.ToneText, false)
 		if c := s.UI.Compare; c != nil && s.Setting(c.Knob) != c.Value {
 			k, _ := s.Knob(c.Knob)
 			wr.gap(2)
-			wr.buttons(0, knobButton(c.Knob, c.Value, "See it with "+strings.ToLower(k.Label)+" "+c.Value))
+			wr.buttons(0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, c.Value)))
 		}
 	}
 	wr.gap(4)
-	wr.buttons(0, playButton(r), restartButton, button("scenarios", "Other scenarios", "open scenarios"))
+	wr.buttons(0, playButton(r), restartButton, button("scenarios", words.OtherScenarios, "open scenarios"))
 }
 
 // knobChips are the choices of a knob, the one set now marked.
@@ -81,10 +79,10 @@ func knobButton(knob, value, label string) frame.Widget {
 // playButton has the app play the figure's script, or stop playing it.
 func playButton(r *session.Scenario) frame.Widget {
 	if r.Autoplay() {
-		return button("scenario.autoplay", "Stop playing", "autoplay off")
+		return button("scenario.autoplay", words.Autoplay(true), "autoplay off")
 	}
-	return button("scenario.autoplay", "Play it for me", "autoplay on")
+	return button("scenario.autoplay", words.Autoplay(false), "autoplay on")
 }
 
 // restartButton starts the figure again.
-var restartButton = button("scenario.restart", "Start again", "reset")
+var restartButton = button("scenario.restart", words.StartAgain, "reset")

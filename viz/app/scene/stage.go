@@ -22,7 +22,7 @@ func (b *Builder) captionWord() (word, short string) {
 			roles = append(roles, raftcore.RolePreCandidate)
 		}
 	}
-	said := []string{"Crashed", "Paused"}
+	said := []string{words.Crashed, words.Paused}
 	for _, r := range roles {
 		said = append(said, words.Capital(b.Voice().RoleWord(r)))
 	}

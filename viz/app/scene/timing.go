@@ -1,8 +1,6 @@
 package scene
 
 import (
-	"strconv"
-
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz/frame"
@@ -35,9 +33,9 @@ func (b *Builder) timingPanel() (scenarios.Panel, bool) {
 func (b *Builder) timingTitle() (string, bool) {
 	switch p, _ := b.timingPanel(); p {
 	case scenarios.PanelElections:
-		return "Elections", true
+		return words.TitleElections, true
 	case scenarios.PanelClocks:
-		return "Clocks", true
+		return words.TitleClocks, true
 	}
 	return "", false
 }
@@ -65,28 +63,23 @@ func (wr *writer) pair(label, value string, tone frame.Tone, in float64) {
 func (b *Builder) electionsSection(wr *writer) {
 	w := b.World()
 	s := b.scen().Tracker().Elections(0, w.Now())
-	in := b.Measure("leader changes ", SizeBody) + 4
-	wr.pair("elections", strconv.Itoa(s.Elections)+", after "+strconv.Itoa(s.PreVotes)+" pre-votes", frame.ToneText, in)
-	failover, tone := "no leader crashed", frame.ToneMuted
+	in := b.Measure(words.LabelsWidth, SizeBody) + 4
+	wr.pair(words.LabelElections, words.ElectionCount(s.Elections, s.PreVotes), frame.ToneText, in)
+	failover, tone := words.NoLeaderCrashed, frame.ToneMuted
 	if n := len(s.FailoversUs); n > 0 {
 		failover, tone = words.Ms(s.FailoversUs[n-1]), frame.ToneText
 	}
-	wr.pair("failover", failover, tone, in)
-	wr.pair("no leader", words.Ms(s.LeaderlessUs)+" of "+words.Ms(w.Now()), frame.ToneText, in)
-	wr.pair("leader changes", strconv.Itoa(s.LeaderChanges), frame.ToneText, in)
+	wr.pair(words.LabelFailover, failover, tone, in)
+	wr.pair(words.LabelNoLeader, words.Leaderless(s.LeaderlessUs, w.Now()), frame.ToneText, in)
+	wr.pair(words.LabelLeaderChanges, words.Itoa(s.LeaderChanges), frame.ToneText, in)
 	if w.Size() > 1 {
-		l := w.Link(1, 2)
-		net := words.Ms(l.LatencyMinUs) + " to " + words.Ms(l.LatencyMaxUs)
-		if l.Loss > 0 {
-			net += ", " + words.Percent(l.Loss) + " lost"
-		}
-		wr.pair("network", net, frame.ToneText, in)
+		wr.pair(words.LabelNetwork, words.Network(w.Link(1, 2)), frame.ToneText, in)
 	}
 }
 
 func (b *Builder) clocksSection(wr *writer) {
 	w := b.World()
-	wr.text("True time "+words.Clock(w.Now())+". Alert when a clock is off by more than "+words.Ms(AlertOffsetUs)+".", SizeBody, frame.ToneText, false)
+	wr.text(words.TrueTime(w.Now(), AlertOffsetUs), SizeBody, frame.ToneText, false)
 	in := 0.0
 	for i := 0; i < w.Size(); i++ {
 		in = max(in, b.Measure(b.cfg().Name(nodeID(i))+" ", SizeBody)+4)
@@ -94,29 +87,17 @@ func (b *Builder) clocksSection(wr *writer) {
 	for i := 0; i < w.Size(); i++ {
 		id := nodeID(i)
 		off := w.ClockOffsetUs(id)
-		line, tone := offsetWords(off), frame.ToneText
-		if abs(off) > AlertOffsetUs {
-			line, tone = line+", alert", frame.ToneBad
+		alert := abs(off) > AlertOffsetUs
+		tone := frame.ToneText
+		if alert {
+			tone = frame.ToneBad
 		}
-		if d := w.Drift(id); d != 1 {
-			line += " (runs at " + words.Factor(d) + ")"
-		}
+		lease := int64(-1)
 		if end, ok := w.LeaderLeaseEnd(id); ok {
-			line += "; leads, lease to " + words.Clock(end)
+			lease = end
 		}
-		wr.pair(b.cfg().Name(id), line, tone, in)
+		wr.pair(b.cfg().Name(id), words.ClockLine(off, alert, w.Drift(id), lease), tone, in)
 	}
-}
-
-// offsetWords says how far a clock is from true time.
-func offsetWords(us int64) string {
-	switch {
-	case us == 0:
-		return "exact"
-	case us < 0:
-		return words.Ms(-us) + " behind"
-	}
-	return words.Ms(us) + " ahead"
 }
 
 func abs(x int64) int64 {
@@ -133,10 +114,7 @@ func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, frame.Tone, bool
 	if d == 1 && off == 0 {
 		return "", frame.ToneText, false
 	}
-	text, tone := "clock "+words.Factor(d), frame.ToneWarn
-	if abs(off) >= 1000 {
-		text += " " + words.Ms(off)
-	}
+	text, tone := words.ClockBadge(d, off, abs(off) >= 1000), frame.ToneWarn
 	if abs(off) > AlertOffsetUs {
 		tone = frame.ToneBad
 	}
@@ -154,5 +132,5 @@ func (b *Builder) leaseWords(id raftcore.NodeID) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return "lease to " + words.Clock(end), true
+	return words.LeaseTo(end), true
 }

@@ -3,7 +3,6 @@ package scene
 import (
 	"math"
 
-	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/view"
 	"raftlab/viz/frame"
@@ -46,41 +45,18 @@ func (b *Builder) buildTooltip() *frame.TooltipView {
 			return nil
 		}
 		e := nd.Entry(t.ID)
-		s := "Index " + words.Utoa(e.Index)
-		if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
-			s += ", term " + words.Utoa(e.Term)
-		}
-		state := "not committed yet"
-		if e.Index <= nd.Commit() {
-			state = "committed"
-		}
-		if b.cfg().Protocol != raftcore.ProtocolRaft {
-			state = "taken as final: nothing here waits for agreement"
-		}
-		lines = append(lines, s+": "+e.Data.String(), state)
+		lines = b.Voice().EntryTip(e, e.Index <= nd.Commit())
 	case "node":
 		id := nodeID(t.A)
 		nd := w.Node(id)
-		lines = append(lines, b.cfg().Name(id)+": "+b.Voice().RoleWord(nd.Role())+", "+w.Status(id).String(),
-			"log "+words.Utoa(nd.LastIndex())+", committed "+words.Utoa(nd.Commit())+", applied "+words.Utoa(nd.Applied()),
-			"Click for actions; drag out to cut it off.")
+		lines = b.Voice().MachineTip(b.cfg().Name(id), nd.Role(), w.Status(id), nd.LastIndex(), nd.Commit(), nd.Applied())
 	case "link":
 		ni, nj := b.cfg().Name(nodeID(t.A)), b.cfg().Name(nodeID(t.B))
-		ij, ji := w.Link(nodeID(t.A), nodeID(t.B)), w.Link(nodeID(t.B), nodeID(t.A))
-		state := "up both ways"
-		switch {
-		case !ij.Up && !ji.Up:
-			state = "cut both ways"
-		case !ij.Up:
-			state = "only " + nj + "→" + ni + " works"
-		case !ji.Up:
-			state = "only " + ni + "→" + nj + " works"
-		}
-		lines = append(lines, "Link "+ni+" – "+nj+": "+state, "Click to change it; drag across it to cut or restore.")
+		lines = words.LinkTip(ni, nj, w.Link(nodeID(t.A), nodeID(t.B)).Up, w.Link(nodeID(t.B), nodeID(t.A)).Up)
 	case "msg":
 		for _, m := range w.InFlight() {
 			if m.ID == t.ID {
-				lines = append(lines, b.Voice().MsgSentence(&m), "Click to inspect or drop it.")
+				lines = b.Voice().MessageTip(&m)
 			}
 		}
 	}

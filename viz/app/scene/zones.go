@@ -2,7 +2,6 @@ package scene
 
 import (
 	"strconv"
-	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -14,12 +13,6 @@ import (
 // zone with its machines inside. A machine dragged onto another zone
 // moves there (a recorded "move"); a tap on a zone's label opens its
 // menu, where the whole zone is lost or cut off with one press.
-
-// zoneHint tells the reader of a world with zones the gestures it takes.
-const (
-	zoneHint      = "Drag a machine onto another zone to move it; click a zone's name to lose it or cut it off."
-	zoneHintTouch = "Drag a machine onto another zone to move it; tap a zone's name to lose it or cut it off."
-)
 
 // zoneState is what has happened to a zone as a whole.
 type zoneState struct {
@@ -66,19 +59,14 @@ func (b *Builder) worldZoneLabel(z viz.Zone, members []int, x, y float64) (frame
 		name = b.cfg().Zones[z.Index].Name
 	}
 	st := b.zoneStateOf(z.Index)
-	tone, state := frame.ToneMuted, ""
+	tone := frame.ToneMuted
 	switch {
 	case st.lost:
-		tone, state = frame.ToneBad, "lost"
+		tone = frame.ToneBad
 	case st.cut:
-		tone, state = frame.ToneWarn, "cut off"
+		tone = frame.ToneWarn
 	}
-	n := b.World().Size()
-	counted := name + " · " + words.Itoa(len(members)) + " of " + words.Itoa(n)
-	options := []string{counted, name}
-	if state != "" {
-		options = []string{counted + ", " + state, name + ", " + state, name}
-	}
+	options := words.ZoneLabels(name, len(members), b.World().Size(), st.lost, st.cut)
 	text := options[len(options)-1]
 	for _, t := range options {
 		if b.Measure(t, SizeSmall) <= z.Label.W-8 {
@@ -99,37 +87,29 @@ func (b *Builder) zoneMenu(wr *writer, z int, labelW float64) (string, viz.Point
 	name := b.cfg().Zones[z].Name
 	members := w.ZoneMembers(z)
 	st := b.zoneStateOf(z)
-	about := "No machines."
-	if len(members) > 0 {
-		names := make([]string, len(members))
-		for i, m := range members {
-			names[i] = b.cfg().Name(m)
-		}
-		about = words.Capital(words.Count(len(members), "machine", "machines")) + ": " + strings.Join(names, ", ") + "."
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = b.cfg().Name(m)
 	}
-	wr.text(about, SizeSmall, frame.ToneMuted, false)
+	wr.text(words.ZoneMembers(names), SizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	do := func(verb string) string { return "zone " + strconv.Itoa(z+1) + " " + verb }
 	var power []frame.Widget
 	if len(members) > st.crashed {
-		power = append(power, button("zone.crash", "Lose it", do("crash")))
+		power = append(power, button("zone.crash", words.LoseZone, do("crash")))
 	}
 	if st.crashed > 0 {
-		power = append(power, button("zone.restart", "Bring it back", do("restart")))
+		power = append(power, button("zone.restart", words.BringBack, do("restart")))
 	}
 	if len(power) > 0 {
-		wr.row("Whole zone", labelW, power...)
+		wr.row(words.RowWholeZone, labelW, power...)
 	}
 	if st.cut {
-		wr.row("Network", labelW, button("zone.heal", "Reconnect", do("heal")))
+		wr.row(words.RowNetwork, labelW, button("zone.heal", words.Reconnect, do("heal")))
 	} else {
-		wr.row("Network", labelW, button("zone.cut", "Cut off", do("cut")))
+		wr.row(words.RowNetwork, labelW, button("zone.cut", words.CutOff, do("cut")))
 	}
-	wr.text("Drag a machine onto another zone to move it there.", SizeSmall, frame.ToneMuted, false)
+	wr.text(words.ZoneMoveHint, SizeSmall, frame.ToneMuted, false)
 	lb := b.lay().Zones[z].Label
-	title := name
-	if !strings.Contains(strings.ToLower(name), "zone") {
-		title = "Zone " + name
-	}
-	return title, viz.Point{X: lb.X + lb.W/2 - b.lay().NodeRadius - 12, Y: lb.Bottom()}, true
+	return words.ZoneTitle(name), viz.Point{X: lb.X + lb.W/2 - b.lay().NodeRadius - 12, Y: lb.Bottom()}, true
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"raftlab/viz"
+	"raftlab/viz/words"
 )
 
 // ZoneMode says what the zones of a zone layout stand for.
@@ -22,9 +23,6 @@ const (
 	ZonesPartition                 // the sides of a clean network partition
 	ZonesWorld                     // the world's failure domains
 )
-
-// DropShort is an empty zone's label when the long one does not fit.
-const DropShort = "Drop here"
 
 // phoneWidth is the width under which a canvas is laid out as a phone's.
 const phoneWidth = 600
@@ -185,7 +183,7 @@ func (s *Stage) Fit(in Input) bool {
 	}
 	s.key = key
 	o := viz.LayoutOptions{Width: in.W, Height: in.H, Nodes: len(in.Names), Panels: in.Panels, Active: in.Tab, Buttons: in.Buttons,
-		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: DropShort, Count: "9 of 9", Measure: in.Measure}
+		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure}
 	if s.zones != nil {
 		o.Zones, o.ZoneCount = s.zones, count
 	}

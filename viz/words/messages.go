@@ -1,0 +1,135 @@
+package words
+
+import (
+	"fmt"
+	"strconv"
+
+	"raftlab/raftcore"
+)
+
+// The words for messages: the tag beside a message's dot, and the
+// sentence that explains it in full.
+
+// MsgLabel is the short tag drawn beside a message dot, in plain words
+// where the screen speaks them.
+func (v Voice) MsgLabel(m *raftcore.Message) string {
+	// say picks Raft's words or the plain ones.
+	say := func(raft, plain string) string {
+		if v.Plain {
+			return plain
+		}
+		return raft
+	}
+	switch m.Type {
+	case raftcore.MsgPreVote:
+		return say("pre-vote?", "back me?")
+	case raftcore.MsgPreVoteResp:
+		if m.Reject {
+			return say("pre-vote no", "no")
+		}
+		return say("pre-vote yes", "yes")
+	case raftcore.MsgVote:
+		return say("vote?", "back me?")
+	case raftcore.MsgVoteResp:
+		if m.Reject {
+			return say("vote no", "no")
+		}
+		return say("vote yes", "yes")
+	case raftcore.MsgApp:
+		if len(m.Entries) == 0 {
+			return say("append", "update")
+		}
+		return say("append ", "copy ") + strconv.Itoa(len(m.Entries))
+	case raftcore.MsgAppResp:
+		if m.Reject {
+			return say("append no", "mismatch")
+		}
+		return say("append ok", "copied")
+	case raftcore.MsgHeartbeat:
+		return "heartbeat"
+	case raftcore.MsgHeartbeatResp:
+		return "heartbeat ok"
+	case raftcore.MsgProp:
+		return "forward write"
+	case raftcore.MsgReadIndex:
+		return "read index?"
+	case raftcore.MsgReadIndexResp:
+		return "read index"
+	case raftcore.MsgCopy:
+		return "copy"
+	case raftcore.MsgClient:
+		return "client"
+	}
+	return m.Type.String()
+}
+
+// MsgSentence explains a message in full, for the inspector.
+func (v Voice) MsgSentence(m *raftcore.Message) string {
+	if !v.Plain {
+		return raftMsgSentence(*v.Cfg, m)
+	}
+	from, to := v.Cfg.Name(m.From), v.Cfg.Name(m.To)
+	switch m.Type {
+	case raftcore.MsgPreVote:
+		return from + " asks " + to + " whether it would back " + from + " taking charge: a trial, which changes nothing yet."
+	case raftcore.MsgVote:
+		return from + " asks " + to + " to back it taking charge; its history ends at entry " + Utoa(m.Index) + "."
+	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
+		verb := " backs "
+		if m.Reject {
+			verb = " will not back "
+		}
+		return from + verb + to + "."
+	case raftcore.MsgApp:
+		if len(m.Entries) == 0 {
+			return from + ", in charge, tells " + to + " that entries up to " + Utoa(m.Commit) + " are committed."
+		}
+		return fmt.Sprintf("%s, in charge, sends %s %s after entry %d; committed up to %d.",
+			from, to, Count(len(m.Entries), "entry", "entries"), m.Index, m.Commit)
+	case raftcore.MsgHeartbeat:
+		return from + " tells " + to + " it is still in charge."
+	case raftcore.MsgProp:
+		return from + " forwards a client's write to " + to + ", which it believes is in charge."
+	}
+	return raftMsgSentence(*v.Cfg, m)
+}
+
+// raftMsgSentence explains a message in full, in Raft's words.
+func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
+	from, to := cfg.Name(m.From), cfg.Name(m.To)
+	switch m.Type {
+	case raftcore.MsgPreVote:
+		return from + " asks " + to + ": would you vote for me in term " + Utoa(m.Term) + "? (a trial round; no term changes yet)"
+	case raftcore.MsgVote:
+		return from + " asks " + to + " for its vote in term " + Utoa(m.Term) + "; its log ends at index " + Utoa(m.Index) + ", term " + Utoa(m.LogTerm) + "."
+	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
+		if m.Reject {
+			return to + " is refused by " + from + "."
+		}
+		return from + " grants " + to + " its vote."
+	case raftcore.MsgApp:
+		if len(m.Entries) == 0 {
+			return from + " (leader, term " + Utoa(m.Term) + ") tells " + to + " that entries up to " + Utoa(m.Commit) + " are committed."
+		}
+		return fmt.Sprintf("%s (leader, term %d) sends %s %d entries after index %d (term %d); committed up to %d.",
+			from, m.Term, to, len(m.Entries), m.Index, m.LogTerm, m.Commit)
+	case raftcore.MsgAppResp:
+		if m.Reject {
+			return from + " tells " + to + " its log does not match at index " + Utoa(m.Index) + "; it suggests trying from " + Utoa(m.RejectHint) + "."
+		}
+		return from + " tells " + to + " its log matches up to index " + Utoa(m.Index) + "."
+	case raftcore.MsgHeartbeat:
+		return from + " (leader, term " + Utoa(m.Term) + ") tells " + to + " it is still leading."
+	case raftcore.MsgHeartbeatResp:
+		return from + " answers " + to + "'s heartbeat."
+	case raftcore.MsgProp:
+		return from + " forwards a client's write to " + to + ", which it believes leads."
+	case raftcore.MsgReadIndex:
+		return from + " asks " + to + " how far it must apply before it may answer a read."
+	case raftcore.MsgReadIndexResp:
+		return from + " tells " + to + " to answer the read once it has applied index " + Utoa(m.Index) + "."
+	case raftcore.MsgCopy:
+		return from + " sends " + to + " a copy of a write it accepted. Nothing orders or acknowledges it."
+	}
+	return from + " → " + to + ": " + m.Type.String()
+}

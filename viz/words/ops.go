@@ -1,0 +1,143 @@
+package words
+
+import (
+	"strconv"
+
+	"raftlab/internal/linearize"
+	"raftlab/raftcore"
+)
+
+// The words for client operations: what was asked, what became of it,
+// and what the linearizability check made of a read. The client panel's
+// lines and the timeline's client marks say an operation in the same
+// words.
+
+// Refusal says why a machine refused a client's operation, in plain
+// words where Raft's would name leaders or elections and the screen
+// speaks plainly.
+func Refusal(r raftcore.Refusal, plain bool) string {
+	switch r {
+	case raftcore.RefusedNoLeader:
+		if plain {
+			return "no machine known to be in charge"
+		}
+		return "no leader known"
+	case raftcore.RefusedElection:
+		if plain {
+			return "a machine is taking over"
+		}
+		return "an election is under way"
+	case raftcore.RefusedNoAuthority:
+		return "no authority known"
+	case raftcore.RefusedLeaseNoCheckQuorum:
+		return "lease reads need CheckQuorum, which is off"
+	case raftcore.RefusedMachineDown:
+		return "the machine is down"
+	case raftcore.RefusedInboxFull:
+		return "the machine's inbox is full"
+	case raftcore.RefusedCrashed:
+		return "the machine crashed"
+	}
+	return r.String()
+}
+
+// OpLine says what became of a client operation, in plain words where the
+// screen speaks them.
+func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Plain) }
+
+// OpLine says what became of a client operation, in a protocol's words:
+// "write k = v at A: done, rev 3".
+func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op, false) }
+
+func opLine(cfg raftcore.Config, op raftcore.Op, plain bool) string {
+	what := opAsked(op) + " at " + cfg.Name(op.Node)
+	if op.Controller != 0 {
+		what = opClient(op) + ": " + what
+	}
+	return what + ": " + opOutcome(op, plain)
+}
+
+// opAsked is what a client asked for: "write k = v if at rev 2",
+// "delete k", "read k (lease)".
+func opAsked(op raftcore.Op) string {
+	switch op.Kind {
+	case raftcore.DoWrite:
+		s := "write " + op.Key + " = " + op.Value
+		if op.Cas {
+			s += " if at rev " + Utoa(op.IfRev)
+		}
+		return s
+	case raftcore.DoDelete:
+		return "delete " + op.Key
+	}
+	s := "read " + op.Key
+	if op.Mode != "" {
+		s += " (" + string(op.Mode) + ")"
+	}
+	return s
+}
+
+// opClient names who asked: a client, or one of the controllers.
+func opClient(op raftcore.Op) string {
+	if op.Controller != 0 {
+		return "controller " + strconv.Itoa(op.Controller)
+	}
+	return "a client"
+}
+
+// opOutcome is what became of op: "waiting", "done, rev 3", "not found",
+// "refused (no leader known)"...
+func opOutcome(op raftcore.Op, plain bool) string {
+	switch op.Result {
+	case raftcore.OpPending:
+		return "waiting"
+	case raftcore.OpOK:
+		switch {
+		case op.Kind == raftcore.DoRead && op.ReadFound:
+			return op.ReadValue + " (rev " + Utoa(op.ReadRev) + ")"
+		case op.Kind == raftcore.DoRead:
+			return "not found"
+		case op.Kind == raftcore.DoWrite:
+			return "done, rev " + Utoa(op.Index)
+		}
+		return "done"
+	case raftcore.OpConflict:
+		return "swap failed, found rev " + Utoa(op.FoundRev)
+	case raftcore.OpTimeout:
+		return "no answer"
+	}
+	if op.Refusal != raftcore.RefusedNone {
+		return "refused (" + Refusal(op.Refusal, plain) + ")"
+	}
+	return "refused"
+}
+
+// opAsks says that a client asks for op, as a client mark does: "a
+// client asks A to write k = v".
+func opAsks(cfg raftcore.Config, op raftcore.Op) string {
+	return opClient(op) + " asks " + cfg.Name(op.Node) + " to " + opAsked(op)
+}
+
+// opAnswered says what became of op and how long it took, as a client
+// mark does: the client panel's line and the wait.
+func opAnswered(cfg raftcore.Config, op raftcore.Op, plain bool) string {
+	return opLine(cfg, op, plain) + ", after " + elapsed(op.CompleteUs-op.InvokeUs)
+}
+
+// Verdict says what the linearizability check made of a read.
+func Verdict(v linearize.ReadVerdict) string {
+	switch v.Verdict {
+	case linearize.Stale:
+		if v.Missed > 0 {
+			return "stale: missed #" + strconv.Itoa(v.Missed)
+		}
+		return "stale"
+	case linearize.Unknown:
+		return "not judged: the check ran out of time"
+	case linearize.Linearizable:
+		return "linearizable"
+	case linearize.Unanswered:
+		return "unanswered"
+	}
+	return string(v.Verdict)
+}
