@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
-	"raftlab/viz/words"
 )
 
 // Small, exact questions about a world that the scenarios' steps, checks and
@@ -246,7 +245,19 @@ func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func names(w *raftcore.World, ids []id) string { return words.NameList(w.Config(), ids) }
+func names(w *raftcore.World, ids []id) string {
+	ns := make([]string, len(ids))
+	for i, x := range ids {
+		ns[i] = name(w, x)
+	}
+	switch len(ns) {
+	case 0:
+		return "no machine"
+	case 1:
+		return ns[0]
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
 
 // lowerFirst makes s start with a small letter.
 func lowerFirst(s string) string {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
-	"raftlab/viz/words"
 )
 
 // The figure replicated-memory, from "One authoritative history".
@@ -52,7 +51,7 @@ var replicatedMemory = def{id: "replicated-memory", build: func(values) *Scenari
 				}
 			}
 			if c := w.Contract()[1]; c.State != raftcore.ClauseBroken {
-				return fmt.Errorf("the contract's %q promise is %s, want broken: %s", words.ClauseTitle(c.ID), c.State, words.ClauseText(w.Config(), c))
+				return fmt.Errorf("the contract's %q promise is %s, want broken: %s", c.ID, c.State, c.Fact)
 			}
 			return nil
 		},

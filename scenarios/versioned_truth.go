@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"raftlab/raftcore"
-	"raftlab/viz/words"
 )
 
 // The figure versioned-truth, the bridge at the end of "One authoritative
@@ -298,7 +297,7 @@ func contractGreen() claim {
 func contractHolds(w *raftcore.World) error {
 	for _, c := range w.Contract() {
 		if c.State != raftcore.ClauseHolding {
-			return fmt.Errorf("%q is %s: %s", words.ClauseTitle(c.ID), c.State, words.ClauseText(w.Config(), c))
+			return fmt.Errorf("%q is %s: %s", c.ID, c.State, c.Fact)
 		}
 	}
 	return nil
