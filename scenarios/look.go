@@ -246,17 +246,22 @@ func count(n int, one, many string) string {
 }
 
 func names(w *raftcore.World, ids []id) string {
+	if len(ids) == 0 {
+		return "no machine"
+	}
 	ns := make([]string, len(ids))
 	for i, x := range ids {
 		ns[i] = name(w, x)
 	}
-	switch len(ns) {
-	case 0:
-		return "no machine"
-	case 1:
-		return ns[0]
+	return andList(ns)
+}
+
+// andList joins words as a sentence lists them: "A, B and C".
+func andList(xs []string) string {
+	if len(xs) == 1 {
+		return xs[0]
 	}
-	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // lowerFirst makes s start with a small letter.

@@ -221,13 +221,10 @@ func (v *View) splitWritesLine() string {
 			parts = append(parts, fmt.Sprintf("%s took %s=%s", name(v.W, op.Node), op.Key, op.Value))
 		}
 	}
-	switch len(parts) {
-	case 0:
+	if len(parts) == 0 {
 		return ""
-	case 1:
-		return parts[0]
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return andList(parts)
 }
 
 // splitOutcomes counts, among writes made during the latest split, those
