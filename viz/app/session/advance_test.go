@@ -140,3 +140,23 @@ func TestAFailingScriptStopsPlaying(t *testing.T) {
 	require.False(t, stopped)
 	require.Equal(t, int64(800_000), s.NowUs())
 }
+
+// A frame that starts behind the head and ends past it replays the
+// recorded run, then plays the script on from the head: an action due in
+// between is applied at its time, as if the reader had never looked back.
+func TestAFrameAcrossTheHeadPlaysTheScriptOn(t *testing.T) {
+	straight := playing(t, "majority")
+	_, err := straight.Advance(4_100_000, -1)
+	require.NoError(t, err)
+	require.Equal(t, scriptBy(straight.Scenario(), 4_100_000), len(straight.World().Actions()))
+
+	s := playing(t, "majority")
+	_, err = s.Advance(3_900_000, -1)
+	require.NoError(t, err)
+	s.GoTo(3_500_000)
+	_, err = s.Advance(4_100_000, -1)
+	require.NoError(t, err)
+	require.Equal(t, len(straight.World().Actions()), len(s.World().Actions()), "a script action was skipped")
+	require.Equal(t, straight.World().TraceHash(), s.World().TraceHash())
+	require.NotNil(t, s.Sides(), "the script's split at 4 s")
+}
