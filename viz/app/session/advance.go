@@ -22,6 +22,13 @@ const maxObserved = 5000
 // stops playing, and the error says why.
 func (s *Session) Advance(to int64, stop int) (stopped bool, err error) {
 	r := s.scen
+	if r != nil && r.autoplay && !s.hist.AtHead() && s.hist.HeadUs() < to {
+		// A frame across the head replays to it first, so that the
+		// script's actions due past it are not passed by.
+		if s.runObserved(s.hist.HeadUs(), stop, maxObserved) {
+			return true, nil
+		}
+	}
 	if r != nil && r.autoplay && s.hist.AtHead() {
 		for ; r.next < len(r.script) && r.script[r.next].AtUs() <= to; r.next++ {
 			x := r.script[r.next]
