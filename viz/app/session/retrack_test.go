@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"raftlab/scenarios"
 )
 
 // reachedAt is when each step of s's story was reached, in virtual
@@ -50,4 +52,46 @@ func TestRetrackShowsTheStepAskedFor(t *testing.T) {
 	s.Retrack(0, -1)
 	require.Zero(t, s.NowUs())
 	require.Zero(t, r.Shown())
+}
+
+// actionSteps are the steps of s's story reached at the time of one of
+// its script's actions, by when.
+func actionSteps(s *Session) map[int]float64 {
+	acts := scriptTimes(s.Scenario())
+	out := map[int]float64{}
+	for k, ms := range reachedAt(s) {
+		if k > 0 && acts[ms] {
+			out[k] = ms
+		}
+	}
+	return out
+}
+
+// Followed again over the recorded run, by Retrack or by playing behind
+// the head, the story reaches a step an action brought about at that
+// action, as it did the first time: replay shows the world right after
+// each recorded action, not only after events.
+func TestReplayReachesStepsAtTheActionsAsTheFirstTime(t *testing.T) {
+	checked := 0
+	for _, id := range scenarios.IDs() {
+		s := playing(t, id)
+		end := s.Scenario().ScriptEndUs()
+		playToEnd(t, s)
+		first := actionSteps(s)
+		checked += len(first)
+
+		s.Retrack(end, -1)
+		again := reachedAt(s)
+		for k, ms := range first {
+			require.Equal(t, ms, again[k], "%s retracked, step %d", id, k)
+		}
+
+		s.Retrack(0, -1)
+		playToEnd(t, s)
+		again = reachedAt(s)
+		for k, ms := range first {
+			require.Equal(t, ms, again[k], "%s played behind the head, step %d", id, k)
+		}
+	}
+	require.Positive(t, checked)
 }
