@@ -22,6 +22,13 @@ const maxObserved = 5000
 // stops playing, and the error says why.
 func (s *Session) Advance(to int64, stop int) (stopped bool, err error) {
 	r := s.scen
+	if r != nil && r.autoplay && !s.hist.AtHead() && s.hist.HeadUs() < to {
+		// A frame across the head replays to it first, so that the
+		// script's actions due past it are not passed by.
+		if s.runObserved(s.hist.HeadUs(), stop, maxObserved) {
+			return true, nil
+		}
+	}
 	if r != nil && r.autoplay && s.hist.AtHead() {
 		for ; r.next < len(r.script) && r.script[r.next].AtUs() <= to; r.next++ {
 			x := r.script[r.next]
@@ -42,8 +49,8 @@ func (s *Session) Advance(to int64, stop int) (stopped bool, err error) {
 }
 
 // runObserved moves the world to time to. While a scenario's story is
-// under way the tracker looks after every event, as the scenario's own
-// autoplay does, so that no step is missed between two frames. With stop
+// under way the tracker looks after every event and every recorded
+// action, as the scenario's own autoplay does, so that no step is missed between two frames. With stop
 // at 0 or more it stops as soon as that step is reached, and says so.
 // Beyond limit events the world runs on unobserved (a frame's bound).
 func (s *Session) runObserved(to int64, stop, limit int) (stopped bool) {
@@ -54,8 +61,7 @@ func (s *Session) runObserved(to int64, stop, limit int) (stopped bool) {
 	}
 	reached := func() bool { return stop >= 0 && r.tr.Step() >= stop }
 	for i := 0; i < limit && !r.tr.Done() && !reached(); i++ {
-		next, ok := s.World().NextEventAt()
-		if !ok || next > to || !s.hist.tl.StepForward() {
+		if !s.hist.StepUntil(to) {
 			break
 		}
 		r.tr.Observe(s.World())

@@ -47,6 +47,27 @@ func (h *history) RunUntil(t int64) { h.tl.Advance(t - h.NowUs()) }
 // GoTo shows the run at virtual time t.
 func (h *history) GoTo(t int64) { h.tl.SeekTime(t) }
 
+// StepUntil moves to the next moment of the run no later than virtual
+// time t: a recorded action, when it is taken before the next event, or
+// else the next event. It reports false when none is due by then. Unlike
+// the timeline's StepForward, which applies a recorded action together
+// with the event after it, it shows the world right after the action, as
+// it was when the action was taken.
+func (h *history) StepUntil(t int64) bool {
+	pos := h.tl.Pos()
+	next, ok := h.World().NextEventAt()
+	if log := h.tl.Actions(); pos.Actions < len(log) {
+		if at := log[pos.Actions].AtUs(); at <= t && (!ok || at <= next) {
+			// The timeline applies it here only if it came before the event.
+			h.tl.SeekTo(timeline.Position{Events: pos.Events, AtUs: at, Actions: pos.Actions + 1})
+			if h.tl.Pos() != pos {
+				return true
+			}
+		}
+	}
+	return ok && next <= t && h.tl.StepForward()
+}
+
 // maxHops bounds how many events a visible step may pass over.
 const maxHops = 100_000
 
