@@ -54,9 +54,9 @@ func TestKnobsAreTheSettingsChanged(t *testing.T) {
 	assert.Nil(t, r.Knobs())
 	r, err = r.With("network", "calm")
 	require.NoError(t, err)
-	r, err = r.With("election", "300 ms")
+	r, err = r.With("election", "5000 ms")
 	require.NoError(t, err)
-	assert.Equal(t, map[string]string{"network": "calm", "election": "300 ms"}, r.Knobs())
+	assert.Equal(t, map[string]string{"network": "calm", "election": "5000 ms"}, r.Knobs())
 	_, err = r.With("network", "stormy")
 	require.Error(t, err)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/viz"
+	"raftlab/viz/words"
 )
 
 // cluster is the input of a full app's stage of n machines on a w×h
@@ -23,7 +24,7 @@ func cluster(n int, w, h float64) Input {
 // in, before any zones.
 func options(in Input) viz.LayoutOptions {
 	return viz.LayoutOptions{Width: in.W, Height: in.H, Nodes: len(in.Names), Panels: in.Panels, Active: in.Tab, Buttons: in.Buttons,
-		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: DropShort, Count: "9 of 9"}
+		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: "9 of 9"}
 }
 
 func TestResizeAndTouchReportAChange(t *testing.T) {
