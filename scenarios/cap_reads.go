@@ -58,7 +58,7 @@ var capReads = def{id: "cap-reads", build: func(values) *Scenario {
 				When: func(v *View) bool { _, ok := v.majorityWriteInSplit(); return ok && !whole(v.W) },
 				Live: func(v *View) string {
 					w, _ := v.majorityWriteInSplit()
-					return fmt.Sprintf("The network splits %s. The majority side still commits: deployments/web is now %s.", shapeOf(v.W.Sides()), w.Value)
+					return fmt.Sprintf("The network splits: %s. The majority side still commits: deployments/web is now %s.", sidesWords(v.W), w.Value)
 				},
 				Claims: claims(splitNow(), that("the majority side committed a write during the split", func(v *View) bool { _, ok := v.majorityWriteInSplit(); return ok }))},
 			{Text: "On the minority side, etcd-4's local copy answered at once, but with an old value.",

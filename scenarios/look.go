@@ -256,6 +256,24 @@ func names(w *raftcore.World, ids []id) string {
 	return andList(ns)
 }
 
+// sidesWords names the sides of a split network by their machines: "A, B
+// and C on one side, D and E on the other", or "three groups: A and B; C
+// and D; E".
+func sidesWords(w *raftcore.World) string {
+	sides := w.Sides()
+	parts := make([]string, len(sides))
+	for i, g := range sides {
+		parts[i] = names(w, g)
+	}
+	switch len(parts) {
+	case 1:
+		return "every machine still reaches the others, directly or through one another"
+	case 2:
+		return parts[0] + " on one side, " + parts[1] + " on the other"
+	}
+	return count(len(parts), "group", "groups") + ": " + strings.Join(parts, "; ")
+}
+
 // andList joins words as a sentence lists them: "A, B and C".
 func andList(xs []string) string {
 	if len(xs) == 1 {

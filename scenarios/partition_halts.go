@@ -33,7 +33,7 @@ var partitionHalts = def{id: "partition-halts", build: func(values) *Scenario {
 				Claims: claims(machines(5), allActive(), that("the network is whole", func(v *View) bool { return whole(v.W) }))},
 			{Text: "No group holds a majority. Every write must now wait or fail.", When: noQuorum,
 				Live: func(v *View) string {
-					return fmt.Sprintf("The network is split %s: no group holds a majority, so every write must now wait or fail.", shapeOf(v.W.Sides()))
+					return fmt.Sprintf("The network is split: %s. No group holds a majority, so every write must now wait or fail.", sidesWords(v.W))
 				},
 				Claims: claims(splitNow(), that("no group holds a majority", noQuorum))},
 			{Text: "A write failed: nobody could commit it, so the cluster chose to stop rather than risk two histories.",
