@@ -348,9 +348,17 @@ func (t *Timeline) SeekFraction(f float64) {
 // happens (see MarkKind) and returns what. Past the head it runs the world
 // on for up to NextNotableHorizonUs; if nothing notable happens by then it
 // stays where it was and returns false.
-func (t *Timeline) NextNotable() (Mark, bool) {
+func (t *Timeline) NextNotable() (Mark, bool) { return t.NextNotableBy(math.MaxInt64) }
+
+// NextNotableBy is NextNotable looking no later than virtual time until:
+// a caller with an action of its own due then (a figure's script) stops
+// short of it, to take it first.
+func (t *Timeline) NextNotableBy(until int64) (Mark, bool) {
 	start := t.Pos()
-	limit := clampTime(max(t.br.head.AtUs, start.AtUs) + NextNotableHorizonUs)
+	limit := min(clampTime(max(t.br.head.AtUs, start.AtUs)+NextNotableHorizonUs), until)
+	if limit < start.AtUs {
+		return Mark{}, false
+	}
 	var found []Mark
 	lo := t.cur.TraceCount()
 	t.replay(Position{math.MaxUint64, limit, allActions}, func(moment) bool {

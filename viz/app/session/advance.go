@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"raftlab/raftcore"
 	"raftlab/scenarios"
 )
 
@@ -93,4 +94,39 @@ func (s *Session) Retrack(to int64, step int) {
 	if step >= 0 {
 		r.shown = min(step, r.tr.Step())
 	}
+}
+
+// dueScript is the figure's next scripted action, when the app plays the
+// figure at the head. Actions the world has already passed by (a seek
+// past the head) are passed over, as Advance does.
+func (s *Session) dueScript() (raftcore.Action, bool) {
+	r := s.scen
+	if r == nil || !r.autoplay || !s.hist.AtHead() {
+		return raftcore.Action{}, false
+	}
+	for ; r.next < len(r.script); r.next++ {
+		if x := r.script[r.next]; x.AtUs() >= s.hist.NowUs() {
+			return x, true
+		}
+	}
+	return raftcore.Action{}, false
+}
+
+// takeScripted runs the world to the figure's next scripted action and
+// takes it, as Advance does, and reports whether it did; a script that
+// fails stops playing.
+func (s *Session) takeScripted() bool {
+	x, ok := s.dueScript()
+	if !ok {
+		return false
+	}
+	r := s.scen
+	r.next++
+	s.hist.RunUntil(x.AtUs())
+	if err := s.hist.Act(x); err != nil {
+		r.autoplay = false
+		return false
+	}
+	r.tr.Observe(s.World())
+	return true
 }

@@ -160,3 +160,29 @@ func TestAFrameAcrossTheHeadPlaysTheScriptOn(t *testing.T) {
 	require.Equal(t, straight.World().TraceHash(), s.World().TraceHash())
 	require.NotNil(t, s.Sides(), "the script's split at 4 s")
 }
+
+// A reader stepping through a playing figure, a visible change or a
+// notable moment at a time, meets its script where the figure's own play
+// takes it: no step passes a scripted action by, and playing on finds
+// every action of the script taken once, at its time.
+func TestSteppingThroughAFigureTakesItsScript(t *testing.T) {
+	for _, how := range []string{"step", "next mark"} {
+		s := playing(t, "majority")
+		script := s.Scenario().Spec().Autoplay()
+		for i := 0; i < 2000 && s.NowUs() < script[len(script)-1].AtUs(); i++ {
+			if how == "step" {
+				s.Step()
+			} else if _, ok := s.NextMark(); !ok {
+				break
+			}
+			require.Equal(t, scriptBy(s.Scenario(), s.NowUs()), len(s.World().Actions()), "%s to %d µs", how, s.NowUs())
+		}
+		_, err := s.Advance(s.NowUs()+1_000_000, -1)
+		require.NoError(t, err)
+		require.Len(t, s.World().Actions(), len(script), how)
+		for i, x := range s.World().Actions() {
+			assert.Equal(t, script[i].Do, x.Do, how)
+			assert.Equal(t, script[i].AtUs(), x.AtUs(), how)
+		}
+	}
+}

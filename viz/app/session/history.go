@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
 )
@@ -74,13 +75,8 @@ const maxHops = 100_000
 // Step handles events until one changes something visible (records a
 // trace event). It reports whether anything changed.
 func (h *history) Step() bool {
-	start := h.World().TraceCount()
-	for i := 0; i < maxHops && h.World().TraceCount() == start; i++ {
-		if !h.tl.StepForward() {
-			break
-		}
-	}
-	return h.World().TraceCount() != start
+	changed, _ := h.StepBy(math.MaxInt64)
+	return changed
 }
 
 // StepBack goes back to just before the latest visible change the world
@@ -104,5 +100,22 @@ func (h *history) Marks() []timeline.Mark { return h.tl.Marks() }
 // PrevMark moves to the previous notable moment.
 func (h *history) PrevMark() (timeline.Mark, bool) { return h.tl.PrevNotable() }
 
-// NextMark moves to the next notable moment, running on if need be.
-func (h *history) NextMark() (timeline.Mark, bool) { return h.tl.NextNotable() }
+// NextMark moves to the next notable moment no later than virtual time
+// until, running on if need be.
+func (h *history) NextMark(until int64) (timeline.Mark, bool) { return h.tl.NextNotableBy(until) }
+
+// StepBy handles events until one changes something visible, handling
+// none due after virtual time until. It reports whether anything changed,
+// and stopped when it stopped for until.
+func (h *history) StepBy(until int64) (changed, stopped bool) {
+	start := h.World().TraceCount()
+	for i := 0; i < maxHops && h.World().TraceCount() == start; i++ {
+		if next, ok := h.World().NextEventAt(); ok && next > until {
+			return h.World().TraceCount() != start, true
+		}
+		if !h.tl.StepForward() {
+			break
+		}
+	}
+	return h.World().TraceCount() != start, false
+}

@@ -11,6 +11,7 @@
 package session
 
 import (
+	"math"
 	"time"
 
 	"raftlab/internal/linearize"
@@ -118,7 +119,21 @@ func (s *Session) AtHead() bool { return s.hist.AtHead() }
 func (s *Session) GoTo(t int64) { s.hist.GoTo(t) }
 
 // Step runs until the next visible change; false when nothing is due.
-func (s *Session) Step() bool { return s.hist.Step() }
+//
+// Playing a figure at the head, the figure's next scripted action is met
+// where the figure's own play would take it: a step that would pass it
+// takes it instead.
+func (s *Session) Step() bool {
+	x, ok := s.dueScript()
+	if !ok {
+		return s.hist.Step()
+	}
+	changed, stopped := s.hist.StepBy(x.AtUs())
+	if !stopped {
+		return changed
+	}
+	return s.takeScripted() || changed
+}
 
 // StepBack goes back to before the latest visible change; false at the
 // start.
@@ -128,7 +143,29 @@ func (s *Session) StepBack() bool { return s.hist.StepBack() }
 func (s *Session) PrevMark() (timeline.Mark, bool) { return s.hist.PrevMark() }
 
 // NextMark runs on to the next notable moment.
-func (s *Session) NextMark() (timeline.Mark, bool) { return s.hist.NextMark() }
+//
+// Playing a figure at the head, it stops at the figure's next scripted
+// action if nothing notable comes first, and takes it.
+func (s *Session) NextMark() (timeline.Mark, bool) {
+	x, ok := s.dueScript()
+	if !ok {
+		return s.hist.NextMark(math.MaxInt64)
+	}
+	if m, found := s.hist.NextMark(x.AtUs()); found {
+		return m, true
+	}
+	// Nothing notable before the action: the search looked as far as it
+	// and came back; go there, to the head, and take it.
+	s.hist.RunUntil(x.AtUs())
+	if !s.takeScripted() {
+		return timeline.Mark{}, false
+	}
+	ms := s.hist.Marks()
+	if len(ms) == 0 {
+		return timeline.Mark{}, false
+	}
+	return ms[len(ms)-1], true
+}
 
 // Marks are the notable moments of this branch.
 func (s *Session) Marks() []timeline.Mark { return s.hist.Marks() }
