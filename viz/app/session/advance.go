@@ -83,6 +83,11 @@ func (s *Session) runObserved(to int64, stop, limit int) (stopped bool) {
 // 0 or more, at the event that reached that step, showing it.
 func (s *Session) Retrack(to int64, step int) {
 	r := s.scen
+	if r == nil {
+		// Free play has no story to follow: show the moment.
+		s.hist.GoTo(to)
+		return
+	}
 	s.hist.GoTo(0)
 	r.tr = scenarios.NewTracker(r.s)
 	r.tr.Observe(s.World())

@@ -95,3 +95,12 @@ func TestReplayReachesStepsAtTheActionsAsTheFirstTime(t *testing.T) {
 	}
 	require.Positive(t, checked)
 }
+
+// In free play there is no story: Retrack shows the moment asked for.
+func TestRetrackInFreePlayShowsTheMoment(t *testing.T) {
+	s := free(t, 3)
+	_, err := s.Advance(3_000_000, -1)
+	require.NoError(t, err)
+	s.Retrack(1_000_000, -1)
+	require.Equal(t, int64(1_000_000), s.NowUs())
+}
