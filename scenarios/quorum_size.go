@@ -53,7 +53,7 @@ var quorumSize = def{id: "quorum-size",
 			Prompt:  "Pick 1 to 7 members, predict, then make one unreachable, then half; see when writes stop.",
 			Base:    config(raft, etcdNames(n)),
 			Script:  sc, UntilMs: last + 12500,
-			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb},
+			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Words: WordsContract, HideRule: true},
 			Steps: []Step{{Text: intro, Claims: claims(machines(n), allActive(),
 				that("every member is reachable", func(v *View) bool { return whole(v.W) }))}},
 		}

@@ -122,15 +122,12 @@ func Dropped(id uint64) string {
 // NoLeaderNow says that no machine leads, to a reader who asked to crash
 // the leader.
 func (v Voice) NoLeaderNow() string {
-	if v.Plain {
-		return "No machine is in charge right now."
-	}
-	return "No machine leads right now."
+	return v.noneLeads("right now") + "."
 }
 
 // Restarted is the note a leader crashed and brought back leaves.
 func (v Voice) Restarted(name string) string {
-	if v.Plain {
+	if v.Plain() {
 		return name + " crashed and restarted: it lost everything but the history it had saved."
 	}
 	return name + " crashed and restarted: it lost everything but its term, vote and log."

@@ -43,7 +43,7 @@ func Refusal(r raftcore.Refusal, plain bool) string {
 
 // OpLine says what became of a client operation, in plain words where the
 // screen speaks them.
-func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Plain) }
+func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Plain()) }
 
 // OpLine says what became of a client operation, in a protocol's words:
 // "write k = v at A: done, rev 3".
