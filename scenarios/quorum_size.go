@@ -155,9 +155,9 @@ func tryNext(n int) string {
 	case n == 7:
 		return "Compare 6 members: how many can each lose?"
 	case n%2 == 0:
-		return fmt.Sprintf("Now try %d members: how many can each size lose before writes stop?", n-1)
+		return fmt.Sprintf("Now try %s: how many can each size lose before writes stop?", count(n-1, "member", "members"))
 	}
-	return fmt.Sprintf("Now try %d members: does one more member let the cluster lose one more?", n+1)
+	return fmt.Sprintf("Now try %s: does one more member let the cluster lose one more?", count(n+1, "member", "members"))
 }
 
 // quorumWriteSaid: the step's words say a write made with u members out of
