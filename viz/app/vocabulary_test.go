@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"raftlab/raftcore"
 	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
@@ -173,7 +174,42 @@ func hearFigure(t *testing.T, cat session.Catalog, s *scenarios.Scenario, w, h f
 	}
 	require.True(t, a.scen().Tracker().Done(), "the story did not end")
 	out.atRest(a, "at the end")
+	readerActs(a, &c, out)
 	return out
+}
+
+// readerActs does, once a figure's story is over, what a reader may do
+// with its machines (cut one off and bring it back, make one stop
+// waiting, write, crash the machine that leads and restart it, and the
+// keys that line timers up), and hears what the figure shows and says
+// after each.
+func readerActs(a *App, c *hostClock, out heard) {
+	leader := max(a.leader(), 0)
+	acts := []command.Intent{
+		command.Isolate{Node: 0}, command.Reconnect{Node: 0},
+		command.ActOnMachine{Node: 1, Verb: raftcore.DoTimeout}, command.ActOnMachine{Node: 1, Verb: raftcore.DoWrite},
+		command.ActOnMachine{Node: leader, Verb: raftcore.DoCrash}, command.ActOnMachine{Node: leader, Verb: raftcore.DoWrite},
+		command.ActOnMachine{Node: leader, Verb: raftcore.DoRestart},
+		command.RunCommand{Cmd: viz.CmdRestartLeader}, command.RunCommand{Cmd: viz.CmdSpreadTimers},
+		command.RunCommand{Cmd: viz.CmdAlignTimers}, command.RunCommand{Cmd: viz.CmdSplitVote},
+		command.RunCommand{Cmd: viz.CmdResumeAll}, command.RunCommand{Cmd: viz.CmdHeal},
+	}
+	for _, in := range acts {
+		when := fmt.Sprintf("after the reader's %T %+v", in, in)
+		_ = a.Do(in) // an act the figure refuses leaves a note, heard too
+		out.spoken(a, when)
+		out.addAll(frameTexts(a.Frame()), when)
+		out.snapshot(a, when)
+		for k := 0; k < 10; k++ {
+			if a.Paused() {
+				a.clock.SetPaused(false)
+			}
+			c.run(a, 100*time.Millisecond)
+			out.spoken(a, when)
+			out.addAll(frameTexts(a.Frame()), when)
+		}
+		out.atRest(a, when)
+	}
 }
 
 // withheld matches, whole and in any case, any of the words.

@@ -49,7 +49,7 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 			break
 		}
 		if m.Answer {
-			return opAnswered(cfg, *m.Op, false)
+			return opAnswered(cfg, *m.Op, LevelRaft)
 		}
 		return opAsks(cfg, *m.Op)
 	case timeline.MarkFault:
@@ -85,7 +85,7 @@ func (v Voice) MarkText(m timeline.Mark) string {
 		return name + ", in charge, committed up to entry " + Utoa(m.Index)
 	case timeline.MarkClient:
 		if m.Op != nil && m.Answer {
-			return opAnswered(*v.Cfg, *m.Op, true)
+			return opAnswered(*v.Cfg, *m.Op, v.Level)
 		}
 	case timeline.MarkFault:
 		if m.Action != nil {

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"strings"
 	"testing"
 
 	"raftlab/internal/linearize"
@@ -96,11 +97,14 @@ func TestRulesInPlainWords(t *testing.T) {
 // or elections say neither.
 func TestRefusalsReadAsTheTraceSaysThem(t *testing.T) {
 	for r := raftcore.RefusedNoLeader; r <= raftcore.RefusedCrashed; r++ {
-		if got := Refusal(r, false); got != r.String() {
+		if got := Refusal(r, LevelRaft); got != r.String() {
 			t.Errorf("refusal %d: %q, the trace says %q", r, got, r)
 		}
-		if got := Refusal(r, true); raftWords.MatchString(got) {
+		if got := Refusal(r, LevelInCharge); raftWords.MatchString(got) {
 			t.Errorf("refusal %d in plain words: %q", r, got)
+		}
+		if got := Refusal(r, LevelCopies); raftWords.MatchString(got) || strings.Contains(got, "in charge") {
+			t.Errorf("refusal %d before a machine is in charge: %q", r, got)
 		}
 	}
 }
