@@ -24,7 +24,7 @@ var contractDef = def{id: "contract",
 			Prompt:  "Watch the contract's five promises while the network splits and heals; compare raft, naive-copy and failover.",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 15000,
-			UI: UI{Focus: PanelContract, OpenMs: 1000, Panels: []Panel{PanelContract, PanelLogs, PanelClient}, Key: keyWeb},
+			UI: UI{Focus: PanelContract, OpenMs: 1000, Panels: []Panel{PanelContract, PanelLogs, PanelClient}, Key: keyWeb, Words: WordsContract},
 			Steps: []Step{
 				{Text: "A shared history makes five promises. Watch each one hold, bend or break while the network fails and mends.",
 					Claims: claims(fivePromises(), that("the network is whole", func(v *View) bool { return whole(v.W) }))},

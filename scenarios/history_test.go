@@ -283,7 +283,7 @@ func TestMajoritySplit32(t *testing.T) {
 				t.Fatalf("seed %d: committed index %d changed", seed, i)
 			}
 		}
-		if !strings.Contains(r.Final, "The 3-machine side committed 3 writes in term") || !strings.Contains(r.Final, "2-machine side's 2 writes never committed") {
+		if !strings.Contains(r.Final, "The 3-machine side committed 3 writes;") || !strings.Contains(r.Final, "2-machine side's 2 writes never committed") {
 			t.Fatalf("closing line: %q", r.Final)
 		}
 	}

@@ -52,7 +52,7 @@ var majority = def{id: "majority",
 			Prompt:  "Split five machines into groups of " + strings.Join(sizes, " and ") + ", write on every side, then heal.",
 			Base:    config(raft, abcde),
 			Script:  sc, UntilMs: 18000,
-			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelLogs, PanelClient, PanelContract}, Key: keyWeb, Highlight: []id{id(shape.lead)}},
+			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelLogs, PanelClient, PanelContract}, Key: keyWeb, Highlight: []id{id(shape.lead)}, Words: WordsInCharge},
 		}
 		// A cut link alone splits nothing: the step waits for the groups.
 		split := Step{Text: "The network is split. Each group hears only silence from the others.",
@@ -65,7 +65,7 @@ var majority = def{id: "majority",
 			Claims: claims(machines(5), that("the network is whole", func(v *View) bool { return whole(v.W) }))}, split}
 		if len(shape.groups[0]) >= 3 {
 			s.Steps = append(s.Steps,
-				Step{Text: "The group with a majority elected a leader and goes on committing.",
+				Step{Text: "The group with a majority put a machine in charge and goes on committing.",
 					When: func(v *View) bool {
 						ok, _ := v.splitOutcomes()
 						_, has := majorityLeader(v.W)
@@ -74,9 +74,9 @@ var majority = def{id: "majority",
 					Live: func(v *View) string {
 						l, _ := majorityLeader(v.W)
 						g, _ := majorityGroup(v.W)
-						return fmt.Sprintf("The group of %d elected %s for term %d and goes on committing.", len(g), name(v.W, l), v.W.Node(l).Term())
+						return fmt.Sprintf("The group of %d put %s in charge and goes on committing.", len(g), name(v.W, l))
 					},
-					Claims: claims(splitNow(), that("the majority group's leader committed a write", func(v *View) bool {
+					Claims: claims(splitNow(), that("the machine in charge of the majority group committed a write", func(v *View) bool {
 						ok, _ := v.splitOutcomes()
 						_, has := majorityLeader(v.W)
 						return has && ok > 0
@@ -94,7 +94,7 @@ var majority = def{id: "majority",
 			s.Expect = expectMajority
 		} else {
 			s.Steps = append(s.Steps,
-				Step{Text: "No group holds three of five: none can elect a leader, none can commit.", HoldMs: 3000,
+				Step{Text: "No group holds three of five: none can put a machine in charge, none can commit.", HoldMs: 3000,
 					When: func(v *View) bool {
 						ok, _ := v.splitOutcomes()
 						_, has := majorityGroup(v.W)
@@ -207,7 +207,7 @@ func finalMajority(v *View) string {
 	}
 	q := quorum(w.Size())
 	var b strings.Builder
-	bigSize, bigOK, term := 0, 0, uint64(0)
+	bigSize, bigOK := 0, 0
 	smallSize := 0
 	for _, op := range v.opsDuringSplit() {
 		g := len(op.Side)
@@ -215,14 +215,13 @@ func finalMajority(v *View) string {
 			bigSize = g
 			if isWrite(op) && op.Result == raftcore.OpOK {
 				bigOK++
-				term = w.Node(op.Node).TermAt(op.Index)
 			}
 		} else if g > smallSize {
 			smallSize = g
 		}
 	}
 	if bigSize > 0 {
-		fmt.Fprintf(&b, "The %d-machine side committed %s in term %d; ", bigSize, count(bigOK, "write", "writes"), term)
+		fmt.Fprintf(&b, "The %d-machine side committed %s; ", bigSize, count(bigOK, "write", "writes"))
 	} else {
 		fmt.Fprintf(&b, "No group had a majority, so nothing committed during the %s split; ", secs(v.splitLasted()))
 	}
@@ -276,7 +275,7 @@ func minorityNeverCommitted() claim {
 // a leader cut off in a small group may still believe it leads, but none
 // can be elected.
 func noneLeadsRunning() claim {
-	return that("no group could elect a leader", func(v *View) bool {
+	return that("no group could put a machine in charge", func(v *View) bool {
 		for _, rc := range v.h.roles {
 			if at, ok := v.W.LastSplit(); ok && rc.to == raftcore.RoleLeader && rc.atUs >= at {
 				return false

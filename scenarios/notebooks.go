@@ -33,7 +33,7 @@ var notebooks = def{id: "notebooks",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 15000,
 			UI: UI{Focus: PanelLogs, OpenMs: 800, Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: "orders/1", Highlight: []id{3},
-				Compare: compareWith(p, naive, raft)},
+				Compare: compareWith(p, naive, raft), Words: WordsContract},
 		}
 		delayed := func(v *View) bool {
 			at, ok := slowSince(v.W)
@@ -96,12 +96,12 @@ var notebooks = def{id: "notebooks",
 		s.Steps = []Step{
 			{Text: "The same three notebooks, now kept under raft. Predict first: when the delayed notebook is back, whose orders will survive, and what becomes of the rest? Then let one order reach only two of them.",
 				Claims: claims(machines(3), emptyLogs())},
-			{Text: "A copy was lost, but the leader saw the notebook lagging and sent the order again: all three match.",
+			{Text: "A copy was lost, but the notebook in charge saw the other lagging and sent the order again: all three match.",
 				When: func(v *View) bool {
 					return lostKind(v.h, raftcore.MsgApp) && logsEqual(v.W, nil) && v.W.Node(1).LastIndex() > 1
 				},
 				Claims: claims(sameHistories(nil), that("a copy was lost", func(v *View) bool { return lostKind(v.h, raftcore.MsgApp) }))},
-			{Text: "One notebook's messages are delayed. The others stopped hearing it and elected a new leader, while it kept recording.",
+			{Text: "One notebook's messages are delayed. The others stopped hearing it and put another in charge, while it kept recording.",
 				When: func(v *View) bool {
 					at, ok := slowSince(v.W)
 					return ok && electedSince(v.h, at) && delayed(v)
@@ -110,12 +110,12 @@ var notebooks = def{id: "notebooks",
 					at, _ := slowSince(v.W)
 					for _, rc := range v.h.roles {
 						if rc.to == raftcore.RoleLeader && rc.atUs >= at {
-							return fmt.Sprintf("Messages are delayed. The others stopped hearing the leader and elected %s for term %d, while everyone kept recording.", name(v.W, rc.node), rc.term)
+							return fmt.Sprintf("Messages are delayed. The others stopped hearing the notebook in charge and put %s in charge, while everyone kept recording.", name(v.W, rc.node))
 						}
 					}
 					return "Messages are delayed."
 				},
-				Claims: claims(slowLink(), that("a leader was elected during the delay", func(v *View) bool {
+				Claims: claims(slowLink(), that("a notebook was put in charge during the delay", func(v *View) bool {
 					at, ok := slowSince(v.W)
 					return ok && electedSince(v.h, at)
 				}))},

@@ -53,7 +53,7 @@ var quorumSize = def{id: "quorum-size",
 			Prompt:  "Pick 1 to 7 members, predict, then make one unreachable, then half; see when writes stop.",
 			Base:    config(raft, etcdNames(n)),
 			Script:  sc, UntilMs: last + 12500,
-			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb},
+			UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Words: WordsContract, HideRule: true},
 			Steps: []Step{{Text: intro, Claims: claims(machines(n), allActive(),
 				that("every member is reachable", func(v *View) bool { return whole(v.W) }))}},
 		}
@@ -155,9 +155,9 @@ func tryNext(n int) string {
 	case n == 7:
 		return "Compare 6 members: how many can each lose?"
 	case n%2 == 0:
-		return fmt.Sprintf("Now try %d members: how many can each size lose before writes stop?", n-1)
+		return fmt.Sprintf("Now try %s: how many can each size lose before writes stop?", count(n-1, "member", "members"))
 	}
-	return fmt.Sprintf("Now try %d members: does one more member let the cluster lose one more?", n+1)
+	return fmt.Sprintf("Now try %s: does one more member let the cluster lose one more?", count(n+1, "member", "members"))
 }
 
 // quorumWriteSaid: the step's words say a write made with u members out of

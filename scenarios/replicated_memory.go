@@ -22,7 +22,7 @@ var replicatedMemory = def{id: "replicated-memory", build: func(values) *Scenari
 		Prompt:  "Write a change, then write another while the network drops one delivery.",
 		Base:    config(naive, abc),
 		Script:  sc, UntilMs: 10000,
-		UI: UI{Focus: PanelQuestion, Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: keyWeb, Words: WordsPlain},
+		UI: UI{Focus: PanelQuestion, Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: keyWeb, Words: WordsCopies},
 		Steps: []Step{
 			{Text: "Three machines, each keeping its own copy of one memory, all empty so far. Write a change.",
 				Claims: claims(machines(3), emptyLogs())},

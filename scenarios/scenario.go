@@ -73,6 +73,20 @@ type Knob struct {
 	Label   string   // what the reader sees
 	Values  []string // allowed values, in the order offered
 	Default string
+	// Says is what the reader sees for each value, in the order of
+	// Values, where it is not the value itself (a figure that keeps
+	// Raft's name from the reader offers it in its own words).
+	Says []string
+}
+
+// Say is what the reader sees for one of the knob's values.
+func (k Knob) Say(value string) string {
+	for i, v := range k.Values {
+		if v == value && i < len(k.Says) && k.Says[i] != "" {
+			return k.Says[i]
+		}
+	}
+	return value
 }
 
 // Setting is a value chosen for a knob.
@@ -125,24 +139,100 @@ type UI struct {
 	// given (a leader already elected). It comes before the story's second
 	// step.
 	OpenMs float64
-	// Words is the vocabulary the screen speaks while the figure plays.
+	// Words is the rung of the book's ladder of words the figure speaks.
 	Words Words
+	// HideRule: the figure is an exercise that asks the reader to find
+	// when there is enough agreement to accept a write; it shows what
+	// happens (writes go on or stop) and never states the rule (a
+	// majority, so many of so many needed). The book stops one step
+	// before it.
+	HideRule bool
 }
 
-// Words is a vocabulary for what the screen says about machines and their
-// histories.
+// Words is a rung of the book's ladder of words: how much of Raft's
+// vocabulary a figure may speak, wherever it speaks (on the canvas, in its
+// story, to a screen reader), by where the book places it. The chapter
+// "One authoritative history" never shows Raft's mechanism: it speaks of
+// machines, copies and history, then of a machine in charge and of
+// groups, names Raft once after its contract, and leaves terms, votes,
+// candidates, heartbeats, elections and leases to the lesson. Its figures
+// climb the ladder with it; the lesson's figures and the free lab speak
+// Raft's own words.
 type Words uint8
 
 const (
-	// WordsRaft are Raft's own words: leader, follower, candidate, term
-	// and vote. The default: the free play and every figure from the point
-	// the book introduces Raft.
+	// WordsRaft are Raft's own words: leader, follower, candidate, term,
+	// vote, heartbeat, election and lease. The default: the free lab and
+	// the lesson's figures.
 	WordsRaft Words = iota
-	// WordsPlain are the words of the chapter before it introduces Raft:
-	// machines are active, silent or in charge, and their histories hold
-	// writes. No leaders, terms or votes, even when Raft runs underneath.
-	WordsPlain
+	// WordsContract are the chapter's words from its contract on: a
+	// machine in charge, groups, accepted and waiting writes, and Raft by
+	// name (the chapter names it there), but none of its mechanism.
+	WordsContract
+	// WordsInCharge are the chapter's words from "The Two Leaders" to its
+	// contract: a machine in charge (an authority), the others, groups;
+	// Raft is not named yet.
+	WordsInCharge
+	// WordsCopies are the chapter's words before "The Two Leaders":
+	// machines, their copies and histories, active, silent, accepted,
+	// waiting. No machine leads, follows or is in charge, even when Raft
+	// runs underneath: one that does is the machine that takes the writes.
+	// Nor does a majority decide: enough machines agree.
+	WordsCopies
 )
+
+// mechanism is Raft's mechanism, which the chapter keeps hidden: its
+// roles, terms, votes, heartbeats, elections and leases, and its options'
+// names.
+var mechanism = []string{
+	"leader", "leaders", "leadership", "follower", "followers",
+	"candidate", "candidates", "pre-candidate", "pre-candidates",
+	"term", "terms", "vote", "votes", "voted", "voting", "voter", "voters",
+	"pre-vote", "pre-votes", "prevote", "heartbeat", "heartbeats",
+	"election", "elections", "elect", "elects", "elected", "electing",
+	"lease", "leases", "checkquorum", "readindex",
+}
+
+// leading is what the chapter keeps until "The Two Leaders": one machine
+// deciding for the others, and a majority deciding.
+var leading = []string{
+	"majority", "majorities",
+	"lead", "leads", "leading", "follow", "follows", "followed", "following",
+	"in charge", "took charge", "take charge", "takes charge", "authority", "authorities",
+	"take over", "takes over", "took over", "taking over",
+}
+
+// Withheld lists the words and phrases a figure on this rung never says
+// (matched whole, in any case): none for Raft's own words.
+func (w Words) Withheld() []string {
+	var out []string
+	if w == WordsRaft {
+		return out
+	}
+	out = append(out, mechanism...)
+	if w >= WordsInCharge {
+		out = append(out, "raft")
+	}
+	if w >= WordsCopies {
+		out = append(out, leading...)
+	}
+	return out
+}
+
+// ruleWords are what a figure that withholds the rule of enough agreement
+// (UI.HideRule) never says: the rule's name and its arithmetic.
+var ruleWords = []string{"majority", "majorities", "more than half", "needed", "quorum", "quorums"}
+
+// Withheld lists the words and phrases the figure never says, anywhere it
+// speaks, but in its title (the book's own heading): its rung's, and the
+// rule's where it hides the rule.
+func (u UI) Withheld() []string {
+	out := u.Words.Withheld()
+	if u.HideRule {
+		out = append(out, ruleWords...)
+	}
+	return out
+}
 
 // Result is what an autoplay run produced.
 type Result struct {

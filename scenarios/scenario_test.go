@@ -3,6 +3,7 @@ package scenarios
 import (
 	"encoding/json"
 	"flag"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -288,21 +289,92 @@ func TestRunIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestPlainWordsBeforeRaft: the chapter introduces Raft with two-leaders,
-// after its failures. Every figure before that one speaks the chapter's
-// plain words, whatever protocol runs underneath; the rest speak Raft's.
-func TestPlainWordsBeforeRaft(t *testing.T) {
-	before := true
+// TestTheChapterClimbsTheLadderOfWords: the chapter "One authoritative
+// history" speaks of copies until "The Two Leaders", of a machine in
+// charge from there, and names Raft only from its contract on; it never
+// speaks Raft's mechanism, which the lesson's figures do. Only the quorum
+// exercise hides the rule of enough agreement.
+func TestTheChapterClimbsTheLadderOfWords(t *testing.T) {
+	rung := WordsCopies
 	for _, s := range everyVariant(t) {
-		if s.ID == "two-leaders" {
-			before = false
+		switch s.ID {
+		case "two-leaders":
+			rung = WordsInCharge
+		case "contract":
+			rung = WordsContract
 		}
-		want := WordsRaft
-		if before {
-			want = WordsPlain
+		want := rung
+		if s.Chapter != chapterHistory {
+			want = WordsRaft
 		}
 		if s.UI.Words != want {
 			t.Errorf("%s: words %d, want %d", label(s), s.UI.Words, want)
+		}
+		if s.UI.HideRule != (s.ID == "quorum-size") {
+			t.Errorf("%s: hides the rule: %v", label(s), s.UI.HideRule)
+		}
+	}
+}
+
+// TestEachRungWithholdsWhatTheOneAboveWithholds: climbing the ladder only
+// ever adds words; the chapter's rungs all withhold Raft's mechanism, and
+// only the rungs before its contract withhold Raft's name.
+func TestEachRungWithholdsWhatTheOneAboveWithholds(t *testing.T) {
+	has := func(w Words, word string) bool {
+		for _, x := range w.Withheld() {
+			if x == word {
+				return true
+			}
+		}
+		return false
+	}
+	for w := WordsContract; w <= WordsCopies; w++ {
+		for _, word := range (w - 1).Withheld() {
+			if !has(w, word) {
+				t.Errorf("rung %d says %q, which rung %d above it withholds", w, word, w-1)
+			}
+		}
+		for _, word := range []string{"term", "vote", "candidate", "heartbeat", "election", "lease", "leader", "follower"} {
+			if !has(w, word) {
+				t.Errorf("rung %d says %q", w, word)
+			}
+		}
+	}
+	if len(WordsRaft.Withheld()) != 0 || has(WordsContract, "raft") || !has(WordsInCharge, "raft") ||
+		has(WordsInCharge, "in charge") || !has(WordsCopies, "in charge") || !has(WordsCopies, "leads") {
+		t.Error("the rungs do not withhold what the chapter keeps for later")
+	}
+	ui := UI{Words: WordsContract, HideRule: true}
+	if got := ui.Withheld(); len(got) == len(WordsContract.Withheld()) {
+		t.Errorf("a figure that hides the rule withholds only its rung's words: %v", got)
+	}
+}
+
+// TestChapterFiguresWriteTheirRungsWords: every word a chapter figure
+// writes in advance (its prompt, each step's words before the world fills
+// them in, its knobs' labels and choices) keeps to its rung of the ladder;
+// the app's test plays each figure and hears the rest.
+func TestChapterFiguresWriteTheirRungsWords(t *testing.T) {
+	for _, s := range everyVariant(t) {
+		withheld := s.UI.Withheld()
+		if len(withheld) == 0 {
+			continue
+		}
+		re := regexp.MustCompile(`(?i)\b(` + strings.Join(withheld, "|") + `)\b`)
+		texts := []string{s.Prompt}
+		for _, st := range s.Steps {
+			texts = append(texts, st.Text)
+		}
+		for _, k := range s.Knobs {
+			texts = append(texts, k.Label)
+			for _, v := range k.Values {
+				texts = append(texts, k.Say(v))
+			}
+		}
+		for _, text := range texts {
+			if m := re.FindString(text); m != "" {
+				t.Errorf("%s says %q: %q", label(s), m, text)
+			}
 		}
 	}
 }

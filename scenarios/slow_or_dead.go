@@ -32,28 +32,30 @@ var slowOrDead = def{id: "slow-or-dead",
 		sc.at(9000, act(wake, 3))
 		cfg := config(raft, abc)
 		// The client sending to C keeps waiting until after C wakes, so the
-		// machine that was in charge gets to handle it; five seconds of
-		// silence leave room for the others to settle on who takes over.
+		// machine that took the writes gets to handle it; five seconds of
+		// silence leave room for the others to settle on who takes them now.
+		// The figure comes before the chapter speaks of a machine in charge
+		// (WordsCopies): Raft's leader is the machine that takes the writes.
 		cfg.ClientTimeoutMs = 6000
-		inCharge := func(v *View) id { l, _ := topLeader(v.W); return l }
+		takesWrites := func(v *View) id { l, _ := topLeader(v.W); return l }
 		s := &Scenario{
 			Title:   "The machine that was only slow",
 			Chapter: chapterHistory,
 			Prompt:  "Make C silent, paused (only slow) or crashed (dead), and see whether A and B can tell which.",
 			Base:    cfg,
 			Script:  sc, UntilMs: 16000,
-			UI: UI{Focus: PanelClient, Panels: []Panel{PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}, Words: WordsPlain},
+			UI: UI{Focus: PanelClient, Panels: []Panel{PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}, Words: WordsCopies},
 			Steps: []Step{
-				{Text: "Three active machines keep one history. Wait until one of them is in charge of the writes.",
+				{Text: "Three active machines keep one history. Wait until one of them takes the writes, for the others to copy.",
 					Claims: claims(machines(3), allActive())},
-				{Text: "C is in charge: it orders the writes, and A and B copy them. Make C silent: pause it (only slow) or crash it (dead).",
+				{Text: "C takes the writes, and A and B copy them. Make C silent: pause it (only slow) or crash it (dead).",
 					When: func(v *View) bool { _, ok := topLeader(v.W); return ok && len(authorities(v.W)) == 1 },
 					Live: func(v *View) string {
-						l := inCharge(v)
-						return fmt.Sprintf("%s is in charge: it orders the writes, and %s copy them. Make %s silent: pause it (only slow) or crash it (dead).",
+						l := takesWrites(v)
+						return fmt.Sprintf("%s takes the writes, and %s copy them. Make %s silent: pause it (only slow) or crash it (dead).",
 							name(v.W, l), others(v.W, l), name(v.W, l))
 					},
-					Claims: claims(allActive(), leadsAlone(inCharge))},
+					Claims: claims(allActive(), leadsAlone(takesWrites))},
 				{Text: "C went silent. From A and B a pause and a crash look exactly alike: its messages stop.",
 					When: func(v *View) bool { _, ok := silenced(v.W); return ok && silent(v.W, mustSilenced(v.W)) },
 					Live: func(v *View) string {
@@ -61,7 +63,7 @@ var slowOrDead = def{id: "slow-or-dead",
 						return fmt.Sprintf("%s went silent. From %s a pause and a crash look exactly alike: its messages stop.", name(v.W, x), others(v.W, x))
 					},
 					Claims: claims(silentNow(theSilenced))},
-				{Text: "The others gave up waiting and put another machine in charge, still unable to tell whether the silent one is slow or dead.",
+				{Text: "The others gave up waiting, and another machine takes the writes now; still neither can tell whether the silent one is slow or dead.",
 					When: func(v *View) bool {
 						x, ok := silenced(v.W)
 						l, has := topLeader(v.W)
@@ -69,11 +71,11 @@ var slowOrDead = def{id: "slow-or-dead",
 					},
 					Live: func(v *View) string {
 						x := mustSilenced(v.W)
-						return fmt.Sprintf("%s gave up waiting: %s is in charge now. Neither can tell whether %s is slow or dead.",
-							others(v.W, x), name(v.W, inCharge(v)), name(v.W, x))
+						return fmt.Sprintf("%s gave up waiting: %s takes the writes now. Neither can tell whether %s is slow or dead.",
+							others(v.W, x), name(v.W, takesWrites(v)), name(v.W, x))
 					},
-					Claims: claims(silentNow(theSilenced), leadsAlone(inCharge),
-						that("someone other than the silent machine took over", func(v *View) bool { return inCharge(v) != mustSilenced(v.W) }))},
+					Claims: claims(silentNow(theSilenced), leadsAlone(takesWrites),
+						that("someone other than the silent machine takes the writes", func(v *View) bool { return takesWrites(v) != mustSilenced(v.W) }))},
 			},
 			Expect: func(w *raftcore.World) error { return expectSlowOrDead(w, pause) },
 			final:  func(v *View) string { return finalSlowOrDead(v, pause) },
@@ -99,11 +101,11 @@ var slowOrDead = def{id: "slow-or-dead",
 						return fmt.Sprintf("%s resumes and works through everything that queued up while it was paused, starting from what it believed before.", name(v.W, x))
 					},
 					Claims: claims(activeNow(theSilenced))},
-				Step{Text: "It still thought it was in charge, and acted on it: it put a client's write into its history.",
+				Step{Text: "It still thought it took the writes, and acted on it: it put a client's write into its history.",
 					When: func(v *View) bool { _, ok := staleBy(v); return ok },
 					Live: func(v *View) string {
 						st, _ := staleBy(v)
-						return fmt.Sprintf("%s still thought it was in charge, and acted on it: it put a client's write at index %d, though another machine had taken over while it slept.",
+						return fmt.Sprintf("%s still thought it took the writes, and acted on it: it put a client's write at index %d, though another machine had begun taking them while it slept.",
 							name(v.W, st.node), st.index)
 					},
 					Claims: claims(activeNow(theSilenced), roleIs(theSilenced, raftcore.RoleLeader),
@@ -111,11 +113,11 @@ var slowOrDead = def{id: "slow-or-dead",
 							st, ok := staleBy(v)
 							return ok && staleEntryKept(v.W, st)
 						}),
-						that("another machine took over while it slept", func(v *View) bool {
+						that("another machine began taking the writes while it slept", func(v *View) bool {
 							l, ok := topLeader(v.W)
 							return ok && l != mustSilenced(v.W)
 						}))},
-				Step{Text: "It learned who was in charge now and followed. Its write was taken out of its history, and the client got no answer: nothing it did on old beliefs survived.",
+				Step{Text: "It learned which machine takes the writes now, and copies it. Its write was taken out of its history, and the client got no answer: nothing it did on old beliefs survived.",
 					When: func(v *View) bool {
 						st, ok := staleBy(v)
 						op, sent := staleWrite(v)
@@ -123,8 +125,8 @@ var slowOrDead = def{id: "slow-or-dead",
 					},
 					Live: func(v *View) string {
 						x := mustSilenced(v.W)
-						return fmt.Sprintf("%s learned that %s is in charge now and followed. Its write was taken out of its history, and the client got no answer: nothing it did on old beliefs survived.",
-							name(v.W, x), name(v.W, inCharge(v)))
+						return fmt.Sprintf("%s learned that %s takes the writes now, and copies it. Its write was taken out of its history, and the client got no answer: nothing it did on old beliefs survived.",
+							name(v.W, x), name(v.W, takesWrites(v)))
 					},
 					Claims: claims(activeNow(theSilenced), roleIs(theSilenced, raftcore.RoleFollower), sameHistories(nil),
 						that("the write made on the old belief is gone", func(v *View) bool { st, ok := staleBy(v); return ok && !staleEntryKept(v.W, st) }),
@@ -287,14 +289,14 @@ func finalSlowOrDead(v *View, pause bool) string {
 	}
 	for _, rc := range v.h.roles {
 		if rc.to == raftcore.RoleLeader && rc.node != x && rc.atUs > at {
-			fmt.Fprintf(&b, "; %s later %s took charge", secs(rc.atUs-at), name(w, rc.node))
+			fmt.Fprintf(&b, "; %s later %s began taking the writes", secs(rc.atUs-at), name(w, rc.node))
 			break
 		}
 	}
 	b.WriteString(". ")
 	ws := writesTo(w, x, at)
 	if st, ok := staleBy(v); ok {
-		fmt.Fprintf(&b, "On waking, %s still acted as if in charge and took a write at index %d, which was then taken out", name(w, x), st.index)
+		fmt.Fprintf(&b, "On waking, %s still acted as if it took the writes and put one at index %d, which was then taken out", name(w, x), st.index)
 		if len(ws) > 0 && ws[0].Done() {
 			fmt.Fprintf(&b, "; its client's write %s", outcome(ws[0]))
 		}

@@ -22,7 +22,7 @@ var threeAnswers = def{id: "three-answers", build: func(values) *Scenario {
 		Prompt:  "Write deployments/web on A, lose its copy to C, then ask every machine whether it exists.",
 		Base:    config(naive, abc),
 		Script:  sc, UntilMs: 10000,
-		UI: UI{Focus: PanelQuestion, Panels: []Panel{PanelQuestion, PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}, Words: WordsPlain},
+		UI: UI{Focus: PanelQuestion, Panels: []Panel{PanelQuestion, PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{3}, Words: WordsCopies},
 		Steps: []Step{
 			{Text: "Three machines start empty; each keeps its own copy of history. Write deployments/web on one of them, and let the network lose one copy.",
 				Claims: claims(machines(3), emptyLogs(), allActive())},

@@ -10,8 +10,12 @@ import (
 
 // The figure two-leaders, from "One authoritative history".
 
+// The chapter shows it before it names Raft or speaks of a majority
+// (WordsInCharge): its raft variant says, in the chapter's words, that a
+// machine takes charge only when enough others agree, so that only one
+// can be in charge at a time; its knob says so too.
 var twoLeaders = def{id: "two-leaders",
-	knobs: []Knob{protocolKnob(failover, raft)},
+	knobs: []Knob{takingCharge},
 	build: func(k values) *Scenario {
 		p := raftcore.Protocol(k.get("protocol"))
 		sc := silenceA(p)
@@ -28,9 +32,9 @@ var twoLeaders = def{id: "two-leaders",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 13000,
 			UI: UI{Focus: PanelClient, OpenMs: openMs, Panels: []Panel{PanelLogs, PanelRoles, PanelContract, PanelClient}, Key: keyWeb, Highlight: []id{1},
-				Compare: compareWith(p, failover, raft)},
+				Compare: compareWith(p, failover, raft), Words: WordsInCharge},
 		}
-		cutOff := Step{Text: "The leader can no longer reach the others. They cannot tell whether it failed or the network did.",
+		cutOff := Step{Text: "The machine in charge can no longer reach the others. They cannot tell whether it failed or the network did.",
 			When: func(v *View) bool { _, ok := cutOffLeader(v.W); return ok },
 			Live: func(v *View) string {
 				x, _ := cutOffLeader(v.W)
@@ -38,12 +42,12 @@ var twoLeaders = def{id: "two-leaders",
 			},
 			Claims: claims(splitNow(), that("the machine in charge is cut off", func(v *View) bool { _, ok := cutOffLeader(v.W); return ok }))}
 		if p == failover {
-			s.Prompt = "A alone orders every write. Silence it, write on both sides, then heal; then try the same under raft."
+			s.Prompt = "A alone orders every write. Silence it, write on both sides, then heal; then try taking charge by agreement."
 			s.Steps = []Step{
 				{Text: "A is the only authority: it orders every write, and B and C copy what it orders. Silence A.",
 					Claims: claims(machines(3), leadsAlone(node(1)))},
 				cutOff,
-				{Text: "A follower stopped hearing the authority and made itself the authority. The old one never stepped down: there are two.",
+				{Text: "A machine stopped hearing the authority and made itself the authority. The old one never stepped down: there are two.",
 					When: func(v *View) bool { return len(authorities(v.W)) >= 2 },
 					Live: func(v *View) string {
 						a := authorities(v.W)
@@ -82,38 +86,43 @@ var twoLeaders = def{id: "two-leaders",
 			}
 			return s
 		}
-		s.Prompt = "The same silence under raft: terms and majority votes allow one leader per term."
+		s.Prompt = "The same silence, where a machine takes charge only when enough others agree: only one can be in charge at a time."
 		s.Steps = []Step{
-			{Text: "The same three machines under raft, where a machine leads only if a majority votes for it in a numbered term. Wait for an election.",
+			{Text: "The same three machines, but now a machine takes charge only when enough of the others agree to it, so only one can be in charge at a time. Wait for one to take charge.",
 				Claims: claims(machines(3), noneLeads())},
-			{Text: "A won term 1; B and C follow. Silence A.",
+			{Text: "A is in charge; B and C follow it. Silence A.",
 				When:   func(v *View) bool { l, ok := topLeader(v.W); return ok && l == 1 && logsEqual(v.W, nil) },
-				Claims: claims(leadsAlone(node(1)), that("A leads term 1", func(v *View) bool { return v.W.Node(1).Term() == 1 }))},
+				Claims: claims(leadsAlone(node(1)), that("A was the first put in charge", func(v *View) bool { return v.W.Node(1).Term() == 1 }))},
 			cutOff,
-			{Text: "The majority elected a new leader in a higher term. The isolated machine could not: one vote is no majority.",
+			{Text: "The others agreed to put one of them in charge. The machine cut off could not: there is no one to agree with it.",
 				When: func(v *View) bool { _, ok := majorityLeader(v.W); return ok && !whole(v.W) },
 				Live: func(v *View) string {
 					l, _ := majorityLeader(v.W)
 					g, _ := majorityGroup(v.W)
-					return fmt.Sprintf("%s elected %s to lead term %d with %d of %d votes. The machines cut off could not win: too few votes.",
-						names(v.W, g), name(v.W, l), v.W.Node(l).Term(), len(g), v.W.Size())
+					out := fmt.Sprintf("%s agreed to put %s in charge. ", names(v.W, g), name(v.W, l))
+					for _, a := range authorities(v.W) {
+						if !contains(g, a) {
+							return out + fmt.Sprintf("%s still believes it is in charge, but with no one to agree with it, it can have nothing accepted.", name(v.W, a))
+						}
+					}
+					return out + "The machine cut off could not take charge: there is no one to agree with it."
 				},
-				Claims: claims(splitNow(), that("a leader of a higher term leads the majority side", func(v *View) bool { _, ok := majorityLeader(v.W); return ok }))},
-			{Text: "Only the side with a majority committed its write; the other side's write never committed.",
+				Claims: claims(splitNow(), that("the side able to agree put a machine in charge after the one cut off", func(v *View) bool { _, ok := majorityLeader(v.W); return ok }))},
+			{Text: "Only the larger side had its write accepted; the write on the side cut off was never accepted.",
 				When: func(v *View) bool {
 					ok, bad := v.splitOutcomes()
 					return ok > 0 && bad > 0
 				},
-				Claims: claims(that("a majority-side write committed and a minority-side write failed", func(v *View) bool {
+				Claims: claims(that("a write on the larger side committed and one on the side cut off failed", func(v *View) bool {
 					ok, bad := v.splitOutcomes()
 					return ok > 0 && bad > 0
 				}))},
-			{Text: "After the heal, the isolated machine took the new term's history and its uncommitted write was replaced. One leader per term, one history.",
+			{Text: "After the heal, the machine cut off took the history of the one in charge now, and its write that was never accepted was replaced. One machine in charge at a time, one history.",
 				When: func(v *View) bool {
 					return v.healedAfterSplit() && logsEqual(v.W, nil) && v.minorityWritesGone()
 				},
 				Claims: claims(healed(), sameHistories(nil), that("the minority's write is in no log", func(v *View) bool { return v.minorityWritesGone() }),
-					that("no term had two leaders", func(v *View) bool { return oneLeaderPerTerm(v) == nil }))},
+					that("no two machines were put in charge at once", func(v *View) bool { return oneLeaderPerTerm(v) == nil }))},
 		}
 		s.Expect = func(w *raftcore.World) error {
 			v := &View{W: w, h: scan(w)}
@@ -143,21 +152,33 @@ var twoLeaders = def{id: "two-leaders",
 				if first == 0 {
 					first = rc.term
 				} else if rc.term > first {
-					fmt.Fprintf(&b, "%s won term %d at %s. ", name(w, rc.node), rc.term, secs(rc.atUs))
+					fmt.Fprintf(&b, "%s took charge at %s. ", name(w, rc.node), secs(rc.atUs))
 					break
 				}
 			}
 			for _, op := range v.minorityWrites() {
-				fmt.Fprintf(&b, "The write sent to %s during the split %s and never committed. ", name(w, op.Node), outcome(op))
+				fmt.Fprintf(&b, "The write sent to %s during the split %s and was never accepted. ", name(w, op.Node), outcome(op))
 			}
 			b.WriteString(logGroupsLine(w))
 			if oneLeaderPerTerm(v) == nil {
-				fmt.Fprintf(&b, " In %s, no term had two leaders.", count(int(v.h.topLeader), "term", "terms"))
+				took := 0
+				for _, rc := range v.h.roles {
+					if rc.to == raftcore.RoleLeader {
+						took++
+					}
+				}
+				fmt.Fprintf(&b, " A machine took charge %s, each time with enough others agreeing: only one at a time could have writes accepted.",
+					count(took, "time", "times"))
 			}
 			return b.String()
 		}
 		return s
 	}}
+
+// takingCharge is two-leaders' knob, in the chapter's words: a machine
+// takes charge on silence (the failover) or by agreement (raft).
+var takingCharge = Knob{Name: "protocol", Label: "Taking charge", Values: []string{string(failover), string(raft)},
+	Default: string(failover), Says: []string{"on silence", "by agreement"}}
 
 // silenceA is the start two figures share: A leads (the designated
 // authority, or made leader under raft), a write commits, then A is cut off

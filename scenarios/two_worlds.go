@@ -25,7 +25,7 @@ var twoWorlds = def{id: "two-worlds", build: func(values) *Scenario {
 		Prompt:  "Split A and B from C, keep writing on both sides, then heal the network.",
 		Base:    config(naive, abc),
 		Script:  sc, UntilMs: 12000,
-		UI: UI{Focus: PanelContract, Panels: []Panel{PanelLogs, PanelContract, PanelChecker}, Key: keyWeb, Words: WordsPlain},
+		UI: UI{Focus: PanelContract, Panels: []Panel{PanelLogs, PanelContract, PanelChecker}, Key: keyWeb, Words: WordsCopies},
 		Steps: []Step{
 			{Text: "Three machines copy one memory to each other over a whole network. Split A and B from C.",
 				Claims: claims(machines(3), that("the network is whole", func(v *View) bool { return whole(v.W) }))},

@@ -50,7 +50,7 @@ var versionedTruth = def{id: "versioned-truth",
 			Base:    config(raft, etcdNames(3)),
 			Script:  sc, UntilMs: 10000,
 			UI: UI{Focus: PanelClient, OpenMs: 600, Panels: []Panel{PanelClient, PanelContract, PanelChecker, PanelLogs},
-				Key: keyWeb, Highlight: []id{2, 3}},
+				Key: keyWeb, Highlight: []id{2, 3}, Words: WordsContract},
 			Steps: []Step{
 				{Text: "Two controllers will look after one object, " + keyWeb + ": a scaler adds a replica, a deployer rolls out image web:2. Each reads the object, thinks, and writes back what it decided.",
 					Claims: claims(machines(3), that("the network is whole and no rule is broken", func(v *View) bool {

@@ -40,7 +40,7 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Note(*a.cfg(), x))
+	a.note(a.voice().Note(x))
 	return nil
 }
 
@@ -64,7 +64,7 @@ func (a *App) actOnLink(in command.ActOnLink) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Note(*a.cfg(), x))
+	a.note(a.voice().Note(x))
 	return nil
 }
 
@@ -201,7 +201,7 @@ func (a *App) moveToZone(i, z int) error {
 	if x.Do == raftcore.DoHeal {
 		a.note(words.NetworkWhole)
 	} else {
-		a.note(words.Action(*a.cfg(), x))
+		a.note(a.voice().Action(x))
 	}
 	return nil
 }
@@ -237,6 +237,6 @@ func (a *App) actOnZone(in command.ActOnZone) error {
 	if err := a.act(x); err != nil {
 		return err
 	}
-	a.note(words.Note(*a.cfg(), x))
+	a.note(a.voice().Note(x))
 	return nil
 }

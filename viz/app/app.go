@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"raftlab/raftcore"
-	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app/clock"
 	"raftlab/viz/app/command"
@@ -124,17 +123,15 @@ type pointerState struct {
 	moved    bool
 }
 
-// plain reports whether the screen speaks the plain words of a figure
-// shown before the book introduces Raft (scenarios.WordsPlain): machines
-// are active, silent or in charge, their histories hold writes, and there
-// are no leaders, terms or votes, even when Raft runs underneath.
-func (a *App) plain() bool {
-	return a.scen() != nil && a.scen().Spec().UI.Words == scenarios.WordsPlain
-}
+// plain reports whether the screen keeps Raft's mechanism from the
+// reader (scene.Parts.Plain).
+func (a *App) plain() bool { return a.voice().Plain() }
 
-// voice is how the screen speaks of the world shown, to the reader's hand.
+// voice is how the screen speaks of the world shown, to the reader's hand
+// (scene.Parts.Voice).
 func (a *App) voice() words.Voice {
-	return words.Voice{Cfg: a.cfg(), Plain: a.plain(), Touch: a.stage.Touch()}
+	p := a.parts()
+	return p.Voice()
 }
 
 // figure reports whether the app shows an embedded figure.

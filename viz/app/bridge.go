@@ -59,17 +59,17 @@ type Snapshot struct {
 }
 
 // ClauseState is a promise of the contract in a snapshot: its situation
-// and facts, and its title and why in the words of the protocol.
+// and facts, and its title and why in the words on screen.
 type ClauseState struct {
 	raftcore.Clause
 	Title string `json:"title"`
 	Text  string `json:"text"`
 }
 
-func clauseStates(cfg raftcore.Config, cs []raftcore.Clause) []ClauseState {
+func clauseStates(v words.Voice, cs []raftcore.Clause) []ClauseState {
 	out := make([]ClauseState, len(cs))
 	for i, cl := range cs {
-		out[i] = ClauseState{Clause: cl, Title: words.ClauseTitle(cl.ID), Text: words.ClauseText(cfg, cl)}
+		out[i] = ClauseState{Clause: cl, Title: words.ClauseTitle(cl.ID), Text: v.ClauseText(cl)}
 	}
 	return out
 }
@@ -205,14 +205,14 @@ func (a *App) State() Snapshot {
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
 		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
-		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: clauseStates(*a.cfg(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
+		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: clauseStates(a.voice(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: nonNil(w.Actions()),
 		Leader: a.leader() + 1, Scenario: a.scenarioState(), Machines: a.machinesState(), Links: a.linksState(),
 		InFlight: a.flightState(f), Screen: a.screenState(f),
 	}
 	s.Layout, s.Sides = a.layoutState()
 	for _, m := range a.session.Marks() {
-		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: words.MarkText(*a.cfg(), m)})
+		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: a.voice().MarkText(m)})
 	}
 	return s
 }

@@ -44,9 +44,29 @@ func (a *App) Describe() string {
 	if l := a.leader(); l >= 0 {
 		sc.Leader, sc.Term = nodeID(l), w.Node(nodeID(l)).Term()
 	}
+	for _, id := range a.actingLeaders() {
+		if id != sc.Leader {
+			sc.Believers = append(sc.Believers, words.Believer{Node: id, Term: w.Node(id).Term()})
+		}
+	}
 	a.describeNetwork(&sc)
 	a.describeCommit(&sc)
 	return a.voice().Describe(sc)
+}
+
+// actingLeaders are the running machines that act as leader: the leader
+// and any old one that has not heard of it yet; the failover's
+// authorities.
+func (a *App) actingLeaders() []raftcore.NodeID {
+	w := a.World()
+	var out []raftcore.NodeID
+	for i := 0; i < w.Size(); i++ {
+		id := nodeID(i)
+		if w.Status(id) == raftcore.StatusUp && w.Node(id).Role() == raftcore.RoleLeader {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // describeNetwork tells sc how the network is split: the sides of a
@@ -119,12 +139,24 @@ func (a *App) describeEffects() {
 	if leader >= 0 {
 		term = w.Node(nodeID(leader)).Term()
 	}
-	if leader != wt.Leader || term != wt.Term {
+	if a.cfg().Protocol == raftcore.ProtocolFailover {
+		// Authorities do not take turns: a second one does not replace
+		// the first, so the set is told, not the first.
+		acting := a.actingLeaders()
+		var mask uint64
+		for _, id := range acting {
+			mask |= 1 << uint(id)
+		}
+		if mask != wt.Acting {
+			announce(a.voice().AuthoritiesNow(acting))
+			wt.Acting = mask
+		}
+	} else if leader != wt.Leader || term != wt.Term {
 		switch {
 		case leader >= 0:
 			announce(a.voice().NowLeads(a.cfg().Name(nodeID(leader)), term))
 		case wt.Leader >= 0:
-			announce(words.NoLeader)
+			announce(a.voice().NoLeader())
 		}
 		wt.Leader, wt.Term = leader, term
 	}

@@ -337,6 +337,11 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	assert.Equal(t, a.World().TraceHash(), b.World().TraceHash(), "the lab opens another run")
 	assert.Equal(t, a.scen().Tracker().Step(), b.scen().Tracker().Step(), "the lab's story stands elsewhere")
 	assert.True(t, b.Paused())
+	// The figure speaks the chapter's words; the lab is where the reader
+	// meets Raft's own.
+	assert.True(t, a.plain(), "the figure speaks Raft's words")
+	assert.False(t, b.plain(), "the lab keeps Raft's words from the reader")
+	assert.Contains(t, b.Describe(), "(term ", "the lab's description does not speak of terms")
 }
 
 // TestFigureLabLinkKeepsTheSpeed: the full lab plays at the figure's

@@ -107,7 +107,7 @@ func TestScenarioPanelKnobsAndTakeOver(t *testing.T) {
 	if a.State().Scenario.Autoplay {
 		t.Error("acting did not stop the autoplay")
 	}
-	if !strings.Contains(a.State().Banner, "took over") {
+	if !strings.Contains(a.State().Banner, "no longer plays itself") {
 		t.Errorf("the banner says %q", a.State().Banner)
 	}
 }

@@ -87,7 +87,7 @@ func (a *App) spread(ts []runningTimer) ([]raftcore.Action, []runningTimer) {
 
 // together says what follows when two timers run out at once.
 func (a *App) together(x, y int, in int64) string {
-	return words.Together(*a.cfg(), a.cfg().Name(nodeID(x)), a.cfg().Name(nodeID(y)), in)
+	return a.voice().Together(a.cfg().Name(nodeID(x)), a.cfg().Name(nodeID(y)), in)
 }
 
 // noTimers says why there is no timer to act on and reports whether that
@@ -97,11 +97,11 @@ func (a *App) noTimers(ts []runningTimer, lead int, want int) bool {
 	case len(ts) >= want:
 		return false
 	case len(ts) == 0 && lead >= 0:
-		a.note(words.LeaderKeepsTimers(a.cfg().Name(nodeID(lead))))
+		a.note(a.voice().LeaderKeepsTimers(a.cfg().Name(nodeID(lead))))
 	case len(ts) == 0:
-		a.note(words.NoTimer)
+		a.note(a.voice().NoTimer())
 	default:
-		a.note(words.OnlyTimer(a.cfg().Name(nodeID(ts[0].i))))
+		a.note(a.voice().OnlyTimer(a.cfg().Name(nodeID(ts[0].i))))
 	}
 	return true
 }
@@ -153,7 +153,7 @@ func (a *App) alignTimers() error {
 // run out later, so the two stand alone against each other.
 func (a *App) splitVote() error {
 	if a.cfg().Protocol != raftcore.ProtocolRaft {
-		a.note(words.SplitNeedsRaft)
+		a.note(a.voice().SplitNeedsRaft())
 		return nil
 	}
 	var crashed string

@@ -34,6 +34,41 @@ func Action(cfg raftcore.Config, a raftcore.Action) string {
 	return Capital(actionWords(cfg, a))
 }
 
+// Action says what an action did, as Action does, in the screen's words:
+// where Raft's mechanism is kept from the reader, a timer made to run out
+// is a machine made to stop waiting.
+func (v Voice) Action(a raftcore.Action) string {
+	if s, ok := v.plainAction(a); ok {
+		return Capital(s)
+	}
+	return Action(*v.Cfg, a)
+}
+
+// Note is what an action did, as a note, in the screen's words.
+func (v Voice) Note(a raftcore.Action) string { return v.Action(a) + "." }
+
+// plainAction says what an action on a machine's timers did, in the
+// chapter's words, where the screen speaks them; ok is false for any
+// other action, which has no words of Raft's.
+func (v Voice) plainAction(a raftcore.Action) (string, bool) {
+	if !v.Plain() {
+		return "", false
+	}
+	who := v.Cfg.Name(raftcore.NodeID(a.Node))
+	switch a.Do {
+	case raftcore.DoTimeout:
+		if !v.InCharge() {
+			return who + " was made to stop waiting", true
+		}
+		return who + " was made to stop waiting and take over", true
+	case raftcore.DoTimer:
+		return fmt.Sprintf("%s was set to stop waiting in %g ms", who, a.Ms), true
+	case raftcore.DoHeartbeat:
+		return who + " was made to tell the others it is still there", true
+	}
+	return "", false
+}
+
 // actionWords describes a fault or network change in plain words, as the
 // timeline's marks do (for example "network split into A B | C").
 func actionWords(cfg raftcore.Config, a raftcore.Action) string {

@@ -31,17 +31,26 @@ func ClauseTitle(id string) string {
 // ClauseText says why a clause stands as it does, in plain words where
 // the screen speaks them.
 func (v Voice) ClauseText(cl raftcore.Clause) string {
-	if v.Plain {
+	if v.Plain() {
 		if s, ok := v.plainClause(cl); ok {
 			return s
 		}
 	}
-	return ClauseText(*v.Cfg, cl)
+	return clauseText(*v.Cfg, cl, v.Majority())
 }
 
 // ClauseText says why a clause stands as it does, in a protocol's words:
 // one sentence naming machines, indexes and counts.
-func ClauseText(cfg raftcore.Config, cl raftcore.Clause) string {
+func ClauseText(cfg raftcore.Config, cl raftcore.Clause) string { return clauseText(cfg, cl, true) }
+
+// clauseText is ClauseText; where majority is false it says that enough
+// machines agreed, not that a majority did, for a figure that asks the
+// reader to find the rule.
+func clauseText(cfg raftcore.Config, cl raftcore.Clause, majority bool) string {
+	many := enoughMachines{subject: "enough machines", has: "have", none: "not enough machines have"}
+	if majority {
+		many = enoughMachines{subject: "a majority", has: "has", none: "no majority has"}
+	}
 	if cl.Fact == raftcore.FactViolation {
 		return violationSentence(cl)
 	}
@@ -56,12 +65,17 @@ func ClauseText(cfg raftcore.Config, cl raftcore.Clause) string {
 		if cl.Fact == raftcore.FactNothingYet {
 			return "No machine has acted on any entry yet."
 		}
-		return fmt.Sprintf("Every entry applied so far (%s) was held by a majority before any machine acted on it.", Count(int(cl.Applied), "entry", "entries"))
+		return fmt.Sprintf("Every entry applied so far (%s) was held by %s before any machine acted on it.", Count(int(cl.Applied), "entry", "entries"), many.subject)
 	case raftcore.ClauseAgreement:
-		return agreementText(cfg, cl)
+		return agreementText(cfg, cl, many)
 	}
 	return cl.Fact.String()
 }
+
+// enoughMachines says who must agree for an entry to count: a majority,
+// or, where the figure keeps the rule from the reader, enough machines;
+// has is the verb that agrees with it, and none says that too few did.
+type enoughMachines struct{ subject, has, none string }
 
 // violationSentence is the checker's explanation of the broken rule, as a
 // sentence; or, where the checker kept none, how many it counted.
@@ -174,12 +188,12 @@ func noForkText(cfg raftcore.Config, cl raftcore.Clause) string {
 	return "No two machines hold different entries at the same index."
 }
 
-func agreementText(cfg raftcore.Config, cl raftcore.Clause) string {
+func agreementText(cfg raftcore.Config, cl raftcore.Clause, many enoughMachines) string {
 	copies := fmt.Sprintf("%s stored on %d machines", Count(cl.Stored, "entry is", "entries are"), cl.Machines)
 	raft := cfg.Protocol == raftcore.ProtocolRaft
 	switch {
 	case cl.Fact == raftcore.FactNothingYet && raft:
-		return "Nothing is stored yet. A copy will count only once a majority has agreed on it."
+		return "Nothing is stored yet. A copy will count only once " + many.subject + " " + many.has + " agreed on it."
 	case cl.Fact == raftcore.FactNothingYet:
 		return "Nothing is stored yet."
 	case cl.Fact == raftcore.FactApart:
@@ -190,9 +204,9 @@ func agreementText(cfg raftcore.Config, cl raftcore.Clause) string {
 	case !raft:
 		return Capital(copies) + " and none contradicts another yet; nothing but luck with the network keeps them alike."
 	case cl.Committed == 0:
-		return Capital(copies) + ", and none counts yet: no majority has agreed on any of them."
+		return Capital(copies) + ", and none counts yet: " + many.none + " agreed on any of them."
 	}
-	return fmt.Sprintf("%s; only the first %d, which a majority agreed on, count as history.", Capital(copies), cl.Committed)
+	return fmt.Sprintf("%s; only the first %d, which %s agreed on, count as history.", Capital(copies), cl.Committed, many.subject)
 }
 
 // plainClause is a clause in plain words, where it has them: a running
@@ -202,13 +216,14 @@ func (v Voice) plainClause(cl raftcore.Clause) (string, bool) {
 	case cl.Fact == raftcore.FactBehind && cl.Status == raftcore.StatusUp:
 		name := v.Cfg.Name(cl.Node)
 		var s string
+		who := v.inCharge("the machine in charge", "the machine taking the writes")
 		switch {
 		case cl.Holds && cl.Committed == 1:
-			s = name + " already holds the committed entry; the machine in charge will tell it the entry is final"
+			s = name + " already holds the committed entry; " + who + " will tell it the entry is final"
 		case cl.Holds:
-			s = fmt.Sprintf("%s already holds all %d committed entries; the machine in charge will tell it they are final", name, cl.Committed)
+			s = fmt.Sprintf("%s already holds all %d committed entries; %s will tell it they are final", name, cl.Committed, who)
 		default:
-			s = fmt.Sprintf("%s knows %d of %d committed entries; the machine in charge will send it the rest", name, cl.Has, cl.Committed)
+			s = fmt.Sprintf("%s knows %d of %d committed entries; %s will send it the rest", name, cl.Has, cl.Committed, who)
 		}
 		return withBehind(s, cl.Behind), true
 	case cl.Fact == raftcore.FactBranch:

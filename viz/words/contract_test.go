@@ -117,16 +117,12 @@ func TestClausesSayTheirFacts(t *testing.T) {
 	}
 }
 
-// TestPlainClauses: the figures before the book names Raft say a running
-// machine behind and an uncommitted branch without Raft's words; a paused
-// machine behind keeps them.
+// TestPlainClauses: the chapter's figures say a running machine behind
+// and an uncommitted branch without Raft's words; a paused machine behind
+// keeps them, having none of Raft's.
 func TestPlainClauses(t *testing.T) {
 	cfg := threeMachines()
-	plain := Voice{Cfg: &cfg, Plain: true}
-	for _, c := range []struct {
-		cl   raftcore.Clause
-		want string
-	}{
+	sayClauses(t, Voice{Cfg: &cfg, Level: LevelInCharge}, []clauseSaid{
 		{raftcore.Clause{ID: raftcore.ClauseConverge, Fact: raftcore.FactBehind, Node: 3, Has: 1, Committed: 2, Behind: 2},
 			"C knows 1 of 2 committed entries; the machine in charge will send it the rest (2 machines are behind)."},
 		{raftcore.Clause{ID: raftcore.ClauseConverge, Fact: raftcore.FactBehind, Node: 2, Committed: 1, Holds: true, Behind: 1},
@@ -137,11 +133,44 @@ func TestPlainClauses(t *testing.T) {
 			"C is paused, knowing 2 of 3 committed entries; it catches up when it resumes."},
 		{raftcore.Clause{ID: raftcore.ClauseNoFork, Fact: raftcore.FactBranch, Node: 1, Other: 2, Index: 3, Term: 2, Entries: 1},
 			"From index 3, A holds 1 entry that differs from B's; none is committed, so only one branch will be kept."},
-	} {
-		if got := plain.ClauseText(c.cl); got != c.want {
-			t.Errorf("%s:\n got %q\nwant %q", c.cl.Fact, got, c.want)
+	})
+}
+
+// clauseSaid is a clause and what a voice says of it.
+type clauseSaid struct {
+	cl   raftcore.Clause
+	want string
+}
+
+// sayClauses checks what voice v says of each clause.
+func sayClauses(t *testing.T, v Voice, cases []clauseSaid) {
+	t.Helper()
+	for _, c := range cases {
+		if got := v.ClauseText(c.cl); got != c.want {
+			t.Errorf("%s, %s:\n got %q\nwant %q", c.cl.ID, c.cl.Fact, got, c.want)
 		}
 	}
+}
+
+// TestClausesBeforeAMachineIsInCharge: before the chapter speaks of a
+// machine in charge or of a majority, a machine behind waits for the
+// machine taking the writes, and enough machines agree.
+func TestClausesBeforeAMachineIsInCharge(t *testing.T) {
+	cfg := threeMachines()
+	sayClauses(t, Voice{Cfg: &cfg, Level: LevelCopies}, []clauseSaid{
+		{raftcore.Clause{ID: raftcore.ClauseConverge, Fact: raftcore.FactBehind, Node: 3, Has: 1, Committed: 2, Behind: 1},
+			"C knows 1 of 2 committed entries; the machine taking the writes will send it the rest."},
+		{raftcore.Clause{ID: raftcore.ClauseAgreement, Fact: raftcore.FactNothingYet},
+			"Nothing is stored yet. A copy will count only once enough machines have agreed on it."},
+		{raftcore.Clause{ID: raftcore.ClauseAgreement, Fact: raftcore.FactAllHold, Stored: 2, Machines: 3},
+			"2 entries are stored on 3 machines, and none counts yet: not enough machines have agreed on any of them."},
+		{raftcore.Clause{ID: raftcore.ClauseAgreed, Fact: raftcore.FactAllHold, Applied: 2},
+			"Every entry applied so far (2 entries) was held by enough machines before any machine acted on it."},
+	})
+	sayClauses(t, Voice{Cfg: &cfg, Level: LevelContract, HideRule: true}, []clauseSaid{
+		{raftcore.Clause{ID: raftcore.ClauseAgreement, Fact: raftcore.FactAllHold, Stored: 3, Committed: 2, Machines: 3},
+			"3 entries are stored on 3 machines; only the first 2, which enough machines agreed on, count as history."},
+	})
 }
 
 // TestEveryClauseOfARunIsSaid: the clauses of a world a partition forked

@@ -29,10 +29,10 @@ func (v Voice) StatusLine(s RunState) string {
 	switch v.Cfg.Protocol {
 	case raftcore.ProtocolRaft:
 		switch {
-		case v.Plain && s.Leader == "":
-			line += " · no machine in charge"
-		case v.Plain:
-			line += " · " + s.Leader + " in charge"
+		case v.Plain() && s.Leader == "":
+			line += " · " + v.inCharge("no machine in charge", "no machine takes writes")
+		case v.Plain():
+			line += " · " + s.Leader + v.inCharge(" in charge", " takes the writes")
 		case s.Leader != "":
 			line += " · leader " + s.Leader + ", term " + Utoa(s.Term)
 		default:

@@ -18,9 +18,14 @@ type Scene struct {
 	// Machines are all the machines; Crashed and Paused those that are.
 	Machines, Crashed, Paused []raftcore.NodeID
 	// Leader is the machine that leads (raftcore.None for none), and Term
-	// its term.
+	// its term: under Raft the leader of the highest term, under the
+	// failover the first authority.
 	Leader raftcore.NodeID
 	Term   uint64
+	// Believers are the other running machines that act as leader: under
+	// Raft, old leaders that have not yet learned of a newer one; under
+	// the failover, every other authority.
+	Believers []Believer
 	// Sides are the sides the network is cleanly split into, when there
 	// are two or more; otherwise Cut lists the links cut.
 	Sides [][]raftcore.NodeID
@@ -32,6 +37,12 @@ type Scene struct {
 	Behind    []raftcore.NodeID
 	// Violations counts the safety rules found broken.
 	Violations int
+}
+
+// Believer is a machine that acts as leader, with its term.
+type Believer struct {
+	Node raftcore.NodeID
+	Term uint64
 }
 
 // CutLink is a link cut both ways, or only from From to To (OneWay).
@@ -54,10 +65,8 @@ func (v Voice) Describe(s Scene) string {
 	if len(s.Paused) > 0 {
 		out = append(out, NameList(cfg, s.Paused)+Plural(len(s.Paused), " is", " are")+" paused.")
 	}
-	if s.Leader != raftcore.None {
-		out = append(out, cfg.Name(s.Leader)+" leads"+v.TermSuffix(s.Term)+".")
-	} else {
-		out = append(out, "No machine leads.")
+	if lead := v.whoLeads(s); lead != "" {
+		out = append(out, lead)
 	}
 	out = append(out, network(cfg, s), committed(cfg, s))
 	if s.Violations > 0 {
@@ -106,13 +115,93 @@ func committed(cfg raftcore.Config, s Scene) string {
 	return out
 }
 
-// NowLeads announces a new leader.
-func (v Voice) NowLeads(name string, term uint64) string {
-	return name + " now leads" + v.TermSuffix(term) + "."
+// whoLeads says which machine leads, in the screen's words, and which
+// others still act as if they did: under the failover every authority;
+// nothing under naive-copy, where none does.
+func (v Voice) whoLeads(s Scene) string {
+	cfg := *v.Cfg
+	switch cfg.Protocol {
+	case raftcore.ProtocolNaiveCopy:
+		return ""
+	case raftcore.ProtocolFailover:
+		if s.Leader == raftcore.None {
+			return "No machine is the authority."
+		}
+		ids := []raftcore.NodeID{s.Leader}
+		for _, b := range s.Believers {
+			ids = append(ids, b.Node)
+		}
+		return authorities(cfg, ids) + "."
+	}
+	if s.Leader == raftcore.None {
+		return v.noneLeads("") + "."
+	}
+	out := v.leads(cfg.Name(s.Leader), s.Term, "") + "."
+	for _, b := range s.Believers {
+		out += " " + cfg.Name(b.Node) + " still believes " + v.leads("it", b.Term, "") + "."
+	}
+	return out
 }
 
+// leads says that machine name leads, in the screen's words, with when
+// ("now", or "" for nothing) where it reads.
+func (v Voice) leads(name string, term uint64, when string) string {
+	switch {
+	case !v.Plain():
+		return join(name, when, "leads") + v.TermSuffix(term)
+	case !v.InCharge():
+		return join(name, "takes the writes", when)
+	}
+	return join(name, "is in charge", when)
+}
+
+// noneLeads says that no machine leads, in the screen's words.
+func (v Voice) noneLeads(when string) string {
+	switch {
+	case !v.Plain():
+		return join("No machine leads", when)
+	case !v.InCharge():
+		return join("No machine takes the writes", when)
+	}
+	return join("No machine is in charge", when)
+}
+
+// authorities says which machines act as the failover's authority.
+func authorities(cfg raftcore.Config, ids []raftcore.NodeID) string {
+	switch len(ids) {
+	case 1:
+		return NameList(cfg, ids) + " is the authority"
+	case 2:
+		return NameList(cfg, ids) + " both act as the authority"
+	}
+	return NameList(cfg, ids) + " all act as the authority"
+}
+
+// join joins the words given, leaving out empty ones.
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// NowLeads announces a new leader, in the screen's words.
+func (v Voice) NowLeads(name string, term uint64) string { return v.leads(name, term, "now") + "." }
+
 // NoLeader announces that no machine leads any longer.
-const NoLeader = "No machine leads now."
+func (v Voice) NoLeader() string { return v.noneLeads("now") + "." }
+
+// AuthoritiesNow announces which machines act as the failover's
+// authority now that they changed.
+func (v Voice) AuthoritiesNow(ids []raftcore.NodeID) string {
+	if len(ids) == 0 {
+		return "No machine is the authority now."
+	}
+	return authorities(*v.Cfg, ids) + " now."
+}
 
 // StepAnnounced announces a story's step i of n (from 1) and its words.
 func StepAnnounced(i, n int, text string) string { return StepOf(i, n) + ": " + text }

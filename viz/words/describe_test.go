@@ -25,6 +25,46 @@ func TestTheDescriptionTellsTheScene(t *testing.T) {
 	}
 }
 
+// TestTheDescriptionClimbsTheLadder: who leads is told in each rung's
+// words, with an old leader that has not heard of the new one told as
+// still believing; the failover's authorities are told together, and
+// naive-copy, where none leads, says nothing of it.
+func TestTheDescriptionClimbsTheLadder(t *testing.T) {
+	cfg := threeMachines()
+	all := []raftcore.NodeID{1, 2, 3}
+	split := Scene{Machines: all, Leader: 3, Term: 2, Believers: []Believer{{Node: 1, Term: 1}}, Sides: [][]raftcore.NodeID{{1}, {2, 3}}}
+	for _, c := range []struct {
+		level Level
+		want  string
+	}{
+		{LevelRaft, "C leads (term 2). A still believes it leads (term 1)."},
+		{LevelContract, "C is in charge. A still believes it is in charge."},
+		{LevelInCharge, "C is in charge. A still believes it is in charge."},
+		{LevelCopies, "C takes the writes. A still believes it takes the writes."},
+	} {
+		v := Voice{Cfg: &cfg, Level: c.level}
+		want := "3 machines: A, B and C. " + c.want + " The network is split into 2 sides: A; B and C. Nothing is committed yet."
+		if got := v.Describe(split); got != want {
+			t.Errorf("level %d:\n got %q\nwant %q", c.level, got, want)
+		}
+	}
+	failover := threeMachines()
+	failover.Protocol = raftcore.ProtocolFailover
+	v := Voice{Cfg: &failover, Level: LevelInCharge}
+	if got, want := v.Describe(split), "3 machines: A, B and C. C and A both act as the authority. The network is split into 2 sides: A; B and C. Nothing is committed yet."; got != want {
+		t.Errorf("two authorities:\n got %q\nwant %q", got, want)
+	}
+	if got, want := v.AuthoritiesNow([]raftcore.NodeID{1, 3}), "A and C both act as the authority now."; got != want {
+		t.Errorf("announcing two authorities: %q, want %q", got, want)
+	}
+	naive := threeMachines()
+	naive.Protocol = raftcore.ProtocolNaiveCopy
+	v = Voice{Cfg: &naive, Level: LevelCopies}
+	if got, want := v.Describe(Scene{Machines: all, Leader: raftcore.None}), "3 machines: A, B and C. Every link is up. Nothing is committed yet."; got != want {
+		t.Errorf("naive-copy:\n got %q\nwant %q", got, want)
+	}
+}
+
 // TestNotesSayWhatWasDone: the notes a stroke across links and the timer
 // keys leave.
 func TestNotesSayWhatWasDone(t *testing.T) {

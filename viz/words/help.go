@@ -21,6 +21,29 @@ const (
 	KeyHelp          = "Show or hide this help"
 )
 
+// keysPlain say, in the chapter's words, what the keys that speak of
+// Raft's mechanism do: where a machine is in charge, and before the
+// chapter speaks of one.
+var keysPlain = map[string][2]string{
+	KeyRestartLeader: {"Crash the machine in charge, then bring it back",
+		"Crash the machine taking the writes, then bring it back"},
+	KeySpreadTimers: {"Spread the machines' waits apart so one stops waiting first",
+		"Spread the machines' waits apart so one stops waiting first"},
+	KeyAlignTimers: {"Make the two shortest waits run out together",
+		"Make the two shortest waits run out together"},
+	KeySplitVote: {"Crash the machine in charge and have two others try to take over together",
+		"Crash the machine taking the writes and have two others ask at once"},
+}
+
+// Key is what a key does (one of the Key constants), in the screen's
+// words.
+func (v Voice) Key(does string) string {
+	if w, ok := keysPlain[does]; ok && v.Plain() {
+		return v.inCharge(w[0], w[1])
+	}
+	return does
+}
+
 // PlayPause says what the play button does now: run the simulation when
 // it is paused, else pause it.
 func PlayPause(paused bool) string {

@@ -29,11 +29,16 @@ func (v Voice) Legend() Legend {
 	}
 	raft := v.Cfg.Protocol == raftcore.ProtocolRaft
 	switch {
-	case raft && v.Plain:
-		lw.Filled = "Filled: a write this machine knows is committed: a majority holds it, so it stays. It shows the value written."
+	case raft && v.Plain():
+		many := "a majority holds"
+		if !v.Majority() {
+			many = "enough machines hold"
+		}
+		lw.Filled = "Filled: a write known to be committed: " + many + " it, so it stays. It shows the value written."
 		lw.Hollow = "Hollow: a write held here but not yet committed. It may still be replaced."
 		lw.Commit = "Green bar: committed up to here. The triangle under it: carried out up to there."
-		lw.Timer = "Ring: how long the machine has not heard from the one in charge. When it closes, it tries to take over."
+		lw.Timer = v.inCharge("Ring: time since it last heard from the one in charge. When it closes, it tries to take over.",
+			"Ring: time since it last heard from the one taking the writes. When it closes, it asks the others.")
 	case raft:
 		lw.Filled = "Filled: an entry this machine knows is committed. Its number and colour give the term it was written in."
 		lw.Hollow = "Hollow: an entry not yet known to be committed. A new leader may still replace it."

@@ -32,17 +32,30 @@ func protocolRole(p raftcore.Protocol, r raftcore.Role) string {
 }
 
 // RoleWord is what a machine's role is called on screen: under its
-// protocol, or in plain words.
+// protocol, or in the chapter's words, where a Raft leader is in charge
+// or, before the chapter speaks of one machine in charge, takes the
+// writes.
 func (v Voice) RoleWord(r raftcore.Role) string {
-	if !v.Plain {
+	if !v.Plain() {
 		return protocolRole(v.Cfg.Protocol, r)
 	}
-	switch r {
-	case raftcore.RoleLeader:
+	switch v.Cfg.Protocol {
+	case raftcore.ProtocolNaiveCopy:
+		return protocolRole(v.Cfg.Protocol, r)
+	case raftcore.ProtocolFailover:
+		if r == raftcore.RoleLeader {
+			return "authority"
+		}
+		return "active"
+	}
+	switch {
+	case r == raftcore.RoleLeader && !v.InCharge():
+		return "taking writes"
+	case r == raftcore.RoleLeader:
 		return "in charge"
-	case raftcore.RoleCandidate:
+	case r == raftcore.RoleCandidate && v.InCharge():
 		return "taking over"
-	case raftcore.RolePreCandidate:
+	case r == raftcore.RoleCandidate || r == raftcore.RolePreCandidate:
 		return "asking"
 	}
 	return "active"
@@ -50,7 +63,7 @@ func (v Voice) RoleWord(r raftcore.Role) string {
 
 // TermSuffix is " (term N)" where terms are shown.
 func (v Voice) TermSuffix(term uint64) string {
-	if v.Plain {
+	if v.Plain() {
 		return ""
 	}
 	return raftTermSuffix(*v.Cfg, term)
@@ -64,16 +77,23 @@ func raftTermSuffix(cfg raftcore.Config, term uint64) string {
 	return " (term " + Utoa(term) + ")"
 }
 
-// PlainLine2 is the second line under a Raft machine, in plain words: whom
-// it follows, or that it asks to take over.
+// PlainLine2 is the second line under a Raft machine, in the chapter's
+// words: whom it follows (before the chapter speaks of following, whose
+// writes it copies), or that it asks the others.
 func (v Voice) PlainLine2(nd *raftcore.Node) string {
 	switch {
+	case nd.Role() == raftcore.RoleLeader && !v.InCharge():
+		return "others copy it"
 	case nd.Role() == raftcore.RoleLeader:
 		return "orders the writes"
 	case nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate:
 		return "asks the others"
+	case nd.Lead() != raftcore.None && !v.InCharge():
+		return "copies " + v.Cfg.Name(nd.Lead())
 	case nd.Lead() != raftcore.None:
 		return "follows " + v.Cfg.Name(nd.Lead())
+	case !v.InCharge():
+		return "waiting"
 	}
 	return "no one in charge"
 }

@@ -49,7 +49,7 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 			break
 		}
 		if m.Answer {
-			return opAnswered(cfg, *m.Op, false)
+			return opAnswered(cfg, *m.Op, LevelRaft)
 		}
 		return opAsks(cfg, *m.Op)
 	case timeline.MarkFault:
@@ -62,41 +62,52 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 	return m.Kind.String()
 }
 
-// MarkText is what a timeline mark says: a protocol's words, or plain
-// ones where the screen speaks them, told from the mark's facts.
+// MarkText is what a timeline mark says: a protocol's words, or the
+// chapter's where the screen speaks them, told from the mark's facts.
 func (v Voice) MarkText(m timeline.Mark) string {
-	if !v.Plain {
+	if !v.Plain() {
 		return MarkText(*v.Cfg, m)
 	}
 	if m.Count > 1 {
-		if m.Kind == timeline.MarkElection && v.Cfg.Protocol == raftcore.ProtocolRaft {
-			return strconv.Itoa(m.Count) + " times a machine took charge " + span(m)
+		if m.Kind == timeline.MarkElection {
+			return strconv.Itoa(m.Count) + " times " + v.tookCharge("a machine") + " " + span(m)
 		}
 		return MarkText(*v.Cfg, m)
 	}
 	name := v.Cfg.Name(m.Node)
 	switch m.Kind {
 	case timeline.MarkElection:
-		if v.Cfg.Protocol == raftcore.ProtocolRaft {
-			return name + " took charge"
-		}
+		return v.tookCharge(name)
 	case timeline.MarkCommit:
+		if !v.InCharge() {
+			return name + " committed the history up to entry " + Utoa(m.Index)
+		}
 		return name + ", in charge, committed up to entry " + Utoa(m.Index)
 	case timeline.MarkClient:
 		if m.Op != nil && m.Answer {
-			return opAnswered(*v.Cfg, *m.Op, true)
+			return opAnswered(*v.Cfg, *m.Op, v.Level)
 		}
 	case timeline.MarkFault:
-		if m.Action == nil {
-			break
+		if m.Action != nil {
+			if s, ok := v.plainAction(*m.Action); ok {
+				return s
+			}
 		}
-		who := v.Cfg.Name(raftcore.NodeID(m.Action.Node))
-		switch m.Action.Do {
-		case raftcore.DoTimeout:
-			return who + " was made to stop waiting and take over"
-		case raftcore.DoTimer:
-			return fmt.Sprintf("%s was set to stop waiting in %g ms", who, m.Action.Ms)
-		}
+	case timeline.MarkViolation:
+		return "rule broken (" + v.RuleText(m.Rule) + "): " + m.Why
 	}
 	return MarkText(*v.Cfg, m)
+}
+
+// tookCharge says that machine name took charge, in the screen's words:
+// under the failover it made itself the authority; before the chapter
+// speaks of a machine in charge, it began taking the writes.
+func (v Voice) tookCharge(name string) string {
+	switch {
+	case v.Cfg.Protocol == raftcore.ProtocolFailover:
+		return name + " made itself the authority"
+	case !v.InCharge():
+		return name + " began taking the writes"
+	}
+	return name + " took charge"
 }

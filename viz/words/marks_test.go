@@ -137,9 +137,13 @@ func TestMergedMarksSayHowManyAndWhen(t *testing.T) {
 		t.Errorf("merged commits: %q, want %q", got, want)
 	}
 	m.Kind = timeline.MarkElection
-	plain := Voice{Cfg: &cfg, Plain: true}
+	plain := Voice{Cfg: &cfg, Level: LevelInCharge}
 	if got, want := plain.MarkText(m), "4 times a machine took charge from 1.5 s to 3.0 s"; got != want {
 		t.Errorf("merged elections in plain words: %q, want %q", got, want)
+	}
+	copies := Voice{Cfg: &cfg, Level: LevelCopies}
+	if got, want := copies.MarkText(m), "4 times a machine began taking the writes from 1.5 s to 3.0 s"; got != want {
+		t.Errorf("merged elections before a machine is in charge: %q, want %q", got, want)
 	}
 }
 

@@ -81,7 +81,7 @@ func (v Voice) RoleStatus(r raftcore.Role, st raftcore.Status) string {
 // TimeoutRow and TimeoutButton label the row and the button of a
 // machine's menu that make its election timer run out now.
 func (v Voice) TimeoutRow() string {
-	if v.Plain {
+	if v.Plain() {
 		return "Waiting"
 	}
 	return "Election"
@@ -89,8 +89,8 @@ func (v Voice) TimeoutRow() string {
 
 // TimeoutButton: see TimeoutRow.
 func (v Voice) TimeoutButton() string {
-	if v.Plain {
-		return "Stop waiting, take over"
+	if v.Plain() {
+		return v.inCharge("Stop waiting, take over", "Stop waiting now")
 	}
 	return "Time out now"
 }

@@ -15,7 +15,7 @@ import (
 func (v Voice) MsgLabel(m *raftcore.Message) string {
 	// say picks Raft's words or the plain ones.
 	say := func(raft, plain string) string {
-		if v.Plain {
+		if v.Plain() {
 			return plain
 		}
 		return raft
@@ -46,15 +46,15 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 		}
 		return say("append ok", "copied")
 	case raftcore.MsgHeartbeat:
-		return "heartbeat"
+		return say("heartbeat", "still here")
 	case raftcore.MsgHeartbeatResp:
-		return "heartbeat ok"
+		return say("heartbeat ok", "heard")
 	case raftcore.MsgProp:
 		return "forward write"
 	case raftcore.MsgReadIndex:
-		return "read index?"
+		return say("read index?", "read?")
 	case raftcore.MsgReadIndexResp:
-		return "read index"
+		return say("read index", "read ok")
 	case raftcore.MsgCopy:
 		return "copy"
 	case raftcore.MsgClient:
@@ -65,15 +65,16 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 
 // MsgSentence explains a message in full, for the inspector.
 func (v Voice) MsgSentence(m *raftcore.Message) string {
-	if !v.Plain {
+	if !v.Plain() {
 		return raftMsgSentence(*v.Cfg, m)
 	}
 	from, to := v.Cfg.Name(m.From), v.Cfg.Name(m.To)
+	taking := v.inCharge("taking charge", "taking the writes")
 	switch m.Type {
 	case raftcore.MsgPreVote:
-		return from + " asks " + to + " whether it would back " + from + " taking charge: a trial, which changes nothing yet."
+		return from + " asks " + to + " whether it would back " + from + " " + taking + ": a trial, which changes nothing yet."
 	case raftcore.MsgVote:
-		return from + " asks " + to + " to back it taking charge; its history ends at entry " + Utoa(m.Index) + "."
+		return from + " asks " + to + " to back it " + taking + "; its history ends at entry " + Utoa(m.Index) + "."
 	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
 		verb := " backs "
 		if m.Reject {
@@ -81,17 +82,33 @@ func (v Voice) MsgSentence(m *raftcore.Message) string {
 		}
 		return from + verb + to + "."
 	case raftcore.MsgApp:
+		from += v.inCharge(", in charge,", ", which takes the writes,")
 		if len(m.Entries) == 0 {
-			return from + ", in charge, tells " + to + " that entries up to " + Utoa(m.Commit) + " are committed."
+			return from + " tells " + to + " that entries up to " + Utoa(m.Commit) + " are committed."
 		}
-		return fmt.Sprintf("%s, in charge, sends %s %s after entry %d; committed up to %d.",
+		return fmt.Sprintf("%s sends %s %s after entry %d; committed up to %d.",
 			from, to, Count(len(m.Entries), "entry", "entries"), m.Index, m.Commit)
 	case raftcore.MsgHeartbeat:
-		return from + " tells " + to + " it is still in charge."
+		return from + " tells " + to + " it " + v.inCharge("is still in charge", "still takes the writes") + "."
+	case raftcore.MsgHeartbeatResp:
+		return from + " tells " + to + " it still hears it."
 	case raftcore.MsgProp:
-		return from + " forwards a client's write to " + to + ", which it believes is in charge."
+		return from + " forwards a client's write to " + to + ", which it believes " + v.inCharge("is in charge", "takes the writes") + "."
+	case raftcore.MsgReadIndex:
+		return from + " asks " + to + " how far it must carry out the history before it may answer a read."
+	case raftcore.MsgReadIndexResp:
+		return from + " tells " + to + " to answer the read once it has carried out entry " + Utoa(m.Index) + "."
 	}
 	return raftMsgSentence(*v.Cfg, m)
+}
+
+// inCharge is the words given for a screen that speaks of a machine in
+// charge, or the others for one that does not yet.
+func (v Voice) inCharge(charge, copies string) string {
+	if v.InCharge() {
+		return charge
+	}
+	return copies
 }
 
 // raftMsgSentence explains a message in full, in Raft's words.

@@ -92,20 +92,35 @@ func Reconnected(name string) string { return name + " is connected again." }
 
 // Notes that need no facts.
 const (
-	NetworkWhole   = "Every machine is on one side again: the network is whole."
-	LinkCopied     = "Link copied. It replays this run up to now."
-	NothingDue     = "Nothing more happens: no events are due."
-	RunStart       = "This is the start of the run."
-	NothingBefore  = "Nothing notable happened before this."
-	NothingNext    = "Nothing notable happened in the next minute."
-	AllRunning     = "Every machine is already running."
-	BackOnRun      = "Back on the run you had left; the one you made is kept in its place."
-	FigureStart    = "This is where the figure starts."
-	LabOpens       = "The full lab opens in a new tab, at this moment of this run."
-	TookOver       = "You took over: the figure no longer plays itself."
-	NoTimer        = "No running machine has an election timer that can run out."
-	SplitNeedsRaft = "Split votes need elections: switch the protocol to raft."
+	NetworkWhole  = "Every machine is on one side again: the network is whole."
+	LinkCopied    = "Link copied. It replays this run up to now."
+	NothingDue    = "Nothing more happens: no events are due."
+	RunStart      = "This is the start of the run."
+	NothingBefore = "Nothing notable happened before this."
+	NothingNext   = "Nothing notable happened in the next minute."
+	AllRunning    = "Every machine is already running."
+	BackOnRun     = "Back on the run you had left; the one you made is kept in its place."
+	FigureStart   = "This is where the figure starts."
+	LabOpens      = "The full lab opens in a new tab, at this moment of this run."
+	TookOver      = "You have the controls now: the figure no longer plays itself."
 )
+
+// NoTimer says that no running machine has a timer that can run out.
+func (v Voice) NoTimer() string {
+	if v.Plain() {
+		return "No running machine is waiting on a timer that can run out."
+	}
+	return "No running machine has an election timer that can run out."
+}
+
+// SplitNeedsRaft says that a split vote needs Raft's elections, which the
+// protocol running has not.
+func (v Voice) SplitNeedsRaft() string {
+	if v.Plain() {
+		return "No machine here asks the others to take its place: there is nothing to split."
+	}
+	return "Split votes need elections: switch the protocol to raft."
+}
 
 // Forked adds to the note an action left (own, "" for none) that acting
 // at atUs, in the past, started a new run.
@@ -122,15 +137,12 @@ func Dropped(id uint64) string {
 // NoLeaderNow says that no machine leads, to a reader who asked to crash
 // the leader.
 func (v Voice) NoLeaderNow() string {
-	if v.Plain {
-		return "No machine is in charge right now."
-	}
-	return "No machine leads right now."
+	return v.noneLeads("right now") + "."
 }
 
 // Restarted is the note a leader crashed and brought back leaves.
 func (v Voice) Restarted(name string) string {
-	if v.Plain {
+	if v.Plain() {
 		return name + " crashed and restarted: it lost everything but the history it had saved."
 	}
 	return name + " crashed and restarted: it lost everything but its term, vote and log."
@@ -155,10 +167,17 @@ func Opened(runUs int64, actions int) string {
 func LinkFailed(why string) string { return "The link could not be opened: " + why }
 
 // Together says that two machines' election timers run out together in
-// inUs, and what follows.
-func Together(cfg raftcore.Config, a, b string, inUs int64) string {
+// inUs, and what follows, in the screen's words.
+func (v Voice) Together(a, b string, inUs int64) string {
 	s := a + " and " + b + " time out together in " + Ms(inUs)
-	if cfg.Protocol != raftcore.ProtocolRaft {
+	switch {
+	case v.Plain():
+		s = a + " and " + b + " stop waiting together in " + Ms(inUs)
+		if v.Cfg.Protocol != raftcore.ProtocolRaft {
+			return s + ": both make themselves the authority."
+		}
+		return s + ": both ask the others at once, and the others may split between them."
+	case v.Cfg.Protocol != raftcore.ProtocolRaft:
 		return s + ": both take over."
 	}
 	return s + ": both stand in the same term, and their votes may split."
@@ -166,12 +185,18 @@ func Together(cfg raftcore.Config, a, b string, inUs int64) string {
 
 // LeaderKeepsTimers says that the leader's heartbeats keep every other
 // timer from running out.
-func LeaderKeepsTimers(leader string) string {
+func (v Voice) LeaderKeepsTimers(leader string) string {
+	if v.Plain() {
+		return v.leads(leader, 0, "") + ": its messages keep restarting every other machine's wait. Crash it (r) to let them run out."
+	}
 	return leader + " leads: its heartbeats keep restarting every other timer. Crash it (r) to let them run out."
 }
 
 // OnlyTimer says that one machine's election timer alone can run out.
-func OnlyTimer(name string) string {
+func (v Voice) OnlyTimer(name string) string {
+	if v.Plain() {
+		return "Only " + name + "'s wait can run out: there is nothing to line up."
+	}
 	return "Only " + name + "'s election timer can run out: there is nothing to line up."
 }
 

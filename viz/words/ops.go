@@ -12,19 +12,20 @@ import (
 // lines and the timeline's client marks say an operation in the same
 // words.
 
-// Refusal says why a machine refused a client's operation, in plain
-// words where Raft's would name leaders or elections and the screen
-// speaks plainly.
-func Refusal(r raftcore.Refusal, plain bool) string {
+// Refusal says why a machine refused a client's operation, at the rung
+// of words given: the chapter's where Raft's would name leaders or
+// elections.
+func Refusal(r raftcore.Refusal, level Level) string {
+	v := Voice{Level: level}
 	switch r {
 	case raftcore.RefusedNoLeader:
-		if plain {
-			return "no machine known to be in charge"
+		if v.Plain() {
+			return v.inCharge("no machine known to be in charge", "no machine known to take the writes")
 		}
 		return "no leader known"
 	case raftcore.RefusedElection:
-		if plain {
-			return "a machine is taking over"
+		if v.Plain() {
+			return v.inCharge("a machine is taking over", "the machines are settling which takes the writes")
 		}
 		return "an election is under way"
 	case raftcore.RefusedNoAuthority:
@@ -43,18 +44,18 @@ func Refusal(r raftcore.Refusal, plain bool) string {
 
 // OpLine says what became of a client operation, in plain words where the
 // screen speaks them.
-func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Plain) }
+func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Level) }
 
 // OpLine says what became of a client operation, in a protocol's words:
 // "write k = v at A: done, rev 3".
-func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op, false) }
+func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op, LevelRaft) }
 
-func opLine(cfg raftcore.Config, op raftcore.Op, plain bool) string {
+func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 	what := opAsked(op) + " at " + cfg.Name(op.Node)
 	if op.Controller != 0 {
 		what = opClient(op) + ": " + what
 	}
-	return what + ": " + opOutcome(op, plain)
+	return what + ": " + opOutcome(op, level)
 }
 
 // opAsked is what a client asked for: "write k = v if at rev 2",
@@ -87,7 +88,7 @@ func opClient(op raftcore.Op) string {
 
 // opOutcome is what became of op: "waiting", "done, rev 3", "not found",
 // "refused (no leader known)"...
-func opOutcome(op raftcore.Op, plain bool) string {
+func opOutcome(op raftcore.Op, level Level) string {
 	switch op.Result {
 	case raftcore.OpPending:
 		return "waiting"
@@ -107,7 +108,7 @@ func opOutcome(op raftcore.Op, plain bool) string {
 		return "no answer"
 	}
 	if op.Refusal != raftcore.RefusedNone {
-		return "refused (" + Refusal(op.Refusal, plain) + ")"
+		return "refused (" + Refusal(op.Refusal, level) + ")"
 	}
 	return "refused"
 }
@@ -120,8 +121,8 @@ func opAsks(cfg raftcore.Config, op raftcore.Op) string {
 
 // opAnswered says what became of op and how long it took, as a client
 // mark does: the client panel's line and the wait.
-func opAnswered(cfg raftcore.Config, op raftcore.Op, plain bool) string {
-	return opLine(cfg, op, plain) + ", after " + elapsed(op.CompleteUs-op.InvokeUs)
+func opAnswered(cfg raftcore.Config, op raftcore.Op, level Level) string {
+	return opLine(cfg, op, level) + ", after " + elapsed(op.CompleteUs-op.InvokeUs)
 }
 
 // Verdict says what the linearizability check made of a read.

@@ -173,9 +173,21 @@ func KeyValue(value string, index uint64) string { return value + " (index " + U
 // Keys says how many keys a machine stores.
 func Keys(n int) string { return Itoa(n) + " stored" }
 
+// LabelLead labels the machine a machine knows to lead, in the screen's
+// words.
+func (v Voice) LabelLead() string {
+	switch {
+	case !v.Plain():
+		return LabelLeader
+	case !v.InCharge():
+		return "takes writes"
+	}
+	return LabelInCharge
+}
+
 // FollowersHeading heads what a leader knows of each other machine.
 func (v Voice) FollowersHeading() string {
-	if v.Plain {
+	if v.Plain() {
 		return "What it knows of the others"
 	}
 	return "What it knows of each follower"

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"strings"
 	"testing"
 
 	"raftlab/internal/linearize"
@@ -62,7 +63,7 @@ func TestTheDiagramNamesEveryMove(t *testing.T) {
 // its words.
 func TestRulesInPlainWords(t *testing.T) {
 	cfg := threeMachines()
-	raft, plain := Voice{Cfg: &cfg}, Voice{Cfg: &cfg, Plain: true}
+	raft, plain := Voice{Cfg: &cfg}, Voice{Cfg: &cfg, Level: LevelInCharge}
 	if got := raft.RuleText(raftcore.RuleElectionSafety); got != "At most one leader per term" {
 		t.Errorf("election safety: %q", got)
 	}
@@ -71,6 +72,16 @@ func TestRulesInPlainWords(t *testing.T) {
 	}
 	if got := plain.RuleBroken(raftcore.RuleMajority, "A applied x held by 1 of 3"); got != "Only what a majority holds is committed: A applied x held by 1 of 3" {
 		t.Errorf("a broken rule: %q", got)
+	}
+	copies := Voice{Cfg: &cfg, Level: LevelCopies}
+	if got := copies.RuleText(raftcore.RuleElectionSafety); got != "At most one machine is given the writes at each handover" {
+		t.Errorf("election safety before a machine is in charge: %q", got)
+	}
+	hidden := Voice{Cfg: &cfg, Level: LevelContract, HideRule: true}
+	for _, v := range []Voice{copies, hidden} {
+		if got := v.RuleText(raftcore.RuleMajority); got != "Only what enough machines hold is committed" {
+			t.Errorf("the majority rule, kept from the reader: %q", got)
+		}
 	}
 	seen := map[raftcore.Rule]bool{}
 	for _, r := range Rules() {
@@ -86,11 +97,14 @@ func TestRulesInPlainWords(t *testing.T) {
 // or elections say neither.
 func TestRefusalsReadAsTheTraceSaysThem(t *testing.T) {
 	for r := raftcore.RefusedNoLeader; r <= raftcore.RefusedCrashed; r++ {
-		if got := Refusal(r, false); got != r.String() {
+		if got := Refusal(r, LevelRaft); got != r.String() {
 			t.Errorf("refusal %d: %q, the trace says %q", r, got, r)
 		}
-		if got := Refusal(r, true); raftWords.MatchString(got) {
+		if got := Refusal(r, LevelInCharge); raftWords.MatchString(got) {
 			t.Errorf("refusal %d in plain words: %q", r, got)
+		}
+		if got := Refusal(r, LevelCopies); raftWords.MatchString(got) || strings.Contains(got, "in charge") {
+			t.Errorf("refusal %d before a machine is in charge: %q", r, got)
 		}
 	}
 }

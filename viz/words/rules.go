@@ -7,27 +7,36 @@ import "raftlab/raftcore"
 
 // ruleWords says each safety rule in a few plain words, in the order the
 // Safety panel lists them; plain, where set, says it without Raft's words,
-// for the figures before the book introduces Raft.
+// for the chapter's figures, and copies says it, where set, without a
+// machine in charge, for those before the chapter speaks of one.
 var ruleWords = []struct {
-	rule  raftcore.Rule
-	words string
-	plain string
+	rule                 raftcore.Rule
+	words, plain, copies string
 }{
-	{raftcore.RuleElectionSafety, "At most one leader per term", "At most one machine is put in charge at each handover"},
-	{raftcore.RuleLeaderAppendOnly, "A leader never rewrites its own log", "The machine in charge never rewrites its own history"},
-	{raftcore.RuleLogMatching, "Logs that agree at an entry agree on all before it", ""},
-	{raftcore.RuleLeaderCompleteness, "A leader holds every committed entry", "The machine in charge holds every committed entry"},
-	{raftcore.RuleStateMachineSafety, "No two machines apply different entries at one index", ""},
-	{raftcore.RuleMajority, "Only what a majority holds is committed", ""},
-	{raftcore.RuleSingleAuthority, "Only one machine decides at a time", ""},
-	{raftcore.RuleStaleRead, "Reads see every write finished before them", ""},
-	{raftcore.RuleTermMonotonic, "Terms never go back", "Handovers are never undone"},
-	{raftcore.RuleCommitMonotonic, "Commits are never taken back", ""},
-	{raftcore.RuleCommitWithinLog, "Nothing is committed beyond the log", ""},
-	{raftcore.RuleOneVote, "One vote per machine per term", "Each machine backs one machine per handover"},
-	{raftcore.RuleStateDigest, "Each state matches its applied log", ""},
-	{raftcore.RuleCommitCurrentTerm, "A leader commits by counting only its own term's entries", "The machine in charge commits only by counting entries it took itself"},
+	{raftcore.RuleElectionSafety, "At most one leader per term", "At most one machine is put in charge at each handover",
+		"At most one machine is given the writes at each handover"},
+	{raftcore.RuleLeaderAppendOnly, "A leader never rewrites its own log", "The machine in charge never rewrites its own history",
+		"The machine taking the writes never rewrites its own history"},
+	{raftcore.RuleLogMatching, "Logs that agree at an entry agree on all before it", "", ""},
+	{raftcore.RuleLeaderCompleteness, "A leader holds every committed entry", "The machine in charge holds every committed entry",
+		"The machine taking the writes holds every committed entry"},
+	{raftcore.RuleStateMachineSafety, "No two machines apply different entries at one index", "", ""},
+	{raftcore.RuleMajority, "Only what a majority holds is committed", "", ""},
+	{raftcore.RuleSingleAuthority, "Only one machine decides at a time", "", ""},
+	{raftcore.RuleStaleRead, "Reads see every write finished before them", "", ""},
+	{raftcore.RuleTermMonotonic, "Terms never go back", "Handovers are never undone", ""},
+	{raftcore.RuleCommitMonotonic, "Commits are never taken back", "", ""},
+	{raftcore.RuleCommitWithinLog, "Nothing is committed beyond the log", "", ""},
+	{raftcore.RuleOneVote, "One vote per machine per term", "Each machine backs one machine per handover", ""},
+	{raftcore.RuleStateDigest, "Each state matches its applied log", "", ""},
+	{raftcore.RuleCommitCurrentTerm, "A leader commits by counting only its own term's entries",
+		"The machine in charge commits only by counting entries it took itself",
+		"The machine taking the writes commits only by counting entries it took itself"},
 }
+
+// hiddenRule says the majority rule without stating it, for a figure
+// that asks the reader to find it.
+const hiddenRule = "Only what enough machines hold is committed"
 
 // Rules are the safety rules the Safety panel lists, in its order.
 func Rules() []raftcore.Rule {
@@ -38,14 +47,20 @@ func Rules() []raftcore.Rule {
 	return out
 }
 
-// RuleText is a safety rule in a few words: plain ones, where the screen
-// speaks them and the rule has them.
+// RuleText is a safety rule in a few words: the chapter's, where the
+// screen speaks them and the rule has them.
 func (v Voice) RuleText(r raftcore.Rule) string {
+	if r == raftcore.RuleMajority && !v.Majority() {
+		return hiddenRule
+	}
 	for _, w := range ruleWords {
 		if w.rule != r {
 			continue
 		}
-		if v.Plain && w.plain != "" {
+		switch {
+		case v.Plain() && !v.InCharge() && w.copies != "":
+			return w.copies
+		case v.Plain() && w.plain != "":
 			return w.plain
 		}
 		return w.words

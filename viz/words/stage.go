@@ -85,6 +85,10 @@ func LinkLabel(loss float64, minUs, maxUs int64, slow bool) string {
 	return s
 }
 
+// SaysMajority reports whether the screen tells which side of a split
+// holds a majority: under Raft, where it may state the rule.
+func (v Voice) SaysMajority() bool { return v.Cfg.Protocol == raftcore.ProtocolRaft && v.Majority() }
+
 // The label of the empty side of a partition, where a machine dragged
 // makes a new side, and its short form; WidestCount is the widest count a
 // side's label shows, which the layout makes room for.
@@ -96,11 +100,11 @@ const (
 
 // SideLabels are the labels of side i (from 1) of a partition holding
 // members of n machines, longest first: under Raft they say whether the
-// side holds a majority.
-func SideLabels(i, members, n int, raft bool) []string {
+// side holds a majority, where the screen may say so (SaysMajority).
+func (v Voice) SideLabels(i, members, n int) []string {
 	count := Itoa(members) + " of " + Itoa(n)
 	verdict := ""
-	if raft {
+	if v.SaysMajority() {
 		verdict = ", no majority"
 		if 2*members > n {
 			verdict = ", a majority"
@@ -139,7 +143,7 @@ func (v Voice) ZoneHint() string {
 // index, its term where terms are shown, and its command.
 func (v Voice) EntryTip(e raftcore.Entry, committed bool) []string {
 	s := "Index " + Utoa(e.Index)
-	if v.Cfg.Protocol == raftcore.ProtocolRaft && !v.Plain {
+	if v.Cfg.Protocol == raftcore.ProtocolRaft && !v.Plain() {
 		s += ", term " + Utoa(e.Term)
 	}
 	state := "not committed yet"

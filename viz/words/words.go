@@ -14,10 +14,10 @@
 // panels, the key (legend.go), the help, the banner's notes and the
 // description for screen readers (describe.go).
 //
-// A Voice says how the screen speaks: a protocol's own words (Raft's
-// terms, votes and leaders; the failover's authority), or the plain words
-// of the figures placed before the book introduces Raft, where machines
-// are active, waiting or in charge and their histories hold writes; and
+// A Voice says how the screen speaks: at which rung of the book's ladder
+// of words (Level): Raft's own (terms, votes and leaders; the failover's
+// authority), or the chapter's, which never shows Raft's mechanism and,
+// before "The Two Leaders", speaks of no machine in charge either; and
 // to which hand, a mouse's or a finger's.
 //
 // What is not for a reader stays where it is used: widget ids, command
@@ -46,12 +46,55 @@ import (
 type Voice struct {
 	// Cfg is the world's configuration: its protocol and machines' names.
 	Cfg *raftcore.Config
-	// Plain: the figure comes before the book introduces Raft, and speaks
-	// no word of Raft's mechanism.
-	Plain bool
+	// Level is the rung of the book's ladder of words the screen speaks.
+	Level Level
+	// HideRule: the figure asks the reader to find when there is enough
+	// agreement to accept a write, and nothing on screen states the rule
+	// (a majority, so many votes needed).
+	HideRule bool
 	// Touch: the reader's hand is a finger, not a mouse and keys.
 	Touch bool
 }
+
+// Level is a rung of the book's ladder of words: how much of Raft's
+// vocabulary the screen may speak (the app picks it from the figure's
+// scenarios.Words).
+type Level uint8
+
+const (
+	// LevelRaft speaks Raft's own words: leader, follower, candidate,
+	// term, vote, heartbeat, election, lease.
+	LevelRaft Level = iota
+	// LevelContract speaks the chapter's words from its contract on: a
+	// machine in charge, groups, writes accepted or waiting, and Raft by
+	// name, but nothing of its mechanism.
+	LevelContract
+	// LevelInCharge speaks of a machine in charge and of groups, and does
+	// not name Raft.
+	LevelInCharge
+	// LevelCopies speaks of machines, copies, history, active, silent,
+	// accepted and waiting: no machine leads or is in charge (the one Raft
+	// makes leader is the machine that takes the writes), and no majority
+	// decides (enough machines agree).
+	LevelCopies
+)
+
+// Plain reports whether the screen keeps Raft's mechanism from the
+// reader: no terms, votes, candidates, heartbeats, elections or leases.
+func (v Voice) Plain() bool { return v.Level != LevelRaft }
+
+// InCharge reports whether the screen may speak of one machine in charge
+// of the others; below that rung the machine Raft makes leader is the one
+// that takes the writes.
+func (v Voice) InCharge() bool { return v.Level != LevelCopies }
+
+// NamesRaft reports whether the screen may name Raft.
+func (v Voice) NamesRaft() bool { return v.Level <= LevelContract }
+
+// Majority reports whether the screen may state the rule of enough
+// agreement, that a majority decides: not before the chapter speaks of a
+// majority, nor in a figure that asks the reader to find the rule.
+func (v Voice) Majority() bool { return !v.HideRule && v.Level != LevelCopies }
 
 // ForHand is the words for the reader's hand: touch for a finger, mouse
 // for a mouse and keyboard. Hints that name a key or a click say what to

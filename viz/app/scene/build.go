@@ -119,8 +119,9 @@ func (b *Builder) buildZones() {
 			}
 			zv.Label = frame.TextItem{Text: text, X: lx, Y: ly, Size: SizeSmall, Tone: frame.ToneMuted}
 		default:
-			raft := b.cfg().Protocol == raftcore.ProtocolRaft
-			if raft {
+			// The side's colour says what its label does: whether it
+			// holds a majority, where the screen may say so.
+			if b.Voice().SaysMajority() {
 				zv.Tone = frame.ToneWarn
 				if 2*len(members) > n {
 					zv.Tone = frame.ToneGood
@@ -128,7 +129,7 @@ func (b *Builder) buildZones() {
 			}
 			// The longest wording that fits the zone's label.
 			text := ""
-			for _, t := range words.SideLabels(z.Index+1, len(members), n, raft) {
+			for _, t := range b.Voice().SideLabels(z.Index+1, len(members), n) {
 				text = t
 				if b.Measure(t, SizeSmall) <= z.Label.W-8 {
 					break

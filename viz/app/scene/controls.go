@@ -28,17 +28,20 @@ const (
 )
 
 // buttonTip says what a toolbar button does, with its key.
-func buttonTip(c viz.Command, paused bool) string {
-	b, ok := c.Binding()
-	desc := KeyDesc(c)
+func (b *Builder) buttonTip(c viz.Command, paused bool) string {
+	kb, ok := c.Binding()
+	desc := b.keyDesc(c)
 	if c == viz.CmdPlayPause {
 		desc = words.PlayPause(paused)
 	}
 	if ok {
-		return words.WithKey(desc, b.Label)
+		return words.WithKey(desc, kb.Label)
 	}
 	return desc
 }
+
+// keyDesc is KeyDesc in the words on screen.
+func (b *Builder) keyDesc(c viz.Command) string { return b.Voice().Key(KeyDesc(c)) }
 
 // keyDescs say what each command of a key or a button does.
 var keyDescs = map[viz.Command]string{
@@ -68,7 +71,7 @@ func (b *Builder) buildToolbar() {
 		if btn.Cmd == viz.CmdHelp {
 			on = b.View.Help()
 		}
-		f.Toolbar = append(f.Toolbar, frame.Widget{ID: CmdPrefix + btn.Cmd.String(), Kind: frame.WidgetIcon, Rect: btn.Rect, Icon: icon, On: on, Enabled: true, Label: buttonTip(btn.Cmd, b.Clock.Paused()),
+		f.Toolbar = append(f.Toolbar, frame.Widget{ID: CmdPrefix + btn.Cmd.String(), Kind: frame.WidgetIcon, Rect: btn.Rect, Icon: icon, On: on, Enabled: true, Label: b.buttonTip(btn.Cmd, b.Clock.Paused()),
 			Do: command.ToolbarLine(btn.Cmd)})
 		right = max(right, btn.Rect.Right())
 	}

@@ -152,7 +152,7 @@ func (b *Builder) figureWords(w float64) *writer {
 	if c := r.Spec().UI.Compare; c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value {
 		k, _ := r.Spec().Knob(c.Knob)
 		wr.gap(4)
-		wr.row("", 0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, c.Value)))
+		wr.row("", 0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, k.Say(c.Value))))
 	}
 	for _, k := range r.Spec().Knobs {
 		wr.gap(2)

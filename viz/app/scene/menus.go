@@ -153,10 +153,14 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	read := func(mode raftcore.ReadMode, label string) frame.Widget {
 		return button("node.read:"+string(mode), label, "read "+m+" "+string(mode))
 	}
-	if b.cfg().Protocol == raftcore.ProtocolRaft {
-		mode := func(m raftcore.ReadMode) frame.Widget { return read(m, words.ReadChoice(m)) }
+	mode := func(m raftcore.ReadMode) frame.Widget { return read(m, words.ReadChoice(m)) }
+	switch {
+	case b.cfg().Protocol == raftcore.ProtocolRaft && b.Plain():
+		// A lease is Raft's mechanism, which the chapter keeps hidden.
+		wr.row(words.RowRead, labelW, mode(raftcore.ReadLinearizable), mode(raftcore.ReadLocal))
+	case b.cfg().Protocol == raftcore.ProtocolRaft:
 		wr.row(words.RowRead, labelW, mode(raftcore.ReadLinearizable), mode(raftcore.ReadLease), mode(raftcore.ReadLocal))
-	} else {
+	default:
 		wr.row(words.RowRead, labelW, read(raftcore.ReadLocal, words.ReadPlain))
 	}
 	if b.Session.Isolated(i) {

@@ -70,7 +70,7 @@ func (b *Builder) helpAt(cols int, size float64) *frame.HelpView {
 	keyW := b.Measure(words.WidestKey, size) + 14
 	for _, kb := range viz.KeyBindings() {
 		keys.lines = append(keys.lines, frame.TextItem{Text: kb.Label, X: keys.x, Y: keys.y, Size: size, Tone: frame.ToneAccent, Bold: true})
-		keys.indent(KeyDesc(kb.Cmd), size, frame.ToneText, false, keyW)
+		keys.indent(b.keyDesc(kb.Cmd), size, frame.ToneText, false, keyW)
 	}
 	more := keys
 	if cols == 2 {

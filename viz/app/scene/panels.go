@@ -369,11 +369,7 @@ func (b *Builder) nodePanel(wr *writer) {
 	if l := nd.Lead(); l != raftcore.None {
 		lead = b.cfg().Name(l)
 	}
-	if b.Plain() {
-		kv(words.LabelInCharge, lead, frame.ToneText)
-	} else {
-		kv(words.LabelLeader, lead, frame.ToneText)
-	}
+	kv(b.Voice().LabelLead(), lead, frame.ToneText)
 	kv(words.LabelLog, words.LogSummary(nd.LastIndex(), nd.Commit(), nd.Applied()), frame.ToneText)
 	if el, to := nd.ElectionTimer(); to > 0 && nd.Role() != raftcore.RoleLeader && b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
 		kv(words.LabelTimer, words.Timer(el, to), frame.ToneText)

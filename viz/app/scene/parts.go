@@ -53,17 +53,34 @@ func (p *Parts) lay() *viz.Layout { return p.Stage.Layout() }
 // page, with its own words and controls.
 func (p *Parts) Figure() bool { return p.Params.Embed && p.scen() != nil }
 
-// Plain reports whether the screen speaks the plain words of a figure
-// shown before the book introduces Raft (scenarios.WordsPlain): machines
-// are active, silent or in charge, their histories hold writes, and there
-// are no leaders, terms or votes, even when Raft runs underneath.
-func (p *Parts) Plain() bool {
-	return p.scen() != nil && p.scen().Spec().UI.Words == scenarios.WordsPlain
+// Plain reports whether the screen keeps Raft's mechanism from the
+// reader: the figure embedded stands in the chapter that never shows it
+// (see scenarios.Words), even when Raft runs underneath.
+func (p *Parts) Plain() bool { return p.Voice().Plain() }
+
+// Voice is how the screen speaks of the world shown, to the reader's
+// hand: an embedded figure at the rung of the book's ladder of words it
+// stands on; the full lab, a figure opened in it included, in Raft's own
+// words, which is where the reader meets them.
+func (p *Parts) Voice() words.Voice {
+	v := words.Voice{Cfg: p.cfg(), Touch: p.Stage.Touch()}
+	if p.Figure() {
+		v.Level, v.HideRule = Level(p.scen().Spec().UI.Words), p.scen().Spec().UI.HideRule
+	}
+	return v
 }
 
-// Voice is how the screen speaks of the world shown, to the reader's hand.
-func (p *Parts) Voice() words.Voice {
-	return words.Voice{Cfg: p.cfg(), Plain: p.Plain(), Touch: p.Stage.Touch()}
+// Level is the rung of words the screen speaks for a figure's.
+func Level(w scenarios.Words) words.Level {
+	switch w {
+	case scenarios.WordsContract:
+		return words.LevelContract
+	case scenarios.WordsInCharge:
+		return words.LevelInCharge
+	case scenarios.WordsCopies:
+		return words.LevelCopies
+	}
+	return words.LevelRaft
 }
 
 // leader is the index of the machine that leads, or -1.

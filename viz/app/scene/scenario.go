@@ -53,7 +53,7 @@ func (b *Builder) scenarioPanelOf(r *session.Scenario, wr *writer) {
 		if c := s.UI.Compare; c != nil && s.Setting(c.Knob) != c.Value {
 			k, _ := s.Knob(c.Knob)
 			wr.gap(2)
-			wr.buttons(0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, c.Value)))
+			wr.buttons(0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, k.Say(c.Value))))
 		}
 	}
 	wr.gap(4)
@@ -65,7 +65,7 @@ func knobChips(r *session.Scenario, k scenarios.Knob) []frame.Widget {
 	cur := r.Spec().Setting(k.Name)
 	ws := make([]frame.Widget, len(k.Values))
 	for i, v := range k.Values {
-		ws[i] = knobButton(k.Name, v, v)
+		ws[i] = knobButton(k.Name, v, k.Say(v))
 		ws[i].Kind, ws[i].On = frame.WidgetChip, v == cur
 	}
 	return ws

@@ -8,6 +8,9 @@ package session
 type Told struct {
 	Leader int // machine index, -1 for none
 	Term   uint64
+	// Acting are the machines acting as the failover's authority, a bit
+	// for each machine id.
+	Acting uint64
 	Step   int // -1 before the first
 	Broken int
 	// StepName and StepText are the last step handed on ("N/M" and its
