@@ -1,6 +1,10 @@
 package raftcore
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Config is everything that fixes a world before any action: with the same
 // Config and the same actions, a run is reproduced exactly.
@@ -11,6 +15,11 @@ type Config struct {
 	// Names are display names for machines 1..N (e.g. "A", "etcd-1"). Empty
 	// means machine ids are shown.
 	Names []string `json:"names,omitempty"`
+	// Controllers names the controllers (controller.go) in the order they
+	// start, as a sentence says them mid-line ("the scaler"); a controller
+	// the list does not reach is "controller N". They are only words: a
+	// run is the same whatever its controllers are called.
+	Controllers []string `json:"controllers,omitempty"`
 	// Zones, when set, places every machine in one of 2 to 3 failure
 	// domains (zones.go); nil means no zones.
 	Zones []Zone `json:"zones,omitempty"`
@@ -118,6 +127,11 @@ func (c Config) Validate() error {
 	case len(c.Names) != 0 && len(c.Names) != c.Nodes:
 		return fmt.Errorf("names: %d names given for %d nodes", len(c.Names), c.Nodes)
 	}
+	for i, name := range c.Controllers {
+		if name == "" || len(name) > maxControllerName || strings.ContainsAny(name, "\n\r\t") {
+			return fmt.Errorf("controllers[%d]: %q is not a controller's name: use 1 to %d characters on one line", i, name, maxControllerName)
+		}
+	}
 	if _, err := ParseProtocol(string(c.Protocol)); err != nil {
 		return fmt.Errorf("protocol: %v", err)
 	}
@@ -130,6 +144,18 @@ func (c Config) Name(id NodeID) string {
 		return c.Names[id-1]
 	}
 	return fmt.Sprintf("%d", id)
+}
+
+// maxControllerName bounds the length of a controller's name.
+const maxControllerName = 40
+
+// ControllerName is the name of controller id (numbered from 1 in the
+// order controllers start), as a sentence says it mid-line.
+func (c Config) ControllerName(id int) string {
+	if id >= 1 && id <= len(c.Controllers) {
+		return c.Controllers[id-1]
+	}
+	return "controller " + strconv.Itoa(id)
 }
 
 // msToUs rounds milliseconds to whole microseconds. The explicit float64

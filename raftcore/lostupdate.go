@@ -53,7 +53,7 @@ func (c *checker) onLostUpdate(e Entry, did applied) {
 	who := "a write"
 	if op, ok := c.w.Op(d.OpID); ok && op.Controller != 0 {
 		f.Controller = op.Controller
-		who = fmt.Sprintf("controller %d's write", op.Controller)
+		who = c.w.cfg.ControllerName(op.Controller) + "'s write"
 	}
 	if r := did.PrevRev; r >= 1 && r <= uint64(len(c.applied)) {
 		lost := c.applied[r-1].data

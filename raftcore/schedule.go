@@ -23,6 +23,9 @@ type Schedule struct {
 	Options  *ScheduleOptions `json:"options,omitempty"`
 	UntilMs  float64          `json:"until_ms"`
 	Actions  []Action         `json:"actions"`
+
+	// Controllers are Config.Controllers: the controllers' names.
+	Controllers []string `json:"controllers,omitempty"`
 }
 
 // ScheduleOptions override DefaultConfig; absent fields keep the default.
@@ -227,6 +230,7 @@ func (s Schedule) Config() Config {
 	}
 	c.Names = s.Names
 	c.Zones = s.Zones
+	c.Controllers = s.Controllers
 	if o := s.Options; o != nil {
 		c.CrossZoneLatencyMs = o.CrossZoneLatencyMs
 		setBool(&c.PreVote, o.PreVote)
@@ -286,7 +290,7 @@ func (s Schedule) Validate() error {
 	}
 	cfg := s.Config()
 	if err := cfg.Validate(); err != nil {
-		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") {
+		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") && !strings.HasPrefix(err.Error(), "controllers") {
 			return fmt.Errorf("options.%v", err)
 		}
 		return err
@@ -413,7 +417,8 @@ func (w *World) advanceTo(a Action) error {
 func (w *World) Schedule() Schedule {
 	c := w.cfg
 	d := DefaultConfig()
-	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000}
+	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000,
+		Controllers: c.Controllers}
 	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
 		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}
 	if c.Sessions != d.Sessions {

@@ -187,6 +187,34 @@ func TestCasControllersKeepBothChanges(t *testing.T) {
 	everyMachineHas(t, w, "obj", "replicas=3 image=web:2", w.Node(1).KV().data["obj"].ModIndex)
 }
 
+// TestControllersGoByTheirNames: a controller the configuration names is
+// called so where the checker tells of its lost update, one it does not
+// name goes by its number, and the names travel with the run's schedule
+// without changing the run.
+func TestControllersGoByTheirNames(t *testing.T) {
+	s := twoControllers(false)
+	plain, err := s.Run()
+	require.NoError(t, err)
+	require.Len(t, plain.Findings(), 1)
+	assert.True(t, strings.HasPrefix(plain.Findings()[0].Text, "controller 1's write to obj"), plain.Findings()[0].Text)
+
+	s.Controllers = []string{"the scaler"}
+	named, err := s.Run()
+	require.NoError(t, err)
+	require.Len(t, named.Findings(), 1)
+	assert.True(t, strings.HasPrefix(named.Findings()[0].Text, "the scaler's write to obj"), named.Findings()[0].Text)
+	assert.Equal(t, "controller 2", named.Config().ControllerName(2), "the list names only the first")
+	assert.Equal(t, plain.TraceHash(), named.TraceHash(), "names are only words: the run is the same")
+	assert.Equal(t, []string{"the scaler"}, named.Schedule().Controllers)
+
+	for _, bad := range []string{`[""]`, `["a\nb"]`, `["` + strings.Repeat("x", 41) + `"]`} {
+		_, err := ParseSchedule([]byte(`{"seed":1,"until_ms":10,"controllers":` + bad + `,"actions":[]}`))
+		if assert.Error(t, err, bad) {
+			assert.Contains(t, err.Error(), "controllers[0]: ")
+		}
+	}
+}
+
 // TestBlindSwapIsCaught: an engine that applies a swap without comparing
 // revisions loses the update, and the finding names it.
 func TestBlindSwapIsCaught(t *testing.T) {

@@ -138,6 +138,7 @@ func NewWorld(cfg Config) (*World, error) {
 	w.order = make(eventHeap, 0, 4*cfg.Nodes)
 	w.free = make([]int32, 0, 4*cfg.Nodes)
 	w.cfg.Names = append([]string(nil), cfg.Names...)
+	w.cfg.Controllers = append([]string(nil), cfg.Controllers...)
 	w.cfg.Zones = cloneZones(cfg.Zones)
 	w.cfg.CrossZoneLatencyMs = append([]float64(nil), cfg.CrossZoneLatencyMs...)
 	w.ncfg = &nodeConfig{

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -115,7 +116,22 @@ func TestTwoWorldsDivergeAndStayApart(t *testing.T) {
 	if forkAt == 0 {
 		t.Fatal("the two sides' histories do not diverge")
 	}
-	_, w, _ := mustRun(t, "two-worlds", 2)
+	_, w, r := mustRun(t, "two-worlds", 2)
+	// The closing line counts, in the chapter's words, the positions at
+	// which the histories hold different writes: where the checker found
+	// machines that acted on different writes.
+	apart := apartAt(w)
+	if len(apart) == 0 || len(apart) != w.ViolationCount(raftcore.RuleStateMachineSafety) {
+		t.Fatalf("the histories part at %v; the checker counted %d forks", apart, w.ViolationCount(raftcore.RuleStateMachineSafety))
+	}
+	if !strings.Contains(r.Final, fmt.Sprintf("At %d positions the histories hold different writes, and each machine has acted on its own.", len(apart))) {
+		t.Fatalf("closing line: %q", r.Final)
+	}
+	for _, n := range all(w) {
+		if nd := w.Node(n); nd.Applied() != nd.LastIndex() {
+			t.Fatalf("%s has acted on %d of the %d writes it holds", name(w, n), nd.Applied(), nd.LastIndex())
+		}
+	}
 	if sameLog(w, 1, 3) || divergeAt(w, 1, 3) != forkAt {
 		t.Fatalf("after healing the histories should still part at index %d, got %d", forkAt, divergeAt(w, 1, 3))
 	}

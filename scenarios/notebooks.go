@@ -33,40 +33,37 @@ var notebooks = def{id: "notebooks",
 			Base:    config(p, abc),
 			Script:  sc, UntilMs: 15000,
 			UI: UI{Focus: PanelLogs, OpenMs: 800, Panels: []Panel{PanelLogs, PanelQuestion, PanelContract}, Key: "orders/1", Highlight: []id{3},
-				Compare: compareWith(p, naive, raft), Words: WordsContract},
+				Compare: compareWith(p, naive, raft), Words: WordsContract, LogsTitle: "Notebooks", LogsKey: notebooksKey(p)},
 		}
+		// Everyone keeps recording: every notebook wrote down an order
+		// given since the delay began.
 		delayed := func(v *View) bool {
 			at, ok := slowSince(v.W)
-			if !ok {
-				return false
-			}
-			writers := map[id]bool{}
-			for _, op := range v.W.Ops() {
-				if isWrite(op) && op.InvokeUs >= at {
-					writers[op.Node] = true
-				}
-			}
-			return len(writers) >= 2
+			return ok && len(recordedSince(v.W, at)) == v.W.Size()
 		}
 		if p == naive {
+			// The exercise asks for a prediction before anything is
+			// revealed: the figure opens on the question.
+			s.Prompt = "Predict first: once the notebooks are back in contact, which one should become the official history? Merged, or one chosen? Then play it."
 			s.Steps = []Step{
-				{Text: "Three colleagues keep notebooks of orders, each copying every order to the other two. Let one order reach only two of them.",
+				{Text: "Three colleagues keep notebooks of orders, each copying every order to the other two. Predict first: once they are back in contact, which notebook should become the official history? Then let one order reach only two of them.",
 					Claims: claims(machines(3), emptyLogs())},
 				{Text: "An order reached two notebooks; the third never saw it.",
 					When: func(v *View) bool { return settled(v.W) && !logsEqual(v.W, nil) },
 					Live: func(v *View) string {
 						if short, long, ok := prefixPair(v.W); ok {
 							e := v.W.Node(long).Entry(v.W.Node(short).LastIndex() + 1)
-							return fmt.Sprintf("%s never got %s; the others did.", name(v.W, short), e.Data)
+							return fmt.Sprintf("%s never got order %s (%s); the others did.", name(v.W, short), orderNumber(e.Data.Key), e.Data.Value)
 						}
 						return logGroupsLine(v.W)
 					},
 					Claims: claims(quiet(), differentHistories())},
 				{Text: "One notebook's messages are delayed, and everyone keeps recording.", When: delayed,
-					Claims: claims(slowLink(), that("two or more notebooks recorded orders during the delay", delayed))},
-				{Text: "Contact is back. Each notebook is consistent on its own, and no two match. Before you look further: which one should become the official history? Merge them, or choose one, and how?",
-					When:   func(v *View) bool { _, slow := slowSince(v.W); return !slow && settled(v.W) && allDiffer(v.W) },
-					Claims: claims(noSlowLink(), quiet(), that("no two notebooks match", func(v *View) bool { return allDiffer(v.W) }))},
+					Claims: claims(slowLink(), that("every notebook recorded an order during the delay", delayed))},
+				{Text: "Contact is back. Each notebook is consistent on its own, and no two match. Compare with your prediction: which one should everyone trust?",
+					When: func(v *View) bool { _, slow := slowSince(v.W); return !slow && settled(v.W) && allDiffer(v.W) },
+					Claims: claims(noSlowLink(), quiet(), eachOrderOnce(),
+						that("no two notebooks match", func(v *View) bool { return allDiffer(v.W) }))},
 			}
 			s.Expect = func(w *raftcore.World) error {
 				if !settled(w) || !allDiffer(w) {
@@ -118,7 +115,7 @@ var notebooks = def{id: "notebooks",
 				Claims: claims(slowLink(), that("a notebook was put in charge during the delay", func(v *View) bool {
 					at, ok := slowSince(v.W)
 					return ok && electedSince(v.h, at)
-				}))},
+				}), that("every notebook recorded an order during the delay", delayed))},
 			{Text: "Restored. The history a majority had accepted won: orders recorded without a majority were replaced, and their clients were told they failed.",
 				When: func(v *View) bool {
 					_, slow := slowSince(v.W)
@@ -159,7 +156,7 @@ var notebooks = def{id: "notebooks",
 			var lost []string
 			for _, op := range w.Ops() {
 				if _, in := inLog(w, 1, op.ID); isWrite(op) && !in && op.Done() {
-					lost = append(lost, fmt.Sprintf("%s, sent to %s, %s", op.Key, name(w, op.Node), outcome(op)))
+					lost = append(lost, fmt.Sprintf("order %s, sent to %s, %s", orderNumber(op.Key), name(w, op.Node), outcome(op)))
 				}
 			}
 			s := fmt.Sprintf("All three notebooks hold the same orders: %s.", orderList(w, 1))
@@ -170,6 +167,51 @@ var notebooks = def{id: "notebooks",
 		}
 		return s
 	}}
+
+// notebooksKey says what a square of the notebooks is: an order, by its
+// number, in both protocols; under raft, also what the squares that are
+// no order, hollow or marked say.
+func notebooksKey(p raftcore.Protocol) string {
+	if p == raft {
+		return "Each square is an order, by its number, as the notebook wrote it down. Blank: a notebook took charge. Hollow: not yet accepted by a majority. Red line: differs from the notebook in charge."
+	}
+	return "Each square is an order, by its number, in the order the notebook wrote it down. A red line under it: another notebook has a different order there."
+}
+
+// recordedSince lists the machines whose log holds a write a client asked
+// for at or after time at.
+func recordedSince(w *raftcore.World, at int64) []id {
+	var out []id
+	for _, n := range all(w) {
+		nd := w.Node(n)
+		for i := uint64(1); i <= nd.LastIndex(); i++ {
+			if op, ok := w.Op(nd.Entry(i).Data.OpID); ok && isWrite(op) && op.InvokeUs >= at {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// eachOrderOnce: each notebook is consistent on its own, holding every
+// order it has at most once.
+func eachOrderOnce() claim {
+	return func(v *View) error {
+		for _, n := range all(v.W) {
+			seen := map[string]bool{}
+			nd := v.W.Node(n)
+			for i := uint64(1); i <= nd.LastIndex(); i++ {
+				k := nd.Entry(i).Data.Key
+				if k != "" && seen[k] {
+					return fmt.Errorf("the words say each notebook is consistent; %s holds %s twice", name(v.W, n), k)
+				}
+				seen[k] = true
+			}
+		}
+		return nil
+	}
+}
 
 // slowSince is when the latest latency change made some link slow (a second
 // or more), if a link is slow now.
@@ -238,6 +280,9 @@ func allDone(w *raftcore.World) bool {
 	return true
 }
 
+// orderNumber is an order's number, as its key and its square say it.
+func orderNumber(key string) string { return strings.TrimPrefix(key, "orders/") }
+
 // orderList lists the keys a machine recorded, in its log's order, without
 // their "orders/" prefix.
 func orderList(w *raftcore.World, n id) string {
@@ -245,7 +290,7 @@ func orderList(w *raftcore.World, n id) string {
 	nd := w.Node(n)
 	for i := uint64(1); i <= nd.LastIndex(); i++ {
 		if k := nd.Entry(i).Data.Key; k != "" {
-			out = append(out, strings.TrimPrefix(k, "orders/"))
+			out = append(out, orderNumber(k))
 		}
 	}
 	if len(out) == 0 {

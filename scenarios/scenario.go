@@ -77,6 +77,11 @@ type Knob struct {
 	// Values, where it is not the value itself (a figure that keeps
 	// Raft's name from the reader offers it in its own words).
 	Says []string
+	// Lab keeps the choice to the full lab: a figure embedded in a page
+	// neither shows it nor offers the comparison it makes, where the
+	// page's text leaves what it reveals for later. The page's own
+	// commands may still set it.
+	Lab bool
 }
 
 // Say is what the reader sees for one of the knob's values.
@@ -132,8 +137,13 @@ type UI struct {
 	Compare *Setting
 	// Focus is the one panel the figure's paragraph is about: the one an
 	// embedded figure shows beside its machines. PanelLogs means the
-	// machines and their logs alone.
+	// machines' histories, which then take the panel's place, drawn
+	// large, each entry saying which write it holds in every protocol.
 	Focus Panel
+	// LogsTitle and LogsKey are, where the histories are the focus, the
+	// story's words for them: their heading ("Notebooks") and a line
+	// under them saying what an entry is. Empty: the app's own.
+	LogsTitle, LogsKey string
 	// OpenMs is the moment (virtual time) the figure opens at: where its
 	// first paragraph starts, after any setup the paragraph takes as
 	// given (a leader already elected). It comes before the story's second

@@ -378,3 +378,25 @@ func TestChapterFiguresWriteTheirRungsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTheNotebooksAskFirst: the exercise asks the reader to predict before
+// anything is revealed, so under every protocol the figure opens on the
+// question (its prompt), and its first step asks it again.
+func TestTheNotebooksAskFirst(t *testing.T) {
+	s, err := Get("notebooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := s.Knob("protocol")
+	for _, p := range k.Values {
+		v, err := s.With("protocol", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for where, text := range map[string]string{"prompt": v.Prompt, "first step": v.Steps[0].Text} {
+			if !strings.Contains(text, "Predict first") {
+				t.Errorf("under %s the %s does not ask for a prediction: %q", p, where, text)
+			}
+		}
+	}
+}

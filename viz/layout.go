@@ -172,6 +172,12 @@ type LayoutOptions struct {
 	// Measure returns the width in pixels of s at font size size; nil
 	// estimates it at 0.55 of the size a character.
 	Measure func(s string, size float64) float64
+	// Logs, when not empty, is room of their own for the log rows,
+	// which the caller keeps clear of everything else (an embedded
+	// figure about the machines' histories gives them its panel's
+	// place): the rows go there, taller than under the cluster, and the
+	// cluster has the whole stage.
+	Logs Rect
 }
 
 // Layout is where everything goes on a canvas. All values are in logical
@@ -314,7 +320,14 @@ func (l Layout) bestStage(stage Rect, n int, o LayoutOptions, pad, rMax float64)
 	try := func(first bool) {
 		for k, beside := range []bool{false, true} {
 			c := l
-			c.layoutStage(stage, n, pad, beside)
+			if !o.Logs.Empty() {
+				if beside {
+					continue // the rows have their own room
+				}
+				c.layoutOwnLogs(stage, o.Logs, n)
+			} else {
+				c.layoutStage(stage, n, pad, beside)
+			}
 			pl := c.layoutCluster(n, o, rMax, sz)
 			if first && k == 0 || pl.better(bestFit) && (first || pl.fit == fitCaption) {
 				best, bestFit = c, pl
@@ -409,6 +422,25 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	} else {
 		l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
 	}
+	l.layoutLogRows(n)
+}
+
+// layoutOwnLogs gives the cluster the whole stage and the log rows the
+// room logs of their own: as tall as they can be up to OwnLogRowH, at the
+// top of it.
+func (l *Layout) layoutOwnLogs(stage, logs Rect, n int) {
+	l.Cluster = stage
+	rowH := clamp((logs.H-float64(n-1)*logRowGap)/float64(n), 12, OwnLogRowH)
+	l.Logs = Rect{logs.X, logs.Y, logs.W, math.Min(float64(n)*rowH+float64(n-1)*logRowGap, logs.H)}
+	l.layoutLogRows(n)
+}
+
+// OwnLogRowH is the tallest a log row grows in room of its own
+// (LayoutOptions.Logs).
+const OwnLogRowH = 30.0
+
+// layoutLogRows splits Logs into n rows, each a name tag and a strip.
+func (l *Layout) layoutLogRows(n int) {
 	rows := splitEven(l.Logs, n, logRowGap, false)
 	labelW := math.Min(clamp(rows[0].H*2.2, 28, 48), l.Logs.W/3)
 	l.Nodes = make([]Node, n)

@@ -344,6 +344,55 @@ func TestFigureOpensTheSameMomentInTheLab(t *testing.T) {
 	assert.Contains(t, b.Describe(), "(term ", "the lab's description does not speak of terms")
 }
 
+// TestFigureKeepsALabKnobToTheLab: versioned-truth's choice of writes
+// reveals the fix its chapter leaves for later. Its figure offers neither
+// the choice nor, at the end, the comparison; the page may still set it,
+// and the full lab, opened from the figure, offers both.
+func TestFigureKeepsALabKnobToTheLab(t *testing.T) {
+	s, err := scenarios.Get("versioned-truth")
+	require.NoError(t, err)
+	k, ok := s.Knob("writes")
+	require.True(t, ok)
+	require.True(t, k.Lab, "the writes knob is not kept to the lab")
+	for _, size := range figureSizes {
+		a := figureApp(t, s.ID, size[0], size[1])
+		var c hostClock
+		for n := 0; !a.scen().ShownDone() && n < 20; n++ {
+			playToRest(t, a, &c, 60*time.Second)
+			for _, id := range widgetIDs(a) {
+				assert.False(t, strings.HasPrefix(id, "knob:writes="), "%vx%v: the figure offers %s", size[0], size[1], id)
+			}
+		}
+		require.True(t, a.scen().ShownDone())
+		for _, l := range a.Frame().Caption.Lines {
+			for _, w := range strings.FieldsFunc(strings.ToLower(l.Text), func(r rune) bool { return r == ' ' || r == ',' || r == '.' }) {
+				assert.NotContains(t, []string{"cas", "swap", "compare-and-swap"}, w, "%vx%v: the figure's words name the fix: %q", size[0], size[1], l.Text)
+			}
+		}
+		require.NoError(t, a.Do(command.SetKnob{Knob: "writes", Value: "cas"}), "the page cannot set the knob")
+		assert.Equal(t, "cas", a.scen().Spec().Setting("writes"))
+	}
+	_, params := labQuery(t, figureApp(t, s.ID, 720, 450))
+	b, err := New(Options{Params: params, Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
+	require.NoError(t, err)
+	_, ok = widgetRect(b, "knob:writes=cas")
+	assert.True(t, ok, "the full lab does not offer the choice; controls: %v", widgetIDs(b))
+}
+
+// labQuery presses a figure's way to the full lab and returns the query
+// of the address it visits, and the parameters the page reads from it.
+func labQuery(t *testing.T, a *App) (string, viz.Params) {
+	t.Helper()
+	require.NoError(t, a.Click(scene.IDFigureLab))
+	effects := a.TakeEffects()
+	require.Len(t, effects, 1)
+	u, err := url.Parse(effects[0].Text)
+	require.NoError(t, err)
+	params, probs := viz.ParseQuery("?"+u.RawQuery, session.BuiltinScenarios().Check)
+	require.Empty(t, probs)
+	return u.RawQuery, params
+}
+
 // TestFigureLabLinkKeepsTheSpeed: the full lab plays at the figure's
 // speed, the 1x a figure plays at (not the full app's slower default)
 // or the one the reader chose, read as the page reads its address.
@@ -356,14 +405,8 @@ func TestFigureLabLinkKeepsTheSpeed(t *testing.T) {
 			want = speed
 		}
 		require.Equal(t, want, a.Speed())
-		require.NoError(t, a.Click(scene.IDFigureLab))
-		effects := a.TakeEffects()
-		require.Len(t, effects, 1)
-		u, err := url.Parse(effects[0].Text)
-		require.NoError(t, err)
-		params, probs := viz.ParseQuery("?"+u.RawQuery, session.BuiltinScenarios().Check)
-		require.Empty(t, probs)
-		b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(u.RawQuery, "&")), Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
+		query, params := labQuery(t, a)
+		b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(query, "&")), Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
 		require.NoError(t, err)
 		assert.False(t, b.figure())
 		assert.Equal(t, want, b.Speed(), "the lab opened from a figure at %gx plays at %gx", want, b.Speed())

@@ -3,6 +3,13 @@ package app
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"raftlab/viz/app/scene"
+	"raftlab/viz/frame"
 )
 
 // hasText reports whether some text shown contains every one of parts.
@@ -29,8 +36,8 @@ func TestVersionedTruthShowsRevisionsAndTheLostUpdate(t *testing.T) {
 		// Panel lines wrap, so each check is a piece short enough to
 		// stay on one line.
 		for _, want := range [][]string{
-			{"controller 1: read"}, {"(rev 2)"}, {"done, rev 3"},
-			{"1 lost update"}, {"#5, controller 1's write"}, {"rev 3 (replicas=2"},
+			{"the scaler: read"}, {"(rev 2)"}, {"done, rev 3"},
+			{"1 lost update"}, {"#5, the scaler's write"}, {"rev 3 (replicas=2"},
 		} {
 			if !hasText(plain, want...) {
 				t.Errorf("%vx%v plain: no text shows %q", size[0], size[1], want)
@@ -48,3 +55,40 @@ func TestVersionedTruthShowsRevisionsAndTheLostUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionedTruthShowsItsEvidenceOnAPhone: resting on its last step, at
+// a page's and a phone's size, the figure's client panel shows the lost
+// update whole, above what the panel's room cuts or fades.
+func TestVersionedTruthShowsItsEvidenceOnAPhone(t *testing.T) {
+	for _, size := range figureSizes {
+		a := figureApp(t, "versioned-truth", size[0], size[1])
+		var c hostClock
+		for n := 0; !a.scen().ShownDone() && n < 20; n++ {
+			playToRest(t, a, &c, 60*time.Second)
+		}
+		f := a.Frame()
+		require.Len(t, f.Panels, 1)
+		p := f.Panels[0]
+		seen := p.Clip
+		if p.More {
+			seen.H -= moreFade
+		}
+		var evidence []frame.TextItem
+		for i, l := range p.Lines {
+			if strings.Contains(l.Text, "the scaler's write") {
+				// The finding's line, and the line it wraps onto.
+				evidence = p.Lines[i : i+2]
+				break
+			}
+		}
+		require.NotEmpty(t, evidence, "%vx%v: the panel does not name the lost update", size[0], size[1])
+		for _, l := range evidence {
+			assert.True(t, l.Y >= seen.Y && l.Y+scene.LineHeight(l.Size) <= seen.Bottom()+0.5,
+				"%vx%v: %q at y %.0f is outside what the panel shows (%.0f to %.0f)", size[0], size[1], l.Text, l.Y, seen.Y, seen.Bottom())
+		}
+	}
+}
+
+// moreFade is how far up from its bottom a panel that says "more below"
+// fades its last lines.
+const moreFade = 20

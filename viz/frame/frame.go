@@ -196,6 +196,12 @@ type LogsView struct {
 	Before, After TextItem
 	// Key opens and closes the key to the marks (Frame.Legend).
 	Key Widget
+	// Card, when not empty, is the box the rows sit in where they are
+	// an embedded figure's focus (the machines' histories, drawn
+	// large), headed by Title, with Notes under the rows.
+	Card  viz.Rect
+	Title TextItem
+	Notes []TextItem
 }
 
 // LogRow is one machine's log.

@@ -42,6 +42,12 @@ func (f *Frame) Overflows(measure func(string, float64) float64) []string {
 	for _, r := range f.Logs.Rows {
 		c.text("log row", r.Name, r.Label)
 	}
+	if !f.Logs.Card.Empty() {
+		c.text("logs", f.Logs.Title, f.Logs.Card)
+		for _, t := range f.Logs.Notes {
+			c.text("logs key", t, f.Logs.Card)
+		}
+	}
 	return c.out
 }
 

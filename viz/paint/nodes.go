@@ -111,6 +111,11 @@ func (d *Painter) ghost(f *frame.Frame) {
 func (d *Painter) Logs(f *frame.Frame) {
 	s, p := d.S, d.P
 	L := &f.Logs
+	if !L.Card.Empty() {
+		d.card(L.Card)
+		d.texts(L.Title)
+		d.texts(L.Notes...)
+	}
 	d.texts(L.Header...)
 	s.Text(L.Before, p.Tone(L.Before.Tone))
 	s.Text(L.After, p.Tone(L.After.Tone))

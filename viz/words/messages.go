@@ -150,3 +150,7 @@ func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	}
 	return from + " → " + to + ": " + m.Type.String()
 }
+
+// OnTheWay says how many messages are on the way along one direction of
+// a link, where they are too many to draw each apart.
+func OnTheWay(n int) string { return Itoa(n) + " on the way" }

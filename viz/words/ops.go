@@ -53,7 +53,7 @@ func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op,
 func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 	what := opAsked(op) + " at " + cfg.Name(op.Node)
 	if op.Controller != 0 {
-		what = opClient(op) + ": " + what
+		what = opClient(cfg, op) + ": " + what
 	}
 	return what + ": " + opOutcome(op, level)
 }
@@ -78,10 +78,11 @@ func opAsked(op raftcore.Op) string {
 	return s
 }
 
-// opClient names who asked: a client, or one of the controllers.
-func opClient(op raftcore.Op) string {
+// opClient names who asked: a client, or one of the controllers, by the
+// name the configuration gives it.
+func opClient(cfg raftcore.Config, op raftcore.Op) string {
 	if op.Controller != 0 {
-		return "controller " + strconv.Itoa(op.Controller)
+		return cfg.ControllerName(op.Controller)
 	}
 	return "a client"
 }
@@ -116,7 +117,7 @@ func opOutcome(op raftcore.Op, level Level) string {
 // opAsks says that a client asks for op, as a client mark does: "a
 // client asks A to write k = v".
 func opAsks(cfg raftcore.Config, op raftcore.Op) string {
-	return opClient(op) + " asks " + cfg.Name(op.Node) + " to " + opAsked(op)
+	return opClient(cfg, op) + " asks " + cfg.Name(op.Node) + " to " + opAsked(op)
 }
 
 // opAnswered says what became of op and how long it took, as a client

@@ -33,6 +33,10 @@ const (
 	ContractHeading = "The shared-history contract"
 	// NewestEntries heads a machine's last entries.
 	NewestEntries = "Newest entries"
+	// Histories heads the machines' histories where they are a figure's
+	// focus, and HistoriesKey says, under them, what a square is.
+	Histories    = "Histories"
+	HistoriesKey = "Each square is a write, in the order the machine took it. A red line under it: another machine holds a different write there."
 )
 
 // Machine names machine name: "Machine B".

@@ -94,17 +94,19 @@ func ShowRules(all bool) string {
 	return "Show broken rules only"
 }
 
-// LostUpdates says that the run lost n updates, which no rule of Raft
-// forbids.
+// LostUpdates heads the list of the n updates the run lost, which no
+// rule of Raft forbids; each line of the list (LostUpdate) says which
+// write replaced which change.
 func LostUpdates(n int) string {
-	return Capital(Count(n, "lost update", "lost updates")) + ", which no rule of Raft forbids: a write replaced a change it never read."
+	return Capital(Count(n, "lost update", "lost updates")) + ", which no rule of Raft forbids:"
 }
 
-// LostUpdate says which write lost an update, and what it replaced.
-func LostUpdate(f raftcore.Finding) string {
+// LostUpdate says which write lost an update, and what it replaced,
+// naming its controller as cfg does.
+func LostUpdate(cfg raftcore.Config, f raftcore.Finding) string {
 	who := ""
 	if f.Controller != 0 {
-		who = ", controller " + Itoa(f.Controller) + "'s write,"
+		who = ", " + cfg.ControllerName(f.Controller) + "'s write,"
 	}
 	lost := "rev " + Utoa(f.OverwroteRev)
 	if f.LostValue != "" {

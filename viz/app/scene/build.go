@@ -1,7 +1,9 @@
 package scene
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 
 	"raftlab/raftcore"
@@ -462,6 +464,130 @@ func (b *Builder) thinLinkLabels() {
 		}
 	}
 	b.scratch.recent.labels = kept
+	// A link's label says why its messages are slow or lost: a
+	// message's tag that would sit on it gives way.
+	for i := range f.Messages {
+		m := &f.Messages[i]
+		if m.Label.Text == "" || m.Selected {
+			continue
+		}
+		for _, k := range kept {
+			if box(m.Label).Overlaps(k) {
+				m.Label = frame.TextItem{}
+				break
+			}
+		}
+	}
+}
+
+// msgSpacing is how far apart, in message radii, the dots of one lane
+// are drawn: a dot's width apart.
+const msgSpacing = 3.0
+
+// msgSpot is a message on the wire and where on its lane its dot goes.
+type msgSpot struct {
+	k        int // index in the wire
+	from, to int
+	lane     int
+	frac     float64 // how far along, 0 at the sender
+	pos      viz.Point
+	seg      viz.Segment
+}
+
+// msgSpots places the messages on the wire on their lanes, lane by lane
+// and, in each, from the one nearest its end; client requests, which
+// have no lane, are left out.
+func (b *Builder) msgSpots(msgs []raftcore.Message, now int64) []msgSpot {
+	spots := b.scratch.spots[:0]
+	for k := range msgs {
+		m := &msgs[k]
+		if m.Type == raftcore.MsgClient || m.DeliverUs <= m.SendUs {
+			continue
+		}
+		from, to := int(m.From)-1, int(m.To)-1
+		lk, ok := b.lay().Link(from, to)
+		if !ok {
+			continue
+		}
+		frac := float64(now-m.SendUs) / float64(m.DeliverUs-m.SendUs)
+		frac = math.Min(math.Max(frac, 0), 1)
+		seg := lk.Lane(from, to)
+		spots = append(spots, msgSpot{k: k, from: from, to: to, lane: from*viz.MaxNodes + to, frac: frac, pos: seg.At(frac), seg: seg})
+	}
+	slices.SortStableFunc(spots, func(a, c msgSpot) int {
+		if a.lane != c.lane {
+			return cmp.Compare(a.lane, c.lane)
+		}
+		return cmp.Compare(c.frac, a.frac)
+	})
+	b.scratch.spots = spots
+	return spots
+}
+
+// msgLanes are the messages' spots, a slice for each lane.
+func (b *Builder) msgLanes(msgs []raftcore.Message, now int64) [][]msgSpot {
+	spots := b.msgSpots(msgs, now)
+	lanes := b.scratch.lanes[:0]
+	for i := 0; i < len(spots); {
+		j := i
+		for j < len(spots) && spots[j].lane == spots[i].lane {
+			j++
+		}
+		lanes = append(lanes, spots[i:j])
+		i = j
+	}
+	b.scratch.lanes = lanes
+	return lanes
+}
+
+// laneDots draws the messages of one lane, from the one nearest its end.
+// A slow link carries a train of messages, and a dot drawn over the one
+// ahead would only thicken the line: the lane shows dots a dot apart
+// (and always the one the reader picked), and, where it leaves some out,
+// says how many are on the way.
+func (b *Builder) laneDots(msgs []raftcore.Message, lane []msgSpot, labels, beatLabels bool) {
+	f := &b.frame
+	r := b.lay().MessageRadius
+	first, hidden := len(f.Messages), 0
+	var last viz.Point
+	for k, sp := range lane {
+		m := &msgs[sp.k]
+		picked := b.View.Menu().Kind == view.MenuMsg && b.View.Menu().Msg == m.ID
+		if k > 0 && !picked && sp.pos.Sub(last).Len() < msgSpacing*r {
+			hidden++
+			continue
+		}
+		last = sp.pos
+		v := frame.MsgView{ID: m.ID, From: sp.from, To: sp.to, Pos: sp.pos, R: r, Tone: msgTone(m.Type),
+			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: picked}
+		beat := m.Type == raftcore.MsgHeartbeat || m.Type == raftcore.MsgHeartbeatResp
+		if (labels && (!beat || beatLabels)) || v.Selected {
+			v.Label = b.msgTag(b.Voice().MsgLabel(m), sp.pos, tagOffset(sp, r), v.Selected)
+		}
+		f.Messages = append(f.Messages, v)
+		b.scratch.dots = append(b.scratch.dots, viz.MessageDot{ID: int64(m.ID), Pos: sp.pos})
+	}
+	if hidden == 0 {
+		return
+	}
+	// The count goes by the dot nearest the middle of the lane, clear of
+	// the machines at its ends.
+	mid := lane[0].seg.At(0.5)
+	best := first
+	for i := first; i < len(f.Messages); i++ {
+		if f.Messages[i].Pos.Sub(mid).Len() < f.Messages[best].Pos.Sub(mid).Len() {
+			best = i
+		}
+	}
+	if v := &f.Messages[best]; !v.Selected {
+		v.Label = b.msgTag(words.OnTheWay(len(lane)), v.Pos, tagOffset(lane[0], r), false)
+	}
+}
+
+// tagOffset is where a message's tag goes from its dot: to the side of
+// its lane.
+func tagOffset(sp msgSpot, r float64) viz.Point {
+	return sp.seg.B.Sub(sp.seg.A).Unit().Perp().Mul(r + 7)
 }
 
 // msgTone is a message's colour by purpose.
@@ -528,29 +654,8 @@ func (b *Builder) buildMessages() {
 		// every message: heartbeats go bare, and the rest only when few.
 		labels, beatLabels = len(msgs) <= 4, false
 	}
-	for k := range msgs {
-		m := &msgs[k]
-		if m.Type == raftcore.MsgClient || m.DeliverUs <= m.SendUs {
-			continue
-		}
-		from, to := int(m.From)-1, int(m.To)-1
-		lk, ok := b.lay().Link(from, to)
-		if !ok {
-			continue
-		}
-		frac := float64(now-m.SendUs) / float64(m.DeliverUs-m.SendUs)
-		frac = math.Min(math.Max(frac, 0), 1)
-		pos := lk.Lane(from, to).At(frac)
-		v := frame.MsgView{ID: m.ID, From: from, To: to, Pos: pos, R: r, Tone: msgTone(m.Type),
-			Hollow: m.Type.IsResponse(), Reject: m.Reject, Selected: b.View.Menu().Kind == view.MenuMsg && b.View.Menu().Msg == m.ID}
-		beat := m.Type == raftcore.MsgHeartbeat || m.Type == raftcore.MsgHeartbeatResp
-		if (labels && (!beat || beatLabels)) || v.Selected {
-			d := lk.Lane(from, to)
-			off := d.B.Sub(d.A).Unit().Perp().Mul(r + 7)
-			v.Label = b.msgTag(b.Voice().MsgLabel(m), pos, off, v.Selected)
-		}
-		f.Messages = append(f.Messages, v)
-		b.scratch.dots = append(b.scratch.dots, viz.MessageDot{ID: int64(m.ID), Pos: pos})
+	for _, lane := range b.msgLanes(msgs, now) {
+		b.laneDots(msgs, lane, labels, beatLabels)
 	}
 	fall := b.fallUs()
 	for _, e := range b.scratch.recent.drops {

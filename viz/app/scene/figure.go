@@ -73,35 +73,43 @@ type figureGeomKey struct {
 // changes rather than worked out on every frame of a playing figure.
 func (b *Builder) figureGeom() stage.FigureGeom {
 	r := b.scen()
-	c := r.Spec().UI.Compare
-	key := figureGeomKey{w: b.Stage.W(), h: b.Stage.H(), run: r, text: b.figureText(),
-		compare: c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value}
+	key := figureGeomKey{w: b.Stage.W(), h: b.Stage.H(), run: r, text: b.figureText(), compare: figureCompare(r) != nil}
 	return b.Stage.Figure(key, b.layFigure)
 }
 
 // layFigure is figureGeom worked out afresh.
 func (b *Builder) layFigure() stage.FigureGeom {
 	_, hasPanel := PanelFor(b.scen().Spec().UI.Focus)
+	own := b.ownLogs()
 	cw := b.captionColumn()
 	if cw > 0 {
 		words := math.Min(b.figureWordsHeight(cw), b.Stage.H())
 		g := stage.FigureGeom{Stage: viz.XYWH(0, 0, b.Stage.W()-cw, b.Stage.H()), Words: viz.XYWH(b.Stage.W()-cw, 0, cw, b.Stage.H())}
-		if hasPanel {
+		if hasPanel || own {
 			g.Words.H = words
 			g.Panel = viz.XYWH(b.Stage.W()-cw, words+figureGap, cw, math.Max(b.Stage.H()-words-figureGap, 0))
+		}
+		if own {
+			// The card is as tall as the rows and their key.
+			g.Panel.H = math.Min(g.Panel.H, b.ownLogsHeight(cw))
 		}
 		return g
 	}
 	words := b.figureWordsHeight(b.Stage.W())
 	stageMin := math.Min(b.Stage.H(), math.Max(b.Stage.H()*0.52, 270))
 	panelH := 0.0
-	if hasPanel {
+	switch {
+	case own:
+		// The rows leave the stage for a card of their own, which takes
+		// the room they need.
+		panelH = b.ownLogsHeight(b.Stage.W())
+	case hasPanel:
 		panelMin := panelHeader + 3*LineHeight(SizeBody) + panelPad
 		panelH = math.Max(b.Stage.H()-stageMin-words-figureGap, panelMin)
 	}
 	stageH := math.Max(b.Stage.H()-words-panelH-figureGap, math.Min(b.Stage.H(), 200))
 	g := stage.FigureGeom{Stage: viz.XYWH(0, 0, b.Stage.W(), stageH), Words: viz.XYWH(0, stageH, b.Stage.W(), words)}
-	if hasPanel {
+	if hasPanel || own {
 		g.Panel = viz.XYWH(0, g.Words.Bottom()+figureGap, b.Stage.W(), math.Max(b.Stage.H()-g.Words.Bottom()-figureGap, 0))
 	}
 	return g
@@ -149,16 +157,33 @@ func (b *Builder) figureWords(w float64) *writer {
 		tone = frame.ToneAccent
 	}
 	wr.text(b.figureText(), SizeBody, tone, false)
-	if c := r.Spec().UI.Compare; c != nil && r.ShownDone() && r.Spec().Setting(c.Knob) != c.Value {
+	if c := figureCompare(r); c != nil {
 		k, _ := r.Spec().Knob(c.Knob)
 		wr.gap(4)
 		wr.row("", 0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, k.Say(c.Value))))
 	}
 	for _, k := range r.Spec().Knobs {
+		if k.Lab {
+			continue
+		}
 		wr.gap(2)
 		wr.row(k.Label, b.Measure(k.Label, SizeSmall)+10, knobChips(r, k)...)
 	}
 	return wr
+}
+
+// figureCompare is the other setting a figure offers to show once its
+// story is over, if any: the scenario's comparison, unless its knob is
+// the full lab's alone.
+func figureCompare(r *session.Scenario) *scenarios.Setting {
+	c := r.Spec().UI.Compare
+	if c == nil || !r.ShownDone() || r.Spec().Setting(c.Knob) == c.Value {
+		return nil
+	}
+	if k, _ := r.Spec().Knob(c.Knob); k.Lab {
+		return nil
+	}
+	return c
 }
 
 // buildFigure fills the frame's figure parts: the controls in the bars

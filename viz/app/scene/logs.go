@@ -71,10 +71,11 @@ func LogRowAt(lay *viz.Layout, p viz.Point) int {
 }
 
 // entryColor is the palette index of an entry: its term under Raft; under
-// the naive protocols, which have no terms, the machine that took the
-// write first, so that diverging histories show as different colours.
+// the naive protocols, which have no terms, and where the histories are a
+// figure's focus (ownlogs.go), the machine the write was given to, so that
+// diverging histories show as different colours.
 func (b *Builder) entryColor(e raftcore.Entry) int {
-	if b.cfg().Protocol == raftcore.ProtocolRaft {
+	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.ownLogs() {
 		return int(e.Term)
 	}
 	if op, ok := b.World().Op(e.Data.OpID); ok {
@@ -84,10 +85,11 @@ func (b *Builder) entryColor(e raftcore.Entry) int {
 }
 
 // entryText is what a cell says: the term under Raft, the written replica
-// count (or a mark for deletes) otherwise, and where the screen speaks
-// plain words, which have no terms.
+// count (or a mark for deletes) otherwise, where the screen speaks plain
+// words, which have no terms, and where the histories are a figure's
+// focus, whose squares mean the same in every protocol.
 func (b *Builder) entryText(e raftcore.Entry) string {
-	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
+	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() && !b.ownLogs() {
 		return words.Utoa(e.Term)
 	}
 	return words.Cell(e.Data)
@@ -165,6 +167,10 @@ func (b *Builder) buildLogs() {
 	L.Key = frame.Widget{}
 	if n > 0 && len(b.lay().Nodes) > 0 && !L.Rect.Empty() {
 		L.Key = b.legendKey()
+	}
+	L.Card, L.Title, L.Notes = viz.Rect{}, frame.TextItem{}, L.Notes[:0]
+	if b.ownLogs() && n > 0 {
+		b.buildOwnLogsCard(L)
 	}
 	if n > 0 && len(b.lay().Nodes) > 0 {
 		strip := b.lay().Nodes[0].LogStrip

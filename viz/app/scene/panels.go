@@ -485,8 +485,11 @@ func (b *Builder) clientPanel(wr *writer) {
 		}
 	}
 	verdicts := b.Session.Reads(ops)
-	wr.text(words.Tally(ok, pending, failed, swaps, len(verdicts.Stale())), SizeBody, frame.ToneText, true)
+	// A lost update first: it is what a run with controllers turns on,
+	// and where the panel has little room (a figure on a phone) it must
+	// not be what the room cuts.
 	b.lostUpdates(wr, 1)
+	wr.text(words.Tally(ok, pending, failed, swaps, len(verdicts.Stale())), SizeBody, frame.ToneText, true)
 	now := w.Now()
 	held := heldBy(w, ops)
 	shown := 0
@@ -559,13 +562,15 @@ func (b *Builder) lostUpdates(wr *writer, max int) {
 	if n == 0 {
 		return
 	}
-	wr.gap(4)
+	if wr.height() > 0 {
+		wr.gap(4)
+	}
 	wr.text(words.LostUpdates(n), SizeBody, frame.ToneWarn, true)
 	for i, f := range w.Findings() {
 		if i == max {
 			break
 		}
-		wr.item("!", frame.ToneWarn, words.LostUpdate(f), SizeBody-1, frame.ToneText)
+		wr.item("!", frame.ToneWarn, words.LostUpdate(*b.cfg(), f), SizeBody-1, frame.ToneText)
 	}
 	wr.gap(4)
 }

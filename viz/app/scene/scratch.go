@@ -10,6 +10,8 @@ import (
 // trace events say. It is replaced whole with the world.
 type scratch struct {
 	dots   []viz.MessageDot
+	spots  []msgSpot
+	lanes  [][]msgSpot
 	recent recentState
 }
 

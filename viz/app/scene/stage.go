@@ -84,6 +84,9 @@ func (b *Builder) StageInput(p Parts) stage.Input {
 		in.Sides = b.Session.Sides()
 	}
 	in.W, in.H = b.room()
+	if b.ownLogs() {
+		in.Logs = b.ownLogsRoom(b.figureGeom().Panel)
+	}
 	return in
 }
 

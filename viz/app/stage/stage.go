@@ -48,6 +48,10 @@ type Input struct {
 	ZoneCount  int
 	Sides      [][]int
 	Measure    func(string, float64) float64
+	// Logs, when not empty, is room of the log rows' own, outside W×H
+	// (viz.LayoutOptions.Logs): a figure about the histories gives them
+	// its panel's place.
+	Logs viz.Rect
 }
 
 // Stage owns the canvas and its layout.
@@ -85,6 +89,7 @@ type layoutKey struct {
 	count   int
 	buttons string
 	words   string // names and caption word
+	logs    viz.Rect
 }
 
 // New is a stage of w×h logical pixels.
@@ -174,7 +179,7 @@ func (s *Stage) Figure(key any, lay func() FigureGeom) FigureGeom {
 func (s *Stage) Fit(in Input) bool {
 	count := s.placeZones(in)
 	key := layoutKey{w: in.W, h: in.H, n: len(in.Names), panels: in.Panels, active: in.Tab, count: count,
-		buttons: commandsKey(in.Buttons), words: strings.Join(in.Names, "\x00") + "\x00" + in.Caption}
+		buttons: commandsKey(in.Buttons), words: strings.Join(in.Names, "\x00") + "\x00" + in.Caption, logs: in.Logs}
 	for _, z := range s.zones {
 		key.zones += string(rune('0' + z))
 	}
@@ -183,7 +188,7 @@ func (s *Stage) Fit(in Input) bool {
 	}
 	s.key = key
 	o := viz.LayoutOptions{Width: in.W, Height: in.H, Nodes: len(in.Names), Panels: in.Panels, Active: in.Tab, Buttons: in.Buttons,
-		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure}
+		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure, Logs: in.Logs}
 	if s.zones != nil {
 		o.Zones, o.ZoneCount = s.zones, count
 	}
