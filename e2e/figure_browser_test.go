@@ -88,6 +88,16 @@ func TestFigureRestsBetweenStepsAtPageAndPhoneSizes(t *testing.T) {
 				w := measureStill(b, true, 4*time.Second)
 				cpu := w.perSecond(w.cpu["renderer"] + w.cpu["GPU"])
 				t.Logf("resting at step 2: %v", w)
+				if cpu >= 0.02 {
+					// A busy machine (the other processes of a test run)
+					// can lend a quiet renderer a spike of work it did
+					// not ask for; a figure that truly rests is quiet in
+					// a second window too, and one that does not rest is
+					// busy in both.
+					w = measureStill(b, true, 4*time.Second)
+					cpu = w.perSecond(w.cpu["renderer"] + w.cpu["GPU"])
+					t.Logf("resting at step 2, measured again: %v", w)
+				}
 				assert.Less(t, cpu, 0.02, "a resting figure costs %.3f CPU-s/s", cpu)
 				noExceptions(t, b)
 			})
