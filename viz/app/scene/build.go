@@ -175,103 +175,134 @@ func roleLook(p raftcore.Protocol, r raftcore.Role) (frame.Tone, frame.Shape, bo
 	return frame.ToneFollower, frame.ShapeCircle, false
 }
 
+// buildNodes draws every machine, and the ghost of one being dragged.
 func (b *Builder) buildNodes() {
 	f := &b.frame
-	w := b.World()
-	n := w.Size()
+	n := b.World().Size()
 	f.Nodes = f.Nodes[:0]
-	R := b.lay().NodeRadius
 	ghost := b.dragGesture()
 	f.Ghost = nil
 	if ghost != nil {
-		f.Ghost = &frame.GhostView{Node: ghost.Node, Pos: ghost.Pos, R: R, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
+		f.Ghost = &frame.GhostView{Node: ghost.Node, Pos: ghost.Pos, R: b.lay().NodeRadius, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
 	}
+	for i := 0; i < n && i < len(b.lay().Nodes); i++ {
+		f.Nodes = append(f.Nodes, b.nodeView(i, ghost))
+	}
+}
+
+// nodeView is machine i as its disc shows it: its shape and tone, its
+// name, the words under it, its timer ring, pulse, badges and the votes
+// it holds; hidden while ghost drags it.
+func (b *Builder) nodeView(i int, ghost *viz.Gesture) frame.NodeView {
+	w := b.World()
+	R := b.lay().NodeRadius
+	id := nodeID(i)
+	nd := w.Node(id)
+	st := w.Status(id)
+	c := b.lay().Nodes[i].Center
+	tone, shape, dashed := roleLook(b.cfg().Protocol, nd.Role())
+	v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
+		Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == b.View.Selected(),
+		Hidden: ghost != nil && ghost.Node == i}
+	name := b.discName(b.cfg().Name(id), b.lay().LabelSize, 2*R-6)
+	v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, b.lay().LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
+	role := words.Capital(b.Voice().RoleWord(nd.Role()))
+	switch st {
+	case raftcore.StatusCrashed:
+		v.Tone, role = frame.ToneDown, words.Crashed
+	case raftcore.StatusPaused:
+		v.Tone, role = frame.TonePaused, words.Paused
+	}
+	v.Highlight = b.scen() != nil && b.scen().Highlighted(id)
+	b.nodeCaption(&v, i, nd, st, role)
+	b.nodeTimer(&v, nd, st)
+	if i < len(b.scratch.recent.beat) && b.scratch.recent.beat[i] >= 0 && st == raftcore.StatusUp {
+		v.Pulse = math.Max(float64(w.Now()-b.scratch.recent.beat[i])/pulseUs, 0.01)
+	}
+	v.Badges = b.nodeBadges(v.Badges[:0], i, c, R)
+	v.Votes = b.nodeVotes(v.Votes[:0], i, nd, st)
+	return v
+}
+
+// nodeCaption writes the two lines under machine i's disc: its role
+// word (with its term under Raft, where it fits) and a second line, each
+// shrunk or dropped to fit the room the layout gives it.
+func (b *Builder) nodeCaption(v *frame.NodeView, i int, nd *raftcore.Node, st raftcore.Status, role string) {
 	// The layout gives each machine room for words under its disc, clear
 	// of its neighbours: the lines shrink to what fits there.
 	lineSize := b.lay().CaptionSize
-	for i := 0; i < n && i < len(b.lay().Nodes); i++ {
-		id := nodeID(i)
-		nd := w.Node(id)
-		st := w.Status(id)
-		c := b.lay().Nodes[i].Center
-		tone, shape, dashed := roleLook(b.cfg().Protocol, nd.Role())
-		v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
-			Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == b.View.Selected(),
-			Hidden: ghost != nil && ghost.Node == i}
-		name := b.discName(b.cfg().Name(id), b.lay().LabelSize, 2*R-6)
-		v.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, b.lay().LabelSize, 2*R-6), Tone: frame.ToneText, Bold: true, Center: true}
-		role := words.Capital(b.Voice().RoleWord(nd.Role()))
-		switch st {
-		case raftcore.StatusCrashed:
-			v.Tone, role = frame.ToneDown, words.Crashed
-		case raftcore.StatusPaused:
-			v.Tone, role = frame.TonePaused, words.Paused
+	c := v.Center
+	line2 := b.nodeLine2(nd, st)
+	capt := b.lay().Nodes[i].Caption
+	room, rows := capt.W, b.lay().CaptionLines(i)
+	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
+		full := words.WithTerm(role, nd.Term())
+		switch {
+		case b.Measure(full, lineSize) <= room && b.Measure(line2, lineSize) <= room:
+			role = full
+		case b.Measure(full, lineSize) <= room:
+			role, line2 = full, ""
+		default:
+			line2 = words.Term(nd.Term())
 		}
-		v.Highlight = b.scen() != nil && b.scen().Highlighted(id)
-		line2 := b.nodeLine2(nd, st)
-		capt := b.lay().Nodes[i].Caption
-		room, rows := capt.W, b.lay().CaptionLines(i)
-		if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
-			full := words.WithTerm(role, nd.Term())
-			switch {
-			case b.Measure(full, lineSize) <= room && b.Measure(line2, lineSize) <= room:
-				role = full
-			case b.Measure(full, lineSize) <= room:
-				role, line2 = full, ""
-			default:
-				line2 = words.Term(nd.Term())
-			}
-		}
-		if b.Measure(line2, lineSize) > room || rows < 2 {
-			line2 = ""
-		}
-		// The layout makes room for the role wherever it can; where it
-		// cannot (nine machines on a small phone) the role word shortens
-		// or goes rather than run into a neighbour.
-		// Smaller words first, down to minCaptionSize, on a small stage.
-		size := math.Max(b.fitSize(role, lineSize, room), minCaptionSize)
-		role = b.fitRole(role, room, size)
-		if b.Measure(line2, size) > room {
-			line2 = ""
-		}
-		y := capt.Y
-		if capt.Empty() {
-			y = c.Y + R + 7
-		}
-		lineH := lineSize * viz.CaptionLineHeight
-		v.Lines[0] = frame.TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: size, Tone: frame.ToneText, Center: true}
-		v.Lines[1] = frame.TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: size, Tone: frame.ToneMuted, Center: true}
-		v.Timer = -1
-		if st != raftcore.StatusCrashed && b.cfg().Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
-			el, to := nd.ElectionTimer()
-			if to > 0 {
-				v.Timer = math.Min(float64(el)/float64(to), 1)
-			}
-			v.TimerTone = frame.ToneMuted
-			if v.Timer > 0.75 {
-				v.TimerTone = frame.ToneWarn
-			}
-		}
-		if i < len(b.scratch.recent.beat) && b.scratch.recent.beat[i] >= 0 && st == raftcore.StatusUp {
-			v.Pulse = math.Max(float64(w.Now()-b.scratch.recent.beat[i])/pulseUs, 0.01)
-		}
-		v.Badges = b.nodeBadges(v.Badges[:0], i, c, R)
-		v.Votes = v.Votes[:0]
-		if (nd.Role() == raftcore.RoleCandidate || nd.Role() == raftcore.RolePreCandidate) && st == raftcore.StatusUp {
-			for j := 0; j < n; j++ {
-				if j == i {
-					continue
-				}
-				vote := nd.VoteFrom(nodeID(j))
-				if vote == 0 {
-					continue
-				}
-				d := b.lay().Nodes[j].Center.Sub(c).Unit()
-				v.Votes = append(v.Votes, frame.VoteDot{Pos: c.Add(d.Mul(R * 0.78)), Granted: vote > 0})
-			}
-		}
-		f.Nodes = append(f.Nodes, v)
 	}
+	if b.Measure(line2, lineSize) > room || rows < 2 {
+		line2 = ""
+	}
+	// The layout makes room for the role wherever it can; where it
+	// cannot (nine machines on a small phone) the role word shortens
+	// or goes rather than run into a neighbour.
+	// Smaller words first, down to minCaptionSize, on a small stage.
+	size := math.Max(b.fitSize(role, lineSize, room), minCaptionSize)
+	role = b.fitRole(role, room, size)
+	if b.Measure(line2, size) > room {
+		line2 = ""
+	}
+	y := capt.Y
+	if capt.Empty() {
+		y = c.Y + v.R + 7
+	}
+	lineH := lineSize * viz.CaptionLineHeight
+	v.Lines[0] = frame.TextItem{Text: role, X: c.X, Y: y + lineH/2, Size: size, Tone: frame.ToneText, Center: true}
+	v.Lines[1] = frame.TextItem{Text: line2, X: c.X, Y: y + lineH*1.5, Size: size, Tone: frame.ToneMuted, Center: true}
+}
+
+// nodeTimer sets how far a machine's timer has run, as a share of its
+// ring, or -1 for none: a crashed machine, the leader and the naive copy
+// protocol have none.
+func (b *Builder) nodeTimer(v *frame.NodeView, nd *raftcore.Node, st raftcore.Status) {
+	v.Timer = -1
+	if st != raftcore.StatusCrashed && b.cfg().Protocol != raftcore.ProtocolNaiveCopy && nd.Role() != raftcore.RoleLeader {
+		el, to := nd.ElectionTimer()
+		if to > 0 {
+			v.Timer = math.Min(float64(el)/float64(to), 1)
+		}
+		v.TimerTone = frame.ToneMuted
+		if v.Timer > 0.75 {
+			v.TimerTone = frame.ToneWarn
+		}
+	}
+}
+
+// nodeVotes appends to out the dots inside a running candidate, machine
+// i, one toward each machine that has answered it, granted or not.
+func (b *Builder) nodeVotes(out []frame.VoteDot, i int, nd *raftcore.Node, st raftcore.Status) []frame.VoteDot {
+	if (nd.Role() != raftcore.RoleCandidate && nd.Role() != raftcore.RolePreCandidate) || st != raftcore.StatusUp {
+		return out
+	}
+	c, R := b.lay().Nodes[i].Center, b.lay().NodeRadius
+	for j := 0; j < b.World().Size(); j++ {
+		if j == i {
+			continue
+		}
+		vote := nd.VoteFrom(nodeID(j))
+		if vote == 0 {
+			continue
+		}
+		d := b.lay().Nodes[j].Center.Sub(c).Unit()
+		out = append(out, frame.VoteDot{Pos: c.Add(d.Mul(R * 0.78)), Granted: vote > 0})
+	}
+	return out
 }
 
 // discName is a machine's name as its disc shows it: whole if it fits

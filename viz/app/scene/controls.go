@@ -136,6 +136,8 @@ func (b *Builder) statusLine() string {
 	return b.Voice().StatusLine(s)
 }
 
+// buildTimeline lays out the time line under the stage: the time shown,
+// its buttons, the track with the run's length and its marks.
 func (b *Builder) buildTimeline() {
 	f := &b.frame
 	r := b.lay().Timeline
@@ -150,8 +152,26 @@ func (b *Builder) buildTimeline() {
 	left := words.Clock(now)
 	lw := b.Measure(words.WidestNow, SizeSmall) + 12
 	rw := b.Measure(words.WidestLength, SizeSmall) + 12
-	// Buttons at the right end: back to the live end while the stage
-	// replays the past, and back to the run abandoned by acting in the past.
+	rw += b.timelineButtons(tl, r, r.W-lw-rw)
+	tl.Track = viz.XYWH(r.X+lw, r.Y+r.H/2-4, r.W-lw-rw, 8)
+	span := float64(max(head, 1_000_000))
+	tl.Head = float64(head) / span
+	tl.Now = float64(now) / span
+	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneText, Bold: true}
+	right := words.OfLength(head)
+	if b.Session.AtHead() {
+		right = words.Live
+	}
+	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneMuted}
+	b.timelineMarks(tl, span)
+}
+
+// timelineButtons puts the buttons at the right end of the time line r:
+// back to the live end while the stage replays the past, and back to the
+// run abandoned by acting in the past, in their short words when the
+// long ones would leave the track, room wide, too short. It returns the
+// width they take.
+func (b *Builder) timelineButtons(tl *frame.TimelineView, r viz.Rect, room float64) float64 {
 	tl.Buttons = tl.Buttons[:0]
 	type want struct {
 		id, long, short string
@@ -177,7 +197,7 @@ func (b *Builder) buildTimeline() {
 	}
 	short := false
 	ws, sum := widths(false)
-	if r.W-lw-rw-sum < 80 {
+	if room-sum < 80 {
 		short = true
 		ws, sum = widths(true)
 	}
@@ -192,19 +212,13 @@ func (b *Builder) buildTimeline() {
 			Rect: viz.XYWH(x, r.Y+(r.H-bh)/2, ws[i], bh)})
 		x += ws[i] + 6
 	}
-	rw += sum
-	tl.Track = viz.XYWH(r.X+lw, r.Y+r.H/2-4, r.W-lw-rw, 8)
-	span := float64(max(head, 1_000_000))
-	tl.Head = float64(head) / span
-	tl.Now = float64(now) / span
-	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneText, Bold: true}
-	right := words.OfLength(head)
-	if b.Session.AtHead() {
-		right = words.Live
-	}
-	tl.Right = frame.TextItem{Text: right, X: tl.Track.Right() + 8, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneMuted}
-	// Marks closer than 3 pixels would draw on top of each other; keep the
-	// most telling one of each cluster.
+	return sum
+}
+
+// timelineMarks places the run's marks along the track, span long.
+// Marks closer than 3 pixels would draw on top of each other; it keeps
+// the most telling one of each cluster.
+func (b *Builder) timelineMarks(tl *frame.TimelineView, span float64) {
 	lastX := -10.0
 	var lastKind timeline.MarkKind
 	for _, m := range b.Session.Marks() {

@@ -17,6 +17,30 @@ type roleEdge struct {
 // roleDiagram lays the diagram out at x, y in width w and returns it with
 // its height. With PreVote off there is no pre-candidate box.
 func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
+	roles, edges := b.diagramRoles()
+	latest, who := b.lastRoleChange()
+	d := &frame.DiagramView{}
+	n := float64(len(roles))
+	gap := 22.0
+	bw := (w - gap*(n-1)) / n
+	bh := 40.0
+	top := y + 24 // room for the forward labels and the loop
+	boxOf := map[raftcore.Role]viz.Rect{}
+	for i, r := range roles {
+		boxOf[r] = viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
+	}
+	b.roleBoxes(d, roles, boxOf, latest)
+	backDepth := b.roleArrows(d, edges, boxOf, latest)
+	h := top - y + bh + backDepth + 4
+	if latest != nil {
+		h = b.roleChangeNote(d, latest, who, x, y, w, h)
+	}
+	return d, h
+}
+
+// diagramRoles are the diagram's boxes, in order, and its arrows: with
+// PreVote off, no pre-candidate and none of its arrows.
+func (b *Builder) diagramRoles() ([]raftcore.Role, []roleEdge) {
 	roles := []raftcore.Role{raftcore.RoleFollower, raftcore.RolePreCandidate, raftcore.RoleCandidate, raftcore.RoleLeader}
 	edges := []roleEdge{
 		{raftcore.RoleFollower, raftcore.RolePreCandidate},
@@ -32,18 +56,16 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate}}, edges[2:]...)
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up
 	}
-	latest, who := b.lastRoleChange()
-	d := &frame.DiagramView{}
-	n := float64(len(roles))
-	gap := 22.0
-	bw := (w - gap*(n-1)) / n
-	bh := 40.0
-	top := y + 24 // room for the forward labels and the loop
-	boxOf := map[raftcore.Role]viz.Rect{}
+	return roles, edges
+}
+
+// roleBoxes draws a box at boxOf[r] for each role r, named, with the
+// machines in it; the one latest entered glows.
+func (b *Builder) roleBoxes(d *frame.DiagramView, roles []raftcore.Role, boxOf map[raftcore.Role]viz.Rect, latest *raftcore.RoleChange) {
 	members := b.roleMembers()
-	for i, r := range roles {
-		rect := viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
-		boxOf[r] = rect
+	for _, r := range roles {
+		rect := boxOf[r]
+		bw := rect.W
 		tone, shape, dashed := roleLook(b.cfg().Protocol, r)
 		box := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
 		box.Label = frame.TextItem{Text: words.Capital(b.Voice().RoleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: SizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
@@ -54,6 +76,13 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		box.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: SizeSmall, Tone: frame.ToneText, Center: true}
 		d.Boxes = append(d.Boxes, box)
 	}
+}
+
+// roleArrows draws an arrow for each edge between the boxes: a loop over
+// a box, forward between neighbours, or back to the follower under the
+// boxes, each deeper than the last; the one latest followed glows. It
+// returns how deep the arrows reach under the boxes.
+func (b *Builder) roleArrows(d *frame.DiagramView, edges []roleEdge, boxOf map[raftcore.Role]viz.Rect, latest *raftcore.RoleChange) float64 {
 	backDepth := 8.0
 	for _, e := range edges {
 		f, t := boxOf[e.from], boxOf[e.to]
@@ -85,21 +114,25 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 		}
 		d.Arrows = append(d.Arrows, frame.DiagramArrow{Path: path, Label: label, Hot: hot})
 	}
-	h := top - y + bh + backDepth + 4
-	if latest != nil {
-		text := b.Voice().RoleChange(who, latest.From, latest.To)
-		why := words.Why(latest.Cause)
-		if why != "" && b.Measure(text+" "+why, SizeSmall) <= w {
-			text, why = text+" "+why, ""
-		}
-		d.Last = frame.TextItem{Text: text, X: x, Y: y + h, Size: SizeSmall, Tone: frame.ToneAccent}
-		h += LineHeight(SizeSmall)
-		if why != "" {
-			d.Why = frame.TextItem{Text: why, X: x, Y: y + h, Size: SizeSmall, Tone: frame.ToneAccent}
-			h += LineHeight(SizeSmall)
-		}
+	return backDepth
+}
+
+// roleChangeNote writes under the diagram, h below y, which machine
+// (who) last changed role and why, on one line where it fits in width w,
+// and returns the diagram's height with it.
+func (b *Builder) roleChangeNote(d *frame.DiagramView, latest *raftcore.RoleChange, who string, x, y, w, h float64) float64 {
+	text := b.Voice().RoleChange(who, latest.From, latest.To)
+	why := words.Why(latest.Cause)
+	if why != "" && b.Measure(text+" "+why, SizeSmall) <= w {
+		text, why = text+" "+why, ""
 	}
-	return d, h
+	d.Last = frame.TextItem{Text: text, X: x, Y: y + h, Size: SizeSmall, Tone: frame.ToneAccent}
+	h += LineHeight(SizeSmall)
+	if why != "" {
+		d.Why = frame.TextItem{Text: why, X: x, Y: y + h, Size: SizeSmall, Tone: frame.ToneAccent}
+		h += LineHeight(SizeSmall)
+	}
+	return h
 }
 
 // roleMembers names the running machines in each role.

@@ -106,111 +106,154 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 	if !b.View.Legend() {
 		return nil
 	}
-	lw := b.Voice().Legend()
-	pad := 10.0
 	// Wide enough that most lines take one line, so the card is short
 	// enough to stand above the log rows.
 	width := math.Min(b.Stage.W()-16, 560)
-	size := SizeSmall
-	if b.Stage.W() < 500 {
-		size = SizeSmall - 1
-	}
-	cellH := 16.0
-	cellW := 20.0
-	nodeR := 7.0
-	msgR := math.Max(b.lay().MessageRadius, 4)
-	sampleW := 3*cellW + 4
-	textX := pad + sampleW + 10
-	textW := width - textX - pad
-	lv := &frame.LegendView{}
-	y := pad
-	lv.Title = frame.TextItem{Text: words.KeyTitle, X: pad, Y: y, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
-	y += LineHeight(SizeTitle) + 4
-	row := func(sampleH float64, text string) *frame.LegendRow {
-		wr := b.newWriter(textX, y, textW)
-		wr.text(text, size, frame.ToneText, false)
-		h := math.Max(sampleH, wr.height())
-		r := frame.LegendRow{Sample: viz.XYWH(pad, y+(h-sampleH)/2, sampleW, sampleH), Lines: wr.lines}
-		// Centre the words on the sample when they are shorter.
-		if d := (h - wr.height()) / 2; d > 0 {
-			for i := range r.Lines {
-				r.Lines[i].Y += d
-			}
-		}
-		y += h + 4
-		lv.Rows = append(lv.Rows, r)
-		return &lv.Rows[len(lv.Rows)-1]
-	}
-	cells := func(r *frame.LegendRow, committed ...bool) *frame.LogRow {
-		lr := &frame.LogRow{Strip: viz.XYWH(r.Sample.X, r.Sample.Y, float64(len(committed))*cellW, cellH), CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1}
-		for i, c := range committed {
-			text, color, ok := b.sampleEntry(c)
-			if !ok {
-				text, color, ok = b.sampleEntry(!c)
-			}
-			if !ok {
-				text, color = b.fallbackEntry(c)
-			}
-			lr.Cells = append(lr.Cells, frame.LogCell{Rect: viz.XYWH(lr.Strip.X+float64(i)*cellW+1, lr.Strip.Y+1, cellW-2, cellH-2), Index: uint64(i + 1), Color: color, Committed: c, Text: text})
-		}
-		r.Log = lr
-		return lr
-	}
+	c := b.newLegendCard(width)
 	naive := b.cfg().Protocol != raftcore.ProtocolRaft
-	cells(row(cellH, lw.Filled), true)
-	if lw.Hollow != "" {
-		cells(row(cellH, lw.Hollow), false)
+	c.addEntryRows(naive)
+	c.addMachineRows()
+	c.addMessageRows(naive)
+	lv := c.lv
+	h := c.y - 4 + c.pad
+	off := b.legendOrigin(key, width, h)
+	lv.Rect = viz.XYWH(off.X, off.Y, width, h)
+	moveLegend(lv, off)
+	s := SizeTitle + 8
+	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
+	lv.Close = frame.Widget{ID: IDLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: words.CloseKey, Do: "legend off"}
+	return lv
+}
+
+// legendCard is the key being laid out from its own top-left corner: the
+// rows so far, where the next one starts, and the sizes of its samples.
+type legendCard struct {
+	b                     *Builder
+	lv                    *frame.LegendView
+	lw                    words.Legend
+	y, pad, size          float64
+	cellW, cellH          float64
+	nodeR, msgR           float64
+	sampleW, textX, textW float64
+}
+
+// newLegendCard starts a key width wide with its title in place.
+func (b *Builder) newLegendCard(width float64) *legendCard {
+	c := &legendCard{b: b, lv: &frame.LegendView{}, lw: b.Voice().Legend(), pad: 10, size: SizeSmall,
+		cellH: 16, cellW: 20, nodeR: 7, msgR: math.Max(b.lay().MessageRadius, 4)}
+	if b.Stage.W() < 500 {
+		c.size = SizeSmall - 1
 	}
-	{
-		r := row(cellH+8, lw.Commit)
-		r.Sample.Y += 2
-		r.Sample.H -= 8
-		lr := cells(r, true, true, naive)
-		if naive {
-			lr.CommitX, lr.AppliedX = lr.Strip.Right(), lr.Strip.Right()
-		} else {
-			lr.CommitX, lr.AppliedX = lr.Strip.X+2*cellW, lr.Strip.X+2*cellW
+	c.sampleW = 3*c.cellW + 4
+	c.textX = c.pad + c.sampleW + 10
+	c.textW = width - c.textX - c.pad
+	c.y = c.pad
+	c.lv.Title = frame.TextItem{Text: words.KeyTitle, X: c.pad, Y: c.y, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
+	c.y += LineHeight(SizeTitle) + 4
+	return c
+}
+
+// row adds a line of the key: a sample sampleH high beside its words,
+// the two centred on each other.
+func (c *legendCard) row(sampleH float64, text string) *frame.LegendRow {
+	wr := c.b.newWriter(c.textX, c.y, c.textW)
+	wr.text(text, c.size, frame.ToneText, false)
+	h := math.Max(sampleH, wr.height())
+	r := frame.LegendRow{Sample: viz.XYWH(c.pad, c.y+(h-sampleH)/2, c.sampleW, sampleH), Lines: wr.lines}
+	// Centre the words on the sample when they are shorter.
+	if d := (h - wr.height()) / 2; d > 0 {
+		for i := range r.Lines {
+			r.Lines[i].Y += d
 		}
 	}
-	node := func(n frame.NodeView, r *frame.LegendRow) {
-		n.Center = viz.Pt(r.Sample.X+nodeR+12, r.Sample.Y+r.Sample.H/2)
-		n.R, n.Shape, n.Tone, n.Timer = nodeR, frame.ShapeCircle, frame.ToneFollower, -1
-		r.Nodes = append(r.Nodes, n)
+	c.y += h + 4
+	c.lv.Rows = append(c.lv.Rows, r)
+	return &c.lv.Rows[len(c.lv.Rows)-1]
+}
+
+// cells draws a strip of log cells as r's sample, one committed (or not)
+// per flag, each like an entry on screen.
+func (c *legendCard) cells(r *frame.LegendRow, committed ...bool) *frame.LogRow {
+	b, cellW, cellH := c.b, c.cellW, c.cellH
+	lr := &frame.LogRow{Strip: viz.XYWH(r.Sample.X, r.Sample.Y, float64(len(committed))*cellW, cellH), CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1}
+	for i, done := range committed {
+		text, color, ok := b.sampleEntry(done)
+		if !ok {
+			text, color, ok = b.sampleEntry(!done)
+		}
+		if !ok {
+			text, color = b.fallbackEntry(done)
+		}
+		lr.Cells = append(lr.Cells, frame.LogCell{Rect: viz.XYWH(lr.Strip.X+float64(i)*cellW+1, lr.Strip.Y+1, cellW-2, cellH-2), Index: uint64(i + 1), Color: color, Committed: done, Text: text})
 	}
-	ring := 2*nodeR + 20
-	if lw.Timer != "" {
-		node(frame.NodeView{}, row(ring, lw.Timer))
-		n := &lv.Rows[len(lv.Rows)-1].Nodes[0]
+	r.Log = lr
+	return lr
+}
+
+// addEntryRows explains the log cells: filled, hollow, and the commit
+// line.
+func (c *legendCard) addEntryRows(naive bool) {
+	c.cells(c.row(c.cellH, c.lw.Filled), true)
+	if c.lw.Hollow != "" {
+		c.cells(c.row(c.cellH, c.lw.Hollow), false)
+	}
+	r := c.row(c.cellH+8, c.lw.Commit)
+	r.Sample.Y += 2
+	r.Sample.H -= 8
+	lr := c.cells(r, true, true, naive)
+	if naive {
+		lr.CommitX, lr.AppliedX = lr.Strip.Right(), lr.Strip.Right()
+	} else {
+		lr.CommitX, lr.AppliedX = lr.Strip.X+2*c.cellW, lr.Strip.X+2*c.cellW
+	}
+}
+
+// addMachineRows explains a machine's timer ring and the highlight a
+// figure puts on one.
+func (c *legendCard) addMachineRows() {
+	ring := 2*c.nodeR + 20
+	if c.lw.Timer != "" {
+		n := c.machine(c.row(ring, c.lw.Timer))
 		n.Timer, n.TimerTone = 0.6, frame.ToneMuted
 	}
-	if b.scen() != nil {
-		node(frame.NodeView{}, row(ring, lw.Highlight))
-		lv.Rows[len(lv.Rows)-1].Nodes[0].Highlight = true
+	if c.b.scen() != nil {
+		c.machine(c.row(ring, c.lw.Highlight)).Highlight = true
 	}
-	{
-		r := row(2*msgR+4, lw.Dots)
-		c := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
-		if naive && b.cfg().Protocol == raftcore.ProtocolNaiveCopy {
-			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: frame.ToneCopy})
-		} else {
-			tone := frame.ToneAppend
-			r.Msgs = append(r.Msgs, frame.MsgView{Pos: c, R: msgR, Tone: tone},
-				frame.MsgView{Pos: c.Add(viz.Pt(3*msgR, 0)), R: msgR, Tone: tone, Hollow: true},
-				frame.MsgView{Pos: c.Add(viz.Pt(6*msgR, 0)), R: msgR, Tone: tone, Hollow: true, Reject: true})
-		}
+}
+
+// machine draws a plain machine as r's sample.
+func (c *legendCard) machine(r *frame.LegendRow) *frame.NodeView {
+	n := frame.NodeView{Center: viz.Pt(r.Sample.X+c.nodeR+12, r.Sample.Y+r.Sample.H/2)}
+	n.R, n.Shape, n.Tone, n.Timer = c.nodeR, frame.ShapeCircle, frame.ToneFollower, -1
+	r.Nodes = append(r.Nodes, n)
+	return &r.Nodes[len(r.Nodes)-1]
+}
+
+// addMessageRows explains the dots in flight and the ones lost.
+func (c *legendCard) addMessageRows(naive bool) {
+	msgR := c.msgR
+	r := c.row(2*msgR+4, c.lw.Dots)
+	p := viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+r.Sample.H/2)
+	if naive && c.b.cfg().Protocol == raftcore.ProtocolNaiveCopy {
+		r.Msgs = append(r.Msgs, frame.MsgView{Pos: p, R: msgR, Tone: frame.ToneCopy})
+	} else {
+		tone := frame.ToneAppend
+		r.Msgs = append(r.Msgs, frame.MsgView{Pos: p, R: msgR, Tone: tone},
+			frame.MsgView{Pos: p.Add(viz.Pt(3*msgR, 0)), R: msgR, Tone: tone, Hollow: true},
+			frame.MsgView{Pos: p.Add(viz.Pt(6*msgR, 0)), R: msgR, Tone: tone, Hollow: true, Reject: true})
 	}
-	{
-		r := row(2*msgR+10, lw.Lost)
-		r.Msgs = append(r.Msgs, frame.MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: frame.ToneBad, Fall: 0.35})
-	}
-	h := y - 4 + pad
-	// Above the log rows if there is room, else as low as fits.
+	r = c.row(2*msgR+10, c.lw.Lost)
+	r.Msgs = append(r.Msgs, frame.MsgView{Pos: viz.Pt(r.Sample.X+msgR+4, r.Sample.Y+msgR), R: msgR, Tone: frame.ToneBad, Fall: 0.35})
+}
+
+// legendOrigin is where the key, width by h, stands: above its button if
+// there is room, else under the log rows, else in the middle; lined up
+// with the log rows' name tags when it fits.
+func (b *Builder) legendOrigin(key frame.Widget, width, h float64) viz.Point {
 	x := math.Max((b.Stage.W()-width)/2, 8)
 	if len(b.lay().Nodes) > 0 {
 		x = math.Max(math.Min(b.lay().Nodes[0].LogLabel.X, b.Stage.W()-width-8), 8)
 	}
-	// Above its button if there is room, else under the log rows, else
-	// in the middle.
 	top := key.Rect.Y - 6 - h
 	if below := b.lay().Logs.Bottom() + 6; top < 4 && below+h <= b.Stage.H()-4 {
 		top = below
@@ -218,8 +261,12 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 	if key.Rect.Empty() || top < 4 {
 		top = math.Max((b.Stage.H()-h)/2, 4)
 	}
-	off := viz.Pt(x, top)
-	lv.Rect = viz.XYWH(x, top, width, h)
+	return viz.Pt(x, top)
+}
+
+// moveLegend moves everything inside the key, laid out from its own
+// corner, by off onto the stage.
+func moveLegend(lv *frame.LegendView, off viz.Point) {
 	lv.Title.X += off.X
 	lv.Title.Y += off.Y
 	for i := range lv.Rows {
@@ -248,10 +295,6 @@ func (b *Builder) buildLegend(key frame.Widget) *frame.LegendView {
 			r.Msgs[j].Pos = r.Msgs[j].Pos.Add(off)
 		}
 	}
-	s := SizeTitle + 8
-	lv.CloseIcon = viz.XYWH(lv.Rect.Right()-s-4, lv.Rect.Y+4, s, s)
-	lv.Close = frame.Widget{ID: IDLegendClose, Kind: frame.WidgetIcon, Icon: "close", Rect: lv.Rect, Enabled: true, Label: words.CloseKey, Do: "legend off"}
-	return lv
 }
 
 // fallbackEntry is the text and colour of a made-up entry, for a key

@@ -95,15 +95,31 @@ func (b *Builder) entryText(e raftcore.Entry) string {
 	return words.Cell(e.Data)
 }
 
+// logColumns is the part of the histories the log rows show: entries
+// first to last, capacity cells of width cw.
+type logColumns struct {
+	first, last uint64
+	capacity    int
+	cw          float64
+}
+
+// x is where entry idx's cell starts on a row's strip.
+func (lc logColumns) x(strip viz.Rect, idx uint64) float64 {
+	return strip.X + float64(idx-lc.first)*lc.cw
+}
+
+// buildLogs lays out every machine's history in its row, with the
+// notes and index numbers over the rows.
 func (b *Builder) buildLogs() {
 	f := &b.frame
 	w := b.World()
 	n := w.Size()
 	L := &f.Logs
 	L.Rect = b.lay().Logs
-	first, capacity := b.logWindow()
-	cw := b.logCellWidth()
-	last := first + uint64(capacity) - 1
+	var lc logColumns
+	lc.first, lc.capacity = b.logWindow()
+	lc.cw = b.logCellWidth()
+	lc.last = lc.first + uint64(lc.capacity) - 1
 	var maxLast uint64
 	for i := 1; i <= n; i++ {
 		maxLast = max(maxLast, w.Node(raftcore.NodeID(i)).LastIndex())
@@ -117,49 +133,8 @@ func (b *Builder) buildLogs() {
 		L.Rows = make([]frame.LogRow, 0, n)
 	}
 	L.Rows = L.Rows[:n]
-	xOf := func(strip viz.Rect, idx uint64) float64 { return strip.X + float64(idx-first)*cw }
 	for i := 0; i < n && i < len(b.lay().Nodes); i++ {
-		id := nodeID(i)
-		nd := w.Node(id)
-		ln := b.lay().Nodes[i]
-		row := &L.Rows[i]
-		tone, _, _ := roleLook(b.cfg().Protocol, nd.Role())
-		st := w.Status(id)
-		*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
-			CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == b.View.Selected()}
-		// The name sits in the middle of its tag, smaller if it is long.
-		name := b.cfg().Name(id)
-		c := ln.LogLabel.Center()
-		row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, SizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
-		top := min(nd.LastIndex(), last)
-		for idx := first; idx <= top; idx++ {
-			e := nd.Entry(idx)
-			c := frame.LogCell{Rect: viz.XYWH(xOf(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
-				Index: idx, Term: e.Term, Color: b.entryColor(e), Committed: idx <= nd.Commit()}
-			if cw >= 14 {
-				c.Text = b.entryText(e)
-			}
-			c.Conflict = b.entryConflicts(i, e, leadNode)
-			row.Cells = append(row.Cells, c)
-		}
-		if c := nd.Commit(); c >= first && c <= last {
-			row.CommitX = xOf(ln.LogStrip, c) + cw
-		} else if c > last {
-			row.CommitX = ln.LogStrip.X + float64(capacity)*cw
-		}
-		if ap := nd.Applied(); ap >= first && ap <= last {
-			row.AppliedX = xOf(ln.LogStrip, ap) + cw
-		}
-		if leadNode != nil && i != lead {
-			if pr, ok := leadNode.Progress(id); ok {
-				if pr.Match >= first && pr.Match <= last {
-					row.MatchX = xOf(ln.LogStrip, pr.Match) + cw
-				}
-				if pr.Next >= first && pr.Next <= last+1 {
-					row.NextX = xOf(ln.LogStrip, pr.Next)
-				}
-			}
-		}
+		b.buildLogRow(&L.Rows[i], i, lc, lead, leadNode)
 	}
 	// Say what lies outside the window rather than cutting it silently.
 	L.Before, L.After = frame.TextItem{}, frame.TextItem{}
@@ -173,39 +148,94 @@ func (b *Builder) buildLogs() {
 		b.buildOwnLogsCard(L)
 	}
 	if n > 0 && len(b.lay().Nodes) > 0 {
-		strip := b.lay().Nodes[0].LogStrip
-		y := L.Rect.Y - SizeSmall - 3
-		every := uint64(5)
-		if cw < 18 {
-			every = 10
+		b.buildLogHeader(L, lc, maxLast)
+	}
+}
+
+// buildLogRow fills row with machine i's history: its name tag, the
+// cells in the window, and where its commit and applied marks fall, and,
+// under Raft, where the leader (lead, leadNode) thinks it stands.
+func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int, leadNode *raftcore.Node) {
+	w := b.World()
+	first, last, cw := lc.first, lc.last, lc.cw
+	id := nodeID(i)
+	nd := w.Node(id)
+	ln := b.lay().Nodes[i]
+	tone, _, _ := roleLook(b.cfg().Protocol, nd.Role())
+	st := w.Status(id)
+	*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
+		CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == b.View.Selected()}
+	// The name sits in the middle of its tag, smaller if it is long.
+	name := b.cfg().Name(id)
+	c := ln.LogLabel.Center()
+	row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, SizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
+	top := min(nd.LastIndex(), last)
+	for idx := first; idx <= top; idx++ {
+		e := nd.Entry(idx)
+		c := frame.LogCell{Rect: viz.XYWH(lc.x(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
+			Index: idx, Term: e.Term, Color: b.entryColor(e), Committed: idx <= nd.Commit()}
+		if cw >= 14 {
+			c.Text = b.entryText(e)
 		}
-		left, right := strip.X-1e9, strip.Right()+1e9
-		bx := b.lay().Nodes[0].LogLabel.X
-		if !L.Key.Rect.Empty() {
-			bx = L.Key.Rect.Right() + 6
-			left = bx - 2
-		}
-		if first > 1 {
-			L.Before = frame.TextItem{Text: words.Earlier(first - 1), X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
-			left = L.Before.X + b.Measure(L.Before.Text, L.Before.Size) + 6
-		}
-		if maxLast > last {
-			t := words.Newer(maxLast - last)
-			L.After = frame.TextItem{Text: t, X: strip.Right() - b.Measure(t, SizeSmall-1), Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
-			right = L.After.X - 6
-		}
-		// Index numbers over the columns, where the notes leave room.
-		for idx := first; idx <= min(last, max(maxLast, first)); idx++ {
-			if idx%every != 0 && idx != first {
-				continue
+		c.Conflict = b.entryConflicts(i, e, leadNode)
+		row.Cells = append(row.Cells, c)
+	}
+	if c := nd.Commit(); c >= first && c <= last {
+		row.CommitX = lc.x(ln.LogStrip, c) + cw
+	} else if c > last {
+		row.CommitX = ln.LogStrip.X + float64(lc.capacity)*cw
+	}
+	if ap := nd.Applied(); ap >= first && ap <= last {
+		row.AppliedX = lc.x(ln.LogStrip, ap) + cw
+	}
+	if leadNode != nil && i != lead {
+		if pr, ok := leadNode.Progress(id); ok {
+			if pr.Match >= first && pr.Match <= last {
+				row.MatchX = lc.x(ln.LogStrip, pr.Match) + cw
 			}
-			t := words.Utoa(idx)
-			x := xOf(strip, idx) + cw/2
-			if hw := b.Measure(t, SizeSmall-2) / 2; x-hw < left || x+hw > right {
-				continue
+			if pr.Next >= first && pr.Next <= last+1 {
+				row.NextX = lc.x(ln.LogStrip, pr.Next)
 			}
-			L.Header = append(L.Header, frame.TextItem{Text: t, X: x, Y: y + SizeSmall/2, Size: SizeSmall - 2, Tone: frame.ToneMuted, Center: true})
 		}
+	}
+}
+
+// buildLogHeader writes over the log rows how many entries lie before
+// and after the window (maxLast the longest history) and, where those
+// notes leave room, the index numbers over the columns.
+func (b *Builder) buildLogHeader(L *frame.LogsView, lc logColumns, maxLast uint64) {
+	first, last, cw := lc.first, lc.last, lc.cw
+	strip := b.lay().Nodes[0].LogStrip
+	y := L.Rect.Y - SizeSmall - 3
+	every := uint64(5)
+	if cw < 18 {
+		every = 10
+	}
+	left, right := strip.X-1e9, strip.Right()+1e9
+	bx := b.lay().Nodes[0].LogLabel.X
+	if !L.Key.Rect.Empty() {
+		bx = L.Key.Rect.Right() + 6
+		left = bx - 2
+	}
+	if first > 1 {
+		L.Before = frame.TextItem{Text: words.Earlier(first - 1), X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
+		left = L.Before.X + b.Measure(L.Before.Text, L.Before.Size) + 6
+	}
+	if maxLast > last {
+		t := words.Newer(maxLast - last)
+		L.After = frame.TextItem{Text: t, X: strip.Right() - b.Measure(t, SizeSmall-1), Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
+		right = L.After.X - 6
+	}
+	for idx := first; idx <= min(last, max(maxLast, first)); idx++ {
+		if idx%every != 0 && idx != first {
+			continue
+		}
+		t := words.Utoa(idx)
+		x := lc.x(strip, idx) + cw/2
+		if hw := b.Measure(t, SizeSmall-2) / 2; x-hw < left || x+hw > right {
+			continue
+		}
+		L.Header = append(L.Header, frame.TextItem{Text: t, X: x, Y: y + SizeSmall/2, Size: SizeSmall - 2, Tone: frame.ToneMuted, Center: true})
 	}
 }
 

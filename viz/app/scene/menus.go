@@ -27,74 +27,15 @@ func (b *Builder) buildMenu(m view.Menu) *frame.MenuView {
 	if m.Kind == view.MenuNone {
 		return nil
 	}
-	w := b.World()
 	mw := b.menuWidth(m.Kind)
 	pad := 10.0
 	wr := b.newWriter(pad, pad+LineHeight(SizeTitle)+4, mw-2*pad)
-	var title string
-	labelW := 78.0
-	anchor := viz.Point{X: b.Stage.W() / 2, Y: b.Stage.H() / 3}
-	switch m.Kind {
-	case view.MenuNode:
-		i := m.Node
-		if i < 0 || i >= w.Size() || i >= len(b.lay().Nodes) {
-			return nil
-		}
-		anchor = b.lay().Nodes[i].Center
-		title = b.nodeMenu(wr, i, labelW)
-	case view.MenuLink:
-		title = b.linkMenu(wr, m.Link, labelW)
-		if lk, ok := b.lay().Link(m.Link.I, m.Link.J); ok {
-			anchor = lk.Seg.At(0.5)
-		}
-	case view.MenuMsg:
-		var ok bool
-		title, anchor, ok = b.msgMenu(wr, m.Msg)
-		if !ok {
-			return nil
-		}
-	case view.MenuMain:
-		title = words.SetupMenu
-		b.mainMenu(wr, labelW+18)
-		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
-		for _, t := range b.frame.Toolbar {
-			if t.ID == IDMenu {
-				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
-			}
-		}
-	case view.MenuZone:
-		var ok bool
-		title, anchor, ok = b.zoneMenu(wr, m.Zone, labelW)
-		if !ok {
-			return nil
-		}
-	case view.MenuScenarios:
-		title = words.BookScenarios
-		b.scenarioMenu(wr)
-		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
+	title, anchor, ok := b.menuContent(wr, m)
+	if !ok {
+		return nil
 	}
 	h := wr.y + pad/2
-	// Place it beside its anchor, inside the canvas.
-	x := anchor.X + b.lay().NodeRadius + 12
-	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
-		x = anchor.X
-	}
-	if x+mw > b.Stage.W()-4 {
-		x = anchor.X - b.lay().NodeRadius - 12 - mw
-	}
-	x = math.Min(math.Max(x, 4), math.Max(b.Stage.W()-mw-4, 4))
-	y := anchor.Y - h/2
-	if m.Kind == view.MenuMain || m.Kind == view.MenuScenarios {
-		y = anchor.Y + 4
-	}
-	y = math.Min(math.Max(y, b.lay().Toolbar.Bottom()+4), math.Max(b.Stage.H()-h-4, 4))
-	if b.Stage.Sheet() {
-		x = (b.Stage.W() - mw) / 2
-		y = math.Max(b.Stage.H()-h-4, b.lay().Toolbar.Bottom()+4)
-		if len(b.lay().Tabs) > 0 {
-			y = math.Max(math.Min(b.lay().Tabs[0].Rect.Y, b.Stage.H()-h-4), b.lay().Toolbar.Bottom()+4)
-		}
-	}
+	x, y := b.menuOrigin(m.Kind, anchor, mw, h)
 	mv := &frame.MenuView{Rect: viz.XYWH(x, y, mw, h)}
 	mv.Title = frame.TextItem{Text: title, X: x + pad, Y: y + pad, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
 	shift := func(t frame.TextItem) frame.TextItem { t.X += x; t.Y += y; return t }
@@ -111,6 +52,73 @@ func (b *Builder) buildMenu(m view.Menu) *frame.MenuView {
 		mv.Rows = append(mv.Rows, row)
 	}
 	return mv
+}
+
+// menuContent writes menu m's lines and rows into wr and returns its
+// title and the point it stands beside; ok is false when what it is
+// about is no longer there.
+func (b *Builder) menuContent(wr *writer, m view.Menu) (title string, anchor viz.Point, ok bool) {
+	labelW := 78.0
+	anchor = viz.Point{X: b.Stage.W() / 2, Y: b.Stage.H() / 3}
+	switch m.Kind {
+	case view.MenuNode:
+		i := m.Node
+		if i < 0 || i >= b.World().Size() || i >= len(b.lay().Nodes) {
+			return "", anchor, false
+		}
+		anchor = b.lay().Nodes[i].Center
+		title = b.nodeMenu(wr, i, labelW)
+	case view.MenuLink:
+		title = b.linkMenu(wr, m.Link, labelW)
+		if lk, ok := b.lay().Link(m.Link.I, m.Link.J); ok {
+			anchor = lk.Seg.At(0.5)
+		}
+	case view.MenuMsg:
+		return b.msgMenu(wr, m.Msg)
+	case view.MenuMain:
+		title = words.SetupMenu
+		b.mainMenu(wr, labelW+18)
+		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
+		for _, t := range b.frame.Toolbar {
+			if t.ID == IDMenu {
+				anchor = viz.Point{X: t.Rect.X, Y: t.Rect.Bottom()}
+			}
+		}
+	case view.MenuZone:
+		return b.zoneMenu(wr, m.Zone, labelW)
+	case view.MenuScenarios:
+		title = words.BookScenarios
+		b.scenarioMenu(wr)
+		anchor = viz.Point{X: 0, Y: b.lay().Toolbar.Bottom()}
+	}
+	return title, anchor, true
+}
+
+// menuOrigin is the top-left corner of a menu of kind k, mw by h: beside
+// its anchor, or under it for the toolbar's menus, inside the canvas; on
+// a sheet, along the bottom.
+func (b *Builder) menuOrigin(k view.MenuKind, anchor viz.Point, mw, h float64) (x, y float64) {
+	x = anchor.X + b.lay().NodeRadius + 12
+	if k == view.MenuMain || k == view.MenuScenarios {
+		x = anchor.X
+	}
+	if x+mw > b.Stage.W()-4 {
+		x = anchor.X - b.lay().NodeRadius - 12 - mw
+	}
+	x = math.Min(math.Max(x, 4), math.Max(b.Stage.W()-mw-4, 4))
+	y = anchor.Y - h/2
+	if k == view.MenuMain || k == view.MenuScenarios {
+		y = anchor.Y + 4
+	}
+	y = math.Min(math.Max(y, b.lay().Toolbar.Bottom()+4), math.Max(b.Stage.H()-h-4, 4))
+	if b.Stage.Sheet() {
+		x = (b.Stage.W() - mw) / 2
+		y = math.Max(b.Stage.H()-h-4, b.lay().Toolbar.Bottom()+4)
+		if len(b.lay().Tabs) > 0 {
+			y = math.Max(math.Min(b.lay().Tabs[0].Rect.Y, b.Stage.H()-h-4), b.lay().Toolbar.Bottom()+4)
+		}
+	}
+	return x, y
 }
 
 func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {

@@ -80,79 +80,98 @@ func (b *Builder) fitPanels(kinds []viz.PanelKind, contents []*writer, rects []v
 	gap := rects[1].Y - rects[0].Bottom()
 	n := len(rects)
 	avail := col.H - gap*float64(n-1)
-	want := make([]float64, n)
+	s := &panelShares{want: make([]float64, n), got: make([]float64, n), fixed: make([]bool, n),
+		left: avail, open: n, minH: panelHeader + 2*LineHeight(SizeBody) + panelPad}
 	for i, wr := range contents {
-		want[i] = panelHeader + wr.height() + panelPad
+		s.want[i] = panelHeader + wr.height() + panelPad
 	}
-	minH := panelHeader + 2*LineHeight(SizeBody) + panelPad
-	got := make([]float64, n)
-	left, open := avail, n
-	fixed := make([]bool, n)
 	// The scenario's own words come first: what to try, the step, what
 	// just happened and its buttons.
 	for i, k := range kinds {
 		if k == viz.PanelScenario && b.scen() != nil {
-			got[i], fixed[i] = min(max(want[i], minH), avail*0.5), true
-			left -= got[i]
-			open--
+			s.give(i, min(max(s.want[i], s.minH), avail*0.5))
 		}
 	}
-	// Panels a scenario does not ask for keep to their title, unless the
-	// reader opened one.
 	if b.scen() != nil {
-		wanted := panelKinds(b.scen())
-		if b.View.Opened() >= 0 && !slices.Contains(wanted, b.View.Opened()) {
-			wanted = append([]viz.PanelKind{b.View.Opened()}, wanted...)
-		}
-		small := panelHeader + panelPad/2
-		for i, k := range kinds {
-			if k != viz.PanelScenario && !slices.Contains(wanted, k) {
-				got[i], fixed[i] = min(want[i], small), true
-				left -= got[i]
-				open--
-			}
-		}
-		// The ones it asks for are served in its order of importance,
-		// each leaving the rest at least a couple of lines.
-		for _, k := range wanted {
-			i := slices.Index(kinds, k)
-			if i < 0 || fixed[i] {
-				continue
-			}
-			got[i] = max(min(want[i], left-minH*float64(open-1)), minH)
-			fixed[i] = true
-			left -= got[i]
-			open--
+		b.shareByScenario(s, kinds)
+	}
+	s.waterFill()
+	// Room to spare goes to the client list, which grows.
+	sum := 0.0
+	for _, g := range s.got {
+		sum += g
+	}
+	if extra := avail - sum; extra > 0 {
+		s.got[n-1] += extra
+	}
+	return stackPanels(col, s.got, gap)
+}
+
+// panelShares is the column's height being shared out among its panels:
+// what each wants, what each has got once fixed, and what is left to the
+// open ones, none of which gets less than minH.
+type panelShares struct {
+	want, got  []float64
+	fixed      []bool
+	left, minH float64
+	open       int
+}
+
+// give fixes panel i at height h.
+func (s *panelShares) give(i int, h float64) {
+	s.got[i], s.fixed[i] = h, true
+	s.left -= s.got[i]
+	s.open--
+}
+
+// shareByScenario keeps the panels a scenario does not ask for to their
+// title, unless the reader opened one, and serves the ones it asks for
+// in its order of importance, each leaving the rest at least a couple of
+// lines.
+func (b *Builder) shareByScenario(s *panelShares, kinds []viz.PanelKind) {
+	wanted := panelKinds(b.scen())
+	if b.View.Opened() >= 0 && !slices.Contains(wanted, b.View.Opened()) {
+		wanted = append([]viz.PanelKind{b.View.Opened()}, wanted...)
+	}
+	small := panelHeader + panelPad/2
+	for i, k := range kinds {
+		if k != viz.PanelScenario && !slices.Contains(wanted, k) {
+			s.give(i, min(s.want[i], small))
 		}
 	}
-	// Water-filling: panels that want less than a fair share get what
-	// they want; the others split what is left.
-	for changed := true; changed && open > 0; {
+	for _, k := range wanted {
+		i := slices.Index(kinds, k)
+		if i < 0 || s.fixed[i] {
+			continue
+		}
+		s.give(i, max(min(s.want[i], s.left-s.minH*float64(s.open-1)), s.minH))
+	}
+}
+
+// waterFill gives the panels that want less than a fair share what they
+// want; the others split what is left.
+func (s *panelShares) waterFill() {
+	for changed := true; changed && s.open > 0; {
 		changed = false
-		share := left / float64(open)
-		for i := range want {
-			if !fixed[i] && max(want[i], minH) <= share {
-				got[i], fixed[i] = max(want[i], minH), true
-				left -= got[i]
-				open--
+		share := s.left / float64(s.open)
+		for i := range s.want {
+			if !s.fixed[i] && max(s.want[i], s.minH) <= share {
+				s.give(i, max(s.want[i], s.minH))
 				changed = true
 			}
 		}
 	}
-	for i := range got {
-		if !fixed[i] {
-			got[i] = left / float64(open)
+	for i := range s.got {
+		if !s.fixed[i] {
+			s.got[i] = s.left / float64(s.open)
 		}
 	}
-	// Room to spare goes to the client list, which grows.
-	sum := 0.0
-	for _, g := range got {
-		sum += g
-	}
-	if extra := avail - sum; extra > 0 {
-		got[n-1] += extra
-	}
-	out := make([]viz.Rect, n)
+}
+
+// stackPanels stands panels of heights got one under the other down
+// column col, gap apart.
+func stackPanels(col viz.Rect, got []float64, gap float64) []viz.Rect {
+	out := make([]viz.Rect, len(got))
 	y := col.Y
 	for i := range out {
 		out[i] = viz.XYWH(col.X, y, col.W, got[i])
@@ -325,6 +344,9 @@ func (b *Builder) questionPanel(wr *writer) {
 	}
 }
 
+// nodePanel writes the panel about the selected machine: a timing
+// section or the diagram of roles over it, then the machine's state, and
+// under Raft the leader's view of its followers, and its newest entries.
 func (b *Builder) nodePanel(wr *writer) {
 	// A timing panel takes the diagram's place: the figure is about
 	// times, and the panel is short. A machine clicked still shows below.
@@ -345,9 +367,23 @@ func (b *Builder) nodePanel(wr *writer) {
 		wr.text(b.Voice().PickAMachine(), SizeBody, frame.ToneMuted, false)
 		return
 	}
-	wr.text(words.Machine(b.cfg().Name(nodeID(b.View.Selected()))), SizeBody, frame.ToneText, true)
-	w := b.World()
 	id := nodeID(b.View.Selected())
+	wr.text(words.Machine(b.cfg().Name(id)), SizeBody, frame.ToneText, true)
+	b.nodeState(wr, id, raft)
+	nd := b.World().Node(id)
+	if nd.Role() == raftcore.RoleLeader && b.cfg().Protocol == raftcore.ProtocolRaft {
+		b.followerProgress(wr, id)
+	}
+	if nd.LastIndex() > 0 {
+		b.newestEntries(wr, nd)
+	}
+}
+
+// nodeState writes machine id's state as pairs of label and value: its
+// role, how it runs, its term and vote under Raft, whom it follows, its
+// log, its timer and what it holds.
+func (b *Builder) nodeState(wr *writer, id raftcore.NodeID, raft bool) {
+	w := b.World()
 	nd := w.Node(id)
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
@@ -380,35 +416,44 @@ func (b *Builder) nodePanel(wr *writer) {
 	if n := nd.KV().Len(); n > 0 {
 		kv(words.LabelKeys, words.Keys(n), frame.ToneText)
 	}
-	if nd.Role() == raftcore.RoleLeader && b.cfg().Protocol == raftcore.ProtocolRaft {
-		wr.gap(4)
-		wr.text(b.Voice().FollowersHeading(), SizeBody, frame.ToneText, true)
-		for j := 1; j <= w.Size(); j++ {
-			if raftcore.NodeID(j) == id {
-				continue
-			}
-			pr, ok := nd.Progress(raftcore.NodeID(j))
-			if !ok {
-				continue
-			}
-			tone := frame.ToneText
-			if !pr.RecentActive {
-				tone = frame.ToneWarn
-			}
-			wr.item("•", frame.ToneAccent, words.Progress(b.cfg().Name(raftcore.NodeID(j)), pr), SizeBody-1, tone)
+}
+
+// followerProgress lists, for leader id, how far each other machine has
+// come, in warning colours for those not heard from lately.
+func (b *Builder) followerProgress(wr *writer, id raftcore.NodeID) {
+	w := b.World()
+	nd := w.Node(id)
+	wr.gap(4)
+	wr.text(b.Voice().FollowersHeading(), SizeBody, frame.ToneText, true)
+	for j := 1; j <= w.Size(); j++ {
+		if raftcore.NodeID(j) == id {
+			continue
 		}
+		pr, ok := nd.Progress(raftcore.NodeID(j))
+		if !ok {
+			continue
+		}
+		tone := frame.ToneText
+		if !pr.RecentActive {
+			tone = frame.ToneWarn
+		}
+		wr.item("•", frame.ToneAccent, words.Progress(b.cfg().Name(raftcore.NodeID(j)), pr), SizeBody-1, tone)
 	}
-	if last := nd.LastIndex(); last > 0 {
-		wr.gap(4)
-		wr.text(words.NewestEntries, SizeBody, frame.ToneText, true)
-		for i := last; i >= 1 && i+5 > last; i-- {
-			s := b.Voice().EntryRow(nd.Entry(i))
-			mark, tone := "✓", frame.ToneGood
-			if i > nd.Commit() {
-				mark, tone = "…", frame.ToneWarn
-			}
-			wr.item(mark, tone, s, SizeBody-1, frame.ToneText)
+}
+
+// newestEntries lists the last five entries of nd's log, newest first,
+// each marked committed or waiting.
+func (b *Builder) newestEntries(wr *writer, nd *raftcore.Node) {
+	last := nd.LastIndex()
+	wr.gap(4)
+	wr.text(words.NewestEntries, SizeBody, frame.ToneText, true)
+	for i := last; i >= 1 && i+5 > last; i-- {
+		s := b.Voice().EntryRow(nd.Entry(i))
+		mark, tone := "✓", frame.ToneGood
+		if i > nd.Commit() {
+			mark, tone = "…", frame.ToneWarn
 		}
+		wr.item(mark, tone, s, SizeBody-1, frame.ToneText)
 	}
 }
 
