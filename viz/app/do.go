@@ -102,6 +102,9 @@ func (a *App) doScreen(in command.Intent) (handled bool, err error) {
 		a.selectNode(in.Node)
 		a.openMenu(view.Menu{Kind: view.MenuNode, Node: in.Node})
 	case command.OpenLink:
+		if n := a.World().Size(); in.Link.I < 0 || in.Link.J < 0 || in.Link.I >= n || in.Link.J >= n || in.Link.I == in.Link.J {
+			return true, fmt.Errorf("there is no link %d-%d", in.Link.I+1, in.Link.J+1)
+		}
 		a.openMenu(view.Menu{Kind: view.MenuLink, Link: in.Link})
 	case command.OpenMessage:
 		a.openMenu(view.Menu{Kind: view.MenuMsg, Msg: in.Msg})

@@ -191,3 +191,19 @@ func TestAPageCommandAndItsControlDoTheSame(t *testing.T) {
 	assert.Equal(t, a.cfg(), b.cfg())
 	assert.Equal(t, a.State().Banner, b.State().Banner)
 }
+
+// A link that is not there is refused with an error, and a link's menu
+// left open while the cluster shrinks under it closes instead of
+// describing machines that are gone.
+func TestALinkMenuNeverNamesAMissingMachine(t *testing.T) {
+	a := newApp(t, 1, 1280, 800)
+	assert.Error(t, a.Do(command.OpenLink{Link: viz.LinkID{I: 0, J: 1}}))
+	assert.Nil(t, a.Frame().Menu)
+
+	a = newApp(t, 3, 1280, 800)
+	require.NoError(t, a.Do(command.OpenLink{Link: viz.LinkID{I: 1, J: 2}}))
+	require.NotNil(t, a.Frame().Menu)
+	require.NoError(t, a.Do(command.SetNodes{Nodes: 2}))
+	assert.NotPanics(t, func() { a.Frame() })
+	assert.Nil(t, a.Frame().Menu, "the menu of link 2-3 stays open with two machines")
+}

@@ -69,10 +69,12 @@ func (b *Builder) menuContent(wr *writer, m view.Menu) (title string, anchor viz
 		anchor = b.lay().Nodes[i].Center
 		title = b.nodeMenu(wr, i, labelW)
 	case view.MenuLink:
-		title = b.linkMenu(wr, m.Link, labelW)
-		if lk, ok := b.lay().Link(m.Link.I, m.Link.J); ok {
-			anchor = lk.Seg.At(0.5)
+		lk, ok := b.lay().Link(m.Link.I, m.Link.J)
+		if n := b.World().Size(); !ok || m.Link.I < 0 || m.Link.J < 0 || m.Link.I >= n || m.Link.J >= n {
+			return "", anchor, false
 		}
+		anchor = lk.Seg.At(0.5)
+		title = b.linkMenu(wr, m.Link, labelW)
 	case view.MenuMsg:
 		return b.msgMenu(wr, m.Msg)
 	case view.MenuMain:
