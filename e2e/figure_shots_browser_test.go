@@ -20,9 +20,15 @@ import (
 // only with the figureshots tag, so the browser suite never skips it:
 //
 //	RAFTLAB_FIGURE_SHOTS=/tmp/shots go test -tags browser,figureshots -run TestFigureScreenshots ./e2e/
+//
+// With RAFTLAB_FIGURE_SHOTS_STEPS=1 it also saves each step it rests at.
 
 // envFigureShots names the directory TestFigureScreenshots writes to.
 const envFigureShots = "RAFTLAB_FIGURE_SHOTS"
+
+// envFigureShotsSteps, when set, makes TestFigureScreenshots save every
+// step it rests at as well (name-stepN), not only the start and the end.
+const envFigureShotsSteps = "RAFTLAB_FIGURE_SHOTS_STEPS"
 
 // TestFigureScreenshots saves every figure at both sizes as it opens and
 // at the end of its story, played step by step, in $RAFTLAB_FIGURE_SHOTS:
@@ -52,6 +58,9 @@ func TestFigureScreenshots(t *testing.T) {
 				requireFigureShows(t, appState(b), "at the start")
 				for k := 0; k < 12 && !appState(b).Scenario.Done; k++ {
 					playFigureStep(t, b)
+					if os.Getenv(envFigureShotsSteps) != "" && !appState(b).Scenario.Done {
+						shot(b, fmt.Sprintf("%s-step%d", name, k+2))
+					}
 				}
 				s := appState(b)
 				assert.True(t, s.Scenario.Done)
