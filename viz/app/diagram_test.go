@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"testing"
 	"time"
 
@@ -44,4 +45,35 @@ func TestDiagramLightsTheLatestTransition(t *testing.T) {
 	act("crash", g)
 	act("restart", g)
 	check("a restart")
+}
+
+// TestDiagramLabelsBesideTheirLines: no arrow's label lies across an
+// arrow's line, with the pre-candidate's box or without, in a narrow
+// panel and a wide one.
+func TestDiagramLabelsBesideTheirLines(t *testing.T) {
+	for _, preVote := range []bool{true, false} {
+		for _, width := range []float64{240, 300, 420} {
+			a := newApp(t, 5, 1280, 800)
+			require.NoError(t, a.Do(command.SetPreVote{On: preVote}))
+			d := a.builder.PanelContent(a.parts(), viz.PanelNode, width).Diagram
+			require.NotNil(t, d)
+			for _, ar := range d.Arrows {
+				l := ar.Label
+				w := a.measure(l.Text, l.Size)
+				h := l.Size * 1.2
+				box := viz.XYWH(l.X, l.Y, w, h)
+				if l.Center {
+					box = viz.XYWH(l.X-w/2, l.Y-h/2, w, h)
+				}
+				require.LessOrEqual(t, box.Right(), width+1, "%q runs out of the panel (pre-vote %v, width %v)", l.Text, preVote, width)
+				for _, other := range d.Arrows {
+					for i := 1; i < len(other.Path); i++ {
+						p, q := other.Path[i-1], other.Path[i]
+						seg := viz.XYWH(min(p.X, q.X)-1, min(p.Y, q.Y)-1, max(p.X, q.X)-min(p.X, q.X)+2, max(p.Y, q.Y)-min(p.Y, q.Y)+2)
+						require.False(t, box.Overlaps(seg), "%q is struck by the arrow labelled %q (pre-vote %v, width %v)", l.Text, other.Label.Text, preVote, width)
+					}
+				}
+			}
+		}
+	}
 }

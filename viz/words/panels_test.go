@@ -46,7 +46,7 @@ func TestTheDiagramNamesEveryMove(t *testing.T) {
 	for _, e := range []struct {
 		from, to raftcore.Role
 		want     string
-	}{{F, P, "timeout"}, {F, C, "timeout"}, {P, C, "pre-vote won"}, {C, L, "majority"}, {P, F, "gave up"}, {C, F, "lost"}, {L, F, "higher term"}, {C, C, "new election"}} {
+	}{{F, P, "timeout"}, {F, C, "timeout"}, {P, C, "pre-vote won"}, {C, L, "majority votes"}, {P, F, "gave up"}, {C, F, "higher term, or another machine won"}, {L, F, "discovered a higher term"}, {C, C, "new election"}} {
 		if got := RoleEdge(e.from, e.to); got != e.want {
 			t.Errorf("%s → %s: %q, want %q", e.from, e.to, got, e.want)
 		}

@@ -5,7 +5,8 @@ import "raftlab/raftcore"
 // The words of the Roles panel's diagram: the way from one role to
 // another, and why the latest move was made.
 
-// RoleEdge labels the diagram's arrow from one role to another.
+// RoleEdge labels the diagram's arrow from one role to another with the
+// cause that moves a machine along it, as the lesson's diagram names it.
 func RoleEdge(from, to raftcore.Role) string {
 	switch {
 	case from == raftcore.RoleFollower:
@@ -13,15 +14,21 @@ func RoleEdge(from, to raftcore.Role) string {
 	case from == raftcore.RolePreCandidate && to == raftcore.RoleCandidate:
 		return "pre-vote won"
 	case to == raftcore.RoleLeader:
-		return "majority"
+		return "majority votes"
 	case from == raftcore.RolePreCandidate:
 		return "gave up"
 	case from == raftcore.RoleCandidate && to == raftcore.RoleFollower:
-		return "lost"
+		return "higher term, or another machine won"
 	case from == raftcore.RoleLeader:
-		return "higher term"
+		return "discovered a higher term"
 	}
 	return "new election"
+}
+
+// PausedInRole says that a paused machine, outside the diagram's boxes,
+// still believes it holds the role it had when it stopped.
+func PausedInRole(name, role string, term uint64) string {
+	return name + " is paused, so in no box: it still believes its role is " + role + " (term " + Utoa(term) + ")."
 }
 
 // Machines counts machines too many to name in a role's box.

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strings"
 
 	"raftlab/raftcore"
@@ -21,7 +22,7 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	latest, who := b.lastRoleChange()
 	d := &frame.DiagramView{}
 	n := float64(len(roles))
-	gap := 22.0
+	gap := roleGap
 	bw := (w - gap*(n-1)) / n
 	bh := 40.0
 	top := y + 24 // room for the forward labels and the loop
@@ -31,7 +32,7 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	}
 	b.roleBoxes(d, roles, boxOf, latest)
 	backDepth := b.roleArrows(d, edges, boxOf, latest)
-	h := top - y + bh + backDepth + 4
+	h := top - y + bh + backDepth + 2
 	if latest != nil {
 		h = b.roleChangeNote(d, latest, who, x, y, w, h)
 	}
@@ -80,41 +81,43 @@ func (b *Builder) roleBoxes(d *frame.DiagramView, roles []raftcore.Role, boxOf m
 
 // roleArrows draws an arrow for each edge between the boxes: a loop over
 // a box, forward between neighbours, or back to the follower under the
-// boxes, each deeper than the last; the one latest followed glows. It
-// returns how deep the arrows reach under the boxes.
+// boxes, one below the other, each label under its own line (never across
+// it), clear of the lines further out: those cross its band only where
+// they go down from their box and where they come up into the follower's.
+// The one latest followed glows. It returns how deep the arrows reach
+// under the boxes.
 func (b *Builder) roleArrows(d *frame.DiagramView, edges []roleEdge, boxOf map[raftcore.Role]viz.Rect, latest *raftcore.RoleChange) float64 {
-	backDepth := 8.0
+	backs := backEdges(edges)
+	rowH := LineHeight(labelSize) + 3
+	endX := func(k int) float64 { f := boxOf[raftcore.RoleFollower]; return f.X + f.W*0.5 + 6 + 8*float64(k) }
 	for _, e := range edges {
 		f, t := boxOf[e.from], boxOf[e.to]
 		hot := latest != nil && latest.From == e.from && latest.To == e.to
 		var path []viz.Point
 		var label frame.TextItem
 		text := words.RoleEdge(e.from, e.to)
-		switch {
+		switch k := slices.Index(backs, e); {
 		case e.from == e.to:
-			// A loop over the box.
-			cx := f.X + f.W*0.5
-			path = []viz.Point{{X: cx - 7, Y: f.Y}, {X: cx - 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y - 11}, {X: cx + 7, Y: f.Y}}
-			label = frame.TextItem{Text: text, X: cx, Y: f.Y - 19, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
-		case t.X > f.X:
+			path, label = b.loop(f, roleGap, edges, boxOf)
+			label.Text = text
+		case k < 0:
 			// Forward, between neighbours, across the upper half.
 			ay := f.Y + f.H*0.3
 			path = []viz.Point{{X: f.Right(), Y: ay}, {X: t.X, Y: ay}}
-			label = frame.TextItem{Text: text, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: SizeSmall - 3, Tone: frame.ToneMuted, Center: true}
+			label = frame.TextItem{Text: text, X: (f.Right() + t.X) / 2, Y: f.Y - 6, Size: labelSize, Tone: frame.ToneMuted, Center: true}
 		default:
 			// Back to the follower, under the boxes.
-			by := f.Bottom() + backDepth
-			path = []viz.Point{{X: f.X + f.W*0.5, Y: f.Bottom()}, {X: f.X + f.W*0.5, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: by}, {X: t.X + t.W*0.5 + backDepth, Y: t.Bottom()}}
-			label = frame.TextItem{Text: text, X: f.X + f.W*0.5 - 4, Y: by - 5, Size: SizeSmall - 3, Tone: frame.ToneMuted}
-			label.X -= b.Measure(text, label.Size)
-			backDepth += 11
+			by := f.Bottom() + 8 + rowH*float64(k)
+			ex := endX(k)
+			path = []viz.Point{{X: f.X + f.W*0.5, Y: f.Bottom()}, {X: f.X + f.W*0.5, Y: by}, {X: ex, Y: by}, {X: ex, Y: t.Bottom()}}
+			label = frame.TextItem{Text: text, X: endX(len(backs)-1) + 5, Y: by + 2, Size: labelSize, Tone: frame.ToneMuted}
 		}
 		if hot {
 			label.Tone, label.Bold = frame.ToneAccent, true
 		}
 		d.Arrows = append(d.Arrows, frame.DiagramArrow{Path: path, Label: label, Hot: hot})
 	}
-	return backDepth
+	return 8.0 + rowH*float64(len(backs))
 }
 
 // roleChangeNote writes under the diagram, h below y, which machine
@@ -135,13 +138,58 @@ func (b *Builder) roleChangeNote(d *frame.DiagramView, latest *raftcore.RoleChan
 	return h
 }
 
-// roleMembers names the running machines in each role.
+// loop is the arrow from box f back to itself, over it, with its label
+// above: between the labels of the arrows coming in from the left and
+// going out to the right, which reach over the box's corners.
+func (b *Builder) loop(f viz.Rect, gap float64, edges []roleEdge, boxOf map[raftcore.Role]viz.Rect) ([]viz.Point, frame.TextItem) {
+	lo, hi := f.X, f.Right()
+	for _, e := range edges {
+		if e.from == e.to {
+			continue
+		}
+		half := b.Measure(words.RoleEdge(e.from, e.to), labelSize) / 2
+		switch {
+		case boxOf[e.to] == f && boxOf[e.from].Right() < f.X:
+			lo = max(lo, f.X-gap/2+half+2)
+		case boxOf[e.from] == f && boxOf[e.to].X > f.Right():
+			hi = min(hi, f.Right()+gap/2-half-2)
+		}
+	}
+	cx, r := (lo+hi)/2, min(7, (hi-lo)/2-1)
+	if hi <= lo {
+		cx, r = f.X+f.W*0.5, 7
+	}
+	path := []viz.Point{{X: cx - r, Y: f.Y}, {X: cx - r, Y: f.Y - 11}, {X: cx + r, Y: f.Y - 11}, {X: cx + r, Y: f.Y}}
+	return path, frame.TextItem{X: cx, Y: f.Y - 19, Size: labelSize, Tone: frame.ToneMuted, Center: true}
+}
+
+// labelSize is the size of the arrows' labels, and roleGap the room
+// between two boxes.
+const (
+	labelSize = SizeSmall - 3
+	roleGap   = 22.0
+)
+
+// backEdges are the edges back to a lower role (to the follower), in
+// order: the first runs nearest the boxes.
+func backEdges(edges []roleEdge) []roleEdge {
+	var out []roleEdge
+	for _, e := range edges {
+		if e.from != e.to && e.to < e.from {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// roleMembers names the running machines in each role. A paused machine
+// is in none: its role is a belief frozen when it stopped (pausedRoles).
 func (b *Builder) roleMembers() map[raftcore.Role]string {
 	w := b.World()
 	out := map[raftcore.Role]string{}
 	for i := 1; i <= w.Size(); i++ {
 		id := raftcore.NodeID(i)
-		if w.Status(id) == raftcore.StatusCrashed {
+		if w.Status(id) != raftcore.StatusUp {
 			continue
 		}
 		r := w.Node(id).Role()
@@ -166,4 +214,19 @@ func (b *Builder) lastRoleChange() (*raftcore.RoleChange, string) {
 		return &raftcore.RoleChange{From: e.FromRole, To: e.ToRole, Term: e.Term, Cause: e.Cause}, b.cfg().Name(e.Node)
 	}
 	return nil, ""
+}
+
+// pausedRoles says, for each paused machine, the role it still believes
+// it has, as lines under the diagram.
+func (b *Builder) pausedRoles() []string {
+	w := b.World()
+	var out []string
+	for i := 1; i <= w.Size(); i++ {
+		id := raftcore.NodeID(i)
+		if w.Status(id) == raftcore.StatusPaused {
+			n := w.Node(id)
+			out = append(out, words.PausedInRole(b.cfg().Name(id), b.Voice().RoleWord(n.Role()), n.Term()))
+		}
+	}
+	return out
 }

@@ -362,6 +362,9 @@ func (b *Builder) nodePanel(wr *writer) {
 		d, h := b.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
 		wr.y += h + 4
+		for _, line := range b.pausedRoles() {
+			wr.text(line, SizeSmall, frame.ToneMuted, false)
+		}
 	}
 	if b.View.Selected() < 0 || b.View.Selected() >= b.World().Size() {
 		wr.text(b.Voice().PickAMachine(), SizeBody, frame.ToneMuted, false)
