@@ -10,7 +10,8 @@ import (
 // The figure cap-reads, from "Distributed systems fundamentals": the same
 // question asked two ways, a linearizable read (ReadIndex, etcd's default)
 // and a local read (etcd's --consistency=s), first on a healthy network and
-// then on the minority side of a partition.
+// then on the minority side of a partition; and beside etcd, which
+// refuses there (CP), a cache like CoreDNS that keeps answering (AP).
 
 // The figure's cast: etcd-3 is asked on a healthy network, etcd-4 from the
 // minority side of the partition.
@@ -19,16 +20,22 @@ const (
 	capMinorityReader = 4
 )
 
+// capCache is the figure's cache: it reads deployments/web through etcd-4,
+// which the partition cuts off.
+var capCache = Cache{Upstream: capMinorityReader, Key: keyWeb}
+
 var capReads = def{id: "cap-reads", build: func(values) *Scenario {
 	var sc script
 	sc.at(300, act(raftcore.DoTimeout, 1))
 	sc.at(2000, write(1, keyWeb, "replicas=3"))
-	sc.at(3000, readLinearizable(capHealthyReader, keyWeb), readLocal(capHealthyReader, keyWeb))
+	sc.at(3000, readLinearizable(capHealthyReader, keyWeb), readLocal(capHealthyReader, keyWeb), readLinearizable(capMinorityReader, keyWeb))
 	sc.at(4000, partition([]int{1, 2, 3}, []int{4, 5}))
 	sc.at(4500, write(1, keyWeb, "replicas=4"))
 	// The local read goes last so that it tops the client panel's list.
 	sc.at(5000, readLinearizable(capMinorityReader, keyWeb), write(capMinorityReader, keyWeb, "replicas=5"), readLocal(capMinorityReader, keyWeb))
 	sc.at(11000, heal())
+	// The cache's refresh once the network is whole.
+	sc.at(11500, readLinearizable(capMinorityReader, keyWeb))
 	return &Scenario{
 		Title:   "Consistent or available: two ways to read",
 		Chapter: chapterFundamentals,
@@ -36,9 +43,9 @@ var capReads = def{id: "cap-reads", build: func(values) *Scenario {
 		Base:    config(raft, etcdNames(5)),
 		Script:  sc, UntilMs: 13000,
 		UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs, PanelChecker},
-			Key: keyWeb, Highlight: []id{capHealthyReader, capMinorityReader}},
+			Key: keyWeb, Highlight: []id{capHealthyReader, capMinorityReader}, Cache: &capCache},
 		Steps: []Step{
-			{Text: "Five members on a whole network. A client writes deployments/web, then reads it from etcd-3 twice: once linearizably (etcd's default), once from etcd-3's local copy (a serializable read).",
+			{Text: "Five members on a whole network, and a cache that reads deployments/web through etcd-4, as CoreDNS caches records. A client writes deployments/web, then reads it from etcd-3 twice: once linearizably (etcd's default), once from etcd-3's local copy (a serializable read).",
 				Claims: claims(machines(5), that("the network is whole", func(v *View) bool { return whole(v.W) }))},
 			{Text: "Both reads returned the same answer, at different prices.",
 				When: func(v *View) bool { _, _, ok := v.healthyPair(); return ok },
@@ -66,28 +73,35 @@ var capReads = def{id: "cap-reads", build: func(values) *Scenario {
 				Live: func(v *View) string {
 					r, _ := v.staleLocalRead()
 					w, _ := v.majorityWriteInSplit()
-					return fmt.Sprintf("On the minority side, etcd-4's local read answered in %s with %s. It is stale: %s was acknowledged before the read began. Always answering is availability (AP).",
+					return fmt.Sprintf("On the minority side, etcd-4's local read answered in %s with %s. It is stale: %s was acknowledged before the read began. A local read asks no majority, so it answers, possibly stale.",
 						ms(r.LatencyUs(0)), answer(r), w.Value)
 				},
 				Claims: claims(splitNow(), that("the local read is stale: it misses a write acknowledged before it began", func(v *View) bool { _, ok := v.staleLocalRead(); return ok }))},
-			{Text: "etcd-4's linearizable read and its write could not complete: without a majority, etcd gives no answer rather than a wrong one.",
+			{Text: "etcd-4's linearizable read and its write could not complete: without a majority, etcd gives no answer rather than a wrong one (CP). The cache keeps answering from its last read, possibly stale (AP).",
 				When: func(v *View) bool { return v.minorityGaveUp() },
 				Live: func(v *View) string {
 					r, w := v.minorityLinearizable()
-					return fmt.Sprintf("etcd-4's linearizable read %s, and its write %s. Without a majority etcd gives no answer rather than a wrong one: it chooses consistency (CP).", outcome(r), outcome(w))
+					c := capCache.State(v.W)
+					return fmt.Sprintf("etcd-4's linearizable read %s, and its write %s: without a majority etcd gives no answer rather than a wrong one (CP). The cache, cut off with etcd-4, still answers %s from its last read, at once but stale (AP), as CoreDNS serves cached records through a partition.", outcome(r), outcome(w), answer(c.Filled))
 				},
 				Claims: claims(that("the minority's linearizable read and write both failed", func(v *View) bool { return v.minorityGaveUp() }),
+					that("the cache's refresh got no answer, yet it answers, stale by the majority's write", func(v *View) bool {
+						c := capCache.State(v.W)
+						w, ok := v.majorityWriteInSplit()
+						return ok && c.Cut() && c.Stale() && c.Missed.ID == w.ID
+					}),
 					that("nothing the minority wrote was committed", func(v *View) bool {
 						_, w := v.minorityLinearizable()
 						return !committedAnywhere(v.W, w.ID)
 					}))},
-			{Text: "The network heals and etcd-4 catches up: its local copy now holds the committed value.",
-				When: func(v *View) bool { return v.healedAfterSplit() && v.minorityCaughtUp() },
+			{Text: "The network heals and etcd-4 catches up: its local copy and the cache hold the committed value again.",
+				When: func(v *View) bool { return v.healedAfterSplit() && v.minorityCaughtUp() && v.cacheCaughtUp() },
 				Live: func(v *View) string {
 					w, _ := v.majorityWriteInSplit()
-					return fmt.Sprintf("The network heals and etcd-4 catches up: its local copy now says %s, and a local read there would be fresh again.", w.Value)
+					return fmt.Sprintf("The network heals and etcd-4 catches up: its local copy now says %s, and so does the cache after its next refresh. Both answer fresh again.", w.Value)
 				},
-				Claims: claims(healed(), that("etcd-4's copy holds the value the majority committed", func(v *View) bool { return v.minorityCaughtUp() }))},
+				Claims: claims(healed(), that("etcd-4's copy holds the value the majority committed", func(v *View) bool { return v.minorityCaughtUp() }),
+					that("the cache holds the value the majority committed", func(v *View) bool { return v.cacheCaughtUp() }))},
 		},
 		Expect: expectCapReads,
 		final:  finalCapReads,
@@ -145,6 +159,14 @@ func (v *View) minorityCaughtUp() bool {
 	}
 	got, found := v.W.Node(capMinorityReader).KV().Get(w.Key)
 	return found && got.Value == w.Value
+}
+
+// cacheCaughtUp: the cache's record is the write the majority committed
+// during the split, and nothing newer was acknowledged.
+func (v *View) cacheCaughtUp() bool {
+	w, ok := v.majorityWriteInSplit()
+	c := capCache.State(v.W)
+	return ok && c.Held && !c.Stale() && c.Filled.ReadValue == w.Value
 }
 
 // majorityWriteInSplit is the first write acknowledged during a split on
@@ -219,6 +241,9 @@ func expectCapReads(w *raftcore.World) error {
 	if !v.minorityCaughtUp() {
 		return errors.New("after the heal etcd-4 did not catch up with the majority's write")
 	}
+	if !v.cacheCaughtUp() {
+		return errors.New("after the heal the cache did not catch up with the majority's write")
+	}
 	for _, op := range w.Ops() {
 		if op.Kind == raftcore.DoRead && op.Mode == raftcore.ReadLinearizable && op.Result == raftcore.OpOK && op.Split && len(op.Side) < quorum(w.Size()) {
 			return fmt.Errorf("a linearizable read at %s was answered without a majority", name(w, op.Node))
@@ -239,7 +264,7 @@ func finalCapReads(v *View) string {
 	if r, ok := v.staleLocalRead(); ok {
 		s += fmt.Sprintf(" Split: the minority's local read answered at once with %s, stale", answer(r))
 		if v.minorityGaveUp() {
-			s += "; its linearizable read and write got no answer"
+			s += "; its linearizable read and write got no answer, while the cache answered from its last read"
 		}
 		s += "."
 	}

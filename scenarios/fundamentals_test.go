@@ -99,3 +99,43 @@ func TestCommitLatencyWaitsForAMajority(t *testing.T) {
 		}
 	}
 }
+
+// TestCapReadsCacheAnswersThroughThePartition: the cache in front of the
+// cluster answers at every moment of the split from the record it read
+// before it, stale by the majority's write, while every linearizable read
+// through its upstream on the minority side goes unanswered; before the
+// split and after the heal its answer is fresh.
+func TestCapReadsCacheAnswersThroughThePartition(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		s, w, _ := mustRun(t, "cap-reads", seed)
+		if s.UI.Cache == nil {
+			t.Fatal("cap-reads has no cache")
+		}
+		var split, heal int64
+		for _, a := range s.Autoplay() {
+			switch a.Do {
+			case raftcore.DoPartition:
+				split = a.AtUs()
+			case raftcore.DoHeal:
+				heal = a.AtUs()
+			}
+		}
+		// Replay to the end of the split and ask the cache there.
+		mid := playUntil(t, s, seed, float64(heal)/1000-1)
+		c := s.UI.Cache.State(mid)
+		if !c.Held || c.Filled.CompleteUs >= split {
+			t.Fatalf("seed %d: the cache holds no record read before the split: %+v", seed, c)
+		}
+		if !c.Cut() || !c.Stale() {
+			t.Fatalf("seed %d: the cache's refresh got through or its answer is fresh: %+v", seed, c)
+		}
+		before := s.UI.Cache.State(playUntil(t, s, seed, float64(split)/1000-1))
+		if !before.Held || before.Stale() || before.Cut() {
+			t.Fatalf("seed %d: before the split the cache is empty, cut off or stale: %+v", seed, before)
+		}
+		end := s.UI.Cache.State(w)
+		if !end.Held || end.Stale() {
+			t.Fatalf("seed %d: after the heal the cache is still stale: %+v", seed, end)
+		}
+	}
+}

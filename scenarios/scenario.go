@@ -157,6 +157,11 @@ type UI struct {
 	// majority, so many of so many needed). The book stops one step
 	// before it.
 	HideRule bool
+	// Cache, when set, is a cache in front of the cluster (as CoreDNS is
+	// in front of the API server) that the figure shows answering beside
+	// the members: it answers from its last read, even when it can no
+	// longer reach them.
+	Cache *Cache
 }
 
 // Words is a rung of the book's ladder of words: how much of Raft's

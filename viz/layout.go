@@ -242,6 +242,7 @@ const (
 	captionMax        = 170.0 // widest room for the words under a disc
 	textMargin        = 4.0   // least space between words and another disc or other words
 	inkOut            = 7.0   // how far a disc's timer ring reaches out of it
+	ringOut           = 12.0  // how far a selected or highlighted disc's ring reaches out of it
 	badgeRoom         = 20.0  // above a lone node's disc, for its "cut off" badge
 	minNodeR          = 12.0  // smallest disc the search tries
 	minLabelSize      = 10.0  // smallest name in a disc
@@ -1010,7 +1011,21 @@ func (l *Layout) layoutZones(n int, zoneOf []int, count int, rMax float64, sz si
 	for i, z := range zs {
 		members[z] = append(members[z], i)
 	}
-	c := l.Cluster
+	// A disc at a zone's side reaches with its outermost ring (the
+	// selection's, ringOut beyond it) out of the zone: where the zone
+	// meets the canvas's edge the cluster keeps that far in, so that the
+	// edge never cuts the ring.
+	full := l.Cluster
+	c := full
+	reach := ringOut - zoneInset
+	if d := reach - (c.X - l.Canvas.X); d > 0 {
+		c.X, c.W = c.X+d, c.W-d
+	}
+	if d := reach - (l.Canvas.Right() - c.Right()); d > 0 {
+		c.W -= d
+	}
+	l.Cluster = c
+	defer func() { l.Cluster = full }()
 	var best *Layout
 	var bestFit placement
 	for r := rMax; r >= minNodeR-1e-9 || (bestFit.fit == fitNone && r >= 4); r -= rStep {

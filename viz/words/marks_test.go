@@ -122,15 +122,15 @@ func TestAClientOperationIsSaidOnce(t *testing.T) {
 		t.Fatalf("%d answers; want the write and both controllers' reads and writes", answers)
 	}
 	saysSome(t, said(cfg, tl),
-		"controller 1 asks B to read obj (linearizable)",
-		"controller 1: read obj (linearizable) at B: replicas=2 (rev 2), after ",
+		"controller 1 asks B to read obj linearizably",
+		"controller 1: read obj linearizably at B: replicas=2 (rev 2), after ",
 		"controller 2: write obj = replicas=2 image=web:2 if at rev 2 at C: done, rev 3, after ",
 		"controller 1: write obj = replicas=3 if at rev 2 at B: swap failed, found rev 3, after ")
 
 	// Controllers the configuration names go by their names.
 	cfg.Controllers = []string{"the scaler", "the deployer"}
 	saysSome(t, said(cfg, tl),
-		"the scaler asks B to read obj (linearizable)",
+		"the scaler asks B to read obj linearizably",
 		"the deployer: write obj = replicas=2 image=web:2 if at rev 2 at C: done, rev 3, after ")
 	f := raftcore.Finding{Op: 5, Controller: 1, ReadRev: 2, OverwroteRev: 3, LostValue: "replicas=2 image=web:2"}
 	if got, want := LostUpdate(cfg, f), "#5, the scaler's write, was computed from rev 2 but replaced rev 3 (replicas=2 image=web:2)"; got != want {

@@ -59,7 +59,9 @@ func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 }
 
 // opAsked is what a client asked for: "write k = v if at rev 2",
-// "delete k", "read k (lease)".
+// "delete k", "read k by lease". How a read is served is said as a manner
+// ("locally", "linearizably"), apart from the check's verdict on what it
+// returned ("fresh", "stale").
 func opAsked(op raftcore.Op) string {
 	switch op.Kind {
 	case raftcore.DoWrite:
@@ -72,7 +74,15 @@ func opAsked(op raftcore.Op) string {
 		return "delete " + op.Key
 	}
 	s := "read " + op.Key
-	if op.Mode != "" {
+	switch op.Mode {
+	case "":
+	case raftcore.ReadLinearizable:
+		s += " linearizably"
+	case raftcore.ReadLocal:
+		s += " locally"
+	case raftcore.ReadLease:
+		s += " by lease"
+	default:
 		s += " (" + string(op.Mode) + ")"
 	}
 	return s
@@ -126,7 +136,9 @@ func opAnswered(cfg raftcore.Config, op raftcore.Op, level Level) string {
 	return opLine(cfg, op, level) + ", after " + elapsed(op.CompleteUs-op.InvokeUs)
 }
 
-// Verdict says what the linearizability check made of a read.
+// Verdict says what the linearizability check made of a read: "fresh" for
+// a read that saw every write acknowledged before it began, in words
+// that cannot be mistaken for how the read was served.
 func Verdict(v linearize.ReadVerdict) string {
 	switch v.Verdict {
 	case linearize.Stale:
@@ -137,7 +149,7 @@ func Verdict(v linearize.ReadVerdict) string {
 	case linearize.Unknown:
 		return "not judged: the check ran out of time"
 	case linearize.Linearizable:
-		return "linearizable"
+		return "fresh"
 	case linearize.Unanswered:
 		return "unanswered"
 	}

@@ -25,7 +25,7 @@ func TestAMachineIsDescribedFromItsFacts(t *testing.T) {
 		{SentAt(1_500_000, -1, 3), "sent at t = 1.500 s"},
 		{v.ClientRow(raftcore.Op{ID: 7, Kind: raftcore.DoRead, Key: "k", Mode: raftcore.ReadLocal, Node: 2, Result: raftcore.OpOK, ReadFound: true, ReadValue: "v", ReadRev: 3},
 			"20 ms", linearize.ReadVerdict{Verdict: linearize.Stale, Missed: 5}, true),
-			"#7 read k (local) at B: v (rev 3) (20 ms), stale: missed #5"},
+			"#7 read k locally at B: v (rev 3) (20 ms), stale: missed #5"},
 		{Answer(raftcore.Answer{Name: "A", Answered: true, Exists: true, Value: "replicas=3", ModIndex: 1, Applied: 2}), "A: YES: replicas=3 (set at index 1; applied up to 2)"},
 		{Answer(raftcore.Answer{Name: "C", Answered: true, Paused: true, Applied: 0}), "C: NO (applied up to 0), paused: answering from what it had when it stopped"},
 		{Answer(raftcore.Answer{Name: "B"}), "B: no answer: the machine is down"},

@@ -374,9 +374,13 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64) []frame.TextItem {
 	w := b.World()
 	id := nodeID(i)
-	var texts [4]string
-	var tones [4]frame.Tone
+	var texts [5]string
+	var tones [5]frame.Tone
 	k := 0
+	if text, tone, ok := b.cacheBadge(id); ok {
+		texts[k], tones[k] = text, tone
+		k++
+	}
 	if s := w.Slow(id); s > 1 {
 		texts[k], tones[k] = words.SlowTag(s), frame.ToneWarn
 		k++
@@ -395,9 +399,26 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 	}
 	y := c.Y - R - 5 - SizeSmall
 	for j := 0; j < k; j++ {
-		out = append(out, frame.TextItem{Text: texts[j], X: c.X, Y: y - float64(k-1-j)*(SizeSmall+3) + SizeSmall/2, Size: SizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
+		x := b.badgeX(i, c.X, b.Measure(texts[j], SizeSmall-1))
+		out = append(out, frame.TextItem{Text: texts[j], X: x, Y: y - float64(k-1-j)*(SizeSmall+3) + SizeSmall/2, Size: SizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
 	}
 	return out
+}
+
+// badgeX centres a badge of text width tw over machine i's disc at x,
+// moved in as far as it takes to stay inside the machine's zone (or the
+// cluster's area): a badge wider than the disc, over a machine near an
+// edge, would otherwise be cut by it.
+func (b *Builder) badgeX(i int, x, tw float64) float64 {
+	area := b.lay().Cluster
+	if nodes := b.lay().Nodes; i < len(nodes) && nodes[i].Zone >= 0 && nodes[i].Zone < len(b.lay().Zones) {
+		area = b.lay().Zones[nodes[i].Zone].Rect
+	}
+	half := tw/2 + 6 // the pill's padding
+	if area.W < 2*half {
+		return x
+	}
+	return min(max(x, area.X+half), area.Right()-half)
 }
 
 func (b *Builder) buildLinks() {

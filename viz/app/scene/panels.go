@@ -511,6 +511,7 @@ func (b *Builder) safetyPanel(wr *writer) {
 }
 
 func (b *Builder) clientPanel(wr *writer) {
+	b.cacheSection(wr)
 	w := b.World()
 	ops := w.Ops()
 	if len(ops) == 0 {

@@ -1,0 +1,61 @@
+package scene
+
+import (
+	"raftlab/raftcore"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+)
+
+// cacheSection heads the client panel, in a figure with a cache in front
+// of the cluster, with what the cache answers and how fresh it is: the
+// answer that keeps coming (AP) beside the requests etcd leaves
+// unanswered (CP) listed under it.
+func (b *Builder) cacheSection(wr *writer) {
+	s := b.Session.Scenario()
+	if s == nil || s.Spec().UI.Cache == nil {
+		return
+	}
+	c := s.Spec().UI.Cache
+	st := c.State(b.World())
+	up := b.cfg().Name(c.Upstream)
+	wr.text(words.CacheTitle, SizeBody, frame.ToneText, true)
+	if !st.Held {
+		wr.item("·", frame.ToneMuted, words.CacheEmpty(c.Key, up), SizeBody-1, frame.ToneText)
+		wr.gap(4)
+		return
+	}
+	value := st.Filled.ReadValue
+	if !st.Filled.ReadFound {
+		value = words.NotFound
+	}
+	wr.item("✓", frame.ToneGood, words.CacheAnswers(c.Key, value, st.Filled.ID, st.Filled.CompleteUs), SizeBody-1, frame.ToneText)
+	switch {
+	case st.Cut():
+		wr.item("✗", frame.ToneBad, words.CacheCut(st.Refresh.ID, up), SizeBody-1, frame.ToneText)
+	case st.Refresh.Result == raftcore.OpPending:
+		wr.item("…", frame.ToneMuted, words.CacheRefreshing(st.Refresh.ID, up), SizeBody-1, frame.ToneText)
+	}
+	if st.Stale() {
+		wr.item("!", frame.ToneWarn, words.CacheStale(st.Missed.ID, st.Missed.Value), SizeBody-1, frame.ToneText)
+	} else {
+		wr.item("✓", frame.ToneGood, words.CacheFresh, SizeBody-1, frame.ToneText)
+	}
+	wr.gap(6)
+}
+
+// cacheBadge is the tag over the machine a figure's cache reads through:
+// what the cache answers, and whether that is stale.
+func (b *Builder) cacheBadge(id raftcore.NodeID) (string, frame.Tone, bool) {
+	s := b.Session.Scenario()
+	if s == nil || s.Spec().UI.Cache == nil || s.Spec().UI.Cache.Upstream != id {
+		return "", 0, false
+	}
+	st := s.Spec().UI.Cache.State(b.World())
+	if !st.Held {
+		return words.CacheBadgeEmpty, frame.ToneMuted, true
+	}
+	if st.Stale() {
+		return words.CacheBadge(st.Filled.ReadValue, true), frame.ToneWarn, true
+	}
+	return words.CacheBadge(st.Filled.ReadValue, false), frame.ToneGood, true
+}
