@@ -42,15 +42,7 @@ func TestRolesShowEveryTransition(t *testing.T) {
 func TestPartitionHaltsEveryWrite(t *testing.T) {
 	for seed := int64(1); seed <= 5; seed++ {
 		s, w, r := mustRun(t, "partition-halts", seed)
-		var split, heal int64
-		for _, a := range s.Autoplay() {
-			switch a.Do {
-			case raftcore.DoPartition:
-				split = a.AtUs()
-			case raftcore.DoHeal:
-				heal = a.AtUs()
-			}
-		}
+		split, heal := splitAndHeal(s)
 		for _, op := range w.Ops() {
 			during := op.InvokeUs >= split && op.InvokeUs < heal
 			if during && op.Result == raftcore.OpOK {
@@ -111,15 +103,7 @@ func TestCapReadsCacheAnswersThroughThePartition(t *testing.T) {
 		if s.UI.Cache == nil {
 			t.Fatal("cap-reads has no cache")
 		}
-		var split, heal int64
-		for _, a := range s.Autoplay() {
-			switch a.Do {
-			case raftcore.DoPartition:
-				split = a.AtUs()
-			case raftcore.DoHeal:
-				heal = a.AtUs()
-			}
-		}
+		split, heal := splitAndHeal(s)
 		// Replay to the end of the split and ask the cache there.
 		mid := playUntil(t, s, seed, float64(heal)/1000-1)
 		c := s.UI.Cache.State(mid)
@@ -138,4 +122,18 @@ func TestCapReadsCacheAnswersThroughThePartition(t *testing.T) {
 			t.Fatalf("seed %d: after the heal the cache is still stale: %+v", seed, end)
 		}
 	}
+}
+
+// splitAndHeal are the moments s's autoplay splits the network and heals
+// it (the last of each).
+func splitAndHeal(s *Scenario) (split, heal int64) {
+	for _, a := range s.Autoplay() {
+		switch a.Do {
+		case raftcore.DoPartition:
+			split = a.AtUs()
+		case raftcore.DoHeal:
+			heal = a.AtUs()
+		}
+	}
+	return split, heal
 }
