@@ -124,7 +124,7 @@ var clockDrift = def{id: "clock-drift",
 						op, _ := oldRead(v)
 						switch {
 						case op.Result == raftcore.OpOK && staleFlagged(v.W, op):
-							return fmt.Sprintf("etcd-1 answered a read with %s=%s, the value before the new write: its slow clock said its lease still held. The checker flags the stale read.", op.Key, op.ReadValue)
+							return fmt.Sprintf("etcd-1 answered a read with %s=%s, the value before the new write: its slow clock said its lease still held. The checker flags the stale read, marked over etcd-1.", op.Key, op.ReadValue)
 						case op.Result == raftcore.OpOK:
 							return fmt.Sprintf("etcd-1 answered a read with %s=%s, and it was not stale.", op.Key, op.ReadValue)
 						}

@@ -52,3 +52,9 @@ func CacheBadge(value string, stale bool) string {
 	}
 	return "cache: " + value
 }
+
+// StaleReadBadge tags the machine that answered read #id with value,
+// which the checker flagged as stale.
+func StaleReadBadge(id int, value string) string {
+	return "stale read #" + Itoa(id) + ": " + value
+}

@@ -374,9 +374,13 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64) []frame.TextItem {
 	w := b.World()
 	id := nodeID(i)
-	var texts [5]string
-	var tones [5]frame.Tone
+	var texts [6]string
+	var tones [6]frame.Tone
 	k := 0
+	if text, ok := staleReadBadge(w, id); ok {
+		texts[k], tones[k] = text, frame.ToneBad
+		k++
+	}
 	if text, tone, ok := b.cacheBadge(id); ok {
 		texts[k], tones[k] = text, tone
 		k++
@@ -406,19 +410,27 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 }
 
 // badgeX centres a badge of text width tw over machine i's disc at x,
-// moved in as far as it takes to stay inside the machine's zone (or the
-// cluster's area): a badge wider than the disc, over a machine near an
+// moved in as far as it takes to stay inside the machine's zone (or,
+// where the zone is narrower than the badge, the cluster's area or the
+// canvas): a badge wider than the disc, over a machine near an
 // edge, would otherwise be cut by it.
 func (b *Builder) badgeX(i int, x, tw float64) float64 {
-	area := b.lay().Cluster
-	if nodes := b.lay().Nodes; i < len(nodes) && nodes[i].Zone >= 0 && nodes[i].Zone < len(b.lay().Zones) {
-		area = b.lay().Zones[nodes[i].Zone].Rect
-	}
 	half := tw/2 + 6 // the pill's padding
-	if area.W < 2*half {
-		return x
+	for _, area := range []viz.Rect{b.zoneRect(i), b.lay().Cluster, b.lay().Canvas} {
+		if area.W >= 2*half {
+			return min(max(x, area.X+half), area.Right()-half)
+		}
 	}
-	return min(max(x, area.X+half), area.Right()-half)
+	return x
+}
+
+// zoneRect is the region of machine i's zone, or no region outside a
+// zone layout.
+func (b *Builder) zoneRect(i int) viz.Rect {
+	if nodes := b.lay().Nodes; i < len(nodes) && nodes[i].Zone >= 0 && nodes[i].Zone < len(b.lay().Zones) {
+		return b.lay().Zones[nodes[i].Zone].Rect
+	}
+	return viz.Rect{}
 }
 
 func (b *Builder) buildLinks() {

@@ -59,3 +59,20 @@ func (b *Builder) cacheBadge(id raftcore.NodeID) (string, frame.Tone, bool) {
 	}
 	return words.CacheBadge(st.Filled.ReadValue, false), frame.ToneGood, true
 }
+
+// staleReadBadge is the tag over a machine that answered a read the
+// checker flagged as stale (the latest such read): the stale read drawn
+// where it happened, from the moment it was answered.
+func staleReadBadge(w *raftcore.World, id raftcore.NodeID) (string, bool) {
+	vs := w.Violations()
+	for k := len(vs) - 1; k >= 0; k-- {
+		v := vs[k]
+		if v.Rule != raftcore.RuleStaleRead || v.Op == 0 {
+			continue
+		}
+		if op, ok := w.Op(v.Op); ok && op.Node == id && op.Result == raftcore.OpOK {
+			return words.StaleReadBadge(op.ID, op.ReadValue), true
+		}
+	}
+	return "", false
+}
