@@ -59,6 +59,9 @@ type Options struct {
 	// announcements as they change (see describe.go), for a page that
 	// shows the figure in words too.
 	Describe bool
+	// Still makes frames for still pictures (posters, print): nothing in
+	// them asks to be pressed or scrolled (scene.Builder.Still).
+	Still bool
 }
 
 // SortProblems splits the problems found in the page's or the command

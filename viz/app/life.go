@@ -17,6 +17,7 @@ import (
 // viz.ParseQuery or viz.ParseArgs; bad values are reported, not fatal.
 func New(o Options) (*App, error) {
 	a := &App{opts: o, params: o.Params, builder: scene.New(o.Measure)}
+	a.builder.Still = o.Still
 	if err := a.params.Check(); err != nil {
 		return nil, err
 	}

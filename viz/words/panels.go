@@ -264,3 +264,7 @@ func (v Voice) ClientRow(op raftcore.Op, when string, verdict linearize.ReadVerd
 	}
 	return s
 }
+
+// KnobSetTo says how a figure's knob (label) is set, where it cannot be
+// pressed: "etcd-1's clock: 75% slow".
+func KnobSetTo(label, value string) string { return label + ": " + value }

@@ -161,7 +161,7 @@ func open(id, theme string, size Size) (*app.App, error) {
 	p := viz.DefaultParams()
 	p.Scenario, p.Embed, p.Theme = id, true, theme
 	return app.New(app.Options{Params: p, Width: size.W, Height: size.H, Measure: fonts.Measure,
-		Scenarios: session.BuiltinScenarios(), BaseURL: "index.html"})
+		Scenarios: session.BuiltinScenarios(), BaseURL: "index.html", Still: true})
 }
 
 // playToLastStep plays the figure a step at a time until it rests on its

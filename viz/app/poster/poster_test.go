@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"raftlab/scenarios"
+	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
 
@@ -130,4 +132,57 @@ func BenchmarkPoster(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestPostersAskNothingOfPaper: a poster (and so the page in print) shows
+// nothing a reader could only press or scroll: no "more below", no knob
+// chips, no line of a panel cut by its bottom edge; each knob says its
+// setting in words instead.
+func TestPostersAskNothingOfPaper(t *testing.T) {
+	for _, id := range IDs() {
+		for _, m := range Moments {
+			for _, size := range Sizes {
+				f, err := Poster{id, m, "light", size}.Frame()
+				require.NoError(t, err)
+				where := fmt.Sprintf("%s %s %s", id, m, size.Name)
+				for _, pv := range f.Panels {
+					require.False(t, pv.More, "%s: panel %v says there is more below", where, pv.Kind)
+					for _, l := range pv.Lines {
+						require.LessOrEqual(t, l.Y+l.Size*1.2, pv.Clip.Bottom()+0.5, "%s: %q is cut by the bottom of panel %v", where, l.Text, pv.Kind)
+					}
+					for _, w := range pv.Widgets {
+						require.NotEqual(t, frame.WidgetChip, w.Kind, "%s: panel %v offers chip %q", where, pv.Kind, w.Label)
+					}
+				}
+				if c := f.Caption; c != nil {
+					for _, l := range c.Lines {
+						require.LessOrEqual(t, l.Y+l.Size*1.2, c.Rect.Bottom()+0.5, "%s: %q is cut by the bottom of the figure's words", where, l.Text)
+					}
+					for _, row := range c.Rows {
+						for _, w := range row.Widgets {
+							require.NotEqual(t, frame.WidgetChip, w.Kind, "%s: the figure's words offer chip %q", where, w.Label)
+						}
+					}
+				}
+				s, err := scenarios.Get(id)
+				require.NoError(t, err)
+				text := strings.Join(captionText(f), " ")
+				for _, k := range s.Knobs {
+					if !k.Lab {
+						require.Contains(t, text, k.Label+": ", "%s: knob %q does not say its setting", where, k.Label)
+					}
+				}
+			}
+		}
+	}
+}
+
+func captionText(f *frame.Frame) []string {
+	var out []string
+	if f.Caption != nil {
+		for _, l := range f.Caption.Lines {
+			out = append(out, l.Text)
+		}
+	}
+	return out
 }

@@ -157,7 +157,7 @@ func (b *Builder) figureWords(w float64) *writer {
 		tone = frame.ToneAccent
 	}
 	wr.text(b.figureText(), SizeBody, tone, false)
-	if c := figureCompare(r); c != nil {
+	if c := figureCompare(r); c != nil && !b.Still {
 		k, _ := r.Spec().Knob(c.Knob)
 		wr.gap(4)
 		wr.row("", 0, knobButton(c.Knob, c.Value, words.SeeItWith(k.Label, k.Say(c.Value))))
@@ -167,6 +167,11 @@ func (b *Builder) figureWords(w float64) *writer {
 			continue
 		}
 		wr.gap(2)
+		if b.Still {
+			// On paper a knob cannot be pressed: it says how it is set.
+			wr.text(words.KnobSetTo(k.Label, k.Say(r.Spec().Setting(k.Name))), SizeSmall, frame.ToneMuted, false)
+			continue
+		}
 		wr.row(k.Label, b.Measure(k.Label, SizeSmall)+10, knobChips(r, k)...)
 	}
 	return wr

@@ -227,7 +227,48 @@ func (b *Builder) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame
 	if d := content.diagram; d != nil {
 		pv.Diagram = d.Moved(dx, dy)
 	}
+	if b.Still {
+		keepWhole(&pv, content.paras)
+	}
 	return pv
+}
+
+// keepWhole trims a still panel to what fits its body whole: from the
+// first paragraph (or control) that would run out of the body on, nothing
+// is shown, and no "more below" either, which nobody could scroll to.
+func keepWhole(pv *frame.PanelView, paras []int) {
+	bottom := pv.Clip.Bottom()
+	cut := math.Inf(1)
+	for i, l := range pv.Lines {
+		if l.Y+LineHeight(l.Size)-1 > bottom {
+			start := 0
+			for _, p := range paras {
+				if p <= i {
+					start = p
+				}
+			}
+			cut = min(cut, pv.Lines[start].Y)
+			break
+		}
+	}
+	for _, w := range pv.Widgets {
+		if w.Rect.Bottom() > bottom {
+			cut = min(cut, w.Rect.Y)
+		}
+	}
+	lines := pv.Lines[:0]
+	for _, l := range pv.Lines {
+		if l.Y < cut-0.5 {
+			lines = append(lines, l)
+		}
+	}
+	widgets := pv.Widgets[:0]
+	for _, w := range pv.Widgets {
+		if w.Rect.Y < cut-0.5 {
+			widgets = append(widgets, w)
+		}
+	}
+	pv.Lines, pv.Widgets, pv.More = lines, widgets, false
 }
 
 func (b *Builder) panelContent(k viz.PanelKind, wr *writer) {

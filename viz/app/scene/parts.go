@@ -96,6 +96,11 @@ type Builder struct {
 	// noteSlot is the toolbar's free stretch in the frame being built,
 	// where short notes go.
 	noteSlot viz.Rect
+	// Still asks for frames for a still picture (a poster, or the page in
+	// print), which nobody can press or scroll: a knob says its setting
+	// in words rather than offering chips, and a panel shows the whole
+	// paragraphs it has room for, not "more below" over a cut line.
+	Still bool
 }
 
 // New is a builder whose text is measured by measure (nil: estimated,

@@ -135,6 +135,9 @@ type writer struct {
 	widgets []frame.Widget
 	rows    []frame.MenuRow
 	diagram *frame.DiagramView
+	// paras are where each paragraph starts among lines: a still picture
+	// that has no room for all of them keeps whole paragraphs only.
+	paras []int
 	// compact asks for a panel's short form, where the long one would not
 	// fit (only the contract has one).
 	compact bool
@@ -151,6 +154,7 @@ func (wr *writer) text(s string, size float64, tone frame.Tone, bold bool) {
 
 // indent writes a wrapped paragraph shifted right by in.
 func (wr *writer) indent(s string, size float64, tone frame.Tone, bold bool, in float64) {
+	wr.paras = append(wr.paras, len(wr.lines))
 	lh := LineHeight(size)
 	for _, l := range wr.b.wrap(s, size, wr.w-in) {
 		wr.lines = append(wr.lines, frame.TextItem{Text: l, X: wr.x + in, Y: wr.y, Size: size, Tone: tone, Bold: bold})
@@ -161,8 +165,10 @@ func (wr *writer) indent(s string, size float64, tone frame.Tone, bold bool, in 
 // item writes a line with a coloured mark (✓, ✗, •) hanging left of it.
 func (wr *writer) item(mark string, markTone frame.Tone, s string, size float64, tone frame.Tone) {
 	in := wr.b.Measure("✓ ", size) + 2
+	start := len(wr.lines)
 	wr.lines = append(wr.lines, frame.TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: markTone, Bold: true})
 	wr.indent(s, size, tone, false, in)
+	wr.paras[len(wr.paras)-1] = start // the mark begins the paragraph
 }
 
 func (wr *writer) gap(h float64) { wr.y += h }
@@ -208,6 +214,7 @@ func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
 func (wr *writer) row(label string, labelW float64, ws ...frame.Widget) {
 	h := wr.b.controlHeight()
 	if label != "" {
+		wr.paras = append(wr.paras, len(wr.lines))
 		wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y + (h-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneMuted})
 	}
 	before := len(wr.widgets)

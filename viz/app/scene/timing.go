@@ -56,8 +56,10 @@ func (b *Builder) timingSection(wr *writer) bool {
 
 // pair writes a muted label and its value beside it, at in from the left.
 func (wr *writer) pair(label, value string, tone frame.Tone, in float64) {
+	start := len(wr.lines)
 	wr.lines = append(wr.lines, frame.TextItem{Text: label, X: wr.x, Y: wr.y, Size: SizeBody, Tone: frame.ToneMuted})
 	wr.indent(value, SizeBody, tone, false, in)
+	wr.paras[len(wr.paras)-1] = start // the label begins the paragraph
 }
 
 func (b *Builder) electionsSection(wr *writer) {
