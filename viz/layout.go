@@ -854,11 +854,31 @@ func ringMargin(box Rect) float64 {
 	return clamp(math.Min(box.W, box.H)*0.04, 2, 24)
 }
 
+// clearOfEdges is r moved in from each side of canvas it comes nearer to
+// than reach, by what it lacks (never to less than half its size).
+func clearOfEdges(r, canvas Rect, reach float64) Rect {
+	if d := math.Min(reach-(r.X-canvas.X), r.W/4); d > 0 {
+		r.X, r.W = r.X+d, r.W-d
+	}
+	if d := math.Min(reach-(canvas.Right()-r.Right()), r.W/4); d > 0 {
+		r.W -= d
+	}
+	if d := math.Min(reach-(r.Y-canvas.Y), r.H/4); d > 0 {
+		r.Y, r.H = r.Y+d, r.H-d
+	}
+	if d := math.Min(reach-(canvas.Bottom()-r.Bottom()), r.H/4); d > 0 {
+		r.H -= d
+	}
+	return r
+}
+
 // layoutRing puts the nodes on one ring in the cluster, with the largest
 // discs (up to rMax) at which every name and caption fits; where none
 // does, the largest at which the names fit, else the discs.
 func (l *Layout) layoutRing(n int, rMax float64, sz sizer) placement {
-	box := l.Cluster.Inset(ringMargin(l.Cluster))
+	// A disc's outermost ring (the selection's) reaches ringOut out of it:
+	// never as far as the canvas's edge.
+	box := clearOfEdges(l.Cluster.Inset(ringMargin(l.Cluster)), l.Canvas, ringOut)
 	got := placement{fit: fitNone - 1}
 	for r := rMax; r >= minNodeR-1e-9 || (got.fit == fitNone && r >= 4); r -= rStep {
 		z := sz.at(r)
@@ -1016,14 +1036,7 @@ func (l *Layout) layoutZones(n int, zoneOf []int, count int, rMax float64, sz si
 	// meets the canvas's edge the cluster keeps that far in, so that the
 	// edge never cuts the ring.
 	full := l.Cluster
-	c := full
-	reach := ringOut - zoneInset
-	if d := reach - (c.X - l.Canvas.X); d > 0 {
-		c.X, c.W = c.X+d, c.W-d
-	}
-	if d := reach - (l.Canvas.Right() - c.Right()); d > 0 {
-		c.W -= d
-	}
+	c := clearOfEdges(full, l.Canvas, ringOut-zoneInset)
 	l.Cluster = c
 	defer func() { l.Cluster = full }()
 	var best *Layout

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"raftlab/scenarios"
+	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 	"raftlab/viz/palette"
 )
@@ -185,4 +186,28 @@ func captionText(f *frame.Frame) []string {
 		}
 	}
 	return out
+}
+
+// TestNothingCutAtTheEdges: on every poster, at a column's size and a
+// phone's, each machine's outermost ring (a selected or highlighted one,
+// 12 px out of its disc) and each tag over it lie inside the picture.
+func TestNothingCutAtTheEdges(t *testing.T) {
+	for _, id := range IDs() {
+		for _, m := range Moments {
+			for _, size := range Sizes {
+				f, err := Poster{id, m, "light", size}.Frame()
+				require.NoError(t, err)
+				where := fmt.Sprintf("%s %s %s", id, m, size.Name)
+				for _, n := range f.Nodes {
+					reach := n.R + 11.5
+					require.True(t, n.Center.X-reach >= 0 && n.Center.X+reach <= f.W && n.Center.Y-reach >= 0 && n.Center.Y+reach <= f.H,
+						"%s: machine %d's ring is cut by the picture's edge (centre %v, reach %.1f, picture %vx%v)", where, n.Index+1, n.Center, reach, f.W, f.H)
+					for _, b := range n.Badges {
+						half := fonts.Measure(b.Text, b.Size)/2 + 4
+						require.True(t, b.X-half >= 0 && b.X+half <= f.W, "%s: tag %q is cut by the picture's edge", where, b.Text)
+					}
+				}
+			}
+		}
+	}
 }
