@@ -140,42 +140,35 @@ func BenchmarkPoster(b *testing.B) {
 // chips, no line of a panel cut by its bottom edge; each knob says its
 // setting in words instead.
 func TestPostersAskNothingOfPaper(t *testing.T) {
-	for _, id := range IDs() {
-		for _, m := range Moments {
-			for _, size := range Sizes {
-				f, err := Poster{id, m, "light", size}.Frame()
-				require.NoError(t, err)
-				where := fmt.Sprintf("%s %s %s", id, m, size.Name)
-				for _, pv := range f.Panels {
-					require.False(t, pv.More, "%s: panel %v says there is more below", where, pv.Kind)
-					for _, l := range pv.Lines {
-						require.LessOrEqual(t, l.Y+l.Size*1.2, pv.Clip.Bottom()+0.5, "%s: %q is cut by the bottom of panel %v", where, l.Text, pv.Kind)
-					}
-					for _, w := range pv.Widgets {
-						require.NotEqual(t, frame.WidgetChip, w.Kind, "%s: panel %v offers chip %q", where, pv.Kind, w.Label)
-					}
-				}
-				if c := f.Caption; c != nil {
-					for _, l := range c.Lines {
-						require.LessOrEqual(t, l.Y+l.Size*1.2, c.Rect.Bottom()+0.5, "%s: %q is cut by the bottom of the figure's words", where, l.Text)
-					}
-					for _, row := range c.Rows {
-						for _, w := range row.Widgets {
-							require.NotEqual(t, frame.WidgetChip, w.Kind, "%s: the figure's words offer chip %q", where, w.Label)
-						}
-					}
-				}
-				s, err := scenarios.Get(id)
-				require.NoError(t, err)
-				text := strings.Join(captionText(f), " ")
-				for _, k := range s.Knobs {
-					if !k.Lab {
-						require.Contains(t, text, k.Label+": ", "%s: knob %q does not say its setting", where, k.Label)
-					}
+	everyLightPoster(t, func(id, where string, f *frame.Frame) {
+		for _, pv := range f.Panels {
+			require.False(t, pv.More, "%s: panel %v says there is more below", where, pv.Kind)
+			for _, l := range pv.Lines {
+				require.LessOrEqual(t, l.Y+l.Size*1.2, pv.Clip.Bottom()+0.5, "%s: %q is cut by the bottom of panel %v", where, l.Text, pv.Kind)
+			}
+			for _, w := range pv.Widgets {
+				require.NotEqual(t, frame.WidgetChip, w.Kind, "%s: panel %v offers chip %q", where, pv.Kind, w.Label)
+			}
+		}
+		if c := f.Caption; c != nil {
+			for _, l := range c.Lines {
+				require.LessOrEqual(t, l.Y+l.Size*1.2, c.Rect.Bottom()+0.5, "%s: %q is cut by the bottom of the figure's words", where, l.Text)
+			}
+			for _, row := range c.Rows {
+				for _, w := range row.Widgets {
+					require.NotEqual(t, frame.WidgetChip, w.Kind, "%s: the figure's words offer chip %q", where, w.Label)
 				}
 			}
 		}
-	}
+		s, err := scenarios.Get(id)
+		require.NoError(t, err)
+		text := strings.Join(captionText(f), " ")
+		for _, k := range s.Knobs {
+			if !k.Lab {
+				require.Contains(t, text, k.Label+": ", "%s: knob %q does not say its setting", where, k.Label)
+			}
+		}
+	})
 }
 
 func captionText(f *frame.Frame) []string {
@@ -192,21 +185,28 @@ func captionText(f *frame.Frame) []string {
 // phone's, each machine's outermost ring (a selected or highlighted one,
 // 12 px out of its disc) and each tag over it lie inside the picture.
 func TestNothingCutAtTheEdges(t *testing.T) {
+	everyLightPoster(t, func(id, where string, f *frame.Frame) {
+		for _, n := range f.Nodes {
+			reach := n.R + 11.5
+			require.True(t, n.Center.X-reach >= 0 && n.Center.X+reach <= f.W && n.Center.Y-reach >= 0 && n.Center.Y+reach <= f.H,
+				"%s: machine %d's ring is cut by the picture's edge (centre %v, reach %.1f, picture %vx%v)", where, n.Index+1, n.Center, reach, f.W, f.H)
+			for _, b := range n.Badges {
+				half := fonts.Measure(b.Text, b.Size)/2 + 4
+				require.True(t, b.X-half >= 0 && b.X+half <= f.W, "%s: tag %q is cut by the picture's edge", where, b.Text)
+			}
+		}
+	})
+}
+
+// everyLightPoster calls check with the frame of every figure's poster in
+// the light theme, at every moment and size, and where it is in words.
+func everyLightPoster(t *testing.T, check func(id, where string, f *frame.Frame)) {
 	for _, id := range IDs() {
 		for _, m := range Moments {
 			for _, size := range Sizes {
 				f, err := Poster{id, m, "light", size}.Frame()
 				require.NoError(t, err)
-				where := fmt.Sprintf("%s %s %s", id, m, size.Name)
-				for _, n := range f.Nodes {
-					reach := n.R + 11.5
-					require.True(t, n.Center.X-reach >= 0 && n.Center.X+reach <= f.W && n.Center.Y-reach >= 0 && n.Center.Y+reach <= f.H,
-						"%s: machine %d's ring is cut by the picture's edge (centre %v, reach %.1f, picture %vx%v)", where, n.Index+1, n.Center, reach, f.W, f.H)
-					for _, b := range n.Badges {
-						half := fonts.Measure(b.Text, b.Size)/2 + 4
-						require.True(t, b.X-half >= 0 && b.X+half <= f.W, "%s: tag %q is cut by the picture's edge", where, b.Text)
-					}
-				}
+				check(id, fmt.Sprintf("%s %s %s", id, m, size.Name), f)
 			}
 		}
 	}
