@@ -85,9 +85,12 @@ type nodeConfig struct {
 	maxEntries     int // entries per append message
 	maxInflight    int // appends in flight per follower in Replicate state
 	bugs           Bug
-	// voters is every machine, 1..size: each counts in every majority
-	// (committing, electing, CheckQuorum, ReadIndex).
+	// voters is every machine, 1..size: what the naive protocols, which
+	// have no configuration, count a majority of.
 	voters quorum.MajorityConfig
+	// boot is the configuration every machine starts with (membership.go):
+	// the voters are Config.Members, and the other machines are spares.
+	boot confState
 }
 
 func (c *nodeConfig) has(b Bug) bool { return c.bugs&b != 0 }
@@ -130,6 +133,12 @@ type Node struct {
 	term uint64
 	vote NodeID
 	log  raftLog
+	// conf is the configuration in force on this machine, and confIndex
+	// the index of the entry that made it (0: the boot configuration).
+	// They are kept across a restart, as etcd keeps its configuration in
+	// its snapshot and state machine: see restart.
+	conf      confState
+	confIndex uint64
 
 	// Volatile state.
 	role              Role
@@ -150,7 +159,7 @@ type Node struct {
 }
 
 func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {
-	n := &Node{ID: id, cfg: cfg, rng: rng}
+	n := &Node{ID: id, cfg: cfg, rng: rng, conf: cfg.boot}
 	n.start(true)
 	return n
 }
@@ -178,7 +187,7 @@ func (n *Node) start(first bool) {
 // loses everything else.
 func (n *Node) restart() {
 	keepCommit, keepApplied := n.commit, n.applied
-	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, log: n.log}
+	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, log: n.log, conf: n.conf, confIndex: n.confIndex}
 	*n = fresh
 	if n.cfg.protocol != ProtocolRaft {
 		// The naive protocols have no notion of commit beyond "I have it":

@@ -127,6 +127,8 @@ func (n *Node) becomeLeader() {
 	n.reset(n.term)
 	n.lead = n.ID
 	last := n.log.lastIndex()
+	// Every machine has a slot, member or not, so that a machine added
+	// later finds one; only members' slots are read.
 	n.prs = make([]Progress, n.cfg.size+1)
 	for id := 1; id <= n.cfg.size; id++ {
 		n.prs[id] = Progress{Next: last + 1}
@@ -175,8 +177,9 @@ func (n *Node) checkQuorum() {
 		n.becomeFollower(n.term, None, CauseCheckQuorum)
 		return
 	}
+	members := n.conf.members()
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) != n.ID {
+		if NodeID(id) != n.ID && members.has(NodeID(id)) {
 			n.prs[id].RecentActive = false
 		}
 	}
@@ -186,7 +189,7 @@ func (n *Node) checkQuorum() {
 // timer runs out (§5.2): it stands for election, after a PreVote round when
 // PreVote is on. A leader has no election to start.
 func (n *Node) startElection(why Cause) {
-	if n.role == RoleLeader {
+	if n.role == RoleLeader || !n.canCampaign() {
 		return
 	}
 	if n.cfg.preVote {
@@ -256,8 +259,9 @@ func (n *Node) requestVotes(pre bool, why Cause) {
 		}
 		return
 	}
+	voters := n.conf.incoming | n.conf.outgoing
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) == n.ID {
+		if NodeID(id) == n.ID || !voters.has(NodeID(id)) {
 			continue
 		}
 		n.send(Message{Type: voteType, To: NodeID(id), Term: term, Index: n.log.lastIndex(), LogTerm: n.log.lastTerm()})
@@ -274,7 +278,7 @@ func (n *Node) countVote(from NodeID, granted bool) quorum.VoteResult {
 			n.votes[from] = -1
 		}
 	}
-	return n.cfg.voters.VoteResult(func(id quorum.ID) (yes, answered bool) {
+	return n.conf.voters.VoteResult(func(id quorum.ID) (yes, answered bool) {
 		return n.votes[id] > 0, n.votes[id] != 0
 	})
 }
@@ -438,7 +442,8 @@ func (n *Node) stepLeader(m Message) {
 		n.handleReadIndex(m)
 		return
 	}
-	if m.From < 1 || int(m.From) > n.cfg.size {
+	if !n.conf.members().has(m.From) || int(m.From) > n.cfg.size {
+		// etcd's leader ignores a machine it keeps no progress for.
 		return
 	}
 	pr := &n.prs[m.From]
@@ -509,7 +514,7 @@ func (n *Node) appendToLocalLog(cmds ...Command) {
 // It reports whether the commit index moved. The count is over every
 // machine's match index, the leader's own last index among them.
 func (n *Node) advanceCommitIndex() bool {
-	mci := uint64(n.cfg.voters.CommittedIndex(&n.prs))
+	mci := uint64(n.conf.voters.CommittedIndex(&n.prs))
 	if n.cfg.has(BugCommitWithoutMajority) {
 		// One copy is taken for enough: the highest index any machine
 		// holds, which is the leader's own last index.
@@ -528,8 +533,9 @@ func (n *Node) advanceCommitIndex() bool {
 // broadcastAppendEntries sends every follower whose flow control allows it
 // an AppendEntries with the entries it lacks, even if that is none.
 func (n *Node) broadcastAppendEntries() {
+	members := n.conf.members()
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) != n.ID {
+		if NodeID(id) != n.ID && members.has(NodeID(id)) {
 			n.sendAppendEntries(NodeID(id), true)
 		}
 	}
@@ -572,8 +578,9 @@ func (n *Node) broadcastHeartbeat(ctx uint64) {
 		// by a lost heartbeat.
 		ctx = n.pendingReads[len(n.pendingReads)-1].ctx
 	}
+	members := n.conf.members()
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) == n.ID {
+		if NodeID(id) == n.ID || !members.has(NodeID(id)) {
 			continue
 		}
 		// A follower may not yet have the leader's whole committed prefix;

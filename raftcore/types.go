@@ -69,9 +69,12 @@ const (
 	OpNoop OpKind = iota
 	OpPut
 	OpDelete
+	// OpConf changes the cluster's configuration (Command.Conf); it leaves
+	// the store alone.
+	OpConf
 )
 
-var opKindNames = [...]string{"noop", "put", "delete"}
+var opKindNames = [...]string{"noop", "put", "delete", "conf"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opKindNames) {
@@ -107,6 +110,8 @@ type Command struct {
 	Client NodeID
 	Seq    uint64
 	Low    uint64
+	// Conf is the change an OpConf entry makes to the configuration.
+	Conf ConfChange
 }
 
 func (c Command) String() string {
@@ -118,6 +123,8 @@ func (c Command) String() string {
 		return c.Key + "=" + c.Value
 	case OpDelete:
 		return "delete " + c.Key
+	case OpConf:
+		return c.Conf.String()
 	default:
 		return "(empty)"
 	}

@@ -152,6 +152,7 @@ func NewWorld(cfg Config) (*World, error) {
 		maxInflight:    cfg.MaxInflight,
 		bugs:           cfg.Bugs,
 		voters:         allVoters(cfg.Nodes),
+		boot:           newConfState(firstN(cfg.members()), 0, 0, false),
 	}
 	w.trace.limit = cfg.TraceLimit
 	w.nodes = make([]*Node, cfg.Nodes+1)
