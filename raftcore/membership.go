@@ -311,3 +311,9 @@ func (n *Node) canCampaign() bool {
 	}
 	return true
 }
+
+// withLearners is the configuration with the learners counted as voters
+// of its incoming half: only BugCountLearners counts that way.
+func (n *Node) withLearners() quorum.JointConfig {
+	return quorum.JointConfig{majorityOf(n.conf.incoming | n.conf.learners), majorityOf(n.conf.outgoing)}
+}

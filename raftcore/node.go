@@ -35,6 +35,18 @@ const (
 	// commit index without the heartbeat round that confirms it still
 	// leads, so a deposed leader serves old state.
 	BugReadWithoutConfirm
+	// BugDirectSwitch applies a joint change as a switch straight from the
+	// old voters to the new ones: the paper's disjoint majorities.
+	BugDirectSwitch
+	// BugCountLearners counts learners' votes and acknowledgements as if
+	// they were voters'.
+	BugCountLearners
+	// BugSecondPendingChange lets the leader take a change of
+	// configuration while an earlier one is not yet applied.
+	BugSecondPendingChange
+	// BugApplyOnAppend makes a change of configuration take effect when a
+	// machine appends it to its log instead of when it applies it.
+	BugApplyOnAppend
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).
@@ -49,6 +61,10 @@ var Bugs = []struct {
 	{BugNoTruncate, "no-truncate"},
 	{BugKeepCommitOnRestart, "keep-commit-on-restart"},
 	{BugReadWithoutConfirm, "read-without-confirm"},
+	{BugDirectSwitch, "direct-switch"},
+	{BugCountLearners, "count-learners"},
+	{BugSecondPendingChange, "second-pending-change"},
+	{BugApplyOnAppend, "apply-on-append"},
 }
 
 // ParseBug finds a deliberate bug by the name Bugs gives it.
@@ -156,6 +172,15 @@ type Node struct {
 	readStates        []ReadState
 	msgs              []Message
 	roleChanges       []RoleChange
+	// pendingConfIndex is, on a leader, the index of the last change of
+	// configuration it took (etcd's pendingConfIndex): no other is taken
+	// until it is applied. leadTransferee is the machine a leadership
+	// transfer goes to (None: no transfer under way).
+	pendingConfIndex uint64
+	leadTransferee   NodeID
+	// confNotes are what the machine did with changes of configuration
+	// since the world last looked, for the trace.
+	confNotes []confNote
 }
 
 func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {
@@ -361,6 +386,9 @@ func (n *Node) markApplied(e Entry) applied {
 	}
 	out := n.kv.apply(e)
 	n.applied = e.Index
+	if e.Data.Kind == OpConf {
+		n.applyConfChange(e)
+	}
 	return out
 }
 
@@ -385,5 +413,6 @@ func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {
 	c.readStates = append([]ReadState(nil), n.readStates...)
 	c.msgs = append([]Message(nil), n.msgs...)
 	c.roleChanges = append([]RoleChange(nil), n.roleChanges...)
+	c.confNotes = append([]confNote(nil), n.confNotes...)
 	return &c
 }

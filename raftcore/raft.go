@@ -97,6 +97,8 @@ func (n *Node) reset(term uint64) {
 	n.prs = nil
 	n.pendingReads = nil
 	n.pendingReadMsgs = nil
+	n.leadTransferee = None
+	n.pendingConfIndex = 0
 }
 
 func (n *Node) becomeFollower(term uint64, lead NodeID, why Cause) {
@@ -137,6 +139,9 @@ func (n *Node) becomeLeader() {
 	self.Match = last
 	self.becomeReplicate()
 	self.RecentActive = true
+	// As etcd, take no change of configuration until everything in the log
+	// now is applied: there may be an unapplied change among it.
+	n.pendingConfIndex = last
 	n.setRole(RoleLeader, CauseWonElection)
 	// An empty entry of the new term lets the leader commit entries of
 	// earlier terms (§5.4.2 and §8) and learn the commit index quickly.
@@ -162,6 +167,9 @@ func (n *Node) tickHeartbeat() {
 				return
 			}
 		}
+		// A transfer not done within an election timeout is abandoned,
+		// and the leader takes proposals again.
+		n.leadTransferee = None
 	}
 	if n.heartbeatElapsed >= n.cfg.heartbeatTicks {
 		n.heartbeatElapsed = 0
@@ -264,7 +272,11 @@ func (n *Node) requestVotes(pre bool, why Cause) {
 		if NodeID(id) == n.ID || !voters.has(NodeID(id)) {
 			continue
 		}
-		n.send(Message{Type: voteType, To: NodeID(id), Term: term, Index: n.log.lastIndex(), LogTerm: n.log.lastTerm()})
+		m := Message{Type: voteType, To: NodeID(id), Term: term, Index: n.log.lastIndex(), LogTerm: n.log.lastTerm()}
+		if why == CauseTransfer {
+			m.Context = campaignTransfer
+		}
+		n.send(m)
 	}
 }
 
@@ -277,6 +289,11 @@ func (n *Node) countVote(from NodeID, granted bool) quorum.VoteResult {
 		} else {
 			n.votes[from] = -1
 		}
+	}
+	if n.cfg.has(BugCountLearners) {
+		return n.withLearners().VoteResult(func(id quorum.ID) (yes, answered bool) {
+			return n.votes[id] > 0, n.votes[id] != 0
+		})
 	}
 	return n.conf.voters.VoteResult(func(id quorum.ID) (yes, answered bool) {
 		return n.votes[id] > 0, n.votes[id] != 0
@@ -317,8 +334,10 @@ func (n *Node) checkTerm(m Message) bool {
 			// A machine that heard from a live leader within the election
 			// timeout ignores vote requests: this keeps a partitioned
 			// machine with a high term from disrupting a healthy cluster.
+			// An election the leader asked for (a transfer) is answered.
+			force := m.Type == MsgVote && m.Context == campaignTransfer
 			inLease := n.cfg.checkQuorum && n.lead != None && n.electionElapsed < n.cfg.electionTicks
-			if inLease {
+			if inLease && !force {
 				return false
 			}
 		}
@@ -402,6 +421,10 @@ func (n *Node) stepFollower(m Message) {
 		}
 	case MsgReadIndexResp:
 		n.readStates = append(n.readStates, ReadState{Index: m.Index, Ctx: m.Context, Term: m.Term})
+	case MsgTransferLeader:
+		n.forwardTransfer(m)
+	case MsgTimeoutNow:
+		n.timeoutNow()
 	}
 }
 
@@ -435,11 +458,15 @@ func (n *Node) stepCandidate(m Message) {
 func (n *Node) stepLeader(m Message) {
 	switch m.Type {
 	case MsgProp:
-		n.appendToLocalLog(m.Entries[0].Data)
-		n.broadcastAppendEntries()
+		// A proposal refused here is dropped, as etcd drops it; its
+		// client waits out its timeout.
+		n.leaderPropose(m.Entries[0].Data)
 		return
 	case MsgReadIndex:
 		n.handleReadIndex(m)
+		return
+	case MsgTransferLeader:
+		n.handleTransferLeader(m)
 		return
 	}
 	if !n.conf.members().has(m.From) || int(m.From) > n.cfg.size {
@@ -481,6 +508,10 @@ func (n *Node) stepLeader(m Message) {
 			// Flow control may now allow several appends at once.
 			for n.sendAppendEntries(m.From, false) {
 			}
+			if m.From == n.leadTransferee && pr.Match == n.log.lastIndex() {
+				// The transfer's target has caught up.
+				n.send(Message{Type: MsgTimeoutNow, To: m.From, Term: n.term})
+			}
 		}
 	case MsgHeartbeatResp:
 		pr.RecentActive = true
@@ -506,6 +537,7 @@ func (n *Node) appendToLocalLog(cmds ...Command) {
 	n.log.appendAfter(last, ents...)
 	n.prs[n.ID].maybeUpdate(n.log.lastIndex())
 	n.advanceCommitIndex()
+	n.applyOnAppend(ents)
 }
 
 // advanceCommitIndex moves the commit index to the highest index stored on
@@ -515,6 +547,9 @@ func (n *Node) appendToLocalLog(cmds ...Command) {
 // machine's match index, the leader's own last index among them.
 func (n *Node) advanceCommitIndex() bool {
 	mci := uint64(n.conf.voters.CommittedIndex(&n.prs))
+	if n.cfg.has(BugCountLearners) {
+		mci = uint64(n.withLearners().CommittedIndex(&n.prs))
+	}
 	if n.cfg.has(BugCommitWithoutMajority) {
 		// One copy is taken for enough: the highest index any machine
 		// holds, which is the leader's own last index.
@@ -633,6 +668,7 @@ func (n *Node) appendIfConsistent(index, logTerm, commit uint64, ents []Entry) (
 		} else {
 			n.log.appendAfter(ci-1, ents[ci-index-1:]...)
 		}
+		n.applyOnAppend(ents[ci-index-1:])
 	}
 	if commit > lastNew {
 		commit = lastNew
@@ -657,9 +693,7 @@ func (n *Node) handleHeartbeat(m Message) {
 func (n *Node) proposeRaft(cmd Command) Refusal {
 	switch n.role {
 	case RoleLeader:
-		n.appendToLocalLog(cmd)
-		n.broadcastAppendEntries()
-		return RefusedNone
+		return n.leaderPropose(cmd)
 	case RoleFollower:
 		if n.lead == None {
 			return RefusedNoLeader
