@@ -53,6 +53,9 @@ type Action struct {
 	// Zone names the zone of "zone-cut", "zone-heal", "zone-crash" and
 	// "zone-restart", and where "move" puts machine Node.
 	Zone string `json:"zone,omitempty"`
+	// Voters is, for "joint", the incoming voters of the joint
+	// configuration to enter.
+	Voters []int `json:"voters,omitempty"`
 	// AfterEvents, when set, is the number of events that had been handled
 	// when the action was taken; replay uses it to act between two events of
 	// the same instant exactly as the original run did.
@@ -93,6 +96,13 @@ const (
 	DoZoneRestart Verb = "zone-restart" // restart every crashed machine in a zone
 	DoMove        Verb = "move"         // move a machine to another zone
 	DoControl     Verb = "control"      // a controller reads a key, thinks, and writes it back changed
+
+	DoAdd            Verb = "add"             // add a machine as a voter
+	DoAddLearner     Verb = "add-learner"     // add a machine as a learner
+	DoPromote        Verb = "promote"         // make a learner a voter
+	DoRemove         Verb = "remove"          // take a machine out of the configuration
+	DoJoint          Verb = "joint"           // change the voters through a joint configuration
+	DoTransferLeader Verb = "transfer-leader" // hand leadership to a machine
 )
 
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
@@ -101,6 +111,7 @@ var Verbs = []Verb{
 	DoDeliver, DoRepeat, DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
 	DoTimer, DoHeartbeat, DoWrite, DoDelete, DoRead, DoControl,
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
+	DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader,
 }
 
 // verbList is the verbs as a comma-separated list, for error messages.
@@ -173,6 +184,31 @@ func (a Action) appendArgs(b []byte) []byte {
 		b = append(b, ' ')
 		d(a.Node)
 		b = append(append(b, " to "...), a.Zone...)
+	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
+		b = a.appendMemberArgs(b)
+	}
+	return b
+}
+
+// appendMemberArgs appends a membership verb's arguments: the machine (or,
+// for "joint", the new voters) and the machine asked, when one is named.
+func (a Action) appendMemberArgs(b []byte) []byte {
+	b = append(b, ' ')
+	if a.Do == DoJoint {
+		b = append(b, '(')
+		for i, id := range a.Voters {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, int64(id), 10)
+		}
+		b = append(b, ')')
+	} else {
+		b = strconv.AppendInt(b, int64(a.Node), 10)
+	}
+	if a.From != 0 {
+		b = append(b, " via "...)
+		b = strconv.AppendInt(b, int64(a.From), 10)
 	}
 	return b
 }
@@ -259,6 +295,8 @@ func (a Action) Validate(n int) error {
 			return fmt.Errorf("zone: move needs the name of the zone to move the machine to")
 		}
 		return validNode("node", a.Node, n)
+	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
+		return a.validateMember(n)
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
 	}
@@ -382,6 +420,9 @@ func (a Action) ValidateFor(cfg Config) error {
 	if err := a.Validate(cfg.Nodes); err != nil {
 		return err
 	}
+	if isMemberVerb(a.Do) && cfg.Protocol != ProtocolRaft {
+		return fmt.Errorf("do: %s changes a raft cluster; %s has no configuration to change", a.Do, cfg.Protocol)
+	}
 	if a.Do == DoTimer && a.Ms > MaxTimerMs(cfg) {
 		return fmt.Errorf("ms: %g is beyond the longest election timeout, %g ms (2 × election_ticks × tick_ms)", a.Ms, MaxTimerMs(cfg))
 	}
@@ -432,6 +473,8 @@ func (w *World) Apply(a Action) error {
 		w.invoke(Op{Kind: DoRead, Node: NodeID(a.Node), Key: a.Key, Mode: mode})
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove:
 		w.applyZone(a)
+	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
+		w.applyMember(a)
 	}
 	switch split := w.split(); {
 	case split && !wasSplit:
@@ -625,4 +668,48 @@ func (w *World) restart(id NodeID) {
 	w.checker.onRestart(id)
 	w.afterStep(id, w.capture(id))
 	w.scheduleTick(id, w.now+w.tickUs(id))
+}
+
+// isMemberVerb reports whether v changes the configuration or moves
+// leadership.
+func isMemberVerb(v Verb) bool {
+	switch v {
+	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
+		return true
+	}
+	return false
+}
+
+// validateMember checks a membership verb: the machine it is about (for
+// "joint", the new voters: at least one, each once) and, when named, the
+// machine asked.
+func (a Action) validateMember(n int) error {
+	if a.From != 0 {
+		if err := validNode("from", a.From, n); err != nil {
+			return fmt.Errorf("%v (from names the machine asked; leave it out to ask the leader)", err)
+		}
+	}
+	if a.Do != DoJoint {
+		if len(a.Voters) > 0 {
+			return fmt.Errorf("voters: only joint takes voters; %s takes one machine in node", a.Do)
+		}
+		return validNode("node", a.Node, n)
+	}
+	if a.Node != 0 {
+		return fmt.Errorf("node: joint takes the new voters in voters, e.g. [1,2,4], not a node")
+	}
+	if len(a.Voters) == 0 {
+		return fmt.Errorf("voters: joint needs the new voters, e.g. [1,2,4]")
+	}
+	seen := make([]bool, n+1)
+	for i, id := range a.Voters {
+		if err := validNode(fmt.Sprintf("voters[%d]", i), id, n); err != nil {
+			return err
+		}
+		if seen[id] {
+			return fmt.Errorf("voters[%d]: machine %d is named twice", i, id)
+		}
+		seen[id] = true
+	}
+	return nil
 }

@@ -81,8 +81,11 @@ type checker struct {
 	// first changed a store (0: not yet).
 	tookEffect []uint64
 	list       []Violation
-	counts     map[Rule]int
-	seen       map[string]bool
+	// reconfigured: the cluster did not start with every machine a
+	// voter, or some machine has applied a change of configuration.
+	reconfigured bool
+	counts       map[Rule]int
+	seen         map[string]bool
 
 	// Lost updates, kept apart from the violations: they are not Raft's
 	// to prevent (lostupdate.go).
@@ -93,6 +96,7 @@ type checker struct {
 func (c *checker) init(w *World) {
 	c.w = w
 	c.raft = w.cfg.Protocol == ProtocolRaft
+	c.reconfigured = w.cfg.members() != w.cfg.Nodes
 	// The maps are made when first written (noteLeader, noteViolation):
 	// most worlds never see a violation, and an explorer clones worlds by
 	// the million.
@@ -275,7 +279,19 @@ func (c *checker) onCommit(id NodeID) {
 	if !c.raft || n.commit == 0 {
 		return
 	}
-	c.checkMajority(id, n.commit, "committed")
+	if !c.reconfigured {
+		c.checkMajority(id, n.commit, "committed")
+	} else if n.commit > uint64(len(c.committed)) {
+		// Once configurations change, an entry is judged when it is
+		// first committed, against the configuration in force on the
+		// machine that committed it (both halves when joint). A machine
+		// that learns of the commit later may already be in a newer
+		// configuration, whose majority need not hold an entry the
+		// older one committed: etcd's changes keep any two majorities
+		// of configurations in force at once overlapping, and the
+		// election and completeness rules judge the rest.
+		c.checkConfMajority(id, n.commit)
+	}
 	if n.role == RoleLeader && n.log.term(n.commit) != n.term {
 		c.report(u(uint64(id))+"/"+u(n.commit), Violation{Rule: RuleCommitCurrentTerm, Nodes: []NodeID{id}, Term: n.term, Index: n.commit,
 			Text: fmt.Sprintf("leader %s of term %d committed index %d, an entry of term %d, by counting replicas; only entries of the leader's own term may be committed that way (the paper's Figure 8 shows why)", c.name(id), n.term, n.commit, n.log.term(n.commit))})
@@ -315,8 +331,33 @@ func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 	}
 }
 
+// checkConfMajority reports when the entry at index, which machine id
+// commits first, is not held by a majority of each half of id's
+// configuration.
+func (c *checker) checkConfMajority(id NodeID, index uint64) {
+	n := c.w.nodes[id]
+	want := n.log.chain(index)
+	holds := func(j quorum.ID) (holds, counted bool) {
+		return int(j) <= c.w.cfg.Nodes && c.w.nodes[j].log.chain(index) == want, true
+	}
+	if n.conf.voters.VoteResult(holds) == quorum.VoteWon {
+		return
+	}
+	have, voters := 0, n.conf.voters.IDs()
+	for _, j := range voters {
+		if h, _ := holds(j); h {
+			have++
+		}
+	}
+	c.report(u(index)+"/"+u(want), Violation{Rule: RuleMajority, Nodes: []NodeID{id}, Index: index, Term: n.log.term(index),
+		Text: fmt.Sprintf("%s committed %s at index %d while only %d of the %d voters of %s had it", c.name(id), n.log.entry(index).Data, index, have, len(voters), n.conf)})
+}
+
 func (c *checker) onApply(id NodeID, e Entry, did applied) {
 	n := c.w.nodes[id]
+	if e.Data.Kind == OpConf {
+		c.reconfigured = true
+	}
 	if !c.raft {
 		c.checkMajority(id, e.Index, "applied")
 	}

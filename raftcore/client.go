@@ -36,12 +36,13 @@ const (
 	RefusedMachineDown                // the request reached a crashed machine
 	RefusedInboxFull                  // the request found a paused machine's inbox full
 	RefusedCrashed                    // the machine crashed while the request waited
+	RefusedTransfer                   // the leader is handing leadership over
 )
 
 var refusalWords = [...]string{
 	"", "no leader known", "an election is under way", "no authority known",
 	"lease reads need CheckQuorum, which is off", "the machine is down",
-	"the machine's inbox is full", "the machine crashed",
+	"the machine's inbox is full", "the machine crashed", "leadership is being handed over",
 }
 
 // String is the refusal in words, as Op.Reason says it.

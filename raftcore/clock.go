@@ -66,7 +66,7 @@ func (w *World) LeaderLeaseEnd(id NodeID) (us int64, ok bool) {
 // quorumActive reports whether a majority, the leader included, has been
 // heard from since the leader's last CheckQuorum check.
 func (n *Node) quorumActive() bool {
-	return n.cfg.voters.VoteResult(func(id quorum.ID) (active, counted bool) {
+	return n.conf.voters.VoteResult(func(id quorum.ID) (active, counted bool) {
 		return NodeID(id) == n.ID || n.prs[id].RecentActive, true
 	}) == quorum.VoteWon
 }

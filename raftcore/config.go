@@ -9,7 +9,12 @@ import (
 // Config is everything that fixes a world before any action: with the same
 // Config and the same actions, a run is reproduced exactly.
 type Config struct {
-	Nodes    int      `json:"nodes"`
+	Nodes int `json:"nodes"`
+	// Members is how many of the Nodes machines are voters when the world
+	// starts: machines 1..Members. The others are spares: they run and
+	// hear the network, but are not in the configuration until a change
+	// adds them (membership.go). 0 means every machine is a member.
+	Members  int      `json:"members,omitempty"`
 	Seed     int64    `json:"seed"`
 	Protocol Protocol `json:"protocol"`
 	// Names are display names for machines 1..N (e.g. "A", "etcd-1"). Empty
@@ -124,6 +129,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max_inflight: %d must be at least 1", c.MaxInflight)
 	case c.TraceLimit < 0:
 		return fmt.Errorf("trace_limit: %d must not be negative", c.TraceLimit)
+	case c.Members < 0 || c.Members > c.Nodes:
+		return fmt.Errorf("members: %d is out of range: use 1 to nodes (%d), or 0 for every machine", c.Members, c.Nodes)
+	case c.Members != 0 && c.Members != c.Nodes && c.Protocol != ProtocolRaft:
+		return fmt.Errorf("members: spare machines need the raft protocol; %s has no configuration to add them to", c.Protocol)
 	case len(c.Names) != 0 && len(c.Names) != c.Nodes:
 		return fmt.Errorf("names: %d names given for %d nodes", len(c.Names), c.Nodes)
 	}
@@ -136,6 +145,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("protocol: %v", err)
 	}
 	return c.validateZones()
+}
+
+// members is how many machines are voters at the start.
+func (c Config) members() int {
+	if c.Members == 0 {
+		return c.Nodes
+	}
+	return c.Members
 }
 
 // Name is the display name of machine id.

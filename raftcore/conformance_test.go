@@ -32,6 +32,9 @@ package raftcore
 //   - Storage. The etcd side persists every Ready before anything else
 //     happens, so its log and HardState are always durable when compared.
 //   - Read-only requests and their heartbeat contexts are not exercised.
+//   - Leadership transfer is asked of the leader itself: etcd keeps the
+//     transferee in From of a forwarded MsgTransferLeader, where raftcore's
+//     From is always the sender (it names the transferee in Origin).
 
 import (
 	"fmt"
@@ -77,7 +80,10 @@ func (s memberStorage) InitialState() (raftpb.HardState, raftpb.ConfState, error
 
 // clusterOpts are the settings both implementations are built with.
 type clusterOpts struct {
-	nodes       int
+	nodes int
+	// members is how many of the machines are voters at the start
+	// (0: all); the others are spares.
+	members     int
 	preVote     bool
 	checkQuorum bool
 	// maxInflight bounds appends in flight per follower (0 means 256).
@@ -98,8 +104,15 @@ func (o clusterOpts) inflight() int {
 	return o.maxInflight
 }
 
+func (o clusterOpts) voters() int {
+	if o.members == 0 {
+		return o.nodes
+	}
+	return o.members
+}
+
 func newEtcdNode(id uint64, o clusterOpts) (*etcdraft.RawNode, *etcdraft.MemoryStorage) {
-	voters := make([]uint64, o.nodes)
+	voters := make([]uint64, o.voters())
 	for i := range voters {
 		voters[i] = uint64(i + 1)
 	}
@@ -117,7 +130,9 @@ func newEtcdNode(id uint64, o clusterOpts) (*etcdraft.RawNode, *etcdraft.MemoryS
 		MaxInflightMsgs: o.inflight(),
 		PreVote:         o.preVote,
 		CheckQuorum:     o.checkQuorum,
-		Logger:          quietLogger{},
+		// raftcore's leader steps down when it applies its own removal.
+		StepDownOnRemoval: true,
+		Logger:            quietLogger{},
 	})
 	if err != nil {
 		panic(err)
@@ -159,6 +174,15 @@ func (p *etcdPump) ready(id int) {
 		if err := ms.Append(rd.Entries); err != nil {
 			panic(err)
 		}
+		for _, e := range rd.CommittedEntries {
+			if e.Type == raftpb.EntryConfChangeV2 {
+				var cc raftpb.ConfChangeV2
+				if err := cc.Unmarshal(e.Data); err != nil {
+					panic(err)
+				}
+				rn.ApplyConfChange(cc)
+			}
+		}
 		if n := len(rd.CommittedEntries); n > 0 {
 			p.applied[id] = rd.CommittedEntries[n-1].Index
 		}
@@ -170,6 +194,7 @@ func (p *etcdPump) ready(id int) {
 func newConformanceWorld(o clusterOpts) *World {
 	cfg := DefaultConfig()
 	cfg.Nodes = o.nodes
+	cfg.Members = o.members
 	cfg.PreVote, cfg.CheckQuorum = o.preVote, o.checkQuorum
 	cfg.ElectionTicks, cfg.HeartbeatTicks = 10, 1
 	cfg.MaxInflight = o.inflight()
@@ -288,9 +313,13 @@ var confEtcdTypes = map[raftpb.MessageType]MsgType{
 	raftpb.MsgHeartbeat:     MsgHeartbeat,
 	raftpb.MsgHeartbeatResp: MsgHeartbeatResp,
 	raftpb.MsgProp:          MsgProp,
+	raftpb.MsgTimeoutNow:    MsgTimeoutNow,
 }
 
 func confEtcdEntry(e raftpb.Entry) string {
+	if e.Type == raftpb.EntryConfChangeV2 {
+		return fmt.Sprintf("%d/%d:%s", e.Index, e.Term, confEtcdChange(e.Data))
+	}
 	if e.Type != raftpb.EntryNormal {
 		return fmt.Sprintf("%d/%d:%s", e.Index, e.Term, e.Type)
 	}
@@ -373,6 +402,7 @@ type confView struct {
 	vote, lead            uint64
 	role                  Role
 	log                   []string
+	conf                  string
 	progress              []string // a leader's view of each machine
 }
 
@@ -380,6 +410,7 @@ func (v confView) lines() []string {
 	out := []string{
 		fmt.Sprintf("term=%d vote=%d role=%s lead=%d commit=%d applied=%d", v.term, v.vote, v.role, v.lead, v.commit, v.applied),
 		"log: " + strings.Join(v.log, " "),
+		"configuration: " + v.conf,
 	}
 	return append(out, v.progress...)
 }
@@ -390,7 +421,8 @@ func confProgress(id uint64, state ProgressState, match, next uint64, paused, ac
 
 func (h *lockstep) etcdView(id int) confView {
 	st := h.etcd.rns[id].Status()
-	v := confView{term: st.Term, commit: st.Commit, applied: st.Applied, vote: st.Vote, lead: st.Lead, role: confEtcdRoles[st.RaftState]}
+	v := confView{term: st.Term, commit: st.Commit, applied: st.Applied, vote: st.Vote, lead: st.Lead, role: confEtcdRoles[st.RaftState],
+		conf: st.Config.String()}
 	ms := h.etcd.stores[id]
 	last, _ := ms.LastIndex()
 	if last > 0 {
@@ -404,7 +436,10 @@ func (h *lockstep) etcdView(id int) confView {
 	}
 	if st.RaftState == etcdraft.StateLeader {
 		for pid := uint64(1); pid <= uint64(h.o.nodes); pid++ {
-			pr := st.Progress[pid]
+			pr, ok := st.Progress[pid]
+			if !ok {
+				continue
+			}
 			state := ProgressProbe
 			if pr.State == tracker.StateReplicate {
 				state = ProgressReplicate
@@ -419,12 +454,20 @@ func (h *lockstep) etcdView(id int) confView {
 
 func (h *lockstep) raftcoreView(id int) confView {
 	n := h.w.Node(NodeID(id))
-	v := confView{term: n.term, commit: n.commit, applied: n.applied, vote: uint64(n.vote), lead: uint64(n.lead), role: n.role}
+	// etcd's Status drops AutoLeave when it copies the configuration, so
+	// the comparison leaves it out.
+	c := n.conf
+	c.autoLeave = false
+	v := confView{term: n.term, commit: n.commit, applied: n.applied, vote: uint64(n.vote), lead: uint64(n.lead), role: n.role,
+		conf: c.String()}
 	for _, e := range n.log.entries {
 		v.log = append(v.log, confEntry(e))
 	}
 	if n.role == RoleLeader {
 		for pid := 1; pid <= h.o.nodes; pid++ {
+			if !n.conf.members().has(NodeID(pid)) {
+				continue
+			}
 			pr := n.prs[pid]
 			v.progress = append(v.progress, confProgress(uint64(pid), pr.State, pr.Match, pr.Next, pr.isPaused(), pr.RecentActive, len(pr.inflight)))
 		}
@@ -549,8 +592,9 @@ func (h *lockstep) deliver(from, to int) {
 	h.etcd.queue = append(h.etcd.queue[:ei], h.etcd.queue[ei+1:]...)
 	h.rq = append(h.rq[:ri], h.rq[ri+1:]...)
 	// A proposal that reaches a machine without a leader is dropped by
-	// both; etcd reports it as an error, which is expected here.
-	if err := h.etcd.rns[to].Step(em); err != nil && err != etcdraft.ErrProposalDropped {
+	// both, and so is an answer from a machine outside the configuration;
+	// etcd reports each as an error, which is expected here.
+	if err := h.etcd.rns[to].Step(em); err != nil && err != etcdraft.ErrProposalDropped && err != etcdraft.ErrStepPeerNotFound {
 		h.t.Fatal(err)
 	}
 	h.w.deliver(rm)

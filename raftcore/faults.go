@@ -16,6 +16,10 @@ type RandomOptions struct {
 	Bugs Bug
 	// StopOnViolation ends the run at the first violation.
 	StopOnViolation bool
+	// Reconfigure starts some machines as spares and, before the calm,
+	// changes the configuration now and then (reconfigure). Off, a run
+	// is what it always was.
+	Reconfigure bool
 }
 
 // RandomRun plays a reproducible run of faults and client requests chosen
@@ -132,6 +136,9 @@ func (g *randomRun) config(seed int64, o RandomOptions) Config {
 		cfg.CrossZoneLatencyMs = []float64{cfg.LatencyMinMs * 2, cfg.LatencyMaxMs * 2}
 	}
 	cfg.Bugs = o.Bugs
+	if o.Reconfigure && cfg.Protocol == ProtocolRaft {
+		cfg.Members = 1 + r.Intn(cfg.Nodes)
+	}
 	return cfg
 }
 
@@ -161,6 +168,9 @@ func (g *randomRun) pick() []Action {
 	k := g.r.Intn(100)
 	if g.n == 1 && k < 30 {
 		k = 30 // no links to cut in a cluster of one
+	}
+	if g.w.cfg.Members != 0 && g.r.Chance(0.15) {
+		return []Action{g.reconfigure()}
 	}
 	switch {
 	case k < 30:
@@ -401,4 +411,38 @@ func (g *randomRun) heal() []Action {
 		acts = append(acts, Action{Do: DoSlow, Node: id, MsPerMessage: 1}, Action{Do: DoDrift, Node: id, Rate: 1})
 	}
 	return acts
+}
+
+// reconfigure picks a change of configuration or a leadership transfer,
+// asked of the leader or, a third of the time, of any machine. Nothing
+// keeps it sensible: the machines refuse what etcd refuses.
+func (g *randomRun) reconfigure() Action {
+	r := &g.r
+	a := Action{Node: g.node()}
+	if r.Chance(0.33) {
+		a.From = g.node()
+	}
+	switch k := r.Intn(12); {
+	case k < 3:
+		a.Do = DoAdd
+	case k < 5:
+		a.Do = DoAddLearner
+	case k < 7:
+		a.Do = DoPromote
+	case k < 9:
+		a.Do = DoRemove
+	case k < 10:
+		a.Do, a.Node = DoJoint, 0
+		for id := 1; id <= g.n; id++ {
+			if r.Chance(0.6) {
+				a.Voters = append(a.Voters, id)
+			}
+		}
+		if len(a.Voters) == 0 {
+			a.Voters = []int{g.node()}
+		}
+	default:
+		a.Do = DoTransferLeader
+	}
+	return a
 }

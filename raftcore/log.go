@@ -141,6 +141,11 @@ func chainHash(prev, term uint64, c Command) uint64 {
 	h = fnvUint(h, uint64(c.Client))
 	h = fnvUint(h, c.Seq)
 	h = fnvUint(h, c.Low)
+	if c.Kind == OpConf {
+		// Only configuration changes hash it, so the chains of every
+		// other entry are as they always were.
+		h = fnvUint(h, uint64(c.Conf.Type)|uint64(c.Conf.Node)<<8|uint64(c.Conf.Voters)<<16)
+	}
 	return h
 }
 

@@ -35,6 +35,18 @@ const (
 	// commit index without the heartbeat round that confirms it still
 	// leads, so a deposed leader serves old state.
 	BugReadWithoutConfirm
+	// BugDirectSwitch applies a joint change as a switch straight from the
+	// old voters to the new ones: the paper's disjoint majorities.
+	BugDirectSwitch
+	// BugCountLearners counts learners' votes and acknowledgements as if
+	// they were voters'.
+	BugCountLearners
+	// BugSecondPendingChange lets the leader take a change of
+	// configuration while an earlier one is not yet applied.
+	BugSecondPendingChange
+	// BugApplyOnAppend makes a change of configuration take effect when a
+	// machine appends it to its log instead of when it applies it.
+	BugApplyOnAppend
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).
@@ -49,6 +61,10 @@ var Bugs = []struct {
 	{BugNoTruncate, "no-truncate"},
 	{BugKeepCommitOnRestart, "keep-commit-on-restart"},
 	{BugReadWithoutConfirm, "read-without-confirm"},
+	{BugDirectSwitch, "direct-switch"},
+	{BugCountLearners, "count-learners"},
+	{BugSecondPendingChange, "second-pending-change"},
+	{BugApplyOnAppend, "apply-on-append"},
 }
 
 // ParseBug finds a deliberate bug by the name Bugs gives it.
@@ -85,9 +101,12 @@ type nodeConfig struct {
 	maxEntries     int // entries per append message
 	maxInflight    int // appends in flight per follower in Replicate state
 	bugs           Bug
-	// voters is every machine, 1..size: each counts in every majority
-	// (committing, electing, CheckQuorum, ReadIndex).
+	// voters is every machine, 1..size: what the naive protocols, which
+	// have no configuration, count a majority of.
 	voters quorum.MajorityConfig
+	// boot is the configuration every machine starts with (membership.go):
+	// the voters are Config.Members, and the other machines are spares.
+	boot confState
 }
 
 func (c *nodeConfig) has(b Bug) bool { return c.bugs&b != 0 }
@@ -130,6 +149,12 @@ type Node struct {
 	term uint64
 	vote NodeID
 	log  raftLog
+	// conf is the configuration in force on this machine, and confIndex
+	// the index of the entry that made it (0: the boot configuration).
+	// They are kept across a restart, as etcd keeps its configuration in
+	// its snapshot and state machine: see restart.
+	conf      confState
+	confIndex uint64
 
 	// Volatile state.
 	role              Role
@@ -147,10 +172,19 @@ type Node struct {
 	readStates        []ReadState
 	msgs              []Message
 	roleChanges       []RoleChange
+	// pendingConfIndex is, on a leader, the index of the last change of
+	// configuration it took (etcd's pendingConfIndex): no other is taken
+	// until it is applied. leadTransferee is the machine a leadership
+	// transfer goes to (None: no transfer under way).
+	pendingConfIndex uint64
+	leadTransferee   NodeID
+	// confNotes are what the machine did with changes of configuration
+	// since the world last looked, for the trace.
+	confNotes []confNote
 }
 
 func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {
-	n := &Node{ID: id, cfg: cfg, rng: rng}
+	n := &Node{ID: id, cfg: cfg, rng: rng, conf: cfg.boot}
 	n.start(true)
 	return n
 }
@@ -178,7 +212,7 @@ func (n *Node) start(first bool) {
 // loses everything else.
 func (n *Node) restart() {
 	keepCommit, keepApplied := n.commit, n.applied
-	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, log: n.log}
+	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, log: n.log, conf: n.conf, confIndex: n.confIndex}
 	*n = fresh
 	if n.cfg.protocol != ProtocolRaft {
 		// The naive protocols have no notion of commit beyond "I have it":
@@ -352,6 +386,9 @@ func (n *Node) markApplied(e Entry) applied {
 	}
 	out := n.kv.apply(e)
 	n.applied = e.Index
+	if e.Data.Kind == OpConf {
+		n.applyConfChange(e)
+	}
 	return out
 }
 
@@ -376,5 +413,6 @@ func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {
 	c.readStates = append([]ReadState(nil), n.readStates...)
 	c.msgs = append([]Message(nil), n.msgs...)
 	c.roleChanges = append([]RoleChange(nil), n.roleChanges...)
+	c.confNotes = append([]confNote(nil), n.confNotes...)
 	return &c
 }

@@ -97,6 +97,8 @@ func (n *Node) reset(term uint64) {
 	n.prs = nil
 	n.pendingReads = nil
 	n.pendingReadMsgs = nil
+	n.leadTransferee = None
+	n.pendingConfIndex = 0
 }
 
 func (n *Node) becomeFollower(term uint64, lead NodeID, why Cause) {
@@ -127,6 +129,8 @@ func (n *Node) becomeLeader() {
 	n.reset(n.term)
 	n.lead = n.ID
 	last := n.log.lastIndex()
+	// Every machine has a slot, member or not, so that a machine added
+	// later finds one; only members' slots are read.
 	n.prs = make([]Progress, n.cfg.size+1)
 	for id := 1; id <= n.cfg.size; id++ {
 		n.prs[id] = Progress{Next: last + 1}
@@ -135,6 +139,9 @@ func (n *Node) becomeLeader() {
 	self.Match = last
 	self.becomeReplicate()
 	self.RecentActive = true
+	// As etcd, take no change of configuration until everything in the log
+	// now is applied: there may be an unapplied change among it.
+	n.pendingConfIndex = last
 	n.setRole(RoleLeader, CauseWonElection)
 	// An empty entry of the new term lets the leader commit entries of
 	// earlier terms (§5.4.2 and §8) and learn the commit index quickly.
@@ -160,6 +167,9 @@ func (n *Node) tickHeartbeat() {
 				return
 			}
 		}
+		// A transfer not done within an election timeout is abandoned,
+		// and the leader takes proposals again.
+		n.leadTransferee = None
 	}
 	if n.heartbeatElapsed >= n.cfg.heartbeatTicks {
 		n.heartbeatElapsed = 0
@@ -175,8 +185,9 @@ func (n *Node) checkQuorum() {
 		n.becomeFollower(n.term, None, CauseCheckQuorum)
 		return
 	}
+	members := n.conf.members()
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) != n.ID {
+		if NodeID(id) != n.ID && members.has(NodeID(id)) {
 			n.prs[id].RecentActive = false
 		}
 	}
@@ -186,7 +197,7 @@ func (n *Node) checkQuorum() {
 // timer runs out (§5.2): it stands for election, after a PreVote round when
 // PreVote is on. A leader has no election to start.
 func (n *Node) startElection(why Cause) {
-	if n.role == RoleLeader {
+	if n.role == RoleLeader || !n.canCampaign() {
 		return
 	}
 	if n.cfg.preVote {
@@ -256,11 +267,16 @@ func (n *Node) requestVotes(pre bool, why Cause) {
 		}
 		return
 	}
+	voters := n.conf.incoming | n.conf.outgoing
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) == n.ID {
+		if NodeID(id) == n.ID || !voters.has(NodeID(id)) {
 			continue
 		}
-		n.send(Message{Type: voteType, To: NodeID(id), Term: term, Index: n.log.lastIndex(), LogTerm: n.log.lastTerm()})
+		m := Message{Type: voteType, To: NodeID(id), Term: term, Index: n.log.lastIndex(), LogTerm: n.log.lastTerm()}
+		if why == CauseTransfer {
+			m.Context = campaignTransfer
+		}
+		n.send(m)
 	}
 }
 
@@ -274,7 +290,12 @@ func (n *Node) countVote(from NodeID, granted bool) quorum.VoteResult {
 			n.votes[from] = -1
 		}
 	}
-	return n.cfg.voters.VoteResult(func(id quorum.ID) (yes, answered bool) {
+	if n.cfg.has(BugCountLearners) {
+		return n.withLearners().VoteResult(func(id quorum.ID) (yes, answered bool) {
+			return n.votes[id] > 0, n.votes[id] != 0
+		})
+	}
+	return n.conf.voters.VoteResult(func(id quorum.ID) (yes, answered bool) {
 		return n.votes[id] > 0, n.votes[id] != 0
 	})
 }
@@ -313,8 +334,10 @@ func (n *Node) checkTerm(m Message) bool {
 			// A machine that heard from a live leader within the election
 			// timeout ignores vote requests: this keeps a partitioned
 			// machine with a high term from disrupting a healthy cluster.
+			// An election the leader asked for (a transfer) is answered.
+			force := m.Type == MsgVote && m.Context == campaignTransfer
 			inLease := n.cfg.checkQuorum && n.lead != None && n.electionElapsed < n.cfg.electionTicks
-			if inLease {
+			if inLease && !force {
 				return false
 			}
 		}
@@ -398,6 +421,10 @@ func (n *Node) stepFollower(m Message) {
 		}
 	case MsgReadIndexResp:
 		n.readStates = append(n.readStates, ReadState{Index: m.Index, Ctx: m.Context, Term: m.Term})
+	case MsgTransferLeader:
+		n.forwardTransfer(m)
+	case MsgTimeoutNow:
+		n.timeoutNow()
 	}
 }
 
@@ -431,14 +458,19 @@ func (n *Node) stepCandidate(m Message) {
 func (n *Node) stepLeader(m Message) {
 	switch m.Type {
 	case MsgProp:
-		n.appendToLocalLog(m.Entries[0].Data)
-		n.broadcastAppendEntries()
+		// A proposal refused here is dropped, as etcd drops it; its
+		// client waits out its timeout.
+		n.leaderPropose(m.Entries[0].Data)
 		return
 	case MsgReadIndex:
 		n.handleReadIndex(m)
 		return
+	case MsgTransferLeader:
+		n.handleTransferLeader(m)
+		return
 	}
-	if m.From < 1 || int(m.From) > n.cfg.size {
+	if !n.conf.members().has(m.From) || int(m.From) > n.cfg.size {
+		// etcd's leader ignores a machine it keeps no progress for.
 		return
 	}
 	pr := &n.prs[m.From]
@@ -476,6 +508,10 @@ func (n *Node) stepLeader(m Message) {
 			// Flow control may now allow several appends at once.
 			for n.sendAppendEntries(m.From, false) {
 			}
+			if m.From == n.leadTransferee && pr.Match == n.log.lastIndex() {
+				// The transfer's target has caught up.
+				n.send(Message{Type: MsgTimeoutNow, To: m.From, Term: n.term})
+			}
 		}
 	case MsgHeartbeatResp:
 		pr.RecentActive = true
@@ -501,6 +537,7 @@ func (n *Node) appendToLocalLog(cmds ...Command) {
 	n.log.appendAfter(last, ents...)
 	n.prs[n.ID].maybeUpdate(n.log.lastIndex())
 	n.advanceCommitIndex()
+	n.applyOnAppend(ents)
 }
 
 // advanceCommitIndex moves the commit index to the highest index stored on
@@ -509,7 +546,10 @@ func (n *Node) appendToLocalLog(cmds ...Command) {
 // It reports whether the commit index moved. The count is over every
 // machine's match index, the leader's own last index among them.
 func (n *Node) advanceCommitIndex() bool {
-	mci := uint64(n.cfg.voters.CommittedIndex(&n.prs))
+	mci := uint64(n.conf.voters.CommittedIndex(&n.prs))
+	if n.cfg.has(BugCountLearners) {
+		mci = uint64(n.withLearners().CommittedIndex(&n.prs))
+	}
 	if n.cfg.has(BugCommitWithoutMajority) {
 		// One copy is taken for enough: the highest index any machine
 		// holds, which is the leader's own last index.
@@ -528,8 +568,9 @@ func (n *Node) advanceCommitIndex() bool {
 // broadcastAppendEntries sends every follower whose flow control allows it
 // an AppendEntries with the entries it lacks, even if that is none.
 func (n *Node) broadcastAppendEntries() {
+	members := n.conf.members()
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) != n.ID {
+		if NodeID(id) != n.ID && members.has(NodeID(id)) {
 			n.sendAppendEntries(NodeID(id), true)
 		}
 	}
@@ -572,8 +613,9 @@ func (n *Node) broadcastHeartbeat(ctx uint64) {
 		// by a lost heartbeat.
 		ctx = n.pendingReads[len(n.pendingReads)-1].ctx
 	}
+	members := n.conf.members()
 	for id := 1; id <= n.cfg.size; id++ {
-		if NodeID(id) == n.ID {
+		if NodeID(id) == n.ID || !members.has(NodeID(id)) {
 			continue
 		}
 		// A follower may not yet have the leader's whole committed prefix;
@@ -626,6 +668,7 @@ func (n *Node) appendIfConsistent(index, logTerm, commit uint64, ents []Entry) (
 		} else {
 			n.log.appendAfter(ci-1, ents[ci-index-1:]...)
 		}
+		n.applyOnAppend(ents[ci-index-1:])
 	}
 	if commit > lastNew {
 		commit = lastNew
@@ -650,9 +693,7 @@ func (n *Node) handleHeartbeat(m Message) {
 func (n *Node) proposeRaft(cmd Command) Refusal {
 	switch n.role {
 	case RoleLeader:
-		n.appendToLocalLog(cmd)
-		n.broadcastAppendEntries()
-		return RefusedNone
+		return n.leaderPropose(cmd)
 	case RoleFollower:
 		if n.lead == None {
 			return RefusedNoLeader

@@ -41,7 +41,8 @@ func (n *Node) handleReadIndex(m Message) {
 		// passed the request on: only the former can match it to a client.
 		m.From = m.Origin
 	}
-	if n.cfg.size == 1 {
+	if n.conf.outgoing == 0 && n.conf.incoming.len() == 1 {
+		// The leader is the only voter (etcd's IsSingleton).
 		n.answerRead(m, n.commit)
 		return
 	}
@@ -93,7 +94,7 @@ func (n *Node) ackRead(from NodeID, ctx uint64) {
 	}
 	req := &n.pendingReads[at]
 	req.acks[from] = true
-	if n.cfg.voters.VoteResult(req.acked) != quorum.VoteWon {
+	if n.conf.voters.VoteResult(req.acked) != quorum.VoteWon {
 		return
 	}
 	done := n.pendingReads[:at+1]

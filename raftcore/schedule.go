@@ -15,7 +15,10 @@ import (
 // actions and when the run ends. It is the file format of `raftsim run -f`
 // and of the app's export (docs/raftsim.md describes it).
 type Schedule struct {
-	Nodes    int              `json:"nodes,omitempty"`
+	Nodes int `json:"nodes,omitempty"`
+	// Members is Config.Members: how many of the machines are voters at
+	// the start (absent: all of them).
+	Members  int              `json:"members,omitempty"`
 	Seed     int64            `json:"seed"`
 	Protocol string           `json:"protocol,omitempty"`
 	Names    []string         `json:"names,omitempty"`
@@ -224,6 +227,7 @@ func (s Schedule) Config() Config {
 	if s.Nodes != 0 {
 		c.Nodes = s.Nodes
 	}
+	c.Members = s.Members
 	c.Seed = s.Seed
 	if s.Protocol != "" {
 		c.Protocol = Protocol(s.Protocol)
@@ -290,7 +294,7 @@ func (s Schedule) Validate() error {
 	}
 	cfg := s.Config()
 	if err := cfg.Validate(); err != nil {
-		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") && !strings.HasPrefix(err.Error(), "controllers") {
+		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "members") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") && !strings.HasPrefix(err.Error(), "controllers") {
 			return fmt.Errorf("options.%v", err)
 		}
 		return err
@@ -417,7 +421,7 @@ func (w *World) advanceTo(a Action) error {
 func (w *World) Schedule() Schedule {
 	c := w.cfg
 	d := DefaultConfig()
-	s := Schedule{Nodes: c.Nodes, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000,
+	s := Schedule{Nodes: c.Nodes, Members: c.Members, Seed: c.Seed, Protocol: string(c.Protocol), Names: c.Names, Zones: cloneZones(c.Zones), UntilMs: float64(w.now) / 1000,
 		Controllers: c.Controllers}
 	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
 		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}

@@ -59,6 +59,11 @@ func (n *Node) stateHash(h uint64) uint64 {
 	h = fnvUint(h, n.log.lastIndex())
 	h = fnvUint(h, n.log.chain(n.log.lastIndex()))
 	h = fnvUint(h, n.kv.digest)
+	if n.confIndex != 0 {
+		c := &n.conf
+		h = fnvUint(h, n.confIndex)
+		h = fnvUint(h, uint64(c.incoming)|uint64(c.outgoing)<<16|uint64(c.learners)<<32)
+	}
 	for _, v := range n.votes {
 		h = fnvUint(h, uint64(uint8(v)))
 	}

@@ -15,7 +15,8 @@ import (
 // terms (index 1 upward), a follower of leader lead in term.
 func loneNode(id NodeID, size int, term uint64, lead NodeID, logTerms ...uint64) *Node {
 	cfg := &nodeConfig{protocol: ProtocolRaft, size: size, electionTicks: 10, heartbeatTicks: 1,
-		preVote: true, checkQuorum: true, maxEntries: 64, maxInflight: 256, voters: allVoters(size)}
+		preVote: true, checkQuorum: true, maxEntries: 64, maxInflight: 256, voters: allVoters(size),
+		boot: newConfState(firstN(size), 0, 0, false)}
 	rng := NewRand(1)
 	n := newNode(id, cfg, &rng)
 	for _, t := range logTerms {

@@ -26,11 +26,14 @@ const (
 	TraceOpComplete
 	TraceFault
 	TraceViolation
+	// TraceConf is a change of configuration applied, refused or asked
+	// for in vain.
+	TraceConf
 )
 
 var traceKindNames = [...]string{
 	"send", "deliver", "drop", "role", "term", "vote", "append", "truncate",
-	"commit", "apply", "op-invoke", "op-complete", "fault", "violation",
+	"commit", "apply", "op-invoke", "op-complete", "fault", "violation", "conf",
 }
 
 func (k TraceKind) String() string {
@@ -75,6 +78,8 @@ const (
 	CauseHigherTerm         // another message carried a higher term (§5.1)
 	CauseCheckQuorum        // a leader heard from no majority within an election timeout
 	CauseAuthoritySilent    // failover: it heard nothing from the authority in time
+	CauseTransfer           // its leader handed leadership to it (TimeoutNow)
+	CauseRemoved            // a leader applied its own removal from the voters
 )
 
 var causeNames = [...]string{
@@ -82,6 +87,7 @@ var causeNames = [...]string{
 	"start", "election timeout", "forced timeout", "won the pre-vote", "won the election",
 	"lost the election", "heard the leader of its term", "heard a leader of a higher term",
 	"saw a higher term", "lost contact with a majority", "authority went silent",
+	"leadership handed over", "removed from the voters",
 }
 
 func (c Cause) String() string {

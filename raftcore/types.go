@@ -69,9 +69,12 @@ const (
 	OpNoop OpKind = iota
 	OpPut
 	OpDelete
+	// OpConf changes the cluster's configuration (Command.Conf); it leaves
+	// the store alone.
+	OpConf
 )
 
-var opKindNames = [...]string{"noop", "put", "delete"}
+var opKindNames = [...]string{"noop", "put", "delete", "conf"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opKindNames) {
@@ -107,6 +110,8 @@ type Command struct {
 	Client NodeID
 	Seq    uint64
 	Low    uint64
+	// Conf is the change an OpConf entry makes to the configuration.
+	Conf ConfChange
 }
 
 func (c Command) String() string {
@@ -118,6 +123,8 @@ func (c Command) String() string {
 		return c.Key + "=" + c.Value
 	case OpDelete:
 		return "delete " + c.Key
+	case OpConf:
+		return c.Conf.String()
 	default:
 		return "(empty)"
 	}
@@ -156,11 +163,18 @@ const (
 	// MsgClient is a client request arriving at the machine it chose. It never
 	// crosses the network, but it queues behind the machine's other work.
 	MsgClient
+	// MsgTransferLeader asks a leader to hand leadership to the machine
+	// Origin names; a follower passes it on to its leader.
+	MsgTransferLeader
+	// MsgTimeoutNow tells the target of a transfer to stand for election
+	// at once.
+	MsgTimeoutNow
 )
 
 var msgTypeNames = [...]string{
 	"PreVote", "PreVoteResp", "Vote", "VoteResp", "Append", "AppendResp",
 	"Heartbeat", "HeartbeatResp", "Propose", "ReadIndex", "ReadIndexResp", "Copy", "Client",
+	"TransferLeader", "TimeoutNow",
 }
 
 func (t MsgType) String() string {
@@ -198,7 +212,9 @@ type Message struct {
 	// RejectHint is the follower's guess of where the logs diverge, so the
 	// leader can skip a whole term at a time.
 	RejectHint uint64
-	// Context ties a heartbeat round or read index answer to a read request.
+	// Context ties a heartbeat round or read index answer to a read
+	// request; on a vote request, campaignTransfer marks an election a
+	// leader asked for by TimeoutNow.
 	Context uint64
 	// Lease asks for a lease-based read instead of a quorum round.
 	Lease bool
@@ -206,6 +222,7 @@ type Message struct {
 	// that passes the request on keeps it, so the leader answers that
 	// machine even when the request crossed two hops (etcd keeps From for
 	// this; here From is always the sender, whose link the message uses).
+	// On MsgTransferLeader it is the machine leadership should go to.
 	Origin NodeID
 
 	SendUs    int64

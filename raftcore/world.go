@@ -152,6 +152,7 @@ func NewWorld(cfg Config) (*World, error) {
 		maxInflight:    cfg.MaxInflight,
 		bugs:           cfg.Bugs,
 		voters:         allVoters(cfg.Nodes),
+		boot:           newConfState(firstN(cfg.members()), 0, 0, false),
 	}
 	w.trace.limit = cfg.TraceLimit
 	w.nodes = make([]*Node, cfg.Nodes+1)
@@ -412,8 +413,39 @@ func (w *World) capture(id NodeID) nodeState {
 }
 
 // afterStep traces and checks what a node did, applies what it committed,
-// answers clients, and sends its messages.
+// answers clients, and sends its messages. Applying a change of
+// configuration can make the machine act again (a leader commits under
+// its new configuration, steps down, or leaves a joint configuration), so
+// what that did is traced and applied in turn.
 func (w *World) afterStep(id NodeID, before nodeState) {
+	n := w.nodes[id]
+	for {
+		w.traceStep(id, before)
+		before = w.capture(id)
+		if !w.applyCommitted(id) {
+			break
+		}
+	}
+	if len(n.readStates) > 0 {
+		for _, rs := range n.readStates {
+			w.onReadIndex(id, rs)
+		}
+		n.readStates = n.readStates[:0]
+	}
+	w.answerReads(id)
+	if len(n.msgs) > 0 {
+		// Sending never steps a node, so the buffer can be reused.
+		for i := range n.msgs {
+			w.send(n.msgs[i])
+		}
+		clear(n.msgs)
+		n.msgs = n.msgs[:0]
+	}
+}
+
+// traceStep traces and checks how machine id's role, term, vote, log and
+// commit index changed since before.
+func (w *World) traceStep(id NodeID, before nodeState) {
 	n := w.nodes[id]
 	for _, rc := range n.roleChanges {
 		w.record(TraceEvent{Kind: TraceRole, Node: id, Term: rc.Term, FromRole: rc.From, ToRole: rc.To, Cause: rc.Cause,
@@ -449,11 +481,21 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 		w.live.commitRose(w.now, n.commit, w.markHorizon())
 		w.checker.onCommit(id)
 	}
+}
+
+// applyCommitted applies what machine id committed and answers its
+// clients. It reports whether the machine may have acted on its own in
+// doing so: it applied a change of configuration, or, as a leader, it
+// proposed to leave a joint configuration.
+func (w *World) applyCommitted(id NodeID) bool {
+	n := w.nodes[id]
+	acted, any := false, false
 	for {
 		e, ok := n.nextApply()
 		if !ok {
 			break
 		}
+		any = true
 		did := n.markApplied(e)
 		ev := TraceEvent{Kind: TraceApply, Node: id, Term: e.Term, Index: e.Index, Op: e.Data.OpID}
 		if did.Repeat {
@@ -462,22 +504,26 @@ func (w *World) afterStep(id NodeID, before nodeState) {
 		w.record(ev)
 		w.checker.onApply(id, e, did)
 		w.onApplied(id, e, did)
-	}
-	if len(n.readStates) > 0 {
-		for _, rs := range n.readStates {
-			w.onReadIndex(id, rs)
+		if e.Data.Kind == OpConf {
+			acted = true
 		}
-		n.readStates = n.readStates[:0]
 	}
-	w.answerReads(id)
-	if len(n.msgs) > 0 {
-		// Sending never steps a node, so the buffer can be reused.
-		for i := range n.msgs {
-			w.send(n.msgs[i])
-		}
-		clear(n.msgs)
-		n.msgs = n.msgs[:0]
+	if any && n.conf.autoLeave {
+		last := n.log.lastIndex()
+		n.maybeLeaveJoint()
+		acted = acted || n.log.lastIndex() != last
 	}
+	w.traceConf(id)
+	return acted
+}
+
+// traceConf traces what machine id did with changes of configuration.
+func (w *World) traceConf(id NodeID) {
+	n := w.nodes[id]
+	for _, c := range n.confNotes {
+		w.record(TraceEvent{Kind: TraceConf, Node: id, Term: n.term, Index: c.index, Text: c.text})
+	}
+	n.confNotes = n.confNotes[:0]
 }
 
 func (w *World) record(e TraceEvent) {
