@@ -26,6 +26,15 @@ func Held(n uint64) string {
 	return Utoa(n) + " writes held"
 }
 
+// HeldShort is Held for a machine with little room beside it (a phone):
+// "3 writes" under its role word still says how many it holds.
+func HeldShort(n uint64) string {
+	if n == 1 {
+		return "1 write"
+	}
+	return Utoa(n) + " writes"
+}
+
 // FailoverLine is the second line under a machine of the failover
 // protocol: the authority orders every write, the others follow the one
 // they know (lead, "" for none).

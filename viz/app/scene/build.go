@@ -246,6 +246,9 @@ func (b *Builder) nodeCaption(v *frame.NodeView, i int, nd *raftcore.Node, st ra
 			line2 = words.Term(nd.Term())
 		}
 	}
+	if short := b.nodeLine2Short(nd); b.Measure(line2, lineSize) > room && short != "" {
+		line2 = short
+	}
 	if b.Measure(line2, lineSize) > room || rows < 2 {
 		line2 = ""
 	}
@@ -333,6 +336,15 @@ func (b *Builder) fitSize(text string, size, room float64) float64 {
 
 // nodeLine2 is the second line under a machine: its vote and the leader
 // it knows, or what it holds; in the clock figure, a leader's lease.
+// nodeLine2Short is a narrower second line for a machine with little room
+// under it, or "" where the line has no shorter form.
+func (b *Builder) nodeLine2Short(nd *raftcore.Node) string {
+	if b.cfg().Protocol == raftcore.ProtocolNaiveCopy {
+		return words.HeldShort(nd.LastIndex())
+	}
+	return ""
+}
+
 func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	if b.Plain() && b.cfg().Protocol == raftcore.ProtocolRaft {
 		return b.Voice().PlainLine2(nd)
