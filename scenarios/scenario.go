@@ -206,6 +206,7 @@ var mechanism = []string{
 	"pre-vote", "pre-votes", "prevote", "heartbeat", "heartbeats",
 	"election", "elections", "elect", "elects", "elected", "electing",
 	"lease", "leases", "checkquorum", "readindex",
+	"linearizable", "linearizably", "linearizability",
 }
 
 // leading is what the chapter keeps until "The Two Leaders": one machine

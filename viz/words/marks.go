@@ -51,7 +51,7 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 		if m.Answer {
 			return opAnswered(cfg, *m.Op, LevelRaft)
 		}
-		return opAsks(cfg, *m.Op)
+		return opAsks(cfg, *m.Op, LevelRaft)
 	case timeline.MarkFault:
 		if m.Action != nil {
 			return actionWords(cfg, *m.Action)
@@ -86,6 +86,9 @@ func (v Voice) MarkText(m timeline.Mark) string {
 	case timeline.MarkClient:
 		if m.Op != nil && m.Answer {
 			return opAnswered(*v.Cfg, *m.Op, v.Level)
+		}
+		if m.Op != nil {
+			return opAsks(*v.Cfg, *m.Op, v.Level)
 		}
 	case timeline.MarkFault:
 		if m.Action != nil {

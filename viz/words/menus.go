@@ -135,6 +135,16 @@ func ReadChoice(m raftcore.ReadMode) string {
 	return string(m)
 }
 
+// PlainReadChoice labels a choice of how a read is served in the
+// chapter's words: from the history the machines agreed on, or from the
+// machine's own copy.
+func PlainReadChoice(m raftcore.ReadMode) string {
+	if m == raftcore.ReadLocal {
+		return "own copy"
+	}
+	return "agreed history"
+}
+
 // LinkTitle names the link between a and b, as its menu's title.
 func LinkTitle(a, b string) string { return "Link " + a + " – " + b }
 

@@ -51,7 +51,7 @@ func (v Voice) OpLine(op raftcore.Op) string { return opLine(*v.Cfg, op, v.Level
 func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op, LevelRaft) }
 
 func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
-	what := opAsked(op) + " at " + cfg.Name(op.Node)
+	what := opAsked(op, level) + " at " + cfg.Name(op.Node)
 	if op.Controller != 0 {
 		what = opClient(cfg, op) + ": " + what
 	}
@@ -61,8 +61,10 @@ func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 // opAsked is what a client asked for: "write k = v if at rev 2",
 // "delete k", "read k by lease". How a read is served is said as a manner
 // ("locally", "linearizably"), apart from the check's verdict on what it
-// returned ("fresh", "stale").
-func opAsked(op raftcore.Op) string {
+// returned ("fresh", "stale"). The chapter's figures do not name the ways
+// a read is served: a read there goes through the history, or, where a
+// machine answers alone, comes from its own copy.
+func opAsked(op raftcore.Op, level Level) string {
 	switch op.Kind {
 	case raftcore.DoWrite:
 		s := "write " + op.Key + " = " + op.Value
@@ -74,6 +76,12 @@ func opAsked(op raftcore.Op) string {
 		return "delete " + op.Key
 	}
 	s := "read " + op.Key
+	if level != LevelRaft {
+		if op.Mode == raftcore.ReadLocal {
+			s += " from its own copy"
+		}
+		return s
+	}
 	switch op.Mode {
 	case "":
 	case raftcore.ReadLinearizable:
@@ -126,8 +134,8 @@ func opOutcome(op raftcore.Op, level Level) string {
 
 // opAsks says that a client asks for op, as a client mark does: "a
 // client asks A to write k = v".
-func opAsks(cfg raftcore.Config, op raftcore.Op) string {
-	return opClient(cfg, op) + " asks " + cfg.Name(op.Node) + " to " + opAsked(op)
+func opAsks(cfg raftcore.Config, op raftcore.Op, level Level) string {
+	return opClient(cfg, op) + " asks " + cfg.Name(op.Node) + " to " + opAsked(op, level)
 }
 
 // opAnswered says what became of op and how long it took, as a client

@@ -167,7 +167,8 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	switch {
 	case b.cfg().Protocol == raftcore.ProtocolRaft && b.Plain():
 		// A lease is Raft's mechanism, which the chapter keeps hidden.
-		wr.row(words.RowRead, labelW, mode(raftcore.ReadLinearizable), mode(raftcore.ReadLocal))
+		plain := func(m raftcore.ReadMode) frame.Widget { return read(m, words.PlainReadChoice(m)) }
+		wr.row(words.RowRead, labelW, plain(raftcore.ReadLinearizable), plain(raftcore.ReadLocal))
 	case b.cfg().Protocol == raftcore.ProtocolRaft:
 		wr.row(words.RowRead, labelW, mode(raftcore.ReadLinearizable), mode(raftcore.ReadLease), mode(raftcore.ReadLocal))
 	default:
