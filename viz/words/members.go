@@ -59,6 +59,9 @@ func MemberWord(m Member) string {
 	return "a voter"
 }
 
+// LabelPart labels a machine's part in the cluster in the machine panel.
+const LabelPart = "In the cluster"
+
 // The first line under a spare's or a learner's disc, in place of its
 // role (a spare never leads and a learner never stands), and a spare's
 // second line.
@@ -296,4 +299,59 @@ func NotLeaderDrag(name string) string {
 // MembersParam says what the members setting accepts.
 func MembersParam(nodes int) string {
 	return "use 1 to " + Itoa(nodes) + " (the rest of the machines start as spares), or 0 for none"
+}
+
+// ConfEntry says what a log entry that changes the cluster changes, by
+// machine number: "cluster: machine 4 joins as a learner".
+func ConfEntry(cc raftcore.ConfChange) string {
+	node := "machine " + Itoa(int(cc.Node))
+	switch cc.Type {
+	case raftcore.ConfAddVoter:
+		return "cluster: " + node + " votes"
+	case raftcore.ConfAddLearner:
+		return "cluster: " + node + " joins as a learner"
+	case raftcore.ConfRemove:
+		return "cluster: " + node + " leaves"
+	case raftcore.ConfEnterJoint:
+		return "cluster: begin changing the voters"
+	case raftcore.ConfLeaveJoint:
+		return "cluster: finish changing the voters"
+	}
+	return "cluster change"
+}
+
+// ChangeRefused says, in the reader's words, why the machine asked for a
+// change to the cluster did not take it; why is the engine's note of the
+// refusal, which it reads only to tell the cases apart.
+func ChangeRefused(name, why string) string {
+	has := func(s string) bool { return strings.Contains(why, s) }
+	switch {
+	case has("already a member"):
+		return name + " is already in the cluster."
+	case has("is not a learner"):
+		return name + " is not a learner, so there is nothing to promote."
+	case has("not caught up"):
+		return name + " has not yet copied enough of the leader's log to vote: try again in a moment."
+	case has("is not a member"):
+		return name + " is not in the cluster."
+	case has("unapplied conf change"):
+		return "Another change to the cluster is still on its way through the log: one change at a time."
+	case has("joint"):
+		return "The cluster is in the middle of changing its voters: wait until that is done."
+	case has("removed all voters"):
+		return "That would leave the cluster with no voter at all."
+	case has("handed over"):
+		return "The leader is handing leadership over, and takes no change until that is done."
+	case has("not running"):
+		return "The machine asked is not running."
+	case has("no leader"):
+		return NoLeaderToAsk
+	}
+	return "The leader did not take the change to the cluster."
+}
+
+// IsChangeRefused tells whether the engine's note of a change to the
+// cluster says it was refused or never asked for.
+func IsChangeRefused(note string) bool {
+	return strings.HasPrefix(note, "refused") || strings.Contains(note, "not proposed")
 }

@@ -407,6 +407,9 @@ func (b *Builder) nodePanel(wr *writer) {
 			wr.text(line, SizeSmall, frame.ToneMuted, false)
 		}
 	}
+	if raft {
+		b.configSection(wr)
+	}
 	if b.View.Selected() < 0 || b.View.Selected() >= b.World().Size() {
 		wr.text(b.Voice().PickAMachine(), SizeBody, frame.ToneMuted, false)
 		return
@@ -432,6 +435,9 @@ func (b *Builder) nodeState(wr *writer, id raftcore.NodeID, raft bool) {
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
 	kv(words.LabelRole, b.Voice().RoleWord(nd.Role()), frame.ToneText)
+	if parts := b.memberParts(); raft && int(id) <= len(parts) {
+		kv(words.LabelPart, words.MemberWord(parts[id-1]), frame.ToneText)
+	}
 	stateTone := frame.ToneText
 	if st != raftcore.StatusUp {
 		stateTone = frame.ToneWarn
