@@ -70,6 +70,7 @@ func TestSparesWaitInTheTrayApartFromTheRing(t *testing.T) {
 	f := a.Frame()
 	assert.Equal(t, "Spare", f.Nodes[3].Lines[0].Text)
 	assert.Equal(t, frame.ToneMuted, f.Nodes[4].Tone)
+	assert.Negative(t, f.Nodes[4].Timer, "a spare never stands, yet its timer ring is drawn")
 	tray := f.Zones[len(f.Zones)-1]
 	assert.Equal(t, l.Tray, tray.Rect)
 	assert.Contains(t, tray.Label.Text, "Spare machines")

@@ -99,6 +99,10 @@ func (b *Builder) memberLook(v *frame.NodeView, i int, parts []words.Member) {
 	}
 	p := parts[i]
 	v.Member = words.MemberTag(p)
+	if p == words.MemberSpare || p == words.MemberLearner {
+		// It never stands for election: its timer is no threat.
+		v.Timer = -1
+	}
 	switch p {
 	case words.MemberSpare:
 		if !v.Crashed && !v.Paused {
