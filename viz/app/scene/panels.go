@@ -399,6 +399,11 @@ func (b *Builder) nodePanel(wr *writer) {
 		wr.gap(6)
 	}
 	raft := b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain()
+	if raft {
+		// While the cluster's make-up differs from the start, it comes
+		// first: which machines count, and where each majority stands.
+		b.configSection(wr)
+	}
 	if raft && !timing {
 		d, h := b.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
@@ -407,9 +412,7 @@ func (b *Builder) nodePanel(wr *writer) {
 			wr.text(line, SizeSmall, frame.ToneMuted, false)
 		}
 	}
-	if raft {
-		b.configSection(wr)
-	}
+
 	if b.View.Selected() < 0 || b.View.Selected() >= b.World().Size() {
 		wr.text(b.Voice().PickAMachine(), SizeBody, frame.ToneMuted, false)
 		return
