@@ -214,52 +214,6 @@ func ConfigSince(index uint64) string {
 	return "In force since entry " + Utoa(index)
 }
 
-// MembershipChange says what changed from one configuration to the next
-// in the reader's words: "D joined as a learner", "D became a voter", "A
-// left the cluster", "the voters began changing from A, B and C to B, C
-// and D", "the change of voters was completed".
-func MembershipChange(cfg raftcore.Config, before, after raftcore.Membership) string {
-	switch {
-	case !before.Joint() && after.Joint():
-		return "the voters began changing from " + nodeNames(cfg, after.Outgoing) + " to " + nodeNames(cfg, after.Voters)
-	case before.Joint() && !after.Joint():
-		return "the change of voters was completed: the voters are " + nodeNames(cfg, after.Voters)
-	}
-	in := func(ids []raftcore.NodeID, id raftcore.NodeID) bool {
-		for _, x := range ids {
-			if x == id {
-				return true
-			}
-		}
-		return false
-	}
-	var parts []string
-	for id := raftcore.NodeID(1); int(id) <= cfg.Nodes; id++ {
-		name := cfg.Name(id)
-		wasV, wasL := in(before.Voters, id), in(before.Learners, id)
-		isV, isL := in(after.Voters, id), in(after.Learners, id)
-		switch {
-		case isV && wasL:
-			parts = append(parts, name+" became a voter")
-		case isV && !wasV:
-			parts = append(parts, name+" joined as a voter")
-		case isL && !wasL && !wasV:
-			parts = append(parts, name+" joined as a learner")
-		case !isV && !isL && (wasV || wasL):
-			parts = append(parts, name+" left the cluster")
-		}
-	}
-	if len(parts) == 0 {
-		return "the configuration was written again unchanged"
-	}
-	return strings.Join(parts, "; ")
-}
-
-// LastChange says the latest change to the configuration on screen.
-func LastChange(change string, index uint64) string {
-	return "Last change, entry " + Utoa(index) + ": " + change
-}
-
 // The notes a change asked for by hand leaves in the banner.
 func AddedNote(name string, voter bool) string {
 	if voter {
@@ -289,16 +243,6 @@ const NoLeaderToAsk = "No machine leads now, so there is nobody to ask for a cha
 // NotVoterTarget says leadership can only go to a voter.
 func NotVoterTarget(name string) string {
 	return "Leadership can only be handed to a voter; " + name + " is not one."
-}
-
-// NotLeaderDrag says only the leader's crown can be handed over.
-func NotLeaderDrag(name string) string {
-	return name + " does not lead: drag the leader onto a voter to hand leadership over."
-}
-
-// MembersParam says what the members setting accepts.
-func MembersParam(nodes int) string {
-	return "use 1 to " + Itoa(nodes) + " (the rest of the machines start as spares), or 0 for none"
 }
 
 // ConfEntry says what a log entry that changes the cluster changes, by
