@@ -68,9 +68,18 @@ const (
 	// GestureScrub reports the pointer dragging along the speed slider or
 	// timeline: Target.Kind says which and Target.Frac where.
 	GestureScrub
+	// GestureJoin asks to add Node, a spare, to the cluster: it was
+	// dragged out of the tray and dropped on the cluster.
+	GestureJoin
+	// GestureLeave asks to take Node out of the cluster: it was dropped
+	// in the tray.
+	GestureLeave
+	// GestureOnto is Node dropped on another node's disc, Target.
+	GestureOnto
 )
 
-var gestureNames = [...]string{"none", "tap", "menu", "cut", "node-drag", "isolate", "move-zone", "drag-cancel", "scrub"}
+var gestureNames = [...]string{"none", "tap", "menu", "cut", "node-drag", "isolate", "move-zone", "drag-cancel", "scrub",
+	"join", "leave", "onto"}
 
 func (k GestureKind) String() string { return enumName(gestureNames[:], k) }
 
@@ -298,7 +307,7 @@ func (g *Recognizer) move(l *Layout, ev PointerEvent) Gesture {
 		return g.move(l, ev)
 	case dragging:
 		g.nodePos = ev.Pos.Sub(g.grab)
-		kind, zone := g.dropTarget(l)
+		kind, zone, _ := g.dropTarget(l)
 		return Gesture{Kind: GestureNodeDrag, Node: g.target.Node, Pos: g.nodePos,
 			Zone: zone, WouldIsolate: kind == GestureIsolate}
 	case cutting:
@@ -352,23 +361,36 @@ func (g *Recognizer) scrub(l *Layout, p Point) Gesture {
 }
 
 // dropTarget says what dropping the dragged node at its current place
-// would ask for: GestureIsolate, GestureMoveZone with the zone, or
-// GestureDragCancel.
-func (g *Recognizer) dropTarget(l *Layout) (GestureKind, int) {
+// would ask for: GestureIsolate, GestureMoveZone with the zone,
+// GestureOnto with the node it lies on, GestureJoin or GestureLeave
+// across the tray's edge, or GestureDragCancel.
+func (g *Recognizer) dropTarget(l *Layout) (GestureKind, int, int) {
 	node := g.target.Node
 	if node < 0 || node >= len(l.Nodes) {
-		return GestureDragCancel, -1
+		return GestureDragCancel, -1, -1
 	}
 	if len(l.Zones) > 0 {
 		if z := l.ZoneAt(g.nodePos); z >= 0 && z != l.Nodes[node].Zone {
-			return GestureMoveZone, z
+			return GestureMoveZone, z, -1
 		}
-		return GestureDragCancel, -1
+		return GestureDragCancel, -1, -1
 	}
-	if len(l.Nodes) > 1 && g.nodePos.Dist(l.Ring.C)-l.Ring.R > g.cfg.isolateDistance(l) {
-		return GestureIsolate, -1
+	switch l.TrayDrop(node, g.nodePos) {
+	case 1:
+		return GestureJoin, -1, -1
+	case -1:
+		return GestureLeave, -1, -1
 	}
-	return GestureDragCancel, -1
+	if j := l.NodeAt(g.nodePos, node); j >= 0 {
+		return GestureOnto, -1, j
+	}
+	if l.Nodes[node].Spare {
+		return GestureDragCancel, -1, -1
+	}
+	if len(l.Nodes) > 1 && g.nodePos.Dist(l.Ring.C)-l.Ring.R > g.cfg.isolateDistance(l) && (l.Tray.Empty() || g.nodePos.Y < l.Tray.Y) {
+		return GestureIsolate, -1, -1
+	}
+	return GestureDragCancel, -1, -1
 }
 
 func (g *Recognizer) drop(l *Layout) Gesture {
@@ -376,10 +398,13 @@ func (g *Recognizer) drop(l *Layout) Gesture {
 	if node >= 0 && node < len(l.Nodes) && g.nodePos.Dist(l.Nodes[node].Center) <= g.cfg.clickDrag(l) {
 		return Gesture{Kind: GestureTap, Target: g.target, Pos: g.downPos, Node: -1, Zone: -1}
 	}
-	kind, zone := g.dropTarget(l)
+	kind, zone, onto := g.dropTarget(l)
 	out := Gesture{Kind: kind, Node: node, Zone: zone}
 	if kind != GestureDragCancel {
 		out.Pos = g.nodePos
+	}
+	if kind == GestureOnto {
+		out.Target = Hit{Kind: HitNode, Node: onto}
 	}
 	return out
 }

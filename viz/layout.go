@@ -91,7 +91,10 @@ type Node struct {
 	// CaptionLines), at least as wide as the caption word asked for, and
 	// clear of every other disc, caption and the edge of the node's zone
 	// or of the cluster.
-	Caption  Rect
+	Caption Rect
+	// Spare marks a node drawn in the tray, apart from the cluster's
+	// ring (see LayoutOptions.Spares).
+	Spare    bool
 	LogLabel Rect // left end of the node's log row, for its name
 	LogStrip Rect // the rest of the node's log row, for its entries
 }
@@ -172,6 +175,11 @@ type LayoutOptions struct {
 	// Measure returns the width in pixels of s at font size size; nil
 	// estimates it at 0.55 of the size a character.
 	Measure func(s string, size float64) float64
+	// Spares, when any is true, marks the nodes that are not in the
+	// cluster: they wait in the Tray, a strip along the bottom of the
+	// cluster, and the others take the ring above it. A zone layout has
+	// no tray.
+	Spares []bool
 	// Logs, when not empty, is room of their own for the log rows,
 	// which the caller keeps clear of everything else (an embedded
 	// figure about the machines' histories gives them its panel's
@@ -208,7 +216,10 @@ type Layout struct {
 	Nodes         []Node
 	Links         []Link // every unordered pair, in the order of LinkIndex
 	Zones         []Zone // nil unless a zone layout was asked for
-	Logs          Rect   // region holding every node's log row
+	// Tray is the strip along the bottom of the cluster that holds the
+	// spare nodes; empty when there are none, or in a zone layout.
+	Tray Rect
+	Logs Rect // region holding every node's log row
 
 	Panels      []Panel // one per PanelKind, in order
 	Tabbed      bool    // panels share one place behind Tabs
@@ -358,7 +369,7 @@ func (l *Layout) layoutCluster(n int, o LayoutOptions, rMax float64, sz sizer) p
 	if o.Zones != nil {
 		return l.layoutZones(n, o.Zones, o.ZoneCount, rMax, sz)
 	}
-	return l.layoutRing(n, rMax, sz)
+	return l.layoutWithTray(n, o.Spares, rMax, sz)
 }
 
 // layoutToolbar puts the buttons in a row along the top and the speed

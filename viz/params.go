@@ -14,8 +14,12 @@ import (
 // Params are the settings a page's URL query or the desktop's command line
 // gives the app.
 type Params struct {
-	Scenario    string  // scenario id; "" for free play
-	Nodes       int     // cluster size, 1..MaxNodes
+	Scenario string // scenario id; "" for free play
+	Nodes    int    // cluster size, 1..MaxNodes
+	// Members is how many of the machines start in the cluster (the rest
+	// are spares, outside it, under Raft); 0, or Nodes or more, for every
+	// machine.
+	Members     int
 	Protocol    string  // one of Protocols()
 	Seed        int64   // simulator seed
 	Speed       float64 // virtual seconds per real second, MinSpeed..MaxSpeed
@@ -30,6 +34,14 @@ type Params struct {
 	// messages may drive an embedded figure, space-separated, as
 	// ParseOrigins reads them.
 	Origins string
+}
+
+// Spares is how many machines start outside the cluster.
+func (p Params) Spares() int {
+	if p.Members <= 0 || p.Members >= p.Nodes {
+		return 0
+	}
+	return p.Nodes - p.Members
 }
 
 // MaxJump is the furthest a T parameter may jump, in virtual seconds.
@@ -168,20 +180,9 @@ var paramSpecs = []paramSpec{
 		},
 		get:   func(p Params) string { return p.Scenario },
 		reset: func(p *Params, d Params) { p.Scenario = d.Scenario }},
-	{name: "nodes", accepts: fmt.Sprintf("use 1 to %d", MaxNodes),
-		set: func(p *Params, v string) string {
-			n, err := strconv.Atoi(v)
-			switch {
-			case err != nil && !errors.Is(err, strconv.ErrRange):
-				return notWhole
-			case err != nil || n < 1 || n > MaxNodes:
-				return outRange
-			}
-			p.Nodes = n
-			return ""
-		},
-		get:   func(p Params) string { return strconv.Itoa(p.Nodes) },
-		reset: func(p *Params, d Params) { p.Nodes = d.Nodes }},
+	wholeSpec("nodes", fmt.Sprintf("use 1 to %d", MaxNodes), 1, func(p *Params) *int { return &p.Nodes }),
+	wholeSpec("members", fmt.Sprintf("use 1 to %d (the other machines start as spares), or 0 for every machine", MaxNodes), 0,
+		func(p *Params) *int { return &p.Members }),
 	{name: "protocol", accepts: "use " + orList(Protocols()),
 		set: func(p *Params, v string) string {
 			return setChoice(&p.Protocol, v, Protocols(), "is not a known protocol")
@@ -370,6 +371,8 @@ func (p Params) Check() error {
 		return fmt.Errorf("scenario %q is not a scenario id", p.Scenario)
 	case p.Nodes < 1 || p.Nodes > MaxNodes:
 		return fmt.Errorf("nodes %d is out of range", p.Nodes)
+	case p.Members < 0 || p.Members > MaxNodes:
+		return fmt.Errorf("members %d is out of range", p.Members)
 	case !slices.Contains(Protocols(), p.Protocol):
 		return fmt.Errorf("protocol %q is not known", p.Protocol)
 	case !(p.Speed >= MinSpeed && p.Speed <= MaxSpeed):
@@ -392,6 +395,24 @@ func validScenarioID(s string) bool {
 		}
 	}
 	return true
+}
+
+// wholeSpec is a parameter holding a whole number from lo to MaxNodes.
+func wholeSpec(name, accepts string, lo int, field func(p *Params) *int) paramSpec {
+	return paramSpec{name: name, accepts: accepts,
+		set: func(p *Params, v string) string {
+			n, err := strconv.Atoi(v)
+			switch {
+			case err != nil && !errors.Is(err, strconv.ErrRange):
+				return notWhole
+			case err != nil || n < lo || n > MaxNodes:
+				return outRange
+			}
+			*field(p) = n
+			return ""
+		},
+		get:   func(p Params) string { return strconv.Itoa(*field(&p)) },
+		reset: func(p *Params, d Params) { *field(p) = *field(&d) }}
 }
 
 func setChoice(field *string, v string, choices []string, reason string) string {

@@ -127,6 +127,10 @@ type MachineState struct {
 	X         float64 `json:"x"`
 	Y         float64 `json:"y"`
 	R         float64 `json:"r"`
+	// Member is the machine's part in the cluster as its tag says it
+	// ("" for a voter, "learner", "spare", "old + new", "old only",
+	// "new only").
+	Member string `json:"member,omitempty"`
 }
 
 // DirLink is one direction of a link in a snapshot.
@@ -174,7 +178,9 @@ type ScreenState struct {
 	Panels   []PanelState  `json:"panels"`
 	Ring     [3]float64    `json:"ring"` // centre x, y and radius
 	Zones    []viz.Rect    `json:"zones,omitempty"`
-	Stats    frame.Stats   `json:"stats"`
+	// Tray holds the spare machines, apart from the cluster's ring.
+	Tray  viz.Rect    `json:"tray"`
+	Stats frame.Stats `json:"stats"`
 	// Overflow lists words that do not show whole (Frame.Overflows).
 	Overflow []string `json:"overflow"`
 }
@@ -277,6 +283,9 @@ func (a *App) machinesState() []MachineState {
 			c := a.lay().Nodes[i].Center
 			m.X, m.Y, m.R = c.X, c.Y, a.lay().NodeRadius
 		}
+		if f := a.Frame(); i < len(f.Nodes) {
+			m.Member = f.Nodes[i].Member
+		}
 		out = append(out, m)
 	}
 	return out
@@ -330,7 +339,7 @@ func (a *App) screenState(f *frame.Frame) ScreenState {
 	lay := a.lay()
 	sc := ScreenState{Width: a.stage.W(), Height: a.stage.H(), Touch: a.stage.Touch(), Overflow: f.Overflows(a.measure),
 		Speed: lay.Speed, Timeline: lay.Timeline, Cluster: lay.Cluster, Logs: lay.Logs, Ring: [3]float64{lay.Ring.C.X, lay.Ring.C.Y, lay.Ring.R},
-		Stats: a.Stats()}
+		Stats: a.Stats(), Tray: lay.Tray}
 	for _, z := range lay.Zones {
 		sc.Zones = append(sc.Zones, z.Rect)
 	}

@@ -161,6 +161,9 @@ func (a *App) doWorld(in command.Intent) (handled bool, err error) {
 	case command.ActOnZone:
 		a.view.CloseMenu()
 		return true, a.actOnZone(in)
+	case command.ChangeMembers:
+		a.view.CloseMenu()
+		return true, a.changeMembers(in)
 	case command.DropMessage:
 		a.view.CloseMenu()
 		if err := a.act(raftcore.Action{Do: raftcore.DoDrop, ID: in.Msg}); err != nil {
@@ -181,6 +184,11 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 			return true, fmt.Errorf("nodes: use 1 to %d", viz.MaxNodes)
 		}
 		return true, a.freePlay(func(p *viz.Params) { p.Nodes = in.Nodes })
+	case command.SetMembers:
+		if in.Members < 0 || in.Members > a.params.Nodes {
+			return true, fmt.Errorf("members: use 1 to %d (the rest start as spares), or 0 for every machine", a.params.Nodes)
+		}
+		return true, a.freePlay(func(p *viz.Params) { p.Members = in.Members })
 	case command.SetProtocol:
 		if _, err := raftcore.ParseProtocol(in.Protocol); err != nil {
 			return true, fmt.Errorf("protocol: %v", err)

@@ -209,6 +209,13 @@ func (a *App) gestureIntent(g viz.Gesture) command.Intent {
 		return command.Isolate{Node: g.Node}
 	case viz.GestureMoveZone:
 		return command.MoveToZone{Node: g.Node, Zone: g.Zone}
+	case viz.GestureJoin, viz.GestureLeave, viz.GestureOnto:
+		if in := a.memberGesture(g); in != nil {
+			return in
+		}
+		if g.Node >= 0 && a.session.Isolated(g.Node) && a.stage.Mode() != stage.ZonesWorld {
+			return command.Reconnect{Node: g.Node}
+		}
 	case viz.GestureDragCancel:
 		if g.Node >= 0 && a.session.Isolated(g.Node) && a.stage.Mode() != stage.ZonesWorld {
 			return command.Reconnect{Node: g.Node}

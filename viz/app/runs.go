@@ -61,6 +61,9 @@ func (a *App) baseConfig(electionTicks int) raftcore.Config {
 	cfg.Protocol = raftcore.Protocol(a.params.Protocol)
 	cfg.PreVote = a.params.PreVote
 	cfg.CheckQuorum = a.params.CheckQuorum
+	if a.params.Spares() > 0 && cfg.Protocol == raftcore.ProtocolRaft {
+		cfg.Members = a.params.Members
+	}
 	cfg.Names = session.MachineNames(cfg.Nodes)
 	cfg.TraceLimit = session.TraceLimit
 	switch {
@@ -145,6 +148,7 @@ func (a *App) adopt(s *session.Session) {
 	cfg := s.Config()
 	a.params.Nodes, a.params.Protocol, a.params.Seed = cfg.Nodes, string(cfg.Protocol), cfg.Seed
 	a.params.PreVote, a.params.CheckQuorum = cfg.PreVote, cfg.CheckQuorum
+	a.params.Members = cfg.Members
 	a.params.Scenario = ""
 	if r := s.Scenario(); r != nil {
 		a.params.Scenario = r.ID()

@@ -174,6 +174,10 @@ type NodeView struct {
 	Badges   []TextItem
 	Votes    []VoteDot
 	Selected bool
+	// Member is the machine's part in the cluster's configuration, as
+	// its tag says it: "" for a voter, else "learner", "spare", or while
+	// the configuration is joint "old + new", "old only" or "new only".
+	Member string
 	// Highlight marks a machine the scenario's story is about.
 	Highlight bool
 	Hidden    bool // being dragged: the ghost is drawn instead

@@ -131,6 +131,9 @@ func zoneActionWords(cfg raftcore.Config, a raftcore.Action) string {
 	case raftcore.DoMove:
 		return cfg.Name(raftcore.NodeID(a.Node)) + " was moved to zone " + a.Zone
 	}
+	if s, ok := memberActionWords(cfg, a); ok {
+		return s
+	}
 	return string(a.Do)
 }
 

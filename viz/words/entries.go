@@ -22,6 +22,8 @@ func Entry(c raftcore.Command) string {
 		return c.Key + "=" + c.Value
 	case raftcore.OpDelete:
 		return "delete " + c.Key
+	case raftcore.OpConf:
+		return ConfEntry(c.Conf)
 	}
 	return "(empty)"
 }
@@ -35,6 +37,8 @@ func Cell(c raftcore.Command) string {
 	switch c.Kind {
 	case raftcore.OpDelete:
 		return "x"
+	case raftcore.OpConf:
+		return "±"
 	case raftcore.OpPut:
 		if _, v, ok := strings.Cut(c.Value, "="); ok && len(v) <= 3 {
 			return v

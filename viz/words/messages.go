@@ -147,6 +147,10 @@ func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 		return from + " tells " + to + " to answer the read once it has applied index " + Utoa(m.Index) + "."
 	case raftcore.MsgCopy:
 		return from + " sends " + to + " a copy of a write it accepted. Nothing orders or acknowledges it."
+	case raftcore.MsgTransferLeader:
+		return from + " passes on to " + to + ", its leader, a request to hand leadership to " + cfg.Name(m.Origin) + "."
+	case raftcore.MsgTimeoutNow:
+		return from + " (leader, term " + Utoa(m.Term) + ") tells " + to + " to stand for election at once: it is handing leadership over."
 	}
 	return from + " → " + to + ": " + m.Type.String()
 }

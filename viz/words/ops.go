@@ -38,6 +38,11 @@ func Refusal(r raftcore.Refusal, level Level) string {
 		return "the machine's inbox is full"
 	case raftcore.RefusedCrashed:
 		return "the machine crashed"
+	case raftcore.RefusedTransfer:
+		if v.Plain() {
+			return v.inCharge("the machine in charge is handing over to another", "the machine taking the writes is handing them to another")
+		}
+		return "the leader is handing leadership to another machine"
 	}
 	return r.String()
 }

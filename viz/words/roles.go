@@ -73,6 +73,10 @@ func Cause(c raftcore.Cause) string {
 		return "lost contact with a majority"
 	case raftcore.CauseAuthoritySilent:
 		return "authority went silent"
+	case raftcore.CauseTransfer:
+		return "its leader handed leadership over to it"
+	case raftcore.CauseRemoved:
+		return "was taken out of the voters"
 	}
 	return c.String()
 }

@@ -130,12 +130,26 @@ type (
 	}
 	// DropMessage drops a message in flight: it never arrives.
 	DropMessage struct{ Msg uint64 }
+	// ChangeMembers asks the leader for a change to the cluster:
+	// raftcore.DoAdd or DoAddLearner (Node, a spare, joins), DoPromote
+	// (Node, a learner, gets a vote), DoRemove (Node leaves), or
+	// DoTransferLeader (Node, a voter, is to lead); DoJoint changes the
+	// voters to Voters in one joint step. Node and Voters are layout
+	// indexes.
+	ChangeMembers struct {
+		Verb   raftcore.Verb
+		Node   int
+		Voters []int
+	}
 )
 
 // The setup, scenarios and sharing.
 type (
 	// SetNodes starts a free-play run of Nodes machines.
 	SetNodes struct{ Nodes int }
+	// SetMembers starts a free-play run with Members machines in the
+	// cluster and the rest as spares (0: every machine).
+	SetMembers struct{ Members int }
 	// SetProtocol starts a free-play run of a protocol.
 	SetProtocol struct{ Protocol string }
 	// SetPreVote starts a free-play run with PreVote on or off.
@@ -216,6 +230,8 @@ func (ActOnZone) isIntent()        {}
 func (DropMessage) isIntent()      {}
 func (SetNodes) isIntent()         {}
 func (SetProtocol) isIntent()      {}
+func (SetMembers) isIntent()       {}
+func (ChangeMembers) isIntent()    {}
 func (SetPreVote) isIntent()       {}
 func (SetCheckQuorum) isIntent()   {}
 func (SetElection) isIntent()      {}

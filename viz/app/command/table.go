@@ -33,6 +33,7 @@ func init() {
 	Table = append(Table, timeCommands...)
 	Table = append(Table, screenCommands...)
 	Table = append(Table, worldCommands...)
+	Table = append(Table, memberCommands...)
 	Table = append(Table, setupCommands...)
 }
 
@@ -488,6 +489,16 @@ var setupCommands = []*Command{
 			return nil, err
 		}
 		return SetNodes{Nodes: a.whole(0)}, nil
+	}},
+	{Name: "members", Example: "members 3", Args: "N", Doc: "Start a free-play run in which only N machines are in the cluster and the rest wait as spares (0: every machine).", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		n, err := a.number(0, "a number of machines")
+		if err != nil || n != float64(int(n)) {
+			return nil, fmt.Errorf("members: %q is not a whole number of machines, as in members 3", a.at(0))
+		}
+		return SetMembers{Members: int(n)}, nil
 	}},
 	{Name: "protocol", Example: "protocol naive-copy", Args: "P", Doc: "Start a free-play run of a protocol (raft, naive-copy, failover).", parse: func(_ *Context, a args) (Intent, error) {
 		if err := a.want(1, 1); err != nil {

@@ -99,6 +99,13 @@ var Examples = map[string]Intent{
 	"save-picture":           SavePicture{},
 	"choose-run":             ChooseRun{},
 	`import {"nodes": 3}`:    OpenRun{JSON: `{"nodes": 3}`},
+	"members 3":              SetMembers{Members: 3},
+	"add-learner C":          ChangeMembers{Verb: raftcore.DoAddLearner, Node: 2},
+	"add C":                  ChangeMembers{Verb: raftcore.DoAdd, Node: 2},
+	"promote C":              ChangeMembers{Verb: raftcore.DoPromote, Node: 2},
+	"remove c":               ChangeMembers{Verb: raftcore.DoRemove, Node: 2},
+	"transfer-leader 3":      ChangeMembers{Verb: raftcore.DoTransferLeader, Node: 2},
+	"joint A B":              ChangeMembers{Verb: raftcore.DoJoint, Node: -1, Voters: []int{0, 1}},
 }
 
 func TestEveryLineBecomesItsIntent(t *testing.T) {

@@ -38,6 +38,7 @@ func (b *Builder) Build(p Parts, version uint64) *frame.Frame {
 	f.W, f.H, f.Theme, f.Embed, f.Version = b.Stage.W(), b.Stage.H(), b.View.Theme(), b.Params.Embed, version
 	b.recent()
 	b.buildZones()
+	b.buildTray()
 	b.buildNodes()
 	// Messages before links: a link under the pointer is hot unless a
 	// message on it is, and this frame's messages say where they are.
@@ -185,8 +186,14 @@ func (b *Builder) buildNodes() {
 	if ghost != nil {
 		f.Ghost = &frame.GhostView{Node: ghost.Node, Pos: ghost.Pos, R: b.lay().NodeRadius, WouldIsolate: ghost.WouldIsolate, Zone: ghost.Zone}
 	}
+	parts := b.memberParts()
 	for i := 0; i < n && i < len(b.lay().Nodes); i++ {
-		f.Nodes = append(f.Nodes, b.nodeView(i, ghost))
+		v := b.nodeView(i, ghost)
+		b.memberLook(&v, i, parts)
+		if i < len(parts) && parts[i] != words.MemberVoter && parts[i] != words.MemberSpare {
+			v.Badges = b.appendBadge(v.Badges, i, words.MemberTag(parts[i]), frame.ToneAccent)
+		}
+		f.Nodes = append(f.Nodes, v)
 	}
 }
 
@@ -377,7 +384,7 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 				yes++
 			}
 		}
-		return words.VotesNeeded(yes, b.cfg().Nodes/2+1)
+		return words.VotesNeeded(yes, votersNeeded(nd))
 	}
 	return words.WithLeader(vote, lead)
 }
@@ -419,6 +426,18 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 		out = append(out, frame.TextItem{Text: texts[j], X: x, Y: y - float64(k-1-j)*(SizeSmall+3) + SizeSmall/2, Size: SizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
 	}
 	return out
+}
+
+// appendBadge adds one more badge over machine i's disc, above those it
+// has.
+func (b *Builder) appendBadge(out []frame.TextItem, i int, text string, tone frame.Tone) []frame.TextItem {
+	c, R := b.lay().Nodes[i].Center, b.lay().NodeRadius
+	y := c.Y - R - 5 - SizeSmall + SizeSmall/2
+	for _, bd := range out {
+		y = min(y, bd.Y-(SizeSmall+3))
+	}
+	x := b.badgeX(i, c.X, b.Measure(text, SizeSmall-1))
+	return append(out, frame.TextItem{Text: text, X: x, Y: y, Size: SizeSmall - 1, Tone: tone, Center: true, Bold: true})
 }
 
 // badgeX centres a badge of text width tw over machine i's disc at x,

@@ -179,6 +179,7 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	} else if w.Size() > 1 {
 		wr.row(words.RowNetwork, labelW, button("node.isolate", words.CutOff, "isolate "+m))
 	}
+	b.memberMenu(wr, i, labelW)
 	return title
 }
 
@@ -257,6 +258,7 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 		nodes = append(nodes, chip("nodes:"+strconv.Itoa(n), strconv.Itoa(n), b.cfg().Nodes == n, "nodes "+strconv.Itoa(n)))
 	}
 	wr.row(words.RowMachines, labelW, nodes...)
+	b.sparesRow(wr, labelW)
 	var protos []frame.Widget
 	for _, pr := range viz.Protocols() {
 		protos = append(protos, chip("protocol:"+pr, pr, string(b.cfg().Protocol) == pr, "protocol "+pr))

@@ -399,6 +399,11 @@ func (b *Builder) nodePanel(wr *writer) {
 		wr.gap(6)
 	}
 	raft := b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain()
+	if raft {
+		// While the cluster's make-up differs from the start, it comes
+		// first: which machines count, and where each majority stands.
+		b.configSection(wr)
+	}
 	if raft && !timing {
 		d, h := b.roleDiagram(wr.x, wr.y, wr.w)
 		wr.diagram = d
@@ -407,6 +412,7 @@ func (b *Builder) nodePanel(wr *writer) {
 			wr.text(line, SizeSmall, frame.ToneMuted, false)
 		}
 	}
+
 	if b.View.Selected() < 0 || b.View.Selected() >= b.World().Size() {
 		wr.text(b.Voice().PickAMachine(), SizeBody, frame.ToneMuted, false)
 		return
@@ -432,6 +438,9 @@ func (b *Builder) nodeState(wr *writer, id raftcore.NodeID, raft bool) {
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
 	kv(words.LabelRole, b.Voice().RoleWord(nd.Role()), frame.ToneText)
+	if parts := b.memberParts(); raft && int(id) <= len(parts) {
+		kv(words.LabelPart, words.MemberWord(parts[id-1]), frame.ToneText)
+	}
 	stateTone := frame.ToneText
 	if st != raftcore.StatusUp {
 		stateTone = frame.ToneWarn

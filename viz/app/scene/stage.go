@@ -82,6 +82,7 @@ func (b *Builder) StageInput(p Parts) stage.Input {
 		in.ZoneCount = len(w.Config().Zones)
 	} else {
 		in.Sides = b.Session.Sides()
+		in.Spares = b.spares()
 	}
 	in.W, in.H = b.room()
 	if b.ownLogs() {

@@ -47,7 +47,11 @@ type Input struct {
 	WorldZones []int
 	ZoneCount  int
 	Sides      [][]int
-	Measure    func(string, float64) float64
+	// Spares marks the machines that are not in the cluster's
+	// configuration: a ring layout keeps them in a tray apart (nil when
+	// every machine is a member).
+	Spares  []bool
+	Measure func(string, float64) float64
 	// Logs, when not empty, is room of the log rows' own, outside W×H
 	// (viz.LayoutOptions.Logs): a figure about the histories gives them
 	// its panel's place.
@@ -90,6 +94,7 @@ type layoutKey struct {
 	buttons string
 	words   string // names and caption word
 	logs    viz.Rect
+	spares  string
 }
 
 // New is a stage of w×h logical pixels.
@@ -183,6 +188,11 @@ func (s *Stage) Fit(in Input) bool {
 	for _, z := range s.zones {
 		key.zones += string(rune('0' + z))
 	}
+	if s.zones == nil {
+		for _, sp := range in.Spares {
+			key.spares += map[bool]string{false: "m", true: "s"}[sp]
+		}
+	}
 	if key == s.key {
 		return false
 	}
@@ -191,6 +201,8 @@ func (s *Stage) Fit(in Input) bool {
 		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure, Logs: in.Logs}
 	if s.zones != nil {
 		o.Zones, o.ZoneCount = s.zones, count
+	} else {
+		o.Spares = in.Spares
 	}
 	s.lay = viz.ComputeLayout(o)
 	if s.mode == ZonesPartition && count > len(s.sides) && s.Phone() && (!s.lay.WordsFit || s.lay.CaptionShort) {
