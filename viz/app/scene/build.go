@@ -420,10 +420,13 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 		texts[k], tones[k] = words.CutOffTag, frame.ToneBad
 		k++
 	}
+	// Each badge is drawn as a pill its text's size plus 6 high (see
+	// viz/paint): a step of that and a pixel keeps stacked pills apart.
 	y := c.Y - R - 5 - SizeSmall
+	step := SizeSmall - 1 + 7
 	for j := 0; j < k; j++ {
 		x := b.badgeX(i, c.X, b.Measure(texts[j], SizeSmall-1))
-		out = append(out, frame.TextItem{Text: texts[j], X: x, Y: y - float64(k-1-j)*(SizeSmall+3) + SizeSmall/2, Size: SizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
+		out = append(out, frame.TextItem{Text: texts[j], X: x, Y: y - float64(k-1-j)*step + SizeSmall/2, Size: SizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
 	}
 	return out
 }
