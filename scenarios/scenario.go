@@ -296,6 +296,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
+	memberAdd,
 }
 
 func (d def) make(k values) *Scenario {
