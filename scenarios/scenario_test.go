@@ -17,7 +17,7 @@ var wantIDs = []string{
 	"timeout-tuning",
 	"clock-drift",
 	"failure-domains",
-	"member-add",
+	"member-add", "joint-consensus",
 }
 
 // everyVariant returns every scenario under every value of each of its
