@@ -53,8 +53,8 @@ var jointConsensus = def{id: "joint-consensus",
 			Prompt:  "Grow three voters to five and split the network mid-change: through a joint configuration, then switched directly.",
 			Base:    cfg,
 			Script:  sc, UntilMs: jointUntilMs,
-			UI:      UI{Focus: PanelRoles, OpenMs: 1000, Panels: []Panel{PanelRoles, PanelLogs, PanelChecker, PanelClient}, Key: keyWeb, Highlight: []id{2}},
-			Steps:   jointSteps(direct),
+			UI:    UI{Focus: PanelRoles, OpenMs: 1000, Panels: []Panel{PanelRoles, PanelLogs, PanelChecker, PanelClient}, Key: keyWeb, Highlight: []id{2}},
+			Steps: jointSteps(direct),
 		}
 		if direct {
 			s.Shows = []raftcore.Rule{raftcore.RuleElectionSafety}
