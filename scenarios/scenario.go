@@ -296,7 +296,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
-	memberAdd, jointConsensus,
+	memberAdd, replaceMember, jointConsensus,
 }
 
 func (d def) make(k values) *Scenario {

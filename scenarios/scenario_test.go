@@ -17,7 +17,7 @@ var wantIDs = []string{
 	"timeout-tuning",
 	"clock-drift",
 	"failure-domains",
-	"member-add", "joint-consensus",
+	"member-add", "replace-member", "joint-consensus",
 }
 
 // everyVariant returns every scenario under every value of each of its
