@@ -296,7 +296,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
-	memberAdd, replaceMember, jointConsensus,
+	memberAdd, replaceMember, jointConsensus, moveLeader,
 }
 
 func (d def) make(k values) *Scenario {
