@@ -53,7 +53,7 @@ var jointConsensus = def{id: "joint-consensus",
 			Prompt:  "Grow three voters to five and split the network mid-change: through a joint configuration, then switched directly.",
 			Base:    cfg,
 			Script:  sc, UntilMs: jointUntilMs,
-			UI:    UI{Focus: PanelRoles, OpenMs: 1000, Panels: []Panel{PanelRoles, PanelLogs, PanelChecker, PanelClient}, Key: keyWeb, Highlight: []id{2}},
+			UI:    UI{Focus: PanelChecker, OpenMs: 1000, Panels: []Panel{PanelChecker, PanelLogs, PanelClient}, Key: keyWeb, Highlight: []id{2}},
 			Steps: jointSteps(direct),
 		}
 		if direct {

@@ -32,8 +32,8 @@ var memberAdd = def{id: "member-add",
 		cfg := config(raft, etcdNames(4))
 		cfg.Members = 3
 		var sc script
-		// etcd-4's machine is not ready: its process stalls from the start.
-		sc.at(100, act(raftcore.DoPause, 4))
+		// etcd-4's machine is not ready: its process stalls before it is added.
+		sc.at(2000, act(raftcore.DoPause, 4))
 		sc.at(300, act(raftcore.DoTimeout, 1))
 		sc.at(1500, write(1, keyWeb, "replicas=1"))
 		if learner {

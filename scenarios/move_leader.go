@@ -25,9 +25,9 @@ const (
 )
 
 var moveLeader = def{id: "move-leader",
-	knobs: []Knob{{Name: "before", Label: "Before maintenance", Values: []string{"transfer leadership", "just stop it"}, Default: "transfer leadership"}},
+	knobs: []Knob{{Name: "before", Label: "Before maintenance", Values: []string{"hand over", "just stop"}, Default: "hand over"}},
 	build: func(k values) *Scenario {
-		transfer := k.get("before") == "transfer leadership"
+		transfer := k.get("before") == "hand over"
 		cfg := config(raft, etcdNames(3))
 		var sc script
 		sc.at(300, act(raftcore.DoTimeout, 1))

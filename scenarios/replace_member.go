@@ -33,8 +33,8 @@ var replaceMember = def{id: "replace-member",
 		cfg := config(raft, etcdNames(4))
 		cfg.Members = 3
 		var sc script
-		// etcd-4 is the replacement: its machine is not started yet.
-		sc.at(100, act(raftcore.DoPause, 4))
+		// etcd-4 is the replacement: its machine is stalled, not started yet.
+		sc.at(2000, act(raftcore.DoPause, 4))
 		sc.at(300, act(raftcore.DoTimeout, 1))
 		sc.at(1500, write(1, keyWeb, "replicas=1"))
 		sc.at(replaceCrashMs, act(raftcore.DoCrash, 3))
