@@ -134,11 +134,12 @@ func writePause(w *raftcore.World) (from, to int64, ok bool) {
 }
 
 // lostInHandover counts the writes sent while leadership moved (from the
-// request to etcd-1's stop) that did not go through.
+// request to etcd-1's stop) that have not gone through: failed, or still
+// waiting.
 func lostInHandover(w *raftcore.World) int {
 	k := 0
 	for _, op := range w.Ops() {
-		if isWrite(op) && failed(op) && op.InvokeUs >= moveHandMs*1000 && op.InvokeUs < moveStopMs*1000 {
+		if isWrite(op) && op.Result != raftcore.OpOK && op.InvokeUs >= moveHandMs*1000 && op.InvokeUs < moveStopMs*1000 {
 			k++
 		}
 	}
@@ -149,9 +150,9 @@ func lostInHandover(w *raftcore.World) int {
 func pauseWhy(transfer bool, lost int) string {
 	switch {
 	case transfer && lost == 0:
-		return "No write was lost while leadership moved."
+		return "Every write sent while leadership moved went through."
 	case transfer:
-		return fmt.Sprintf("%s sent while leadership moved did not go through: etcd-1 takes no proposal during a handover, and the client gave up waiting.", count(lost, "write", "writes"))
+		return fmt.Sprintf("%s sent while leadership moved did not go through: etcd-1 takes no proposal during a handover, and its client waits in vain.", count(lost, "write", "writes"))
 	}
 	return "The pause is the election timeout, waited out before anyone could stand."
 }
