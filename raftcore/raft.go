@@ -148,9 +148,14 @@ func (n *Node) becomeLeader() {
 	n.appendToLocalLog(Command{Kind: OpNoop})
 }
 
+// tickElection counts a tick towards the election timeout. As in etcd, only
+// a machine that may stand for election (a voter of its own configuration)
+// starts one and restarts the count: a learner or a spare keeps counting,
+// so that, having heard no leader for an election timeout, it answers
+// vote requests (the CheckQuorum lease) for as long as it hears none.
 func (n *Node) tickElection() {
 	n.electionElapsed++
-	if n.electionElapsed >= n.randomizedTimeout {
+	if n.electionElapsed >= n.randomizedTimeout && n.promotable() {
 		n.electionElapsed = 0
 		n.startElection(CauseElectionTimeout)
 	}

@@ -297,6 +297,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
+	memberAdd, replaceMember, jointConsensus, moveLeader,
 }
 
 func (d def) make(k values) *Scenario {

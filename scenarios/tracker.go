@@ -180,6 +180,9 @@ type history struct {
 	// leader had already reached: acts on outdated beliefs.
 	stale     []staleAppend
 	topLeader uint64 // highest term any machine became leader in
+	// confs are the trace's notes on changes of configuration: applied,
+	// refused, or not proposed.
+	confs []confEvent
 	// elections counts elections, leaders and time without one
 	// (ElectionStats), from the first event read.
 	elections *raftcore.ElectionCounter
@@ -200,6 +203,13 @@ type drop struct {
 	atUs     int64
 	why      raftcore.Cause
 	seq      uint64
+}
+
+type confEvent struct {
+	node raftcore.NodeID
+	text string
+	atUs int64
+	seq  uint64
 }
 
 type truncation struct {
@@ -256,6 +266,7 @@ func (h *history) rewind(seq uint64) {
 	h.roles = keepUpTo(h.roles, seq, func(r roleChange) uint64 { return r.seq })
 	h.drops = keepUpTo(h.drops, seq, func(d drop) uint64 { return d.seq })
 	h.stale = keepUpTo(h.stale, seq, func(s staleAppend) uint64 { return s.seq })
+	h.confs = keepUpTo(h.confs, seq, func(c confEvent) uint64 { return c.seq })
 	for n := len(h.truncAt); n > 0 && h.truncAt[n-1].seq > seq; n-- {
 		h.truncs[h.truncAt[n-1].node]--
 		h.truncAt = h.truncAt[:n-1]
@@ -289,6 +300,8 @@ func (h *history) event(e raftcore.TraceEvent) {
 		if e.ToRole == raftcore.RoleLeader && e.Term > h.topLeader {
 			h.topLeader = e.Term
 		}
+	case raftcore.TraceConf:
+		h.confs = append(h.confs, confEvent{node: e.Node, text: e.Text, atUs: e.AtUs, seq: e.Seq})
 	case raftcore.TraceTruncate:
 		if int(e.Node) < len(h.truncs) {
 			h.truncs[e.Node]++
