@@ -64,6 +64,9 @@ func (n *Node) stateHash(h uint64) uint64 {
 		h = fnvUint(h, n.confIndex)
 		h = fnvUint(h, uint64(c.incoming)|uint64(c.outgoing)<<16|uint64(c.learners)<<32)
 	}
+	if n.leadTransferee != None {
+		h = fnvUint(h, uint64(n.leadTransferee)|1<<40)
+	}
 	for _, v := range n.votes {
 		h = fnvUint(h, uint64(uint8(v)))
 	}

@@ -33,7 +33,8 @@ Usage:
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
   raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
   raftsim explore [-nodes N] [-terms N] [-writes N] [-reads N] [-depth N] [-faults N]
-                  [-max-states N] [-bug NAME | -from FILE] [-schedule FILE]
+                  [-max-states N] [-members N] [-reconfigs N]
+                  [-bug NAME | -from FILE] [-schedule FILE]
                   [-base URL]
   raftsim help
 
@@ -67,10 +68,16 @@ Flags:
   -depth N          explore: actions along a run (default 9)
   -faults N         explore: drops, repeats and crashes along a run (default 1)
   -max-states N     explore: give up after N distinct states (default 10000000)
+  -members N        explore: machines 1..N start as voters, the rest as spares
+                    (default 0: every machine a voter)
+  -reconfigs N      explore: membership actions (add, add-learner, promote,
+                    remove, joint, transfer-leader) along a run (default 0)
   -bug NAME         explore: break one rule of Raft on purpose, to see the
                     shortest run that shows it (vote-twice, skip-up-to-date,
                     commit-old-term, commit-without-majority, no-truncate,
-                    keep-commit-on-restart, read-without-confirm)
+                    keep-commit-on-restart, read-without-confirm,
+                    direct-switch, count-learners, second-pending-change,
+                    apply-on-append)
   -from FILE        explore: start from the end of this schedule instead of
                     a fresh cluster
   -schedule FILE    explore: save the shortest failing run for 'run -f'

@@ -48,6 +48,8 @@ func (c *cli) explore(args []string) int {
 	fs.IntVar(&b.Depth, "depth", 9, "")
 	fs.IntVar(&b.Faults, "faults", 1, "")
 	fs.IntVar(&b.MaxStates, "max-states", 10_000_000, "")
+	fs.IntVar(&b.Members, "members", 0, "")
+	fs.IntVar(&b.Reconfigs, "reconfigs", 0, "")
 	bugName := fs.String("bug", "", "")
 	schedulePath := fs.String("schedule", "", "")
 	base := fs.String("base", "", "")

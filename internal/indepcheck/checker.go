@@ -68,6 +68,16 @@ type Checker struct {
 	// by operation id: the committed-log check and porcupine may both see
 	// one, and it counts once.
 	staleByDesign map[int]bool
+	// start is the voters the world started with; appliedMax the highest
+	// index each machine was seen applying; firstCommits the highest
+	// index seen committed on any machine; reconfigured whether the
+	// machines are not all voters (spares at the start, or a change of
+	// configuration applied), so that a majority of all machines means
+	// nothing (membership.go).
+	start        machines
+	appliedMax   []uint64
+	firstCommits uint64
+	reconfigured bool
 }
 
 // checkerTraceKeep is how many trace events a checked world keeps: the
@@ -82,7 +92,15 @@ func New(w *raftcore.World) *Checker {
 	n := w.Size()
 	c := &Checker{w: w, size: n, leaders: map[uint64]raftcore.NodeID{}, votes: map[voteKey]raftcore.NodeID{},
 		terms: make([]uint64, n+1), roles: make([]raftcore.Role, n+1), commits: make([]uint64, n+1), reported: map[string]bool{},
-		staleByDesign: map[int]bool{}}
+		staleByDesign: map[int]bool{}, appliedMax: make([]uint64, n+1)}
+	members := w.Config().Members
+	if members == 0 {
+		members = n
+	}
+	for id := 1; id <= members; id++ {
+		c.start |= 1 << id
+	}
+	c.reconfigured = members != n
 	if err := w.StreamTrace(checkerTraceKeep, c.take); err != nil {
 		panic("indepcheck: " + err.Error())
 	}
@@ -140,6 +158,7 @@ func (c *Checker) observe(e raftcore.TraceEvent) {
 		}
 		c.leaders[e.Term] = id
 		c.checkLeaderHasCommitted(id, e.Term)
+		c.checkElectedByQuorum(id, e.Term)
 	case raftcore.TraceVote:
 		k := voteKey{id, e.Term}
 		if prev, ok := c.votes[k]; ok && prev != e.Peer {
@@ -157,6 +176,9 @@ func (c *Checker) observe(e raftcore.TraceEvent) {
 		}
 		c.commits[id] = e.Index
 		c.checkLeaderCommit(id, e)
+		c.checkCommitQuorum(id, e)
+	case raftcore.TraceApply:
+		c.noteApplied(id, e.Index)
 	}
 }
 
@@ -221,7 +243,7 @@ func (c *Checker) Inspect() {
 				c.report(fmt.Sprint(i), "state-machine-safety", "machine %d committed %s (term %d) at index %d where %s (term %d) was committed before", id, e.Data, e.Term, i, k.Data, k.Term)
 			}
 		}
-		if commit > 0 {
+		if commit > 0 && !c.reconfigured {
 			c.checkOnMajority(id, logs, commit)
 		}
 		c.checkStore(id, logs[id][:min(n.Applied(), uint64(len(logs[id])))])

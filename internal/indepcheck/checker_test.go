@@ -15,6 +15,7 @@ var (
 	firstID = flag.Int64("first-seed", 1, "seed of the first random run")
 	// inspectEvery trades thoroughness for speed: the machines' states are
 	// compared every this many events (and before every action).
+	reconfRuns   = flag.Int("reconf-runs", 300, "random runs for TestReconfiguringRunsPassTheIndependentChecker")
 	inspectEvery = flag.Int("inspect-every", 16, "events between two inspections of the machines' states")
 )
 
@@ -62,6 +63,29 @@ func TestRandomRunsPassTheIndependentChecker(t *testing.T) {
 		n, *firstID, *firstID+int64(n)-1, settled, stale)
 }
 
+// TestReconfiguringRunsPassTheIndependentChecker: random runs that start
+// with spares and change the configuration break no rule as judged here,
+// each against the configuration in force on the machine that decided.
+// `make random-long` runs many more of the plain ones.
+func TestReconfiguringRunsPassTheIndependentChecker(t *testing.T) {
+	n := *reconfRuns
+	if testing.Short() {
+		n = 45
+	}
+	for seed := int64(1); seed <= int64(n); seed++ {
+		o := runOptions(seed)
+		o.Reconfigure = true
+		r, err := CheckRandomRun(seed, o, *inspectEvery)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Violations) > 0 {
+			failWith(t, seed, r, "a rule broke")
+		}
+	}
+	t.Logf("%d reconfiguring runs, 1 to 9 machines: no violations", n)
+}
+
 // TestRandomRunsThatOnceFailed replays the random runs in which `make
 // random-long` found the checkers wrong: seed 37939, where a swap found a
 // key absent after a delete whose client never heard back, and seed
@@ -85,14 +109,20 @@ func TestRandomRunsThatOnceFailed(t *testing.T) {
 // number of random runs.
 func TestIndependentCheckerCatchesBrokenVariants(t *testing.T) {
 	for _, b := range raftcore.Bugs {
-		switch b.Bug {
-		case raftcore.BugDirectSwitch, raftcore.BugCountLearners, raftcore.BugSecondPendingChange, raftcore.BugApplyOnAppend:
-			// These break changing the configuration, which the random
-			// runs here never do, and this checker counts every machine a
-			// voter: it does not judge configurations yet. raftcore's own
-			// checker catches them in runs that change the configuration.
+		if b.Bug == raftcore.BugSecondPendingChange {
+			// Not caught here yet: in 3,000 random runs its machines two
+			// changes apart never broke a rule this checker judges
+			// (raftcore's own checker catches it).
 			continue
 		}
+		if b.Bug == raftcore.BugApplyOnAppend {
+			// Using the newest configuration in the log is the thesis's
+			// own rule for single-server changes (§4.1): it breaks no
+			// safety rule (docs/raftsim.md), only etcd's behaviour, which
+			// raftcore's conformance tests hold.
+			continue
+		}
+		reconf := b.Bug&(raftcore.BugDirectSwitch|raftcore.BugCountLearners|raftcore.BugSecondPendingChange) != 0
 		maxSeeds := int64(400)
 		if b.Bug == raftcore.BugReadWithoutConfirm {
 			// A stale read needs a deposed leader asked to read in the
@@ -103,7 +133,10 @@ func TestIndependentCheckerCatchesBrokenVariants(t *testing.T) {
 		}
 		t.Run(b.Name, func(t *testing.T) {
 			for seed := int64(1); seed <= maxSeeds; seed++ {
-				o := raftcore.RandomOptions{Nodes: 3 + int(seed%2)*2, Bugs: b.Bug, StopOnViolation: true}
+				o := raftcore.RandomOptions{Nodes: 3 + int(seed%2)*2, Bugs: b.Bug, StopOnViolation: true, Reconfigure: reconf}
+				if reconf {
+					o.Nodes = 0 // 2 to 9 machines, some of them spares
+				}
 				r, err := CheckRandomRun(seed, o, 4)
 				if err != nil {
 					t.Fatal(err)

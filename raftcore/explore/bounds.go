@@ -28,6 +28,14 @@ type Bounds struct {
 	// clear message instead of filling the memory. A search stopped this
 	// way did not exhaust the space, and Result says so.
 	MaxStates int `json:"max_states,omitempty"`
+	// Members is how many machines are voters at the start, machines
+	// 1..Members; the rest are spares, which a membership change can
+	// bring in (0: every machine is a voter). Only Explore, from a fresh
+	// world, uses it; ExploreFrom's start has its own.
+	Members int `json:"members,omitempty"`
+	// Reconfigs is how many membership actions (add, add-learner,
+	// promote, remove, joint, transfer-leader) a path may take.
+	Reconfigs int `json:"reconfigs,omitempty"`
 }
 
 // MaxDepth bounds Bounds.Depth; far beyond what can be searched anyway.
@@ -51,13 +59,24 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("faults: %d is out of range: use 0 to %d", b.Faults, MaxDepth)
 	case b.MaxStates < 0:
 		return fmt.Errorf("max-states: %d must not be negative", b.MaxStates)
+	case b.Members < 0 || b.Members > b.Nodes:
+		return fmt.Errorf("members: %d is out of range: use 1 to nodes (%d), or 0 for every machine", b.Members, b.Nodes)
+	case b.Reconfigs < 0 || b.Reconfigs > 100:
+		return fmt.Errorf("reconfigs: %d is out of range: use 0 to 100", b.Reconfigs)
 	}
 	return nil
 }
 
 // String is the bounds as the command line writes them.
 func (b Bounds) String() string {
-	return fmt.Sprintf("nodes=%d terms=%d writes=%d reads=%d depth=%d faults=%d", b.Nodes, b.Terms, b.Writes, b.Reads, b.Depth, b.Faults)
+	s := fmt.Sprintf("nodes=%d terms=%d writes=%d reads=%d depth=%d faults=%d", b.Nodes, b.Terms, b.Writes, b.Reads, b.Depth, b.Faults)
+	if b.Members != 0 {
+		s += fmt.Sprintf(" members=%d", b.Members)
+	}
+	if b.Reconfigs != 0 {
+		s += fmt.Sprintf(" reconfigs=%d", b.Reconfigs)
+	}
+	return s
 }
 
 // Config is the world every exploration starts from: raftcore's defaults

@@ -44,8 +44,11 @@ func (c *Counterexample) Steps() int { return len(c.Schedule.Actions) }
 // sixteen bytes each rather than a whole world each. The world of a state
 // is rebuilt when it is expanded (see path).
 type step struct {
-	// arg is the message a deliver, drop or repeat names; for any other
-	// action the machine, and for a read its mode's code above it.
+	// arg is, in its low 56 bits, the message a deliver, drop or repeat
+	// names; for any other action the machine, for a read its mode's code
+	// above it, and for a membership action the machine asked and the new
+	// voters of a joint change above it (memberArg). Its top byte counts
+	// the membership actions along the path, this step included.
 	arg    uint64
 	parent int32 // index in the level before
 	verb   uint8 // the action's verb, as its place in raftcore.Verbs
@@ -53,6 +56,12 @@ type step struct {
 	reads  uint8 // reads made along the path, this step included
 	faults uint8 // faults taken along the path, this step included
 }
+
+// reconfShift places the count of membership actions in step.arg.
+const reconfShift = 56
+
+// reconfigs is the number of membership actions along the step's path.
+func (s step) reconfigs() int { return int(s.arg >> reconfShift) }
 
 // stepArg packs what a step keeps of action a besides its verb.
 func stepArg(a raftcore.Action) uint64 {
@@ -62,22 +71,29 @@ func stepArg(a raftcore.Action) uint64 {
 	case raftcore.DoRead:
 		return uint64(a.Node) | uint64(readModeCode(a.Mode))<<8
 	}
+	if isMember(a.Do) {
+		return memberArg(a)
+	}
 	return uint64(a.Node)
 }
 
 // action is the raftcore action the step took.
 func (s step) action() raftcore.Action {
 	a := raftcore.Action{Do: raftcore.Verbs[s.verb]}
+	arg := s.arg &^ (0xff << reconfShift)
 	switch a.Do {
 	case raftcore.DoDeliver, raftcore.DoDrop, raftcore.DoRepeat:
-		a.ID = s.arg
+		a.ID = arg
 		return a
 	case raftcore.DoWrite:
 		a.Key, a.Value = writeKey, writeValue(int(s.writes))
 	case raftcore.DoRead:
-		a.Key, a.Mode = writeKey, readModes[s.arg>>8-1]
+		a.Key, a.Mode = writeKey, readModes[arg>>8-1]
 	}
-	a.Node = int(s.arg & 0xff)
+	if isMember(a.Do) {
+		return memberAction(a.Do, arg)
+	}
+	a.Node = int(arg & 0xff)
 	return a
 }
 
@@ -96,7 +112,9 @@ func Explore(b Bounds, bugs raftcore.Bug) (Result, error) {
 	if err := b.Validate(); err != nil {
 		return Result{}, err
 	}
-	start, err := raftcore.NewWorld(Config(b.Nodes, bugs))
+	cfg := Config(b.Nodes, bugs)
+	cfg.Members = b.Members
+	start, err := raftcore.NewWorld(cfg)
 	if err != nil {
 		return Result{}, err
 	}
@@ -116,6 +134,13 @@ func ExploreFrom(start *raftcore.World, b Bounds) (Result, error) {
 	}
 	if start.Size() != b.Nodes {
 		return Result{}, fmt.Errorf("nodes: %d given, but the start state has %d machines", b.Nodes, start.Size())
+	}
+	m := start.Config().Members
+	if m == 0 {
+		m = start.Size()
+	}
+	if b.Members != 0 && b.Members != m {
+		return Result{}, fmt.Errorf("members: %d given, but the start state began with %d voters", b.Members, m)
 	}
 	s := searcher{b: b, seen: newKeySet(), root: start.Clone()}
 	return s.run(), nil
@@ -174,7 +199,12 @@ func (s *searcher) expand(w *raftcore.World, st step, at int32, next []step) ([]
 			panic(fmt.Sprintf("explore: %s refused: %v", a, err))
 		}
 		s.res.Transitions++
-		child := step{parent: at, verb: uint8(slices.Index(raftcore.Verbs, a.Do)), arg: stepArg(a), writes: st.writes, reads: st.reads, faults: st.faults}
+		reconf := uint64(st.reconfigs())
+		if isMember(a.Do) {
+			reconf++
+		}
+		child := step{parent: at, verb: uint8(slices.Index(raftcore.Verbs, a.Do)), arg: stepArg(a) | reconf<<reconfShift,
+			writes: st.writes, reads: st.reads, faults: st.faults}
 		switch a.Do {
 		case raftcore.DoWrite:
 			child.writes++
@@ -188,6 +218,10 @@ func (s *searcher) expand(w *raftcore.World, st step, at int32, next []step) ([]
 		}
 		s.res.States++
 		if s.found(c, w.TraceCount()) {
+			return next, true
+		}
+		if v, bad := checkCommits(w, c); bad {
+			s.res.Counterexample = &Counterexample{Violations: []raftcore.Violation{v}, Schedule: c.Schedule()}
 			return next, true
 		}
 		if s.b.MaxStates > 0 && s.res.States >= s.b.MaxStates {
@@ -290,7 +324,7 @@ func isStaleRead(v raftcore.Violation) bool { return v.Rule == raftcore.RuleStal
 // product with an odd constant (a bijection) spreads the budgets over the
 // low bits that place a key in the key set.
 func stateKey(w *raftcore.World, st step, b Bounds) uint64 {
-	budgets := uint64(st.writes)<<40 | uint64(st.reads)<<48 | uint64(st.faults)<<56
+	budgets := uint64(st.reconfigs())<<32 | uint64(st.writes)<<40 | uint64(st.reads)<<48 | uint64(st.faults)<<56
 	return (w.StateKey() ^ clientKey(w, int(st.reads) < b.Reads) ^ budgets) * 0x9e3779b97f4a7c15
 }
 
@@ -339,6 +373,9 @@ func choices(w *raftcore.World, b Bounds, st step, out []raftcore.Action) []raft
 		}
 		if int(st.reads) < b.Reads {
 			out = readChoices(w, id, out)
+		}
+		if st.reconfigs() < b.Reconfigs {
+			out = memberChoices(w, id, out)
 		}
 		if faultsLeft {
 			out = append(out, raftcore.Action{Do: raftcore.DoCrash, Node: int(id)})
