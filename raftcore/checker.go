@@ -279,12 +279,21 @@ func (c *checker) onCommit(id NodeID) {
 	if !c.raft || n.commit == 0 {
 		return
 	}
+	if n.confIndex != 0 {
+		// The machine's configuration has changed, perhaps before any
+		// machine applied a change (a broken variant takes one when it
+		// appends it).
+		c.reconfigured = true
+	}
 	if !c.reconfigured {
 		c.checkMajority(id, n.commit, "committed")
 	} else if n.commit > uint64(len(c.committed)) {
 		// Once configurations change, an entry is judged when it is
-		// first committed, against the configuration in force on the
-		// machine that committed it (both halves when joint). A machine
+		// first committed, against the configuration the machine that
+		// committed it counted with (both halves when joint): as in
+		// etcd, a leader counts with the configuration it has applied,
+		// and a change it applies later in the same step (once the
+		// commit lets it apply one) does not undo the count. A machine
 		// that learns of the commit later may already be in a newer
 		// configuration, whose majority need not hold an entry the
 		// older one committed: etcd's changes keep any two majorities
@@ -332,25 +341,29 @@ func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 }
 
 // checkConfMajority reports when the entry at index, which machine id
-// commits first, is not held by a majority of each half of id's
-// configuration.
+// commits first, is not held by a majority of each half of the
+// configuration id counted with.
 func (c *checker) checkConfMajority(id NodeID, index uint64) {
 	n := c.w.nodes[id]
+	conf := n.conf
+	if n.countedTo == index {
+		conf = n.countedWith
+	}
 	want := n.log.chain(index)
 	holds := func(j quorum.ID) (holds, counted bool) {
 		return int(j) <= c.w.cfg.Nodes && c.w.nodes[j].log.chain(index) == want, true
 	}
-	if n.conf.voters.VoteResult(holds) == quorum.VoteWon {
+	if conf.voters.VoteResult(holds) == quorum.VoteWon {
 		return
 	}
-	have, voters := 0, n.conf.voters.IDs()
+	have, voters := 0, conf.voters.IDs()
 	for _, j := range voters {
 		if h, _ := holds(j); h {
 			have++
 		}
 	}
 	c.report(u(index)+"/"+u(want), Violation{Rule: RuleMajority, Nodes: []NodeID{id}, Index: index, Term: n.log.term(index),
-		Text: fmt.Sprintf("%s committed %s at index %d while only %d of the %d voters of %s had it", c.name(id), n.log.entry(index).Data, index, have, len(voters), n.conf)})
+		Text: fmt.Sprintf("%s committed %s at index %d while only %d of the %d voters of %s had it", c.name(id), n.log.entry(index).Data, index, have, len(voters), conf)})
 }
 
 func (c *checker) onApply(id NodeID, e Entry, did applied) {

@@ -100,13 +100,25 @@ func deposedBefore(w *World, term uint64, us int64) bool {
 // TestCheckerCatchesBrokenVariants shows the checker is not vacuous: each
 // deliberately broken Raft is caught in some randomized run.
 func TestCheckerCatchesBrokenVariants(t *testing.T) {
-	const maxSeeds = 1000
 	for _, b := range Bugs {
 		b := b
+		if b.Bug == BugApplyOnAppend {
+			continue // breaks no safety rule: TestApplyOnAppendBreaksNoSafetyRule
+		}
+		if b.Bug == BugSecondPendingChange {
+			// Not caught as a safety bug: in 6,000 random runs that
+			// change the configuration, no rule broke that correct
+			// Raft does not break in the same run (seed 2478 breaks
+			// leader completeness either way, see
+			// TestStaleCandidateWinsWithRemovedVoters).
+			// TestSecondPendingChangeIsRefused holds the refusal itself.
+			continue
+		}
+		const maxSeeds = 1000
 		t.Run(b.Name, func(t *testing.T) {
 			// The bugs of changing the configuration show only in runs
 			// that change it.
-			reconf := b.Bug&(BugDirectSwitch|BugCountLearners|BugSecondPendingChange|BugApplyOnAppend) != 0
+			reconf := b.Bug&(BugDirectSwitch|BugCountLearners) != 0
 			for seed := int64(1); seed <= maxSeeds; seed++ {
 				w := RandomRun(seed, RandomOptions{Bugs: b.Bug, StopOnViolation: true, Reconfigure: reconf})
 				// A stale lease read happens without any bug, so it does
@@ -120,5 +132,32 @@ func TestCheckerCatchesBrokenVariants(t *testing.T) {
 			}
 			t.Fatalf("%s was not caught in %d random runs", b.Name, maxSeeds)
 		})
+	}
+}
+
+// TestApplyOnAppendBreaksNoSafetyRule: a change that takes effect when it
+// is appended is the thesis's rule for single-server changes (§4.1), safe
+// though not etcd's behaviour (the conformance tests catch that). The
+// checker must not call it unsafe: a leader that commits under its old
+// configuration and then takes a change in the same step is judged
+// against the configuration it counted with.
+func TestApplyOnAppendBreaksNoSafetyRule(t *testing.T) {
+	runs := int64(400)
+	if testing.Short() {
+		runs = 40
+	}
+	changed := 0
+	for seed := int64(1); seed <= runs; seed++ {
+		w := RandomRun(seed, RandomOptions{Bugs: BugApplyOnAppend, Reconfigure: true})
+		if unexpectedViolations(w) {
+			v := w.Violations()[0]
+			t.Fatalf("seed %d: %s: %s%s", seed, v.Rule, v.Text, confTrace(w))
+		}
+		if changedConfiguration(w) {
+			changed++
+		}
+	}
+	if changed < int(runs)/2 {
+		t.Fatalf("only %d of %d runs changed the configuration anywhere", changed, runs)
 	}
 }

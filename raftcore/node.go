@@ -157,10 +157,17 @@ type Node struct {
 	confIndex uint64
 
 	// Volatile state.
-	role              Role
-	lead              NodeID
-	commit            uint64
-	applied           uint64
+	role    Role
+	lead    NodeID
+	commit  uint64
+	applied uint64
+	// countedWith is the configuration this machine counted copies with
+	// when, as leader, it last moved its commit index, and countedTo the
+	// index it moved it to. Nothing in Raft reads them: the checker
+	// judges a commit against the configuration that decided it, which a
+	// change applied later in the same step does not undo.
+	countedWith       confState
+	countedTo         uint64
 	electionElapsed   int
 	heartbeatElapsed  int
 	randomizedTimeout int

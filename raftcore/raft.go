@@ -567,6 +567,7 @@ func (n *Node) advanceCommitIndex() bool {
 		return false
 	}
 	n.commit = mci
+	n.countedWith, n.countedTo = n.conf, mci
 	return true
 }
 

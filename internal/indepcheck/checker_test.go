@@ -112,7 +112,8 @@ func TestIndependentCheckerCatchesBrokenVariants(t *testing.T) {
 		if b.Bug == raftcore.BugSecondPendingChange {
 			// Not caught here yet: in 3,000 random runs its machines two
 			// changes apart never broke a rule this checker judges
-			// (raftcore's own checker catches it).
+			// (nor does raftcore's own checker: TestSecondPendingChange-
+			// IsRefused holds the refusal).
 			continue
 		}
 		if b.Bug == raftcore.BugApplyOnAppend {
