@@ -347,7 +347,7 @@ func (c *checker) checkConfMajority(id NodeID, index uint64) {
 	n := c.w.nodes[id]
 	conf := n.conf
 	if n.countedTo == index {
-		conf = n.countedWith
+		conf = newConfState(n.countedIn, n.countedOut, n.countedLearners, false)
 	}
 	want := n.log.chain(index)
 	holds := func(j quorum.ID) (holds, counted bool) {

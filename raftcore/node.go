@@ -157,17 +157,10 @@ type Node struct {
 	confIndex uint64
 
 	// Volatile state.
-	role    Role
-	lead    NodeID
-	commit  uint64
-	applied uint64
-	// countedWith is the configuration this machine counted copies with
-	// when, as leader, it last moved its commit index, and countedTo the
-	// index it moved it to. Nothing in Raft reads them: the checker
-	// judges a commit against the configuration that decided it, which a
-	// change applied later in the same step does not undo.
-	countedWith       confState
-	countedTo         uint64
+	role              Role
+	lead              NodeID
+	commit            uint64
+	applied           uint64
 	electionElapsed   int
 	heartbeatElapsed  int
 	randomizedTimeout int
@@ -188,6 +181,15 @@ type Node struct {
 	// confNotes are what the machine did with changes of configuration
 	// since the world last looked, for the trace.
 	confNotes []confNote
+	// countedIn, countedOut and countedLearners are the configuration
+	// this machine counted copies with when, as leader, it last moved its
+	// commit index, and countedTo the index it moved it to. Nothing in
+	// Raft reads them: the checker judges a commit against the
+	// configuration that decided it, which a change applied later in the
+	// same step does not undo. (Sets, not a confState: every machine of
+	// every world an explorer clones carries them.)
+	countedIn, countedOut, countedLearners nodeSet
+	countedTo                              uint64
 }
 
 func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {

@@ -567,7 +567,7 @@ func (n *Node) advanceCommitIndex() bool {
 		return false
 	}
 	n.commit = mci
-	n.countedWith, n.countedTo = n.conf, mci
+	n.countedIn, n.countedOut, n.countedLearners, n.countedTo = n.conf.incoming, n.conf.outgoing, n.conf.learners, mci
 	return true
 }
 

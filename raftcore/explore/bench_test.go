@@ -45,3 +45,31 @@ func BenchmarkExploreReads(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExploreMembers searches around a just-elected leader of three
+// voters with a spare machine (TestExhaustsAReconfigurationSpace's start
+// and bounds), without membership actions and with one, so that the cost
+// of the reconfiguration choices and of judging commits against the
+// configuration in force shows against the same start in the same run.
+func BenchmarkExploreMembers(b *testing.B) {
+	for _, reconfigs := range []int{0, 1} {
+		b.Run("reconfigs="+strconv.Itoa(reconfigs), func(b *testing.B) {
+			cfg := Config(4, 0)
+			cfg.Members = 3
+			start := electedIn(b, cfg, false)
+			bounds := reconfBounds
+			bounds.Reconfigs = reconfigs
+			states := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := ExploreFrom(start, bounds)
+				if err != nil || !res.Exhausted || res.Counterexample != nil {
+					b.Fatalf("search did not exhaust its space cleanly: %v %+v", err, res.Counterexample)
+				}
+				states = res.States
+			}
+			b.ReportMetric(float64(states), "states")
+			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+		})
+	}
+}
