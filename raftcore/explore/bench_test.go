@@ -3,6 +3,8 @@ package explore
 import (
 	"strconv"
 	"testing"
+
+	"raftlab/raftcore"
 )
 
 // BenchmarkExplore searches a fixed space from a fresh three-machine world
@@ -31,17 +33,7 @@ func BenchmarkExploreReads(b *testing.B) {
 		b.Run("reads="+strconv.Itoa(reads), func(b *testing.B) {
 			start := bugCase{from: leaderDeposed}.start(b)
 			bounds := Bounds{Nodes: 3, Terms: 2, Writes: 1, Reads: reads, Depth: 5}
-			states := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := ExploreFrom(start, bounds)
-				if err != nil || !res.Exhausted || res.Counterexample != nil {
-					b.Fatalf("search did not exhaust its space cleanly: %v %+v", err, res.Counterexample)
-				}
-				states = res.States
-			}
-			b.ReportMetric(float64(states), "states")
-			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+			benchSearch(b, start, bounds)
 		})
 	}
 }
@@ -59,17 +51,23 @@ func BenchmarkExploreMembers(b *testing.B) {
 			start := electedIn(b, cfg, false)
 			bounds := reconfBounds
 			bounds.Reconfigs = reconfigs
-			states := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := ExploreFrom(start, bounds)
-				if err != nil || !res.Exhausted || res.Counterexample != nil {
-					b.Fatalf("search did not exhaust its space cleanly: %v %+v", err, res.Counterexample)
-				}
-				states = res.States
-			}
-			b.ReportMetric(float64(states), "states")
-			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+			benchSearch(b, start, bounds)
 		})
 	}
+}
+
+// benchSearch searches bounds from start b.N times and reports the size of
+// the space and distinct states per second.
+func benchSearch(b *testing.B, start *raftcore.World, bounds Bounds) {
+	states := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := ExploreFrom(start, bounds)
+		if err != nil || !res.Exhausted || res.Counterexample != nil {
+			b.Fatalf("search did not exhaust its space cleanly: %v %+v", err, res.Counterexample)
+		}
+		states = res.States
+	}
+	b.ReportMetric(float64(states), "states")
+	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
 }
