@@ -156,6 +156,26 @@ func newBrowserWith(t testing.TB, width, height int, extra ...chromedp.ExecAlloc
 	return b
 }
 
+// lend hands the browser to t, a subtest of the test that started it, until t
+// ends: its failures, waits and screenshots are then t's, and the page's console
+// is logged if t fails. Subtests that share one browser this way run one after
+// another, each navigating to its own page first; starting Chromium costs more
+// than loading a page in it.
+func (b *browser) lend(t *testing.T) {
+	t.Helper()
+	owner := b.t
+	seen := len(b.consoleLog())
+	b.t = t
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, l := range b.consoleLog()[seen:] {
+				t.Log(l)
+			}
+		}
+		b.t = owner
+	})
+}
+
 // do runs actions with a time limit and fails the test on error.
 func (b *browser) do(limit time.Duration, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
