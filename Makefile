@@ -20,7 +20,7 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book bench-framerate explore mutants random-long font clean
+.PHONY: help deps run wasm posters release desktop test check check-serial lane-browser lane-native fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book bench-framerate explore mutants random-long font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -30,7 +30,8 @@ help:
 	@echo "make release      make wasm, then web/raftlab.wasm.gz and .br for hosting (brotli -q 11: about a minute)"
 	@echo "make desktop      build bin/raftlab-desktop and run it"
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
-	@echo "make check        the steps of make test, without its package check up front and its shared Xvfb"
+	@echo "make check        the steps of make test, without its package check up front and its shared Xvfb;"
+	@echo "                  the browser tests run alongside the others (check-serial: one after another)"
 	@echo "make unit         go test ./... (natively: no browser, display or Node)"
 	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
@@ -110,14 +111,28 @@ test:
 	@scripts/deps.sh all
 	@scripts/with-xvfb.sh $(MAKE) check
 
-check: fmt-check vet unit wasm-unit e2e-browser e2e-desktop
+# After gofmt, two lanes run at once: the browser lane (e2e-browser), which spends
+# most of its time waiting on Chromium, and the native lane (vet, unit, wasm-unit,
+# e2e-desktop, one after another), niced so that the browser's renderer gets the CPU
+# when it asks for it. They share no port (every test server takes a free one) and
+# no display (Chromium runs headless; only the desktop tests use the X display).
+# Each lane's output is printed whole when that lane ends. `make check-serial` runs
+# the same steps one after another.
+check: fmt-check
+	@echo "make check: the browser lane and the native lane (vet, unit, wasm-unit, e2e-desktop) run at once; each prints its output when it ends"
+	@$(MAKE) -j2 --output-sync=recurse lane-browser lane-native
 
-fmt-check:
-	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path './bin/*' -not -path './artifacts/*'); \
-	if [ -z "$$files" ]; then exit 0; fi; \
-	out=$$($(GOFMT) -l $$files); \
-	if [ -n "$$out" ]; then echo "gofmt -l lists files that need formatting (run gofmt -w):"; echo "$$out"; exit 1; fi; \
-	echo "gofmt: ok"
+check-serial: fmt-check vet unit wasm-unit e2e-browser e2e-desktop
+
+lane-browser:
+	@start=$$(date +%s); status=0; $(MAKE) e2e-browser || status=$$?; \
+	echo "== browser lane: $$( [ $$status = 0 ] && echo ok || echo FAILED ) in $$(( $$(date +%s) - start )) s"; exit $$status
+
+# One goal per make, so that the lane's steps run one after another under the jobserver.
+lane-native:
+	@start=$$(date +%s); status=0; \
+	for step in vet unit wasm-unit e2e-desktop; do nice -n 10 $(MAKE) $$step || { status=$$?; break; }; done; \
+	echo "== native lane (vet, unit, wasm-unit, e2e-desktop): $$( [ $$status = 0 ] && echo ok || echo FAILED ) in $$(( $$(date +%s) - start )) s"; exit $$status
 
 vet:
 	$(GO) vet ./...
