@@ -134,6 +134,13 @@ lane-native:
 	for step in vet unit wasm-unit e2e-desktop; do nice -n 10 $(MAKE) $$step || { status=$$?; break; }; done; \
 	echo "== native lane (vet, unit, wasm-unit, e2e-desktop): $$( [ $$status = 0 ] && echo ok || echo FAILED ) in $$(( $$(date +%s) - start )) s"; exit $$status
 
+fmt-check:
+	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path './bin/*' -not -path './artifacts/*'); \
+	if [ -z "$$files" ]; then exit 0; fi; \
+	out=$$($(GOFMT) -l $$files); \
+	if [ -n "$$out" ]; then echo "gofmt -l lists files that need formatting (run gofmt -w):"; echo "$$out"; exit 1; fi; \
+	echo "gofmt: ok"
+
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags browser,desktop,figureshots ./e2e/... $(DRAW_TEST_PKGS)
