@@ -10,7 +10,9 @@ ADDR   ?= 127.0.0.1:8080
 GOROOT  = $(shell $(GO) env GOROOT)
 GOFMT   = $(GOROOT)/bin/gofmt
 
-# Packages that must also pass their tests compiled to WebAssembly (run in Node).
+# Packages that must also pass their tests compiled to WebAssembly (run in Node): those
+# of these patterns that the browser build ($(WASM_PKG)) compiles in. The others (such as
+# raftcore/explore and the poster drawing) never run in a browser; `make unit` tests them.
 WASM_TEST_PATTERNS := ./raftcore/... ./scenarios/... ./viz/...
 
 # The browser app; WASM_PKG can point elsewhere for a one-off build.
@@ -20,7 +22,7 @@ DRAW_TEST_PKGS := ./viz/draw/...
 # The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
 DESKTOP_PKG    ?= ./cmd/desktop
 
-.PHONY: help deps run wasm posters release desktop test check fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book bench-framerate explore mutants random-long font clean
+.PHONY: help deps run wasm posters release desktop test check check-serial lane-browser lane-native fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book bench-framerate explore mutants random-long font clean
 
 help:
 	@echo "make deps         install missing Debian packages (chromium, xvfb, brotli, X11 headers, ...)"
@@ -30,7 +32,8 @@ help:
 	@echo "make release      make wasm, then web/raftlab.wasm.gz and .br for hosting (brotli -q 11: about a minute)"
 	@echo "make desktop      build bin/raftlab-desktop and run it"
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
-	@echo "make check        the steps of make test, without its package check up front and its shared Xvfb"
+	@echo "make check        the steps of make test, without its package check up front and its shared Xvfb;"
+	@echo "                  the browser tests run alongside the others (check-serial: one after another)"
 	@echo "make unit         go test ./... (natively: no browser, display or Node)"
 	@echo "make vet          go vet ./..., and with the browser and desktop tags over e2e/ and viz/draw/"
 	@echo "make bench        run the benchmarks"
@@ -110,7 +113,28 @@ test:
 	@scripts/deps.sh all
 	@scripts/with-xvfb.sh $(MAKE) check
 
-check: fmt-check vet unit wasm-unit e2e-browser e2e-desktop
+# After gofmt, two lanes run at once: the browser lane (e2e-browser), which spends
+# most of its time waiting on Chromium, and the native lane (vet, unit, wasm-unit,
+# e2e-desktop, one after another), niced so that the browser's renderer gets the CPU
+# when it asks for it. They share no port (every test server takes a free one) and
+# no display (Chromium runs headless; only the desktop tests use the X display).
+# Each lane's output is printed whole when that lane ends. `make check-serial` runs
+# the same steps one after another.
+check: fmt-check
+	@echo "make check: the browser lane and the native lane (vet, unit, wasm-unit, e2e-desktop) run at once; each prints its output when it ends"
+	@$(MAKE) -j2 --output-sync=recurse lane-browser lane-native
+
+check-serial: fmt-check vet unit wasm-unit e2e-browser e2e-desktop
+
+lane-browser:
+	@start=$$(date +%s); status=0; $(MAKE) e2e-browser || status=$$?; \
+	echo "== browser lane: $$( [ $$status = 0 ] && echo ok || echo FAILED ) in $$(( $$(date +%s) - start )) s"; exit $$status
+
+# One goal per make, so that the lane's steps run one after another under the jobserver.
+lane-native:
+	@start=$$(date +%s); status=0; \
+	for step in vet unit wasm-unit e2e-desktop; do nice -n 10 $(MAKE) $$step || { status=$$?; break; }; done; \
+	echo "== native lane (vet, unit, wasm-unit, e2e-desktop): $$( [ $$status = 0 ] && echo ok || echo FAILED ) in $$(( $$(date +%s) - start )) s"; exit $$status
 
 fmt-check:
 	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path './bin/*' -not -path './artifacts/*'); \
@@ -127,7 +151,14 @@ unit:
 	$(GO) test ./...
 
 wasm-unit:
-	GO=$(GO) scripts/go-test-wasm.sh $(WASM_TEST_PATTERNS)
+	@in_app=$$(GOOS=js GOARCH=wasm $(GO) list -deps $(WASM_PKG)); \
+	all=$$(GOOS=js GOARCH=wasm $(GO) list $(WASM_TEST_PATTERNS)); \
+	pkgs=$$(grep -xF -f <(echo "$$in_app") <<<"$$all" || true); \
+	left=$$(grep -vxF -f <(echo "$$in_app") <<<"$$all" || true); \
+	[ -n "$$pkgs" ] || { echo "wasm-unit: no package of $(WASM_TEST_PATTERNS) is in $(WASM_PKG)" >&2; exit 1; }; \
+	[ -z "$$left" ] || echo "wasm-unit: not in the browser build, so tested natively only:" $$left; \
+	echo "GO=$(GO) scripts/go-test-wasm.sh" $$pkgs; \
+	GO=$(GO) scripts/go-test-wasm.sh $$pkgs
 
 e2e-browser:
 	@scripts/deps.sh browser

@@ -311,10 +311,13 @@ type site struct {
 
 var appSiteOnce, floorSiteOnce site
 
-// TestMain removes the directories the benchmarks built once all tests and benchmarks
-// are done with them.
+// TestMain stops the Chromium the tests share and removes the directories the
+// benchmarks built once all tests and benchmarks are done with them.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	sharedChromium.mu.Lock()
+	sharedChromium.close()
+	sharedChromium.mu.Unlock()
 	for _, st := range []*site{&appSiteOnce, &floorSiteOnce} {
 		if st.dir != "" {
 			os.RemoveAll(st.dir)

@@ -84,18 +84,40 @@ type browser struct {
 	close func()
 }
 
-// newBrowser starts headless Chromium with a width×height viewport. The browser, its
-// fresh profile directory and its tab go away when the test ends; the console output of
-// the page is logged if the test failed.
+// newBrowser opens a tab with a width×height viewport. A test gets it in the
+// Chromium that the package's tests share, in a browser context of its own (its
+// own storage and cache, as in a fresh profile), closed when the test ends; a
+// benchmark gets a Chromium of its own, as newBrowserWith starts. The console
+// output of the page is logged if the test failed.
 func newBrowser(t testing.TB, width, height int) *browser {
 	t.Helper()
-	return newBrowserWith(t, width, height)
+	if _, ok := t.(*testing.T); !ok {
+		return newBrowserWith(t, width, height)
+	}
+	parent := sharedChromium.tabParent(t)
+	ctx, cancelTab := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	return startTab(t, ctx, cancelTab, width, height)
 }
 
-// newBrowserWith is newBrowser with more command-line flags for Chromium, added after
-// the usual ones (a later flag of the same name wins), such as
-// chromedp.Flag("disable-gpu", true) for a measurement without the GPU process.
+// newBrowserWith starts a Chromium of its own with a width×height viewport and
+// more command-line flags, added after the usual ones (a later flag of the same
+// name wins), such as chromedp.Flag("disable-gpu", true) for a measurement
+// without the GPU process. A test that measures the browser's processes uses it
+// with no flags, so that no other test's tab counts. The browser, its fresh
+// profile directory and its tab go away when the test ends.
 func newBrowserWith(t testing.TB, width, height int, extra ...chromedp.ExecAllocatorOption) *browser {
+	t.Helper()
+	profile := t.TempDir() // registered first, so removed after the browser has exited
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromiumOptions(t, profile, width, height, extra...)...)
+	ctx, cancelTab := chromedp.NewContext(allocCtx)
+	return startTab(t, ctx, func() {
+		cancelTab()
+		cancelAlloc() // waits for the browser process to exit
+	}, width, height)
+}
+
+// chromiumOptions are the flags every Chromium of the tests runs with, then extra.
+func chromiumOptions(t testing.TB, profile string, width, height int, extra ...chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
 	t.Helper()
 	execPath := os.Getenv(envChromium)
 	if execPath == "" {
@@ -104,8 +126,6 @@ func newBrowserWith(t testing.TB, width, height int, extra ...chromedp.ExecAlloc
 	if _, err := os.Stat(execPath); err != nil {
 		requireOrSkip(t, fmt.Sprintf("Chromium not found at %s (Debian package chromium; `make deps` installs it)", execPath))
 	}
-	profile := t.TempDir() // registered first, so removed after the browser has exited
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(execPath),
 		chromedp.NoSandbox,
@@ -119,14 +139,15 @@ func newBrowserWith(t testing.TB, width, height int, extra ...chromedp.ExecAlloc
 		chromedp.Flag("no-first-run", true),
 		chromedp.WindowSize(width, height),
 	)
-	opts = append(opts, extra...)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(allocCtx)
+	return append(opts, extra...)
+}
+
+// startTab makes the browser of the tab ctx, which closeTab closes, records its
+// console and sets its viewport.
+func startTab(t testing.TB, ctx context.Context, closeTab func(), width, height int) *browser {
+	t.Helper()
 	b := &browser{t: t, ctx: ctx}
-	b.close = sync.OnceFunc(func() {
-		cancelTab()
-		cancelAlloc() // waits for the browser process to exit
-	})
+	b.close = sync.OnceFunc(closeTab)
 	t.Cleanup(b.close)
 
 	// Console returns once the browser runs and the tab exists.
@@ -154,6 +175,78 @@ func newBrowserWith(t testing.TB, width, height int, extra ...chromedp.ExecAlloc
 	})
 	b.do(waitTimeout, chromedp.EmulateViewport(int64(width), int64(height)))
 	return b
+}
+
+// sharedChromium is the Chromium the package's tests open their tabs in:
+// started by the first test that asks for one, again if it has died, and
+// stopped by TestMain.
+var sharedChromium chromium
+
+type chromium struct {
+	mu      sync.Mutex
+	profile string
+	ctx     context.Context // its first tab, which holds the browser
+	stop    func()
+}
+
+// sharedWidth and sharedHeight are the shared Chromium's window; every tab sets its own viewport.
+const sharedWidth, sharedHeight = 1280, 800
+
+// tabParent returns a context that new tabs of the shared Chromium derive from,
+// starting the browser if it does not run.
+func (c *chromium) tabParent(t testing.TB) context.Context {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctx != nil && c.ctx.Err() == nil {
+		return c.ctx
+	}
+	c.close()
+	profile, err := os.MkdirTemp("", "raftlab-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromiumOptions(t, profile, sharedWidth, sharedHeight)...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	c.profile, c.ctx = profile, ctx
+	c.stop = func() {
+		cancel()
+		cancelAlloc() // waits for the browser process to exit
+		os.RemoveAll(profile)
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		c.close()
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return ctx
+}
+
+// close stops the shared Chromium, if it runs.
+func (c *chromium) close() {
+	if c.stop != nil {
+		c.stop()
+	}
+	c.ctx, c.stop = nil, nil
+}
+
+// lend hands the browser to t, a subtest of the test that started it, until t
+// ends: its failures, waits and screenshots are then t's, and the page's console
+// is logged if t fails. Subtests that share one browser this way run one after
+// another, each navigating to its own page first; starting Chromium costs more
+// than loading a page in it.
+func (b *browser) lend(t *testing.T) {
+	t.Helper()
+	owner := b.t
+	seen := len(b.consoleLog())
+	b.t = t
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, l := range b.consoleLog()[seen:] {
+				t.Log(l)
+			}
+		}
+		b.t = owner
+	})
 }
 
 // do runs actions with a time limit and fails the test on error.

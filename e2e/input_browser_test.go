@@ -235,8 +235,14 @@ func TestSlowFramesLoseNoClick(t *testing.T) {
 	requireNotBlank(t, b.screenshot("after-quick-clicks"))
 
 	// A scenario's Play it for me plays it, once (a second click would stop it).
+	// The page loads at full speed (a 120x throttled renderer takes most of a
+	// minute to compile the app, and loading is not what is tested); the click
+	// comes at the same slow frame rate as the others.
+	throttle(b, 1)
 	b.navigate(strings.Replace(url, "nodes=5&seed=1&speed=1", "scenario=majority", 1))
 	b.waitReady()
+	throttle(b, rate)
+	time.Sleep(time.Second) // let a frame begun before the change end
 	settled(b)
 	c.control("scenario.autoplay")
 	once(t, b, "Play it for me to play the scenario", func(s app.Snapshot) bool { return s.Scenario != nil && s.Scenario.Autoplay })

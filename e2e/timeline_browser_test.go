@@ -81,6 +81,8 @@ func watchPage(b *browser) *pageEvents {
 	defer cancel()
 	if _, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: ev.dir, EventsEnabled: new(true),
+		// The tab's own browser context, in the Chromium the tests share.
+		BrowserContextID: chromedp.FromContext(b.ctx).BrowserContextID,
 	}); err != nil {
 		b.t.Fatalf("Browser.setDownloadBehavior: %v", err)
 	}

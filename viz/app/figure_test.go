@@ -98,7 +98,9 @@ func checkFigureFrame(t *testing.T, a *App, what string) {
 
 // TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes plays every
 // figure, with every knob setting, step by step at the two sizes a book
-// page gives it, and checks each frame it rests on.
+// page gives it, and checks each frame it rests on, and that the app then
+// lets its host stop drawing (the browser's TestFigureRestsBetweenSteps
+// checks that the page then runs no frame).
 func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 	for _, s := range everyFigure(t) {
 		for _, size := range figureSizes {
@@ -110,15 +112,29 @@ func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 				var c hostClock
 				c.run(a, time.Second)
 				require.True(t, a.Paused(), "the figure does not open still")
+				assert.Equal(t, FigureSpeed, a.Speed(), "a figure plays at 1x")
 				checkFigureFrame(t, a, "at the start")
+				requireIdle(t, a, &c, "at the start")
 				for k := 0; !a.scen().Tracker().Done() && k < 20; k++ {
 					playToRest(t, a, &c, 60*time.Second)
-					checkFigureFrame(t, a, fmt.Sprintf("resting at step %d", a.scen().Tracker().Step()+1))
+					what := fmt.Sprintf("resting at step %d", a.scen().Tracker().Step()+1)
+					checkFigureFrame(t, a, what)
+					requireIdle(t, a, &c, what)
 				}
 				assert.True(t, a.scen().Tracker().Done(), "the story did not end")
 			})
 		}
 	}
+}
+
+// requireIdle checks that the resting app, once its frame is drawn, lets
+// the host stop drawing: a host draws again only when a note in the banner
+// runs out or something changes.
+func requireIdle(t *testing.T, a *App, c *hostClock, what string) {
+	t.Helper()
+	a.Frame() // as the host draws
+	idle, _ := a.NextWake(c.now)
+	assert.True(t, idle, "%s: the figure keeps its host drawing", what)
 }
 
 // TestFigureRestsOnEveryStep plays every figure, with every knob setting,
