@@ -283,6 +283,11 @@ func (n *Node) Membership() Membership {
 		AutoLeave: c.autoLeave, Index: n.confIndex}
 }
 
+// ConfIndex is the log index of the configuration change the machine
+// applied last (0 for the starting configuration): Membership().Index
+// without building the sets.
+func (n *Node) ConfIndex() uint64 { return n.confIndex }
+
 // IsMember reports whether the machine's own configuration names it.
 func (n *Node) IsMember() bool { return n.conf.members().has(n.ID) }
 

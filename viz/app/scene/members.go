@@ -32,7 +32,7 @@ func ShownMembership(w *raftcore.World) (m raftcore.Membership, leader raftcore.
 		if w.Status(id) == raftcore.StatusUp && nd.Role() == raftcore.RoleLeader && (leader == raftcore.None || nd.Term() > term) {
 			leader, term = id, nd.Term()
 		}
-		if newest == raftcore.None || nd.Membership().Index > w.Node(newest).Membership().Index {
+		if newest == raftcore.None || nd.ConfIndex() > w.Node(newest).ConfIndex() {
 			newest = id
 		}
 	}
