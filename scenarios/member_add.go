@@ -29,13 +29,8 @@ var memberAdd = def{id: "member-add",
 	knobs: []Knob{{Name: "joins", Label: "etcd-4 joins as", Values: []string{"voter", "learner"}, Default: "voter"}},
 	build: func(k values) *Scenario {
 		learner := k.get("joins") == "learner"
-		cfg := config(raft, etcdNames(4))
-		cfg.Members = 3
-		var sc script
 		// etcd-4's machine is not ready: its process stalls before it is added.
-		sc.at(2000, act(raftcore.DoPause, 4))
-		sc.at(300, act(raftcore.DoTimeout, 1))
-		sc.at(1500, write(1, keyWeb, "replicas=1"))
+		cfg, sc := threeAndAStalledFourth()
 		if learner {
 			sc.at(addAtMs, member(raftcore.DoAddLearner, 4))
 		} else {
@@ -62,10 +57,7 @@ var memberAdd = def{id: "member-add",
 			UI: UI{Focus: PanelClient, OpenMs: 1000, Panels: []Panel{PanelClient, PanelLogs, PanelRoles}, Key: keyWeb, Highlight: []id{4}},
 		}
 		s.Steps = []Step{{Text: "etcd-1, etcd-2 and etcd-3 are the voters: a write needs 2 of 3. etcd-4 is not in the cluster yet.",
-			Claims: claims(machines(4), that("the voters are etcd-1 to etcd-3 and etcd-4 is no member", func(v *View) bool {
-				m := conf(v.W, 1)
-				return len(m.Voters) == 3 && !isVoterIn(m, 4) && !contains(m.Learners, 4)
-			}))}}
+			Claims: claims(machines(4), that("the voters are etcd-1 to etcd-3 and etcd-4 is no member", fourthIsNoMember))}}
 		if learner {
 			s.Steps = append(s.Steps, learnerSteps()...)
 		} else {

@@ -15,6 +15,27 @@ const chapterLab = "The lab's own figures"
 // member is an action on the configuration naming one machine.
 func member(do raftcore.Verb, n int) raftcore.Action { return raftcore.Action{Do: do, Node: n} }
 
+// threeAndAStalledFourth is the start member-add and replace-member grow
+// from: etcd-1 to etcd-3 are the voters, etcd-1 is elected at once and
+// takes a first write, and etcd-4 is a spare whose machine is not ready:
+// its process stalls at 2 s until the script resumes it.
+func threeAndAStalledFourth() (raftcore.Config, script) {
+	cfg := config(raft, etcdNames(4))
+	cfg.Members = 3
+	var sc script
+	sc.at(2000, act(raftcore.DoPause, 4))
+	sc.at(300, act(raftcore.DoTimeout, 1))
+	sc.at(1500, write(1, keyWeb, "replicas=1"))
+	return cfg, sc
+}
+
+// fourthIsNoMember reports whether the configuration that decides has
+// three voters and names etcd-4 neither voter nor learner.
+func fourthIsNoMember(v *View) bool {
+	m := conf(v.W, 1)
+	return len(m.Voters) == 3 && !isVoterIn(m, 4) && !contains(m.Learners, 4)
+}
+
 // conf is the configuration that decides now: the running leader's of the
 // highest term, or, with no leader, machine n's.
 func conf(w *raftcore.World, n id) raftcore.Membership {

@@ -30,13 +30,8 @@ var replaceMember = def{id: "replace-member",
 	knobs: []Knob{{Name: "order", Label: "Order", Values: []string{"remove first", "add first"}, Default: "remove first"}},
 	build: func(k values) *Scenario {
 		addFirst := k.get("order") == "add first"
-		cfg := config(raft, etcdNames(4))
-		cfg.Members = 3
-		var sc script
 		// etcd-4 is the replacement: its machine is stalled, not started yet.
-		sc.at(2000, act(raftcore.DoPause, 4))
-		sc.at(300, act(raftcore.DoTimeout, 1))
-		sc.at(1500, write(1, keyWeb, "replicas=1"))
+		cfg, sc := threeAndAStalledFourth()
 		sc.at(replaceCrashMs, act(raftcore.DoCrash, 3))
 		sc.at(3500, write(1, keyWeb, "replicas=2"))
 		if addFirst {
@@ -59,10 +54,7 @@ var replaceMember = def{id: "replace-member",
 		}
 		s.Steps = []Step{
 			{Text: "etcd-1, etcd-2 and etcd-3 are the voters. etcd-4 is a new machine, not in the cluster, to replace whichever fails.",
-				Claims: claims(machines(4), that("there are three voters and etcd-4 is no member", func(v *View) bool {
-					m := conf(v.W, 1)
-					return len(m.Voters) == 3 && !isVoterIn(m, 4) && !contains(m.Learners, 4)
-				}))},
+				Claims: claims(machines(4), that("there are three voters and etcd-4 is no member", fourthIsNoMember))},
 			{Text: "etcd-3 failed. etcd-1 and etcd-2 are 2 of 3, and writes go on.",
 				When: func(v *View) bool { _, ok := okWriteAfter(v.W, replaceCrashMs*1000); return ok },
 				Claims: claims(silentNow(node(3)), that("3 voters, and a write went through after the failure", func(v *View) bool {
