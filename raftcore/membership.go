@@ -37,7 +37,10 @@ func (s nodeSet) len() int                  { return bits.OnesCount16(uint16(s))
 
 // ids lists the machines in ascending order.
 func (s nodeSet) ids() []NodeID {
-	var out []NodeID
+	if s == 0 {
+		return nil
+	}
+	out := make([]NodeID, 0, s.len())
 	for id := NodeID(1); id <= MaxNodes; id++ {
 		if s.has(id) {
 			out = append(out, id)

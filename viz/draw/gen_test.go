@@ -238,7 +238,7 @@ func (g *frameGen) chrome(f *frame.Frame) {
 			Left: g.text(), Right: g.text(), Buttons: g.widgets(1)}
 		t.Track = viz.XYWH(20, t.Rect.Y+8, f.W-40, 8)
 		for range g.intn(5) {
-			t.Marks = append(t.Marks, frame.MarkView{X: g.between(20, f.W-20), Tone: g.tone(), Text: g.words(), Major: g.chance(0.4)})
+			t.Marks = append(t.Marks, frame.MarkView{X: g.between(20, f.W-20), Tone: g.tone(), Source: len(t.Marks), Major: g.chance(0.4)})
 		}
 		f.Timeline = t
 	}

@@ -309,7 +309,11 @@ type TimelineView struct {
 type MarkView struct {
 	X    float64
 	Tone Tone
-	Text string
+	// Source is which of the run's marks (the session's list) this one
+	// shows. Its words are written only where they are shown, in the
+	// tooltip of the mark under the pointer: a long run has hundreds of
+	// marks and a frame would otherwise write them all.
+	Source int
 	// Major marks (faults, elections, broken rules) are drawn taller.
 	Major bool
 }

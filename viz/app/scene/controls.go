@@ -221,24 +221,24 @@ func (b *Builder) timelineButtons(tl *frame.TimelineView, r viz.Rect, room float
 func (b *Builder) timelineMarks(tl *frame.TimelineView, span float64) {
 	lastX := -10.0
 	var lastKind timeline.MarkKind
-	for _, m := range b.Session.Marks() {
+	for k, m := range b.Session.Marks() {
 		x := tl.Track.X + float64(m.At.AtUs)/span*tl.Track.W
 		if x-lastX < 3 && len(tl.Marks) > 0 {
 			prev := &tl.Marks[len(tl.Marks)-1]
 			// Later kinds are the more important ones.
 			if m.Kind > lastKind {
-				*prev, lastKind = b.markView(prev.X, m), m.Kind
+				*prev, lastKind = markView(prev.X, k, m), m.Kind
 			}
 			continue
 		}
-		tl.Marks = append(tl.Marks, b.markView(x, m))
+		tl.Marks = append(tl.Marks, markView(x, k, m))
 		lastX, lastKind = x, m.Kind
 	}
 }
 
-// markView is mark m drawn at x.
-func (b *Builder) markView(x float64, m timeline.Mark) frame.MarkView {
-	return frame.MarkView{X: x, Tone: markTone(m.Kind), Text: b.Voice().MarkText(m), Major: m.Kind >= timeline.MarkFault}
+// markView is mark m, the run's k-th, drawn at x.
+func markView(x float64, k int, m timeline.Mark) frame.MarkView {
+	return frame.MarkView{X: x, Tone: markTone(m.Kind), Source: k, Major: m.Kind >= timeline.MarkFault}
 }
 
 func markTone(k timeline.MarkKind) frame.Tone {

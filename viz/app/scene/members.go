@@ -222,8 +222,8 @@ func (b *Builder) buildTray() {
 	b.frame.Zones = append(b.frame.Zones, zv)
 }
 
-// votersOf is how many votes machine nd needs to win: a majority of the
-// voters of its own configuration (of the new voters while joint).
+// votersNeeded is how many votes machine nd needs to win: a majority of
+// the voters of its own configuration (of the new voters while joint).
 func votersNeeded(nd *raftcore.Node) int {
 	return len(nd.Membership().Voters)/2 + 1
 }

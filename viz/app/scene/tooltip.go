@@ -37,8 +37,11 @@ func (b *Builder) buildTooltip() *frame.TooltipView {
 			}
 		}
 	case "mark":
-		m := b.frame.Timeline.Marks[t.A]
-		lines = append(lines, m.Text)
+		if marks := b.Session.Marks(); t.A < len(b.frame.Timeline.Marks) {
+			if k := b.frame.Timeline.Marks[t.A].Source; k < len(marks) {
+				lines = append(lines, b.Voice().MarkText(marks[k]))
+			}
+		}
 	case "entry":
 		nd := w.Node(nodeID(t.A))
 		if t.ID < 1 || t.ID > nd.LastIndex() {

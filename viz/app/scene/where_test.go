@@ -160,3 +160,23 @@ func TestHoverWithAMenuOpenIsAboutTheMenu(t *testing.T) {
 	corner := viz.Point{X: f.Menu.Rect.Right() - 2, Y: f.Menu.Rect.Bottom() - 2}
 	assert.Equal(t, view.HoverTarget{Kind: "menu"}, HoverAt(f, lay, corner, Dots(f, nil)))
 }
+
+// A timeline mark's words are written only for the mark under the pointer,
+// and they are the words of the run's mark that it stands for.
+func TestHoveredMarkSaysItsOwnWords(t *testing.T) {
+	l := busyLab(t, 1280, 800)
+	f := l.build()
+	marks := l.Session.Marks()
+	require.GreaterOrEqual(t, len(f.Timeline.Marks), 2)
+	for k, mk := range f.Timeline.Marks {
+		l.View.SetHover(viz.Point{X: mk.X, Y: f.Timeline.Track.Center().Y}, true)
+		hovered := l.build()
+		require.NotNil(t, hovered.Tooltip, "mark %d", k)
+		require.Less(t, mk.Source, len(marks))
+		var said []string
+		for _, line := range hovered.Tooltip.Lines {
+			said = append(said, line.Text)
+		}
+		assert.Contains(t, said, l.Voice().MarkText(marks[mk.Source]), "mark %d", k)
+	}
+}

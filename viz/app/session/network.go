@@ -10,25 +10,31 @@ import "raftlab/raftcore"
 func (s *Session) Sides() [][]int {
 	w := s.World()
 	n := w.Size()
-	side := make([]int, n)
-	for i := range side {
-		side[i] = -1
+	// The side of each machine; a small array serves the figures' sizes
+	// without allocating, since a frame asks this of a whole network.
+	var small [16]int
+	side := small[:0]
+	if n > len(small) {
+		side = make([]int, 0, n)
 	}
-	var groups [][]int
+	for range n {
+		side = append(side, -1)
+	}
+	count := 0
 	for i := 0; i < n; i++ {
 		if side[i] >= 0 {
 			continue
 		}
-		g := len(groups)
-		side[i] = g
-		members := []int{i}
+		side[i] = count
 		for j := i + 1; j < n; j++ {
 			if side[j] < 0 && w.Link(raftcore.NodeID(i+1), raftcore.NodeID(j+1)).Up && w.Link(raftcore.NodeID(j+1), raftcore.NodeID(i+1)).Up {
-				side[j] = g
-				members = append(members, j)
+				side[j] = count
 			}
 		}
-		groups = append(groups, members)
+		count++
+	}
+	if count < 2 {
+		return nil
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -37,8 +43,9 @@ func (s *Session) Sides() [][]int {
 			}
 		}
 	}
-	if len(groups) < 2 {
-		return nil
+	groups := make([][]int, count)
+	for i, g := range side {
+		groups[g] = append(groups[g], i)
 	}
 	return groups
 }
