@@ -14,7 +14,7 @@
 //	setVisible(bool)       pause everything while out of view
 //	frameStats()           frame counters and timings as a JSON string,
 //	                       whether the app rests (draws nothing until woken)
-//	                       and the size of the Go heap
+//	                       and the Go runtime's memory
 //	link()                 the share link of the run so far
 //	exportSchedule()       the run as schedule JSON
 //	exportTrace()          the trace as JSON
