@@ -107,10 +107,10 @@ func main() {
 // hold several at once. The WebAssembly memory grows to the largest heap the
 // program ever had and never gives it back, and with Go's default of 100 the
 // heap of a figure that played its story reached about twice what it keeps
-// live. At 50 a collection comes sooner: a figure played through held 27.8
-// MB of WebAssembly memory instead of 33.6 (BENCHMARKS.md, "Lighter on the
-// reader's device"). A resting figure allocates nothing, so the collector's
-// extra work falls only on the steps it plays.
+// live. At 50 a collection comes sooner: a figure played through held 2 to
+// 5 MB less WebAssembly memory (BENCHMARKS.md, "Lighter on the reader's
+// device"). A resting figure allocates nothing, so the collector's extra
+// work falls only on the steps it plays.
 const figureGOGC = 50
 
 // mark notes a moment of start-up on the page's performance timeline

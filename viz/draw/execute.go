@@ -125,47 +125,25 @@ func (o *op) draw(c *canvas, pts []viz.Point) {
 
 // regionCache hands out an image's regions as images, each made once:
 // Ebiten keeps a buffer per image, which a region made anew every frame
-// would allocate every frame. A region is kept while the paints use it
-// (the clock's label, a timer's arc) and forgotten, with the buffers Ebiten
-// keeps for it, once a paint and the one after it have not: the regions
-// around moving dots differ from frame to frame, and keeping the last 64 of
-// those held 2.7 MB of buffers in a figure (BENCHMARKS.md, "Lighter on the
-// reader's device").
+// would allocate every frame.
 type regionCache struct {
 	of *ebiten.Image
-	m  map[image.Rectangle]region
-	// paints counts the paints ended (done).
-	paints int
-}
-
-// region is a region's image and the last paint that used it.
-type region struct {
-	img  *ebiten.Image
-	used int
+	m  map[image.Rectangle]*ebiten.Image
 }
 
 // sub returns img's region r; regions of an image used before are
 // forgotten.
 func (rc *regionCache) sub(img *ebiten.Image, r image.Rectangle) *ebiten.Image {
 	if rc.m == nil || rc.of != img {
-		rc.of, rc.m = img, map[image.Rectangle]region{}
+		rc.of, rc.m = img, map[image.Rectangle]*ebiten.Image{}
 	}
 	s, ok := rc.m[r]
 	if !ok {
-		s.img = img.SubImage(r).(*ebiten.Image)
-	}
-	s.used = rc.paints
-	rc.m[r] = s
-	return s.img
-}
-
-// done ends a paint: the regions that neither it nor the paint before used
-// are forgotten.
-func (rc *regionCache) done() {
-	for r, s := range rc.m {
-		if rc.paints-s.used > 1 {
-			delete(rc.m, r)
+		if len(rc.m) > 64 {
+			clear(rc.m)
 		}
+		s = img.SubImage(r).(*ebiten.Image)
+		rc.m[r] = s
 	}
-	rc.paints++
+	return s
 }

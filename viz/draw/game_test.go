@@ -3,7 +3,6 @@
 package draw
 
 import (
-	"image"
 	"image/color"
 	"testing"
 )
@@ -42,37 +41,5 @@ func TestInvalidatePaintsTheWholeScreen(t *testing.T) {
 	tick(t, g, screen)
 	if m.stats.Draws != 2 {
 		t.Errorf("Invalidate made %d frames paint, want one", m.stats.Draws-1)
-	}
-}
-
-// TestRegionsAreKeptWhileUsed: a region of the screen used paint after paint
-// is the same image each time (Ebiten's buffers for it are made once), and a
-// region two paints have not used is forgotten with its buffers.
-func TestRegionsAreKeptWhileUsed(t *testing.T) {
-	screen := screenImage(64, 64)
-	defer screen.Deallocate()
-	var rc regionCache
-	still, moving := image.Rect(0, 0, 16, 16), image.Rect(16, 16, 32, 32)
-	first := rc.sub(screen, still)
-	rc.sub(screen, moving)
-	rc.done()
-	for i := 0; i < 3; i++ {
-		if rc.sub(screen, still) != first {
-			t.Fatalf("paint %d: a region used every paint was made again", i+2)
-		}
-		rc.done()
-	}
-	if _, ok := rc.m[moving]; ok {
-		t.Errorf("a region unused for three paints is still kept")
-	}
-	if len(rc.m) != 1 {
-		t.Errorf("%d regions kept, want the one in use", len(rc.m))
-	}
-	rc.sub(screen, moving)
-	rc.done()
-	rc.sub(screen, still)
-	rc.done()
-	if _, ok := rc.m[moving]; !ok {
-		t.Errorf("a region used by the paint before the last was forgotten")
 	}
 }

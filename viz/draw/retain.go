@@ -124,7 +124,6 @@ func (c *canvas) paintFrame(f *frame.Frame, p *palette) {
 	k.dst, k.size, k.pal, k.sc, k.sheetResets = c.dst, screen.Size(), p, c.sc, sheet.resets
 	k.cur, k.last = k.last, k.cur
 	k.index()
-	c.subs.done()
 }
 
 // record records the frame's cluster, logs, panels and chrome, in the
