@@ -38,6 +38,7 @@ import (
 	"github.com/chromedp/cdproto/systeminfo"
 	"github.com/chromedp/chromedp"
 
+	"raftlab/internal/wasmsize"
 	"raftlab/viz/app"
 	"raftlab/viz/frame"
 )
@@ -830,126 +831,6 @@ func sizes(b *testing.B, path string) (raw, gz, br float64) {
 	return out[0], out[1], out[2]
 }
 
-// uleb reads an unsigned LEB128 number from b at i.
-func uleb(b []byte, i int) (uint64, int, error) {
-	var v uint64
-	for shift := 0; i < len(b) && shift < 64; shift += 7 {
-		c := b[i]
-		i++
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v, i, nil
-		}
-	}
-	return 0, i, fmt.Errorf("bad LEB128 number")
-}
-
-// wasmBreakdown reads a WebAssembly module built without -s (so that it keeps its
-// "name" section) and returns the bytes of function code per Go package (the package
-// path as the function names spell it) and the size of the data section.
-func wasmBreakdown(path string) (map[string]int, int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	var imports uint64
-	var bodies []int
-	names := map[uint64]string{}
-	data := 0
-	read := func(i int) (uint64, int) {
-		v, j, e := uleb(b, i)
-		if e != nil && err == nil {
-			err = e
-		}
-		return v, j
-	}
-	for i := 8; i < len(b) && err == nil; {
-		id := b[i]
-		size, j := read(i + 1)
-		end := j + int(size)
-		switch id {
-		case 2: // imports: only functions shift the function index space
-			n, k := read(j)
-			for range n {
-				l, k2 := read(k)
-				l2, k3 := read(k2 + int(l))
-				k = k3 + int(l2)
-				kind := b[k]
-				k++
-				switch kind {
-				case 0:
-					_, k = read(k)
-					imports++
-				case 1:
-					k++
-					flags := b[k]
-					_, k = read(k + 1)
-					if flags&1 != 0 {
-						_, k = read(k)
-					}
-				case 2:
-					flags := b[k]
-					_, k = read(k + 1)
-					if flags&1 != 0 {
-						_, k = read(k)
-					}
-				case 3:
-					k += 2
-				}
-			}
-		case 10: // code
-			n, k := read(j)
-			for range n {
-				l, k2 := read(k)
-				bodies = append(bodies, k2-k+int(l))
-				k = k2 + int(l)
-			}
-		case 11:
-			data = int(size)
-		case 0: // custom: the name section's function names
-			l, k := read(j)
-			if string(b[k:k+int(l)]) == "name" {
-				for k += int(l); k < end; {
-					sub := b[k]
-					ss, k2 := read(k + 1)
-					if sub == 1 {
-						n, m := read(k2)
-						for range n {
-							idx, m2 := read(m)
-							nl, m3 := read(m2)
-							names[idx] = string(b[m3 : m3+int(nl)])
-							m = m3 + int(nl)
-						}
-					}
-					k = k2 + int(ss)
-				}
-			}
-		}
-		i = end
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", path, err)
-	}
-	byPkg := map[string]int{}
-	for k, size := range bodies {
-		byPkg[goPackage(names[uint64(k)+imports])] += size
-	}
-	return byPkg, data, nil
-}
-
-// goPackage is the package part of a Go symbol name such as
-// "raftlab/viz/app.(*App).Frame" or "encoding/json.Marshal".
-func goPackage(sym string) string {
-	if sym == "" {
-		return "?"
-	}
-	slash := strings.LastIndex(sym, "/")
-	if dot := strings.Index(sym[slash+1:], "."); dot >= 0 {
-		return sym[:slash+1+dot]
-	}
-	return sym
-}
-
 // BenchmarkWasmSize builds the app and the bare Ebiten program with the same font
 // (e2e/sizefloor) with the same flags in the same run and compares their sizes raw,
 // gzipped and brotli-compressed. The goal is within 15% of the floor.
@@ -976,6 +857,7 @@ func BenchmarkWasmSize(b *testing.B) {
 
 // logBreakdown builds both programs again without -s, reads their name sections and logs
 // where the app's extra bytes are: the packages whose code grew most, and the data.
+// cmd/wasmsize prints the same and more (sections, the largest functions).
 func logBreakdown(b *testing.B) {
 	b.Helper()
 	root, dir := repoRoot(b), b.TempDir()
@@ -989,10 +871,11 @@ func logBreakdown(b *testing.B) {
 		if data, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("go build %s: %v\n%s", pkg, err, data)
 		}
-		var err error
-		if pkgs[i], data[i], err = wasmBreakdown(out); err != nil {
+		m, err := wasmsize.Read(out)
+		if err != nil {
 			b.Fatal(err)
 		}
+		pkgs[i], data[i] = m.ByPackage(), m.Data()
 	}
 	type grow struct {
 		pkg   string

@@ -46,7 +46,7 @@ func requireFigureShows(t *testing.T, s app.Snapshot, what string) {
 
 // playFigureStep presses the figure's play button with the mouse and waits
 // until it rests again; it returns the snapshot at rest.
-func playFigureStep(t *testing.T, b *browser) app.Snapshot {
+func playFigureStep(t testing.TB, b *browser) app.Snapshot {
 	t.Helper()
 	s := appState(b)
 	step, done := s.Scenario.Step, s.Scenario.Done

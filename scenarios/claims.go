@@ -11,11 +11,20 @@ import (
 // holds(2, 1, 2). Each check answers nil when its claim holds, or says what
 // the world shows instead. They read the world only, never the step's text,
 // so a sentence that drifts from what the figure shows is caught.
+//
+// Every function here and elsewhere in the package that returns a claim (or
+// another check of a View) is marked go:noinline. The figures' builders call
+// them hundreds of times, and an inlined call copies the closure it returns
+// into the builder: 179 copies of that's alone. The checks run when a step is
+// reached, not per frame; the browser's download is 0.5 MB smaller without
+// the copies (BENCHMARKS.md, "Lighter on the reader's device").
 
 type claim func(v *View) error
 
 // claims joins checks into a step's Claims: the first that fails is the
 // answer.
+//
+//go:noinline
 func claims(cs ...claim) func(v *View) error {
 	return func(v *View) error {
 		for _, c := range cs {
@@ -28,6 +37,8 @@ func claims(cs ...claim) func(v *View) error {
 }
 
 // that is a claim the words make, checked by ok.
+//
+//go:noinline
 func that(what string, ok func(v *View) bool) claim {
 	return func(v *View) error {
 		if !ok(v) {
@@ -38,6 +49,8 @@ func that(what string, ok func(v *View) bool) claim {
 }
 
 // machines: the figure has n machines.
+//
+//go:noinline
 func machines(n int) claim {
 	return func(v *View) error {
 		if v.W.Size() != n {
@@ -48,6 +61,8 @@ func machines(n int) claim {
 }
 
 // allActive: every machine is running.
+//
+//go:noinline
 func allActive() claim {
 	return func(v *View) error {
 		for _, n := range all(v.W) {
@@ -60,6 +75,8 @@ func allActive() claim {
 }
 
 // emptyLogs: no machine has recorded anything.
+//
+//go:noinline
 func emptyLogs() claim {
 	return func(v *View) error {
 		for _, n := range all(v.W) {
@@ -72,6 +89,8 @@ func emptyLogs() claim {
 }
 
 // noneLeads: no machine believes it leads (or is the authority).
+//
+//go:noinline
 func noneLeads() claim {
 	return func(v *View) error {
 		if a := authorities(v.W); len(a) > 0 {
@@ -83,6 +102,8 @@ func noneLeads() claim {
 
 // leadsAlone: machine n (found when the step is shown) is the one running
 // machine that believes it leads.
+//
+//go:noinline
 func leadsAlone(who func(v *View) id) claim {
 	return func(v *View) error {
 		n := who(v)
@@ -95,6 +116,8 @@ func leadsAlone(who func(v *View) id) claim {
 
 // silentNow: machine n (found when the step is shown) is paused or
 // crashed.
+//
+//go:noinline
 func silentNow(who func(v *View) id) claim {
 	return func(v *View) error {
 		if n := who(v); n == 0 || !silent(v.W, n) {
@@ -105,6 +128,8 @@ func silentNow(who func(v *View) id) claim {
 }
 
 // activeNow: machine n (found when the step is shown) is running.
+//
+//go:noinline
 func activeNow(who func(v *View) id) claim {
 	return func(v *View) error {
 		if n := who(v); n == 0 || !isUp(v.W, n) {
@@ -115,14 +140,20 @@ func activeNow(who func(v *View) id) claim {
 }
 
 // splitNow: the network is cut somewhere.
+//
+//go:noinline
 func splitNow() claim { return that("the network is split", func(v *View) bool { return !whole(v.W) }) }
 
 // healed: the network split earlier and is whole now.
+//
+//go:noinline
 func healed() claim {
 	return that("the network is whole again after a split", func(v *View) bool { return v.healedAfterSplit() })
 }
 
 // sameHistories: the given machines (all when nil) hold the same log.
+//
+//go:noinline
 func sameHistories(ids []id) claim {
 	return func(v *View) error {
 		if !logsEqual(v.W, ids) {
@@ -133,6 +164,8 @@ func sameHistories(ids []id) claim {
 }
 
 // differentHistories: not every machine holds the same log.
+//
+//go:noinline
 func differentHistories() claim {
 	return func(v *View) error {
 		if logsEqual(v.W, nil) {
@@ -144,6 +177,8 @@ func differentHistories() claim {
 
 // quiet: no copy is still on its way, so what the machines hold now is
 // what they will hold.
+//
+//go:noinline
 func quiet() claim {
 	return that("nothing more is on its way", func(v *View) bool { return settled(v.W) })
 }
@@ -151,6 +186,8 @@ func quiet() claim {
 // groupsAsSaid: what logGroupsLine says (who holds how many entries, and
 // where the histories part) is what the logs show. The line is computed
 // from the logs; this reads them again, entry by entry.
+//
+//go:noinline
 func groupsAsSaid() claim {
 	return func(v *View) error {
 		for _, g := range logGroups(v.W) {
@@ -172,6 +209,8 @@ func groupsAsSaid() claim {
 
 // opDone: a client op (found when the step is shown) has finished with the
 // given result; ok false means it failed, whichever way.
+//
+//go:noinline
 func opEnded(what string, find func(v *View) (raftcore.Op, bool), ok bool) claim {
 	return func(v *View) error {
 		op, found := find(v)
@@ -188,6 +227,8 @@ func opEnded(what string, find func(v *View) (raftcore.Op, bool), ok bool) claim
 }
 
 // roleIs: machine n (found when the step is shown) is in role r.
+//
+//go:noinline
 func roleIs(who func(v *View) id, r raftcore.Role) claim {
 	return func(v *View) error {
 		n := who(v)

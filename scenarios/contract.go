@@ -151,6 +151,8 @@ func contractTally(w *raftcore.World) string {
 }
 
 // fivePromises: the contract the words speak of has five promises.
+//
+//go:noinline
 func fivePromises() claim {
 	return func(v *View) error {
 		if n := len(v.W.Contract()); n != 5 {
@@ -162,6 +164,8 @@ func fivePromises() claim {
 
 // tallyAsSaid: every promise the tally counts is in the state it is
 // counted in, read clause by clause.
+//
+//go:noinline
 func tallyAsSaid() claim {
 	return func(v *View) error {
 		cs := v.W.Contract()

@@ -186,6 +186,8 @@ func placementWords(counts []int) string {
 }
 
 // placedAsSaid: the zones hold counts members each, as the words say.
+//
+//go:noinline
 func placedAsSaid(counts []int) claim {
 	return func(v *View) error {
 		zs := v.W.Zones()

@@ -22,6 +22,12 @@ func all(w *raftcore.World) []id {
 	return out
 }
 
+// name is a machine's name. It and the words helpers ms, secs and count are
+// go:noinline, as the claim constructors are (claims.go): the builders'
+// closures call them often and each inlined call copied the body, here the
+// whole configuration that Config returns.
+//
+//go:noinline
 func name(w *raftcore.World, n id) string { return w.Config().Name(n) }
 
 func isUp(w *raftcore.World, n id) bool { return w.Status(n) == raftcore.StatusUp }
@@ -234,10 +240,13 @@ func committedAnywhere(w *raftcore.World, opID int) bool {
 	return false
 }
 
+//go:noinline
 func ms(us int64) string { return fmt.Sprintf("%.0f ms", float64(us)/1000) }
 
+//go:noinline
 func secs(us int64) string { return fmt.Sprintf("%.1f s", float64(us)/1e6) }
 
+//go:noinline
 func count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

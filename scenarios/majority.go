@@ -255,6 +255,8 @@ func finalMajority(v *View) string {
 
 // minorityNeverCommitted: some write made where no majority could be
 // reached has failed, and none such has succeeded.
+//
+//go:noinline
 func minorityNeverCommitted() claim {
 	return func(v *View) error {
 		failedOne := false
@@ -274,6 +276,8 @@ func minorityNeverCommitted() claim {
 // noneLeadsRunning: no running machine that can reach a majority leads;
 // a leader cut off in a small group may still believe it leads, but none
 // can be elected.
+//
+//go:noinline
 func noneLeadsRunning() claim {
 	return that("no group could put a machine in charge", func(v *View) bool {
 		for _, rc := range v.h.roles {

@@ -196,6 +196,8 @@ func recordedSince(w *raftcore.World, at int64) []id {
 
 // eachOrderOnce: each notebook is consistent on its own, holding every
 // order it has at most once.
+//
+//go:noinline
 func eachOrderOnce() claim {
 	return func(v *View) error {
 		for _, n := range all(v.W) {
@@ -299,10 +301,12 @@ func orderList(w *raftcore.World, n id) string {
 	return strings.Join(out, ", ")
 }
 
+//go:noinline
 func slowLink() claim {
 	return that("some notebook's messages are delayed", func(v *View) bool { _, ok := slowSince(v.W); return ok })
 }
 
+//go:noinline
 func noSlowLink() claim {
 	return that("no notebook's messages are delayed any more", func(v *View) bool { _, ok := slowSince(v.W); return !ok })
 }

@@ -163,6 +163,8 @@ func tryNext(n int) string {
 // quorumWriteSaid: the step's words say a write made with u members out of
 // reach went through (ok) or failed; the world must hold such a write,
 // finished that way, with that many out of reach of its writer.
+//
+//go:noinline
 func quorumWriteSaid(ok bool) claim {
 	return func(v *View) error {
 		u, found := v.quorumWrite(ok)

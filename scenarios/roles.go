@@ -158,6 +158,8 @@ func secondLeader(h *history) (roleChange, bool) {
 }
 
 // allFollowers: every member is a running follower.
+//
+//go:noinline
 func allFollowers() claim {
 	return func(v *View) error {
 		for _, n := range all(v.W) {
@@ -170,6 +172,8 @@ func allFollowers() claim {
 }
 
 // noPreCandidate: no member ever took a role the lesson does not draw.
+//
+//go:noinline
 func noPreCandidate() claim {
 	return that("members move only between the three roles the lesson draws", func(v *View) bool {
 		for _, rc := range v.h.roles {

@@ -6,12 +6,17 @@ import (
 	"raftlab/raftcore"
 )
 
-// Helpers to write scenario scripts and configurations compactly.
+// Helpers to write scenario scripts and configurations compactly. The ones
+// the builders call most (at, write, act, config) are go:noinline: each runs
+// once when a figure is built, and inlined they were copied into the builders
+// at every call, loop and Action or Config literal included (see claims.go).
 
 // script is an autoplay under construction.
 type script []raftcore.Action
 
 // at adds actions at ms milliseconds of virtual time.
+//
+//go:noinline
 func (s *script) at(ms float64, acts ...raftcore.Action) {
 	for _, a := range acts {
 		a.AtMs = ms
@@ -19,6 +24,7 @@ func (s *script) at(ms float64, acts ...raftcore.Action) {
 	}
 }
 
+//go:noinline
 func write(n int, key, value string) raftcore.Action {
 	return raftcore.Action{Do: raftcore.DoWrite, Node: n, Key: key, Value: value}
 }
@@ -34,6 +40,8 @@ func partition(groups ...[]int) raftcore.Action {
 func heal() raftcore.Action { return raftcore.Action{Do: raftcore.DoHeal} }
 
 // act is an action on one machine: pause, resume, crash, restart, timeout.
+//
+//go:noinline
 func act(do raftcore.Verb, n int) raftcore.Action { return raftcore.Action{Do: do, Node: n} }
 
 // lossOneWay sets the loss probability of the from->to direction only.
@@ -48,6 +56,8 @@ func latency(a, b int, lo, hi float64) raftcore.Action {
 
 // config is the etcd-like default configuration with the given protocol
 // and machine names.
+//
+//go:noinline
 func config(p raftcore.Protocol, names []string) raftcore.Config {
 	c := raftcore.DefaultConfig()
 	c.Protocol = p

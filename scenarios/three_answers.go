@@ -156,6 +156,8 @@ func lossWords(why raftcore.Cause) string {
 
 // answersAsHeld: some machines answered YES and some NO about the same key,
 // and each answer is what that machine holds now.
+//
+//go:noinline
 func answersAsHeld() claim {
 	return func(v *View) error {
 		k, ok := readsDisagree(v.W)

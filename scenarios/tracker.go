@@ -228,7 +228,10 @@ type staleAppend struct {
 func newHistory() *history { return &history{} }
 
 // scan builds the history of a world from its whole trace (for checks on a
-// finished run, whose trace is kept in full).
+// finished run, whose trace is kept in full). Not inlined: the claims call
+// it, and each inlined copy was a copy of the history's set-up.
+//
+//go:noinline
 func scan(w *raftcore.World) *history {
 	h := newHistory()
 	h.update(w)

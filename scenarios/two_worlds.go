@@ -134,6 +134,8 @@ func apartAt(w *raftcore.World) []uint64 {
 // partsWhereSaid: when two groups hold histories of which neither is the
 // start of the other, they first differ where logGroupsLine says, entry by
 // entry.
+//
+//go:noinline
 func partsWhereSaid() claim {
 	return func(v *View) error {
 		gs := logGroups(v.W)

@@ -236,6 +236,8 @@ func settledAt(w *raftcore.World, key string) bool {
 
 // healthy: one leader, the network whole, every machine up, and no Raft
 // rule broken.
+//
+//go:noinline
 func healthy() claim {
 	return that("the cluster is healthy and every Raft rule holds", func(v *View) bool {
 		_, lead := topLeader(v.W)
@@ -248,6 +250,7 @@ func healthy() claim {
 	})
 }
 
+//go:noinline
 func thinking(c int) claim {
 	return that("the controller is thinking", func(v *View) bool {
 		ctl, ok := v.W.Controller(c)
@@ -255,6 +258,7 @@ func thinking(c int) claim {
 	})
 }
 
+//go:noinline
 func sameRevisionRead() claim {
 	return that("both controllers read the same revision", func(v *View) bool {
 		a, okA := ctrlRead(v.W, scalerID, 0)
@@ -265,6 +269,8 @@ func sameRevisionRead() claim {
 
 // committedByMajority: controller c's successful write is in a majority of
 // logs and committed.
+//
+//go:noinline
 func committedByMajority(c int) claim {
 	return that("the write is committed by a majority", func(v *View) bool {
 		op, ok := ctrlWrite(v.W, c, raftcore.OpOK)
@@ -281,6 +287,7 @@ func committedByMajority(c int) claim {
 	})
 }
 
+//go:noinline
 func lostUpdateShown() claim {
 	return that("one update was lost, with every Raft rule holding", func(v *View) bool {
 		fs := v.W.Findings()
@@ -288,15 +295,19 @@ func lostUpdateShown() claim {
 	})
 }
 
+//go:noinline
 func noLostUpdate() claim {
 	return that("no update was lost", func(v *View) bool { return v.W.LostUpdates() == 0 })
 }
 
+//go:noinline
 func bothChanges() claim {
 	return that("the object holds both changes", func(v *View) bool { return holds(v.W, "replicas=3") && holds(v.W, "image=web:2") })
 }
 
 // contractGreen: every promise of the shared-history contract holds.
+//
+//go:noinline
 func contractGreen() claim {
 	return func(v *View) error {
 		if err := contractHolds(v.W); err != nil {

@@ -14,7 +14,7 @@
 //	setVisible(bool)       pause everything while out of view
 //	frameStats()           frame counters and timings as a JSON string,
 //	                       whether the app rests (draws nothing until woken)
-//	                       and the size of the Go heap
+//	                       and the Go runtime's memory
 //	link()                 the share link of the run so far
 //	exportSchedule()       the run as schedule JSON
 //	exportTrace()          the trace as JSON
@@ -35,6 +35,7 @@ package main
 import (
 	"encoding/json"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -90,6 +91,7 @@ func main() {
 	b.listenKeys(keys)
 	if params.Embed {
 		b.leaveScrollToThePage()
+		debug.SetGCPercent(figureGOGC)
 	}
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
@@ -100,6 +102,16 @@ func main() {
 		pageMessage("The simulator stopped: "+err.Error(), "error")
 	}
 }
+
+// figureGOGC is the collector's GOGC in an embedded figure, where a page may
+// hold several at once. The WebAssembly memory grows to the largest heap the
+// program ever had and never gives it back, and with Go's default of 100 the
+// heap of a figure that played its story reached about twice what it keeps
+// live. At 50 a collection comes sooner: a figure played through held 2 to
+// 5 MB less WebAssembly memory (BENCHMARKS.md, "Lighter on the reader's
+// device"). A resting figure allocates nothing, so the collector's extra
+// work falls only on the steps it plays.
+const figureGOGC = 50
 
 // mark notes a moment of start-up on the page's performance timeline
 // (performance.mark), where web/index.html notes the download and the
@@ -231,7 +243,14 @@ func (b *bridge) installReads(o js.Value) {
 				// collected), HeapSys what the heap holds from the system.
 				HeapLive uint64 `json:"heapLive"`
 				HeapSys  uint64 `json:"heapSys"`
-			}{a.Stats(), b.g.Timing(), b.g.Resting(), ms.HeapAlloc, ms.HeapSys})
+				// NextGC is the heap size that starts the next collection
+				// (GOGC's share above what the last one found live); Sys all
+				// the Go runtime holds from the WebAssembly memory (heap,
+				// stacks, its own tables); GCs the collections so far.
+				NextGC uint64 `json:"nextGC"`
+				Sys    uint64 `json:"sys"`
+				GCs    uint32 `json:"gcs"`
+			}{a.Stats(), b.g.Timing(), b.g.Resting(), ms.HeapAlloc, ms.HeapSys, ms.NextGC, ms.Sys, ms.NumGC})
 			return string(data)
 		})
 	}))

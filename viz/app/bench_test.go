@@ -1,7 +1,9 @@
 package app
 
 import (
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"testing"
 	"time"
@@ -152,4 +154,52 @@ func BenchmarkFrameClientPanel(b *testing.B) {
 		a.Frame()
 	}
 	b.ReportMetric(float64(len(a.World().Ops())), "client-ops")
+}
+
+// BenchmarkFigureHeap is the Go heap a figure embedded at a book column's
+// size (720x450) keeps live: opened, and after its whole story is played
+// step by step with a frame built at every step, measured after a
+// collection. RAFTLAB_HEAP_PROFILE=file writes the heap profile of the last
+// figure played (go tool pprof -sample_index=inuse_space).
+func BenchmarkFigureHeap(b *testing.B) {
+	for _, id := range []string{"majority", "quorum-size", "failure-domains"} {
+		b.Run(id, func(b *testing.B) {
+			for range b.N {
+				a := figureApp(b, id, 720, 450)
+				a.Frame()
+				opened := liveHeap()
+				var c hostClock
+				for k := 0; k < 16 && !a.State().Scenario.Done; k++ {
+					playToRest(b, a, &c, 60*time.Second)
+					a.Frame()
+				}
+				played := liveHeap()
+				if path := os.Getenv("RAFTLAB_HEAP_PROFILE"); path != "" {
+					writeHeapProfile(b, path)
+				}
+				runtime.KeepAlive(a)
+				b.ReportMetric(opened/1e6, "live-MB-opened")
+				b.ReportMetric(played/1e6, "live-MB-played")
+			}
+		})
+	}
+}
+
+// liveHeap is the heap's objects in bytes after a collection: what is live.
+func liveHeap() float64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc)
+}
+
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
 }

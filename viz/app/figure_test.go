@@ -36,7 +36,7 @@ func figureApp(t testing.TB, id string, w, h float64) *App {
 // limit of real time; it returns the real time it played. A step reached
 // with the one shown, or the closing line after the last step, is shown at
 // once, the figure still.
-func playToRest(t *testing.T, a *App, c *hostClock, limit time.Duration) time.Duration {
+func playToRest(t testing.TB, a *App, c *hostClock, limit time.Duration) time.Duration {
 	t.Helper()
 	shown, now := a.scen().Shown(), a.World().Now()
 	require.NoError(t, a.Click(scene.IDFigurePlay))

@@ -69,19 +69,26 @@ func TestTextIsTheSameAfterTheAtlasStartsOver(t *testing.T) {
 	// Fill the atlas and take out the last glyph of the first label: the
 	// label's first glyphs are queued from the full atlas before that one
 	// starts it over, and must still come out right.
-	tc.pack.y = atlasSize
+	// The first time it grows to atlasMaxSize, after that it starts over
+	// at that size.
 	l := tc.layouts[textKey{"Leader · term 3", 13, false}]
 	if l == nil {
 		t.Fatal("the label was not laid out at size 13")
 	}
-	delete(tc.slots, l.glyphs[len(l.glyphs)-1].img)
-	again := paintText(t, tc)
-	if tc.resets != 1 {
-		t.Fatalf("the atlas started over %d times, want 1", tc.resets)
-	}
-	for i := range first.Pix {
-		if first.Pix[i] != again.Pix[i] {
-			t.Fatalf("byte %d differs after the atlas started over: %d, then %d", i, first.Pix[i], again.Pix[i])
+	for i, side := range []int{atlasMaxSize, atlasMaxSize} {
+		tc.pack.y = tc.pack.size
+		delete(tc.slots, l.glyphs[len(l.glyphs)-1].img)
+		again := paintText(t, tc)
+		if tc.resets != i+1 {
+			t.Fatalf("the atlas started over %d times, want %d", tc.resets, i+1)
+		}
+		if got := tc.atlas.Bounds().Dx(); got != side || tc.pack.size != side {
+			t.Fatalf("after %d fills the atlas is %d pixels wide (its plan %d), want %d", i+1, got, tc.pack.size, side)
+		}
+		for j := range first.Pix {
+			if first.Pix[j] != again.Pix[j] {
+				t.Fatalf("byte %d differs after the atlas started over: %d, then %d", j, first.Pix[j], again.Pix[j])
+			}
 		}
 	}
 }

@@ -173,9 +173,15 @@ type placedGlyph struct {
 // glyphSlot is where a glyph sits in the atlas.
 type glyphSlot struct{ x, y, w, h int }
 
-// atlasSize is the atlas's side in pixels: room for thousands of glyphs,
-// every size and sub-pixel variant the app draws.
-const atlasSize = 1024
+// atlasSize is the atlas's first side in pixels, and atlasMaxSize the
+// side it grows to when full: room for thousands of glyphs, every size and
+// sub-pixel variant the app draws. A figure embedded in a page fits in the
+// first (a texture of 1 MB where the largest is 4 MB); the full app, with
+// its menus and panels, grows it once.
+const (
+	atlasSize    = 512
+	atlasMaxSize = 1024
+)
 
 func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 	if c.layouts == nil {
@@ -226,9 +232,7 @@ func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
 		return s
 	}
 	if c.atlas == nil {
-		c.atlas = ebiten.NewImageWithOptions(image.Rect(0, 0, atlasSize, atlasSize), &ebiten.NewImageOptions{Unmanaged: true})
-		c.slots = map[*ebiten.Image]glyphSlot{}
-		c.pack = shelf{size: atlasSize}
+		c.newAtlas(atlasSize)
 	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
@@ -236,9 +240,14 @@ func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
 	if !ok {
 		// Full: what is queued still needs the old glyphs.
 		c.draw(dst)
-		c.atlas.Clear()
-		clear(c.slots)
-		c.pack.reset(0)
+		if side := c.pack.size; side < atlasMaxSize {
+			c.atlas.Deallocate()
+			c.newAtlas(2 * side)
+		} else {
+			c.atlas.Clear()
+			clear(c.slots)
+			c.pack.reset(0)
+		}
 		c.resets++
 		x, y, _ = c.pack.place(w, h)
 	}
@@ -248,6 +257,13 @@ func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
 	c.atlas.DrawImage(img, op)
 	c.slots[img] = s
 	return s
+}
+
+// newAtlas makes an empty atlas of side×side pixels.
+func (c *textCache) newAtlas(side int) {
+	c.atlas = ebiten.NewImageWithOptions(image.Rect(0, 0, side, side), &ebiten.NewImageOptions{Unmanaged: true})
+	c.slots = map[*ebiten.Image]glyphSlot{}
+	c.pack = shelf{size: side}
 }
 
 // add queues s with its line box's top-left at x, y (or centred on x, y),
