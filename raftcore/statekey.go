@@ -127,7 +127,7 @@ func messageHash(m *Message) uint64 {
 			flags |= 1 << i
 		}
 	}
-	h = fnvUint(h, flags)
+	h = fnvUint(h, flags|uint64(m.Why)<<8)
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		h = fnvUint(h, e.Index)

@@ -82,6 +82,11 @@ func (b *Builder) recent() {
 			if now-e.AtUs <= fall {
 				r.drops = append(r.drops, *e)
 			}
+		case raftcore.TraceDeliver:
+			// A request its receiver ignored falls where it arrived.
+			if e.Cause == raftcore.CauseLeaderAlive && now-e.AtUs <= fall {
+				r.drops = append(r.drops, *e)
+			}
 		}
 	}
 }
@@ -757,6 +762,10 @@ func (b *Builder) buildMessages() {
 	}
 	fall := b.fallUs()
 	for _, e := range b.scratch.recent.drops {
+		if e.Kind == raftcore.TraceDeliver {
+			b.ignoredDot(e, r, fall)
+			continue
+		}
 		from, to, send, deliver, ok := b.Session.Path(e.Msg)
 		if !ok {
 			if e.Node == raftcore.None || e.Peer == raftcore.None {
@@ -775,4 +784,22 @@ func (b *Builder) buildMessages() {
 			Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
 		f.Messages = append(f.Messages, v)
 	}
+}
+
+// ignoredDot draws a vote request its receiver ignored within a live
+// leader's lease, falling at the receiver's end of the link, with the
+// reason beside it: otherwise the request would just vanish on arrival.
+func (b *Builder) ignoredDot(e raftcore.TraceEvent, r float64, fall int64) {
+	from, to := int(e.Peer)-1, int(e.Node)-1
+	lk, ok := b.lay().Link(from, to)
+	if !ok {
+		return
+	}
+	now := b.World().Now()
+	lane := lk.Lane(from, to)
+	pos := lane.At(1)
+	v := frame.MsgView{ID: e.Msg, From: from, To: to, Pos: pos, R: r, Tone: frame.ToneBad,
+		Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
+	v.Label = b.msgTag(b.Voice().Ignored(e.MsgType), pos, lane.B.Sub(lane.A).Unit().Perp().Mul(r+7), false)
+	b.frame.Messages = append(b.frame.Messages, v)
 }
