@@ -73,8 +73,12 @@ func (v Voice) MachineLine(r raftcore.Role, st raftcore.Status, term uint64) str
 	return Capital(v.RoleStatus(r, st)) + v.TermSuffix(term)
 }
 
-// RoleStatus is a machine's role and how it runs: "leader, up".
+// RoleStatus is a machine's role and how it runs: "leader, up". A crashed
+// machine has no role (it lost it with its memory): just "crashed".
 func (v Voice) RoleStatus(r raftcore.Role, st raftcore.Status) string {
+	if st == raftcore.StatusCrashed {
+		return Status(st)
+	}
 	return v.RoleWord(r) + ", " + Status(st)
 }
 

@@ -181,6 +181,19 @@ func roleLook(p raftcore.Protocol, r raftcore.Role) (frame.Tone, frame.Shape, bo
 	return frame.ToneFollower, frame.ShapeCircle, false
 }
 
+// lookRole is the role machine id is drawn in: its own while it runs or
+// is paused (a paused machine still believes it), a follower's plain look
+// while it is crashed. A crash keeps only what a machine persisted (its
+// term, vote, log and commit index, as etcd keeps them); its role, the
+// leader it knew and the votes it had received are gone, and it restarts
+// as a follower.
+func (b *Builder) lookRole(id raftcore.NodeID) raftcore.Role {
+	if b.World().Status(id) == raftcore.StatusCrashed {
+		return raftcore.RoleFollower
+	}
+	return b.World().Node(id).Role()
+}
+
 // buildNodes draws every machine, and the ghost of one being dragged.
 func (b *Builder) buildNodes() {
 	f := &b.frame
@@ -212,7 +225,7 @@ func (b *Builder) nodeView(i int, ghost *viz.Gesture) frame.NodeView {
 	nd := w.Node(id)
 	st := w.Status(id)
 	c := b.lay().Nodes[i].Center
-	tone, shape, dashed := roleLook(b.cfg().Protocol, nd.Role())
+	tone, shape, dashed := roleLook(b.cfg().Protocol, b.lookRole(id))
 	v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
 		Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == b.View.Selected(),
 		Hidden: ghost != nil && ghost.Node == i}
@@ -358,6 +371,9 @@ func (b *Builder) nodeLine2Short(nd *raftcore.Node) string {
 }
 
 func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
+	if st == raftcore.StatusCrashed {
+		return b.crashedLine2(nd)
+	}
 	if b.Plain() && b.cfg().Protocol == raftcore.ProtocolRaft {
 		return b.Voice().PlainLine2(nd)
 	}
@@ -392,6 +408,24 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 		return words.VotesNeeded(yes, votersNeeded(nd))
 	}
 	return words.WithLeader(vote, lead)
+}
+
+// crashedLine2 is the second line under a crashed machine: under Raft the
+// vote it persisted, nothing of the leader it knew or the votes it had
+// received, which the crash took; nothing under the other protocols,
+// whose line speaks only of who leads now.
+func (b *Builder) crashedLine2(nd *raftcore.Node) string {
+	switch {
+	case b.cfg().Protocol == raftcore.ProtocolNaiveCopy:
+		return words.Held(nd.LastIndex())
+	case b.cfg().Protocol != raftcore.ProtocolRaft || b.Plain():
+		return ""
+	}
+	vote := ""
+	if v := nd.Vote(); v != raftcore.None {
+		vote = b.cfg().Name(v)
+	}
+	return words.Vote(vote)
 }
 
 // nodeBadges are the small tags over a machine's disc.
