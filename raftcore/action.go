@@ -237,7 +237,11 @@ func appendGroups(b []byte, groups [][]int) []byte {
 // and the key, then what each verb adds.
 func (a Action) appendClientArgs(b []byte) []byte {
 	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(a.Node), 10)
+	if a.Node == 0 {
+		b = append(b, "cluster"...)
+	} else {
+		b = strconv.AppendInt(b, int64(a.Node), 10)
+	}
 	b = append(append(b, ' '), a.Key...)
 	switch a.Do {
 	case DoWrite:
@@ -283,6 +287,9 @@ func (a Action) Validate(n int) error {
 			if _, err := ParseReadMode(string(a.Mode)); err != nil {
 				return fmt.Errorf("mode: %v", err)
 			}
+		}
+		if a.Node == 0 && (a.Do == DoWrite || a.Do == DoDelete) {
+			return nil // to the cluster: its client picks the machine (endpoint.go)
 		}
 		return validNode("node", a.Node, n)
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
@@ -462,6 +469,9 @@ func (w *World) Apply(a Action) error {
 		w.applyMachine(a)
 	case DoWrite, DoDelete:
 		op := Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value}
+		if a.Node == 0 {
+			op.Node, op.Cluster = w.clusterEndpoint(), true
+		}
 		if a.IfRev != nil {
 			op.Cas, op.IfRev = true, *a.IfRev
 		}

@@ -92,10 +92,7 @@ func TestALiveLeadersFollowerIgnoresAHigherTerm(t *testing.T) {
 // higher term and a shorter log, and the refusals it gets say its log is
 // not up to date.
 func TestRejoiningMachineMeetsItsReasons(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Nodes, cfg.Seed = 5, 1
-	w, err := NewWorld(cfg)
-	require.NoError(t, err)
+	w := newTestWorld(t, func(c *Config) { c.Nodes, c.Seed = 5, 1 })
 	w.RunUntil(msToUs(2000))
 	leader := NodeID(0)
 	for id := NodeID(1); id <= 5; id++ {
@@ -119,7 +116,7 @@ func TestRejoiningMachineMeetsItsReasons(t *testing.T) {
 	assert.Equal(t, RoleLeader, w.Node(leader).Role(), "the leader is not disrupted")
 
 	s := loadScript(t, "no-prevote-rejoin.txt")
-	cfg = s.cfg
+	cfg := s.cfg
 	cfg.CheckQuorum = false
 	w, _ = s.run(t, cfg, 8000)
 	seen := map[RejectReason]int{}

@@ -47,6 +47,11 @@ func (w *World) StateKey() uint64 {
 		}
 	}
 	h = fnvUint(h, wire)
+	if w.endpoint != None {
+		// Where the cluster's client is connected decides where its next
+		// write goes.
+		h = fnvUint(h, uint64(w.endpoint)<<40)
+	}
 	return w.checker.stateHash(h)
 }
 

@@ -281,7 +281,7 @@ func (a *App) command(c viz.Command) error {
 		a.move(c)
 		a.afterWorldMoved()
 	case viz.CmdClientWrite:
-		return a.act(a.nextWrite(a.clientTarget()))
+		return a.act(a.nextWrite(-1))
 	case viz.CmdRestartLeader:
 		return a.restartLeader()
 	case viz.CmdSpreadTimers:
