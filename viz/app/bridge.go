@@ -209,7 +209,7 @@ func (a *App) State() Snapshot {
 		NowMs: float64(w.Now()) / 1000, HeadMs: float64(a.session.HeadUs()) / 1000, Live: a.session.AtHead(),
 		Paused: a.clock.Paused(), Visible: a.clock.Visible(), Speed: a.clock.Speed(), SpeedLabel: viz.FormatSpeed(a.clock.Speed()),
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
-		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
+		PreVote: w.Settings().PreVote, CheckQuorum: w.Settings().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
 		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: clauseStates(a.voice(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: nonNil(w.Actions()),

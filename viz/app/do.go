@@ -198,6 +198,8 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 		return true, a.freePlay(func(p *viz.Params) { p.PreVote = in.On })
 	case command.SetCheckQuorum:
 		return true, a.freePlay(func(p *viz.Params) { p.CheckQuorum = in.On })
+	case command.ChangeSetting:
+		return true, a.changeSetting(in.Setting, in.On)
 	case command.SetElection:
 		if in.Ticks < 2 || in.Ticks > 100 {
 			return true, fmt.Errorf("election: use 2 to 100 ticks")

@@ -319,7 +319,7 @@ func (b *Builder) scenarioPanel(wr *writer) {
 		b.scenarioPanelOf(b.scen(), wr)
 		return
 	}
-	wr.text(words.Setup(b.cfg()), SizeBody, frame.ToneText, true)
+	wr.text(words.Setup(b.setupNow()), SizeBody, frame.ToneText, true)
 	b.writeBroken(wr, SizeBody)
 	wr.text(b.Voice().FreePlayHint(), SizeBody-1, frame.ToneText, false)
 	wr.gap(4)
