@@ -36,6 +36,7 @@ const (
 	RowMachines    = "Machines"
 	RowProtocol    = "Protocol"
 	RowRaftOptions = "Raft options"
+	RowBroken      = "Break on purpose"
 	RowElection    = "Election timeout"
 	RowTheme       = "Theme"
 	RowShare       = "Share"
@@ -57,14 +58,17 @@ const (
 	DropIt      = "Drop it"
 	PreVote     = "PreVote"
 	CheckQuorum = "CheckQuorum"
-	CopyLink    = "Copy link"
-	ExportRun   = "Export run"
-	ExportTrace = "Export trace"
-	SavePicture = "Save picture"
-	ImportRun   = "Import run"
-	NewSeed     = "New seed"
-	LoseZone    = "Lose it"
-	BringBack   = "Bring it back"
+	// CommitOldTerm is the toggle of the bug that commits an older
+	// term's entry by counting replicas (the paper's Figure 8).
+	CommitOldTerm = "Commit an old term by counting"
+	CopyLink      = "Copy link"
+	ExportRun     = "Export run"
+	ExportTrace   = "Export trace"
+	SavePicture   = "Save picture"
+	ImportRun     = "Import run"
+	NewSeed       = "New seed"
+	LoseZone      = "Lose it"
+	BringBack     = "Bring it back"
 )
 
 // MachineLine says what a machine is and how it runs, under its menu's

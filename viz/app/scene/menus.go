@@ -270,6 +270,9 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 		wr.row(words.RowRaftOptions, labelW,
 			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: words.PreVote, On: now.PreVote, Enabled: true, Do: onOff("set prevote", !now.PreVote)},
 			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: words.CheckQuorum, On: now.CheckQuorum, Enabled: true, Do: onOff("set checkquorum", !now.CheckQuorum)})
+		bug := now.Bugs&raftcore.BugCommitOldTerm != 0
+		wr.row(words.RowBroken, labelW,
+			frame.Widget{ID: "bug.commit-old-term", Kind: frame.WidgetToggle, Label: words.CommitOldTerm, On: bug, Enabled: true, Do: onOff("set "+raftcore.BugCommitOldTerm.Names()[0], !bug)})
 	}
 	et := b.cfg().ElectionTicks
 	election := func(t int) frame.Widget {
