@@ -295,3 +295,34 @@ func TestAppFigure8WithAndWithoutTheBug(t *testing.T) {
 	}
 	noExceptions(t, b)
 }
+
+// TestAppRefusedVoteSaysWhy splits a vote (the L key: the leader crashes
+// and two machines time out together) at a twentieth of real time, and
+// pauses once a refusal is on the wire: its tag says why, and a machine
+// that voted for the other candidate says it already voted.
+func TestAppRefusedVoteSaysWhy(t *testing.T) {
+	b := newBrowser(t, 1280, 800)
+	b.openApp("nodes=5&seed=1&speed=0.05")
+	waitState(b, "a leader", func(s app.Snapshot) bool { return s.Leader != 0 })
+	b.pressKey("l")
+	tagged := func(s app.Snapshot) (app.FlightState, bool) {
+		for _, f := range s.InFlight {
+			if f.Type == "VoteResp" && f.Why == raftcore.RejectAlreadyVoted.String() && f.Label != "" {
+				return f, true
+			}
+		}
+		return app.FlightState{}, false
+	}
+	waitState(b, "a refused vote on the wire, tagged", func(s app.Snapshot) bool { _, ok := tagged(s); return ok })
+	b.pressKey(" ")
+	s := waitState(b, "the run to pause", func(s app.Snapshot) bool { return s.Paused })
+	b.screenshot("refused-vote")
+	f, ok := tagged(s)
+	if !ok {
+		t.Fatalf("the refusal arrived before the run paused, at %g ms", s.NowMs)
+	}
+	if f.Label != "vote no: voted" {
+		t.Errorf("the refusal is tagged %q, want %q", f.Label, "vote no: voted")
+	}
+	noExceptions(t, b)
+}
