@@ -319,3 +319,46 @@ func TestLinkCarriesControllers(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkCarriesSettingsAndClusterWrites: a run whose settings changed
+// midway and whose writes went to the cluster opens from its link the
+// same, at the moment shown and at its head, with the settings of each.
+func TestLinkCarriesSettingsAndClusterWrites(t *testing.T) {
+	cfg := testConfig()
+	cfg.Nodes = 3
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Key: "k", Value: "a"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoSet, Setting: raftcore.SettingPreVote, Value: "off"})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoCrash, Node: 1})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoSet, Setting: "commit-old-term", Value: "on"})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Key: "k", Value: "b"})
+	tl.Advance(2_000_000)
+	head, headSettings := snapOf(tl.World()), tl.World().Settings()
+	tl.SeekTime(2_500_000)
+	want, wantSettings := snapOf(tl.World()), tl.World().Settings()
+	if wantSettings.PreVote || wantSettings.Bugs != 0 || headSettings.Bugs != raftcore.BugCommitOldTerm {
+		t.Fatalf("settings at 2.5 s %+v, at the head %+v", wantSettings, headSettings)
+	}
+
+	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameWorld(t, "opened link", opened.World(), want)
+	if got := opened.World().Settings(); got != wantSettings {
+		t.Fatalf("opened link's settings %+v, want %+v", got, wantSettings)
+	}
+	opened.SeekTo(opened.Head())
+	sameWorld(t, "opened link's head", opened.World(), head)
+	ops := opened.World().Ops()
+	if len(ops) != 2 || !ops[0].Cluster || ops[1].Node == 1 {
+		t.Fatalf("cluster writes after opening: %+v", ops)
+	}
+}
