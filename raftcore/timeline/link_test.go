@@ -303,17 +303,7 @@ func TestLinkCarriesControllers(t *testing.T) {
 		tl.SeekTime(2_600_000)
 		want := snapOf(tl.World())
 
-		l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opened, err := OpenLink(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameWorld(t, "opened link", opened.World(), want)
-		opened.SeekTo(opened.Head())
-		sameWorld(t, "opened link's head", opened.World(), head)
+		opened := reopened(t, tl, want, head)
 		if got := opened.World().LostUpdates(); got != lost || (lost == 0) != cas {
 			t.Fatalf("cas %v: %d lost updates after opening, %d before", cas, got, lost)
 		}
@@ -343,6 +333,25 @@ func TestLinkCarriesSettingsAndClusterWrites(t *testing.T) {
 		t.Fatalf("settings at 2.5 s %+v, at the head %+v", wantSettings, headSettings)
 	}
 
+	opened := reopened(t, tl, want, head)
+	if got := opened.World().Settings(); got != headSettings {
+		t.Fatalf("opened link's settings at its head %+v, want %+v", got, headSettings)
+	}
+	opened.SeekTime(2_500_000)
+	if got := opened.World().Settings(); got != wantSettings {
+		t.Fatalf("opened link's settings at 2.5 s %+v, want %+v", got, wantSettings)
+	}
+	opened.SeekTo(opened.Head())
+	ops := opened.World().Ops()
+	if len(ops) != 2 || !ops[0].Cluster || ops[1].Node == 1 {
+		t.Fatalf("cluster writes after opening: %+v", ops)
+	}
+}
+
+// reopened opens tl's link to where tl is shown and checks that it shows
+// the world want there, and head at its head, where it is left.
+func reopened(t *testing.T, tl *Timeline, want, head snap) *Timeline {
+	t.Helper()
 	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -352,13 +361,7 @@ func TestLinkCarriesSettingsAndClusterWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameWorld(t, "opened link", opened.World(), want)
-	if got := opened.World().Settings(); got != wantSettings {
-		t.Fatalf("opened link's settings %+v, want %+v", got, wantSettings)
-	}
 	opened.SeekTo(opened.Head())
 	sameWorld(t, "opened link's head", opened.World(), head)
-	ops := opened.World().Ops()
-	if len(ops) != 2 || !ops[0].Cluster || ops[1].Node == 1 {
-		t.Fatalf("cluster writes after opening: %+v", ops)
-	}
+	return opened
 }
