@@ -67,7 +67,9 @@ package raftcore
 // RequestVote, on the receiving side: a request of an older term is
 // ignored, or a pre-vote refused (checkTerm); handleRequestVote grants at
 // most one vote per term, and only to a candidate whose log is at least as
-// up to date as the voter's (raftLog.isUpToDate).
+// up to date as the voter's (raftLog.isUpToDate). Which of these refuses,
+// and the CheckQuorum lease that ignores a request, are decided in
+// reject.go (voteRefusal, ignoresInLease), whose reason the answer carries.
 //
 // AppendEntries, on the receiving side: one of an older term is ignored, or
 // answered with the current term when PreVote or CheckQuorum is on
