@@ -834,6 +834,7 @@ func (b *Builder) ignoredDot(e raftcore.TraceEvent, r float64, fall int64) {
 	pos := lane.At(1)
 	v := frame.MsgView{ID: e.Msg, From: from, To: to, Pos: pos, R: r, Tone: frame.ToneBad,
 		Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
-	v.Label = b.msgTag(b.Voice().Ignored(e.MsgType), pos, lane.B.Sub(lane.A).Unit().Perp().Mul(r+7), false)
+	// The tag sits back along the link, clear of the receiver's disc.
+	v.Label = b.msgTag(b.Voice().Ignored(e.MsgType), lane.At(0.7), lane.B.Sub(lane.A).Unit().Perp().Mul(r+7), false)
 	b.frame.Messages = append(b.frame.Messages, v)
 }
