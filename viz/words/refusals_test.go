@@ -53,3 +53,25 @@ func TestARefusalSaysWhy(t *testing.T) {
 		t.Errorf("an ignored pre-vote is tagged %q", got)
 	}
 }
+
+// TestSettingsAndClusterWritesInWords: a setting changed midway and a
+// write sent to the cluster are told as such on the timeline and in the
+// banner.
+func TestSettingsAndClusterWritesInWords(t *testing.T) {
+	cfg := threeMachines()
+	for _, c := range []struct {
+		a    raftcore.Action
+		want string
+	}{
+		{raftcore.Action{Do: raftcore.DoSet, Setting: raftcore.SettingPreVote, Value: "off"}, "PreVote turned off"},
+		{raftcore.Action{Do: raftcore.DoSet, Setting: "commit-old-term", Value: "on"}, "The bug commit-old-term turned on"},
+		{raftcore.Action{Do: raftcore.DoWrite, Key: "k", Value: "v"}, "Client asked the cluster to write k = v"},
+	} {
+		if got := Action(cfg, c.a); got != c.want {
+			t.Errorf("%v: %q, want %q", c.a, got, c.want)
+		}
+	}
+	if got := SettingChanged(raftcore.SettingCheckQuorum, false, 1_500_000); !strings.HasPrefix(got, "CheckQuorum is off from 1.500 s on") {
+		t.Errorf("the note says %q", got)
+	}
+}
