@@ -45,7 +45,7 @@ func voteRefusal(from, to string, m *raftcore.Message) string {
 	case raftcore.RejectHasLeader:
 		return refuses + ": it already follows a leader in term " + Utoa(m.Term) + ", so there is no one to elect."
 	case raftcore.RejectLogBehind:
-		return refuses + ": " + to + "'s log is not as up to date as " + from + "'s (its last entry's term is lower, or the same with fewer entries), so it could lose committed entries."
+		return refuses + ": " + to + "'s log is not as up to date as " + from + "'s (its last entry's term is lower, or the same with fewer entries): as leader it could lack entries already committed."
 	}
 	return to + " is refused by " + from + "."
 }
