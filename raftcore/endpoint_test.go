@@ -101,3 +101,20 @@ func TestAClusterWithEveryMachineDownRefusesTheWrite(t *testing.T) {
 	assert.Equal(t, OpRefused, op.Result)
 	assert.Equal(t, RefusedMachineDown, op.Refusal)
 }
+
+// TestTheClusterClientLeavesARemovedMember: once machine 1 is removed from
+// the cluster (etcd stops a removed member), the cluster's client moves on
+// to the next member, and its write commits.
+func TestTheClusterClientLeavesARemovedMember(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Nodes, c.Members, c.Seed = 4, 3, 2 })
+	w.RunUntil(msToUs(2000))
+	require.NotEqual(t, None, leaderOf(w))
+	require.NoError(t, w.Apply(Action{Do: DoRemove, Node: 1}))
+	w.RunFor(msToUs(3000))
+	require.False(t, w.Node(1).IsMember(), "machine 1 left the cluster")
+	require.NoError(t, w.Apply(Action{Do: DoWrite, Key: "k", Value: "v"}))
+	w.RunFor(msToUs(2000))
+	op := w.Ops()[0]
+	assert.Equal(t, NodeID(2), op.Node, "not the removed machine, nor the spare")
+	assert.Equal(t, OpOK, op.Result, op.Reason)
+}
