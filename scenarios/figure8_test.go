@@ -42,3 +42,37 @@ func TestFigure8TurnsOnTheBugAlone(t *testing.T) {
 		t.Error("the play without the bug makes its point with the bug in force")
 	}
 }
+
+// TestFigure8EndingEWithTheBug: the paper's (e) with the bug on, which no
+// single knob's variant covers: S1 commits x=a early and the checker says
+// so, but S1's own entry follows, S5 loses, and x=a stays committed.
+func TestFigure8EndingEWithTheBug(t *testing.T) {
+	s, err := Get("figure-8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = s.With("then", f8E); err == nil {
+		s, err = s.With("bug", f8BugOn)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 5; seed++ {
+		w, r, err := s.run(seed, func(i int, v *View) {
+			if c := s.Steps[i].Claims; c != nil {
+				if err := c(v); err != nil {
+					t.Errorf("seed %d, step %d: %v", seed, i, err)
+				}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Complete(s) || r.Expect != nil {
+			t.Fatalf("seed %d: reached %d of %d steps; %v", seed, len(r.StepsReached), len(s.Steps), r.Expect)
+		}
+		if w.ViolationCount(raftcore.RuleCommitCurrentTerm) == 0 || w.ViolationCount(raftcore.RuleStateMachineSafety) != 0 {
+			t.Fatalf("seed %d: violations %+v", seed, w.Violations())
+		}
+	}
+}
