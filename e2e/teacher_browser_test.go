@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"raftlab/raftcore"
+	"raftlab/scenarios"
 	"raftlab/viz"
 	"raftlab/viz/app"
 )
@@ -283,7 +284,7 @@ func TestAppFigure8WithAndWithoutTheBug(t *testing.T) {
 
 	clickWidget(b, s, "knob:bug=on")
 	s = waitState(b, "the figure with the bug", func(s app.Snapshot) bool {
-		return s.Scenario != nil && len(s.Scenario.Settings) == 1 && s.Scenario.Settings[0].Value == "on" && s.Scenario.Step == 0
+		return s.Scenario != nil && slices.Contains(s.Scenario.Settings, scenarios.Setting{Knob: "bug", Value: "on"}) && s.Scenario.Step == 0
 	})
 	s = playFigureToTheEnd(b, "bug")
 	// S5, elected without the committed entry, breaks Leader Completeness
@@ -297,14 +298,16 @@ func TestAppFigure8WithAndWithoutTheBug(t *testing.T) {
 }
 
 // TestAppRefusedVoteSaysWhy splits a vote (the L key: the leader crashes
-// and two machines time out together) at a twentieth of real time, and
-// pauses once a refusal is on the wire: its tag says why, and a machine
-// that voted for the other candidate says it already voted.
+// and two machines time out together), pauses, and walks on with the
+// toolbar's step button until a refusal is on the wire with its tag: a
+// machine that voted for the other candidate says it already voted.
 func TestAppRefusedVoteSaysWhy(t *testing.T) {
 	b := newBrowser(t, 1280, 800)
 	b.openApp("nodes=5&seed=1&speed=0.05")
 	waitState(b, "a leader", func(s app.Snapshot) bool { return s.Leader != 0 })
 	b.pressKey("l")
+	b.pressKey(" ")
+	s := waitState(b, "the run to pause", func(s app.Snapshot) bool { return s.Paused })
 	tagged := func(s app.Snapshot) (app.FlightState, bool) {
 		for _, f := range s.InFlight {
 			if f.Type == "VoteResp" && f.Why == raftcore.RejectAlreadyVoted.String() && f.Label != "" {
@@ -313,14 +316,20 @@ func TestAppRefusedVoteSaysWhy(t *testing.T) {
 		}
 		return app.FlightState{}, false
 	}
-	waitState(b, "a refused vote on the wire, tagged", func(s app.Snapshot) bool { _, ok := tagged(s); return ok })
-	b.pressKey(" ")
-	s := waitState(b, "the run to pause", func(s app.Snapshot) bool { return s.Paused })
-	b.screenshot("refused-vote")
+	step := "cmd:" + viz.CmdStep.String()
+	for i := 0; i < 200; i++ {
+		if _, ok := tagged(s); ok {
+			break
+		}
+		at := s.TraceCount
+		clickWidget(b, s, step)
+		s = waitState(b, "a step", func(s app.Snapshot) bool { return s.TraceCount > at })
+	}
 	f, ok := tagged(s)
 	if !ok {
-		t.Fatalf("the refusal arrived before the run paused, at %g ms", s.NowMs)
+		t.Fatalf("no refused vote on the wire with its tag by %g ms", s.NowMs)
 	}
+	b.screenshot("refused-vote")
 	if f.Label != "vote no: voted" {
 		t.Errorf("the refusal is tagged %q, want %q", f.Label, "vote no: voted")
 	}

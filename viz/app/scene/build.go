@@ -748,6 +748,15 @@ func (b *Builder) msgTag(text string, pos, off viz.Point, picked bool) frame.Tex
 	size := SizeSmall - 2
 	w, h := b.Measure(text, size), LineHeight(size)
 	tag := frame.TextItem{Text: text, Size: size, Tone: frame.ToneMuted, Center: true}
+	// A long tag to the side of a steep lane would reach back over its
+	// dot: it goes as far out as its half width or height along the
+	// offset needs, beyond the room the offset gave the dot.
+	if n := off.Len(); n > 0 {
+		u := off.Mul(1 / n)
+		if need := math.Abs(u.X)*w/2 + math.Abs(u.Y)*h/2 + n - 7 + 2; need > n {
+			off = u.Mul(need)
+		}
+	}
 	for _, side := range [2]float64{1, -1} {
 		c := viz.Point{X: pos.X + side*off.X, Y: pos.Y + side*off.Y}
 		if b.tagClear(viz.XYWH(c.X-w/2, c.Y-h/2, w, h)) {
