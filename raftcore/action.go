@@ -56,6 +56,10 @@ type Action struct {
 	// Voters is, for "joint", the incoming voters of the joint
 	// configuration to enter.
 	Voters []int `json:"voters,omitempty"`
+	// Setting is, for "set", the setting to change: "prevote",
+	// "checkquorum" or the name of a deliberate bug (Bugs); Value is then
+	// "on" or "off".
+	Setting string `json:"setting,omitempty"`
 	// AfterEvents, when set, is the number of events that had been handled
 	// when the action was taken; replay uses it to act between two events of
 	// the same instant exactly as the original run did.
@@ -103,6 +107,8 @@ const (
 	DoRemove         Verb = "remove"          // take a machine out of the configuration
 	DoJoint          Verb = "joint"           // change the voters through a joint configuration
 	DoTransferLeader Verb = "transfer-leader" // hand leadership to a machine
+
+	DoSet Verb = "set" // change a protocol setting from now on (setting.go)
 )
 
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
@@ -112,6 +118,7 @@ var Verbs = []Verb{
 	DoTimer, DoHeartbeat, DoWrite, DoDelete, DoRead, DoControl,
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 	DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader,
+	DoSet,
 }
 
 // verbList is the verbs as a comma-separated list, for error messages.
@@ -186,6 +193,8 @@ func (a Action) appendArgs(b []byte) []byte {
 		b = append(append(b, " to "...), a.Zone...)
 	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
 		b = a.appendMemberArgs(b)
+	case DoSet:
+		b = append(append(append(append(b, ' '), a.Setting...), ' '), a.Value...)
 	}
 	return b
 }
@@ -237,7 +246,11 @@ func appendGroups(b []byte, groups [][]int) []byte {
 // and the key, then what each verb adds.
 func (a Action) appendClientArgs(b []byte) []byte {
 	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(a.Node), 10)
+	if a.Node == 0 {
+		b = append(b, "cluster"...)
+	} else {
+		b = strconv.AppendInt(b, int64(a.Node), 10)
+	}
 	b = append(append(b, ' '), a.Key...)
 	switch a.Do {
 	case DoWrite:
@@ -284,6 +297,9 @@ func (a Action) Validate(n int) error {
 				return fmt.Errorf("mode: %v", err)
 			}
 		}
+		if a.Node == 0 && (a.Do == DoWrite || a.Do == DoDelete) {
+			return nil // to the cluster: its client picks the machine (endpoint.go)
+		}
 		return validNode("node", a.Node, n)
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
 		if a.Zone == "" {
@@ -297,6 +313,8 @@ func (a Action) Validate(n int) error {
 		return validNode("node", a.Node, n)
 	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
 		return a.validateMember(n)
+	case DoSet:
+		return a.validateSetting()
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
 	}
@@ -423,6 +441,9 @@ func (a Action) ValidateFor(cfg Config) error {
 	if isMemberVerb(a.Do) && cfg.Protocol != ProtocolRaft {
 		return fmt.Errorf("do: %s changes a raft cluster; %s has no configuration to change", a.Do, cfg.Protocol)
 	}
+	if a.Do == DoSet && cfg.Protocol != ProtocolRaft {
+		return fmt.Errorf("setting: %s is a setting of raft; %s has none", a.Setting, cfg.Protocol)
+	}
 	if a.Do == DoTimer && a.Ms > MaxTimerMs(cfg) {
 		return fmt.Errorf("ms: %g is beyond the longest election timeout, %g ms (2 × election_ticks × tick_ms)", a.Ms, MaxTimerMs(cfg))
 	}
@@ -462,6 +483,9 @@ func (w *World) Apply(a Action) error {
 		w.applyMachine(a)
 	case DoWrite, DoDelete:
 		op := Op{Kind: a.Do, Node: NodeID(a.Node), Key: a.Key, Value: a.Value}
+		if a.Node == 0 {
+			op.Node, op.Cluster = w.clusterEndpoint(), true
+		}
 		if a.IfRev != nil {
 			op.Cas, op.IfRev = true, *a.IfRev
 		}
@@ -475,6 +499,8 @@ func (w *World) Apply(a Action) error {
 		w.applyZone(a)
 	case DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader:
 		w.applyMember(a)
+	case DoSet:
+		w.applySetting(a)
 	}
 	switch split := w.split(); {
 	case split && !wasSplit:

@@ -120,6 +120,10 @@ type Op struct {
 	// Seq is a write's sequence number in its client's session (0 with
 	// sessions off); the client is the one that asked machine Node.
 	Seq uint64 `json:"seq,omitempty"`
+	// Cluster says the write was sent to the cluster, not to a machine
+	// of the reader's choice: the cluster's client picked Node, the
+	// machine it is connected to (endpoint.go).
+	Cluster bool `json:"cluster,omitempty"`
 	// Side and Split are the network as the request found it, taken from
 	// the world when it was made so that no one has to replay the action
 	// log to learn which side of a partition it was on. Side is the

@@ -214,7 +214,13 @@ func (w *World) processWork(id NodeID, gen uint64) {
 }
 
 func (w *World) handleMessage(m Message) {
-	w.record(TraceEvent{Kind: TraceDeliver, Node: m.To, Peer: m.From, Term: m.Term, Msg: m.ID, MsgType: m.Type, Text: m.Type.String()})
+	ev := TraceEvent{Kind: TraceDeliver, Node: m.To, Peer: m.From, Term: m.Term, Msg: m.ID, MsgType: m.Type, Text: m.Type.String()}
+	if w.nodes[m.To].ignoresInLease(m) {
+		// The machine will ignore it without an answer, as etcd does; the
+		// trace is the only place that says why.
+		ev.Cause, ev.Text = CauseLeaderAlive, ev.Text+" (ignored: a leader is alive)"
+	}
+	w.record(ev)
 	if m.Type == MsgClient {
 		w.handleClient(m)
 		return

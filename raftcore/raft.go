@@ -67,7 +67,9 @@ package raftcore
 // RequestVote, on the receiving side: a request of an older term is
 // ignored, or a pre-vote refused (checkTerm); handleRequestVote grants at
 // most one vote per term, and only to a candidate whose log is at least as
-// up to date as the voter's (raftLog.isUpToDate).
+// up to date as the voter's (raftLog.isUpToDate). Which of these refuses,
+// and the CheckQuorum lease that ignores a request, are decided in
+// reject.go (voteRefusal, ignoresInLease), whose reason the answer carries.
 //
 // AppendEntries, on the receiving side: one of an older term is ignored, or
 // answered with the current term when PreVote or CheckQuorum is on
@@ -335,16 +337,11 @@ func (n *Node) checkTerm(m Message) bool {
 	case m.Term == 0:
 		// A local message (proposal or read forwarded by a follower).
 	case m.Term > n.term:
-		if m.Type == MsgVote || m.Type == MsgPreVote {
+		if n.ignoresInLease(m) {
 			// A machine that heard from a live leader within the election
 			// timeout ignores vote requests: this keeps a partitioned
 			// machine with a high term from disrupting a healthy cluster.
-			// An election the leader asked for (a transfer) is answered.
-			force := m.Type == MsgVote && m.Context == campaignTransfer
-			inLease := n.cfg.checkQuorum && n.lead != None && n.electionElapsed < n.cfg.electionTicks
-			if inLease && !force {
-				return false
-			}
+			return false
 		}
 		switch {
 		case m.Type == MsgPreVote:
@@ -364,9 +361,9 @@ func (n *Node) checkTerm(m Message) bool {
 			// Tell a stale leader about the newer term. Without this a
 			// leader cut off and then reconnected would never step down,
 			// since its followers ignore its messages.
-			n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term})
+			n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Why: RejectLowerTerm})
 		} else if m.Type == MsgPreVote {
-			n.send(Message{Type: MsgPreVoteResp, To: m.From, Term: n.term, Reject: true})
+			n.send(Message{Type: MsgPreVoteResp, To: m.From, Term: n.term, Reject: true, Why: RejectLowerTerm})
 		}
 		return false
 	}
@@ -381,23 +378,18 @@ func (n *Node) checkTerm(m Message) bool {
 // remembered and restarts the election timer; a granted pre-vote changes
 // nothing.
 func (n *Node) handleRequestVote(m Message) {
-	canVote := n.vote == m.From ||
-		(n.vote == None && n.lead == None) ||
-		(m.Type == MsgPreVote && m.Term > n.term) ||
-		(n.cfg.has(BugVoteTwice) && m.Type == MsgVote)
-	upToDate := n.log.isUpToDate(m.Index, m.LogTerm) || n.cfg.has(BugSkipUpToDate)
 	respType := MsgVoteResp
 	if m.Type == MsgPreVote {
 		respType = MsgPreVoteResp
 	}
-	if canVote && upToDate {
-		n.send(Message{Type: respType, To: m.From, Term: m.Term})
-		if m.Type == MsgVote {
-			n.electionElapsed = 0
-			n.vote = m.From
-		}
-	} else {
-		n.send(Message{Type: respType, To: m.From, Term: n.term, Reject: true})
+	if why := n.voteRefusal(m); why != RejectNone {
+		n.send(Message{Type: respType, To: m.From, Term: n.term, Reject: true, Why: why})
+		return
+	}
+	n.send(Message{Type: respType, To: m.From, Term: m.Term})
+	if m.Type == MsgVote {
+		n.electionElapsed = 0
+		n.vote = m.From
 	}
 }
 
@@ -652,7 +644,7 @@ func (n *Node) handleAppendEntries(m Message) {
 		hint = l
 	}
 	hint, hintTerm := n.log.findConflictByTerm(hint, m.LogTerm)
-	n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: m.Index, Reject: true, RejectHint: hint, LogTerm: hintTerm})
+	n.send(Message{Type: MsgAppResp, To: m.From, Term: n.term, Index: m.Index, Reject: true, RejectHint: hint, LogTerm: hintTerm, Why: RejectLogMismatch})
 }
 
 // appendIfConsistent is the consistency check of AppendEntries (§5.3):

@@ -47,6 +47,11 @@ func (w *World) StateKey() uint64 {
 		}
 	}
 	h = fnvUint(h, wire)
+	if w.endpoint != None {
+		// Where the cluster's client is connected decides where its next
+		// write goes.
+		h = fnvUint(h, uint64(w.endpoint)<<40)
+	}
 	return w.checker.stateHash(h)
 }
 
@@ -127,7 +132,7 @@ func messageHash(m *Message) uint64 {
 			flags |= 1 << i
 		}
 	}
-	h = fnvUint(h, flags)
+	h = fnvUint(h, flags|uint64(m.Why)<<8)
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		h = fnvUint(h, e.Index)

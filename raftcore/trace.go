@@ -80,6 +80,9 @@ const (
 	CauseAuthoritySilent    // failover: it heard nothing from the authority in time
 	CauseTransfer           // its leader handed leadership to it (TimeoutNow)
 	CauseRemoved            // a leader applied its own removal from the voters
+
+	// Why a machine ignored a message delivered to it.
+	CauseLeaderAlive // a vote request of a higher term, within a live leader's lease (RejectLeaderAlive)
 )
 
 var causeNames = [...]string{
@@ -88,6 +91,7 @@ var causeNames = [...]string{
 	"lost the election", "heard the leader of its term", "heard a leader of a higher term",
 	"saw a higher term", "lost contact with a majority", "authority went silent",
 	"leadership handed over", "removed from the voters",
+	"ignored: a leader is alive",
 }
 
 func (c Cause) String() string {
@@ -136,6 +140,7 @@ func parseName[T ~uint8](v *T, what string, names []string, text []byte) error {
 //   - send, deliver, drop: MsgType
 //   - drop: Cause, one of the Drop constants
 //   - role: FromRole, ToRole and Cause, why the machine changed role
+//   - deliver: Cause, when the machine ignored the message (CauseLeaderAlive)
 //   - fault: Verb(), the action; op-invoke: Verb(), the client's verb
 //   - violation: Rule(), with Text the sentence explaining it
 type TraceEvent struct {

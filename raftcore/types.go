@@ -209,6 +209,10 @@ type Message struct {
 	Entries []Entry
 	Commit  uint64
 	Reject  bool
+	// Why is the reason for a refused vote or pre-vote, a rejected
+	// append, or an append answer that tells a stale leader of a newer
+	// term. Nothing but a reader acts on it.
+	Why RejectReason
 	// RejectHint is the follower's guess of where the logs diverge, so the
 	// leader can skip a whole term at a time.
 	RejectHint uint64

@@ -110,9 +110,12 @@ type World struct {
 	// lastSeq is, by machine, the sequence number of the last write its
 	// client sent in its session (client.go).
 	lastSeq []uint64
-	actions []Action
-	trace   trace
-	checker checker
+	// endpoint is the machine the cluster's client is connected to
+	// (endpoint.go); None until its first write to the cluster.
+	endpoint NodeID
+	actions  []Action
+	trace    trace
+	checker  checker
 	// splitUs and healUs are when the network last went from whole to
 	// split and back (-1 until it first did), kept as actions change the
 	// links so that no one has to replay the action log to learn them.

@@ -297,7 +297,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
-	memberAdd, replaceMember, jointConsensus, moveLeader,
+	memberAdd, replaceMember, jointConsensus, moveLeader, figure8,
 }
 
 func (d def) make(k values) *Scenario {

@@ -303,19 +303,65 @@ func TestLinkCarriesControllers(t *testing.T) {
 		tl.SeekTime(2_600_000)
 		want := snapOf(tl.World())
 
-		l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opened, err := OpenLink(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameWorld(t, "opened link", opened.World(), want)
-		opened.SeekTo(opened.Head())
-		sameWorld(t, "opened link's head", opened.World(), head)
+		opened := reopened(t, tl, want, head)
 		if got := opened.World().LostUpdates(); got != lost || (lost == 0) != cas {
 			t.Fatalf("cas %v: %d lost updates after opening, %d before", cas, got, lost)
 		}
 	}
+}
+
+// TestLinkCarriesSettingsAndClusterWrites: a run whose settings changed
+// midway and whose writes went to the cluster opens from its link the
+// same, at the moment shown and at its head, with the settings of each.
+func TestLinkCarriesSettingsAndClusterWrites(t *testing.T) {
+	cfg := testConfig()
+	cfg.Nodes = 3
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Key: "k", Value: "a"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoSet, Setting: raftcore.SettingPreVote, Value: "off"})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoCrash, Node: 1})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoSet, Setting: "commit-old-term", Value: "on"})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Key: "k", Value: "b"})
+	tl.Advance(2_000_000)
+	head, headSettings := snapOf(tl.World()), tl.World().Settings()
+	tl.SeekTime(2_500_000)
+	want, wantSettings := snapOf(tl.World()), tl.World().Settings()
+	if wantSettings.PreVote || wantSettings.Bugs != 0 || headSettings.Bugs != raftcore.BugCommitOldTerm {
+		t.Fatalf("settings at 2.5 s %+v, at the head %+v", wantSettings, headSettings)
+	}
+
+	opened := reopened(t, tl, want, head)
+	if got := opened.World().Settings(); got != headSettings {
+		t.Fatalf("opened link's settings at its head %+v, want %+v", got, headSettings)
+	}
+	opened.SeekTime(2_500_000)
+	if got := opened.World().Settings(); got != wantSettings {
+		t.Fatalf("opened link's settings at 2.5 s %+v, want %+v", got, wantSettings)
+	}
+	opened.SeekTo(opened.Head())
+	ops := opened.World().Ops()
+	if len(ops) != 2 || !ops[0].Cluster || ops[1].Node == 1 {
+		t.Fatalf("cluster writes after opening: %+v", ops)
+	}
+}
+
+// reopened opens tl's link to where tl is shown and checks that it shows
+// the world want there, and head at its head, where it is left.
+func reopened(t *testing.T, tl *Timeline, want, head snap) *Timeline {
+	t.Helper()
+	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameWorld(t, "opened link", opened.World(), want)
+	opened.SeekTo(opened.Head())
+	sameWorld(t, "opened link's head", opened.World(), head)
+	return opened
 }

@@ -258,26 +258,11 @@ func (a *App) leader() int {
 	return best
 }
 
-// clientTarget is the machine a client write goes to: the selected one,
-// else the leader a client would find, else the first running machine.
-func (a *App) clientTarget() int {
-	if a.view.Selected() >= 0 {
-		return a.view.Selected()
-	}
-	if l := a.leader(); l >= 0 {
-		return l
-	}
-	w := a.World()
-	for i := 0; i < w.Size(); i++ {
-		if w.Status(nodeID(i)) == raftcore.StatusUp {
-			return i
-		}
-	}
-	return 0
-}
-
-// nextWrite is the action of the next client write at machine i: the
-// Deployment's replica count, counting up.
+// nextWrite is the action of the next client write at machine i, or,
+// with i -1, to the cluster, whose client picks a running machine as
+// etcd's does (raftcore's endpoint.go): the Deployment's replica count,
+// counting up. The toolbar and its key write to the cluster; a machine's
+// menu, or a command naming a machine, to that machine.
 func (a *App) nextWrite(i int) raftcore.Action {
 	n := len(a.World().Ops()) + 1
 	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}

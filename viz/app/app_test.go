@@ -120,21 +120,25 @@ func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
 	}
 }
 
-func TestClientWriteKeyGoesToTheLeaderAndCompletes(t *testing.T) {
+// TestClientWriteKeyGoesToTheClusterAndCompletes: the C key sends a
+// write to the cluster, with a machine selected as without; its client
+// picks a running machine, and the write is committed.
+func TestClientWriteKeyGoesToTheClusterAndCompletes(t *testing.T) {
 	a := newApp(t, 5, 1280, 800)
 	var c hostClock
 	l := untilLeader(t, a, &c)
+	a.view.Select((l+1)%5, false)
 	if !a.Key("c") {
 		t.Fatal("key c did nothing")
 	}
 	x := lastAction(t, a)
-	if x.Do != raftcore.DoWrite || x.Node != l+1 || x.Key != ClientKey || x.Value != "replicas=1" {
-		t.Fatalf("key c recorded %+v, want a write of replicas=1 at the leader %d", x, l+1)
+	if x.Do != raftcore.DoWrite || x.Node != 0 || x.Key != ClientKey || x.Value != "replicas=1" {
+		t.Fatalf("key c recorded %+v, want a write of replicas=1 to the cluster", x)
 	}
 	c.run(a, 2*time.Second)
 	op, _ := a.World().Op(1)
-	if op.Result != raftcore.OpOK {
-		t.Errorf("the write ended %q (%s), want ok", op.Result, op.Reason)
+	if op.Result != raftcore.OpOK || !op.Cluster || a.World().Status(op.Node) != raftcore.StatusUp {
+		t.Errorf("the write ended %q (%s) at %d, want ok at a running machine", op.Result, op.Reason, op.Node)
 	}
 	// The question panel now hears YES from every machine.
 	for _, ans := range a.World().Ask(ClientKey) {

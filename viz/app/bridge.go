@@ -147,11 +147,15 @@ type DirLink struct {
 
 // FlightState is a message on the wire in a snapshot.
 type FlightState struct {
-	ID        uint64  `json:"id"`
-	Type      string  `json:"type"`
-	From      int     `json:"from"`
-	To        int     `json:"to"`
-	Term      uint64  `json:"term"`
+	ID   uint64 `json:"id"`
+	Type string `json:"type"`
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Term uint64 `json:"term"`
+	// Why is the reason a refusal carries (raftcore.RejectReason), and
+	// Label the tag drawn beside the message ("" when none is drawn).
+	Why       string  `json:"why,omitempty"`
+	Label     string  `json:"label,omitempty"`
 	SendMs    float64 `json:"send_ms"`
 	DeliverMs float64 `json:"deliver_ms"`
 	X         float64 `json:"x"`
@@ -209,7 +213,7 @@ func (a *App) State() Snapshot {
 		NowMs: float64(w.Now()) / 1000, HeadMs: float64(a.session.HeadUs()) / 1000, Live: a.session.AtHead(),
 		Paused: a.clock.Paused(), Visible: a.clock.Visible(), Speed: a.clock.Speed(), SpeedLabel: viz.FormatSpeed(a.clock.Speed()),
 		Theme: a.view.Theme(), Embed: a.params.Embed, Protocol: string(a.cfg().Protocol), Nodes: a.cfg().Nodes, Seed: a.cfg().Seed,
-		PreVote: a.cfg().PreVote, CheckQuorum: a.cfg().CheckQuorum, Election: a.cfg().ElectionTicks,
+		PreVote: w.Settings().PreVote, CheckQuorum: w.Settings().CheckQuorum, Election: a.cfg().ElectionTicks,
 		Selected: a.view.Selected() + 1, Menu: a.view.Menu().String(), Panel: a.view.Tab().Title(), Help: a.view.Help(), Banner: a.voice().Banner(a.view.Banner().Text),
 		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: clauseStates(a.voice(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: nonNil(w.Actions()),
@@ -320,13 +324,14 @@ func (a *App) flightState(f *frame.Frame) []FlightState {
 	for _, m := range f.Messages {
 		if m.Fall == 0 {
 			byID[m.ID] = len(out)
-			out = append(out, FlightState{ID: m.ID, From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y})
+			out = append(out, FlightState{ID: m.ID, From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y, Label: m.Label.Text})
 		}
 	}
 	for _, m := range a.World().InFlight() {
 		if k, ok := byID[m.ID]; ok {
 			out[k].Type = m.Type.String()
 			out[k].Term = m.Term
+			out[k].Why = m.Why.String()
 			out[k].SendMs = float64(m.SendUs) / 1000
 			out[k].DeliverMs = float64(m.DeliverUs) / 1000
 		}

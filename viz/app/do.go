@@ -198,6 +198,8 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 		return true, a.freePlay(func(p *viz.Params) { p.PreVote = in.On })
 	case command.SetCheckQuorum:
 		return true, a.freePlay(func(p *viz.Params) { p.CheckQuorum = in.On })
+	case command.ChangeSetting:
+		return true, a.changeSetting(in.Setting, in.On)
 	case command.SetElection:
 		if in.Ticks < 2 || in.Ticks > 100 {
 			return true, fmt.Errorf("election: use 2 to 100 ticks")
@@ -281,7 +283,7 @@ func (a *App) command(c viz.Command) error {
 		a.move(c)
 		a.afterWorldMoved()
 	case viz.CmdClientWrite:
-		return a.act(a.nextWrite(a.clientTarget()))
+		return a.act(a.nextWrite(-1))
 	case viz.CmdRestartLeader:
 		return a.restartLeader()
 	case viz.CmdSpreadTimers:

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"strings"
 	"testing"
 
@@ -41,7 +43,7 @@ func TestEveryWayInSpeaksIntents(t *testing.T) {
 	// runs.
 	in, err := a.pageIntent("click", "prevote")
 	require.NoError(t, err)
-	assert.Equal(t, command.SetPreVote{On: !a.params.PreVote}, in)
+	assert.Equal(t, command.ChangeSetting{Setting: raftcore.SettingPreVote, On: !a.World().Settings().PreVote}, in)
 
 	// Controls of the selected machine's menu, before it is opened.
 	require.NoError(t, a.Do(command.Select{Node: 1}))
@@ -179,17 +181,54 @@ func TestEveryControlRunsALine(t *testing.T) {
 	}
 }
 
-// TestAPageCommandAndItsControlDoTheSame: the page's "option prevote" and
-// a click on the PreVote toggle leave the app alike.
+// TestAPageCommandAndItsControlDoTheSame: the page's "set prevote" and a
+// click on the PreVote toggle leave the app alike: the same run, with
+// PreVote off from that moment, the change recorded as an action.
 func TestAPageCommandAndItsControlDoTheSame(t *testing.T) {
 	a, b := newApp(t, 3, 1280, 800), newApp(t, 3, 1280, 800)
-	require.True(t, a.cfg().PreVote, "PreVote is on by default")
-	_, err := a.Cmd("option", "prevote", "off")
+	require.True(t, a.World().Settings().PreVote, "PreVote is on by default")
+	_, err := a.Cmd("set", "prevote", "off")
 	require.NoError(t, err)
 	require.NoError(t, b.Click("prevote"))
-	require.False(t, a.cfg().PreVote)
+	require.False(t, a.World().Settings().PreVote)
+	assert.True(t, a.cfg().PreVote, "the run started with PreVote on")
 	assert.Equal(t, a.cfg(), b.cfg())
+	assert.Equal(t, a.World().Actions(), b.World().Actions())
 	assert.Equal(t, a.State().Banner, b.State().Banner)
+}
+
+// TestASetupChangeKeepsTheRunAndForksThePast: a setting changed at the
+// live end keeps the world and holds from then on; changed at a moment in
+// the past, it forks the run there, the run left kept; starting again
+// then begins a new run with the setting as it now is.
+func TestASetupChangeKeepsTheRunAndForksThePast(t *testing.T) {
+	a := newApp(t, 5, 1280, 800)
+	var c hostClock
+	untilLeader(t, a, &c)
+	c.run(a, 2*time.Second)
+	before := a.World().Now()
+	leaderTerm := a.World().Node(nodeID(a.leader())).Term()
+	require.NoError(t, a.Click("checkquorum"))
+	w := a.World()
+	assert.Equal(t, before, w.Now(), "the run goes on from the moment it was")
+	assert.Equal(t, leaderTerm, w.Node(nodeID(a.leader())).Term(), "the world is kept")
+	assert.False(t, w.Settings().CheckQuorum)
+	last := lastAction(t, a)
+	assert.Equal(t, raftcore.Action{Do: raftcore.DoSet, Setting: raftcore.SettingCheckQuorum, Value: "off", AtMs: last.AtMs, AfterEvents: last.AfterEvents}, last)
+
+	c.run(a, time.Second)
+	require.NoError(t, a.Do(command.Seek{AtUs: before / 2}))
+	require.NoError(t, a.Click("prevote"))
+	assert.True(t, a.session.HasOtherRun(), "acting in the past forks the run")
+	assert.False(t, a.World().Settings().PreVote)
+	assert.True(t, a.World().Settings().CheckQuorum, "the fork is before CheckQuorum was turned off")
+	assert.Contains(t, a.State().Banner, "started a new run from there")
+
+	_, err := a.Cmd("reset")
+	require.NoError(t, err)
+	assert.False(t, a.cfg().PreVote, "starting again keeps the setting chosen")
+	assert.True(t, a.cfg().CheckQuorum, "and the settings of the fork's moment")
+	assert.Empty(t, a.World().Actions())
 }
 
 // A link that is not there is refused with an error, and a link's menu

@@ -259,3 +259,23 @@ func (a *App) returnToOtherRun() error {
 	a.note(words.BackOnRun)
 	return nil
 }
+
+// changeSetting turns a setting of raft on or off from the moment shown,
+// as a recorded action: the world is kept, and in the past the run forks
+// there, so one state can be played out under both settings. Starting
+// again afterwards starts with the setting as it now is.
+func (a *App) changeSetting(setting string, on bool) error {
+	value := "off"
+	if on {
+		value = "on"
+	}
+	if err := a.act(raftcore.Action{Do: raftcore.DoSet, Setting: setting, Value: value}); err != nil {
+		return err
+	}
+	// The settings of this run as they now are (a fork keeps those of its
+	// moment), for starting again.
+	now := a.World().Settings()
+	a.params.PreVote, a.params.CheckQuorum = now.PreVote, now.CheckQuorum
+	a.note(words.SettingChanged(setting, on, a.World().Now()))
+	return nil
+}

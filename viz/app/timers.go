@@ -51,7 +51,7 @@ func (a *App) electionGap() int64 {
 			}
 		}
 	}
-	if a.cfg().PreVote {
+	if a.World().Settings().PreVote {
 		return 3 * longest
 	}
 	return longest

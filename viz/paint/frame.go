@@ -204,6 +204,10 @@ func (d *Painter) message(m *frame.MsgView) {
 		k := math.Min(m.Fall, 1)
 		pos := viz.Pt(m.Pos.X+k*6, m.Pos.Y+k*k*36)
 		d.cross(pos, m.R*0.9, 2, clr.Alpha(1-k))
+		if m.Label.Text != "" {
+			// Why it fell (a request ignored on arrival), fading with it.
+			s.Text(m.Label, p.Tone(m.Label.Tone).Alpha(1-k))
+		}
 		return
 	}
 	if m.Selected {

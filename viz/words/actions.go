@@ -17,6 +17,9 @@ import (
 // the client asked.
 func Action(cfg raftcore.Config, a raftcore.Action) string {
 	node := cfg.Name(raftcore.NodeID(a.Node))
+	if a.Node == 0 {
+		node = "the cluster"
+	}
 	switch a.Do {
 	case raftcore.DoWrite:
 		return "Client asked " + node + " to write " + a.Key + " = " + a.Value
@@ -133,6 +136,9 @@ func zoneActionWords(cfg raftcore.Config, a raftcore.Action) string {
 	}
 	if s, ok := memberActionWords(cfg, a); ok {
 		return s
+	}
+	if a.Do == raftcore.DoSet {
+		return SettingName(a.Setting) + " turned " + a.Value
 	}
 	return string(a.Do)
 }

@@ -11,7 +11,7 @@ const (
 	KeyStepBack      = "Go back by one step"
 	KeyPrevEvent     = "Jump back to the previous notable event"
 	KeyNextEvent     = "Jump ahead to the next notable event"
-	KeyClientWrite   = "Send a client write to the cluster"
+	KeyClientWrite   = "Send a client write to the cluster (its client picks a running machine)"
 	KeyRestartLeader = "Crash the current leader, then bring it back"
 	KeySpreadTimers  = "Spread election timers apart so one node times out first"
 	KeyAlignTimers   = "Make the two earliest election timers run out together"
@@ -33,6 +33,15 @@ var keysPlain = map[string][2]string{
 		"Make the two shortest waits run out together"},
 	KeySplitVote: {"Crash the machine in charge and have two others try to take over together",
 		"Crash the machine taking the writes and have two others ask at once"},
+}
+
+// WriteTip is the toolbar write button's hover text, before its key: where
+// the write goes, and how to send one to a machine of the reader's choice.
+func (v Voice) WriteTip() string {
+	if v.Plain() {
+		return "Send a client write to the cluster: its client sends it to one running machine, another if that one is down. To pick the machine, use its menu"
+	}
+	return "Send a client write to the cluster: its client sends it to the machine it is connected to, or the next one if that one is down, and a follower passes it to the leader. To pick the machine, use its menu"
 }
 
 // Key is what a key does (one of the Key constants), in the screen's

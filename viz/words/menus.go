@@ -36,6 +36,7 @@ const (
 	RowMachines    = "Machines"
 	RowProtocol    = "Protocol"
 	RowRaftOptions = "Raft options"
+	RowBroken      = "Break on purpose"
 	RowElection    = "Election timeout"
 	RowTheme       = "Theme"
 	RowShare       = "Share"
@@ -57,14 +58,17 @@ const (
 	DropIt      = "Drop it"
 	PreVote     = "PreVote"
 	CheckQuorum = "CheckQuorum"
-	CopyLink    = "Copy link"
-	ExportRun   = "Export run"
-	ExportTrace = "Export trace"
-	SavePicture = "Save picture"
-	ImportRun   = "Import run"
-	NewSeed     = "New seed"
-	LoseZone    = "Lose it"
-	BringBack   = "Bring it back"
+	// CommitOldTerm is the toggle of the bug that commits an older
+	// term's entry by counting replicas (the paper's Figure 8).
+	CommitOldTerm = "Commit an old term by counting"
+	CopyLink      = "Copy link"
+	ExportRun     = "Export run"
+	ExportTrace   = "Export trace"
+	SavePicture   = "Save picture"
+	ImportRun     = "Import run"
+	NewSeed       = "New seed"
+	LoseZone      = "Lose it"
+	BringBack     = "Bring it back"
 )
 
 // MachineLine says what a machine is and how it runs, under its menu's
@@ -73,8 +77,12 @@ func (v Voice) MachineLine(r raftcore.Role, st raftcore.Status, term uint64) str
 	return Capital(v.RoleStatus(r, st)) + v.TermSuffix(term)
 }
 
-// RoleStatus is a machine's role and how it runs: "leader, up".
+// RoleStatus is a machine's role and how it runs: "leader, up". A crashed
+// machine has no role (it lost it with its memory): just "crashed".
 func (v Voice) RoleStatus(r raftcore.Role, st raftcore.Status) string {
+	if st == raftcore.StatusCrashed {
+		return Status(st)
+	}
 	return v.RoleWord(r) + ", " + Status(st)
 }
 

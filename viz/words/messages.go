@@ -25,14 +25,14 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 		return say("pre-vote?", "back me?")
 	case raftcore.MsgPreVoteResp:
 		if m.Reject {
-			return say("pre-vote no", "no")
+			return say("pre-vote no", "no") + v.rejectTag(m)
 		}
 		return say("pre-vote yes", "yes")
 	case raftcore.MsgVote:
 		return say("vote?", "back me?")
 	case raftcore.MsgVoteResp:
 		if m.Reject {
-			return say("vote no", "no")
+			return say("vote no", "no") + v.rejectTag(m)
 		}
 		return say("vote yes", "yes")
 	case raftcore.MsgApp:
@@ -41,8 +41,11 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 		}
 		return say("append ", "copy ") + strconv.Itoa(len(m.Entries))
 	case raftcore.MsgAppResp:
-		if m.Reject {
-			return say("append no", "mismatch")
+		switch {
+		case m.Reject:
+			return say("append no", "mismatch") + v.rejectTag(m)
+		case m.Why == raftcore.RejectLowerTerm:
+			return say("newer term "+Utoa(m.Term), "out of date")
 		}
 		return say("append ok", "copied")
 	case raftcore.MsgHeartbeat:
@@ -76,11 +79,10 @@ func (v Voice) MsgSentence(m *raftcore.Message) string {
 	case raftcore.MsgVote:
 		return from + " asks " + to + " to back it " + taking + "; its history ends at entry " + Utoa(m.Index) + "."
 	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
-		verb := " backs "
 		if m.Reject {
-			verb = " will not back "
+			return from + " will not back " + to + v.plainRefusal(m) + "."
 		}
-		return from + verb + to + "."
+		return from + " backs " + to + "."
 	case raftcore.MsgApp:
 		from += v.inCharge(", in charge,", ", which takes the writes,")
 		if len(m.Entries) == 0 {
@@ -88,6 +90,13 @@ func (v Voice) MsgSentence(m *raftcore.Message) string {
 		}
 		return fmt.Sprintf("%s sends %s %s after entry %d; committed up to %d.",
 			from, to, Count(len(m.Entries), "entry", "entries"), m.Index, m.Commit)
+	case raftcore.MsgAppResp:
+		if m.Reject {
+			return from + " has no entry matching " + to + "'s entry " + Utoa(m.Index) + ", so it takes nothing; " + to + " will try from earlier."
+		}
+		if m.Why == raftcore.RejectLowerTerm {
+			return from + " tells " + to + " that it is out of date: " + to + " no longer " + v.inCharge("is in charge", "takes the writes") + "."
+		}
 	case raftcore.MsgHeartbeat:
 		return from + " tells " + to + " it " + v.inCharge("is still in charge", "still takes the writes") + "."
 	case raftcore.MsgHeartbeatResp:
@@ -121,7 +130,7 @@ func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 		return from + " asks " + to + " for its vote in term " + Utoa(m.Term) + "; its log ends at index " + Utoa(m.Index) + ", term " + Utoa(m.LogTerm) + "."
 	case raftcore.MsgPreVoteResp, raftcore.MsgVoteResp:
 		if m.Reject {
-			return to + " is refused by " + from + "."
+			return voteRefusal(from, to, m)
 		}
 		return from + " grants " + to + " its vote."
 	case raftcore.MsgApp:
@@ -132,7 +141,10 @@ func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 			from, m.Term, to, len(m.Entries), m.Index, m.LogTerm, m.Commit)
 	case raftcore.MsgAppResp:
 		if m.Reject {
-			return from + " tells " + to + " its log does not match at index " + Utoa(m.Index) + "; it suggests trying from " + Utoa(m.RejectHint) + "."
+			return from + " turns down " + to + "'s append: its log has no entry matching index " + Utoa(m.Index) + " of the leader's; it suggests trying from " + Utoa(m.RejectHint) + "."
+		}
+		if m.Why == raftcore.RejectLowerTerm {
+			return from + " ignores " + to + "'s append, which is of an older term, and tells it of term " + Utoa(m.Term) + ": " + to + " is no longer leader."
 		}
 		return from + " tells " + to + " its log matches up to index " + Utoa(m.Index) + "."
 	case raftcore.MsgHeartbeat:

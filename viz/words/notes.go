@@ -233,3 +233,26 @@ func Opening(done float64) string {
 
 // OpeningStopped says a long link stopped opening because the reader acted.
 const OpeningStopped = "Stopped opening the link."
+
+// SettingName is a setting of raft as the setup names it: PreVote,
+// CheckQuorum, or a rule broken on purpose, by the bug's name.
+func SettingName(setting string) string {
+	switch setting {
+	case raftcore.SettingPreVote:
+		return PreVote
+	case raftcore.SettingCheckQuorum:
+		return CheckQuorum
+	}
+	return "the bug " + setting
+}
+
+// SettingChanged is the note a setting changed mid-run leaves: it holds
+// from that moment on, in this run; starting again begins a new one.
+func SettingChanged(setting string, on bool, atUs int64) string {
+	state := "off"
+	if on {
+		state = "on"
+	}
+	return Capital(SettingName(setting)) + " is " + state + " from " + Clock(atUs) +
+		" on, for every machine; the run keeps going from here. Start again for a new run."
+}

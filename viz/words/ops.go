@@ -57,6 +57,9 @@ func OpLine(cfg raftcore.Config, op raftcore.Op) string { return opLine(cfg, op,
 
 func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 	what := opAsked(op, level) + " at " + cfg.Name(op.Node)
+	if op.Cluster {
+		what = opAsked(op, level) + " to the cluster, at " + cfg.Name(op.Node)
+	}
 	if op.Controller != 0 {
 		what = opClient(cfg, op) + ": " + what
 	}

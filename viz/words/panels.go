@@ -168,6 +168,15 @@ func LogSummary(last, commit, applied uint64) string {
 	return "last index " + Utoa(last) + ", committed " + Utoa(commit) + ", applied " + Utoa(applied)
 }
 
+// NoRoleCrashed is the role a crashed machine is shown with: none.
+const NoRoleCrashed = "none while crashed"
+
+// PersistedLog says how far a crashed machine's log reaches and is
+// committed: what its disk keeps. What it had applied was in memory.
+func PersistedLog(last, commit uint64) string {
+	return "last index " + Utoa(last) + ", committed " + Utoa(commit) + " (on disk)"
+}
+
 // Timer says how far a machine's election timer has run: el of to ticks.
 func Timer(el, to int) string { return Itoa(el) + " of " + Itoa(to) + " ticks" }
 

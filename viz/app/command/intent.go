@@ -156,6 +156,13 @@ type (
 	SetPreVote struct{ On bool }
 	// SetCheckQuorum starts a free-play run with CheckQuorum on or off.
 	SetCheckQuorum struct{ On bool }
+	// ChangeSetting turns a setting of raft (raftcore's "set": prevote,
+	// checkquorum or a deliberate bug) on or off from now on, keeping the
+	// run; in the past it forks the run there.
+	ChangeSetting struct {
+		Setting string
+		On      bool
+	}
 	// SetElection starts the run again with an election timeout of Ticks
 	// ticks.
 	SetElection struct{ Ticks int }
@@ -234,6 +241,7 @@ func (SetMembers) isIntent()       {}
 func (ChangeMembers) isIntent()    {}
 func (SetPreVote) isIntent()       {}
 func (SetCheckQuorum) isIntent()   {}
+func (ChangeSetting) isIntent()    {}
 func (SetElection) isIntent()      {}
 func (SetTheme) isIntent()         {}
 func (Restart) isIntent()          {}

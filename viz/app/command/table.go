@@ -507,6 +507,21 @@ var setupCommands = []*Command{
 		return SetProtocol{Protocol: a.at(0)}, nil
 	}},
 	{Name: "option", Example: "option prevote off", Args: "prevote | checkquorum on | off", Doc: "Start a free-play run with a Raft option on or off.", parse: parseOption},
+	{Name: "set", Example: "set prevote off", Args: "prevote | checkquorum | BUG on | off", Doc: "Change a Raft setting (or break a rule on purpose) from this moment on, keeping the run; in the past, fork it there.",
+		parse: func(_ *Context, a args) (Intent, error) {
+			if err := a.want(2, 2); err != nil {
+				return nil, err
+			}
+			on, err := a.onOff(1, false)
+			if err != nil {
+				return nil, err
+			}
+			x := raftcore.Action{Do: raftcore.DoSet, Setting: strings.ToLower(a.at(0)), Value: "on"}
+			if err := x.Validate(0); err != nil {
+				return nil, fmt.Errorf("set: %v", err)
+			}
+			return ChangeSetting{Setting: x.Setting, On: on}, nil
+		}},
 	{Name: "election", Example: "election 20", Args: "TICKS", Doc: "Start the run again with an election timeout of TICKS ticks (2 to 100).", parse: func(_ *Context, a args) (Intent, error) {
 		if err := a.want(1, 1); err != nil {
 			return nil, err

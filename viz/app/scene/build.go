@@ -82,6 +82,11 @@ func (b *Builder) recent() {
 			if now-e.AtUs <= fall {
 				r.drops = append(r.drops, *e)
 			}
+		case raftcore.TraceDeliver:
+			// A request its receiver ignored falls where it arrived.
+			if e.Cause == raftcore.CauseLeaderAlive && now-e.AtUs <= fall {
+				r.drops = append(r.drops, *e)
+			}
 		}
 	}
 }
@@ -176,6 +181,19 @@ func roleLook(p raftcore.Protocol, r raftcore.Role) (frame.Tone, frame.Shape, bo
 	return frame.ToneFollower, frame.ShapeCircle, false
 }
 
+// lookRole is the role machine id is drawn in: its own while it runs or
+// is paused (a paused machine still believes it), a follower's plain look
+// while it is crashed. A crash keeps only what a machine persisted (its
+// term, vote, log and commit index, as etcd keeps them); its role, the
+// leader it knew and the votes it had received are gone, and it restarts
+// as a follower.
+func (b *Builder) lookRole(id raftcore.NodeID) raftcore.Role {
+	if b.World().Status(id) == raftcore.StatusCrashed {
+		return raftcore.RoleFollower
+	}
+	return b.World().Node(id).Role()
+}
+
 // buildNodes draws every machine, and the ghost of one being dragged.
 func (b *Builder) buildNodes() {
 	f := &b.frame
@@ -207,7 +225,7 @@ func (b *Builder) nodeView(i int, ghost *viz.Gesture) frame.NodeView {
 	nd := w.Node(id)
 	st := w.Status(id)
 	c := b.lay().Nodes[i].Center
-	tone, shape, dashed := roleLook(b.cfg().Protocol, nd.Role())
+	tone, shape, dashed := roleLook(b.cfg().Protocol, b.lookRole(id))
 	v := frame.NodeView{Index: i, Center: c, R: R, Shape: shape, Dashed: dashed, Tone: tone,
 		Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused, Slow: w.Slow(id), Drift: w.Drift(id), Selected: i == b.View.Selected(),
 		Hidden: ghost != nil && ghost.Node == i}
@@ -353,6 +371,9 @@ func (b *Builder) nodeLine2Short(nd *raftcore.Node) string {
 }
 
 func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
+	if st == raftcore.StatusCrashed {
+		return b.crashedLine2(nd)
+	}
 	if b.Plain() && b.cfg().Protocol == raftcore.ProtocolRaft {
 		return b.Voice().PlainLine2(nd)
 	}
@@ -387,6 +408,24 @@ func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 		return words.VotesNeeded(yes, votersNeeded(nd))
 	}
 	return words.WithLeader(vote, lead)
+}
+
+// crashedLine2 is the second line under a crashed machine: under Raft the
+// vote it persisted, nothing of the leader it knew or the votes it had
+// received, which the crash took; nothing under the other protocols,
+// whose line speaks only of who leads now.
+func (b *Builder) crashedLine2(nd *raftcore.Node) string {
+	switch {
+	case b.cfg().Protocol == raftcore.ProtocolNaiveCopy:
+		return words.Held(nd.LastIndex())
+	case b.cfg().Protocol != raftcore.ProtocolRaft || b.Plain():
+		return ""
+	}
+	vote := ""
+	if v := nd.Vote(); v != raftcore.None {
+		vote = b.cfg().Name(v)
+	}
+	return words.Vote(vote)
 }
 
 // nodeBadges are the small tags over a machine's disc.
@@ -709,6 +748,15 @@ func (b *Builder) msgTag(text string, pos, off viz.Point, picked bool) frame.Tex
 	size := SizeSmall - 2
 	w, h := b.Measure(text, size), LineHeight(size)
 	tag := frame.TextItem{Text: text, Size: size, Tone: frame.ToneMuted, Center: true}
+	// A long tag to the side of a steep lane would reach back over its
+	// dot: it goes as far out as its half width or height along the
+	// offset needs, beyond the room the offset gave the dot.
+	if n := off.Len(); n > 0 {
+		u := off.Mul(1 / n)
+		if need := math.Abs(u.X)*w/2 + math.Abs(u.Y)*h/2 + n - 7 + 2; need > n {
+			off = u.Mul(need)
+		}
+	}
 	for _, side := range [2]float64{1, -1} {
 		c := viz.Point{X: pos.X + side*off.X, Y: pos.Y + side*off.Y}
 		if b.tagClear(viz.XYWH(c.X-w/2, c.Y-h/2, w, h)) {
@@ -757,6 +805,10 @@ func (b *Builder) buildMessages() {
 	}
 	fall := b.fallUs()
 	for _, e := range b.scratch.recent.drops {
+		if e.Kind == raftcore.TraceDeliver {
+			b.ignoredDot(e, r, fall)
+			continue
+		}
 		from, to, send, deliver, ok := b.Session.Path(e.Msg)
 		if !ok {
 			if e.Node == raftcore.None || e.Peer == raftcore.None {
@@ -775,4 +827,23 @@ func (b *Builder) buildMessages() {
 			Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
 		f.Messages = append(f.Messages, v)
 	}
+}
+
+// ignoredDot draws a vote request its receiver ignored within a live
+// leader's lease, falling at the receiver's end of the link, with the
+// reason beside it: otherwise the request would just vanish on arrival.
+func (b *Builder) ignoredDot(e raftcore.TraceEvent, r float64, fall int64) {
+	from, to := int(e.Peer)-1, int(e.Node)-1
+	lk, ok := b.lay().Link(from, to)
+	if !ok {
+		return
+	}
+	now := b.World().Now()
+	lane := lk.Lane(from, to)
+	pos := lane.At(1)
+	v := frame.MsgView{ID: e.Msg, From: from, To: to, Pos: pos, R: r, Tone: frame.ToneBad,
+		Fall: math.Max(float64(now-e.AtUs)/float64(fall), 0.01)}
+	// The tag sits back along the link, clear of the receiver's disc.
+	v.Label = b.msgTag(b.Voice().Ignored(e.MsgType), lane.At(0.7), lane.B.Sub(lane.A).Unit().Perp().Mul(r+7), false)
+	b.frame.Messages = append(b.frame.Messages, v)
 }

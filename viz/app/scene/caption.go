@@ -3,6 +3,7 @@ package scene
 import (
 	"math"
 
+	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
@@ -35,7 +36,7 @@ func (b *Builder) captionContent() *writer {
 	if cw > 0 {
 		// The column has the height to spare: its title and the banner's
 		// words are wrapped rather than cut on the title's one line.
-		wr.text(words.Setup(b.cfg()), SizeTitle, frame.ToneText, true)
+		wr.text(words.Setup(b.setupNow()), SizeTitle, frame.ToneText, true)
 		b.writeBroken(wr, SizeBody-1)
 		if b.View.Banner().Text != "" {
 			wr.text(b.Voice().Banner(b.View.Banner().Text), SizeBody-1, bannerTone(b.View.Banner().Tone), true)
@@ -58,7 +59,7 @@ func (b *Builder) buildCaption() *frame.MenuView {
 	}
 	r := viz.XYWH(0, b.lay().Canvas.Bottom(), b.Stage.W(), b.Stage.H()-b.lay().Canvas.Bottom())
 	mv := b.menuAt(r, b.captionContent())
-	mv.Title = frame.TextItem{Text: words.Setup(b.cfg()), X: r.X + 8, Y: r.Y + 8, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
+	mv.Title = frame.TextItem{Text: words.Setup(b.setupNow()), X: r.X + 8, Y: r.Y + 8, Size: SizeTitle, Tone: frame.ToneText, Bold: true}
 	if b.View.Banner().Text != "" {
 		// The strip's height is set by its words without a banner, so
 		// that a note does not move the machines: a note takes the title.
@@ -80,7 +81,17 @@ func bannerTone(t frame.Tone) frame.Tone {
 // Raft on purpose and how, if it does: the banner that says so first gives
 // way to the next note.
 func (b *Builder) writeBroken(wr *writer, size float64) {
-	if names := b.cfg().Bugs.Names(); len(names) > 0 {
+	if names := b.World().Settings().Bugs.Names(); len(names) > 0 {
 		wr.text(words.BrokenShort(names), size, frame.ToneBad, true)
 	}
+}
+
+// setupNow is the run's configuration with the settings in force now: a
+// "set" action may have changed PreVote, CheckQuorum or a bug since the
+// run began, and the setup is told as it is.
+func (b *Builder) setupNow() *raftcore.Config {
+	c := *b.cfg()
+	now := b.World().Settings()
+	c.PreVote, c.CheckQuorum, c.Bugs = now.PreVote, now.CheckQuorum, now.Bugs
+	return &c
 }

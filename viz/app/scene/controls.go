@@ -31,8 +31,11 @@ const (
 func (b *Builder) buttonTip(c viz.Command, paused bool) string {
 	kb, ok := c.Binding()
 	desc := b.keyDesc(c)
-	if c == viz.CmdPlayPause {
+	switch c {
+	case viz.CmdPlayPause:
 		desc = words.PlayPause(paused)
+	case viz.CmdClientWrite:
+		desc = b.Voice().WriteTip()
 	}
 	if ok {
 		return words.WithKey(desc, kb.Label)

@@ -52,7 +52,7 @@ func (b *Builder) diagramRoles() ([]raftcore.Role, []roleEdge) {
 		{raftcore.RoleLeader, raftcore.RoleFollower},
 		{raftcore.RoleCandidate, raftcore.RoleCandidate},
 	}
-	if !b.cfg().PreVote {
+	if !b.World().Settings().PreVote {
 		roles = []raftcore.Role{raftcore.RoleFollower, raftcore.RoleCandidate, raftcore.RoleLeader}
 		edges = append([]roleEdge{{raftcore.RoleFollower, raftcore.RoleCandidate}}, edges[2:]...)
 		edges = append(edges[:2], edges[3:]...) // no pre-candidate giving up

@@ -161,7 +161,7 @@ func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int,
 	id := nodeID(i)
 	nd := w.Node(id)
 	ln := b.lay().Nodes[i]
-	tone, _, _ := roleLook(b.cfg().Protocol, nd.Role())
+	tone, _, _ := roleLook(b.cfg().Protocol, b.lookRole(id))
 	st := w.Status(id)
 	*row = frame.LogRow{Node: i, Label: ln.LogLabel, Strip: ln.LogStrip, Tone: tone, Cells: row.Cells[:0],
 		CommitX: -1, AppliedX: -1, MatchX: -1, NextX: -1, Faded: st != raftcore.StatusUp, Selected: i == b.View.Selected()}

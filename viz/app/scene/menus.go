@@ -245,7 +245,6 @@ func (b *Builder) msgMenu(wr *writer, id uint64) (string, viz.Point, bool) {
 }
 
 func (b *Builder) mainMenu(wr *writer, labelW float64) {
-	p := b.Params
 	scen := words.TitleFreePlay
 	if b.scen() != nil {
 		scen = b.scen().Spec().Title
@@ -265,9 +264,15 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 	}
 	wr.row(words.RowProtocol, labelW, protos...)
 	if b.cfg().Protocol == raftcore.ProtocolRaft {
+		// A setting changed here holds from the moment shown on, in this
+		// run (a recorded "set"); Start again begins a new run with it.
+		now := b.World().Settings()
 		wr.row(words.RowRaftOptions, labelW,
-			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: words.PreVote, On: p.PreVote, Enabled: true, Do: onOff("option prevote", !p.PreVote)},
-			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: words.CheckQuorum, On: p.CheckQuorum, Enabled: true, Do: onOff("option checkquorum", !p.CheckQuorum)})
+			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: words.PreVote, On: now.PreVote, Enabled: true, Do: onOff("set prevote", !now.PreVote)},
+			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: words.CheckQuorum, On: now.CheckQuorum, Enabled: true, Do: onOff("set checkquorum", !now.CheckQuorum)})
+		bug := now.Bugs&raftcore.BugCommitOldTerm != 0
+		wr.row(words.RowBroken, labelW,
+			frame.Widget{ID: "bug.commit-old-term", Kind: frame.WidgetToggle, Label: words.CommitOldTerm, On: bug, Enabled: true, Do: onOff("set "+raftcore.BugCommitOldTerm.Names()[0], !bug)})
 	}
 	et := b.cfg().ElectionTicks
 	election := func(t int) frame.Widget {

@@ -319,7 +319,7 @@ func (b *Builder) scenarioPanel(wr *writer) {
 		b.scenarioPanelOf(b.scen(), wr)
 		return
 	}
-	wr.text(words.Setup(b.cfg()), SizeBody, frame.ToneText, true)
+	wr.text(words.Setup(b.setupNow()), SizeBody, frame.ToneText, true)
 	b.writeBroken(wr, SizeBody)
 	wr.text(b.Voice().FreePlayHint(), SizeBody-1, frame.ToneText, false)
 	wr.gap(4)
@@ -421,7 +421,7 @@ func (b *Builder) nodePanel(wr *writer) {
 	wr.text(words.Machine(b.cfg().Name(id)), SizeBody, frame.ToneText, true)
 	b.nodeState(wr, id, raft)
 	nd := b.World().Node(id)
-	if nd.Role() == raftcore.RoleLeader && b.cfg().Protocol == raftcore.ProtocolRaft {
+	if b.lookRole(id) == raftcore.RoleLeader && b.cfg().Protocol == raftcore.ProtocolRaft {
 		b.followerProgress(wr, id)
 	}
 	if nd.LastIndex() > 0 {
@@ -437,7 +437,13 @@ func (b *Builder) nodeState(wr *writer, id raftcore.NodeID, raft bool) {
 	nd := w.Node(id)
 	st := w.Status(id)
 	kv := func(k, v string, tone frame.Tone) { wr.pair(k, v, tone, 92) }
-	kv(words.LabelRole, b.Voice().RoleWord(nd.Role()), frame.ToneText)
+	crashed := st == raftcore.StatusCrashed
+	if crashed {
+		// Only what the machine persisted is left: term, vote and log.
+		kv(words.LabelRole, words.NoRoleCrashed, frame.ToneMuted)
+	} else {
+		kv(words.LabelRole, b.Voice().RoleWord(nd.Role()), frame.ToneText)
+	}
 	if parts := b.memberParts(); raft && int(id) <= len(parts) {
 		kv(words.LabelPart, words.MemberWord(parts[id-1]), frame.ToneText)
 	}
@@ -453,6 +459,10 @@ func (b *Builder) nodeState(wr *writer, id raftcore.NodeID, raft bool) {
 			vote = b.cfg().Name(v)
 		}
 		kv(words.LabelVote, vote, frame.ToneText)
+	}
+	if crashed {
+		kv(words.LabelLog, words.PersistedLog(nd.LastIndex(), nd.Commit()), frame.ToneText)
+		return
 	}
 	lead := words.Nobody
 	if l := nd.Lead(); l != raftcore.None {

@@ -18,7 +18,7 @@ func (b *Builder) captionWord() (word, short string) {
 	case raftcore.ProtocolFailover:
 		roles = []raftcore.Role{raftcore.RoleLeader, raftcore.RoleFollower}
 	default:
-		if b.cfg().PreVote {
+		if b.cfg().PreVote || b.World().Settings().PreVote {
 			roles = append(roles, raftcore.RolePreCandidate)
 		}
 	}
