@@ -150,6 +150,8 @@ func NewWorld(cfg Config) (*World, error) {
 		checkQuorum:    cfg.CheckQuorum,
 		maxEntries:     cfg.MaxEntriesPerMsg,
 		maxInflight:    cfg.MaxInflight,
+		snapshotCount:  cfg.SnapshotCount,
+		catchUpEntries: cfg.CatchUpEntries,
 		bugs:           cfg.Bugs,
 		voters:         allVoters(cfg.Nodes),
 		boot:           newConfState(firstN(cfg.members()), 0, 0, false),
@@ -466,6 +468,11 @@ func (w *World) traceStep(id NodeID, before nodeState) {
 		}
 		w.checker.onNodeChange(id, before)
 	}
+	for _, snap := range n.restored {
+		w.record(TraceEvent{Kind: TraceRestore, Node: id, Term: snap.Term, Index: snap.Index})
+		w.checker.onRestore(id, snap)
+	}
+	n.restored = n.restored[:0]
 	if n.log.dirtyFrom != 0 {
 		if n.log.truncated {
 			w.record(TraceEvent{Kind: TraceTruncate, Node: id, Term: n.term, Index: n.log.dirtyFrom})
@@ -514,6 +521,10 @@ func (w *World) applyCommitted(id NodeID) bool {
 		acted = acted || n.log.lastIndex() != last
 	}
 	w.traceConf(id)
+	if any && n.takeSnapshot() {
+		w.record(TraceEvent{Kind: TraceSnapshot, Node: id, Term: n.snap.Term, Index: n.snap.Index})
+		w.checker.onSnapshot(id)
+	}
 	return acted
 }
 

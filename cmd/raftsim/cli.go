@@ -27,7 +27,7 @@ const (
 const usage = `raftsim runs raftlab's Raft simulation without a screen and prints JSON.
 
 Usage:
-  raftsim run -f FILE [-trace FILE] [-strict]
+  raftsim run -f FILE [-snapshot-count N] [-catch-up-entries N] [-trace FILE] [-strict]
   raftsim run -scenario ID [-set NAME=VALUE]... [-seed N] [-trace FILE] [-strict]
   raftsim list
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
@@ -55,6 +55,13 @@ Flags:
   -set NAME=VALUE   a scenario setting, e.g. -set protocol=raft; repeatable
   -seed N           random seed (a schedule file names its own; a scenario
                     has a default)
+  -snapshot-count N run -f: entries each machine applies between snapshots
+                    (0: none), over the file's snapshot_count (default 100;
+                    etcd's --snapshot-count is 100000)
+  -catch-up-entries N
+                    run -f: entries kept before a snapshot for followers a
+                    little behind, over the file's catch_up_entries
+                    (default 20; etcd keeps 5000)
   -trace FILE       also write every trace event to FILE, one JSON object a line
   -strict           exit 1 on any violation, also for naive-copy and failover
                     and for the rule a figure sets out to show broken
@@ -77,7 +84,8 @@ Flags:
                     commit-old-term, commit-without-majority, no-truncate,
                     keep-commit-on-restart, read-without-confirm,
                     direct-switch, count-learners, second-pending-change,
-                    apply-on-append)
+                    apply-on-append, snapshot-uncommitted,
+                    restore-old-snapshot, compact-without-snapshot)
   -from FILE        explore: start from the end of this schedule instead of
                     a fresh cluster
   -schedule FILE    explore: save the shortest failing run for 'run -f'
