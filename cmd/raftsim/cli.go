@@ -33,7 +33,7 @@ Usage:
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
   raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
   raftsim explore [-nodes N] [-terms N] [-writes N] [-reads N] [-depth N] [-faults N]
-                  [-max-states N] [-members N] [-reconfigs N]
+                  [-max-states N] [-members N] [-reconfigs N] [-snapshot-count N]
                   [-bug NAME | -from FILE] [-schedule FILE]
                   [-base URL]
   raftsim help
@@ -57,7 +57,9 @@ Flags:
                     has a default)
   -snapshot-count N run -f: entries each machine applies between snapshots
                     (0: none), over the file's snapshot_count (default 100;
-                    etcd's --snapshot-count is 100000)
+                    etcd's --snapshot-count is 100000); explore: snapshot
+                    every N+1 applied entries and compact at once, so that
+                    short runs send and restore snapshots (default 0: none)
   -catch-up-entries N
                     run -f: entries kept before a snapshot for followers a
                     little behind, over the file's catch_up_entries
