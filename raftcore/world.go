@@ -591,7 +591,10 @@ func (w *World) Clone() *World {
 	c.controllers = cloneControllers(w.controllers)
 	c.pending = append([]int(nil), w.pending...)
 	c.lastSeq = append([]uint64(nil), w.lastSeq...)
-	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
+	// The action log is only ever appended to, so the copy shares it,
+	// capped as the backlogs are: the timeline's checkpoints of a long run
+	// would otherwise each hold a copy of every action taken.
+	c.actions = capped(w.actions)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	c.live = w.live.clone()

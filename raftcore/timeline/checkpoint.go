@@ -44,20 +44,23 @@ type checkpoint struct {
 const nearCheckpoints = 4
 
 // worldBytes estimates the memory a clone of w holds: what grows with the
-// run (actions, client operations, log entries, the checker's record of
-// applied entries, the kept trace), plus a small fixed part. Log entries
-// are shared between clones until the log grows, so under steady writes
-// each clone ends up holding its own copy; they are counted in full.
+// run (client operations, log entries, the checker's record of applied
+// entries, the kept trace), plus a small fixed part. Log entries are shared
+// between clones until the log grows, so under steady writes each clone
+// ends up holding its own copy; they are counted in full. The action log
+// is shared by every clone (World.Clone) and not counted.
 func worldBytes(w *raftcore.World) int64 {
 	var entries, top uint64
 	for i := 1; i <= w.Size(); i++ {
-		n := w.Node(raftcore.NodeID(i)).LastIndex()
+		// The entries the log holds: those before its first index were
+		// compacted into a snapshot.
+		nd := w.Node(raftcore.NodeID(i))
+		n := nd.LastIndex() + 1 - nd.FirstIndex()
 		entries += n
 		top = max(top, n)
 	}
 	const fixed = 16 << 10
 	return fixed +
-		int64(len(w.Actions()))*int64(unsafe.Sizeof(raftcore.Action{})) +
 		int64(len(w.Ops()))*int64(unsafe.Sizeof(raftcore.Op{})) +
 		int64(entries)*int64(unsafe.Sizeof(raftcore.Entry{})) +
 		int64(top)*int64(unsafe.Sizeof(raftcore.Entry{})+16) +
