@@ -307,3 +307,38 @@ func TestCloneWithSnapshotsIsIndependent(t *testing.T) {
 		assert.Equal(t, nb.KV().Digest(), na.KV().Digest())
 	}
 }
+
+// TestContractReadsCompactedLogs: the shared-history contract, which the
+// app shows every frame, reads logs whose prefixes are compacted (at
+// different points on different machines) and restored, all through
+// random runs that snapshot every few entries.
+func TestContractReadsCompactedLogs(t *testing.T) {
+	for seed := int64(1); seed <= 30; seed++ {
+		sched := RandomRun(seed, RandomOptions{Snapshots: true}).Schedule()
+		w := MustWorld(sched.Config())
+		steps := 0
+		runTo := func(us int64, events uint64) {
+			for events == 0 || w.Processed() < events {
+				if next, ok := w.NextEventAt(); !ok || next > us {
+					return
+				}
+				w.Step()
+				if steps++; steps%40 == 0 {
+					w.Contract()
+				}
+			}
+		}
+		for _, a := range sched.Actions {
+			runTo(a.AtUs(), a.AfterEvents)
+			if err := w.Play([]Action{a}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runTo(msToUs(sched.UntilMs), 0)
+		for _, cl := range w.Contract() {
+			if cl.State == ClauseBroken {
+				t.Fatalf("seed %d: %s broken: %+v", seed, cl.ID, cl)
+			}
+		}
+	}
+}

@@ -41,7 +41,7 @@ func (b *Builder) buildTooltip() *frame.TooltipView {
 		lines = append(lines, m.Text)
 	case "entry":
 		nd := w.Node(nodeID(t.A))
-		if t.ID < 1 || t.ID > nd.LastIndex() {
+		if t.ID < nd.FirstIndex() || t.ID > nd.LastIndex() {
 			return nil
 		}
 		e := nd.Entry(t.ID)
