@@ -76,14 +76,7 @@ func TestTimelineIsExactAcrossSnapshots(t *testing.T) {
 
 	tl.SeekTime(tl.Head().AtUs / 2)
 	want := snapOf(tl.World())
-	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened, err := OpenLink(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opened := reopen(t, tl)
 	sameWorld(t, "opened link", opened.World(), want)
 	sameLogs(t, opened.World(), tl.World())
 	if c := opened.Config(); c.SnapshotCount != 3 || c.CatchUpEntries != 1 || c.BandwidthKBps != 2 {
