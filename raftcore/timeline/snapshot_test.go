@@ -118,3 +118,32 @@ func sameLogs(t testing.TB, a, b *raftcore.World) {
 		}
 	}
 }
+
+// TestRestoreIsAMark: a machine restoring its leader's snapshot is a
+// notable moment of its own, at the snapshot's last entry.
+func TestRestoreIsAMark(t *testing.T) {
+	cfg := snapshotConfig()
+	cfg.BandwidthKBps = 0
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoCrash, Node: 3})
+	for i := 0; i < 20; i++ {
+		mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Node: 1 + i%2, Key: "k", Value: "v"})
+		tl.Advance(200_000)
+	}
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoRestart, Node: 3})
+	tl.Advance(3_000_000)
+	var restores []Mark
+	for _, m := range tl.Marks() {
+		if m.Kind == MarkRestore {
+			restores = append(restores, m)
+		}
+	}
+	if len(restores) != 1 || restores[0].Node != 3 {
+		t.Fatalf("want one restore mark, for machine 3: %+v", restores)
+	}
+	s, ok := tl.World().Node(3).SnapshotAt()
+	if !ok || restores[0].Index != s.Index {
+		t.Fatalf("the mark says index %d; machine 3's snapshot is %v", restores[0].Index, s)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"raftlab/raftcore"
+	"raftlab/raftcore/timeline"
 )
 
 // TestSnapshotMessagesAreSaid: a snapshot on the wire has a tag and a
@@ -30,5 +31,24 @@ func TestSnapshotMessagesAreSaid(t *testing.T) {
 	ps := plain.MsgSentence(m)
 	if !strings.Contains(ps, "entry 120") || raftWords.MatchString(ps) {
 		t.Errorf("plain sentence %q: wants entry 120 and none of Raft's words", ps)
+	}
+}
+
+// TestRestoreMarkIsSaid: the timeline's mark of a machine restoring a
+// snapshot says who and up to which entry, and the plain words name no
+// leader.
+func TestRestoreMarkIsSaid(t *testing.T) {
+	cfg := raftcore.DefaultConfig()
+	cfg.Names = []string{"A", "B", "C", "D", "E"}
+	m := timeline.Mark{Kind: timeline.MarkRestore, Node: 3, Index: 103, Count: 1}
+	if got := (Voice{Cfg: &cfg}).MarkText(m); !strings.Contains(got, "C restored") || !strings.Contains(got, "entry 103") {
+		t.Errorf("Raft's words: %q", got)
+	}
+	if got := (Voice{Cfg: &cfg, Level: LevelCopies}).MarkText(m); !strings.Contains(got, "entry 103") || raftWords.MatchString(got) {
+		t.Errorf("plain words: %q", got)
+	}
+	m.Count = 4
+	if got := MarkText(cfg, m); !strings.HasPrefix(got, "4 snapshots restored") {
+		t.Errorf("merged: %q", got)
 	}
 }
