@@ -453,6 +453,7 @@ func (a Action) ValidateFor(cfg Config) error {
 // Apply performs the action now (its AtMs is ignored and replaced by the
 // current time in the log). An invalid action changes nothing.
 func (w *World) Apply(a Action) error {
+	w.thaw()
 	if err := a.ValidateFor(w.cfg); err != nil {
 		return err
 	}

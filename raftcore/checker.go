@@ -29,6 +29,10 @@ const (
 	RuleStaleRead          Rule = "stale-read"
 	RuleCommitCurrentTerm  Rule = "commit-current-term"
 	RuleExactlyOnce        Rule = "exactly-once"
+	// RuleSnapshotSafety: a snapshot at index i holds exactly the state
+	// that applying the committed entries up to i gives, and no machine
+	// applies an entry at or below its own snapshot's index.
+	RuleSnapshotSafety Rule = "snapshot-safety"
 )
 
 // allRules lists every rule; a trace event keeps its rule as a place here.
@@ -36,7 +40,7 @@ var allRules = []Rule{
 	RuleElectionSafety, RuleLeaderAppendOnly, RuleLogMatching, RuleLeaderCompleteness,
 	RuleStateMachineSafety, RuleMajority, RuleSingleAuthority, RuleTermMonotonic,
 	RuleCommitMonotonic, RuleCommitWithinLog, RuleOneVote, RuleStateDigest, RuleStaleRead,
-	RuleCommitCurrentTerm, RuleExactlyOnce,
+	RuleCommitCurrentTerm, RuleExactlyOnce, RuleSnapshotSafety,
 }
 
 // Violation is one broken rule, explained in a sentence.
@@ -70,13 +74,17 @@ type committedRec struct {
 
 // checker watches every change a machine makes and records violations.
 type checker struct {
-	w          *World
-	raft       bool
-	leaders    map[uint64]NodeID // raft: the leader of each term
-	applied    []appliedRec      // first application seen at each index
-	committed  []committedRec    // raft: the committed prefix, as first seen
-	digestBad  []bool            // state-matches-log reported, per machine
-	commitSeen []uint64          // per machine: commit index already compared
+	w         *World
+	raft      bool
+	leaders   map[uint64]NodeID // raft: the leader of each term
+	applied   []appliedRec      // first application seen at each index above base
+	committed []committedRec    // raft: the committed prefix above base, as first seen
+	// base is the index below which the records above are dropped: every
+	// machine's snapshot is past it, so no machine applies or restores
+	// there again, and a long run's checker stays the same size.
+	base       uint64
+	digestBad  []bool   // state-matches-log reported, per machine
+	commitSeen []uint64 // per machine: commit index already compared
 	// tookEffect is, by client operation, the index at which its write
 	// first changed a store (0: not yet).
 	tookEffect []uint64
@@ -191,7 +199,12 @@ func (c *checker) onLeader(id NodeID, term uint64) {
 	// elected late, e.g. after a long pause, and need not have it.)
 	n := c.w.nodes[id]
 	for i := range c.committed {
-		idx := uint64(i + 1)
+		idx := c.base + uint64(i+1)
+		if n.log.compacted(idx) {
+			// Compacted into the leader's snapshot, whose chain at the
+			// compaction point covers it.
+			continue
+		}
 		if c.committed[i].inTerm < term && n.log.chain(idx) != c.committed[i].chain {
 			c.report(u(term), Violation{Rule: RuleLeaderCompleteness, Nodes: []NodeID{id}, Term: term, Index: idx,
 				Text: fmt.Sprintf("%s became leader of term %d without the committed entry at index %d", c.name(id), term, idx)})
@@ -259,7 +272,9 @@ func (c *checker) onLogChange(id NodeID, from uint64, truncated bool) {
 		if ol := o.log.lastIndex(); ol < end {
 			end = ol
 		}
-		for i := from; i <= end; i++ {
+		// Only the entries both logs still hold (or the compaction
+		// point, whose chain stands for the prefix) can be compared.
+		for i := max(from, n.log.offset, o.log.offset); i <= end; i++ {
 			if n.log.term(i) == o.log.term(i) && n.log.chain(i) != o.log.chain(i) {
 				c.report(u(i)+"/"+u(n.log.term(i)), Violation{Rule: RuleLogMatching, Nodes: []NodeID{id, NodeID(j)}, Term: n.log.term(i), Index: i,
 					Text: fmt.Sprintf("%s and %s both hold an entry of term %d at index %d, yet their logs differ up to it", c.name(id), c.name(NodeID(j)), n.log.term(i), i)})
@@ -287,7 +302,7 @@ func (c *checker) onCommit(id NodeID) {
 	}
 	if !c.reconfigured {
 		c.checkMajority(id, n.commit, "committed")
-	} else if n.commit > uint64(len(c.committed)) {
+	} else if n.commit > c.base+uint64(len(c.committed)) {
 		// Once configurations change, an entry is judged when it is
 		// first committed, against the configuration the machine that
 		// committed it counted with (both halves when joint): as in
@@ -307,12 +322,12 @@ func (c *checker) onCommit(id NodeID) {
 	}
 	// Compare the newly committed part with the committed prefix seen so
 	// far: no two machines may ever commit different entries at an index.
-	for i := c.commitSeen[id] + 1; i <= n.commit; i++ {
-		if i > uint64(len(c.committed)) {
+	for i := max(c.commitSeen[id]+1, n.log.offset, c.base+1); i <= n.commit; i++ {
+		if i > c.base+uint64(len(c.committed)) {
 			c.committed = append(c.committed, committedRec{chain: n.log.chain(i), inTerm: n.term})
 			continue
 		}
-		if c.committed[i-1].chain != n.log.chain(i) {
+		if c.committed[i-c.base-1].chain != n.log.chain(i) {
 			c.report(u(i), Violation{Rule: RuleStateMachineSafety, Nodes: []NodeID{id}, Index: i, Term: n.log.term(i),
 				Text: fmt.Sprintf("%s committed a different entry at index %d than was committed there before", c.name(id), i)})
 			break
@@ -327,7 +342,7 @@ func (c *checker) onCommit(id NodeID) {
 func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 	n := c.w.nodes[id]
 	want := n.log.chain(index)
-	holds := func(j quorum.ID) (holds, counted bool) { return c.w.nodes[j].log.chain(index) == want, true }
+	holds := func(j quorum.ID) (holds, counted bool) { return c.holds(NodeID(j), index, want), true }
 	if c.w.ncfg.voters.VoteResult(holds) != quorum.VoteWon {
 		have := 0
 		for j := 1; j <= c.w.cfg.Nodes; j++ {
@@ -336,8 +351,17 @@ func (c *checker) checkMajority(id NodeID, index uint64, verb string) {
 			}
 		}
 		c.report(u(index)+"/"+u(want), Violation{Rule: RuleMajority, Nodes: []NodeID{id}, Index: index, Term: n.log.term(index),
-			Text: fmt.Sprintf("%s %s %s at index %d while only %d of %d machines had it", c.name(id), verb, n.log.entry(index).Data, index, have, c.w.cfg.Nodes)})
+			Text: fmt.Sprintf("%s %s %s at index %d while only %d of %d machines had it", c.name(id), verb, n.Entry(index).Data, index, have, c.w.cfg.Nodes)})
 	}
+}
+
+// holds reports whether machine j holds the entry at index whose chain
+// hash is want. A machine that compacted past index holds it inside its
+// snapshot: compaction only takes applied entries, and the committed
+// prefix is judged on its own (onCommit, onRestore).
+func (c *checker) holds(j NodeID, index, want uint64) bool {
+	l := &c.w.nodes[j].log
+	return l.compacted(index) || l.chain(index) == want
 }
 
 // checkConfMajority reports when the entry at index, which machine id
@@ -351,7 +375,7 @@ func (c *checker) checkConfMajority(id NodeID, index uint64) {
 	}
 	want := n.log.chain(index)
 	holds := func(j quorum.ID) (holds, counted bool) {
-		return int(j) <= c.w.cfg.Nodes && c.w.nodes[j].log.chain(index) == want, true
+		return int(j) <= c.w.cfg.Nodes && c.holds(NodeID(j), index, want), true
 	}
 	if conf.voters.VoteResult(holds) == quorum.VoteWon {
 		return
@@ -363,7 +387,7 @@ func (c *checker) checkConfMajority(id NodeID, index uint64) {
 		}
 	}
 	c.report(u(index)+"/"+u(want), Violation{Rule: RuleMajority, Nodes: []NodeID{id}, Index: index, Term: n.log.term(index),
-		Text: fmt.Sprintf("%s committed %s at index %d while only %d of the %d voters of %s had it", c.name(id), n.log.entry(index).Data, index, have, len(voters), conf)})
+		Text: fmt.Sprintf("%s committed %s at index %d while only %d of the %d voters of %s had it", c.name(id), n.Entry(index).Data, index, have, len(voters), conf)})
 }
 
 func (c *checker) onApply(id NodeID, e Entry, did applied) {
@@ -378,12 +402,19 @@ func (c *checker) onApply(id NodeID, e Entry, did applied) {
 		c.checkExactlyOnce(id, e)
 	}
 	i := e.Index
-	if i > uint64(len(c.applied)) {
+	if c.raft && n.snap != nil && i <= n.snap.Index {
+		c.report(u(uint64(id))+"/"+u(i), Violation{Rule: RuleSnapshotSafety, Nodes: []NodeID{id}, Index: i, Term: e.Term,
+			Text: fmt.Sprintf("%s applied index %d, at or below its snapshot at index %d, whose state already holds that entry", c.name(id), i, n.snap.Index)})
+	}
+	if i <= c.base {
+		return
+	}
+	if i > c.base+uint64(len(c.applied)) {
 		c.applied = append(c.applied, appliedRec{term: e.Term, data: e.Data, digest: n.kv.digest, node: id})
 		c.onLostUpdate(e, did)
 		return
 	}
-	first := c.applied[i-1]
+	first := c.applied[i-c.base-1]
 	if first.term != e.Term || first.data != e.Data {
 		what := "histories forked"
 		if c.raft {
@@ -438,6 +469,75 @@ func (c *checker) onRead(op Op, modIndex uint64) {
 			return
 		}
 	}
+}
+
+// onSnapshot checks the snapshot machine id just took: it may cover only
+// committed entries, and its state must be what applying them gives.
+func (c *checker) onSnapshot(id NodeID) {
+	n := c.w.nodes[id]
+	s := n.snap
+	if s.Index > n.commit {
+		c.report(u(uint64(id))+"/"+u(s.Index), Violation{Rule: RuleSnapshotSafety, Nodes: []NodeID{id}, Index: s.Index, Term: s.Term,
+			Text: fmt.Sprintf("%s took a snapshot at index %d, past its commit index %d: the snapshot holds entries that may never be committed", c.name(id), s.Index, n.commit)})
+		return
+	}
+	c.checkSnapshotState(id, s, "took")
+	c.trim()
+}
+
+// onRestore checks a snapshot machine id restored: it must cover the
+// committed prefix (the same entries every machine committed up to its
+// index) and hold the state applying them gives.
+func (c *checker) onRestore(id NodeID, s *Snapshot) {
+	if s.Index > c.base && s.Index <= c.base+uint64(len(c.committed)) && c.committed[s.Index-c.base-1].chain != s.Chain {
+		c.report(u(uint64(id))+"/"+u(s.Index), Violation{Rule: RuleSnapshotSafety, Nodes: []NodeID{id}, Index: s.Index, Term: s.Term,
+			Text: fmt.Sprintf("%s restored a snapshot at index %d whose log differs from the entries committed up to it", c.name(id), s.Index)})
+		return
+	}
+	c.checkSnapshotState(id, s, "restored")
+	c.trim()
+}
+
+// checkSnapshotState compares a snapshot's state with the state the first
+// machine to apply the entry at its index had then.
+func (c *checker) checkSnapshotState(id NodeID, s *Snapshot, verb string) {
+	if s.Index <= c.base || s.Index > c.base+uint64(len(c.applied)) {
+		return
+	}
+	if rec := c.applied[s.Index-c.base-1]; rec.digest != s.kv.digest {
+		c.report(u(uint64(id))+"/"+u(s.Index), Violation{Rule: RuleSnapshotSafety, Nodes: []NodeID{id, rec.node}, Index: s.Index, Term: s.Term,
+			Text: fmt.Sprintf("%s %s a snapshot at index %d whose state differs from what %s had after applying the committed entries up to it", c.name(id), verb, s.Index, c.name(rec.node))})
+	}
+}
+
+// trimEvery is how far the lowest snapshot must move past base before the
+// records below it are dropped, so that trimming costs little per entry.
+const trimEvery = 256
+
+// trim drops the records of indexes every machine has a snapshot past:
+// none of them applies, restores or commits there again (a restart
+// replays from the snapshot), and the snapshots' own chains stand for the
+// prefix. A machine with no snapshot keeps everything.
+func (c *checker) trim() {
+	low := uint64(0)
+	for i := 1; i <= c.w.cfg.Nodes; i++ {
+		s := c.w.nodes[i].snap
+		if s == nil {
+			return
+		}
+		if i == 1 || s.Index < low {
+			low = s.Index
+		}
+	}
+	if low < c.base+trimEvery {
+		return
+	}
+	// Keep the record at low itself: a snapshot at it is still compared.
+	drop := low - 1 - c.base
+	drop = min(drop, uint64(len(c.applied)), uint64(len(c.committed)))
+	c.applied = append([]appliedRec(nil), c.applied[drop:]...)
+	c.committed = append([]committedRec(nil), c.committed[drop:]...)
+	c.base += drop
 }
 
 func (c *checker) onRestart(id NodeID) {

@@ -170,10 +170,14 @@ func (o Op) LatencyUs(now int64) int64 {
 }
 
 // Ops returns every client operation so far.
-func (w *World) Ops() []Op { return capped(w.ops) }
+func (w *World) Ops() []Op {
+	w.thaw()
+	return capped(w.ops)
+}
 
 // Op returns operation id (ids start at 1).
 func (w *World) Op(id int) (Op, bool) {
+	w.thaw()
 	if id < 1 || id > len(w.ops) {
 		return Op{}, false
 	}

@@ -62,6 +62,20 @@ type Config struct {
 	// trace hash always covers every event.
 	TraceLimit int `json:"trace_limit"`
 
+	// SnapshotCount is how many entries a machine applies between two
+	// snapshots of its state machine (etcd's --snapshot-count, 100,000 by
+	// default; 0 here takes none and never compacts). CatchUpEntries is
+	// how many applied entries before a snapshot stay in the log for
+	// followers a little behind (etcd's snapshot catch-up entries, 5,000).
+	// The lab's defaults are small, so that a reader sees snapshots and a
+	// follower caught up by one within a minute of writes.
+	SnapshotCount  int `json:"snapshot_count"`
+	CatchUpEntries int `json:"catch_up_entries"`
+	// BandwidthKBps is how many kilobytes a link carries per virtual
+	// second, so that a large message (a snapshot) takes longer than a
+	// small one; 0 is unlimited, where only latency counts.
+	BandwidthKBps float64 `json:"bandwidth_kbps"`
+
 	// Bugs breaks Raft on purpose; only the checker's tests set it.
 	Bugs Bug `json:"-"`
 }
@@ -87,8 +101,23 @@ func DefaultConfig() Config {
 		InboxLimit:       256,
 		MaxEntriesPerMsg: 64,
 		MaxInflight:      256,
+		SnapshotCount:    DefaultSnapshotCount,
+		CatchUpEntries:   DefaultCatchUpEntries,
 	}
 }
+
+// DefaultSnapshotCount and DefaultCatchUpEntries are the lab's snapshot
+// settings: etcd takes a snapshot every 100,000 applied entries
+// (--snapshot-count) and keeps 5,000 entries before it for slow followers;
+// the lab does the same with numbers a figure can show.
+const (
+	DefaultSnapshotCount  = 100
+	DefaultCatchUpEntries = 20
+)
+
+// MaxSnapshotCount bounds Config.SnapshotCount and Config.CatchUpEntries
+// (etcd's own default count).
+const MaxSnapshotCount = 100000
 
 // MaxNodes is the largest cluster the lab runs.
 const MaxNodes = 9
@@ -129,6 +158,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max_inflight: %d must be at least 1", c.MaxInflight)
 	case c.TraceLimit < 0:
 		return fmt.Errorf("trace_limit: %d must not be negative", c.TraceLimit)
+	case c.SnapshotCount < 0 || c.SnapshotCount > MaxSnapshotCount:
+		return fmt.Errorf("snapshot_count: %d is out of range: use 0 (no snapshots) to %d", c.SnapshotCount, MaxSnapshotCount)
+	case c.CatchUpEntries < 0 || c.CatchUpEntries > MaxSnapshotCount:
+		return fmt.Errorf("catch_up_entries: %d is out of range: use 0 to %d", c.CatchUpEntries, MaxSnapshotCount)
+	case !(c.BandwidthKBps >= 0) || c.BandwidthKBps > 1e9:
+		return fmt.Errorf("bandwidth_kbps: %g is out of range: use 0 (unlimited) to 1e9", c.BandwidthKBps)
 	case c.Members < 0 || c.Members > c.Nodes:
 		return fmt.Errorf("members: %d is out of range: use 1 to nodes (%d), or 0 for every machine", c.Members, c.Nodes)
 	case c.Members != 0 && c.Members != c.Nodes && c.Protocol != ProtocolRaft:

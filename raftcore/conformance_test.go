@@ -12,9 +12,14 @@ package raftcore
 //
 // Known, intended differences, which the transcripts stay clear of:
 //
-//   - Restarts. etcd persists Commit in its HardState; raftcore's model keeps
-//     commit volatile and relearns it from the leader after a restart. No
-//     transcript restarts a machine.
+//   - Restarts and snapshots. The etcd side plays the etcd server's part
+//     (conformance_snapshot_test.go): it takes a snapshot into its
+//     MemoryStorage once more than snapshotCount entries were applied since
+//     the last, compacts it keeping catchUp entries, applies a snapshot a
+//     Ready hands it, reports a snapshot's delivery or loss to the leader
+//     (ReportSnapshot), and restarts a machine as a new RawNode over the
+//     same storage, applied from its snapshot. Transcripts that do none of
+//     this run raftcore with snapshots off, as etcd's side never takes one.
 //   - Time. etcd counts ticks that its host calls; a raftcore World turns
 //     virtual time into ticks. Here raftcore machines are ticked directly,
 //     one tick per etcd Tick().
@@ -91,6 +96,9 @@ type clusterOpts struct {
 	// oneEntryPerMsg limits each append to a single entry (etcd: a size limit
 	// of one byte still sends one entry).
 	oneEntryPerMsg bool
+	// snapshotCount and catchUp are the etcd server's --snapshot-count
+	// and catch-up entries (0 snapshotCount: no snapshots).
+	snapshotCount, catchUp int
 }
 
 func (o clusterOpts) String() string {
@@ -111,12 +119,24 @@ func (o clusterOpts) voters() int {
 	return o.members
 }
 
-func newEtcdNode(id uint64, o clusterOpts) (*etcdraft.RawNode, *etcdraft.MemoryStorage) {
+func (o clusterOpts) voterIDs() []uint64 {
 	voters := make([]uint64, o.voters())
 	for i := range voters {
 		voters[i] = uint64(i + 1)
 	}
+	return voters
+}
+
+func newEtcdNode(id uint64, o clusterOpts) (*etcdraft.RawNode, *etcdraft.MemoryStorage) {
 	ms := etcdraft.NewMemoryStorage()
+	return startEtcdNode(id, o, ms, 0), ms
+}
+
+// startEtcdNode makes machine id's RawNode over storage ms, which is empty
+// or, on a restart, holds what the machine persisted; applied is what its
+// state machine holds (its snapshot's index).
+func startEtcdNode(id uint64, o clusterOpts, ms *etcdraft.MemoryStorage, applied uint64) *etcdraft.RawNode {
+	voters := o.voterIDs()
 	size := uint64(math.MaxUint64)
 	if o.oneEntryPerMsg {
 		size = 1
@@ -133,16 +153,18 @@ func newEtcdNode(id uint64, o clusterOpts) (*etcdraft.RawNode, *etcdraft.MemoryS
 		// raftcore's leader steps down when it applies its own removal.
 		StepDownOnRemoval: true,
 		Logger:            quietLogger{},
+		Applied:           applied,
 	})
 	if err != nil {
 		panic(err)
 	}
-	return rn, ms
+	return rn
 }
 
 // etcdPump is an etcd cluster with an in-memory network: ready persists
 // what a machine produced and queues its messages; the caller delivers them.
 type etcdPump struct {
+	o       clusterOpts
 	rns     []*etcdraft.RawNode
 	stores  []*etcdraft.MemoryStorage
 	applied []uint64
@@ -151,6 +173,7 @@ type etcdPump struct {
 
 func newEtcdPump(o clusterOpts) *etcdPump {
 	p := &etcdPump{
+		o:       o,
 		rns:     make([]*etcdraft.RawNode, o.nodes+1),
 		stores:  make([]*etcdraft.MemoryStorage, o.nodes+1),
 		applied: make([]uint64, o.nodes+1),
@@ -171,6 +194,12 @@ func (p *etcdPump) ready(id int) {
 				panic(err)
 			}
 		}
+		if !etcdraft.IsEmptySnap(rd.Snapshot) {
+			if err := ms.ApplySnapshot(rd.Snapshot); err != nil {
+				panic(err)
+			}
+			p.applied[id] = rd.Snapshot.Metadata.Index
+		}
 		if err := ms.Append(rd.Entries); err != nil {
 			panic(err)
 		}
@@ -185,6 +214,7 @@ func (p *etcdPump) ready(id int) {
 		}
 		if n := len(rd.CommittedEntries); n > 0 {
 			p.applied[id] = rd.CommittedEntries[n-1].Index
+			p.maybeSnapshot(id)
 		}
 		p.queue = append(p.queue, rd.Messages...)
 		rn.Advance(rd)
@@ -201,6 +231,7 @@ func newConformanceWorld(o clusterOpts) *World {
 	if o.oneEntryPerMsg {
 		cfg.MaxEntriesPerMsg = 1
 	}
+	cfg.SnapshotCount, cfg.CatchUpEntries = o.snapshotCount, o.catchUp
 	return MustWorld(cfg)
 }
 
@@ -216,11 +247,14 @@ type lockstep struct {
 	// rejects counts rejected appends delivered, so that transcripts about
 	// repair can check they still exercise it.
 	rejects int
+	// states are the progress states raftcore's leaders were seen in
+	// (the comparison shows etcd's were the same).
+	states map[ProgressState]bool
 }
 
 func newLockstep(t *testing.T, o clusterOpts) *lockstep {
 	t.Helper()
-	h := &lockstep{t: t, o: o, etcd: newEtcdPump(o), w: newConformanceWorld(o)}
+	h := &lockstep{t: t, o: o, etcd: newEtcdPump(o), w: newConformanceWorld(o), states: map[ProgressState]bool{}}
 	h.cut = make([][]bool, o.nodes+1)
 	for id := 1; id <= o.nodes; id++ {
 		h.cut[id] = make([]bool, o.nodes+1)
@@ -277,6 +311,7 @@ type confMsg struct {
 	commit, rejectHint   uint64
 	reject               bool
 	entries              string
+	snap                 string // a snapshot's index/term
 }
 
 func (m confMsg) String() string {
@@ -299,6 +334,8 @@ func (m confMsg) String() string {
 		s += fmt.Sprintf(" commit=%d", m.commit)
 	case MsgProp:
 		s += " [" + m.entries + "]"
+	case MsgSnap:
+		s += " snapshot=" + m.snap
 	}
 	return s
 }
@@ -314,6 +351,7 @@ var confEtcdTypes = map[raftpb.MessageType]MsgType{
 	raftpb.MsgHeartbeatResp: MsgHeartbeatResp,
 	raftpb.MsgProp:          MsgProp,
 	raftpb.MsgTimeoutNow:    MsgTimeoutNow,
+	raftpb.MsgSnap:          MsgSnap,
 }
 
 func confEtcdEntry(e raftpb.Entry) string {
@@ -343,8 +381,12 @@ func (h *lockstep) etcdMsg(m raftpb.Message) confMsg {
 	for i, e := range m.Entries {
 		ents[i] = confEtcdEntry(e)
 	}
-	return confMsg{typ: typ, from: m.From, to: m.To, term: m.Term, logTerm: m.LogTerm, index: m.Index,
+	c := confMsg{typ: typ, from: m.From, to: m.To, term: m.Term, logTerm: m.LogTerm, index: m.Index,
 		commit: m.Commit, rejectHint: m.RejectHint, reject: m.Reject, entries: strings.Join(ents, " ")}
+	if m.Snapshot != nil {
+		c.snap = fmt.Sprintf("%d/%d", m.Snapshot.Metadata.Index, m.Snapshot.Metadata.Term)
+	}
+	return c
 }
 
 func confRaftcoreMsg(m Message) confMsg {
@@ -352,8 +394,12 @@ func confRaftcoreMsg(m Message) confMsg {
 	for i, e := range m.Entries {
 		ents[i] = confEntry(e)
 	}
-	return confMsg{typ: m.Type, from: uint64(m.From), to: uint64(m.To), term: m.Term, logTerm: m.LogTerm, index: m.Index,
+	c := confMsg{typ: m.Type, from: uint64(m.From), to: uint64(m.To), term: m.Term, logTerm: m.LogTerm, index: m.Index,
 		commit: m.Commit, rejectHint: m.RejectHint, reject: m.Reject, entries: strings.Join(ents, " ")}
+	if m.Snapshot != nil {
+		c.snap = fmt.Sprintf("%d/%d", m.Snapshot.Index, m.Snapshot.Term)
+	}
+	return c
 }
 
 // confLinks lists the waiting messages link by link (ordered by sender, then
@@ -425,8 +471,9 @@ func (h *lockstep) etcdView(id int) confView {
 		conf: st.Config.String()}
 	ms := h.etcd.stores[id]
 	last, _ := ms.LastIndex()
-	if last > 0 {
-		ents, err := ms.Entries(1, last+1, math.MaxUint64)
+	first, _ := ms.FirstIndex()
+	if last >= first {
+		ents, err := ms.Entries(first, last+1, math.MaxUint64)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -441,10 +488,11 @@ func (h *lockstep) etcdView(id int) confView {
 				continue
 			}
 			state := ProgressProbe
-			if pr.State == tracker.StateReplicate {
+			switch pr.State {
+			case tracker.StateReplicate:
 				state = ProgressReplicate
-			} else if pr.State != tracker.StateProbe {
-				h.fail(fmt.Sprintf("etcd progress %d is in state %s", pid, pr.State))
+			case tracker.StateSnapshot:
+				state = ProgressSnapshot
 			}
 			v.progress = append(v.progress, confProgress(pid, state, pr.Match, pr.Next, pr.IsPaused(), pr.RecentActive, pr.Inflights.Count()))
 		}
@@ -469,6 +517,7 @@ func (h *lockstep) raftcoreView(id int) confView {
 				continue
 			}
 			pr := n.prs[pid]
+			h.states[pr.State] = true
 			v.progress = append(v.progress, confProgress(uint64(pid), pr.State, pr.Match, pr.Next, pr.isPaused(), pr.RecentActive, len(pr.inflight)))
 		}
 	}
@@ -598,6 +647,11 @@ func (h *lockstep) deliver(from, to int) {
 		h.t.Fatal(err)
 	}
 	h.w.deliver(rm)
+	if rm.Type == MsgSnap {
+		// The transport reports the snapshot delivered, as etcd's does
+		// once it is sent (raftcore's world reported it in deliver).
+		h.etcd.rns[from].ReportSnapshot(uint64(to), etcdraft.SnapshotFinish)
+	}
 	if rm.Type == MsgAppResp && rm.Reject {
 		h.rejects++
 	}
@@ -614,6 +668,11 @@ func (h *lockstep) drop(from, to int) {
 	rm := h.rq[ri]
 	h.etcd.queue = append(h.etcd.queue[:ei], h.etcd.queue[ei+1:]...)
 	h.rq = append(h.rq[:ri], h.rq[ri+1:]...)
+	if rm.Type == MsgSnap {
+		// A lost snapshot is reported to its sender on both sides.
+		h.etcd.rns[from].ReportSnapshot(uint64(to), etcdraft.SnapshotFailure)
+		h.w.reportSnapshot(rm, true)
+	}
 	h.settle("drop " + confRaftcoreMsg(rm).String())
 }
 
@@ -726,7 +785,7 @@ func (h *lockstep) expectLog(id int, commit uint64, ents ...string) {
 	h.t.Helper()
 	n := h.w.Node(NodeID(id))
 	var got []string
-	for _, e := range n.log.entries {
+	for _, e := range n.log.entries { // the entries after any snapshot
 		d := ""
 		if e.Data.Kind != OpNoop {
 			d = e.Data.String()

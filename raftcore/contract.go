@@ -192,10 +192,19 @@ func diverge(a, b *Node) uint64 {
 	if l := b.log.lastIndex(); l < hi {
 		hi = l
 	}
+	// Below a compaction point a log holds no chain to compare; from the
+	// higher of the two on, both do.
+	lo := max(a.log.offset, b.log.offset)
+	if hi < lo {
+		return 0 // one log ends before the other's compacted prefix: nothing to tell them apart
+	}
 	if a.log.chain(hi) == b.log.chain(hi) {
 		return 0
 	}
-	lo := uint64(0) // chains are equal at lo (index 0 is the empty prefix)
+	if lo > 0 && a.log.chain(lo) != b.log.chain(lo) {
+		return lo // they differ already in what one compacted
+	}
+	// Chains are equal at lo (index 0 is the empty prefix).
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		if a.log.chain(mid) == b.log.chain(mid) {
@@ -252,7 +261,7 @@ func (c contract) forks() []pair {
 // apart states that machines p.a and p.b hold different entries at p.index.
 func (c contract) apart(cl *Clause, f ClauseFact, p pair) {
 	cl.Fact, cl.Node, cl.Other, cl.Index = f, p.a, p.b, p.index
-	cl.Entry, cl.OtherEntry = c.w.nodes[p.a].log.entry(p.index).Data, c.w.nodes[p.b].log.entry(p.index).Data
+	cl.Entry, cl.OtherEntry = c.w.nodes[p.a].Entry(p.index).Data, c.w.nodes[p.b].Entry(p.index).Data
 }
 
 // holdsCommitted says whether machine id's log holds the first top
@@ -261,7 +270,9 @@ func (c contract) apart(cl *Clause, f ClauseFact, p pair) {
 // those enough in Raft, but an injected bug can break it.
 func (c contract) holdsCommitted(id, best NodeID, top uint64) bool {
 	mine, theirs := c.w.nodes[id].log, c.w.nodes[best].log
-	return mine.lastIndex() >= top && mine.chain(top) == theirs.chain(top)
+	// A log compacted past top holds it in its snapshot, which covers
+	// committed entries only.
+	return mine.lastIndex() >= top && (mine.compacted(top) || mine.chain(top) == theirs.chain(top))
 }
 
 // maxCommit returns the machine with the highest commit index (the lowest id

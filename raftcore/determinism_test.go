@@ -299,6 +299,12 @@ func hashLines() string {
 		w := RandomRun(seed, RandomOptions{UntilMs: hashRunMs})
 		fmt.Fprintf(&b, "seed %d nodes %d events %d hash %s\n", seed, w.Size(), w.TraceCount(), HashString(w.TraceHash()))
 	}
+	// Runs that snapshot and compact every few entries, and send and
+	// restore snapshots (RandomOptions.Snapshots).
+	for seed := int64(1); seed <= hashRuns/2; seed++ {
+		w := RandomRun(seed, RandomOptions{UntilMs: 4 * hashRunMs, Snapshots: true})
+		fmt.Fprintf(&b, "snapshots seed %d nodes %d events %d hash %s\n", seed, w.Size(), w.TraceCount(), HashString(w.TraceHash()))
+	}
 	return b.String()
 }
 

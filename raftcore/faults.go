@@ -20,6 +20,11 @@ type RandomOptions struct {
 	// changes the configuration now and then (reconfigure). Off, a run
 	// is what it always was.
 	Reconfigure bool
+	// Snapshots makes machines snapshot and compact every few entries
+	// (2 to 10, keeping 0 to 3 for followers a little behind), chosen
+	// from the seed without drawing from the run's random source, so a
+	// seed's faults and requests are what they are without it.
+	Snapshots bool
 }
 
 // RandomRun plays a reproducible run of faults and client requests chosen
@@ -136,6 +141,9 @@ func (g *randomRun) config(seed int64, o RandomOptions) Config {
 		cfg.CrossZoneLatencyMs = []float64{cfg.LatencyMinMs * 2, cfg.LatencyMaxMs * 2}
 	}
 	cfg.Bugs = o.Bugs
+	if o.Snapshots {
+		cfg.SnapshotCount, cfg.CatchUpEntries = 2+int(uint64(seed)%9), int(uint64(seed)/9%4)
+	}
 	if o.Reconfigure && cfg.Protocol == ProtocolRaft {
 		cfg.Members = 1 + r.Intn(cfg.Nodes)
 	}

@@ -218,6 +218,7 @@ func (w *World) slowestLink() int64 {
 // has settled so long, the run is not judged, unless the calm has lasted
 // livenessElectionRounds rounds: then it is not live.
 func (w *World) Liveness() Liveness {
+	w.thaw()
 	calm := w.live.calmSince
 	v := Liveness{Verdict: NotJudged, CalmSinceMs: usToMs(calm)}
 	if v.Note = w.uncalm(); v.Note != "" {
@@ -362,6 +363,7 @@ func answered(op *Op, settle int64) bool {
 // liveness judge rules, and returns the verdict. A world that is not calm,
 // or not raft, is returned as it is, not judged.
 func (w *World) AwaitLiveness() Liveness {
+	w.thaw()
 	for {
 		v := w.Liveness()
 		if v.Verdict != NotJudged || v.JudgedAtMs == 0 {

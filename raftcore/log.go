@@ -1,40 +1,62 @@
 package raftcore
 
-// raftLog is a machine's log. It is never compacted: the lab keeps every
-// entry so the reader can see the whole history. Indexes start at 1; index 0
-// is the empty prefix with term 0.
+// raftLog is a machine's log. Indexes start at 1. Like etcd's log over its
+// MemoryStorage, it can be compacted: the entries up to offset are dropped
+// (they are committed and applied, and a snapshot holds their effect), and
+// only the index, term and chain hash of the last dropped entry are kept, as
+// etcd keeps a dummy entry at the compaction point. offset 0 is the empty
+// prefix with term 0: a log never compacted.
 //
 // The log remembers the lowest index it changed since the checker last looked
 // (dirtyFrom) so Log Matching can be checked on the changed part only.
 type raftLog struct {
-	entries   []Entry // entries[i] has Index i+1
-	dirtyFrom uint64  // 0 when nothing changed
-	truncated bool    // an existing entry was replaced since the last look
+	entries []Entry // entries[i] has Index offset+1+i
+	// offset, offTerm and offChain are the index, term and chain hash of
+	// the last entry compacted away (all 0 when nothing was).
+	offset, offTerm, offChain uint64
+	dirtyFrom                 uint64 // 0 when nothing changed
+	truncated                 bool   // an existing entry was replaced since the last look
 }
 
-func (l *raftLog) lastIndex() uint64 { return uint64(len(l.entries)) }
+// firstIndex is the first index the log still holds (or would hold).
+func (l *raftLog) firstIndex() uint64 { return l.offset + 1 }
+
+func (l *raftLog) lastIndex() uint64 { return l.offset + uint64(len(l.entries)) }
 
 func (l *raftLog) lastTerm() uint64 { return l.term(l.lastIndex()) }
 
-// term returns the term at index i, or 0 when i is 0 or past the end.
+// term returns the term at index i, or 0 when i is 0, past the end, or
+// compacted away (below offset: etcd's ErrCompacted). Callers that can meet
+// a compacted index ask compacted first.
 func (l *raftLog) term(i uint64) uint64 {
-	if i == 0 || i > l.lastIndex() {
+	switch {
+	case i == l.offset:
+		return l.offTerm
+	case i < l.offset || i > l.lastIndex():
 		return 0
 	}
-	return l.entries[i-1].Term
+	return l.entries[i-l.offset-1].Term
 }
+
+// compacted reports whether the entry at i is gone, its term unknown.
+func (l *raftLog) compacted(i uint64) bool { return i < l.offset }
 
 func (l *raftLog) chain(i uint64) uint64 {
-	if i == 0 || i > l.lastIndex() {
+	switch {
+	case i == l.offset:
+		return l.offChain
+	case i < l.offset || i > l.lastIndex():
 		return 0
 	}
-	return l.entries[i-1].Chain
+	return l.entries[i-l.offset-1].Chain
 }
 
-func (l *raftLog) entry(i uint64) Entry { return l.entries[i-1] }
+// entry returns the entry at i, which must be held (firstIndex <= i <=
+// lastIndex).
+func (l *raftLog) entry(i uint64) Entry { return l.entries[i-l.offset-1] }
 
 func (l *raftLog) matchTerm(i, term uint64) bool {
-	if i > l.lastIndex() {
+	if i > l.lastIndex() || i < l.offset {
 		return false
 	}
 	return l.term(i) == term
@@ -46,9 +68,10 @@ func (l *raftLog) isUpToDate(lastIndex, lastTerm uint64) bool {
 	return lastTerm > l.lastTerm() || (lastTerm == l.lastTerm() && lastIndex >= l.lastIndex())
 }
 
-// slice returns up to max entries starting at index from.
+// slice returns up to max entries starting at index from, or nil when from
+// is compacted or past the end.
 func (l *raftLog) slice(from uint64, max int) []Entry {
-	if from == 0 || from > l.lastIndex() {
+	if from <= l.offset || from > l.lastIndex() {
 		return nil
 	}
 	end := l.lastIndex()
@@ -56,12 +79,12 @@ func (l *raftLog) slice(from uint64, max int) []Entry {
 		end = from + uint64(max) - 1
 	}
 	out := make([]Entry, end-from+1)
-	copy(out, l.entries[from-1:end])
+	copy(out, l.entries[from-l.offset-1:end-l.offset])
 	return out
 }
 
-// appendAfter replaces everything after index after with ents, recomputing
-// each entry's chain hash from this log's own prefix.
+// appendAfter replaces everything after index after (at or past offset)
+// with ents, recomputing each entry's chain hash from this log's own prefix.
 func (l *raftLog) appendAfter(after uint64, ents ...Entry) {
 	if after < l.lastIndex() {
 		l.truncated = true
@@ -69,13 +92,34 @@ func (l *raftLog) appendAfter(after uint64, ents ...Entry) {
 	l.markDirty(after + 1)
 	if after < l.lastIndex() {
 		// Truncation: never overwrite an array a clone may share.
-		l.entries = append(make([]Entry, 0, after+uint64(len(ents))), l.entries[:after]...)
+		keep := after - l.offset
+		l.entries = append(make([]Entry, 0, keep+uint64(len(ents))), l.entries[:keep]...)
 	}
 	for _, e := range ents {
 		e.Index = l.lastIndex() + 1
 		e.Chain = chainHash(l.chain(e.Index-1), e.Term, e.Data)
 		l.entries = append(l.entries, e)
 	}
+}
+
+// compact drops the entries up to and including i (etcd's
+// MemoryStorage.Compact). The kept tail is copied into a new array, so the
+// dropped entries are freed once no clone holds them, and no clone's array
+// is written.
+func (l *raftLog) compact(i uint64) {
+	if i <= l.offset || i > l.lastIndex() {
+		return
+	}
+	l.offTerm, l.offChain = l.term(i), l.chain(i)
+	l.entries = append([]Entry(nil), l.entries[i-l.offset:]...)
+	l.offset = i
+}
+
+// restore empties the log and starts it after a snapshot's last entry
+// (etcd's raftLog.restore).
+func (l *raftLog) restore(s *Snapshot) {
+	l.entries = nil
+	l.offset, l.offTerm, l.offChain = s.Index, s.Term, s.Chain
 }
 
 func (l *raftLog) markDirty(i uint64) {
@@ -100,12 +144,15 @@ func (l *raftLog) findConflict(ents []Entry) uint64 {
 // leader's, and the leader uses it to jump a whole term on rejection (the
 // optimisation the Raft paper mentions at the end of §5.3, as etcd does it).
 func (l *raftLog) findConflictByTerm(index, term uint64) (uint64, uint64) {
-	for index > 0 {
-		t := l.term(index)
-		if t <= term {
+	for ; index > 0; index-- {
+		if l.compacted(index) {
+			// Below the compaction point the term is unknown: as etcd,
+			// take the index as a possible match, with term 0.
+			return index, 0
+		}
+		if t := l.term(index); t <= term {
 			return index, t
 		}
-		index--
 	}
 	return 0, 0
 }

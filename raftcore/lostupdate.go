@@ -55,8 +55,8 @@ func (c *checker) onLostUpdate(e Entry, did applied) {
 		f.Controller = op.Controller
 		who = c.w.cfg.ControllerName(op.Controller) + "'s write"
 	}
-	if r := did.PrevRev; r >= 1 && r <= uint64(len(c.applied)) {
-		lost := c.applied[r-1].data
+	if r := did.PrevRev; r > c.base && r <= c.base+uint64(len(c.applied)) {
+		lost := c.applied[r-c.base-1].data
 		f.LostOp, f.LostValue = lost.OpID, lost.Value
 	}
 	lost := fmt.Sprintf("the change made at revision %d", f.OverwroteRev)

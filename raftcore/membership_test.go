@@ -366,26 +366,30 @@ func TestRandomReconfigurationRunsAreClean(t *testing.T) {
 	}
 }
 
-// TestStaleCandidateWinsWithRemovedVoters holds a run in which correct
-// Raft, faithful to etcd-io/raft, loses a committed entry: machine 3 has
-// the entries that take the voters from (1 2 3) through a joint
-// configuration to (2 4), but knows them committed only up to index 2, so
-// it campaigns under (1 2 3) (etcd refuses to campaign only over a
-// committed, unapplied change). Machine 1, removed and no longer hearing
-// the leader, grants it its pre-vote and vote, as etcd's raft grants them
-// whatever its own configuration says, and the votes of 1 and 3 are a
-// majority of (1 2 3). Index 9, committed by (2 4), is then replaced.
-// etcd's raft has this weakness (etcd-io/etcd#7625, cited in
-// etcd-io/etcd#10998); etcd's server shuts a removed member down and
-// refuses its messages, which raftcore does not model.
+// TestStaleCandidateWinsWithRemovedVoters holds a run in which, while a
+// restarted machine forgot its commit index, correct Raft, faithful to
+// etcd-io/raft, lost a committed entry: machine 3 had the entries that take
+// the voters from (1 2 3) through a joint configuration to (2 4), but knew
+// them committed only up to index 2, so it campaigned under (1 2 3) (etcd
+// refuses to campaign only over a committed, unapplied change). Machine 1,
+// removed and no longer hearing the leader, granted it its pre-vote and
+// vote, as etcd's raft grants them whatever its own configuration says,
+// and the votes of 1 and 3 were a majority of (1 2 3); index 9, committed
+// by (2 4), was then replaced. etcd's raft has this weakness
+// (etcd-io/etcd#7625, cited in etcd-io/etcd#10998); etcd's server shuts a
+// removed member down and refuses its messages, which raftcore does not
+// model. Since restarts keep the commit index, as etcd's HardState does,
+// machines 1 and 2 come back from their crashes knowing what they had
+// committed, and the same seed breaks no rule (nor did any of the first
+// 30,000 seeds of such runs when this was written).
 func TestStaleCandidateWinsWithRemovedVoters(t *testing.T) {
 	w := RandomRun(2478, RandomOptions{Reconfigure: true, StopOnViolation: true})
-	vs := w.Violations()
-	if len(vs) == 0 || vs[0].Rule != RuleLeaderCompleteness || vs[0].Nodes[0] != 3 || vs[0].Term != 4 || vs[0].Index != 9 {
-		t.Fatalf("want machine 3 elected in term 4 without index 9; got %+v%s", vs, confTrace(w))
+	if unexpectedViolations(w) {
+		v := w.Violations()[0]
+		t.Fatalf("%s: %s%s", v.Rule, v.Text, confTrace(w))
 	}
 	if m1 := w.Node(1).Membership(); m1.Index == 0 {
-		t.Errorf("machine 1 had applied no change; its vote should have come after its removal")
+		t.Errorf("machine 1 had applied no change; the run should still remove it")
 	}
 }
 

@@ -88,7 +88,7 @@ func (w *World) send(m Message) {
 		w.recordDrop(m, DropLinkCut)
 		return
 	}
-	m.DeliverUs = w.now + w.latency(l)
+	m.DeliverUs = w.now + w.latency(l) + w.transferUs(&m)
 	m.Lost = w.rng.Chance(l.Loss)
 	dup := w.rng.Chance(l.Duplicate)
 	w.schedule(event{at: m.DeliverUs, kind: evDeliver, node: m.To, msg: m})
@@ -106,7 +106,7 @@ func (w *World) sendCopy(m Message) {
 	d := m
 	d.ID = w.nextMsgID
 	d.SendUs = w.now
-	d.DeliverUs = w.now + w.latency(w.links[m.From][m.To])
+	d.DeliverUs = w.now + w.latency(w.links[m.From][m.To]) + w.transferUs(&d)
 	d.Lost = false
 	w.record(TraceEvent{Kind: TraceSend, Node: d.From, Peer: d.To, Term: d.Term, Msg: d.ID, MsgType: d.Type, Text: d.Type.String() + " (duplicate)"})
 	w.schedule(event{at: d.DeliverUs, kind: evDeliver, node: d.To, msg: d})
@@ -138,19 +138,33 @@ func (w *World) latency(l Link) int64 {
 	return l.LatencyMinUs + w.rng.Int63n(l.LatencyMaxUs-l.LatencyMinUs+1)
 }
 
+// transferUs is how long m takes to pass through a link of the world's
+// bandwidth, on top of the latency: nothing when bandwidth is unlimited.
+func (w *World) transferUs(m *Message) int64 {
+	if w.cfg.BandwidthKBps <= 0 {
+		return 0
+	}
+	// KB per second is bytes per millisecond, so bytes over it are
+	// milliseconds. (No fused multiply-add: see msToUs.)
+	return msToUs(float64(m.Bytes()) / w.cfg.BandwidthKBps)
+}
+
 func (w *World) deliver(m Message) {
 	for i, d := range w.dropped {
 		if d == m.ID {
 			w.dropped = append(w.dropped[:i], w.dropped[i+1:]...)
+			w.reportSnapshot(m, true)
 			return
 		}
 	}
 	switch {
 	case m.Type != MsgClient && !w.links[m.From][m.To].Up:
 		w.recordDrop(m, DropLinkCut)
+		w.reportSnapshot(m, true)
 		return
 	case m.Lost:
 		w.recordDrop(m, DropLost)
+		w.reportSnapshot(m, true)
 		return
 	}
 	mc := &w.machines[m.To]
@@ -158,21 +172,50 @@ func (w *World) deliver(m Message) {
 	case StatusCrashed:
 		w.recordDrop(m, DropMachineDown)
 		w.failClient(m, RefusedMachineDown)
+		w.reportSnapshot(m, true)
 		return
 	case StatusPaused:
 		if len(mc.work) >= w.cfg.InboxLimit {
 			w.recordDrop(m, DropInboxFull)
 			w.failClient(m, RefusedInboxFull)
+			w.reportSnapshot(m, true)
 			return
 		}
 		mc.work = append(mc.work, m)
+		w.reportSnapshot(m, false)
 		return
 	}
 	if mc.slow > 1 || len(mc.work) > 0 || mc.busyUntil > w.now {
 		w.enqueueWork(m.To, m)
+	} else {
+		w.handleMessage(m)
+	}
+	w.reportSnapshot(m, false)
+}
+
+// reportSnapshot tells the sender of m, if m is a snapshot, whether it
+// reached its machine, as etcd's transport reports a snapshot's send to
+// the leader (ReportSnapshot, stepped as MsgSnapStatus). The report is
+// local to the sender: it crosses no link, and waits like any message at
+// a paused or slow sender; a crashed one never hears it.
+func (w *World) reportSnapshot(m Message, failed bool) {
+	if m.Type != MsgSnap {
 		return
 	}
-	w.handleMessage(m)
+	r := Message{Type: MsgSnapStatus, From: m.To, To: m.From, Reject: failed, SendUs: w.now, DeliverUs: w.now}
+	mc := &w.machines[r.To]
+	switch {
+	case mc.status == StatusCrashed:
+		return
+	case mc.status == StatusPaused:
+		if len(mc.work) < w.cfg.InboxLimit {
+			mc.work = append(mc.work, r)
+		}
+	case mc.slow > 1 || len(mc.work) > 0 || mc.busyUntil > w.now:
+		w.enqueueWork(r.To, r)
+	default:
+		w.handleMessage(r)
+	}
 }
 
 // enqueueWork queues a message at a slow or busy machine. Queued messages

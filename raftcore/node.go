@@ -24,8 +24,9 @@ const (
 	// BugNoTruncate makes followers keep conflicting entries instead of
 	// replacing them with the leader's.
 	BugNoTruncate
-	// BugKeepCommitOnRestart keeps the commit and applied indexes across a
-	// restart while the state machine, which is volatile, starts empty.
+	// BugKeepCommitOnRestart keeps the applied index across a restart
+	// while the state machine, which is volatile, starts again from the
+	// last snapshot (or empty).
 	BugKeepCommitOnRestart
 	// BugBlindSwap applies a compare-and-swap without comparing the
 	// revision, as a plain write. It breaks no rule of Raft, so it is not
@@ -47,6 +48,16 @@ const (
 	// BugApplyOnAppend makes a change of configuration take effect when a
 	// machine appends it to its log instead of when it applies it.
 	BugApplyOnAppend
+	// BugSnapshotUncommitted makes a machine's snapshot cover its whole
+	// log, entries not yet committed included.
+	BugSnapshotUncommitted
+	// BugRestoreOldSnapshot lets a follower restore a snapshot at or below
+	// its commit index, throwing away entries it had committed.
+	BugRestoreOldSnapshot
+	// BugCompactWithoutSnapshot makes a leader that has compacted entries
+	// a follower needs send it appends from its first kept index instead
+	// of its snapshot.
+	BugCompactWithoutSnapshot
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).
@@ -65,6 +76,9 @@ var Bugs = []struct {
 	{BugCountLearners, "count-learners"},
 	{BugSecondPendingChange, "second-pending-change"},
 	{BugApplyOnAppend, "apply-on-append"},
+	{BugSnapshotUncommitted, "snapshot-uncommitted"},
+	{BugRestoreOldSnapshot, "restore-old-snapshot"},
+	{BugCompactWithoutSnapshot, "compact-without-snapshot"},
 }
 
 // ParseBug finds a deliberate bug by the name Bugs gives it.
@@ -100,6 +114,8 @@ type nodeConfig struct {
 	checkQuorum    bool
 	maxEntries     int // entries per append message
 	maxInflight    int // appends in flight per follower in Replicate state
+	snapshotCount  int // entries applied between snapshots (0: none)
+	catchUpEntries int // entries kept before a snapshot's index
 	bugs           Bug
 	// voters is every machine, 1..size: what the naive protocols, which
 	// have no configuration, count a majority of.
@@ -137,18 +153,24 @@ type RoleChange struct {
 	Cause    Cause
 }
 
-// Node is one machine. Term, vote and log are persistent: they survive a
-// crash. Everything else is volatile and is rebuilt by the protocol after a
-// restart.
+// Node is one machine. Term, vote, commit index, log and last snapshot are
+// persistent: they survive a crash, as etcd keeps its HardState (term,
+// vote, commit), its WAL and its snapshot on disk. Everything else is
+// volatile and is rebuilt after a restart: the state machine from the
+// snapshot and the committed entries after it, the rest by the protocol.
 type Node struct {
 	ID  NodeID
 	cfg *nodeConfig
 	rng *Rand
 
-	// Persistent state (Figure 2 of the Raft paper).
-	term uint64
-	vote NodeID
-	log  raftLog
+	// Persistent state (Figure 2 of the Raft paper, with etcd's commit
+	// index and snapshot).
+	term   uint64
+	vote   NodeID
+	commit uint64
+	log    raftLog
+	// snap is the machine's last snapshot, taken or received (nil: none).
+	snap *Snapshot
 	// conf is the configuration in force on this machine, and confIndex
 	// the index of the entry that made it (0: the boot configuration).
 	// They are kept across a restart, as etcd keeps its configuration in
@@ -159,7 +181,6 @@ type Node struct {
 	// Volatile state.
 	role              Role
 	lead              NodeID
-	commit            uint64
 	applied           uint64
 	electionElapsed   int
 	heartbeatElapsed  int
@@ -190,6 +211,9 @@ type Node struct {
 	// every world an explorer clones carries them.)
 	countedIn, countedOut, countedLearners nodeSet
 	countedTo                              uint64
+	// restored holds the snapshots the machine restored since the world
+	// last looked, for the trace and the checker.
+	restored []*Snapshot
 }
 
 func newNode(id NodeID, cfg *nodeConfig, rng *Rand) *Node {
@@ -217,19 +241,29 @@ func (n *Node) start(first bool) {
 	}
 }
 
-// restart brings a crashed machine back: it keeps term, vote and log and
-// loses everything else.
+// restart brings a crashed machine back as etcd restarts a member: it
+// keeps its term, vote, commit index, log and last snapshot, and loses
+// everything else. The state machine starts from the snapshot (empty when
+// there is none) and the world then applies the committed entries after
+// it, up to the commit index, before the machine does anything else.
 func (n *Node) restart() {
-	keepCommit, keepApplied := n.commit, n.applied
-	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, log: n.log, conf: n.conf, confIndex: n.confIndex}
+	keepApplied := n.applied
+	fresh := Node{ID: n.ID, cfg: n.cfg, rng: n.rng, term: n.term, vote: n.vote, commit: n.commit, log: n.log, snap: n.snap, conf: n.conf, confIndex: n.confIndex}
 	*n = fresh
+	if n.snap != nil {
+		n.kv = n.snap.kv.clone()
+		n.applied = n.snap.Index
+	}
 	if n.cfg.protocol != ProtocolRaft {
 		// The naive protocols have no notion of commit beyond "I have it":
 		// everything in the log is re-applied from the start.
 		n.commit = n.log.lastIndex()
 	}
 	if n.cfg.has(BugKeepCommitOnRestart) {
-		n.commit, n.applied = keepCommit, keepApplied
+		// Broken: the applied index survives while the state machine,
+		// which is volatile, is back at the snapshot (or empty), so the
+		// entries applied since are never applied again.
+		n.applied = keepApplied
 	}
 	n.start(false)
 }
@@ -247,13 +281,20 @@ func (n *Node) LastTerm() uint64       { return n.log.lastTerm() }
 func (n *Node) TermAt(i uint64) uint64 { return n.log.term(i) }
 func (n *Node) KV() *KV                { return &n.kv }
 
-// Entry returns the log entry at index i (1 <= i <= LastIndex).
-func (n *Node) Entry(i uint64) Entry { return n.log.entry(i) }
+// Entry returns the log entry at index i (1 <= i <= LastIndex). An entry
+// compacted into the snapshot (i below FirstIndex) is gone: only its index
+// is returned, and at the compaction point its term and chain hash.
+func (n *Node) Entry(i uint64) Entry {
+	if i <= n.log.offset {
+		return Entry{Index: i, Term: n.log.term(i), Chain: n.log.chain(i)}
+	}
+	return n.log.entry(i)
+}
 
 // Entries returns a copy of the log from index from to index to, inclusive.
 func (n *Node) Entries(from, to uint64) []Entry {
-	if from < 1 {
-		from = 1
+	if from < n.log.firstIndex() {
+		from = n.log.firstIndex()
 	}
 	if to > n.log.lastIndex() {
 		to = n.log.lastIndex()
@@ -423,5 +464,6 @@ func (n *Node) clone(cfg *nodeConfig, rng *Rand) *Node {
 	c.msgs = append([]Message(nil), n.msgs...)
 	c.roleChanges = append([]RoleChange(nil), n.roleChanges...)
 	c.confNotes = append([]confNote(nil), n.confNotes...)
+	c.restored = append([]*Snapshot(nil), n.restored...)
 	return &c
 }

@@ -4,17 +4,22 @@ import "raftlab/raftcore/quorum"
 
 // ProgressState is how the leader currently replicates to one follower, as in
 // etcd's tracker: Probe sends one append at a time until the follower's log
-// position is known; Replicate streams appends optimistically.
+// position is known; Replicate streams appends optimistically; Snapshot
+// sends nothing while a snapshot is on its way to a follower that needed
+// entries the leader had compacted.
 type ProgressState uint8
 
 const (
 	ProgressProbe ProgressState = iota
 	ProgressReplicate
+	ProgressSnapshot
 )
 
+var progressStateNames = [...]string{"probe", "replicate", "snapshot"}
+
 func (s ProgressState) String() string {
-	if s == ProgressReplicate {
-		return "replicate"
+	if int(s) < len(progressStateNames) {
+		return progressStateNames[s]
 	}
 	return "probe"
 }
@@ -29,6 +34,9 @@ type Progress struct {
 	Paused bool
 	// RecentActive: the follower was heard from since the last CheckQuorum.
 	RecentActive bool
+	// PendingSnapshot is, in Snapshot state, the index of the snapshot
+	// sent (etcd's PendingSnapshot).
+	PendingSnapshot uint64
 	// sentCommit is the highest commit index sent to the follower (in an
 	// append or a heartbeat), so the leader knows when a follower may still
 	// be missing the commit index and needs an append just to learn it.
@@ -38,22 +46,44 @@ type Progress struct {
 	inflight []uint64
 }
 
+// becomeProbe goes back to probing. Coming from Snapshot state, the
+// follower is taken to hold the snapshot sent (if the send failed,
+// PendingSnapshot was cleared first), so probing starts after it.
 func (p *Progress) becomeProbe() {
-	p.State = ProgressProbe
-	p.Next = p.Match + 1
-	p.Paused = false
-	p.inflight = p.inflight[:0]
+	next := p.Match + 1
+	if p.State == ProgressSnapshot {
+		next = max(next, p.PendingSnapshot+1)
+	}
+	p.reset(ProgressProbe)
+	p.Next = next
 	p.sentCommit = min(p.sentCommit, p.Next-1)
 }
 
 func (p *Progress) becomeReplicate() {
-	p.State = ProgressReplicate
+	p.reset(ProgressReplicate)
 	p.Next = p.Match + 1
+}
+
+// becomeSnapshot records that snapshot index is on its way to the
+// follower: nothing more is sent until the transport reports on it.
+func (p *Progress) becomeSnapshot(index uint64) {
+	p.reset(ProgressSnapshot)
+	p.PendingSnapshot = index
+	p.Next = index + 1
+	p.sentCommit = index
+}
+
+// reset enters state with flow control cleared (etcd's ResetState).
+func (p *Progress) reset(state ProgressState) {
+	p.State = state
 	p.Paused = false
+	p.PendingSnapshot = 0
 	p.inflight = p.inflight[:0]
 }
 
-func (p *Progress) isPaused() bool { return p.Paused }
+// isPaused reports whether no append may go out: the window is full or a
+// probe is outstanding, or a snapshot is on its way.
+func (p *Progress) isPaused() bool { return p.Paused || p.State == ProgressSnapshot }
 
 func (p *Progress) inflightFull(maxInflight int) bool { return len(p.inflight) >= maxInflight }
 

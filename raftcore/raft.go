@@ -350,7 +350,7 @@ func (n *Node) checkTerm(m Message) bool {
 			// A granted pre-vote carries the future term; the term moves
 			// only when the real election starts.
 		default:
-			if m.Type == MsgApp || m.Type == MsgHeartbeat {
+			if m.Type == MsgApp || m.Type == MsgHeartbeat || m.Type == MsgSnap {
 				n.becomeFollower(m.Term, m.From, CauseLeaderOfHigherTerm)
 			} else {
 				n.becomeFollower(m.Term, None, CauseHigherTerm)
@@ -410,6 +410,10 @@ func (n *Node) stepFollower(m Message) {
 		n.electionElapsed = 0
 		n.lead = m.From
 		n.handleHeartbeat(m)
+	case MsgSnap:
+		n.electionElapsed = 0
+		n.lead = m.From
+		n.handleSnapshot(m)
 	case MsgReadIndex:
 		if n.lead != None {
 			m.To = n.lead
@@ -437,6 +441,9 @@ func (n *Node) stepCandidate(m Message) {
 	case MsgHeartbeat:
 		n.becomeFollower(m.Term, m.From, CauseLeaderOfTerm)
 		n.handleHeartbeat(m)
+	case MsgSnap:
+		n.becomeFollower(m.Term, m.From, CauseLeaderOfTerm)
+		n.handleSnapshot(m)
 	case myResp:
 		switch n.countVote(m.From, !m.Reject) {
 		case quorum.VoteWon:
@@ -488,10 +495,15 @@ func (n *Node) stepLeader(m Message) {
 			return
 		}
 		if pr.maybeUpdate(m.Index) || (pr.Match == m.Index && pr.State == ProgressProbe) {
-			switch pr.State {
-			case ProgressProbe:
+			switch {
+			case pr.State == ProgressProbe:
 				pr.becomeReplicate()
-			case ProgressReplicate:
+			case pr.State == ProgressSnapshot && pr.Match+1 >= n.log.firstIndex():
+				// The follower holds the snapshot (or enough of the log):
+				// back to replicating, through probe as etcd goes.
+				pr.becomeProbe()
+				pr.becomeReplicate()
+			case pr.State == ProgressReplicate:
 				pr.freeInflightUpTo(m.Index)
 			}
 			if n.advanceCommitIndex() {
@@ -519,6 +531,8 @@ func (n *Node) stepLeader(m Message) {
 		if m.Context != 0 {
 			n.ackRead(m.From, m.Context)
 		}
+	case MsgSnapStatus:
+		n.reportSnapshot(m, pr)
 	}
 }
 
@@ -583,6 +597,16 @@ func (n *Node) sendAppendEntries(to NodeID, sendIfEmpty bool) bool {
 		return false
 	}
 	prev := pr.Next - 1
+	if n.log.compacted(prev) {
+		// The follower needs entries the leader no longer holds.
+		if !n.cfg.has(BugCompactWithoutSnapshot) {
+			return n.maybeSendSnapshot(to, pr)
+		}
+		// Broken: go on from the first entry still held, as if the
+		// follower had the rest.
+		pr.Next = n.log.firstIndex()
+		prev = pr.Next - 1
+	}
 	var ents []Entry
 	// With the window full (a heartbeat answer unpaused it), only an empty
 	// append goes out: if every append in flight was lost, the follower's

@@ -46,6 +46,12 @@ type ScheduleOptions struct {
 	InboxLimit       *int      `json:"inbox_limit,omitempty"`
 	MaxEntriesPerMsg *int      `json:"max_entries_per_msg,omitempty"`
 	MaxInflight      *int      `json:"max_inflight,omitempty"`
+	// SnapshotCount, CatchUpEntries and BandwidthKBps are Config's: how
+	// many applied entries between snapshots (0: none), how many entries
+	// kept before a snapshot, and each link's bandwidth (0: unlimited).
+	SnapshotCount  *int     `json:"snapshot_count,omitempty"`
+	CatchUpEntries *int     `json:"catch_up_entries,omitempty"`
+	BandwidthKBps  *float64 `json:"bandwidth_kbps,omitempty"`
 	// CrossZoneLatencyMs is Config.CrossZoneLatencyMs: [min, max] between
 	// zones, where latency_ms holds inside a zone.
 	CrossZoneLatencyMs []float64 `json:"cross_zone_latency_ms,omitempty"`
@@ -247,6 +253,11 @@ func (s Schedule) Config() Config {
 		setInt(&c.InboxLimit, o.InboxLimit)
 		setInt(&c.MaxEntriesPerMsg, o.MaxEntriesPerMsg)
 		setInt(&c.MaxInflight, o.MaxInflight)
+		setInt(&c.SnapshotCount, o.SnapshotCount)
+		setInt(&c.CatchUpEntries, o.CatchUpEntries)
+		if o.BandwidthKBps != nil {
+			c.BandwidthKBps = *o.BandwidthKBps
+		}
 		if len(o.LatencyMs) == 2 {
 			c.LatencyMinMs, c.LatencyMaxMs = o.LatencyMs[0], o.LatencyMs[1]
 		}
@@ -445,6 +456,15 @@ func (w *World) Schedule() Schedule {
 	}
 	if c.MaxInflight != d.MaxInflight {
 		o.MaxInflight = &c.MaxInflight
+	}
+	if c.SnapshotCount != d.SnapshotCount {
+		o.SnapshotCount = &c.SnapshotCount
+	}
+	if c.CatchUpEntries != d.CatchUpEntries {
+		o.CatchUpEntries = &c.CatchUpEntries
+	}
+	if c.BandwidthKBps != d.BandwidthKBps {
+		o.BandwidthKBps = &c.BandwidthKBps
 	}
 	o.CrossZoneLatencyMs = append([]float64(nil), c.CrossZoneLatencyMs...)
 	o.Bugs = c.Bugs.Names()

@@ -64,6 +64,11 @@ func (n *Node) stateHash(h uint64) uint64 {
 	h = fnvUint(h, n.log.lastIndex())
 	h = fnvUint(h, n.log.chain(n.log.lastIndex()))
 	h = fnvUint(h, n.kv.digest)
+	if n.snap != nil {
+		h = fnvUint(h, n.snap.Index)
+		h = fnvUint(h, n.snap.kv.digest)
+		h = fnvUint(h, n.log.offset)
+	}
 	if n.confIndex != 0 {
 		c := &n.conf
 		h = fnvUint(h, n.confIndex)
@@ -80,6 +85,7 @@ func (n *Node) stateHash(h uint64) uint64 {
 		h = fnvUint(h, p.Match)
 		h = fnvUint(h, p.Next)
 		h = fnvUint(h, p.sentCommit)
+		h = fnvUint(h, p.PendingSnapshot)
 		flags := uint64(p.State)
 		if p.Paused {
 			flags |= 1 << 8
@@ -138,6 +144,11 @@ func messageHash(m *Message) uint64 {
 		h = fnvUint(h, e.Index)
 		h = chainHash(h, e.Term, e.Data)
 	}
+	if s := m.Snapshot; s != nil {
+		h = fnvUint(h, s.Index)
+		h = fnvUint(h, s.Chain)
+		h = fnvUint(h, s.kv.digest)
+	}
 	if c := m.Client; c != nil {
 		h = fnvUint(h, uint64(c.OpID))
 		h = fnvUint(h, uint64(c.Kind))
@@ -171,6 +182,7 @@ func (c *checker) stateHash(h uint64) uint64 {
 		h = fnvUint(h, t)
 		h = fnvUint(h, uint64(c.leaders[t]))
 	}
+	h = fnvUint(h, c.base)
 	for _, r := range c.committed {
 		h = fnvUint(h, r.chain)
 		h = fnvUint(h, r.inTerm)

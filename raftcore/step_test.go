@@ -231,9 +231,10 @@ func TestLeaderOfOneServesReadsAtOnce(t *testing.T) {
 	assert.Equal(t, []ReadState{{Index: 2, Ctx: 4, Term: 2}}, readStatesOf(n))
 }
 
-// TestRestartKeepsTermVoteAndLog: term, vote and log are on disk, so a
-// machine that voted in a term and restarts refuses another candidate of
-// that term; its commit index is volatile and starts again from zero.
+// TestRestartKeepsTermVoteAndLog: term, vote, commit index and log are on
+// disk (etcd's HardState and WAL), so a machine that voted in a term and
+// restarts refuses another candidate of that term and keeps what it knew
+// committed.
 func TestRestartKeepsTermVoteAndLog(t *testing.T) {
 	n := loneNode(1, 3, 4, None, 1, 4)
 	n.commit = 2
@@ -242,7 +243,7 @@ func TestRestartKeepsTermVoteAndLog(t *testing.T) {
 	assert.Equal(t, uint64(5), n.term)
 	assert.Equal(t, NodeID(2), n.vote)
 	assert.Equal(t, []uint64{1, 4}, termsOf(n))
-	assert.Zero(t, n.commit, "the commit index is relearned from the leader")
+	assert.Equal(t, uint64(2), n.commit, "the commit index is kept, as etcd keeps it in its HardState")
 	stepVote(t, n, Message{Type: MsgVote, From: 3, To: 1, Term: 5, Index: 2, LogTerm: 4}, true)
 	stepVote(t, n, Message{Type: MsgVote, From: 2, To: 1, Term: 5, Index: 2, LogTerm: 4}, false)
 }

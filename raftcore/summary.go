@@ -89,6 +89,7 @@ type OpSummary struct {
 
 // Summarize describes the world as it is now.
 func (w *World) Summarize() Summary {
+	w.thaw()
 	s := Summary{
 		Seed:            w.cfg.Seed,
 		Protocol:        w.cfg.Protocol,

@@ -29,11 +29,17 @@ const (
 	// TraceConf is a change of configuration applied, refused or asked
 	// for in vain.
 	TraceConf
+	// TraceSnapshot is a machine saving its state machine at Index and
+	// compacting its log; TraceRestore a machine replacing its log and
+	// state machine with a snapshot it was sent, ending at Index.
+	TraceSnapshot
+	TraceRestore
 )
 
 var traceKindNames = [...]string{
 	"send", "deliver", "drop", "role", "term", "vote", "append", "truncate",
 	"commit", "apply", "op-invoke", "op-complete", "fault", "violation", "conf",
+	"snapshot", "restore",
 }
 
 func (k TraceKind) String() string {

@@ -169,12 +169,19 @@ const (
 	// MsgTimeoutNow tells the target of a transfer to stand for election
 	// at once.
 	MsgTimeoutNow
+	// MsgSnap carries the leader's snapshot to a follower that needs
+	// entries the leader has compacted.
+	MsgSnap
+	// MsgSnapStatus is the transport's report to the leader on a snapshot
+	// it sent: it arrived, or (Reject) it was lost. Like MsgClient it
+	// never crosses the network.
+	MsgSnapStatus
 )
 
 var msgTypeNames = [...]string{
 	"PreVote", "PreVoteResp", "Vote", "VoteResp", "Append", "AppendResp",
 	"Heartbeat", "HeartbeatResp", "Propose", "ReadIndex", "ReadIndexResp", "Copy", "Client",
-	"TransferLeader", "TimeoutNow",
+	"TransferLeader", "TimeoutNow", "Snapshot", "SnapshotStatus",
 }
 
 func (t MsgType) String() string {
@@ -235,6 +242,24 @@ type Message struct {
 	Lost bool
 	// Client is set on MsgClient.
 	Client *ClientRequest
+	// Snapshot is set on MsgSnap; it is shared, never changed.
+	Snapshot *Snapshot
+}
+
+// Bytes is roughly how large the message is on the wire: a fixed header,
+// each entry with its key and value, and a snapshot's contents. On a link
+// of limited bandwidth (Config.BandwidthKBps) a larger message takes
+// longer to arrive.
+func (m *Message) Bytes() int {
+	const header, perEntry = 48, 40
+	b := header
+	for i := range m.Entries {
+		b += perEntry + len(m.Entries[i].Data.Key) + len(m.Entries[i].Data.Value)
+	}
+	if m.Snapshot != nil {
+		b += m.Snapshot.Bytes()
+	}
+	return b
 }
 
 // ReadMode says how a read is served.

@@ -126,6 +126,17 @@ type World struct {
 	zoneOf []int
 	// live is what the liveness judge needs to remember (liveness.go).
 	live liveWatch
+	// kept, set only on a world made by Keep, holds its client
+	// operations in place of ops until it is used (thaw).
+	kept *keptOps
+}
+
+// keptOps are a kept world's client operations in two parts: those
+// answered before the first one still waiting, shared with the world it
+// was kept from (an answered operation never changes again, and that
+// world only appends past them), and its own copy of the rest.
+type keptOps struct {
+	answered, rest []Op
 }
 
 // NewWorld builds a world from a validated configuration.
@@ -153,6 +164,8 @@ func NewWorld(cfg Config) (*World, error) {
 		checkQuorum:    cfg.CheckQuorum,
 		maxEntries:     cfg.MaxEntriesPerMsg,
 		maxInflight:    cfg.MaxInflight,
+		snapshotCount:  cfg.SnapshotCount,
+		catchUpEntries: cfg.CatchUpEntries,
 		bugs:           cfg.Bugs,
 		voters:         allVoters(cfg.Nodes),
 		boot:           newConfState(firstN(cfg.members()), 0, 0, false),
@@ -276,6 +289,7 @@ func (w *World) dequeue() event {
 
 // Step handles the next event and reports whether there was one.
 func (w *World) Step() bool {
+	w.thaw()
 	if len(w.order) == 0 {
 		return false
 	}
@@ -469,6 +483,11 @@ func (w *World) traceStep(id NodeID, before nodeState) {
 		}
 		w.checker.onNodeChange(id, before)
 	}
+	for _, snap := range n.restored {
+		w.record(TraceEvent{Kind: TraceRestore, Node: id, Term: snap.Term, Index: snap.Index})
+		w.checker.onRestore(id, snap)
+	}
+	n.restored = n.restored[:0]
 	if n.log.dirtyFrom != 0 {
 		if n.log.truncated {
 			w.record(TraceEvent{Kind: TraceTruncate, Node: id, Term: n.term, Index: n.log.dirtyFrom})
@@ -517,6 +536,10 @@ func (w *World) applyCommitted(id NodeID) bool {
 		acted = acted || n.log.lastIndex() != last
 	}
 	w.traceConf(id)
+	if any && n.takeSnapshot() {
+		w.record(TraceEvent{Kind: TraceSnapshot, Node: id, Term: n.snap.Term, Index: n.snap.Index})
+		w.checker.onSnapshot(id)
+	}
 	return acted
 }
 
@@ -579,15 +602,68 @@ func (w *World) Clone() *World {
 	if w.zoneOf != nil {
 		c.zoneOf = append([]int(nil), w.zoneOf...)
 	}
-	c.ops = append([]Op(nil), w.ops...)
+	c.ops, c.kept = w.opsCopy(), nil
 	c.controllers = cloneControllers(w.controllers)
 	c.pending = append([]int(nil), w.pending...)
 	c.lastSeq = append([]uint64(nil), w.lastSeq...)
-	c.actions = append(make([]Action, 0, len(w.actions)+1), w.actions...)
+	// The action log is only ever appended to, so the copy shares it,
+	// capped as the backlogs are: the timeline's checkpoints of a long run
+	// would otherwise each hold a copy of every action taken.
+	c.actions = capped(w.actions)
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	c.live = w.live.clone()
 	return &c
+}
+
+// Keep returns a copy of the world to put away, as the timeline keeps its
+// checkpoints: it behaves as Clone's does, but shares with w the client
+// operations answered before the first one still waiting, which a long
+// run has by the ten thousand and which never change once answered, so
+// that a hundred copies of an hour's run do not each hold them all. The
+// copy gathers them into one array of its own when first stepped, acted
+// on or asked for them; cloning it copies them as Clone does.
+func (w *World) Keep() *World {
+	w.thaw()
+	first := len(w.ops)
+	for _, i := range w.pending {
+		first = min(first, i)
+	}
+	ops := w.ops
+	w.ops = nil // not copied by Clone: the copy's are set below
+	c := w.Clone()
+	w.ops = ops
+	c.kept = &keptOps{answered: ops[:first:first], rest: append([]Op(nil), ops[first:]...)}
+	return c
+}
+
+// KeptOps is how many client operations a copy made by Keep would hold
+// of its own: those from the first one still waiting on.
+func (w *World) KeptOps() int {
+	first := len(w.ops)
+	for _, i := range w.pending {
+		first = min(first, i)
+	}
+	return len(w.ops) - first
+}
+
+// thaw gathers a kept world's operations into ops, ready to be read and
+// changed.
+func (w *World) thaw() {
+	if w.kept == nil {
+		return
+	}
+	w.ops = w.opsCopy()
+	w.kept = nil
+}
+
+// opsCopy is a copy of the world's client operations, in one array.
+func (w *World) opsCopy() []Op {
+	if w.kept == nil {
+		return append([]Op(nil), w.ops...)
+	}
+	k := w.kept
+	return append(append(make([]Op, 0, len(k.answered)+len(k.rest)), k.answered...), k.rest...)
 }
 
 // eventKey orders one queued event; slot is where the event is stored.

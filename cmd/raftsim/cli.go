@@ -27,13 +27,13 @@ const (
 const usage = `raftsim runs raftlab's Raft simulation without a screen and prints JSON.
 
 Usage:
-  raftsim run -f FILE [-trace FILE] [-strict]
+  raftsim run -f FILE [-snapshot-count N] [-catch-up-entries N] [-trace FILE] [-strict]
   raftsim run -scenario ID [-set NAME=VALUE]... [-seed N] [-trace FILE] [-strict]
   raftsim list
   raftsim export -scenario ID [-set NAME=VALUE]... [-seed N]
   raftsim random -seed N [-nodes N] [-protocol P] [-run [-strict]]
   raftsim explore [-nodes N] [-terms N] [-writes N] [-reads N] [-depth N] [-faults N]
-                  [-max-states N] [-members N] [-reconfigs N]
+                  [-max-states N] [-members N] [-reconfigs N] [-snapshot-count N]
                   [-bug NAME | -from FILE] [-schedule FILE]
                   [-base URL]
   raftsim help
@@ -55,6 +55,15 @@ Flags:
   -set NAME=VALUE   a scenario setting, e.g. -set protocol=raft; repeatable
   -seed N           random seed (a schedule file names its own; a scenario
                     has a default)
+  -snapshot-count N run -f: entries each machine applies between snapshots
+                    (0: none), over the file's snapshot_count (default 100;
+                    etcd's --snapshot-count is 100000); explore: snapshot
+                    every N+1 applied entries and compact at once, so that
+                    short runs send and restore snapshots (default 0: none)
+  -catch-up-entries N
+                    run -f: entries kept before a snapshot for followers a
+                    little behind, over the file's catch_up_entries
+                    (default 20; etcd keeps 5000)
   -trace FILE       also write every trace event to FILE, one JSON object a line
   -strict           exit 1 on any violation, also for naive-copy and failover
                     and for the rule a figure sets out to show broken
@@ -77,7 +86,8 @@ Flags:
                     commit-old-term, commit-without-majority, no-truncate,
                     keep-commit-on-restart, read-without-confirm,
                     direct-switch, count-learners, second-pending-change,
-                    apply-on-append)
+                    apply-on-append, snapshot-uncommitted,
+                    restore-old-snapshot, compact-without-snapshot)
   -from FILE        explore: start from the end of this schedule instead of
                     a fresh cluster
   -schedule FILE    explore: save the shortest failing run for 'run -f'

@@ -50,6 +50,7 @@ func (c *cli) explore(args []string) int {
 	fs.IntVar(&b.MaxStates, "max-states", 10_000_000, "")
 	fs.IntVar(&b.Members, "members", 0, "")
 	fs.IntVar(&b.Reconfigs, "reconfigs", 0, "")
+	fs.IntVar(&b.SnapshotCount, "snapshot-count", 0, "")
 	bugName := fs.String("bug", "", "")
 	schedulePath := fs.String("schedule", "", "")
 	base := fs.String("base", "", "")

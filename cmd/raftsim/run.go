@@ -23,6 +23,8 @@ func (c *cli) run(args []string) int {
 	seed := fs.Int64("seed", 0, "")
 	tracePath := fs.String("trace", "", "")
 	strict := fs.Bool("strict", false, "")
+	snapCount := fs.Int("snapshot-count", 0, "")
+	catchUp := fs.Int("catch-up-entries", 0, "")
 	var sets settingsFlag
 	fs.Var(&sets, "set", "")
 	set, code, ok := c.parse(fs, args)
@@ -40,12 +42,19 @@ func (c *cli) run(args []string) int {
 		return c.inputError("run", "-set goes with -scenario; a schedule file sets its own options")
 	case set["f"] && *file == "":
 		return c.inputError("run", "-f: empty file name (use - for standard input)")
+	case set["scenario"] && (set["snapshot-count"] || set["catch-up-entries"]):
+		return c.inputError("run", "-snapshot-count and -catch-up-entries go with -f; a scenario sets its own")
 	case set["scenario"]:
 		return c.runScenario(*scenario, sets, *seed, set["seed"], *tracePath, *strict)
 	}
 	s, code, ok := c.readSchedule("run", "f", *file)
 	if !ok {
 		return code
+	}
+	if set["snapshot-count"] || set["catch-up-entries"] {
+		if s, ok = c.snapshotFlags(s, set, *snapCount, *catchUp); !ok {
+			return exitInput
+		}
 	}
 	trace, code, ok := c.createTrace("run", *tracePath)
 	if !ok {
@@ -64,6 +73,32 @@ func (c *cli) run(args []string) int {
 		return code
 	}
 	return c.verdict(sum, *strict)
+}
+
+// snapshotFlags sets the schedule's snapshot options from -snapshot-count
+// and -catch-up-entries, which win over the file's, and checks them.
+func (c *cli) snapshotFlags(s raftcore.Schedule, set map[string]bool, count, catchUp int) (raftcore.Schedule, bool) {
+	o := raftcore.ScheduleOptions{}
+	if s.Options != nil {
+		o = *s.Options
+	}
+	if set["snapshot-count"] {
+		o.SnapshotCount = &count
+	}
+	if set["catch-up-entries"] {
+		o.CatchUpEntries = &catchUp
+	}
+	s.Options = &o
+	cfg := s.Config()
+	switch {
+	case cfg.SnapshotCount < 0 || cfg.SnapshotCount > raftcore.MaxSnapshotCount:
+		c.inputError("run", "-snapshot-count: %d is out of range: use 0 (no snapshots) to %d", cfg.SnapshotCount, raftcore.MaxSnapshotCount)
+		return s, false
+	case cfg.CatchUpEntries < 0 || cfg.CatchUpEntries > raftcore.MaxSnapshotCount:
+		c.inputError("run", "-catch-up-entries: %d is out of range: use 0 to %d", cfg.CatchUpEntries, raftcore.MaxSnapshotCount)
+		return s, false
+	}
+	return s, true
 }
 
 // readSchedule reads and validates the schedule in file ("-" is stdin),

@@ -34,6 +34,9 @@ func (v Violation) String() string { return v.Rule + ": " + v.Text }
 type knownEntry struct {
 	entry  raftcore.Entry
 	inTerm uint64
+	// known is false for an index the checker never saw in any log
+	// before every machine had compacted it into a snapshot.
+	known bool
 }
 
 type voteKey struct {
@@ -112,7 +115,28 @@ func (c *Checker) take(e raftcore.TraceEvent) {
 	if e.Kind == raftcore.TraceRole && e.ToRole == raftcore.RoleLeader {
 		c.elected = append(c.elected, e)
 	}
+	if e.Kind == raftcore.TraceCommit && c.w.Config().Protocol == raftcore.ProtocolRaft {
+		c.noteCommitted(e.Node)
+	}
 	c.pending = append(c.pending, e)
+}
+
+// noteCommitted records the entries machine id has just committed that no
+// machine was seen committing before. It is called as the commit is
+// recorded, before the machine applies them and perhaps compacts them
+// into a snapshot, so that the committed log is known entry by entry even
+// when every machine compacts between two inspections. Disagreements are
+// Inspect's to report.
+func (c *Checker) noteCommitted(id raftcore.NodeID) {
+	n := c.w.Node(id)
+	for i := n.FirstIndex(); i <= min(n.Commit(), n.LastIndex()); i++ {
+		switch known := uint64(len(c.committed)); {
+		case i == known+1:
+			c.committed = append(c.committed, knownEntry{entry: n.Entry(i), inTerm: n.Term(), known: true})
+		case i <= known && !c.committed[i-1].known:
+			c.committed[i-1] = knownEntry{entry: n.Entry(i), inTerm: n.Term(), known: true}
+		}
+	}
 }
 
 // Violations returns what was found so far.
@@ -145,9 +169,11 @@ func (c *Checker) observe(e raftcore.TraceEvent) {
 	switch e.Kind {
 	case raftcore.TraceRole:
 		c.roles[id] = e.ToRole
-		if e.Cause == raftcore.CauseStart {
-			// A machine (re)starts, by restart or with its zone: its
-			// commit index is volatile, and it learns it again.
+		if e.Cause == raftcore.CauseStart && c.w.Config().Protocol != raftcore.ProtocolRaft {
+			// A machine of the naive protocols (re)starts, by restart
+			// or with its zone: it takes its whole log as committed
+			// again. Under raft the commit index is on disk (etcd's
+			// HardState) and must never go back.
 			c.commits[id] = 0
 		}
 		if e.ToRole != raftcore.RoleLeader || e.Term == 0 {
@@ -189,7 +215,7 @@ func (c *Checker) observe(e raftcore.TraceEvent) {
 // as a leader only appends, so it is read now.
 func (c *Checker) checkLeaderCommit(id raftcore.NodeID, e raftcore.TraceEvent) {
 	n := c.w.Node(id)
-	if c.roles[id] != raftcore.RoleLeader || n.Term() != e.Term || e.Index > n.LastIndex() {
+	if c.roles[id] != raftcore.RoleLeader || n.Term() != e.Term || e.Index > n.LastIndex() || e.Index < n.FirstIndex() {
 		return
 	}
 	if t := n.Entry(e.Index).Term; t != e.Term {
@@ -208,6 +234,11 @@ func (c *Checker) checkLeaderHasCommitted(id raftcore.NodeID, term uint64) {
 			continue
 		}
 		idx := uint64(i + 1)
+		if idx < n.FirstIndex() || !k.known {
+			// Compacted into the leader's snapshot: checkSnapshot
+			// judges what it holds.
+			continue
+		}
 		if idx > n.LastIndex() || n.Entry(idx).Term != k.entry.Term || n.Entry(idx).Data != k.entry.Data {
 			c.report(fmt.Sprint(term), "leader-completeness", "machine %d became leader of term %d without the entry committed at index %d", id, term, idx)
 			return
@@ -216,51 +247,67 @@ func (c *Checker) checkLeaderHasCommitted(id raftcore.NodeID, term uint64) {
 }
 
 // Inspect compares the machines' states: Log Matching, State Machine
-// Safety, committed entries on a majority, commit within the log, and each
-// store against the store rebuilt here from its applied log.
+// Safety, committed entries on a majority, commit within the log, each
+// snapshot against the committed entries it covers, and each store against
+// the store rebuilt here from its snapshot's index on. A machine's log may
+// start after a snapshot: logs[id] holds its entries from firsts[id] on.
 func (c *Checker) Inspect() {
 	logs := make([][]raftcore.Entry, c.size+1)
+	firsts := make([]uint64, c.size+1)
 	for id := 1; id <= c.size; id++ {
 		n := c.w.Node(raftcore.NodeID(id))
-		logs[id] = n.Entries(1, n.LastIndex())
+		firsts[id] = n.FirstIndex()
+		logs[id] = n.Entries(firsts[id], n.LastIndex())
 		if n.Commit() > n.LastIndex() {
 			c.report(fmt.Sprint(id, "/", n.Commit()), "commit-within-log", "machine %d's commit index %d is past its last entry %d", id, n.Commit(), n.LastIndex())
 		}
 	}
 	for a := 1; a <= c.size; a++ {
 		for b := a + 1; b <= c.size; b++ {
-			c.checkLogMatching(a, b, logs[a], logs[b])
+			c.checkLogMatching(a, b, firsts[a], firsts[b], logs[a], logs[b])
 		}
 	}
 	for id := 1; id <= c.size; id++ {
 		n := c.w.Node(raftcore.NodeID(id))
-		commit := min(n.Commit(), uint64(len(logs[id])))
+		commit := min(n.Commit(), n.LastIndex())
 		for i := uint64(1); i <= commit; i++ {
-			e := logs[id][i-1]
-			if i > uint64(len(c.committed)) {
-				c.committed = append(c.committed, knownEntry{entry: e, inTerm: n.Term()})
-			} else if k := c.committed[i-1].entry; k.Term != e.Term || k.Data != e.Data {
-				c.report(fmt.Sprint(i), "state-machine-safety", "machine %d committed %s (term %d) at index %d where %s (term %d) was committed before", id, e.Data, e.Term, i, k.Data, k.Term)
+			e, ok := raftcore.Entry{}, i >= firsts[id]
+			if ok {
+				e = logs[id][i-firsts[id]]
+			}
+			switch {
+			case i > uint64(len(c.committed)):
+				c.committed = append(c.committed, knownEntry{entry: e, inTerm: n.Term(), known: ok})
+			case !ok:
+			case !c.committed[i-1].known:
+				c.committed[i-1] = knownEntry{entry: e, inTerm: n.Term(), known: true}
+			default:
+				if k := c.committed[i-1].entry; k.Term != e.Term || k.Data != e.Data {
+					c.report(fmt.Sprint(i), "state-machine-safety", "machine %d committed %s (term %d) at index %d where %s (term %d) was committed before", id, e.Data, e.Term, i, k.Data, k.Term)
+				}
 			}
 		}
-		if commit > 0 && !c.reconfigured {
-			c.checkOnMajority(id, logs, commit)
+		if commit > 0 && commit >= firsts[id] && !c.reconfigured {
+			c.checkOnMajority(id, logs, firsts, commit)
 		}
-		c.checkStore(id, logs[id][:min(n.Applied(), uint64(len(logs[id])))])
+		c.checkSnapshotAndStore(id, firsts[id], logs[id])
 	}
 }
 
 // checkLogMatching: if two logs hold an entry of the same term at an index,
 // they are identical up to it. It finds the last such index and compares
-// the prefixes entry by entry.
-func (c *Checker) checkLogMatching(a, b int, la, lb []raftcore.Entry) {
-	for i := min(len(la), len(lb)) - 1; i >= 0; i-- {
-		if la[i].Term != lb[i].Term {
+// the prefixes entry by entry, as far back as both logs still hold them.
+func (c *Checker) checkLogMatching(a, b int, fa, fb uint64, la, lb []raftcore.Entry) {
+	from := max(fa, fb)
+	end := min(fa+uint64(len(la)), fb+uint64(len(lb))) // one past the last index both hold
+	for i := end; i > from; i-- {
+		ea, eb := la[i-1-fa], lb[i-1-fb]
+		if ea.Term != eb.Term {
 			continue
 		}
-		for j := 0; j <= i; j++ {
-			if la[j].Term != lb[j].Term || la[j].Data != lb[j].Data {
-				c.report(fmt.Sprint(i+1, "/", la[i].Term), "log-matching", "machines %d and %d both hold an entry of term %d at index %d but differ at index %d", a, b, la[i].Term, i+1, j+1)
+		for j := from; j <= i-1; j++ {
+			if ja, jb := la[j-fa], lb[j-fb]; ja.Term != jb.Term || ja.Data != jb.Data {
+				c.report(fmt.Sprint(i, "/", ea.Term), "log-matching", "machines %d and %d both hold an entry of term %d at index %d but differ at index %d", a, b, ea.Term, i, j)
 				return
 			}
 		}
@@ -269,13 +316,17 @@ func (c *Checker) checkLogMatching(a, b int, la, lb []raftcore.Entry) {
 }
 
 // checkOnMajority: the entry at machine id's commit index is held, same
-// index, term and command, by more than half of the machines.
-func (c *Checker) checkOnMajority(id int, logs [][]raftcore.Entry, commit uint64) {
-	want := logs[id][commit-1]
+// index, term and command, by more than half of the machines; a machine
+// that compacted past it holds it in its snapshot.
+func (c *Checker) checkOnMajority(id int, logs [][]raftcore.Entry, firsts []uint64, commit uint64) {
+	want := logs[id][commit-firsts[id]]
 	have := 0
 	for j := 1; j <= c.size; j++ {
-		if uint64(len(logs[j])) >= commit {
-			if e := logs[j][commit-1]; e.Term == want.Term && e.Data == want.Data {
+		switch {
+		case commit < firsts[j]:
+			have++
+		case firsts[j]+uint64(len(logs[j])) > commit:
+			if e := logs[j][commit-firsts[j]]; e.Term == want.Term && e.Data == want.Data {
 				have++
 			}
 		}
@@ -285,17 +336,55 @@ func (c *Checker) checkOnMajority(id int, logs [][]raftcore.Entry, commit uint64
 	}
 }
 
-// checkStore rebuilds machine id's store from its applied entries and
-// compares it with the store the machine has, and checks that no client
-// write took effect twice.
-func (c *Checker) checkStore(id int, applied []raftcore.Entry) {
-	r := replay(applied)
-	for op, n := range r.effects {
-		if n > 1 {
-			c.report(fmt.Sprint(op), "exactly-once", "client write %d took effect %d times on machine %d", op, n, id)
+// checkSnapshotAndStore judges machine id's snapshot and store against the
+// committed entries as seen here. A snapshot at index s must hold the store
+// that applying the committed entries up to s gives, and cover no entry
+// past the machine's commit index; the machine must not have applied less
+// than its snapshot. The store must be what applying the committed entries
+// up to s and then the machine's own log up to its applied index gives. No
+// client write may take effect twice.
+func (c *Checker) checkSnapshotAndStore(id int, first uint64, log []raftcore.Entry) {
+	n := c.w.Node(raftcore.NodeID(id))
+	var prefix []raftcore.Entry // the committed entries up to the snapshot
+	if s, ok := n.SnapshotAt(); ok {
+		if s.Index > n.Commit() {
+			c.report(fmt.Sprint(id, "/", s.Index), "snapshot-safety", "machine %d holds a snapshot at index %d, past its commit index %d", id, s.Index, n.Commit())
+			return
+		}
+		if n.Applied() < s.Index {
+			c.report(fmt.Sprint(id, "/", s.Index), "snapshot-safety", "machine %d applied up to %d, below its snapshot at index %d", id, n.Applied(), s.Index)
+			return
+		}
+		if s.Index > uint64(len(c.committed)) {
+			return
+		}
+		prefix = make([]raftcore.Entry, 0, s.Index)
+		for i := uint64(1); i <= s.Index; i++ {
+			k := c.committed[i-1]
+			if !k.known {
+				return // never seen: nothing to rebuild from
+			}
+			prefix = append(prefix, k.entry)
+		}
+		if !sameStore(replay(prefix), s.KV()) {
+			c.report(fmt.Sprint(id, "/", s.Index), "snapshot-safety", "machine %d's snapshot at index %d differs from the committed entries up to it", id, s.Index)
+			return
 		}
 	}
-	kv := c.w.Node(raftcore.NodeID(id)).KV()
+	applied := prefix
+	for i := uint64(len(prefix)) + 1; i <= n.Applied(); i++ {
+		if i < first || i >= first+uint64(len(log)) {
+			return // applied entries the log no longer holds: judged above
+		}
+		applied = append(applied, log[i-first])
+	}
+	r := replay(applied)
+	for op, k := range r.effects {
+		if k > 1 {
+			c.report(fmt.Sprint(op), "exactly-once", "client write %d took effect %d times on machine %d", op, k, id)
+		}
+	}
+	kv := n.KV()
 	if kv.Len() != len(r.values) {
 		c.report(fmt.Sprint(id, "/", len(applied)), "store-matches-log", "machine %d holds %d keys; its applied log gives %d", id, kv.Len(), len(r.values))
 		return
@@ -306,4 +395,18 @@ func (c *Checker) checkStore(id int, applied []raftcore.Entry) {
 			return
 		}
 	}
+}
+
+// sameStore reports whether a store rebuilt here holds exactly kv's keys
+// and values.
+func sameStore(r replayed, kv *raftcore.KV) bool {
+	if kv.Len() != len(r.values) {
+		return false
+	}
+	for k, v := range r.values {
+		if got, ok := kv.Get(k); !ok || got.Value != v {
+			return false
+		}
+	}
+	return true
 }

@@ -117,8 +117,8 @@ func (c *Checker) configTo(id raftcore.NodeID, index uint64) configuration {
 	if upTo == 0 {
 		return conf
 	}
-	for _, e := range n.Entries(1, upTo) {
-		if e.Data.Kind == raftcore.OpConf {
+	for i := uint64(1); i <= upTo; i++ {
+		if e, ok := c.entryAt(n, i); ok && e.Data.Kind == raftcore.OpConf {
 			conf = conf.change(e.Data.Conf)
 		}
 	}
@@ -130,6 +130,11 @@ func (c *Checker) holders(index uint64, e raftcore.Entry) machines {
 	var m machines
 	for j := 1; j <= c.size; j++ {
 		n := c.w.Node(raftcore.NodeID(j))
+		if index < n.FirstIndex() {
+			// In the machine's snapshot: checkSnapshot judges it.
+			m |= 1 << j
+			continue
+		}
 		if n.LastIndex() >= index {
 			if f := n.Entry(index); f.Term == e.Term && f.Data == e.Data {
 				m |= 1 << j
@@ -167,7 +172,7 @@ func (c *Checker) checkCommitQuorum(id raftcore.NodeID, e raftcore.TraceEvent) {
 	}
 	c.firstCommits = e.Index
 	n := c.w.Node(id)
-	if c.roles[id] != raftcore.RoleLeader || e.Index > n.LastIndex() {
+	if c.roles[id] != raftcore.RoleLeader || e.Index > n.LastIndex() || e.Index < n.FirstIndex() {
 		return
 	}
 	have := c.holders(e.Index, n.Entry(e.Index))
@@ -180,7 +185,7 @@ func (c *Checker) checkCommitQuorum(id raftcore.NodeID, e raftcore.TraceEvent) {
 	// the first was applied, and only the configuration before counts.
 	pending := 0
 	for i := c.appliedMax[id] + 1; i < e.Index; i++ {
-		if n.Entry(i).Data.Kind == raftcore.OpConf {
+		if f, ok := c.entryAt(n, i); ok && f.Data.Kind == raftcore.OpConf {
 			pending++
 		}
 	}
@@ -193,7 +198,21 @@ func (c *Checker) checkCommitQuorum(id raftcore.NodeID, e raftcore.TraceEvent) {
 // has applied a change of configuration.
 func (c *Checker) noteApplied(id raftcore.NodeID, index uint64) {
 	c.appliedMax[id] = max(c.appliedMax[id], index)
-	if n := c.w.Node(id); !c.reconfigured && index <= n.LastIndex() && n.Entry(index).Data.Kind == raftcore.OpConf {
+	if e, ok := c.entryAt(c.w.Node(id), index); !c.reconfigured && ok && e.Data.Kind == raftcore.OpConf {
 		c.reconfigured = true
 	}
+}
+
+// entryAt is the entry at index i of machine n's log: from the log while
+// it holds it, and below its first index, where the machine compacted it
+// into a snapshot, the committed entry recorded there (every compacted
+// entry was committed). ok is false when neither is known.
+func (c *Checker) entryAt(n *raftcore.Node, i uint64) (raftcore.Entry, bool) {
+	if i >= n.FirstIndex() && i <= n.LastIndex() {
+		return n.Entry(i), true
+	}
+	if i >= 1 && i <= uint64(len(c.committed)) && c.committed[i-1].known {
+		return c.committed[i-1].entry, true
+	}
+	return raftcore.Entry{}, false
 }

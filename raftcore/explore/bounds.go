@@ -36,6 +36,12 @@ type Bounds struct {
 	// Reconfigs is how many membership actions (add, add-learner,
 	// promote, remove, joint, transfer-leader) a path may take.
 	Reconfigs int `json:"reconfigs,omitempty"`
+	// SnapshotCount, when not 0, makes the machines of a fresh world
+	// snapshot every SnapshotCount+1 applied entries and compact their
+	// logs keeping nothing before the snapshot, so that the short runs a
+	// search reaches send and restore snapshots. Only Explore, from a
+	// fresh world, uses it; ExploreFrom's start has its own.
+	SnapshotCount int `json:"snapshot_count,omitempty"`
 }
 
 // MaxDepth bounds Bounds.Depth; far beyond what can be searched anyway.
@@ -63,6 +69,8 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("members: %d is out of range: use 1 to nodes (%d), or 0 for every machine", b.Members, b.Nodes)
 	case b.Reconfigs < 0 || b.Reconfigs > 100:
 		return fmt.Errorf("reconfigs: %d is out of range: use 0 to 100", b.Reconfigs)
+	case b.SnapshotCount < 0 || b.SnapshotCount > 100:
+		return fmt.Errorf("snapshot-count: %d is out of range: use 0 (the lab's default) to 100", b.SnapshotCount)
 	}
 	return nil
 }
@@ -75,6 +83,9 @@ func (b Bounds) String() string {
 	}
 	if b.Reconfigs != 0 {
 		s += fmt.Sprintf(" reconfigs=%d", b.Reconfigs)
+	}
+	if b.SnapshotCount != 0 {
+		s += fmt.Sprintf(" snapshot-count=%d", b.SnapshotCount)
 	}
 	return s
 }

@@ -75,6 +75,9 @@ const (
 	// deposed leader's stale read needs, two elections in, too deep for a
 	// breadth-first search from a fresh world in a test.
 	leaderDeposed
+	// leaderWroteSnapshotting is leaderWrote in a world whose machines
+	// snapshot every second applied entry and keep nothing before it.
+	leaderWroteSnapshotting
 )
 
 // bugCase is one injected bug and a search that must find it, from start
@@ -102,6 +105,7 @@ var bugCases = []bugCase{
 	{raftcore.BugKeepCommitOnRestart, leaderWrote, Bounds{Nodes: 3, Terms: 2, Faults: 1, Depth: 7}, []raftcore.Rule{raftcore.RuleStateDigest}, 13},
 	{raftcore.BugCommitOldTerm, oldLeaderBack, Bounds{Nodes: 3, Terms: 2, Depth: 8}, []raftcore.Rule{raftcore.RuleCommitCurrentTerm}, 19},
 	{raftcore.BugReadWithoutConfirm, leaderDeposed, deposedBounds, []raftcore.Rule{raftcore.RuleStaleRead}, 18},
+	{raftcore.BugSnapshotUncommitted, leaderWroteSnapshotting, Bounds{Nodes: 3, Terms: 2, Depth: 4}, []raftcore.Rule{raftcore.RuleSnapshotSafety}, 9},
 }
 
 // deposedBounds search around the deposed leader with one write and one
@@ -121,6 +125,8 @@ func (c bugCase) start(t testing.TB) *raftcore.World {
 		}
 		require.Equal(t, raftcore.RolePreCandidate, w.Node(1).Role())
 		return w
+	case leaderWroteSnapshotting:
+		return electedIn(t, snapshottingConfig(c.bug), true)
 	case leaderDeposed:
 		w := elected(t, c.bug, false)
 		require.NoError(t, w.Apply(raftcore.Action{Do: raftcore.DoTimeout, Node: 2}))
@@ -214,7 +220,7 @@ func deliverFrom(t testing.TB, w *raftcore.World, from, to raftcore.NodeID, typ 
 
 // startSteps is the number of actions that built the start state.
 func startSteps(c bugCase) int {
-	return [...]int{fresh: 0, leaderElected: 7, leaderWrote: 8, oldLeaderBack: 11, leaderDeposed: 12}[c.from]
+	return [...]int{fresh: 0, leaderElected: 7, leaderWrote: 8, oldLeaderBack: 11, leaderDeposed: 12, leaderWroteSnapshotting: 8}[c.from]
 }
 
 // TestCorrectRaftKeepsEveryRuleFromTheBugsStartStates searches from the

@@ -114,6 +114,9 @@ func Explore(b Bounds, bugs raftcore.Bug) (Result, error) {
 	}
 	cfg := Config(b.Nodes, bugs)
 	cfg.Members = b.Members
+	if b.SnapshotCount != 0 {
+		cfg.SnapshotCount, cfg.CatchUpEntries = b.SnapshotCount, 0
+	}
 	start, err := raftcore.NewWorld(cfg)
 	if err != nil {
 		return Result{}, err

@@ -47,11 +47,16 @@ func checkState(w *raftcore.World) (raftcore.Violation, bool) {
 		// (a machine added since need not hold it yet); the world's
 		// checker judges each entry when it is first committed, against
 		// the committing machine's configuration.
-		for i := uint64(1); judgeMajority && i <= na.Commit(); i++ {
+		// Below a machine's first index its log is compacted: only the
+		// compaction point (its chain hash stands for the prefix) is
+		// compared, and a machine compacted past an index holds it in
+		// its snapshot, which checkSnapshot judges.
+		for i := max(na.FirstIndex()-1, 1); judgeMajority && i <= na.Commit(); i++ {
 			e := na.Entry(i)
 			have := 0
 			for c := raftcore.NodeID(1); int(c) <= size; c++ {
-				if nc := w.Node(c); nc.LastIndex() >= i && nc.Entry(i).Chain == e.Chain {
+				nc := w.Node(c)
+				if i+1 < nc.FirstIndex() || (nc.LastIndex() >= i && nc.Entry(i).Chain == e.Chain) {
 					have++
 				}
 			}
@@ -59,6 +64,36 @@ func checkState(w *raftcore.World) (raftcore.Violation, bool) {
 				return raftcore.Violation{Rule: raftcore.RuleMajority, Nodes: []raftcore.NodeID{a}, Index: i, Term: e.Term,
 					Text: fmt.Sprintf("machine %d counts index %d as committed, but only %d of %d machines hold that entry", a, i, have, size)}, true
 			}
+		}
+		if v, bad := checkSnapshot(w, a); bad {
+			return v, true
+		}
+	}
+	return raftcore.Violation{}, false
+}
+
+// checkSnapshot judges machine a's snapshot, if it has one: it covers only
+// committed entries, the machine has applied at least up to it, and its
+// store is that of any running machine that has applied exactly the same
+// log up to the snapshot's index.
+func checkSnapshot(w *raftcore.World, a raftcore.NodeID) (raftcore.Violation, bool) {
+	na := w.Node(a)
+	s, ok := na.SnapshotAt()
+	if !ok {
+		return raftcore.Violation{}, false
+	}
+	if s.Index > na.Commit() || na.Applied() < s.Index {
+		return raftcore.Violation{Rule: raftcore.RuleSnapshotSafety, Nodes: []raftcore.NodeID{a}, Index: s.Index,
+			Text: fmt.Sprintf("machine %d holds a snapshot at index %d with its commit index at %d and its applied index at %d", a, s.Index, na.Commit(), na.Applied())}, true
+	}
+	for b := raftcore.NodeID(1); int(b) <= w.Size(); b++ {
+		nb := w.Node(b)
+		if b == a || w.Status(b) == raftcore.StatusCrashed || nb.Applied() != s.Index || nb.Entry(s.Index).Chain != s.Chain {
+			continue
+		}
+		if nb.KV().Digest() != s.KV().Digest() {
+			return raftcore.Violation{Rule: raftcore.RuleSnapshotSafety, Nodes: []raftcore.NodeID{a, b}, Index: s.Index,
+				Text: fmt.Sprintf("machine %d's snapshot at index %d differs from machine %d's store, which applied the same log up to it", a, s.Index, b)}, true
 		}
 	}
 	return raftcore.Violation{}, false
@@ -68,7 +103,8 @@ func checkState(w *raftcore.World) (raftcore.Violation, bool) {
 // means the same log up to it) and that two committed prefixes agree.
 func compareLogs(na, nb *raftcore.Node, a, b raftcore.NodeID) (raftcore.Violation, bool) {
 	end := min(na.LastIndex(), nb.LastIndex())
-	for i := uint64(1); i <= end; i++ {
+	// Only what both logs hold, from their compaction points on.
+	for i := max(na.FirstIndex()-1, nb.FirstIndex()-1, 1); i <= end; i++ {
 		ea, eb := na.Entry(i), nb.Entry(i)
 		if ea.Term == eb.Term && ea.Chain != eb.Chain {
 			return raftcore.Violation{Rule: raftcore.RuleLogMatching, Nodes: []raftcore.NodeID{a, b}, Index: i, Term: ea.Term,
@@ -91,7 +127,10 @@ func reconfigurable(w *raftcore.World) bool {
 	}
 	for id := raftcore.NodeID(1); int(id) <= w.Size(); id++ {
 		n := w.Node(id)
-		for i := uint64(1); i <= n.LastIndex(); i++ {
+		if n.Membership().Index != 0 {
+			return true // a change applied, perhaps compacted since
+		}
+		for i := n.FirstIndex(); i <= n.LastIndex(); i++ {
 			if n.Entry(i).Data.Kind == raftcore.OpConf {
 				return true
 			}

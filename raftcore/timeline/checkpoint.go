@@ -30,7 +30,7 @@ import (
 // A ghost branch (see Act) keeps its own checkpoints, which can double all
 // this, and up to nearCheckpoints transient clones (see moveTo) come on
 // top. With the defaults, ten minutes of five machines taking a write
-// every 200 ms keep 20 checkpoints holding about 32 MB (BENCHMARKS.md).
+// every 200 ms keep 36 checkpoints holding about 13 MB (BENCHMARKS.md).
 
 type checkpoint struct {
 	pos   Position
@@ -43,22 +43,27 @@ type checkpoint struct {
 // replays at most S/8 events even where checkpoints are far apart.
 const nearCheckpoints = 4
 
-// worldBytes estimates the memory a clone of w holds: what grows with the
-// run (actions, client operations, log entries, the checker's record of
-// applied entries, the kept trace), plus a small fixed part. Log entries
-// are shared between clones until the log grows, so under steady writes
-// each clone ends up holding its own copy; they are counted in full.
+// worldBytes estimates the memory a checkpoint of w (World.Keep) holds:
+// what grows with the run (client operations from the first still waiting
+// on, log entries, the checker's record of applied entries, the kept
+// trace), plus a small fixed part. Log entries are shared between clones
+// until the log grows, so under steady writes each clone ends up holding
+// its own copy; they are counted in full. The action log and the answered
+// client operations are shared with the world the checkpoint was kept
+// from (World.Clone, World.Keep) and not counted.
 func worldBytes(w *raftcore.World) int64 {
 	var entries, top uint64
 	for i := 1; i <= w.Size(); i++ {
-		n := w.Node(raftcore.NodeID(i)).LastIndex()
+		// The entries the log holds: those before its first index were
+		// compacted into a snapshot.
+		nd := w.Node(raftcore.NodeID(i))
+		n := nd.LastIndex() + 1 - nd.FirstIndex()
 		entries += n
 		top = max(top, n)
 	}
 	const fixed = 16 << 10
 	return fixed +
-		int64(len(w.Actions()))*int64(unsafe.Sizeof(raftcore.Action{})) +
-		int64(len(w.Ops()))*int64(unsafe.Sizeof(raftcore.Op{})) +
+		int64(w.KeptOps())*int64(unsafe.Sizeof(raftcore.Op{})) +
 		int64(entries)*int64(unsafe.Sizeof(raftcore.Entry{})) +
 		int64(top)*int64(unsafe.Sizeof(raftcore.Entry{})+16) +
 		int64(len(w.Trace()))*int64(unsafe.Sizeof(raftcore.TraceEvent{}))

@@ -26,6 +26,21 @@ func pack(format string, data []byte, size uint64) string {
 	return format + "." + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
+// reopen opens tl's share link, encoded and decoded, as a reader's
+// browser would.
+func reopen(t testing.TB, tl *Timeline) *Timeline {
+	t.Helper()
+	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenLink(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opened
+}
+
 func mustEncode(t testing.TB, l Link) string {
 	t.Helper()
 	s, err := EncodeLink(l)
@@ -182,15 +197,7 @@ func TestDecodeLinkAcceptsADropInFlight(t *testing.T) {
 	}
 	mustAct(t, tl, raftcore.Action{Do: raftcore.DoDrop, ID: tl.World().InFlight()[0].ID})
 	tl.Advance(1_000_000)
-	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened, err := OpenLink(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameWorld(t, "link with a drop", opened.World(), snapOf(tl.World()))
+	sameWorld(t, "link with a drop", reopen(t, tl).World(), snapOf(tl.World()))
 }
 
 func TestEncodeLinkRefusesBadLinks(t *testing.T) {

@@ -15,12 +15,13 @@ const (
 	MarkCommit    MarkKind = iota // a leader committed new entries
 	MarkClient                    // a client request was sent or answered
 	MarkFault                     // the network or a machine was changed by hand
+	MarkRestore                   // a machine replaced its log and state with a snapshot its leader sent
 	MarkElection                  // a machine won an election (or took over as authority)
 	MarkViolation                 // the checker found a broken rule
 	numMarkKinds
 )
 
-var markKindNames = [...]string{"commit", "client", "fault", "election", "violation"}
+var markKindNames = [...]string{"commit", "client", "fault", "restore", "election", "violation"}
 
 func (k MarkKind) String() string {
 	if k < numMarkKinds {
@@ -50,7 +51,8 @@ type Mark struct {
 	Count int             `json:"count"`
 	// Term is the term a machine won an election for (MarkElection).
 	Term uint64 `json:"term,omitempty"`
-	// Index is the entry a leader committed the log up to (MarkCommit).
+	// Index is the entry a leader committed the log up to (MarkCommit),
+	// or the last entry of the snapshot a machine restored (MarkRestore).
 	Index uint64 `json:"index,omitempty"`
 	// Op is the client operation asked for or answered (MarkClient), and
 	// Answer says the mark is its answer rather than its asking. Op is as
@@ -73,7 +75,8 @@ type Mark struct {
 // act is the action e belongs to when e is a fault event.
 func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (Mark, bool) {
 	switch e.Kind {
-	case raftcore.TraceRole, raftcore.TraceCommit, raftcore.TraceOpInvoke, raftcore.TraceOpComplete, raftcore.TraceFault, raftcore.TraceViolation:
+	case raftcore.TraceRole, raftcore.TraceCommit, raftcore.TraceOpInvoke, raftcore.TraceOpComplete, raftcore.TraceFault, raftcore.TraceViolation,
+		raftcore.TraceRestore:
 	default:
 		return Mark{}, false // most events: messages sent and delivered
 	}
@@ -118,6 +121,8 @@ func classify(w *raftcore.World, e raftcore.TraceEvent, act *raftcore.Action) (M
 		m.Kind, m.Action = MarkFault, &a
 	case raftcore.TraceViolation:
 		m.Kind, m.Rule, m.Why = MarkViolation, e.Rule(), e.Text
+	case raftcore.TraceRestore:
+		m.Kind, m.Index = MarkRestore, e.Index
 	default:
 		return Mark{}, false
 	}

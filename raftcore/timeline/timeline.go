@@ -29,16 +29,19 @@ type Options struct {
 
 // The defaults. A five-machine cluster handles about 240 events per
 // virtual second under steady client writes, so the dense checkpoints are
-// about 17 virtual seconds apart, and a ten-minute run keeps about 20
-// checkpoints, its older ones 8192 events apart. Denser checkpoints would
+// about 17 virtual seconds apart, and a ten-minute run keeps about 36
+// checkpoints, its older ones 4096 events apart. Denser checkpoints would
 // make running live slower (each is a full clone) without making seeks
-// faster: what bounds a seek is the older ones' spacing. BENCHMARKS.md
-// ("Timeline") has the figures they were chosen from; checkpoint.go
+// faster: what bounds a seek is the older ones' spacing. A checkpoint
+// shares the action log and the answered client operations with the
+// world (World.Keep), so 48 spaced ones hold less than 24 did before they
+// shared them. BENCHMARKS.md ("Timeline", and "Snapshots and log
+// compaction") has the figures they were chosen from; checkpoint.go
 // explains the rule.
 const (
 	DefaultCheckpointEvents  = 4096
 	DefaultDenseCheckpoints  = 4
-	DefaultSpacedCheckpoints = 24
+	DefaultSpacedCheckpoints = 48
 	DefaultCheckpointBytes   = 128 << 20
 	DefaultMaxMarks          = 2000
 	DefaultTraceLimit        = 1024
@@ -129,7 +132,7 @@ func NewWithOptions(cfg raftcore.Config, o Options) (*Timeline, error) {
 		return nil, err
 	}
 	t.cur = w
-	t.br.cps = []checkpoint{{pos: posOf(w), w: w.Clone(), bytes: worldBytes(w)}}
+	t.br.cps = []checkpoint{{pos: posOf(w), w: w.Keep(), bytes: worldBytes(w)}}
 	t.observe(actionMoment)
 	return t, nil
 }
@@ -214,7 +217,7 @@ func (t *Timeline) observe(m moment) bool {
 	}
 	every := uint64(t.opt.CheckpointEvents)
 	if p := w.Processed(); m == stepMoment && p%every == 0 && p > t.br.cps[len(t.br.cps)-1].pos.Events {
-		t.br.cps = append(t.br.cps, checkpoint{pos: posOf(w), w: w.Clone(), bytes: worldBytes(w)})
+		t.br.cps = append(t.br.cps, checkpoint{pos: posOf(w), w: w.Keep(), bytes: worldBytes(w)})
 		t.br.cps = thinCheckpoints(t.br.cps, t.opt.rule(), &t.br.sparse)
 	}
 	return false
@@ -267,7 +270,7 @@ func (t *Timeline) moveTo(target Position) {
 	t.replay(target, func(m moment) bool {
 		p := t.cur.Processed()
 		if m == stepMoment && p%step == 0 && p+nearCheckpoints*step > target.Events && p < t.br.head.Events {
-			near = append(near, checkpoint{pos: t.Pos(), w: t.cur.Clone()})
+			near = append(near, checkpoint{pos: t.Pos(), w: t.cur.Keep()})
 		}
 		return false
 	})

@@ -382,3 +382,41 @@ func onMachineWords(a *App, f *frame.Frame, r viz.Rect) bool {
 	}
 	return false
 }
+
+// TestLogRowsLeaveTheCompactedPrefixOut: once machines snapshot and
+// compact their logs (every 100 applied entries by default, keeping 20),
+// the entries before a log's first index are gone; a row draws no cell
+// for them, and the window does reach back that far.
+func TestLogRowsLeaveTheCompactedPrefixOut(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	var c hostClock
+	untilLeader(t, a, &c)
+	for a.World().Node(1).Applied() < 108 {
+		a.Key("c")
+		c.run(a, 20*time.Millisecond)
+	}
+	c.run(a, 2*time.Second)
+	w := a.World()
+	first, _ := a.builder.LogWindow(a.parts())
+	compacted := false
+	for id := 1; id <= 3; id++ {
+		nd := w.Node(nodeID(id - 1))
+		if _, ok := nd.SnapshotAt(); ok && first < nd.FirstIndex() {
+			compacted = true
+		}
+	}
+	if !compacted {
+		t.Fatalf("the window starts at %d, after every machine's compaction: make the test write differently", first)
+	}
+	for _, r := range a.Frame().Logs.Rows {
+		nd := w.Node(nodeID(r.Node))
+		for _, cell := range r.Cells {
+			if cell.Index < nd.FirstIndex() {
+				t.Errorf("row %s draws index %d, compacted before its first index %d", r.Name.Text, cell.Index, nd.FirstIndex())
+			}
+		}
+		if len(r.Cells) == 0 || r.Cells[0].Index != max(first, nd.FirstIndex()) {
+			t.Errorf("row %s starts at %v, want %d", r.Name.Text, r.Cells, max(first, nd.FirstIndex()))
+		}
+	}
+}

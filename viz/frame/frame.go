@@ -30,6 +30,7 @@ const (
 	ToneAppend // appends and heartbeats
 	ToneClient // client requests, forwarded writes, reads
 	ToneCopy   // naive-copy messages
+	ToneSnap   // a leader's snapshot, sent in place of entries it compacted
 	NumTones
 )
 

@@ -42,6 +42,7 @@ var toneColors = [frame.NumTones][2]uint32{
 	frame.ToneAppend:       {0x0072b2, 0x56b4e9},
 	frame.ToneClient:       {0xe69f00, 0xf0a030},
 	frame.ToneCopy:         {0x009e73, 0x1fbf8f},
+	frame.ToneSnap:         {0x5a3ea8, 0xb3a2f0},
 }
 
 // termColors are the log entry colours by term: light enough for dark

@@ -16,6 +16,7 @@ var markPlurals = [...]string{
 	timeline.MarkCommit:    "commits",
 	timeline.MarkClient:    "client requests and answers",
 	timeline.MarkFault:     "changes to the network or machines",
+	timeline.MarkRestore:   "snapshots restored",
 	timeline.MarkElection:  "elections won",
 	timeline.MarkViolation: "broken rules",
 }
@@ -58,6 +59,8 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 		}
 	case timeline.MarkViolation:
 		return "rule broken (" + string(m.Rule) + "): " + m.Why
+	case timeline.MarkRestore:
+		return fmt.Sprintf("%s restored its leader's snapshot, up to entry %d, in place of its log", name, m.Index)
 	}
 	return m.Kind.String()
 }
@@ -98,6 +101,8 @@ func (v Voice) MarkText(m timeline.Mark) string {
 		}
 	case timeline.MarkViolation:
 		return "rule broken (" + v.RuleText(m.Rule) + "): " + m.Why
+	case timeline.MarkRestore:
+		return name + " took a whole copy of the state up to entry " + Utoa(m.Index) + " in place of its history"
 	}
 	return MarkText(*v.Cfg, m)
 }

@@ -62,6 +62,8 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 		return "copy"
 	case raftcore.MsgClient:
 		return "client"
+	case raftcore.MsgSnap:
+		return say("snapshot", "whole state")
 	}
 	return m.Type.String()
 }
@@ -107,6 +109,8 @@ func (v Voice) MsgSentence(m *raftcore.Message) string {
 		return from + " asks " + to + " how far it must carry out the history before it may answer a read."
 	case raftcore.MsgReadIndexResp:
 		return from + " tells " + to + " to answer the read once it has carried out entry " + Utoa(m.Index) + "."
+	case raftcore.MsgSnap:
+		return from + " sends " + to + " its whole state as of entry " + Utoa(m.Snapshot.Index) + ", since it no longer keeps the entries " + to + " lacks."
 	}
 	return raftMsgSentence(*v.Cfg, m)
 }
@@ -163,6 +167,8 @@ func raftMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 		return from + " passes on to " + to + ", its leader, a request to hand leadership to " + cfg.Name(m.Origin) + "."
 	case raftcore.MsgTimeoutNow:
 		return from + " (leader, term " + Utoa(m.Term) + ") tells " + to + " to stand for election at once: it is handing leadership over."
+	case raftcore.MsgSnap:
+		return from + " (leader, term " + Utoa(m.Term) + ") sends " + to + " its snapshot, the state up to index " + Utoa(m.Snapshot.Index) + " (term " + Utoa(m.Snapshot.Term) + "), in place of the entries it has compacted away."
 	}
 	return from + " → " + to + ": " + m.Type.String()
 }

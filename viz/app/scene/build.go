@@ -736,6 +736,8 @@ func msgTone(t raftcore.MsgType) frame.Tone {
 		return frame.ToneAppend
 	case raftcore.MsgCopy:
 		return frame.ToneCopy
+	case raftcore.MsgSnap:
+		return frame.ToneSnap
 	}
 	return frame.ToneClient
 }

@@ -254,6 +254,8 @@ func markTone(k timeline.MarkKind) frame.Tone {
 		return frame.ToneBad
 	case timeline.MarkClient:
 		return frame.ToneClient
+	case timeline.MarkRestore:
+		return frame.ToneSnap
 	}
 	return frame.ToneAccent
 }

@@ -90,7 +90,7 @@ func (b *Builder) sampleEntry(committed bool) (text string, color int, ok bool) 
 	w := b.World()
 	for i := 1; i <= w.Size(); i++ {
 		nd := w.Node(raftcore.NodeID(i))
-		for idx := nd.LastIndex(); idx >= 1; idx-- {
+		for idx := nd.LastIndex(); idx >= nd.FirstIndex(); idx-- {
 			if (idx <= nd.Commit()) == committed {
 				e := nd.Entry(idx)
 				return b.entryText(e), b.entryColor(e), true

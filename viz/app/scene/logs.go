@@ -170,7 +170,9 @@ func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int,
 	c := ln.LogLabel.Center()
 	row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, SizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
 	top := min(nd.LastIndex(), last)
-	for idx := first; idx <= top; idx++ {
+	// Entries before the log's first index were compacted into the
+	// machine's snapshot: they are gone, and no cell stands for them.
+	for idx := max(first, nd.FirstIndex()); idx <= top; idx++ {
 		e := nd.Entry(idx)
 		c := frame.LogCell{Rect: viz.XYWH(lc.x(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
 			Index: idx, Term: e.Term, Color: b.entryColor(e), Committed: idx <= nd.Commit()}
@@ -245,7 +247,9 @@ func (b *Builder) buildLogHeader(L *frame.LogsView, lc logColumns, maxLast uint6
 func (b *Builder) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) bool {
 	w := b.World()
 	if b.cfg().Protocol == raftcore.ProtocolRaft {
-		if lead == nil || lead.LastIndex() < e.Index {
+		if lead == nil || lead.LastIndex() < e.Index || e.Index < lead.FirstIndex() {
+			// Past the leader's log, or compacted into its snapshot,
+			// which holds only committed entries.
 			return false
 		}
 		return lead.Entry(e.Index).Chain != e.Chain
@@ -255,7 +259,7 @@ func (b *Builder) entryConflicts(i int, e raftcore.Entry, lead *raftcore.Node) b
 			continue
 		}
 		o := w.Node(raftcore.NodeID(j))
-		if o.LastIndex() >= e.Index && o.Entry(e.Index).Chain != e.Chain {
+		if o.LastIndex() >= e.Index && e.Index >= o.FirstIndex() && o.Entry(e.Index).Chain != e.Chain {
 			return true
 		}
 	}

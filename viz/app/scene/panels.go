@@ -510,7 +510,7 @@ func (b *Builder) newestEntries(wr *writer, nd *raftcore.Node) {
 	last := nd.LastIndex()
 	wr.gap(4)
 	wr.text(words.NewestEntries, SizeBody, frame.ToneText, true)
-	for i := last; i >= 1 && i+5 > last; i-- {
+	for i := last; i >= nd.FirstIndex() && i+5 > last; i-- {
 		s := b.Voice().EntryRow(nd.Entry(i))
 		mark, tone := "✓", frame.ToneGood
 		if i > nd.Commit() {
@@ -651,7 +651,7 @@ func heldBy(w *raftcore.World, ops []raftcore.Op) map[int]int {
 		n := w.Node(id)
 		last := n.LastIndex()
 		counted = counted[:0]
-		for i := last; i >= 1 && i+holdersReach > last; i-- {
+		for i := last; i >= n.FirstIndex() && i+holdersReach > last; i-- {
 			op := n.Entry(i).Data.OpID
 			if _, waiting := held[op]; waiting && !slices.Contains(counted, op) {
 				held[op]++

@@ -44,7 +44,7 @@ func (b *Builder) buildTooltip() *frame.TooltipView {
 		}
 	case "entry":
 		nd := w.Node(nodeID(t.A))
-		if t.ID < 1 || t.ID > nd.LastIndex() {
+		if t.ID < nd.FirstIndex() || t.ID > nd.LastIndex() {
 			return nil
 		}
 		e := nd.Entry(t.ID)
