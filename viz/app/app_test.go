@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -742,18 +741,8 @@ func TestAnEmbeddedRunShowsTheWholeWarning(t *testing.T) {
 // still knows the write was acknowledged before the read was sent, and marks
 // the read stale.
 func TestTheReadBugsCounterexampleOpensMarkedStale(t *testing.T) {
-	data, err := os.ReadFile("../../docs/examples/read-without-confirm.json")
-	require.NoError(t, err)
-	s, err := raftcore.ParseSchedule(data)
-	require.NoError(t, err)
+	a, s := openExampleLink(t, "read-without-confirm.json")
 	w, err := s.Run()
-	require.NoError(t, err)
-	// The link as raftsim explore makes it.
-	payload, err := timeline.EncodeLink(timeline.Link{Config: s.Config(), Actions: s.Actions})
-	require.NoError(t, err)
-	p := viz.DefaultParams()
-	p.Link = payload
-	a, err := New(Options{Params: p, Width: 1280, Height: 800})
 	require.NoError(t, err)
 	require.Equal(t, w.TraceHash(), a.World().TraceHash())
 	text := panelText(t, a, "Client requests")
