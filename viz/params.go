@@ -206,7 +206,11 @@ var paramSpecs = []paramSpec{
 	{name: "speed", accepts: "use 0.01 to 10, such as 0.5, 2x or 1/10",
 		set: func(p *Params, v string) string {
 			s, err := ParseSpeed(v)
+			f, ferr := strconv.ParseFloat(v, 64)
 			switch {
+			case err != nil && ferr == nil && f <= 0:
+				// A number, only not a speed: zero or backwards.
+				return outRange
 			case err != nil:
 				return "is not a positive number"
 			case s < MinSpeed || s > MaxSpeed:
@@ -325,6 +329,8 @@ func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem
 			using = "none"
 		case "origins":
 			using = "only the app's own origin"
+		case "speed":
+			using = fmt.Sprintf("the default, %s (%s for a figure in a page)", FormatSpeed(DefaultSpeed), FormatSpeed(FigureSpeed))
 		}
 		var why string
 		missing := false

@@ -16,14 +16,12 @@ import (
 	"time"
 )
 
-// DefaultSpeed is the speed when the reader chose none: a tenth of real
-// time, so that a message takes a few tenths of a second to cross and an
-// election can be followed by eye.
-const DefaultSpeed = 0.1
-
-// FigureSpeed is a figure's speed when the page chose none: real time,
-// so that a step takes a few seconds and can be followed by eye.
-const FigureSpeed = 1.0
+// DefaultSpeed and FigureSpeed are the speeds when the reader or the page
+// chose none (viz.DefaultSpeed, viz.FigureSpeed).
+const (
+	DefaultSpeed = viz.DefaultSpeed
+	FigureSpeed  = viz.FigureSpeed
+)
 
 // actRunUs is how long (virtual time) a figure runs after the reader acts
 // on it, when the story's next step does not come first.

@@ -93,6 +93,16 @@ func TestDefaultSpeedIsSlowUnlessChosen(t *testing.T) {
 	if !SpeedChosen([]string{"nodes=3", "Speed=2"}) || !SpeedChosen([]string{"-speed", "2"}) || SpeedChosen([]string{"nodes=3"}) {
 		t.Error("SpeedChosen misreads its parameters")
 	}
+	// A speed out of range is no choice: the app starts at its default,
+	// as the problem reported says.
+	for _, bad := range [][]string{{"speed=-1"}, {"speed=50"}, {"-speed", "fast"}, {"speed=2", "speed=0"}, {"speed=%2D1"}} {
+		if SpeedChosen(bad) {
+			t.Errorf("SpeedChosen(%q) is true", bad)
+		}
+	}
+	if !SpeedChosen([]string{"speed=0", "speed=1%2F4"}) {
+		t.Error("the last speed given counts")
+	}
 }
 
 func TestRunningAdvancesVirtualTimeAtTheChosenSpeed(t *testing.T) {
