@@ -623,6 +623,10 @@ func (b *Builder) clientPanel(wr *writer) {
 				count = held[op.ID]
 			}
 			lat = words.SentAt(op.InvokeUs, count, w.Size())
+			if count == 0 && op.Appended != 0 {
+				// Appended once and held nowhere now: overwritten.
+				lat = b.Voice().Replaced(op.InvokeUs, op.Appended)
+			}
 		}
 		v, ok := verdicts.Verdict(op.ID)
 		judged := ok && v.Verdict != linearize.Unanswered
