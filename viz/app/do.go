@@ -229,8 +229,9 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 	case command.SaveTrace:
 		return true, a.save("raftlab-trace.json", a.ExportTrace)
 	case command.SavePicture:
-		a.view.CloseMenu()
-		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
+		return true, a.savePicture(in)
+	case command.SaveFrames:
+		return true, a.saveFrames(in.Seconds)
 	case command.ChooseRun:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
 	case command.OpenRun:

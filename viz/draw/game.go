@@ -2,8 +2,10 @@ package draw
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -90,7 +92,7 @@ type Game struct {
 	drawnW  int
 	drawnH  int
 	first   bool
-	shot    string
+	shot    frame.Effect // a screenshot asked for (Name set), taken at the next Draw
 	mouse   viz.Point
 	mouseOn bool
 	right   bool
@@ -183,7 +185,7 @@ func (g *Game) Update() error {
 	a.Update(now)
 	for _, e := range a.TakeEffects() {
 		if e.Kind == frame.EffectScreenshot {
-			g.shot = e.Name
+			g.shot = e
 			continue
 		}
 		if g.opts.OnEffect != nil {
@@ -321,7 +323,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	// changes (a paused run, as a share link opens), or -shot never ends.
 	shooting := g.opts.ShotFile != "" && g.frames < 3
 	same := a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && !g.lost.Load()
-	if !a.Visible() || (g.first && !shooting && same && g.shot == "") {
+	if !a.Visible() || (g.first && !shooting && same && g.shot.Name == "") {
 		a.CountDraw(false)
 		return
 	}
@@ -349,11 +351,15 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if g.opts.ShotFile != "" && g.frames == 3 {
 		g.done = g.saveShot(screen)
 	}
-	if g.shot != "" {
-		name := g.shot
-		g.shot = ""
-		if data, err := encodePNG(screen); err == nil && g.opts.OnEffect != nil {
-			g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: name, Data: data})
+	if g.shot.Name != "" {
+		shot := g.shot
+		g.shot = frame.Effect{}
+		data, err := encodePNG(screen)
+		if shot.Scale > 0 {
+			data, err = g.paintPicture(f, pal, shot.Scale, shot.Region)
+		}
+		if err == nil && g.opts.OnEffect != nil {
+			g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: shot.Name, Data: data})
 		}
 	}
 	if !g.first {
@@ -393,6 +399,34 @@ func (g *Game) saveShot(screen *ebiten.Image) error {
 	}
 	return ebiten.Termination
 }
+
+// paintPicture paints frame f again, at scale times its size on an image
+// of its own, and returns region of it (all of it when empty) as PNG: a
+// picture for a slide, sharper than the screen, of the part asked for.
+// The canvas keeps nothing between pictures: it paints the frame whole.
+func (g *Game) paintPicture(f *frame.Frame, pal *palette, scale float64, region viz.Rect) ([]byte, error) {
+	w, h := int(math.Ceil(f.W*scale)), int(math.Ceil(f.H*scale))
+	if w <= 0 || h <= 0 || w > maxPictureSide || h > maxPictureSide {
+		return nil, fmt.Errorf("a picture of %dx%d pixels is out of range", w, h)
+	}
+	img := ebiten.NewImage(w, h)
+	defer img.Deallocate()
+	cv := canvas{dst: img, sc: scale, tc: &g.texts}
+	cv.paintFrame(f, pal)
+	if region.Empty() {
+		return encodePNG(img)
+	}
+	r := image.Rect(int(math.Floor(region.X*scale)), int(math.Floor(region.Y*scale)),
+		int(math.Ceil(region.Right()*scale)), int(math.Ceil(region.Bottom()*scale))).Intersect(img.Bounds())
+	if r.Empty() {
+		return nil, fmt.Errorf("the region %v is outside the frame", region)
+	}
+	return encodePNG(img.SubImage(r).(*ebiten.Image))
+}
+
+// maxPictureSide bounds a picture's width and height in pixels (a 4K
+// screen's frame at twice its size).
+const maxPictureSide = 8192
 
 // encodePNG returns the screen as PNG.
 func encodePNG(screen *ebiten.Image) ([]byte, error) {

@@ -39,6 +39,8 @@ const (
 	RowElection    = "Election timeout"
 	RowTheme       = "Theme"
 	RowShare       = "Share"
+	RowSlides      = "For slides"
+	RowPanelShot   = "Panel, PNG"
 	RowWholeZone   = "Whole zone"
 )
 
@@ -61,6 +63,10 @@ const (
 	ExportRun   = "Export run"
 	ExportTrace = "Export trace"
 	SavePicture = "Save picture"
+	StagePNG    = "Stage, PNG"
+	StageSVG    = "Stage, SVG"
+	WholeSVG    = "All, SVG"
+	StageFrames = "Last 3 s, SVG frames"
 	ImportRun   = "Import run"
 	NewSeed     = "New seed"
 	LoseZone    = "Lose it"

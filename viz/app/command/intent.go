@@ -188,8 +188,18 @@ type (
 	SaveRun struct{}
 	// SaveTrace hands the host the run's trace as a file.
 	SaveTrace struct{}
-	// SavePicture has the host save the next frame as a PNG.
-	SavePicture struct{}
+	// SavePicture has the host save the next frame as a PNG as the screen
+	// shows it; or, with Part set, a picture for a slide of that part
+	// (the whole frame, the stage, or one panel) as Format says: a PNG
+	// at twice the size, or an SVG.
+	SavePicture struct {
+		Part   PicturePart
+		Format string // "png" or "svg"; "" with no Part
+	}
+	// SaveFrames saves the stage as SVG pictures of the last Seconds of
+	// virtual time, frame by frame, in one zip file: an animation for a
+	// slide.
+	SaveFrames struct{ Seconds float64 }
 	// ChooseRun asks the host for a schedule file to open.
 	ChooseRun struct{}
 	// OpenRun opens a schedule (JSON): its world, replayed to its end.
@@ -197,6 +207,7 @@ type (
 )
 
 func (RunCommand) isIntent()       {}
+func (SaveFrames) isIntent()       {}
 func (SetPaused) isIntent()        {}
 func (GoLive) isIntent()           {}
 func (SetSpeed) isIntent()         {}
@@ -250,3 +261,11 @@ func (SaveTrace) isIntent()        {}
 func (SavePicture) isIntent()      {}
 func (ChooseRun) isIntent()        {}
 func (OpenRun) isIntent()          {}
+
+// PicturePart is what a picture for a slide shows.
+type PicturePart struct {
+	// Kind is "" (the screen as it is), "all", "stage" (the machines and
+	// their logs) or "panel".
+	Kind  string
+	Panel viz.PanelKind // with Kind "panel"
+}

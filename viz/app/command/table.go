@@ -523,7 +523,24 @@ var setupCommands = []*Command{
 	fixed("copy-link", "Copy the share link of the run so far.", false, CopyLink{}),
 	fixed("save-run", "Save the run as a schedule file.", false, SaveRun{}),
 	fixed("save-trace", "Save the run's trace as a file.", false, SaveTrace{}),
-	fixed("save-picture", "Save the next frame as a picture.", false, SavePicture{}),
+	{Name: "save-picture", Example: "save-picture stage svg", Args: "[all | stage | PANEL] [png | svg]",
+		Doc:   "Save the next frame as a picture: as the screen shows it, or, for a slide, the whole frame, the stage (machines and logs) or one panel, as a PNG at twice the size or as an SVG.",
+		parse: parseSavePicture},
+	{Name: "save-frames", Example: "save-frames 3", Args: "[SECONDS]",
+		Doc: "Save the stage as SVG pictures, frame by frame, of the last SECONDS of virtual time (3 unless given, up to 30), in a zip file: an animation for a slide.",
+		parse: func(_ *Context, a args) (Intent, error) {
+			if err := a.want(0, 1); err != nil {
+				return nil, err
+			}
+			if a.n() == 0 {
+				return SaveFrames{Seconds: DefaultFrameSeconds}, nil
+			}
+			v, err := a.number(0, "seconds")
+			if err == nil && (v <= 0 || v > MaxFrameSeconds) {
+				err = fmt.Errorf("%s: %s seconds is out of range: use more than 0, up to %d", a.cmd.Name, a.at(0), MaxFrameSeconds)
+			}
+			return SaveFrames{Seconds: v}, err
+		}},
 	fixed("choose-run", "Ask for a schedule file to open.", false, ChooseRun{}),
 	{Name: "import", Example: `import {"nodes":3,"actions":[]}`, Args: "JSON", Doc: "Open a schedule: its world, replayed to its end.", parse: func(_ *Context, a args) (Intent, error) {
 		if a.rest == "" {
@@ -531,6 +548,40 @@ var setupCommands = []*Command{
 		}
 		return OpenRun{JSON: a.rest}, nil
 	}},
+}
+
+// The length of an animation save-frames makes, in seconds of virtual
+// time, unless given, and at most.
+const (
+	DefaultFrameSeconds = 3
+	MaxFrameSeconds     = 30
+)
+
+func parseSavePicture(_ *Context, a args) (Intent, error) {
+	if err := a.want(0, 2); err != nil {
+		return nil, err
+	}
+	if a.n() == 0 {
+		return SavePicture{}, nil
+	}
+	in := SavePicture{Format: "png"}
+	switch part := strings.ToLower(a.at(0)); part {
+	case "all", "stage":
+		in.Part.Kind = part
+	default:
+		k, err := a.panel(0)
+		if err != nil {
+			return nil, fmt.Errorf("%v, all or stage", err)
+		}
+		in.Part = PicturePart{Kind: "panel", Panel: k}
+	}
+	if a.n() == 2 {
+		in.Format = strings.ToLower(a.at(1))
+		if in.Format != "png" && in.Format != "svg" {
+			return nil, fmt.Errorf("%s: %q is not a picture format; use png or svg", a.cmd.Name, a.at(1))
+		}
+	}
+	return in, nil
 }
 
 func parseOption(_ *Context, a args) (Intent, error) {

@@ -3,6 +3,7 @@ package scene
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -280,6 +281,19 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 	wr.row(words.RowTheme, labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
 	wr.row(words.RowShare, labelW, button("share.link", words.CopyLink, "copy-link"), button("share.schedule", words.ExportRun, "save-run"),
 		button("share.trace", words.ExportTrace, "save-trace"), button("share.png", words.SavePicture, "save-picture"), button("share.import", words.ImportRun, "choose-run"))
+	wr.row(words.RowSlides, labelW, button("slides.stage.png", words.StagePNG, "save-picture stage png"),
+		button("slides.stage.svg", words.StageSVG, "save-picture stage svg"), button("slides.all.svg", words.WholeSVG, "save-picture all svg"),
+		button("slides.frames", words.StageFrames, "save-frames"))
+	var panels []frame.Widget
+	for _, pv := range b.lay().Panels {
+		if pv.Visible && !pv.Rect.Empty() {
+			t := pv.Kind.Title()
+			panels = append(panels, button("slides.panel."+strings.ToLower(t), b.panelTitle(pv.Kind), "save-picture "+t+" png"))
+		}
+	}
+	if len(panels) > 0 {
+		wr.row(words.RowPanelShot, labelW, panels...)
+	}
 	wr.row(words.RowRun, labelW, button("reset", words.StartAgain, "reset"), button("reseed", words.NewSeed, "reseed"))
 }
 

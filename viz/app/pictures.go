@@ -1,0 +1,135 @@
+package app
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+
+	"raftlab/viz"
+	"raftlab/viz/app/command"
+	"raftlab/viz/frame"
+	"raftlab/viz/svg"
+)
+
+// Pictures for slides: the whole frame, the stage or one panel, as a PNG
+// at twice the size (painted again by the host, see frame.Effect) or as an
+// SVG (painted here, by the posters' painter), and the stage over the
+// last seconds of virtual time as SVG frames in a zip file.
+
+// pictureScale is how much larger than on screen a PNG for a slide is.
+const pictureScale = 2
+
+// framesPerSecond is how many frames an animation has per second of
+// virtual time.
+const framesPerSecond = 20
+
+// savePicture saves what save-picture asks for.
+func (a *App) savePicture(in command.SavePicture) error {
+	a.view.CloseMenu()
+	if in.Part.Kind == "" {
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
+		return nil
+	}
+	a.changed() // the menu closed: the picture is of the frame without it
+	f := a.Frame()
+	region, name, err := a.pictureRegion(f, in.Part)
+	if err != nil {
+		return err
+	}
+	if in.Format == "svg" {
+		data := svg.Paint(f, svg.Options{Title: "raftlab", Region: region})
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectSave, Name: name + ".svg", Data: data})
+		return nil
+	}
+	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: name + ".png", Scale: pictureScale, Region: region})
+	return nil
+}
+
+// pictureRegion is the part of frame f a picture shows (empty: all of
+// it) and the file's name without its extension.
+func (a *App) pictureRegion(f *frame.Frame, part command.PicturePart) (viz.Rect, string, error) {
+	switch part.Kind {
+	case "all":
+		return viz.Rect{}, "raftlab", nil
+	case "stage":
+		return a.stageRegion(f), "raftlab-stage", nil
+	}
+	for _, p := range f.Panels {
+		if p.Kind == part.Panel && !p.Rect.Empty() && !p.Folded {
+			return p.Rect, "raftlab-" + strings.ToLower(part.Panel.Title()), nil
+		}
+	}
+	return viz.Rect{}, "", fmt.Errorf("the %s panel is not on screen: bring it to the front first", part.Panel.Title())
+}
+
+// stageRegion is the machines and their logs, with the logs' header
+// over them, a little room around.
+func (a *App) stageRegion(f *frame.Frame) viz.Rect {
+	lay := a.stage.Layout()
+	r := lay.Cluster
+	if !lay.Logs.Empty() {
+		logs := lay.Logs
+		head := 22.0 // the index numbers and the key's button over the rows
+		logs.Y -= head
+		logs.H += head
+		r = union(r, logs)
+	}
+	// The marks under the last log row reach a few pixels below it.
+	const pad = 6
+	x0, y0 := math.Max(r.X-pad, 0), math.Max(r.Y-pad, 0)
+	return viz.XYWH(x0, y0, math.Min(r.Right()+pad, f.W)-x0, math.Min(r.Bottom()+pad, f.H)-y0)
+}
+
+func union(a, b viz.Rect) viz.Rect {
+	if a.Empty() {
+		return b
+	}
+	x0, y0 := math.Min(a.X, b.X), math.Min(a.Y, b.Y)
+	return viz.XYWH(x0, y0, math.Max(a.Right(), b.Right())-x0, math.Max(a.Bottom(), b.Bottom())-y0)
+}
+
+// saveFrames saves the stage as an SVG a frame, over the last seconds of
+// virtual time up to the moment shown, in a zip file, and comes back to
+// that moment. The pictures leave the font out (the viewer's sans-serif,
+// set to the same widths): one font a frame would make the file many
+// times larger.
+func (a *App) saveFrames(seconds float64) error {
+	a.view.CloseMenu()
+	tl := a.session.Timeline()
+	here := tl.Pos()
+	end := here.AtUs
+	start := max(end-int64(seconds*1e6), 0)
+	step := int64(1e6 / framesPerSecond)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	n := 0
+	for t := start; ; t += step {
+		t = min(t, end)
+		tl.SeekTime(t)
+		if t == end {
+			tl.SeekTo(here)
+		}
+		a.changed()
+		f := a.Frame()
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("raftlab-frame-%03d.svg", n), Method: zip.Deflate})
+		if err == nil {
+			_, err = w.Write(svg.Paint(f, svg.Options{Region: a.stageRegion(f), NoFont: true}))
+		}
+		if err != nil {
+			tl.SeekTo(here)
+			return err
+		}
+		n++
+		if t == end {
+			break
+		}
+	}
+	a.changed()
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectSave, Name: "raftlab-frames.zip", Data: buf.Bytes()})
+	return nil
+}
