@@ -27,6 +27,7 @@ type Params struct {
 	CheckQuorum bool    // Raft check-quorum
 	Autoplay    bool    // start running at once
 	Embed       bool    // embedded in a page: compact chrome
+	Present     bool    // presenter mode, for a projector: larger, one panel
 	Theme       string  // one of Themes()
 	T           float64 // virtual seconds to jump to at start, 0..MaxJump
 	Link        string  // share-link payload, passed on unread
@@ -225,6 +226,7 @@ var paramSpecs = []paramSpec{
 	boolSpec("checkquorum", func(p *Params) *bool { return &p.CheckQuorum }),
 	boolSpec("autoplay", func(p *Params) *bool { return &p.Autoplay }),
 	boolSpec("embed", func(p *Params) *bool { return &p.Embed }),
+	boolSpec("present", func(p *Params) *bool { return &p.Present }),
 	{name: "theme", accepts: "use " + orList(Themes()),
 		set:   func(p *Params, v string) string { return setChoice(&p.Theme, v, Themes(), "is not a known theme") },
 		get:   func(p Params) string { return p.Theme },

@@ -103,7 +103,7 @@ func TestParseQueryProblems(t *testing.T) {
 		{"t=Inf", "t", "t=Inf is out of range: use seconds from 0 to 3600, such as 12.5 or 1m30s; using 0", nil},
 		{"t=soon", "t", "t=soon is not a number: use seconds from 0 to 3600, such as 12.5 or 1m30s; using 0", nil},
 		{"scenario=no%20such", "scenario", `"scenario=no such" is not a scenario id: use a scenario id of letters, digits, '-', '_' or '.'; using none`, nil},
-		{"colour=red&nodes=3", "colour", "colour=red is not a known parameter; ignored (known: scenario, nodes, members, protocol, seed, speed, prevote, checkquorum, autoplay, embed, theme, t, origins, link)",
+		{"colour=red&nodes=3", "colour", "colour=red is not a known parameter; ignored (known: scenario, nodes, members, protocol, seed, speed, prevote, checkquorum, autoplay, embed, present, theme, t, origins, link)",
 			func(p *Params) { p.Nodes = 3 }},
 		{"nodes=%zz&theme=dark", "nodes", "nodes=%zz could not be read: it has a broken %-escape; ignored", func(p *Params) { p.Theme = "dark" }},
 		{"nodes=3&nodes=4", "nodes", "nodes is given more than once; the last one counts", func(p *Params) { p.Nodes = 4 }},

@@ -34,7 +34,7 @@ after the first frame and whenever it changed.
 
 Parameters (also as -param value or --param=value):
   scenario, nodes, protocol, seed, speed, prevote, checkquorum,
-  autoplay, embed, theme, t, link
+  autoplay, embed, theme, t, link, present
 
 A whole address of the web app (http://host/?link=... or ?scenario=...)
 may be given as an argument: its parameters are read as if given here.

@@ -100,6 +100,10 @@ type App struct {
 	told    told
 	version uint64
 	stats   frame.Stats
+	// host is the canvas's size in the host's pixels, and zoom how many
+	// of them a logical pixel takes (presenter mode, see present.go).
+	host viz.Point
+	zoom float64
 }
 
 // input is what the reader's pointer is doing: a gesture the recognizer
@@ -160,7 +164,7 @@ func (a *App) Frame() *frame.Frame {
 // parts are the app's parts, for the builder to read.
 func (a *App) parts() scene.Parts {
 	return scene.Parts{Session: a.session, View: a.view, Stage: a.stage, Clock: a.clock, Params: a.params,
-		Catalog: a.opts.Scenarios, Rec: a.input.rec, Pressing: a.input.press.active}
+		Catalog: a.opts.Scenarios, Rec: a.input.rec, Pressing: a.input.press.active, Zoom: a.zoom}
 }
 
 // measure is the width of s at size in the host's font.

@@ -91,6 +91,8 @@ func (a *App) doScreen(in command.Intent) (handled bool, err error) {
 		a.view.Dismiss()
 	case command.ShowHelp:
 		a.view.SetHelp(in.On)
+	case command.SetPresent:
+		a.setPresent(in.On)
 	case command.ShowLegend:
 		a.view.SetLegend(in.On)
 	case command.CloseBanner:
@@ -295,6 +297,8 @@ func (a *App) command(c viz.Command) error {
 		return a.resumeAll()
 	case viz.CmdHeal:
 		return a.act(raftcore.Action{Do: raftcore.DoHeal})
+	case viz.CmdPresent:
+		a.setPresent(!a.params.Present)
 	case viz.CmdHelp:
 		a.view.SetHelp(!a.view.Help())
 		a.view.CloseMenu()

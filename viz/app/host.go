@@ -33,7 +33,9 @@ func (a *App) Act(data []byte) error {
 
 // Resize lays the screen out for a canvas of w×h logical pixels.
 func (a *App) Resize(w, h float64) {
-	if a.stage.Resize(w, h) {
+	a.host = viz.Pt(w, h)
+	a.zoom = presentZoom(a.params.Present, w, h)
+	if a.stage.Resize(w/a.zoom, h/a.zoom) {
 		a.settle()
 		a.changed()
 	}

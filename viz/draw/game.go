@@ -334,7 +334,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if f.Theme == frame.ThemeDark {
 		pal = g.dark
 	}
-	g.cv.dst, g.cv.sc, g.cv.tc = screen, g.scale, &g.texts
+	sc := g.scale
+	if f.Zoom > 0 {
+		sc *= f.Zoom // presenter mode: the frame painted larger
+	}
+	g.cv.dst, g.cv.sc, g.cv.tc = screen, sc, &g.texts
 	if g.lost.Swap(false) || ebiten.IsScreenClearedEveryFrame() {
 		// Run leaves the screen as it was; a host that runs the game
 		// otherwise may not.

@@ -208,6 +208,7 @@ type (
 
 func (RunCommand) isIntent()       {}
 func (SaveFrames) isIntent()       {}
+func (SetPresent) isIntent()       {}
 func (SetPaused) isIntent()        {}
 func (GoLive) isIntent()           {}
 func (SetSpeed) isIntent()         {}
@@ -269,3 +270,7 @@ type PicturePart struct {
 	Kind  string
 	Panel viz.PanelKind // with Kind "panel"
 }
+
+// SetPresent turns presenter mode on or off: everything larger, one panel
+// at a time behind tabs, for a projector.
+type SetPresent struct{ On bool }

@@ -77,6 +77,21 @@ func fixed(name, doc string, prose bool, in Intent) *Command {
 	}}
 }
 
+// switchable parses "[on | off]": with nothing, the key's command, which
+// turns the thing the other way; with a word, set.
+func switchable(cmd viz.Command, set func(on bool) Intent) func(*Context, args) (Intent, error) {
+	return func(_ *Context, a args) (Intent, error) {
+		if err := a.want(0, 1); err != nil {
+			return nil, err
+		}
+		if a.n() == 0 {
+			return RunCommand{Cmd: cmd}, nil
+		}
+		on, err := a.onOff(0, false)
+		return set(on), err
+	}
+}
+
 // toolbar is a toolbar command's command: its stable name runs it.
 func toolbar(cmd viz.Command, doc string, prose bool) *Command {
 	return fixed(cmd.String(), doc, prose, RunCommand{Cmd: cmd})
@@ -215,16 +230,10 @@ var screenCommands = []*Command{
 		}
 		return nil, a.usage()
 	}},
-	{Name: "help", Example: "help off", Args: "[on | off]", Doc: "Show or hide the keys and gestures (with nothing: the other way).", parse: func(_ *Context, a args) (Intent, error) {
-		if err := a.want(0, 1); err != nil {
-			return nil, err
-		}
-		if a.n() == 0 {
-			return RunCommand{Cmd: viz.CmdHelp}, nil
-		}
-		on, err := a.onOff(0, false)
-		return ShowHelp{On: on}, err
-	}},
+	{Name: "help", Example: "help off", Args: "[on | off]", Doc: "Show or hide the keys and gestures (with nothing: the other way).",
+		parse: switchable(viz.CmdHelp, func(on bool) Intent { return ShowHelp{On: on} })},
+	{Name: "present", Example: "present on", Args: "[on | off]", Doc: "Presenter mode for a projector: everything larger, one panel at a time (with nothing: the other way).",
+		parse: switchable(viz.CmdPresent, func(on bool) Intent { return SetPresent{On: on} })},
 	{Name: "legend", Example: "legend on", Args: "on | off", Doc: "Show or hide the key to the marks on the stage.", parse: func(_ *Context, a args) (Intent, error) {
 		if err := a.want(1, 1); err != nil {
 			return nil, err

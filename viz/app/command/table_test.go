@@ -100,6 +100,8 @@ var Examples = map[string]Intent{
 	"save-picture stage":      SavePicture{Part: PicturePart{Kind: "stage"}, Format: "png"},
 	"save-picture safety svg": SavePicture{Part: PicturePart{Kind: "panel", Panel: viz.PanelSafety}, Format: "svg"},
 	"save-picture all PNG":    SavePicture{Part: PicturePart{Kind: "all"}, Format: "png"},
+	"present":                 RunCommand{Cmd: viz.CmdPresent},
+	"present on":              SetPresent{On: true},
 	"save-frames":             SaveFrames{Seconds: DefaultFrameSeconds},
 	"save-frames 1.5":         SaveFrames{Seconds: 1.5},
 	"choose-run":              ChooseRun{},
