@@ -89,3 +89,36 @@ func TestMomentsWalkActionsAtOneInstant(t *testing.T) {
 		t.Fatalf("after the actions, a step should handle one event: at %v", tl.Pos())
 	}
 }
+
+// A link of a moment between two actions at one instant names how many it
+// has applied, and opens there; a link of a moment after every action of
+// its instant names none, as links always did.
+func TestALinkOfAMomentBetweenActionsOpensThere(t *testing.T) {
+	cfg := testConfig()
+	cfg.Nodes = 3
+	tl := mustNew(t, cfg, Options{})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoTimeout, Node: 1})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoDeliver, ID: tl.World().InFlight()[0].ID})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoPause, Node: 3})
+	if l := tl.Link("", nil); l.PosActions != nil {
+		t.Fatalf("a link after every action names %d of them", *l.PosActions)
+	}
+	for want := 2; want >= 0; want-- {
+		tl.StepBackMoment()
+		l := tl.Link("", nil)
+		if l.PosActions == nil || *l.PosActions != want {
+			t.Fatalf("a link with %d actions applied names %v", want, l.PosActions)
+		}
+		back, err := DecodeLink(mustEncode(t, l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := OpenLink(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := opened.Pos(); got != tl.Pos() {
+			t.Fatalf("the link opened at %v, copied at %v", got, tl.Pos())
+		}
+	}
+}

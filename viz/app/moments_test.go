@@ -53,3 +53,24 @@ func TestACounterexampleStepsActionByActionWithTheKeys(t *testing.T) {
 	}
 	require.Equal(t, 1, a.World().ViolationCount(raftcore.RuleCommitCurrentTerm), "back on the broken rule")
 }
+
+// A link copied between two actions of one instant opens there: the
+// moment names how many actions it has applied.
+func TestALinkCopiedMidInstantOpensThere(t *testing.T) {
+	a, _ := openExampleLink(t, "figure8-commit-old-term.json")
+	for range 5 {
+		require.True(t, a.Key(","))
+	}
+	require.Len(t, a.World().Actions(), 14)
+	link := a.ShareLink()
+	_, payload, ok := strings.Cut(link, "link=")
+	require.True(t, ok, link)
+	p := viz.DefaultParams()
+	p.Link = payload
+	b, err := New(Options{Params: p, Width: 1280, Height: 800})
+	require.NoError(t, err)
+	require.Len(t, b.World().Actions(), 14, "the copied moment")
+	require.Equal(t, a.World().TraceHash(), b.World().TraceHash())
+	require.True(t, b.Key("."))
+	require.Len(t, b.World().Actions(), 15, "the opened run steps on from there")
+}

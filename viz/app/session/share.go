@@ -94,7 +94,7 @@ func (o *Opening) Session() (*Session, error) {
 			}
 		}
 	}
-	if l.PosUs == 0 && l.PosEvents == 0 {
+	if l.PosUs == 0 && l.PosEvents == 0 && l.PosActions == nil {
 		// A link that names no moment, as the explorer's counterexamples
 		// are, opens where the run first broke a rule: that is what it is
 		// for.
