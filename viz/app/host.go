@@ -31,11 +31,15 @@ func (a *App) Act(data []byte) error {
 	return a.Do(in)
 }
 
-// Resize lays the screen out for a canvas of w×h logical pixels.
+// Resize lays the screen out for a canvas of w×h of the host's pixels
+// (CSS pixels in a page): as many logical pixels, or, in presenter mode,
+// fewer, which the host paints larger (see present.go).
 func (a *App) Resize(w, h float64) {
 	a.host = viz.Pt(w, h)
-	a.zoom = presentZoom(a.params.Present, w, h)
-	if a.stage.Resize(w/a.zoom, h/a.zoom) {
+	zoom := presentZoom(a.params.Present, w, h)
+	zoomed := zoom != a.zoom
+	a.zoom = zoom
+	if a.stage.Resize(w/zoom, h/zoom) || zoomed {
 		a.settle()
 		a.changed()
 	}
