@@ -32,7 +32,10 @@ func (a *App) savePicture(in command.SavePicture) error {
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
 		return nil
 	}
-	a.changed() // the menu closed: the picture is of the frame without it
+	// The picture is of the frame without the menu, and without the
+	// hover text the pointer left over the button that asked for it.
+	a.view.SetHover(viz.Point{}, false)
+	a.changed()
 	f := a.Frame()
 	region, name, err := a.pictureRegion(f, in.Part)
 	if err != nil {
@@ -97,6 +100,7 @@ func union(a, b viz.Rect) viz.Rect {
 // times larger.
 func (a *App) saveFrames(seconds float64) error {
 	a.view.CloseMenu()
+	a.view.SetHover(viz.Point{}, false)
 	tl := a.session.Timeline()
 	here := tl.Pos()
 	end := here.AtUs
