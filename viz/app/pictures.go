@@ -131,9 +131,36 @@ func (a *App) saveFrames(seconds float64) error {
 		}
 	}
 	a.changed()
-	if err := zw.Close(); err != nil {
+	// A page beside the frames plays them at the speed the reader
+	// watched the run.
+	ms := 1000 / (framesPerSecond * a.clock.Speed())
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "raftlab-frames.html", Method: zip.Deflate})
+	if err == nil {
+		_, err = fmt.Fprintf(w, framesPage, n, ms)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
 		return err
 	}
 	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectSave, Name: "raftlab-frames.zip", Data: buf.Bytes()})
 	return nil
 }
+
+// framesPage plays the frames of a zip of save-frames in a browser, one
+// after another, again and again: %d frames, %g ms apart.
+const framesPage = `<!doctype html>
+<meta charset="utf-8">
+<title>raftlab</title>
+<style>body{margin:0}img{display:block;max-width:100%%}</style>
+<img id="frame" src="raftlab-frame-000.svg" alt="">
+<script>
+const count = %d, ms = %g, img = document.getElementById("frame");
+let i = 0;
+setInterval(() => {
+  i = (i + 1) %% count;
+  img.src = "raftlab-frame-" + String(i).padStart(3, "0") + ".svg";
+}, ms);
+</script>
+`

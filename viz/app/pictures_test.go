@@ -116,9 +116,18 @@ func TestStageFramesForSlides(t *testing.T) {
 	assert.Equal(t, hash, a.World().TraceHash())
 	zr, err := zip.NewReader(bytes.NewReader(e.Data), int64(len(e.Data)))
 	require.NoError(t, err)
-	require.Len(t, zr.File, 21)
+	require.Len(t, zr.File, 22, "21 frames and the page that plays them")
+	page := zr.File[21]
+	assert.Equal(t, "raftlab-frames.html", page.Name)
+	rc, err := page.Open()
+	require.NoError(t, err)
+	html, err := io.ReadAll(rc)
+	require.NoError(t, err)
+	// Played at the speed the reader watched: 1x, a twentieth of a second
+	// a frame.
+	assert.Contains(t, string(html), "const count = 21, ms = 50,")
 	var first, last string
-	for i, zf := range zr.File {
+	for i, zf := range zr.File[:21] {
 		assert.Equal(t, fmt.Sprintf("raftlab-frame-%03d.svg", i), zf.Name)
 		rc, err := zf.Open()
 		require.NoError(t, err)
