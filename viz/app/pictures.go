@@ -116,10 +116,13 @@ func (a *App) saveFrames(seconds float64) error {
 			tl.SeekTo(here)
 		}
 		a.changed()
-		f := a.Frame()
+		// The moments are the past only while the frames are made: no
+		// frame says it replays the past, nor carries the note of now.
+		f := *a.Frame()
+		f.Replay, f.Banner = nil, nil
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("raftlab-frame-%03d.svg", n), Method: zip.Deflate})
 		if err == nil {
-			_, err = w.Write(svg.Paint(f, svg.Options{Region: a.stageRegion(f), NoFont: true}))
+			_, err = w.Write(svg.Paint(&f, svg.Options{Region: a.stageRegion(&f), NoFont: true}))
 		}
 		if err != nil {
 			tl.SeekTo(here)

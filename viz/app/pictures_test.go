@@ -15,6 +15,7 @@ import (
 
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // lastEffect runs line and returns the one effect it asked for.
@@ -143,4 +144,5 @@ func TestStageFramesForSlides(t *testing.T) {
 	}
 	assert.NotEqual(t, first, last, "a second of a running cluster changed nothing on the stage")
 	assert.False(t, strings.Contains(first, "@font-face"), "a frame carries the font")
+	assert.NotContains(t, first, words.Replaying, "a frame says it replays the past")
 }
