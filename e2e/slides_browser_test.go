@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"image/gif"
 	"strings"
 	"testing"
 
@@ -65,5 +66,27 @@ func TestPicturesForSlides(t *testing.T) {
 	img = decodePNG(t, "the safety panel's picture", ev.waitDownload(n, "raftlab-safety.png"))
 	if dx, dy := img.Bounds().Dx(), img.Bounds().Dy(); absDiff(uint32(dx), uint32(2*safety.Rect.W)) > 2 || absDiff(uint32(dy), uint32(2*safety.Rect.H)) > 2 {
 		t.Errorf("the Safety panel's picture is %dx%d; the panel is %.0fx%.0f", dx, dy, safety.Rect.W, safety.Rect.H)
+	}
+
+	// The last 3 seconds as an animated GIF: a frame every twentieth of a
+	// virtual second, the stage moving from one to the next, and the run
+	// back where it was.
+	s = openShareMenu(b)
+	before := appState(b)
+	n = ev.downloads()
+	clickWidget(b, s, "slides.gif")
+	anim, err := gif.DecodeAll(bytes.NewReader(ev.waitDownload(n, "raftlab-stage.gif")))
+	if err != nil {
+		t.Fatalf("the animation is not a GIF: %v", err)
+	}
+	if len(anim.Image) != 61 {
+		t.Errorf("the animation has %d frames, want 61 (3 s, 20 a second)", len(anim.Image))
+	}
+	if first, last := anim.Image[0], anim.Image[len(anim.Image)-1]; bytes.Equal(first.Pix, last.Pix) {
+		t.Error("the stage did not change over the 3 seconds of a running cluster")
+	}
+	after = appState(b)
+	if after.TraceHash != before.TraceHash || after.NowMs != before.NowMs {
+		t.Errorf("the run moved: %s at %.3f ms, was %s at %.3f ms", after.TraceHash, after.NowMs, before.TraceHash, before.NowMs)
 	}
 }

@@ -104,6 +104,8 @@ type App struct {
 	// of them a logical pixel takes (presenter mode, see present.go).
 	host viz.Point
 	zoom float64
+	// anim is an animation the host is painting as a GIF (pictures.go).
+	anim *animation
 }
 
 // input is what the reader's pointer is doing: a gesture the recognizer

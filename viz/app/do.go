@@ -233,7 +233,7 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 	case command.SavePicture:
 		return true, a.savePicture(in)
 	case command.SaveFrames:
-		return true, a.saveFrames(in.Seconds)
+		return true, a.saveFrames(in)
 	case command.ChooseRun:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
 	case command.OpenRun:

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
+	"raftlab/raftcore/timeline"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
@@ -93,53 +95,88 @@ func union(a, b viz.Rect) viz.Rect {
 	return viz.XYWH(x0, y0, math.Max(a.Right(), b.Right())-x0, math.Max(a.Bottom(), b.Bottom())-y0)
 }
 
-// saveFrames saves the stage as an SVG a frame, over the last seconds of
-// virtual time up to the moment shown, in a zip file, and comes back to
-// that moment. The pictures leave the font out (the viewer's sans-serif,
-// set to the same widths): one font a frame would make the file many
-// times larger.
-func (a *App) saveFrames(seconds float64) error {
+// animation is the moments of an animation of the stage: the virtual
+// times of its frames, and the moment to come back to once they are made.
+type animation struct {
+	here  timeline.Position
+	times []int64
+}
+
+// newAnimation is the animation of the last seconds up to the moment
+// shown, framesPerSecond frames a second of virtual time.
+func (a *App) newAnimation(seconds float64) *animation {
+	here := a.session.Timeline().Pos()
+	an := &animation{here: here}
+	start := max(here.AtUs-int64(seconds*1e6), 0)
+	for t := start; t < here.AtUs; t += int64(1e6 / framesPerSecond) {
+		an.times = append(an.times, t)
+	}
+	an.times = append(an.times, here.AtUs)
+	return an
+}
+
+// frameOf shows moment i of an and returns its frame, a copy: the moments
+// are the past only while the frames are made, so no frame says it
+// replays the past, nor carries the note of now.
+func (a *App) frameOf(an *animation, i int) frame.Frame {
+	tl := a.session.Timeline()
+	if i == len(an.times)-1 {
+		tl.SeekTo(an.here)
+	} else {
+		tl.SeekTime(an.times[i])
+	}
+	a.changed()
+	f := *a.Frame()
+	f.Replay, f.Banner = nil, nil
+	return f
+}
+
+// endAnimation shows the moment the animation was made at again.
+func (a *App) endAnimation(an *animation) {
+	a.session.Timeline().SeekTo(an.here)
+	a.changed()
+}
+
+// frameDelay is how long a frame of an animation shows: the speed the
+// reader watched the run at.
+func (a *App) frameDelay() time.Duration {
+	return time.Duration(float64(time.Second) / (framesPerSecond * a.clock.Speed()))
+}
+
+// saveFrames saves the stage over the last seconds of virtual time up to
+// the moment shown: as an SVG a frame in a zip file, with a page that
+// plays them, or, asked for a GIF, as an animation the host paints frame
+// by frame (AnimationFrame). The SVG pictures leave the font out (the
+// viewer's sans-serif, set to the same widths): one font a frame would
+// make the file many times larger.
+func (a *App) saveFrames(in command.SaveFrames) error {
 	a.view.CloseMenu()
 	a.view.SetHover(viz.Point{}, false)
-	tl := a.session.Timeline()
-	here := tl.Pos()
-	end := here.AtUs
-	start := max(end-int64(seconds*1e6), 0)
-	step := int64(1e6 / framesPerSecond)
+	an := a.newAnimation(in.Seconds)
+	if in.GIF {
+		a.changed()
+		a.anim = an
+		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectAnimate, Name: "raftlab-stage.gif", Region: a.stageRegion(a.Frame())})
+		return nil
+	}
+	defer a.endAnimation(an)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	n := 0
-	for t := start; ; t += step {
-		t = min(t, end)
-		tl.SeekTime(t)
-		if t == end {
-			tl.SeekTo(here)
-		}
-		a.changed()
-		// The moments are the past only while the frames are made: no
-		// frame says it replays the past, nor carries the note of now.
-		f := *a.Frame()
-		f.Replay, f.Banner = nil, nil
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("raftlab-frame-%03d.svg", n), Method: zip.Deflate})
+	for i := range an.times {
+		f := a.frameOf(an, i)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: fmt.Sprintf("raftlab-frame-%03d.svg", i), Method: zip.Deflate})
 		if err == nil {
 			_, err = w.Write(svg.Paint(&f, svg.Options{Region: a.stageRegion(&f), NoFont: true}))
 		}
 		if err != nil {
-			tl.SeekTo(here)
 			return err
 		}
-		n++
-		if t == end {
-			break
-		}
 	}
-	a.changed()
 	// A page beside the frames plays them at the speed the reader
 	// watched the run.
-	ms := 1000 / (framesPerSecond * a.clock.Speed())
 	w, err := zw.CreateHeader(&zip.FileHeader{Name: "raftlab-frames.html", Method: zip.Deflate})
 	if err == nil {
-		_, err = fmt.Fprintf(w, framesPage, n, ms)
+		_, err = fmt.Fprintf(w, framesPage, len(an.times), float64(a.frameDelay())/float64(time.Millisecond))
 	}
 	if err == nil {
 		err = zw.Close()
@@ -149,6 +186,23 @@ func (a *App) saveFrames(seconds float64) error {
 	}
 	a.effects = append(a.effects, frame.Effect{Kind: frame.EffectSave, Name: "raftlab-frames.zip", Data: buf.Bytes()})
 	return nil
+}
+
+// AnimationFrame is frame i of the animation save-frames asked the host to
+// paint as a GIF, and how long it shows; false past the last one, which
+// ends the animation and shows the run where it was.
+func (a *App) AnimationFrame(i int) (*frame.Frame, time.Duration, bool) {
+	an := a.anim
+	if an == nil || i < 0 {
+		return nil, 0, false
+	}
+	if i >= len(an.times) {
+		a.anim = nil
+		a.endAnimation(an)
+		return nil, 0, false
+	}
+	f := a.frameOf(an, i)
+	return &f, a.frameDelay(), true
 }
 
 // framesPage plays the frames of a zip of save-frames in a browser, one

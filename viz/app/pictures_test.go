@@ -144,5 +144,27 @@ func TestStageFramesForSlides(t *testing.T) {
 	}
 	assert.NotEqual(t, first, last, "a second of a running cluster changed nothing on the stage")
 	assert.False(t, strings.Contains(first, "@font-face"), "a frame carries the font")
+
+	// As a GIF: the host is asked for it, and paints the frames the app
+	// hands out one by one, each a moment; the run comes back after.
+	e = lastEffect(t, a, "save-frames 1 gif")
+	assert.Equal(t, frame.EffectAnimate, e.Kind)
+	assert.Equal(t, "raftlab-stage.gif", e.Name)
+	assert.Equal(t, a.stageRegion(a.Frame()), e.Region)
+	var times []float64
+	for i := 0; ; i++ {
+		f, show, ok := a.AnimationFrame(i)
+		if !ok {
+			break
+		}
+		require.Less(t, i, 21, "more frames than a second holds")
+		assert.Nil(t, f.Replay)
+		assert.Equal(t, 50*time.Millisecond, show)
+		times = append(times, float64(a.World().Now()))
+	}
+	assert.Len(t, times, 21)
+	assert.Equal(t, pos, a.session.Timeline().Pos(), "the moment shown after the animation")
+	_, _, again := a.AnimationFrame(0)
+	assert.False(t, again, "the animation was over")
 	assert.NotContains(t, first, words.Replaying, "a frame says it replays the past")
 }

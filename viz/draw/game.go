@@ -184,7 +184,7 @@ func (g *Game) Update() error {
 	g.keyInput()
 	a.Update(now)
 	for _, e := range a.TakeEffects() {
-		if e.Kind == frame.EffectScreenshot {
+		if e.Kind == frame.EffectScreenshot || e.Kind == frame.EffectAnimate {
 			g.shot = e
 			continue
 		}
@@ -326,6 +326,17 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if !a.Visible() || (g.first && !shooting && same && g.shot.Name == "") {
 		a.CountDraw(false)
 		return
+	}
+	if g.shot.Kind == frame.EffectAnimate {
+		// Before this frame is built: the model moves its run to each of
+		// the animation's moments and back.
+		shot := g.shot
+		g.shot = frame.Effect{}
+		if m, ok := a.(Animator); ok && g.opts.OnEffect != nil {
+			if data, err := g.paintAnimation(m, shot.Region); err == nil {
+				g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: shot.Name, Data: data})
+			}
+		}
 	}
 	t0 := time.Now()
 	f := a.Frame()

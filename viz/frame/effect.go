@@ -26,6 +26,9 @@ const (
 	// the screen shows it, or, with Scale set, painted again at Scale
 	// times its size, and only Region of it when Region is not empty.
 	EffectScreenshot EffectKind = "screenshot"
+	// EffectAnimate saves an animation as a GIF named Name: the frames the
+	// model hands out one by one (see draw.Animator), Region of each.
+	EffectAnimate EffectKind = "animate"
 	// EffectVisit opens the address Text in a new tab or window.
 	EffectVisit EffectKind = "visit"
 	// EffectDescribe replaces the figure's description with Text.

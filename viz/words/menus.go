@@ -67,6 +67,7 @@ const (
 	StageSVG    = "Stage, SVG"
 	WholeSVG    = "All, SVG"
 	StageFrames = "Last 3 s, SVG frames"
+	StageGIF    = "Last 3 s, GIF"
 	ImportRun   = "Import run"
 	NewSeed     = "New seed"
 	LoseZone    = "Lose it"

@@ -199,7 +199,10 @@ type (
 	// SaveFrames saves the stage as SVG pictures of the last Seconds of
 	// virtual time, frame by frame, in one zip file: an animation for a
 	// slide.
-	SaveFrames struct{ Seconds float64 }
+	SaveFrames struct {
+		Seconds float64
+		GIF     bool // one animated GIF the host paints, instead of SVG frames
+	}
 	// ChooseRun asks the host for a schedule file to open.
 	ChooseRun struct{}
 	// OpenRun opens a schedule (JSON): its world, replayed to its end.

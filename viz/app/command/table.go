@@ -535,21 +535,9 @@ var setupCommands = []*Command{
 	{Name: "save-picture", Example: "save-picture stage svg", Args: "[all | stage | PANEL] [png | svg]",
 		Doc:   "Save the next frame as a picture: as the screen shows it, or, for a slide, the whole frame, the stage (machines and logs) or one panel, as a PNG at twice the size or as an SVG.",
 		parse: parseSavePicture},
-	{Name: "save-frames", Example: "save-frames 3", Args: "[SECONDS]",
-		Doc: "Save the stage as SVG pictures, frame by frame, of the last SECONDS of virtual time (3 unless given, up to 30), in a zip file: an animation for a slide.",
-		parse: func(_ *Context, a args) (Intent, error) {
-			if err := a.want(0, 1); err != nil {
-				return nil, err
-			}
-			if a.n() == 0 {
-				return SaveFrames{Seconds: DefaultFrameSeconds}, nil
-			}
-			v, err := a.number(0, "seconds")
-			if err == nil && (v <= 0 || v > MaxFrameSeconds) {
-				err = fmt.Errorf("%s: %s seconds is out of range: use more than 0, up to %d", a.cmd.Name, a.at(0), MaxFrameSeconds)
-			}
-			return SaveFrames{Seconds: v}, err
-		}},
+	{Name: "save-frames", Example: "save-frames 3 gif", Args: "[SECONDS] [svg | gif]",
+		Doc:   "Save the stage over the last SECONDS of virtual time (3 unless given, up to 30), frame by frame: as SVG pictures in a zip file with a page that plays them, or as one animated GIF. An animation for a slide.",
+		parse: parseSaveFrames},
 	fixed("choose-run", "Ask for a schedule file to open.", false, ChooseRun{}),
 	{Name: "import", Example: `import {"nodes":3,"actions":[]}`, Args: "JSON", Doc: "Open a schedule: its world, replayed to its end.", parse: func(_ *Context, a args) (Intent, error) {
 		if a.rest == "" {
@@ -565,6 +553,32 @@ const (
 	DefaultFrameSeconds = 3
 	MaxFrameSeconds     = 30
 )
+
+func parseSaveFrames(_ *Context, a args) (Intent, error) {
+	if err := a.want(0, 2); err != nil {
+		return nil, err
+	}
+	in := SaveFrames{Seconds: DefaultFrameSeconds}
+	rest := a.fields
+	if n := len(rest); n > 0 && (strings.EqualFold(rest[n-1], "gif") || strings.EqualFold(rest[n-1], "svg")) {
+		in.GIF = strings.EqualFold(rest[n-1], "gif")
+		rest = rest[:n-1]
+	}
+	if len(rest) > 1 {
+		return nil, a.usage()
+	}
+	if len(rest) == 1 {
+		v, err := a.number(0, "seconds")
+		if err == nil && (v <= 0 || v > MaxFrameSeconds) {
+			err = fmt.Errorf("%s: %s seconds is out of range: use more than 0, up to %d", a.cmd.Name, a.at(0), MaxFrameSeconds)
+		}
+		if err != nil {
+			return nil, err
+		}
+		in.Seconds = v
+	}
+	return in, nil
+}
 
 func parseSavePicture(_ *Context, a args) (Intent, error) {
 	if err := a.want(0, 2); err != nil {

@@ -104,6 +104,8 @@ var Examples = map[string]Intent{
 	"present on":              SetPresent{On: true},
 	"save-frames":             SaveFrames{Seconds: DefaultFrameSeconds},
 	"save-frames 1.5":         SaveFrames{Seconds: 1.5},
+	"save-frames 2 gif":       SaveFrames{Seconds: 2, GIF: true},
+	"save-frames GIF":         SaveFrames{Seconds: DefaultFrameSeconds, GIF: true},
 	"choose-run":              ChooseRun{},
 	`import {"nodes": 3}`:     OpenRun{JSON: `{"nodes": 3}`},
 	"members 3":               SetMembers{Members: 3},
@@ -186,6 +188,7 @@ func TestBadLinesSayWhatIsWrong(t *testing.T) {
 		"save-frames 0":         "0 seconds is out of range",
 		"save-frames 60":        "60 seconds is out of range",
 		"save-frames soon":      "soon",
+		"save-frames 2 3":       "usage: save-frames",
 	}
 	for line, want := range cases {
 		_, err := Parse(three, line)

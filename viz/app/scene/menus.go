@@ -283,7 +283,7 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 		button("share.trace", words.ExportTrace, "save-trace"), button("share.png", words.SavePicture, "save-picture"), button("share.import", words.ImportRun, "choose-run"))
 	wr.row(words.RowSlides, labelW, button("slides.stage.png", words.StagePNG, "save-picture stage png"),
 		button("slides.stage.svg", words.StageSVG, "save-picture stage svg"), button("slides.all.svg", words.WholeSVG, "save-picture all svg"),
-		button("slides.frames", words.StageFrames, "save-frames"))
+		button("slides.frames", words.StageFrames, "save-frames"), button("slides.gif", words.StageGIF, "save-frames gif"))
 	var panels []frame.Widget
 	for _, pv := range b.lay().Panels {
 		if pv.Visible && !pv.Rect.Empty() {
