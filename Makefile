@@ -19,8 +19,11 @@ WASM_TEST_PATTERNS := ./raftcore/... ./scenarios/... ./viz/...
 WASM_PKG       ?= ./cmd/wasm
 # Packages whose tests draw with Ebiten (behind the desktop tag; they need a display).
 DRAW_TEST_PKGS := ./viz/draw/...
-# The desktop app; DESKTOP_PKG can point elsewhere for a one-off build.
+# The desktop app: the launcher, which links no graphics and answers -h anywhere, and the
+# window program it hands over to, built beside it. Either can point elsewhere for a one-off
+# build.
 DESKTOP_PKG    ?= ./cmd/desktop
+WINDOW_PKG     ?= ./cmd/desktop/window
 
 .PHONY: help deps run wasm posters release desktop test check check-serial lane-browser lane-native fmt-check vet unit wasm-unit e2e-browser e2e-desktop bench bench-app bench-book bench-framerate explore mutants random-long font clean
 
@@ -30,7 +33,7 @@ help:
 	@echo "make wasm         build web/raftlab.wasm and copy wasm_exec.js (no compression)"
 	@echo "make posters      draw every figure's posters again into web/posters (SVG, committed)"
 	@echo "make release      make wasm, then web/raftlab.wasm.gz and .br for hosting (brotli -q 11: about a minute)"
-	@echo "make desktop      build bin/raftlab-desktop and run it"
+	@echo "make desktop      build bin/raftlab-desktop (and its window program beside it) and run it"
 	@echo "make test         gofmt, vet, unit tests (native and GOOS=js), browser and desktop tests"
 	@echo "make check        the steps of make test, without its package check up front and its shared Xvfb;"
 	@echo "                  the browser tests run alongside the others (check-serial: one after another)"
@@ -100,7 +103,8 @@ run:
 
 desktop:
 	@scripts/deps.sh desktop
-	CGO_ENABLED=1 $(GO) build -o bin/raftlab-desktop $(DESKTOP_PKG)
+	$(GO) build -o bin/raftlab-desktop $(DESKTOP_PKG)
+	CGO_ENABLED=1 $(GO) build -o bin/raftlab-desktop-window $(WINDOW_PKG)
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 		echo "make desktop: built bin/raftlab-desktop, but there is no display to open a window on (DISPLAY is not set)" >&2; exit 1; fi
 	./bin/raftlab-desktop

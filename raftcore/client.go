@@ -138,7 +138,12 @@ type Op struct {
 	// the links were when the request was made; 0 for the asked machine.
 	// A write waits at least for the round trips to a majority.
 	RoundTripMinUs []int64 `json:"round_trip_min_us,omitempty"`
-	gotIndex       bool
+	// Appended is the index a write's entry was first appended at, in any
+	// machine's log (0: not yet). A waiting write whose entry no log holds
+	// any more was replaced by a later leader's entries: as in etcd, its
+	// client hears nothing until it times out.
+	Appended uint64 `json:"appended,omitempty"`
+	gotIndex bool
 }
 
 // Done reports whether the operation has completed.
@@ -251,6 +256,19 @@ func (w *World) handleClient(m Message) {
 		}
 	}
 	w.afterStep(m.To, before)
+}
+
+// noteAppended marks the waiting writes whose entries machine n's log
+// holds from index from on as appended.
+func (w *World) noteAppended(n *Node, from uint64) {
+	if len(w.pending) == 0 {
+		return
+	}
+	for i := from; i <= n.log.lastIndex(); i++ {
+		if id := n.log.entry(i).Data.OpID; id != 0 && w.ops[id-1].Appended == 0 && !w.ops[id-1].Done() {
+			w.ops[id-1].Appended = i
+		}
+	}
 }
 
 func (w *World) failClient(m Message, why Refusal) {

@@ -494,6 +494,7 @@ func (w *World) traceStep(id NodeID, before nodeState) {
 		}
 		if n.log.lastIndex() >= n.log.dirtyFrom {
 			w.record(TraceEvent{Kind: TraceAppend, Node: id, Term: n.term, Index: n.log.lastIndex()})
+			w.noteAppended(n, n.log.dirtyFrom)
 		}
 		w.checker.onLogChange(id, n.log.dirtyFrom, n.log.truncated)
 		n.log.dirtyFrom, n.log.truncated = 0, false

@@ -25,7 +25,7 @@ var commitLatency = def{id: "commit-latency", build: func(values) *Scenario {
 		Prompt:  "Write, then make some members' links slow and write again; watch how long the client waits.",
 		Base:    config(raft, etcdNames(5)),
 		Script:  sc, UntilMs: 10000,
-		UI: UI{Focus: PanelClient, OpenMs: 1500, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Highlight: []id{1}},
+		UI: UI{Focus: PanelClient, OpenMs: 1500, Replication: true, Panels: []Panel{PanelClient, PanelLogs}, Key: keyWeb, Highlight: []id{1}},
 		Steps: []Step{
 			{Text: "A write returns only once a majority of members hold it. Write with every link fast.",
 				Claims: claims(machines(5), that("every link is fast", func(v *View) bool { return slowLinks(v.W) == 0 }))},

@@ -149,6 +149,11 @@ type UI struct {
 	// given (a leader already elected). It comes before the story's second
 	// step.
 	OpenMs float64
+	// Replication: the figure's paragraph is about replication, so its
+	// histories show, for each follower, how far the leader knows it holds
+	// the leader's log (its match index) and where the leader's next
+	// append to it starts (its next index). The free lab always shows them.
+	Replication bool
 	// Words is the rung of the book's ladder of words the figure speaks.
 	Words Words
 	// HideRule: the figure is an exercise that asks the reader to find

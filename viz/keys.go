@@ -25,6 +25,7 @@ const (
 	CmdResumeAll             // resume every paused or crashed node
 	CmdHeal                  // heal all partitions and cut links
 	CmdHelp                  // show or hide the help overlay
+	CmdPresent               // presenter mode on or off
 	numCommands
 )
 
@@ -51,6 +52,7 @@ var keyBindings = []KeyBinding{
 	{"b", "B", CmdResumeAll},
 	{"h", "H", CmdHeal},
 	{"?", "?", CmdHelp},
+	{"p", "P", CmdPresent},
 }
 
 // keyAliases maps other spellings of the bound keys, as lowercased key
@@ -106,7 +108,7 @@ func (c Command) Binding() (KeyBinding, bool) {
 var commandNames = [numCommands]string{
 	"none", "play-pause", "step", "step-back", "prev-event", "next-event",
 	"client-write", "restart-leader", "spread-timers", "align-timers",
-	"split-vote", "resume-all", "heal", "help",
+	"split-vote", "resume-all", "heal", "help", "present",
 }
 
 // String returns a short stable name for c, such as "play-pause".

@@ -144,6 +144,9 @@ type LayoutOptions struct {
 	Width, Height float64 // canvas size in logical pixels
 	Nodes         int     // node count, clamped to 1..MaxNodes
 	Panels        bool    // show the side panels
+	// OnePanel shows the panels one at a time behind tabs, however much
+	// room there is (presenter mode).
+	OnePanel bool
 	// Active is the panel shown when the panels are tabbed.
 	Active PanelKind
 	// Zones, when not nil, asks for a zone layout: Zones[i] is node i's
@@ -283,7 +286,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 	var rest Rect
 	l.Toolbar, l.Buttons, l.Speed, rest = layoutToolbar(l.Canvas, cmds, pad)
 	l.Timeline, rest = rest.cutBottom(clamp(h*0.06, 36, 64), 0)
-	stage := l.layoutSides(rest.Inset(pad), o.Panels, pad)
+	stage := l.layoutSides(rest.Inset(pad), o.Panels, o.OnePanel, pad)
 	l = l.bestStage(stage, n, o, pad, clamp(short*0.05, 22, 48))
 	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
 	l.layoutLinks()
@@ -293,7 +296,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 // layoutSides lays the panels out beside content on a wide canvas, under
 // it on a narrow one, when there are panels, and returns the room left for
 // the stage.
-func (l *Layout) layoutSides(content Rect, panels bool, pad float64) (stage Rect) {
+func (l *Layout) layoutSides(content Rect, panels, one bool, pad float64) (stage Rect) {
 	l.Orientation = Portrait
 	if l.Canvas.W >= l.Canvas.H {
 		l.Orientation = Landscape
@@ -310,7 +313,7 @@ func (l *Layout) layoutSides(content Rect, panels bool, pad float64) (stage Rect
 	if l.Orientation == Landscape && content.W >= minColumnW {
 		area, stage = content.cutRight(clamp(content.W*0.3, 240, 440), pad)
 		stacked := (area.H - pad*float64(NumPanels-1)) / float64(NumPanels)
-		l.layoutPanels(area, stacked < minPanelH, pad)
+		l.layoutPanels(area, one || stacked < minPanelH, pad)
 		return stage
 	}
 	l.Orientation = Portrait

@@ -27,6 +27,7 @@ type Params struct {
 	CheckQuorum bool    // Raft check-quorum
 	Autoplay    bool    // start running at once
 	Embed       bool    // embedded in a page: compact chrome
+	Present     bool    // presenter mode, for a projector: larger, one panel
 	Theme       string  // one of Themes()
 	T           float64 // virtual seconds to jump to at start, 0..MaxJump
 	Link        string  // share-link payload, passed on unread
@@ -206,7 +207,11 @@ var paramSpecs = []paramSpec{
 	{name: "speed", accepts: "use 0.01 to 10, such as 0.5, 2x or 1/10",
 		set: func(p *Params, v string) string {
 			s, err := ParseSpeed(v)
+			f, ferr := strconv.ParseFloat(v, 64)
 			switch {
+			case err != nil && ferr == nil && f <= 0:
+				// A number, only not a speed: zero or backwards.
+				return outRange
 			case err != nil:
 				return "is not a positive number"
 			case s < MinSpeed || s > MaxSpeed:
@@ -221,6 +226,7 @@ var paramSpecs = []paramSpec{
 	boolSpec("checkquorum", func(p *Params) *bool { return &p.CheckQuorum }),
 	boolSpec("autoplay", func(p *Params) *bool { return &p.Autoplay }),
 	boolSpec("embed", func(p *Params) *bool { return &p.Embed }),
+	boolSpec("present", func(p *Params) *bool { return &p.Present }),
 	{name: "theme", accepts: "use " + orList(Themes()),
 		set:   func(p *Params, v string) string { return setChoice(&p.Theme, v, Themes(), "is not a known theme") },
 		get:   func(p Params) string { return p.Theme },
@@ -325,6 +331,8 @@ func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem
 			using = "none"
 		case "origins":
 			using = "only the app's own origin"
+		case "speed":
+			using = fmt.Sprintf("the default, %s (%s for a figure in a page)", FormatSpeed(DefaultSpeed), FormatSpeed(FigureSpeed))
 		}
 		var why string
 		missing := false

@@ -3,6 +3,7 @@ package viz
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -12,6 +13,41 @@ const (
 	MinSpeed = 0.01
 	MaxSpeed = 10.0
 )
+
+// DefaultSpeed is the speed when the reader chose none: a tenth of real
+// time, so that a message takes a few tenths of a second to cross and an
+// election can be followed by eye.
+const DefaultSpeed = 0.1
+
+// FigureSpeed is a figure's speed when the page chose none: real time,
+// so that a step takes a few seconds and can be followed by eye.
+const FigureSpeed = 1.0
+
+// SpeedGiven reports whether parameters (key=value, as a query's parts,
+// or the desktop's arguments, where "-speed 2" works too) choose a speed the app can take: the last speed
+// given is a number within the range. A bad one is reported as a problem
+// and the app starts at its default, as if none were given.
+func SpeedGiven(parts []string) bool {
+	given := false
+	for i, p := range parts {
+		k, v, has := strings.Cut(strings.TrimLeft(p, "-?&"), "=")
+		if !has && i+1 < len(parts) && !strings.HasPrefix(parts[i+1], "-") && !strings.Contains(parts[i+1], "=") {
+			v = parts[i+1] // "-speed 2", as ParseArgs reads it
+		}
+		if u, err := url.QueryUnescape(k); err == nil {
+			k = u
+		}
+		k = strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(k)))
+		if k == "speed" {
+			if u, err := url.QueryUnescape(v); err == nil {
+				v = u
+			}
+			s, err := ParseSpeed(strings.TrimSpace(v))
+			given = err == nil && s >= MinSpeed && s <= MaxSpeed
+		}
+	}
+	return given
+}
 
 var niceSpeeds = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}
 

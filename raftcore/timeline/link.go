@@ -60,6 +60,11 @@ type Link struct {
 	// PosEvents 0 means "at time PosUs", events due then included.
 	PosUs     int64
 	PosEvents uint64
+	// PosActions, when set, is how many of the actions the moment has
+	// applied: a moment between actions taken at one instant, as stepping
+	// through a counterexample of the explorer shows (every action of it
+	// falls at time 0). Nil means every action taken by then.
+	PosActions *int
 	// EndUs is how far the run goes, so the reader sees what follows the
 	// moment; 0 means up to the moment or the last action, whichever is
 	// later.
@@ -85,7 +90,7 @@ const (
 // the whole run up to the head.
 func (t *Timeline) Link(scenario string, knobs map[string]string) Link {
 	p := t.Pos()
-	return Link{
+	l := Link{
 		Config:    t.cfg,
 		Actions:   append([]raftcore.Action(nil), t.br.log...),
 		PosUs:     p.AtUs,
@@ -94,6 +99,12 @@ func (t *Timeline) Link(scenario string, knobs map[string]string) Link {
 		Scenario:  scenario,
 		Knobs:     knobs,
 	}
+	// The moment names its actions only where it has not applied one
+	// that it would by its events and time.
+	if k := p.Actions; k < len(t.br.log) && t.br.log[k].AtUs() <= p.AtUs && t.br.log[k].AfterEvents <= p.Events {
+		l.PosActions = &k
+	}
+	return l
 }
 
 // Validate checks the link's configuration, every action, the moment and
@@ -117,6 +128,9 @@ func (l Link) Validate() error {
 	}
 	if l.PosUs < 0 || l.PosUs > MaxLinkUs {
 		return fmt.Errorf("pos_us: %d is out of range: use 0 to %d (an hour)", l.PosUs, MaxLinkUs)
+	}
+	if k := l.PosActions; k != nil && (*k < 0 || *k > len(l.Actions)) {
+		return fmt.Errorf("pos_actions: %d is out of range: use 0 to %d (the link's actions)", *k, len(l.Actions))
 	}
 	if l.EndUs < 0 || l.EndUs > MaxLinkUs {
 		return fmt.Errorf("until_ms: the run ends at %s, past the hour of virtual time a link can hold; export it as a schedule instead", clockWords(l.EndUs))
@@ -174,7 +188,10 @@ type linkPayload struct {
 	Run       json.RawMessage `json:"run"`
 	PosUs     int64           `json:"pos_us"`
 	PosEvents uint64          `json:"pos_events,omitempty"`
-	Scenario  string          `json:"scenario,omitempty"`
+	// PosActions is a pointer so that 0 (the moment before a first
+	// action) differs from none given (every action by then).
+	PosActions *int   `json:"pos_actions,omitempty"`
+	Scenario   string `json:"scenario,omitempty"`
 	// A JSON object's keys are written sorted, so the same settings
 	// always make the same link.
 	Knobs map[string]string `json:"knobs,omitempty"`
@@ -196,7 +213,7 @@ func (l Link) data() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(linkPayload{Run: run, PosUs: l.PosUs, PosEvents: l.PosEvents, Scenario: l.Scenario, Knobs: l.Knobs})
+	return json.Marshal(linkPayload{Run: run, PosUs: l.PosUs, PosEvents: l.PosEvents, PosActions: l.PosActions, Scenario: l.Scenario, Knobs: l.Knobs})
 }
 
 // EncodeLink writes l as a compact, URL-safe string. It refuses a run
@@ -422,13 +439,14 @@ func parsePayload(data []byte) (Link, error) {
 		return Link{}, fmt.Errorf("the link's run is not valid: %v", err)
 	}
 	l := Link{
-		Config:    s.Config(),
-		Actions:   s.Actions,
-		PosUs:     p.PosUs,
-		PosEvents: p.PosEvents,
-		EndUs:     int64(math.Round(s.UntilMs * 1000)),
-		Scenario:  p.Scenario,
-		Knobs:     p.Knobs,
+		Config:     s.Config(),
+		Actions:    s.Actions,
+		PosUs:      p.PosUs,
+		PosEvents:  p.PosEvents,
+		PosActions: p.PosActions,
+		EndUs:      int64(math.Round(s.UntilMs * 1000)),
+		Scenario:   p.Scenario,
+		Knobs:      p.Knobs,
 	}
 	if l.Actions == nil {
 		l.Actions = []raftcore.Action{}

@@ -202,11 +202,14 @@ func TestDecodeLinkAcceptsADropInFlight(t *testing.T) {
 
 func TestEncodeLinkRefusesBadLinks(t *testing.T) {
 	cfg := raftcore.DefaultConfig()
+	three, minus := 3, -1
 	for _, c := range []struct {
 		l    Link
 		want string
 	}{
 		{Link{Config: raftcore.Config{}}, "nodes: 0"},
+		{Link{Config: cfg, Actions: []raftcore.Action{{Do: raftcore.DoHeal}}, PosActions: &three}, "pos_actions: 3 is out of range: use 0 to 1"},
+		{Link{Config: cfg, PosActions: &minus}, "pos_actions: -1"},
 		{Link{Config: cfg, Actions: []raftcore.Action{{Do: raftcore.DoPause, Node: 6}}}, "actions[0].node: 6"},
 		{Link{Config: cfg, Actions: []raftcore.Action{{Do: raftcore.DoTimer, Node: 1, Ms: 1e6}}}, "actions[0].ms: "},
 		{Link{Config: cfg, PosUs: MaxLinkUs + 1}, "pos_us"},

@@ -76,6 +76,9 @@ func StartOpenLink(l Link) (*Opening, error) {
 	}
 	o.link = l
 	show := Position{l.PosEvents, l.PosUs, allActions}
+	if l.PosActions != nil {
+		show.Actions = *l.PosActions
+	}
 	if l.PosEvents == 0 {
 		show.Events = math.MaxUint64
 	}

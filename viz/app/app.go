@@ -16,14 +16,12 @@ import (
 	"time"
 )
 
-// DefaultSpeed is the speed when the reader chose none: a tenth of real
-// time, so that a message takes a few tenths of a second to cross and an
-// election can be followed by eye.
-const DefaultSpeed = 0.1
-
-// FigureSpeed is a figure's speed when the page chose none: real time,
-// so that a step takes a few seconds and can be followed by eye.
-const FigureSpeed = 1.0
+// DefaultSpeed and FigureSpeed are the speeds when the reader or the page
+// chose none (viz.DefaultSpeed, viz.FigureSpeed).
+const (
+	DefaultSpeed = viz.DefaultSpeed
+	FigureSpeed  = viz.FigureSpeed
+)
 
 // actRunUs is how long (virtual time) a figure runs after the reader acts
 // on it, when the story's next step does not come first.
@@ -102,6 +100,12 @@ type App struct {
 	told    told
 	version uint64
 	stats   frame.Stats
+	// host is the canvas's size in the host's pixels, and zoom how many
+	// of them a logical pixel takes (presenter mode, see present.go).
+	host viz.Point
+	zoom float64
+	// anim is an animation the host is painting as a GIF (pictures.go).
+	anim *animation
 }
 
 // input is what the reader's pointer is doing: a gesture the recognizer
@@ -162,7 +166,7 @@ func (a *App) Frame() *frame.Frame {
 // parts are the app's parts, for the builder to read.
 func (a *App) parts() scene.Parts {
 	return scene.Parts{Session: a.session, View: a.view, Stage: a.stage, Clock: a.clock, Params: a.params,
-		Catalog: a.opts.Scenarios, Rec: a.input.rec, Pressing: a.input.press.active}
+		Catalog: a.opts.Scenarios, Rec: a.input.rec, Pressing: a.input.press.active, Zoom: a.zoom}
 }
 
 // measure is the width of s at size in the host's font.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +92,16 @@ func TestDefaultSpeedIsSlowUnlessChosen(t *testing.T) {
 	}
 	if !SpeedChosen([]string{"nodes=3", "Speed=2"}) || !SpeedChosen([]string{"-speed", "2"}) || SpeedChosen([]string{"nodes=3"}) {
 		t.Error("SpeedChosen misreads its parameters")
+	}
+	// A speed out of range is no choice: the app starts at its default,
+	// as the problem reported says.
+	for _, bad := range [][]string{{"speed=-1"}, {"speed=50"}, {"-speed", "fast"}, {"speed=2", "speed=0"}, {"speed=%2D1"}} {
+		if SpeedChosen(bad) {
+			t.Errorf("SpeedChosen(%q) is true", bad)
+		}
+	}
+	if !SpeedChosen([]string{"speed=0", "speed=1%2F4"}) {
+		t.Error("the last speed given counts")
 	}
 }
 
@@ -746,18 +755,8 @@ func TestAnEmbeddedRunShowsTheWholeWarning(t *testing.T) {
 // still knows the write was acknowledged before the read was sent, and marks
 // the read stale.
 func TestTheReadBugsCounterexampleOpensMarkedStale(t *testing.T) {
-	data, err := os.ReadFile("../../docs/examples/read-without-confirm.json")
-	require.NoError(t, err)
-	s, err := raftcore.ParseSchedule(data)
-	require.NoError(t, err)
+	a, s := openExampleLink(t, "read-without-confirm.json")
 	w, err := s.Run()
-	require.NoError(t, err)
-	// The link as raftsim explore makes it.
-	payload, err := timeline.EncodeLink(timeline.Link{Config: s.Config(), Actions: s.Actions})
-	require.NoError(t, err)
-	p := viz.DefaultParams()
-	p.Link = payload
-	a, err := New(Options{Params: p, Width: 1280, Height: 800})
 	require.NoError(t, err)
 	require.Equal(t, w.TraceHash(), a.World().TraceHash())
 	text := panelText(t, a, "Client requests")

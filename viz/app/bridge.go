@@ -56,6 +56,10 @@ type Snapshot struct {
 	Actions    []raftcore.Action    `json:"actions"`
 
 	Screen ScreenState `json:"screen"`
+	// Present is presenter mode, and Zoom how many of the page's pixels a
+	// pixel of Screen takes.
+	Present bool    `json:"present"`
+	Zoom    float64 `json:"zoom"`
 }
 
 // ClauseState is a promise of the contract in a snapshot: its situation
@@ -218,7 +222,7 @@ func (a *App) State() Snapshot {
 		Ops: nonNil(w.Ops()), Violations: nonNil(w.Violations()), Contract: clauseStates(a.voice(), w.Contract()), Answers: answerStates(w.Ask(a.session.QuestionKey())),
 		TraceHash: raftcore.HashString(w.TraceHash()), TraceCount: w.TraceCount(), Actions: nonNil(w.Actions()),
 		Leader: a.leader() + 1, Scenario: a.scenarioState(), Machines: a.machinesState(), Links: a.linksState(),
-		InFlight: a.flightState(f), Screen: a.screenState(f),
+		InFlight: a.flightState(f), Screen: a.screenState(f), Present: a.params.Present, Zoom: a.zoom,
 	}
 	s.Layout, s.Sides = a.layoutState()
 	for _, m := range a.session.Marks() {

@@ -91,6 +91,8 @@ func (a *App) doScreen(in command.Intent) (handled bool, err error) {
 		a.view.Dismiss()
 	case command.ShowHelp:
 		a.view.SetHelp(in.On)
+	case command.SetPresent:
+		a.setPresent(in.On)
 	case command.ShowLegend:
 		a.view.SetLegend(in.On)
 	case command.CloseBanner:
@@ -231,8 +233,9 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 	case command.SaveTrace:
 		return true, a.save("raftlab-trace.json", a.ExportTrace)
 	case command.SavePicture:
-		a.view.CloseMenu()
-		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectScreenshot, Name: "raftlab.png"})
+		return true, a.savePicture(in)
+	case command.SaveFrames:
+		return true, a.saveFrames(in)
 	case command.ChooseRun:
 		a.effects = append(a.effects, frame.Effect{Kind: frame.EffectOpen})
 	case command.OpenRun:
@@ -296,6 +299,8 @@ func (a *App) command(c viz.Command) error {
 		return a.resumeAll()
 	case viz.CmdHeal:
 		return a.act(raftcore.Action{Do: raftcore.DoHeal})
+	case viz.CmdPresent:
+		a.setPresent(!a.params.Present)
 	case viz.CmdHelp:
 		a.view.SetHelp(!a.view.Help())
 		a.view.CloseMenu()

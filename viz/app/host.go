@@ -1,30 +1,18 @@
 package app
 
 import (
-	"net/url"
+	"time"
+
+	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
-	"strings"
-	"time"
 )
 
 // SpeedChosen reports whether parameters (URL query pieces "k=v" or
-// command-line arguments) set the speed, so the app knows whether to use
-// its own default. Keys are read as viz.ParseQuery reads them: without
-// case, dashes or underscores.
-func SpeedChosen(parts []string) bool {
-	for _, p := range parts {
-		k, _, _ := strings.Cut(strings.TrimLeft(p, "-?&"), "=")
-		if u, err := url.QueryUnescape(k); err == nil {
-			k = u
-		}
-		k = strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(k)))
-		if k == "speed" {
-			return true
-		}
-	}
-	return false
-}
+// command-line arguments) set a speed the app takes, so the app knows
+// whether to use its own default (viz.SpeedGiven). Keys are read as
+// viz.ParseQuery reads them: without case, dashes or underscores.
+func SpeedChosen(parts []string) bool { return viz.SpeedGiven(parts) }
 
 // Notify shows a short message from the host (a saved file, a copied
 // link) in the banner.
@@ -43,9 +31,15 @@ func (a *App) Act(data []byte) error {
 	return a.Do(in)
 }
 
-// Resize lays the screen out for a canvas of w×h logical pixels.
+// Resize lays the screen out for a canvas of w×h of the host's pixels
+// (CSS pixels in a page): as many logical pixels, or, in presenter mode,
+// fewer, which the host paints larger (see present.go).
 func (a *App) Resize(w, h float64) {
-	if a.stage.Resize(w, h) {
+	a.host = viz.Pt(w, h)
+	zoom := presentZoom(a.params.Present, w, h)
+	zoomed := zoom != a.zoom
+	a.zoom = zoom
+	if a.stage.Resize(w/zoom, h/zoom) || zoomed {
 		a.settle()
 		a.changed()
 	}

@@ -11,6 +11,7 @@ import (
 
 // Pointer takes one pointer event from the host.
 func (a *App) Pointer(ev viz.PointerEvent) {
+	ev.Pos = a.logical(ev.Pos)
 	if ev.Touch != a.stage.Touch() {
 		a.SetTouch(ev.Touch)
 	}
@@ -118,7 +119,7 @@ func (a *App) pressSlop(touch bool) float64 {
 
 // Hover tells the app where the mouse is while no button is down, for
 // hover text.
-func (a *App) Hover(p viz.Point) { a.setHover(p, true) }
+func (a *App) Hover(p viz.Point) { a.setHover(a.logical(p), true) }
 
 func (a *App) setHover(p viz.Point, ok bool) {
 	if hp, hok := a.view.Hover(); p == hp && ok == hok {
@@ -137,6 +138,7 @@ func (a *App) setHover(p viz.Point, ok bool) {
 
 // Wheel scrolls whatever is under p: a panel, the logs, the speed.
 func (a *App) Wheel(p viz.Point, dx, dy float64) {
+	p = a.logical(p)
 	if k, ok := a.panelAt(p); ok {
 		a.try(command.ScrollPanel{Panel: k, Px: a.view.Scroll(k) - dy*24})
 		return
@@ -265,6 +267,7 @@ func (a *App) tapIntent(h viz.Hit) command.Intent {
 // a vertical swipe is the page's, which scrolls: a figure in a page must
 // not trap the page's reader. (A tap is the app's either way.)
 func (a *App) Grabs(p viz.Point) bool {
+	p = a.logical(p)
 	f := a.Frame()
 	if f.Menu != nil || f.Help != nil || f.Legend != nil {
 		return true
@@ -287,6 +290,7 @@ func (a *App) Grabs(p viz.Point) bool {
 // into, or reached with the keyboard), over a panel or the logs, which it
 // scrolls. Otherwise the wheel scrolls the page.
 func (a *App) TakesWheel(p viz.Point, focused bool) bool {
+	p = a.logical(p)
 	if a.lay().Speed.Contains(p) {
 		return true
 	}

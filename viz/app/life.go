@@ -55,6 +55,16 @@ func New(o Options) (*App, error) {
 		a.say(words.NoLeaderYet, frame.ToneText, 20*time.Second)
 	}
 	a.Resize(o.Width, o.Height)
+	if a.params.Present {
+		// Started presenting: the panel in front as the key would set it,
+		// keeping any note about the parameters.
+		a.params.Present = false
+		banner := a.view.Banner()
+		a.setPresent(true)
+		if banner.Text != "" && banner.Text != words.NoLeaderYet {
+			a.view.Say(banner.Text, banner.Tone, banner.Until)
+		}
+	}
 	a.settle()
 	return a, nil
 }

@@ -160,6 +160,11 @@ func (a *App) adopt(s *session.Session) {
 		// without a word the reader would take the broken rule for Raft's.
 		a.say(words.Broken(names), frame.ToneBad, 0)
 	}
+	if a.World().ViolationCount("") > 0 {
+		// A run opened on a broken rule shows the rule: the safety panel
+		// in front where panels take turns, its broken rules first.
+		a.view.SetTab(viz.PanelSafety)
+	}
 }
 
 // openLink opens the run a share link holds, at its moment, paused.

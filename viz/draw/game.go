@@ -2,8 +2,10 @@ package draw
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -90,7 +92,7 @@ type Game struct {
 	drawnW  int
 	drawnH  int
 	first   bool
-	shot    string
+	shot    frame.Effect // a screenshot asked for (Name set), taken at the next Draw
 	mouse   viz.Point
 	mouseOn bool
 	right   bool
@@ -182,8 +184,8 @@ func (g *Game) Update() error {
 	g.keyInput()
 	a.Update(now)
 	for _, e := range a.TakeEffects() {
-		if e.Kind == frame.EffectScreenshot {
-			g.shot = e.Name
+		if e.Kind == frame.EffectScreenshot || e.Kind == frame.EffectAnimate {
+			g.shot = e
 			continue
 		}
 		if g.opts.OnEffect != nil {
@@ -321,9 +323,20 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	// changes (a paused run, as a share link opens), or -shot never ends.
 	shooting := g.opts.ShotFile != "" && g.frames < 3
 	same := a.Version() == g.drawn && b.Dx() == g.drawnW && b.Dy() == g.drawnH && !g.lost.Load()
-	if !a.Visible() || (g.first && !shooting && same && g.shot == "") {
+	if !a.Visible() || (g.first && !shooting && same && g.shot.Name == "") {
 		a.CountDraw(false)
 		return
+	}
+	if g.shot.Kind == frame.EffectAnimate {
+		// Before this frame is built: the model moves its run to each of
+		// the animation's moments and back.
+		shot := g.shot
+		g.shot = frame.Effect{}
+		if m, ok := a.(Animator); ok && g.opts.OnEffect != nil {
+			if data, err := g.paintAnimation(m, shot.Region); err == nil {
+				g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: shot.Name, Data: data})
+			}
+		}
 	}
 	t0 := time.Now()
 	f := a.Frame()
@@ -332,7 +345,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if f.Theme == frame.ThemeDark {
 		pal = g.dark
 	}
-	g.cv.dst, g.cv.sc, g.cv.tc = screen, g.scale, &g.texts
+	sc := g.scale
+	if f.Zoom > 0 {
+		sc *= f.Zoom // presenter mode: the frame painted larger
+	}
+	g.cv.dst, g.cv.sc, g.cv.tc = screen, sc, &g.texts
 	if g.lost.Swap(false) || ebiten.IsScreenClearedEveryFrame() {
 		// Run leaves the screen as it was; a host that runs the game
 		// otherwise may not.
@@ -349,11 +366,15 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if g.opts.ShotFile != "" && g.frames == 3 {
 		g.done = g.saveShot(screen)
 	}
-	if g.shot != "" {
-		name := g.shot
-		g.shot = ""
-		if data, err := encodePNG(screen); err == nil && g.opts.OnEffect != nil {
-			g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: name, Data: data})
+	if g.shot.Name != "" {
+		shot := g.shot
+		g.shot = frame.Effect{}
+		data, err := encodePNG(screen)
+		if shot.Scale > 0 {
+			data, err = g.paintPicture(f, pal, shot.Scale, shot.Region)
+		}
+		if err == nil && g.opts.OnEffect != nil {
+			g.opts.OnEffect(frame.Effect{Kind: frame.EffectSave, Name: shot.Name, Data: data})
 		}
 	}
 	if !g.first {
@@ -393,6 +414,34 @@ func (g *Game) saveShot(screen *ebiten.Image) error {
 	}
 	return ebiten.Termination
 }
+
+// paintPicture paints frame f again, at scale times its size on an image
+// of its own, and returns region of it (all of it when empty) as PNG: a
+// picture for a slide, sharper than the screen, of the part asked for.
+// The canvas keeps nothing between pictures: it paints the frame whole.
+func (g *Game) paintPicture(f *frame.Frame, pal *palette, scale float64, region viz.Rect) ([]byte, error) {
+	w, h := int(math.Ceil(f.W*scale)), int(math.Ceil(f.H*scale))
+	if w <= 0 || h <= 0 || w > maxPictureSide || h > maxPictureSide {
+		return nil, fmt.Errorf("a picture of %dx%d pixels is out of range", w, h)
+	}
+	img := ebiten.NewImage(w, h)
+	defer img.Deallocate()
+	cv := canvas{dst: img, sc: scale, tc: &g.texts}
+	cv.paintFrame(f, pal)
+	if region.Empty() {
+		return encodePNG(img)
+	}
+	r := image.Rect(int(math.Floor(region.X*scale)), int(math.Floor(region.Y*scale)),
+		int(math.Ceil(region.Right()*scale)), int(math.Ceil(region.Bottom()*scale))).Intersect(img.Bounds())
+	if r.Empty() {
+		return nil, fmt.Errorf("the region %v is outside the frame", region)
+	}
+	return encodePNG(img.SubImage(r).(*ebiten.Image))
+}
+
+// maxPictureSide bounds a picture's width and height in pixels (a 4K
+// screen's frame at twice its size).
+const maxPictureSide = 8192
 
 // encodePNG returns the screen as PNG.
 func encodePNG(screen *ebiten.Image) ([]byte, error) {

@@ -118,7 +118,7 @@ func (g *Game) settle() {
 	r := &g.rest
 	a := g.App
 	idle, wakeAt := a.NextWake(now)
-	if (a.Visible() && (!g.first || a.Version() != g.drawn)) || g.shot != "" || g.opts.ShotFile != "" {
+	if (a.Visible() && (!g.first || a.Version() != g.drawn)) || g.shot.Name != "" || g.opts.ShotFile != "" {
 		// A frame not drawn yet (the app may have built it for a page
 		// script's snapshot), and screenshots, keep the game awake.
 		idle = false

@@ -1,5 +1,7 @@
 package frame
 
+import "raftlab/viz"
+
 // Theme names the palette.
 type Theme string
 
@@ -20,8 +22,13 @@ const (
 	EffectSave EffectKind = "save"
 	// EffectOpen asks the reader for a schedule file to import.
 	EffectOpen EffectKind = "open"
-	// EffectScreenshot saves the next drawn frame as a PNG named Name.
+	// EffectScreenshot saves the next drawn frame as a PNG named Name: as
+	// the screen shows it, or, with Scale set, painted again at Scale
+	// times its size, and only Region of it when Region is not empty.
 	EffectScreenshot EffectKind = "screenshot"
+	// EffectAnimate saves an animation as a GIF named Name: the frames the
+	// model hands out one by one (see draw.Animator), Region of each.
+	EffectAnimate EffectKind = "animate"
 	// EffectVisit opens the address Text in a new tab or window.
 	EffectVisit EffectKind = "visit"
 	// EffectDescribe replaces the figure's description with Text.
@@ -39,6 +46,9 @@ type Effect struct {
 	Name string
 	Text string
 	Data []byte
+	// Scale and Region shape a screenshot (EffectScreenshot).
+	Scale  float64
+	Region viz.Rect
 }
 
 // Stats count what the app did, for the page's frameStats().

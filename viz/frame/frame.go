@@ -49,7 +49,11 @@ const (
 // package paints it in order: background, zones, links, messages, nodes,
 // logs, panels, controls, overlays.
 type Frame struct {
-	W, H    float64
+	W, H float64
+	// Zoom is how many of the host's pixels a logical pixel takes (0 or
+	// 1: one): presenter mode lays the frame out on a smaller canvas and
+	// has it painted larger, text and marks with it.
+	Zoom    float64
 	Theme   Theme
 	Embed   bool
 	Version uint64

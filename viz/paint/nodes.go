@@ -133,6 +133,11 @@ func (d *Painter) Logs(f *frame.Frame) {
 		s.Text(name, p.OnDisc)
 		d.logRow(r)
 	}
+	// The leader's marks after every row: a bar in the gap under one row
+	// is not then covered by the next row's strip where rows sit close.
+	for i := range L.Rows {
+		d.progress(&L.Rows[i])
+	}
 	s.Flush()
 }
 
@@ -165,10 +170,26 @@ func (d *Painter) logRow(r *frame.LogRow) {
 	if r.AppliedX >= 0 {
 		s.Fan([]viz.Point{viz.Pt(r.AppliedX-4, bot+3), viz.Pt(r.AppliedX+4, bot+3), viz.Pt(r.AppliedX, bot-2)}, p.Tone(frame.ToneGood))
 	}
+}
+
+// progress paints the leader's view of a follower on its log row, to be
+// read at a glance: a bar under the entries the leader knows the follower
+// holds (up to its match index), and an arrowhead
+// pointing into the cell where the leader's next append starts (its next
+// index), outlined so that it shows on any entry.
+func (d *Painter) progress(r *frame.LogRow) {
+	s, p := d.S, d.P
+	leader := p.Tone(frame.ToneLeader)
+	top, bot := r.Strip.Y, r.Strip.Bottom()
 	if r.MatchX >= 0 {
-		s.Fan([]viz.Point{viz.Pt(r.MatchX-4, top-3), viz.Pt(r.MatchX+4, top-3), viz.Pt(r.MatchX, top+2)}, p.Tone(frame.ToneLeader))
+		y := bot + 1.8
+		s.Line(viz.Pt(r.Strip.X+1, y), viz.Pt(r.MatchX-1, y), 3, leader)
 	}
 	if r.NextX >= 0 {
-		s.Line(viz.Pt(r.NextX, top), viz.Pt(r.NextX, bot), 1.2, p.Tone(frame.ToneLeader).Alpha(0.8))
+		h := min(r.Strip.H*0.36, 8)
+		mid := top + r.Strip.H/2
+		tip := []viz.Point{viz.Pt(r.NextX+1, mid-h), viz.Pt(r.NextX+1, mid+h), viz.Pt(r.NextX+1+1.2*h, mid)}
+		s.Fan(tip, leader)
+		s.Outline(tip, 1.2, p.Surface)
 	}
 }

@@ -257,6 +257,7 @@ func (d *Painter) legend(f *frame.Frame) {
 		d.texts(r.Lines...)
 		if r.Log != nil {
 			d.logRow(r.Log)
+			d.progress(r.Log)
 		}
 	}
 	s.Flush()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"raftlab/viz"
 	"raftlab/viz/frame"
 	"raftlab/viz/paint"
 	"raftlab/viz/palette"
@@ -21,13 +22,21 @@ type Options struct {
 	// NoFont leaves the font out of the document (much smaller; the
 	// viewer's sans-serif is used, set to the same widths).
 	NoFont bool
+	// Region, when not empty, is the part of the frame the document
+	// shows, at its own size (a picture of the stage or of one panel).
+	Region viz.Rect
 }
 
-// Paint writes frame f as a standalone SVG document of f.W × f.H.
+// Paint writes frame f as a standalone SVG document of f.W × f.H, or of
+// o.Region of it.
 func Paint(f *frame.Frame, o Options) []byte {
 	var out bytes.Buffer
-	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" font-family="%s, sans-serif" xml:space="preserve">`+"\n",
-		num(f.W), num(f.H), num(f.W), num(f.H), fontFamily)
+	view := viz.XYWH(0, 0, f.W, f.H)
+	if !o.Region.Empty() {
+		view = o.Region
+	}
+	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="%s %s %s %s" width="%s" height="%s" font-family="%s, sans-serif" xml:space="preserve">`+"\n",
+		num(view.X), num(view.Y), num(view.W), num(view.H), num(view.W), num(view.H), fontFamily)
 	if o.Title != "" {
 		fmt.Fprintf(&out, "<title>%s</title>\n", escaper.Replace(o.Title))
 	}

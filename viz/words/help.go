@@ -19,6 +19,13 @@ const (
 	KeyResumeAll     = "Bring back every paused or crashed node"
 	KeyHeal          = "Heal every partition and cut link"
 	KeyHelp          = "Show or hide this help"
+	KeyPresent       = "Presenter mode: everything larger, one panel at a time, for a projector"
+)
+
+// The notes on turning presenter mode on and off.
+const (
+	PresentOn  = "Presenter mode: everything larger, one panel at a time. Press p to leave it."
+	PresentOff = "Presenter mode is off."
 )
 
 // keysPlain say, in the chapter's words, what the keys that speak of

@@ -11,7 +11,14 @@ import "raftlab/raftcore"
 // protocol has none.
 type Legend struct {
 	Filled, Hollow, Commit, Timer, Highlight, Dots, Lost string
+	// Progress is the leader's view of each follower on its log row (""
+	// where the rows do not show it).
+	Progress string
 }
+
+// ProgressKey is the key's line for the marks of the leader's view of a
+// follower: its match index and its next index.
+const ProgressKey = "Bar under a follower's entries: those the leader knows it holds (its match index). Arrowhead: where the leader's next append to it starts (its next index)."
 
 // The key's title and the labels of its button and of its close control.
 const (

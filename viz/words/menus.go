@@ -36,10 +36,11 @@ const (
 	RowMachines    = "Machines"
 	RowProtocol    = "Protocol"
 	RowRaftOptions = "Raft options"
-	RowBroken      = "Break on purpose"
 	RowElection    = "Election timeout"
 	RowTheme       = "Theme"
 	RowShare       = "Share"
+	RowSlides      = "For slides"
+	RowPanelShot   = "Panel, PNG"
 	RowWholeZone   = "Whole zone"
 )
 
@@ -59,12 +60,18 @@ const (
 	PreVote     = "PreVote"
 	CheckQuorum = "CheckQuorum"
 	// CommitOldTerm is the toggle of the bug that commits an older
-	// term's entry by counting replicas (the paper's Figure 8).
-	CommitOldTerm = "Commit an old term by counting"
+	// term's entry by counting replicas (the paper's Figure 8), among the
+	// Raft options: it says it breaks Raft on purpose.
+	CommitOldTerm = "Bug: commit old term"
 	CopyLink      = "Copy link"
 	ExportRun     = "Export run"
 	ExportTrace   = "Export trace"
 	SavePicture   = "Save picture"
+	StagePNG      = "Stage, PNG"
+	StageSVG      = "Stage, SVG"
+	WholeSVG      = "All, SVG"
+	StageFrames   = "Last 3 s, SVG frames"
+	StageGIF      = "Last 3 s, GIF"
 	ImportRun     = "Import run"
 	NewSeed       = "New seed"
 	LoseZone      = "Lose it"
@@ -254,3 +261,22 @@ func ZoneMembers(names []string) string {
 
 // ZoneMoveHint tells how to move a machine to another zone.
 const ZoneMoveHint = "Drag a machine onto another zone to move it there."
+
+// FramesPage is the page that plays the frames of a zip of save-frames in a browser, one
+// after another, again and again: a format for the count of frames (%d)
+// and the time between them in milliseconds (%g). Its title is the
+// only word a reader sees.
+const FramesPage = `<!doctype html>
+<meta charset="utf-8">
+<title>raftlab</title>
+<style>body{margin:0}img{display:block;max-width:100%%}</style>
+<img id="frame" src="raftlab-frame-000.svg" alt="">
+<script>
+const count = %d, ms = %g, img = document.getElementById("frame");
+let i = 0;
+setInterval(() => {
+  i = (i + 1) %% count;
+  img.src = "raftlab-frame-" + String(i).padStart(3, "0") + ".svg";
+}, ms);
+</script>
+`

@@ -263,6 +263,17 @@ func SentAt(us int64, held, machines int) string {
 	return s
 }
 
+// Replaced says when a write still waiting was sent, and that its entry,
+// appended at index, is in no log any more: a later leader's entries
+// replaced it, and its client hears nothing before it times out.
+func (v Voice) Replaced(us int64, index uint64) string {
+	by := "a later leader's"
+	if v.Plain() {
+		by = "another machine's"
+	}
+	return "sent at t = " + Clock(us) + "; its entry at index " + Utoa(index) + " was replaced by " + by + ", so no answer comes before its timeout"
+}
+
 // ClientRow is a client request as the client panel lists it: its number,
 // what became of it, when (how long it took, or when it was sent) and, for
 // a read the check judged, its verdict.

@@ -195,8 +195,21 @@ type (
 	SaveRun struct{}
 	// SaveTrace hands the host the run's trace as a file.
 	SaveTrace struct{}
-	// SavePicture has the host save the next frame as a PNG.
-	SavePicture struct{}
+	// SavePicture has the host save the next frame as a PNG as the screen
+	// shows it; or, with Part set, a picture for a slide of that part
+	// (the whole frame, the stage, or one panel) as Format says: a PNG
+	// at twice the size, or an SVG.
+	SavePicture struct {
+		Part   PicturePart
+		Format string // "png" or "svg"; "" with no Part
+	}
+	// SaveFrames saves the stage as SVG pictures of the last Seconds of
+	// virtual time, frame by frame, in one zip file: an animation for a
+	// slide.
+	SaveFrames struct {
+		Seconds float64
+		GIF     bool // one animated GIF the host paints, instead of SVG frames
+	}
 	// ChooseRun asks the host for a schedule file to open.
 	ChooseRun struct{}
 	// OpenRun opens a schedule (JSON): its world, replayed to its end.
@@ -204,6 +217,8 @@ type (
 )
 
 func (RunCommand) isIntent()       {}
+func (SaveFrames) isIntent()       {}
+func (SetPresent) isIntent()       {}
 func (SetPaused) isIntent()        {}
 func (GoLive) isIntent()           {}
 func (SetSpeed) isIntent()         {}
@@ -258,3 +273,15 @@ func (SaveTrace) isIntent()        {}
 func (SavePicture) isIntent()      {}
 func (ChooseRun) isIntent()        {}
 func (OpenRun) isIntent()          {}
+
+// PicturePart is what a picture for a slide shows.
+type PicturePart struct {
+	// Kind is "" (the screen as it is), "all", "stage" (the machines and
+	// their logs) or "panel".
+	Kind  string
+	Panel viz.PanelKind // with Kind "panel"
+}
+
+// SetPresent turns presenter mode on or off: everything larger, one panel
+// at a time behind tabs, for a projector.
+type SetPresent struct{ On bool }

@@ -77,6 +77,21 @@ func fixed(name, doc string, prose bool, in Intent) *Command {
 	}}
 }
 
+// switchable parses "[on | off]": with nothing, the key's command, which
+// turns the thing the other way; with a word, set.
+func switchable(cmd viz.Command, set func(on bool) Intent) func(*Context, args) (Intent, error) {
+	return func(_ *Context, a args) (Intent, error) {
+		if err := a.want(0, 1); err != nil {
+			return nil, err
+		}
+		if a.n() == 0 {
+			return RunCommand{Cmd: cmd}, nil
+		}
+		on, err := a.onOff(0, false)
+		return set(on), err
+	}
+}
+
 // toolbar is a toolbar command's command: its stable name runs it.
 func toolbar(cmd viz.Command, doc string, prose bool) *Command {
 	return fixed(cmd.String(), doc, prose, RunCommand{Cmd: cmd})
@@ -215,16 +230,10 @@ var screenCommands = []*Command{
 		}
 		return nil, a.usage()
 	}},
-	{Name: "help", Example: "help off", Args: "[on | off]", Doc: "Show or hide the keys and gestures (with nothing: the other way).", parse: func(_ *Context, a args) (Intent, error) {
-		if err := a.want(0, 1); err != nil {
-			return nil, err
-		}
-		if a.n() == 0 {
-			return RunCommand{Cmd: viz.CmdHelp}, nil
-		}
-		on, err := a.onOff(0, false)
-		return ShowHelp{On: on}, err
-	}},
+	{Name: "help", Example: "help off", Args: "[on | off]", Doc: "Show or hide the keys and gestures (with nothing: the other way).",
+		parse: switchable(viz.CmdHelp, func(on bool) Intent { return ShowHelp{On: on} })},
+	{Name: "present", Example: "present on", Args: "[on | off]", Doc: "Presenter mode for a projector: everything larger, one panel at a time (with nothing: the other way).",
+		parse: switchable(viz.CmdPresent, func(on bool) Intent { return SetPresent{On: on} })},
 	{Name: "legend", Example: "legend on", Args: "on | off", Doc: "Show or hide the key to the marks on the stage.", parse: func(_ *Context, a args) (Intent, error) {
 		if err := a.want(1, 1); err != nil {
 			return nil, err
@@ -538,7 +547,12 @@ var setupCommands = []*Command{
 	fixed("copy-link", "Copy the share link of the run so far.", false, CopyLink{}),
 	fixed("save-run", "Save the run as a schedule file.", false, SaveRun{}),
 	fixed("save-trace", "Save the run's trace as a file.", false, SaveTrace{}),
-	fixed("save-picture", "Save the next frame as a picture.", false, SavePicture{}),
+	{Name: "save-picture", Example: "save-picture stage svg", Args: "[all | stage | PANEL] [png | svg]",
+		Doc:   "Save the next frame as a picture: as the screen shows it, or, for a slide, the whole frame, the stage (machines and logs) or one panel, as a PNG at twice the size or as an SVG.",
+		parse: parseSavePicture},
+	{Name: "save-frames", Example: "save-frames 3 gif", Args: "[SECONDS] [svg | gif]",
+		Doc:   "Save the stage over the last SECONDS of virtual time (3 unless given, up to 30), frame by frame: as SVG pictures in a zip file with a page that plays them, or as one animated GIF. An animation for a slide.",
+		parse: parseSaveFrames},
 	fixed("choose-run", "Ask for a schedule file to open.", false, ChooseRun{}),
 	{Name: "import", Example: `import {"nodes":3,"actions":[]}`, Args: "JSON", Doc: "Open a schedule: its world, replayed to its end.", parse: func(_ *Context, a args) (Intent, error) {
 		if a.rest == "" {
@@ -546,6 +560,66 @@ var setupCommands = []*Command{
 		}
 		return OpenRun{JSON: a.rest}, nil
 	}},
+}
+
+// The length of an animation save-frames makes, in seconds of virtual
+// time, unless given, and at most.
+const (
+	DefaultFrameSeconds = 3
+	MaxFrameSeconds     = 30
+)
+
+func parseSaveFrames(_ *Context, a args) (Intent, error) {
+	if err := a.want(0, 2); err != nil {
+		return nil, err
+	}
+	in := SaveFrames{Seconds: DefaultFrameSeconds}
+	rest := a.fields
+	if n := len(rest); n > 0 && (strings.EqualFold(rest[n-1], "gif") || strings.EqualFold(rest[n-1], "svg")) {
+		in.GIF = strings.EqualFold(rest[n-1], "gif")
+		rest = rest[:n-1]
+	}
+	if len(rest) > 1 {
+		return nil, a.usage()
+	}
+	if len(rest) == 1 {
+		v, err := a.number(0, "seconds")
+		if err == nil && (v <= 0 || v > MaxFrameSeconds) {
+			err = fmt.Errorf("%s: %s seconds is out of range: use more than 0, up to %d", a.cmd.Name, a.at(0), MaxFrameSeconds)
+		}
+		if err != nil {
+			return nil, err
+		}
+		in.Seconds = v
+	}
+	return in, nil
+}
+
+func parseSavePicture(_ *Context, a args) (Intent, error) {
+	if err := a.want(0, 2); err != nil {
+		return nil, err
+	}
+	if a.n() == 0 {
+		return SavePicture{}, nil
+	}
+	in := SavePicture{Format: "png"}
+	switch part := strings.ToLower(a.at(0)); part {
+	case "all", "stage":
+		in.Part.Kind = part
+	default:
+		k, err := a.panel(0)
+		if err != nil {
+			return nil, fmt.Errorf("%v, all or stage", err)
+		}
+		in.Part = PicturePart{Kind: "panel", Panel: k}
+	}
+	if a.n() == 2 {
+		in.Format = strings.ToLower(a.at(1))
+		if in.Format != "png" && in.Format != "svg" {
+			return nil, fmt.Errorf("%s: %q is not a picture format; use png or svg", a.cmd.Name, a.at(1))
+		}
+	}
+	return in, nil
 }
 
 func parseOption(_ *Context, a args) (Intent, error) {

@@ -36,6 +36,7 @@ func (b *Builder) Build(p Parts, version uint64) *frame.Frame {
 	b.Parts = p
 	f := &b.frame
 	f.W, f.H, f.Theme, f.Embed, f.Version = b.Stage.W(), b.Stage.H(), b.View.Theme(), b.Params.Embed, version
+	f.Zoom = b.Zoom
 	b.recent()
 	b.buildZones()
 	b.buildTray()

@@ -52,6 +52,7 @@ var keyDescs = map[viz.Command]string{
 	viz.CmdPrevEvent: words.KeyPrevEvent, viz.CmdNextEvent: words.KeyNextEvent, viz.CmdClientWrite: words.KeyClientWrite,
 	viz.CmdRestartLeader: words.KeyRestartLeader, viz.CmdSpreadTimers: words.KeySpreadTimers, viz.CmdAlignTimers: words.KeyAlignTimers,
 	viz.CmdSplitVote: words.KeySplitVote, viz.CmdResumeAll: words.KeyResumeAll, viz.CmdHeal: words.KeyHeal, viz.CmdHelp: words.KeyHelp,
+	viz.CmdPresent: words.KeyPresent,
 }
 
 // KeyDesc is what command c, a key's and a button's, does, in one line

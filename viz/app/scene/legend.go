@@ -139,7 +139,11 @@ type legendCard struct {
 
 // newLegendCard starts a key width wide with its title in place.
 func (b *Builder) newLegendCard(width float64) *legendCard {
-	c := &legendCard{b: b, lv: &frame.LegendView{}, lw: b.Voice().Legend(), pad: 10, size: SizeSmall,
+	lw := b.Voice().Legend()
+	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Voice().Plain() && b.showsProgress() {
+		lw.Progress = words.ProgressKey
+	}
+	c := &legendCard{b: b, lv: &frame.LegendView{}, lw: lw, pad: 10, size: SizeSmall,
 		cellH: 16, cellW: 20, nodeR: 7, msgR: math.Max(b.lay().MessageRadius, 4)}
 	if b.Stage.W() < 500 {
 		c.size = SizeSmall - 1
@@ -205,6 +209,10 @@ func (c *legendCard) addEntryRows(naive bool) {
 		lr.CommitX, lr.AppliedX = lr.Strip.Right(), lr.Strip.Right()
 	} else {
 		lr.CommitX, lr.AppliedX = lr.Strip.X+2*c.cellW, lr.Strip.X+2*c.cellW
+	}
+	if c.lw.Progress != "" {
+		lr := c.cells(c.row(c.cellH+6, c.lw.Progress), true, false)
+		lr.MatchX, lr.NextX = lr.Strip.X+c.cellW, lr.Strip.X+c.cellW
 	}
 }
 

@@ -152,6 +152,16 @@ func (b *Builder) buildLogs() {
 	}
 }
 
+// showsProgress reports whether the log rows mark each follower's match
+// and next index: always in the lab, and in a figure whose paragraph is
+// about replication.
+func (b *Builder) showsProgress() bool {
+	if !b.Figure() {
+		return true
+	}
+	return b.scen().Spec().UI.Replication
+}
+
 // buildLogRow fills row with machine i's history: its name tag, the
 // cells in the window, and where its commit and applied marks fall, and,
 // under Raft, where the leader (lead, leadNode) thinks it stands.
@@ -190,7 +200,7 @@ func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int,
 	if ap := nd.Applied(); ap >= first && ap <= last {
 		row.AppliedX = lc.x(ln.LogStrip, ap) + cw
 	}
-	if leadNode != nil && i != lead {
+	if leadNode != nil && i != lead && b.showsProgress() {
 		if pr, ok := leadNode.Progress(id); ok {
 			if pr.Match >= first && pr.Match <= last {
 				row.MatchX = lc.x(ln.LogStrip, pr.Match) + cw

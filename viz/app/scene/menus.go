@@ -3,6 +3,7 @@ package scene
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -269,10 +270,11 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 		now := b.World().Settings()
 		wr.row(words.RowRaftOptions, labelW,
 			frame.Widget{ID: "prevote", Kind: frame.WidgetToggle, Label: words.PreVote, On: now.PreVote, Enabled: true, Do: onOff("set prevote", !now.PreVote)},
-			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: words.CheckQuorum, On: now.CheckQuorum, Enabled: true, Do: onOff("set checkquorum", !now.CheckQuorum)})
-		bug := now.Bugs&raftcore.BugCommitOldTerm != 0
-		wr.row(words.RowBroken, labelW,
-			frame.Widget{ID: "bug.commit-old-term", Kind: frame.WidgetToggle, Label: words.CommitOldTerm, On: bug, Enabled: true, Do: onOff("set "+raftcore.BugCommitOldTerm.Names()[0], !bug)})
+			frame.Widget{ID: "checkquorum", Kind: frame.WidgetToggle, Label: words.CheckQuorum, On: now.CheckQuorum, Enabled: true, Do: onOff("set checkquorum", !now.CheckQuorum)},
+			// The bug of the paper's Figure 8, on the same row: the menu
+			// must fit a 450-pixel figure.
+			frame.Widget{ID: "bug.commit-old-term", Kind: frame.WidgetToggle, Label: words.CommitOldTerm, On: now.Bugs&raftcore.BugCommitOldTerm != 0, Enabled: true,
+				Do: onOff("set "+raftcore.BugCommitOldTerm.Names()[0], now.Bugs&raftcore.BugCommitOldTerm == 0)})
 	}
 	et := b.cfg().ElectionTicks
 	election := func(t int) frame.Widget {
@@ -285,6 +287,19 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 	wr.row(words.RowTheme, labelW, theme(frame.ThemeLight), theme(frame.ThemeDark))
 	wr.row(words.RowShare, labelW, button("share.link", words.CopyLink, "copy-link"), button("share.schedule", words.ExportRun, "save-run"),
 		button("share.trace", words.ExportTrace, "save-trace"), button("share.png", words.SavePicture, "save-picture"), button("share.import", words.ImportRun, "choose-run"))
+	wr.row(words.RowSlides, labelW, button("slides.stage.png", words.StagePNG, "save-picture stage png"),
+		button("slides.stage.svg", words.StageSVG, "save-picture stage svg"), button("slides.all.svg", words.WholeSVG, "save-picture all svg"),
+		button("slides.frames", words.StageFrames, "save-frames"), button("slides.gif", words.StageGIF, "save-frames gif"))
+	var panels []frame.Widget
+	for _, pv := range b.lay().Panels {
+		if pv.Visible && !pv.Rect.Empty() {
+			t := pv.Kind.Title()
+			panels = append(panels, button("slides.panel."+strings.ToLower(t), b.panelTitle(pv.Kind), "save-picture "+t+" png"))
+		}
+	}
+	if len(panels) > 0 {
+		wr.row(words.RowPanelShot, labelW, panels...)
+	}
 	wr.row(words.RowRun, labelW, button("reset", words.StartAgain, "reset"), button("reseed", words.NewSeed, "reseed"))
 }
 

@@ -123,27 +123,22 @@ func (b *Builder) buildBanner() *frame.BannerView {
 			return bv
 		}
 	}
-	c := b.lay().Cluster
-	bw := math.Min(c.W-16, 560)
-	if bw < 120 {
-		bw = math.Min(b.Stage.W()-16, 560)
-	}
 	pad := 8.0
 	close := 22.0
-	wr := b.newWriter(pad, pad, bw-2*pad-close)
-	wr.text(b.Voice().Banner(b.View.Banner().Text), SizeBody, frame.ToneText, false)
-	h := wr.y + pad - 2
-	x := math.Max(c.X+(c.W-bw)/2, 4)
-	r := b.quietSpot(viz.XYWH(x, 0, bw, h))
-	if b.Stage.Sheet() && len(b.lay().Tabs) > 0 {
+	phone := b.Stage.Sheet() && len(b.lay().Tabs) > 0
+	r, wr, cost := b.clusterSpot(pad, close, !phone)
+	if phone {
 		// On a phone the cluster has no room to spare: the note covers
 		// the top of the panels instead.
-		r = viz.XYWH(x, b.lay().Tabs[0].Rect.Y, bw, h)
+		r = viz.XYWH(r.X, b.lay().Tabs[0].Rect.Y, r.W, r.H)
 	}
-	if lr, lw, ok := b.emptyLogsSpot(pad, close); ok {
-		// While every log is empty (the first election), their rows are
-		// the one place the note hides nothing.
-		r, wr = lr, lw
+	if phone || cost > 0 {
+		if lr, lw, ok := b.emptyLogsSpot(pad, close); ok {
+			// While every log is empty (the first election), their strips
+			// hide nothing but the empty rows, and the rows' names stay in
+			// sight.
+			r, wr = lr, lw
+		}
 	}
 	bv := &frame.BannerView{Rect: r, Tone: b.View.Banner().Tone}
 	for _, l := range wr.lines {
@@ -153,6 +148,42 @@ func (b *Builder) buildBanner() *frame.BannerView {
 	}
 	bv.Close = closeBanner(viz.XYWH(r.Right()-close-4, r.Y+4, close, close))
 	return bv
+}
+
+// clusterSpot lays the banner out where it hides least of the machines
+// and their words: across the top or the bottom of the cluster, or, with
+// corners, a narrower note in one of its corners. cost is how much it
+// hides (quietest); the wider note wins a tie.
+func (b *Builder) clusterSpot(pad, close float64, corners bool) (viz.Rect, *writer, float64) {
+	c := b.lay().Cluster
+	var best viz.Rect
+	var bestW *writer
+	bestCost := math.Inf(1)
+	widths := []float64{math.Min(c.W-16, 560)}
+	if corners {
+		widths = append(widths, math.Min(c.W*0.4, 360))
+	}
+	for _, bw := range widths {
+		if bw < 120 {
+			bw = math.Min(b.Stage.W()-16, 560)
+		}
+		wr := b.newWriter(pad, pad, bw-2*pad-close)
+		wr.text(b.Voice().Banner(b.View.Banner().Text), SizeBody, frame.ToneText, false)
+		h := wr.y + pad - 2
+		mid := math.Max(c.X+(c.W-bw)/2, 4)
+		left, right := c.X+4, math.Max(c.Right()-bw-4, 4)
+		top, bottom := c.Y+4, c.Bottom()-h-4
+		tries := []viz.Rect{viz.XYWH(mid, top, bw, h), viz.XYWH(mid, bottom, bw, h)}
+		if corners && bw < c.W-16 {
+			tries = append(tries, viz.XYWH(left, top, bw, h), viz.XYWH(right, top, bw, h),
+				viz.XYWH(left, bottom, bw, h), viz.XYWH(right, bottom, bw, h))
+		}
+		r, cost := b.quietestCost(tries...)
+		if cost < bestCost-1 {
+			best, bestW, bestCost = r, wr, cost
+		}
+	}
+	return best, bestW, bestCost
 }
 
 // emptyLogsSpot is the banner laid out over the log rows, when every log is
@@ -176,27 +207,34 @@ func (b *Builder) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 	if bottom <= 0 {
 		bottom = b.Stage.H()
 	}
-	bw := math.Min(lg.W, 560)
-	for _, size := range []float64{SizeBody, SizeSmall + 1, SizeSmall} {
-		wr := b.newWriter(pad, pad/2, bw-2*pad-close)
-		wr.text(b.Voice().Banner(b.View.Banner().Text), size, frame.ToneText, false)
-		if h := wr.y + pad/2; lg.Y+h <= bottom-2 {
-			return viz.XYWH(lg.X, lg.Y, bw, h), wr, true
+	// Beside the rows' names, which stay in sight, if the note fits
+	// there; over the whole rows if not (a phone).
+	xs := []float64{lg.X}
+	if ns := b.lay().Nodes; len(ns) > 0 && !ns[0].LogStrip.Empty() {
+		xs = []float64{ns[0].LogStrip.X, lg.X}
+	}
+	for _, x := range xs {
+		bw := math.Min(lg.Right()-x, 560)
+		for _, size := range []float64{SizeBody, SizeSmall + 1, SizeSmall} {
+			wr := b.newWriter(pad, pad/2, bw-2*pad-close)
+			wr.text(b.Voice().Banner(b.View.Banner().Text), size, frame.ToneText, false)
+			if h := wr.y + pad/2; lg.Y+h <= bottom-2 {
+				return viz.XYWH(x, lg.Y, bw, h), wr, true
+			}
 		}
 	}
 	return viz.Rect{}, nil, false
 }
 
-// quietSpot places a box of r's size at the top or the bottom of the
-// cluster, wherever it hides less of the machines and their words.
-func (b *Builder) quietSpot(r viz.Rect) viz.Rect {
-	c := b.lay().Cluster
-	return b.quietest(viz.XYWH(r.X, c.Y+4, r.W, r.H), viz.XYWH(r.X, c.Bottom()-r.H-4, r.W, r.H))
-}
-
 // quietest is the place among tries that hides least of the machines, their
 // words and the zones' labels; the first of equals.
 func (b *Builder) quietest(tries ...viz.Rect) viz.Rect {
+	r, _ := b.quietestCost(tries...)
+	return r
+}
+
+// quietestCost is quietest, with how much the place hides (0: nothing).
+func (b *Builder) quietestCost(tries ...viz.Rect) (viz.Rect, float64) {
 	best, bestCost := tries[0], math.Inf(1)
 	for _, try := range tries {
 		cost := 0.0
@@ -213,7 +251,7 @@ func (b *Builder) quietest(tries ...viz.Rect) viz.Rect {
 			best, bestCost = try, cost
 		}
 	}
-	return best
+	return best, bestCost
 }
 
 func overlapArea(a, b viz.Rect) float64 {

@@ -522,11 +522,18 @@ func (b *Builder) newestEntries(wr *writer, nd *raftcore.Node) {
 
 func (b *Builder) safetyPanel(wr *writer) {
 	w := b.World()
+	compact := b.Figure() && wr.compact
+	// A broken rule is the news: it comes first, where the clauses that
+	// hold would otherwise push it below the fold.
+	broken := w.ViolationCount("") > 0 && !compact
+	if broken {
+		b.safetyRules(wr)
+		wr.gap(6)
+	}
 	if c := w.Contract(); len(c) > 0 {
 		// Where a figure has room for the five clauses only if those that
 		// hold go by name, the reason is given only where a clause breaks,
 		// and the clauses need no heading over them.
-		compact := b.Figure() && wr.compact
 		if !compact {
 			wr.text(words.ContractHeading, SizeBody, frame.ToneText, true)
 		}
@@ -543,6 +550,15 @@ func (b *Builder) safetyPanel(wr *writer) {
 			return
 		}
 	}
+	if !broken {
+		b.safetyRules(wr)
+	}
+}
+
+// safetyRules says whether the rules hold, and names each broken one with
+// what broke it first.
+func (b *Builder) safetyRules(wr *writer) {
+	w := b.World()
 	total := w.ViolationCount("")
 	if total == 0 {
 		wr.text(words.RulesHold(len(words.Rules())), SizeBody, frame.ToneGood, true)
@@ -617,6 +633,10 @@ func (b *Builder) clientPanel(wr *writer) {
 				count = held[op.ID]
 			}
 			lat = words.SentAt(op.InvokeUs, count, w.Size())
+			if count == 0 && op.Appended != 0 {
+				// Appended once and held nowhere now: overwritten.
+				lat = b.Voice().Replaced(op.InvokeUs, op.Appended)
+			}
 		}
 		v, ok := verdicts.Verdict(op.ID)
 		judged := ok && v.Verdict != linearize.Unanswered

@@ -35,6 +35,9 @@ type Parts struct {
 	// Pressing says a control is being pressed.
 	Rec      *viz.Recognizer
 	Pressing bool
+	// Zoom is how much larger than its logical size the host paints the
+	// frame (presenter mode).
+	Zoom float64
 }
 
 // World is the world shown.

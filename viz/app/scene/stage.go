@@ -71,7 +71,7 @@ func (b *Builder) fitRole(line string, room, size float64) string {
 func (b *Builder) StageInput(p Parts) stage.Input {
 	b.Parts = p
 	w := b.World()
-	in := stage.Input{Names: b.machineNames(), Buttons: b.toolbarCommands(), Panels: !b.Params.Embed,
+	in := stage.Input{Names: b.machineNames(), Buttons: b.toolbarCommands(), Panels: !b.Params.Embed, OnePanel: b.Params.Present,
 		Tab: b.View.Tab(), Figure: b.Figure(), Measure: b.Measure}
 	in.Caption, in.Short = b.captionWord()
 	if w.HasZones() {

@@ -84,9 +84,10 @@ func (h *history) Step() bool {
 func (h *history) StepBack() bool {
 	start := h.World().TraceCount()
 	moved := false
-	// Each step back is one event; ticks that changed nothing are passed.
+	// Each step back is one moment, an event or an action; ticks that
+	// changed nothing are passed.
 	for i := 0; i < 1000 && h.World().TraceCount() >= start; i++ {
-		if !h.tl.StepBack() {
+		if !h.tl.StepBackMoment() {
 			break
 		}
 		moved = true
@@ -104,16 +105,21 @@ func (h *history) PrevMark() (timeline.Mark, bool) { return h.tl.PrevNotable() }
 // until, running on if need be.
 func (h *history) NextMark(until int64) (timeline.Mark, bool) { return h.tl.NextNotableBy(until) }
 
-// StepBy handles events until one changes something visible, handling
-// none due after virtual time until. It reports whether anything changed,
-// and stopped when it stopped for until.
+// StepBy handles moments (events and recorded actions, one at a time)
+// until one changes something visible, handling none due after virtual
+// time until. It reports whether anything changed, and stopped when it
+// stopped for until.
 func (h *history) StepBy(until int64) (changed, stopped bool) {
 	start := h.World().TraceCount()
 	for i := 0; i < maxHops && h.World().TraceCount() == start; i++ {
-		if next, ok := h.World().NextEventAt(); ok && next > until {
+		next, ok := h.tl.NextMomentAt()
+		if !ok {
+			break
+		}
+		if next > until {
 			return h.World().TraceCount() != start, true
 		}
-		if !h.tl.StepForward() {
+		if !h.tl.StepMoment() {
 			break
 		}
 	}

@@ -94,7 +94,23 @@ func (o *Opening) Session() (*Session, error) {
 			}
 		}
 	}
+	if l.PosUs == 0 && l.PosEvents == 0 && l.PosActions == nil {
+		// A link that names no moment, as the explorer's counterexamples
+		// are, opens where the run first broke a rule: that is what it is
+		// for.
+		firstBroken(tl)
+	}
 	return Adopt(tl, scen, o.budget), nil
+}
+
+// firstBroken shows tl at the first moment a rule broke, if one did.
+func firstBroken(tl *timeline.Timeline) {
+	for _, m := range tl.Marks() {
+		if m.Kind == timeline.MarkViolation {
+			tl.SeekTo(m.At)
+			return
+		}
+	}
 }
 
 // OpenRun is the session of a schedule file: its world, replayed to its

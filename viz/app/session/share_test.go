@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -149,4 +150,30 @@ func TestTheTraceExportHasEveryEventUpToNow(t *testing.T) {
 		lines++
 	}
 	require.Equal(t, s.World().TraceCount(), uint64(lines))
+}
+
+// A link that names no moment, as the explorer's are, opens where the run
+// first broke a rule: not at time 0, and not at its end.
+func TestALinkWithNoMomentOpensOnTheFirstBrokenRule(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/examples/figure8-commit-old-term.json")
+	require.NoError(t, err)
+	sch, err := raftcore.ParseSchedule(data)
+	require.NoError(t, err)
+	// The same run a tenth of a second in (no election timer runs out
+	// before), and a heal later on: the run's last moment is past the
+	// broken rule.
+	var acts []raftcore.Action
+	for _, a := range sch.Actions {
+		a.AtMs = 100
+		acts = append(acts, a)
+	}
+	acts = append(acts, raftcore.Action{Do: raftcore.DoHeal, AtMs: 500})
+	payload, err := timeline.EncodeLink(timeline.Link{Config: sch.Config(), Actions: acts})
+	require.NoError(t, err)
+	s, err := open(t, payload, Catalog{})
+	require.NoError(t, err)
+	assert.Len(t, s.World().Actions(), len(sch.Actions), "the moment shown")
+	assert.Equal(t, int64(100_000), s.NowUs())
+	assert.Equal(t, 1, s.World().ViolationCount(raftcore.RuleCommitCurrentTerm))
+	assert.Equal(t, int64(500_000), s.HeadUs(), "the run is all there")
 }

@@ -38,6 +38,7 @@ type Input struct {
 	Caption, Short string
 	Buttons        []viz.Command
 	Panels         bool          // side panels are shown (not embedded)
+	OnePanel       bool          // one panel at a time, behind tabs (presenter mode)
 	Tab            viz.PanelKind // the panel in front, behind tabs
 	Figure         bool          // an embedded figure, with its own controls
 	// WorldZones is each machine's failure domain in a world with zones
@@ -88,6 +89,7 @@ type layoutKey struct {
 	w, h    float64
 	n       int
 	panels  bool
+	one     bool
 	active  viz.PanelKind
 	zones   string
 	count   int
@@ -183,7 +185,7 @@ func (s *Stage) Figure(key any, lay func() FigureGeom) FigureGeom {
 // per side when the network is cleanly split, or the world's domains.
 func (s *Stage) Fit(in Input) bool {
 	count := s.placeZones(in)
-	key := layoutKey{w: in.W, h: in.H, n: len(in.Names), panels: in.Panels, active: in.Tab, count: count,
+	key := layoutKey{w: in.W, h: in.H, n: len(in.Names), panels: in.Panels, one: in.OnePanel, active: in.Tab, count: count,
 		buttons: commandsKey(in.Buttons), words: strings.Join(in.Names, "\x00") + "\x00" + in.Caption, logs: in.Logs}
 	for _, z := range s.zones {
 		key.zones += string(rune('0' + z))
@@ -197,7 +199,7 @@ func (s *Stage) Fit(in Input) bool {
 		return false
 	}
 	s.key = key
-	o := viz.LayoutOptions{Width: in.W, Height: in.H, Nodes: len(in.Names), Panels: in.Panels, Active: in.Tab, Buttons: in.Buttons,
+	o := viz.LayoutOptions{Width: in.W, Height: in.H, Nodes: len(in.Names), Panels: in.Panels, OnePanel: in.OnePanel, Active: in.Tab, Buttons: in.Buttons,
 		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure, Logs: in.Logs}
 	if s.zones != nil {
 		o.Zones, o.ZoneCount = s.zones, count
