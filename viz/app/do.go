@@ -206,12 +206,14 @@ func (a *App) doSetup(in command.Intent) (handled bool, err error) {
 		if in.Ticks < 2 || in.Ticks > 100 {
 			return true, fmt.Errorf("election: use 2 to 100 ticks")
 		}
-		return true, a.restart(in.Ticks)
+		return true, a.restart(func(c *raftcore.Config) { c.ElectionTicks = in.Ticks })
+	case command.SetSnapshots:
+		return true, a.restart(func(c *raftcore.Config) { c.SnapshotCount, c.CatchUpEntries = in.Count, in.CatchUp })
 	case command.Restart:
-		return true, a.restart(0)
+		return true, a.restart(nil)
 	case command.Reseed:
 		a.params.Seed++
-		return true, a.restart(0)
+		return true, a.restart(nil)
 	case command.StartScenario:
 		a.view.CloseMenu()
 		return true, a.startScenario(in.ID)

@@ -389,13 +389,7 @@ func onMachineWords(a *App, f *frame.Frame, r viz.Rect) bool {
 // for them, and the window does reach back that far.
 func TestLogRowsLeaveTheCompactedPrefixOut(t *testing.T) {
 	a := newApp(t, 3, 1280, 800)
-	var c hostClock
-	untilLeader(t, a, &c)
-	for a.World().Node(1).Applied() < 108 {
-		a.Key("c")
-		c.run(a, 20*time.Millisecond)
-	}
-	c.run(a, 2*time.Second)
+	writeUntilApplied(t, a, 108)
 	w := a.World()
 	first, _ := a.builder.LogWindow(a.parts())
 	compacted := false

@@ -32,7 +32,7 @@ func New(o Options) (*App, error) {
 	a.clock = clock.New(speed)
 	a.stage = stage.New(0, 0)
 	a.view = view.New(frame.Theme(a.params.Theme))
-	if err := a.start(0); err != nil {
+	if err := a.start(nil); err != nil {
 		return nil, err
 	}
 	if a.params.T > 0 {

@@ -11,11 +11,11 @@ import (
 )
 
 // start builds the world for the current parameters (and scenario):
-// a new session. electionTicks, if not 0, is the election timeout of a
-// free-play run; otherwise the last run's is kept when the protocol is
-// the same.
-func (a *App) start(electionTicks int) error {
-	cfg := a.baseConfig(electionTicks)
+// a new session. set, if not nil, changes a free-play run's settings (its
+// election timeout, its snapshots); otherwise the last run's are kept when
+// the protocol is the same.
+func (a *App) start(set func(*raftcore.Config)) error {
+	cfg := a.baseConfig(set)
 	var scen *session.Scenario
 	if a.params.Scenario != "" {
 		r, err := a.opts.Scenarios.Get(a.params.Scenario)
@@ -54,7 +54,7 @@ func (a *App) replaceSession(s *session.Session) {
 }
 
 // baseConfig is a free-play world for the parameters.
-func (a *App) baseConfig(electionTicks int) raftcore.Config {
+func (a *App) baseConfig(set func(*raftcore.Config)) raftcore.Config {
 	cfg := raftcore.DefaultConfig()
 	cfg.Nodes = a.params.Nodes
 	cfg.Seed = a.params.Seed
@@ -66,19 +66,20 @@ func (a *App) baseConfig(electionTicks int) raftcore.Config {
 	}
 	cfg.Names = session.MachineNames(cfg.Nodes)
 	cfg.TraceLimit = session.TraceLimit
-	switch {
-	case electionTicks > 0:
-		cfg.ElectionTicks = electionTicks
-	case a.session != nil && a.cfg().Protocol == cfg.Protocol:
+	if a.session != nil && a.cfg().Protocol == cfg.Protocol {
 		cfg.ElectionTicks = a.cfg().ElectionTicks
+		cfg.SnapshotCount, cfg.CatchUpEntries = a.cfg().SnapshotCount, a.cfg().CatchUpEntries
+	}
+	if set != nil {
+		set(&cfg)
 	}
 	return cfg
 }
 
 // restart starts a new world with the current settings (a scenario starts
-// again with its knobs as they are); electionTicks, if not 0, is a free
-// play's new election timeout.
-func (a *App) restart(electionTicks int) error {
+// again with its knobs as they are); set, if not nil, changes a free
+// play's settings.
+func (a *App) restart(set func(*raftcore.Config)) error {
 	if a.scen() != nil {
 		if err := a.restartScenario(a.scen().Again()); err != nil {
 			return err
@@ -86,7 +87,7 @@ func (a *App) restart(electionTicks int) error {
 		a.note(words.StartedAgain(a.scen().Spec().Title))
 		return nil
 	}
-	if err := a.start(electionTicks); err != nil {
+	if err := a.start(set); err != nil {
 		return err
 	}
 	a.note(words.NewRun(a.cfg()))
@@ -110,9 +111,9 @@ func (a *App) restartScenario(r *session.Scenario) error {
 func (a *App) startScenario(id string) error {
 	old := a.params.Scenario
 	a.params.Scenario = id
-	if err := a.start(0); err != nil {
+	if err := a.start(nil); err != nil {
 		a.params.Scenario = old
-		_ = a.start(0)
+		_ = a.start(nil)
 		return err
 	}
 	a.clock.SetPaused(false)
@@ -139,7 +140,7 @@ func (a *App) setKnob(name, value string) error {
 func (a *App) freePlay(set func(p *viz.Params)) error {
 	set(&a.params)
 	a.params.Scenario = ""
-	return a.restart(0)
+	return a.restart(nil)
 }
 
 // adopt makes s, a run opened from a link or a file, the run shown,

@@ -221,6 +221,9 @@ type LogRow struct {
 	Strip viz.Rect
 	Tone  Tone
 	Cells []LogCell
+	// Snap is the block at the row's start that stands for the entries
+	// compacted into the machine's snapshot (an empty Rect: none).
+	Snap LogSnap
 	// CommitX and AppliedX are where the markers go (negative: none).
 	CommitX, AppliedX float64
 	// Match and Next are the leader's view of this follower (negative:
@@ -228,6 +231,14 @@ type LogRow struct {
 	MatchX, NextX float64
 	Faded         bool // crashed or paused machines' rows
 	Selected      bool
+}
+
+// LogSnap is a log row's compacted prefix, drawn as one block: Index is
+// the last entry compacted, which Text says.
+type LogSnap struct {
+	Rect  viz.Rect
+	Index uint64
+	Text  TextItem
 }
 
 // LogCell is one entry.

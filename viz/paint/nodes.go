@@ -144,6 +144,9 @@ func (d *Painter) Logs(f *frame.Frame) {
 // logRow draws a log row's cells and its markers.
 func (d *Painter) logRow(r *frame.LogRow) {
 	s, p := d.S, d.P
+	if !r.Snap.Rect.Empty() {
+		d.snapBlock(&r.Snap)
+	}
 	for _, cell := range r.Cells {
 		col := p.Term(cell.Color)
 		if cell.Committed {
@@ -170,6 +173,23 @@ func (d *Painter) logRow(r *frame.LogRow) {
 	if r.AppliedX >= 0 {
 		s.Fan([]viz.Point{viz.Pt(r.AppliedX-4, bot+3), viz.Pt(r.AppliedX+4, bot+3), viz.Pt(r.AppliedX, bot-2)}, p.Tone(frame.ToneGood))
 	}
+}
+
+// snapBlock paints a row's compacted prefix as a stack: a filled block
+// in the snapshot's colour with the edges of two more behind it, so that
+// it reads as many entries folded into one, unlike any cell.
+func (d *Painter) snapBlock(b *frame.LogSnap) {
+	s, p := d.S, d.P
+	col := p.Tone(frame.ToneSnap)
+	r := b.Rect
+	for k := float32(2); k >= 1; k-- {
+		o := float64(k)
+		back := viz.XYWH(r.X+2*o, r.Y-1.5*o, r.W-2*o, r.H)
+		s.RoundRect(back, 3, col.Mix(p.Surface, 0.35*k))
+	}
+	s.RoundRect(viz.XYWH(r.X, r.Y, r.W, r.H), 3, col)
+	// The surface's colour reads on the snapshot's in both themes.
+	s.Text(b.Text, p.Surface)
 }
 
 // progress paints the leader's view of a follower on its log row, to be

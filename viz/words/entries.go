@@ -56,3 +56,36 @@ func Earlier(n uint64) string { return "← " + Utoa(n) + " earlier" }
 
 // Newer says that n entries come after the last the logs show.
 func Newer(n uint64) string { return Utoa(n) + " newer →" }
+
+// SnapBlock labels the block at a log row's start that stands for the
+// entries compacted into a snapshot, by the last of them: "≤80".
+func SnapBlock(last uint64) string { return "≤" + Utoa(last) }
+
+// snapKeys is how many of a snapshot's keys its hover text lists.
+const snapKeys = 4
+
+// SnapTip says what a machine's snapshot is: the entries compacted into
+// it (up to compacted), the index and term it was taken at, and the
+// state it holds (kv), a few keys of it.
+func (v Voice) SnapTip(s *raftcore.Snapshot, compacted uint64) []string {
+	head := "Snapshot at index " + Utoa(s.Index)
+	if !v.Plain() {
+		head += ", term " + Utoa(s.Term)
+	}
+	lines := []string{head + ": entries 1–" + Utoa(compacted) + " are compacted into it"}
+	kv := s.KV()
+	keys := kv.Keys()
+	if len(keys) == 0 {
+		return append(lines, "It holds an empty state.")
+	}
+	var held []string
+	for k, key := range keys {
+		if k == snapKeys {
+			held = append(held, AndMore(len(keys)-snapKeys))
+			break
+		}
+		val, _ := kv.Get(key)
+		held = append(held, key+"="+val.Value)
+	}
+	return append(lines, "It holds "+strings.Join(held, ", "))
+}

@@ -37,6 +37,7 @@ const (
 	RowProtocol    = "Protocol"
 	RowRaftOptions = "Raft options"
 	RowElection    = "Election timeout"
+	RowSnapshots   = "Snapshot every"
 	RowTheme       = "Theme"
 	RowShare       = "Share"
 	RowSlides      = "For slides"
@@ -235,6 +236,15 @@ func Choose(current string) string { return current + " …" }
 func ElectionSpan(ticks, tickMs int) string {
 	sec := func(ms int) string { return strconv.FormatFloat(float64(ms)/1000, 'g', 3, 64) }
 	return sec(ticks*tickMs) + "–" + sec(2*ticks*tickMs) + " s"
+}
+
+// SnapshotEvery labels a choice of snapshot count: "off" for none, else
+// how many applied entries a machine takes a snapshot after.
+func SnapshotEvery(count int) string {
+	if count == 0 {
+		return "off"
+	}
+	return Itoa(count) + " entries"
 }
 
 // NoSuchFigure says that the figure the page asked for does not exist.

@@ -166,6 +166,9 @@ type (
 	// SetElection starts the run again with an election timeout of Ticks
 	// ticks.
 	SetElection struct{ Ticks int }
+	// SetSnapshots starts the run again taking a snapshot every Count
+	// applied entries (0: never), keeping CatchUp entries before it.
+	SetSnapshots struct{ Count, CatchUp int }
 	// SetTheme changes the palette.
 	SetTheme struct{ Theme frame.Theme }
 	// Restart starts the run again with the same settings (a scenario
@@ -258,6 +261,7 @@ func (SetPreVote) isIntent()       {}
 func (SetCheckQuorum) isIntent()   {}
 func (ChangeSetting) isIntent()    {}
 func (SetElection) isIntent()      {}
+func (SetSnapshots) isIntent()     {}
 func (SetTheme) isIntent()         {}
 func (Restart) isIntent()          {}
 func (Reseed) isIntent()           {}
@@ -285,3 +289,21 @@ type PicturePart struct {
 // SetPresent turns presenter mode on or off: everything larger, one panel
 // at a time behind tabs, for a projector.
 type SetPresent struct{ On bool }
+
+// SmallSnapshots is the Setup menu's small snapshot setting: a snapshot
+// every few entries, so that compaction shows within seconds of writes.
+var SmallSnapshots = SetSnapshots{Count: 10, CatchUp: 5}
+
+// SnapshotChoice is the snapshot setting a name stands for: off, small
+// or default (the lab's default, raftcore.DefaultSnapshotCount).
+func SnapshotChoice(name string) (SetSnapshots, bool) {
+	switch name {
+	case "off":
+		return SetSnapshots{}, true
+	case "small":
+		return SmallSnapshots, true
+	case "default":
+		return SetSnapshots{Count: raftcore.DefaultSnapshotCount, CatchUp: raftcore.DefaultCatchUpEntries}, true
+	}
+	return SetSnapshots{}, false
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"raftlab/raftcore"
@@ -536,6 +537,16 @@ var setupCommands = []*Command{
 			return nil, err
 		}
 		return SetElection{Ticks: a.whole(0)}, nil
+	}},
+	{Name: "snapshots", Example: "snapshots small", Args: "off | small | default", Doc: "Start the run again taking snapshots never, every " + strconv.Itoa(SmallSnapshots.Count) + " applied entries, or every " + strconv.Itoa(raftcore.DefaultSnapshotCount) + ".", parse: func(_ *Context, a args) (Intent, error) {
+		if err := a.want(1, 1); err != nil {
+			return nil, err
+		}
+		c, ok := SnapshotChoice(strings.ToLower(a.at(0)))
+		if !ok {
+			return nil, fmt.Errorf("snapshots: use off, small or default, not %q", a.at(0))
+		}
+		return c, nil
 	}},
 	{Name: "theme", Example: "theme dark", Args: "light | dark", Doc: "Change the palette.", parse: func(_ *Context, a args) (Intent, error) {
 		if err := a.want(1, 1); err != nil {

@@ -91,6 +91,8 @@ var Examples = map[string]Intent{
 	"protocol naive-copy":     SetProtocol{Protocol: "naive-copy"},
 	"option checkquorum off":  SetCheckQuorum{On: false},
 	"election 50":             SetElection{Ticks: 50},
+	"snapshots small":         SmallSnapshots,
+	"snapshots off":           SetSnapshots{},
 	"theme Dark":              SetTheme{Theme: "dark"},
 	"lab":                     OpenInLab{},
 	"copy-link":               CopyLink{},

@@ -119,6 +119,9 @@ func HoverAt(f *frame.Frame, lay *viz.Layout, p viz.Point, dots []viz.MessageDot
 		if idx, ok := logIndexAt(f, row, p); ok {
 			return view.HoverTarget{Kind: "entry", A: row, ID: idx}
 		}
+		if row < len(f.Logs.Rows) && f.Logs.Rows[row].Snap.Rect.Contains(p) {
+			return view.HoverTarget{Kind: "snap", A: row}
+		}
 		return view.HoverTarget{}
 	}
 	h := lay.HitTest(p, dots, viz.HitOptions{})

@@ -24,40 +24,69 @@ func LogCellWidth(lay *viz.Layout) float64 {
 // logWindow is the first index shown and how many entries fit. Every row
 // shows the same indexes, so entries line up across machines. By default
 // the window ends at the newest entry anywhere; the view's LogBack
-// scrolls it back, as far as the first entry.
+// scrolls it back, as far as the first entry some machine still holds
+// (older ones are compacted into snapshots everywhere).
 func (b *Builder) logWindow() (first uint64, capacity int) {
-	last, capacity := b.logSpan()
-	if capacity == 0 {
+	sp := b.logSpan()
+	if sp.capacity == 0 {
 		return 1, 0
 	}
 	back := min(b.View.LogBack(), b.logMaxBack())
-	if last <= uint64(capacity) {
-		return 1, capacity
+	if sp.last <= uint64(sp.capacity) {
+		return 1, sp.capacity
 	}
-	return last - uint64(capacity) + 1 - back, capacity
+	return sp.last - uint64(sp.capacity) + 1 - back, sp.capacity
 }
 
-// logSpan is the newest index in any log and how many entries a row holds.
-func (b *Builder) logSpan() (last uint64, capacity int) {
+// logExtent is what the log rows have to show: the newest index in any
+// log, the lowest first index (entries before it are compacted on every
+// machine), how many entries a row holds, and the width at the start of
+// every row kept for the snapshot blocks (0 while no log is compacted).
+type logExtent struct {
+	last, low uint64
+	capacity  int
+	lead      float64
+}
+
+// logSpan measures the logs against the rows.
+func (b *Builder) logSpan() logExtent {
 	if len(b.lay().Nodes) == 0 {
-		return 0, 0
+		return logExtent{}
 	}
 	cw := b.logCellWidth()
-	capacity = max(int(b.lay().Nodes[0].LogStrip.W/cw), 1)
 	w := b.World()
+	sp := logExtent{low: math.MaxUint64}
+	compacted := false
 	for i := 1; i <= w.Size(); i++ {
-		last = max(last, w.Node(raftcore.NodeID(i)).LastIndex())
+		nd := w.Node(raftcore.NodeID(i))
+		sp.last = max(sp.last, nd.LastIndex())
+		sp.low = min(sp.low, nd.FirstIndex())
+		compacted = compacted || nd.FirstIndex() > 1
 	}
-	return last, capacity
+	if w.Size() == 0 {
+		sp.low = 1
+	}
+	strip := b.lay().Nodes[0].LogStrip.W
+	if compacted {
+		// Two cells at the start of every row for the snapshot blocks,
+		// while the strip keeps room for entries beside them.
+		if lead := 2 * cw; strip-lead >= 4*cw {
+			sp.lead = lead
+		}
+	}
+	sp.capacity = max(int((strip-sp.lead)/cw), 1)
+	return sp
 }
 
-// logMaxBack is how far back the logs can scroll: to their first entry.
+// logMaxBack is how far back the logs can scroll: to the first entry
+// some machine still holds.
 func (b *Builder) logMaxBack() uint64 {
-	last, capacity := b.logSpan()
-	if last <= uint64(capacity) {
+	sp := b.logSpan()
+	low := max(sp.low, 1)
+	if sp.last <= uint64(sp.capacity) || sp.last+1 <= uint64(sp.capacity)+low {
 		return 0
 	}
-	return last - uint64(capacity)
+	return sp.last + 1 - uint64(sp.capacity) - low
 }
 
 // LogRowAt is the machine whose log row holds p in layout lay, or -1.
@@ -101,11 +130,14 @@ type logColumns struct {
 	first, last uint64
 	capacity    int
 	cw          float64
+	// lead is the width before the first column, where a row's
+	// snapshot block stands.
+	lead float64
 }
 
 // x is where entry idx's cell starts on a row's strip.
 func (lc logColumns) x(strip viz.Rect, idx uint64) float64 {
-	return strip.X + float64(idx-lc.first)*lc.cw
+	return strip.X + lc.lead + (float64(idx)-float64(lc.first))*lc.cw
 }
 
 // buildLogs lays out every machine's history in its row, with the
@@ -120,10 +152,9 @@ func (b *Builder) buildLogs() {
 	lc.first, lc.capacity = b.logWindow()
 	lc.cw = b.logCellWidth()
 	lc.last = lc.first + uint64(lc.capacity) - 1
-	var maxLast uint64
-	for i := 1; i <= n; i++ {
-		maxLast = max(maxLast, w.Node(raftcore.NodeID(i)).LastIndex())
-	}
+	sp := b.logSpan()
+	lc.lead = sp.lead
+	maxLast := sp.last
 	lead := b.leader()
 	var leadNode *raftcore.Node
 	if lead >= 0 && b.cfg().Protocol == raftcore.ProtocolRaft {
@@ -148,7 +179,7 @@ func (b *Builder) buildLogs() {
 		b.buildOwnLogsCard(L)
 	}
 	if n > 0 && len(b.lay().Nodes) > 0 {
-		b.buildLogHeader(L, lc, maxLast)
+		b.buildLogHeader(L, lc, maxLast, max(sp.low, 1))
 	}
 }
 
@@ -181,7 +212,19 @@ func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int,
 	row.Name = frame.TextItem{Text: name, X: c.X, Y: c.Y, Size: b.fitSize(name, SizeSmall, ln.LogLabel.W-2), Tone: frame.ToneText, Bold: true, Center: true}
 	top := min(nd.LastIndex(), last)
 	// Entries before the log's first index were compacted into the
-	// machine's snapshot: they are gone, and no cell stands for them.
+	// machine's snapshot: they are gone, and no cell stands for them; one
+	// block at the row's start does, over the columns they would take.
+	row.Snap = frame.LogSnap{}
+	if fi := nd.FirstIndex(); fi > 1 && lc.lead > 0 {
+		end := lc.x(ln.LogStrip, max(first, fi))
+		row.Snap = frame.LogSnap{Rect: viz.XYWH(ln.LogStrip.X+1, ln.LogStrip.Y+1, end-ln.LogStrip.X-3, ln.LogStrip.H-2), Index: fi - 1}
+		t := words.SnapBlock(fi - 1)
+		size := min(row.Snap.Rect.H*0.62, 11)
+		if b.Measure(t, size) > row.Snap.Rect.W-4 {
+			t = words.Utoa(fi - 1)
+		}
+		row.Snap.Text = frame.TextItem{Text: t, X: row.Snap.Rect.X + row.Snap.Rect.W/2, Y: row.Snap.Rect.Y + row.Snap.Rect.H/2, Size: size, Center: true}
+	}
 	for idx := max(first, nd.FirstIndex()); idx <= top; idx++ {
 		e := nd.Entry(idx)
 		c := frame.LogCell{Rect: viz.XYWH(lc.x(ln.LogStrip, idx)+1, ln.LogStrip.Y+1, cw-2, ln.LogStrip.H-2),
@@ -195,7 +238,7 @@ func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int,
 	if c := nd.Commit(); c >= first && c <= last {
 		row.CommitX = lc.x(ln.LogStrip, c) + cw
 	} else if c > last {
-		row.CommitX = ln.LogStrip.X + float64(lc.capacity)*cw
+		row.CommitX = lc.x(ln.LogStrip, last+1)
 	}
 	if ap := nd.Applied(); ap >= first && ap <= last {
 		row.AppliedX = lc.x(ln.LogStrip, ap) + cw
@@ -213,9 +256,10 @@ func (b *Builder) buildLogRow(row *frame.LogRow, i int, lc logColumns, lead int,
 }
 
 // buildLogHeader writes over the log rows how many entries lie before
-// and after the window (maxLast the longest history) and, where those
+// and after the window (maxLast the longest history; entries before low
+// are compacted on every machine and not counted) and, where those
 // notes leave room, the index numbers over the columns.
-func (b *Builder) buildLogHeader(L *frame.LogsView, lc logColumns, maxLast uint64) {
+func (b *Builder) buildLogHeader(L *frame.LogsView, lc logColumns, maxLast, low uint64) {
 	first, last, cw := lc.first, lc.last, lc.cw
 	strip := b.lay().Nodes[0].LogStrip
 	y := L.Rect.Y - SizeSmall - 3
@@ -229,8 +273,8 @@ func (b *Builder) buildLogHeader(L *frame.LogsView, lc logColumns, maxLast uint6
 		bx = L.Key.Rect.Right() + 6
 		left = bx - 2
 	}
-	if first > 1 {
-		L.Before = frame.TextItem{Text: words.Earlier(first - 1), X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
+	if first > low {
+		L.Before = frame.TextItem{Text: words.Earlier(first - low), X: bx, Y: y, Size: SizeSmall - 1, Tone: frame.ToneAccent}
 		left = L.Before.X + b.Measure(L.Before.Text, L.Before.Size) + 6
 	}
 	if maxLast > last {

@@ -281,6 +281,17 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 		return chip("election:"+strconv.Itoa(t), words.ElectionSpan(t, b.cfg().TickMs), et == t, "election "+strconv.Itoa(t))
 	}
 	wr.row(words.RowElection, labelW, election(5), election(10), election(20))
+	if b.cfg().Protocol == raftcore.ProtocolRaft {
+		// Like the election timeout, a new run: a machine's log is
+		// compacted as it goes, and a changed count would leave the
+		// snapshots taken so far out of step with it.
+		sc := b.cfg().SnapshotCount
+		snaps := func(name string) frame.Widget {
+			c, _ := command.SnapshotChoice(name)
+			return chip("snapshots:"+name, words.SnapshotEvery(c.Count), sc == c.Count, "snapshots "+name)
+		}
+		wr.row(words.RowSnapshots, labelW, snaps("off"), snaps("small"), snaps("default"))
+	}
 	theme := func(t frame.Theme) frame.Widget {
 		return chip("theme:"+string(t), string(t), b.View.Theme() == t, "theme "+string(t))
 	}

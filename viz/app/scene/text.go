@@ -205,8 +205,17 @@ func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
 		wr.widgets = append(wr.widgets, w)
 		x += bw + 4
 	}
-	wr.y += h + 6
+	wr.y += h + wr.b.rowGap()
 	return wr.widgets[start:]
+}
+
+// rowGap is the space under a row of controls: less on a short canvas,
+// where the setup menu must still fit a 450-pixel figure.
+func (b *Builder) rowGap() float64 {
+	if b.Stage.H() < 500 {
+		return 4
+	}
+	return 6
 }
 
 // row writes a labelled row of controls: the label on the left, the

@@ -49,6 +49,13 @@ func (b *Builder) buildTooltip() *frame.TooltipView {
 		}
 		e := nd.Entry(t.ID)
 		lines = b.Voice().EntryTip(e, e.Index <= nd.Commit())
+	case "snap":
+		nd := w.Node(nodeID(t.A))
+		s, ok := nd.SnapshotAt()
+		if !ok || nd.FirstIndex() <= 1 {
+			return nil
+		}
+		lines = b.Voice().SnapTip(s, nd.FirstIndex()-1)
 	case "node":
 		id := nodeID(t.A)
 		nd := w.Node(id)

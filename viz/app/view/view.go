@@ -24,7 +24,7 @@ type Banner struct {
 // HoverTarget names what the mouse is over, so that hover text changes
 // (and the frame is built again) only when the target does.
 type HoverTarget struct {
-	Kind   string // "widget", "menu", "mark", "entry", "node", "link", "msg" or "" for nothing
+	Kind   string // "widget", "menu", "mark", "entry", "snap", "node", "link", "msg" or "" for nothing
 	A, B   int
 	ID     uint64
 	Widget string
