@@ -302,7 +302,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
-	memberAdd, replaceMember, jointConsensus, moveLeader, figure8,
+	memberAdd, replaceMember, jointConsensus, moveLeader, snapshotCatchUp, figure8,
 }
 
 func (d def) make(k values) *Scenario {

@@ -17,7 +17,7 @@ var wantIDs = []string{
 	"timeout-tuning",
 	"clock-drift",
 	"failure-domains",
-	"member-add", "replace-member", "joint-consensus", "move-leader", "figure-8",
+	"member-add", "replace-member", "joint-consensus", "move-leader", "snapshot-catch-up", "figure-8",
 }
 
 // everyVariant returns every scenario under every value of each of its

@@ -186,7 +186,24 @@ type history struct {
 	// elections counts elections, leaders and time without one
 	// (ElectionStats), from the first event read.
 	elections *raftcore.ElectionCounter
+	// snaps are the snapshots sent, each with when it arrived (0 until
+	// it does); apps the latest appends sent, and lastApp, per machine,
+	// the latest append that reached it: how long each took on the wire.
+	snaps   []wireTrip
+	apps    []wireTrip
+	lastApp []wireTrip
 }
+
+// wireTrip is one message's way from sender to receiver.
+type wireTrip struct {
+	from, to         raftcore.NodeID
+	msg              uint64
+	sentUs, arriveUs int64
+	seq, arriveSeq   uint64
+}
+
+// keptApps is how many appends in flight the history follows.
+const keptApps = 64
 
 type roleChange struct {
 	node     raftcore.NodeID
@@ -242,6 +259,7 @@ func scan(w *raftcore.World) *history {
 func (h *history) update(w *raftcore.World) {
 	if n := w.Size() + 1; len(h.truncs) < n {
 		h.truncs = append(h.truncs, make([]int, n-len(h.truncs))...)
+		h.lastApp = append(h.lastApp, make([]wireTrip, n-len(h.lastApp))...)
 	}
 	if h.elections == nil {
 		h.elections = raftcore.NewElectionCounter(w.Size())
@@ -270,6 +288,19 @@ func (h *history) rewind(seq uint64) {
 	h.drops = keepUpTo(h.drops, seq, func(d drop) uint64 { return d.seq })
 	h.stale = keepUpTo(h.stale, seq, func(s staleAppend) uint64 { return s.seq })
 	h.confs = keepUpTo(h.confs, seq, func(c confEvent) uint64 { return c.seq })
+	h.snaps = keepUpTo(h.snaps, seq, func(t wireTrip) uint64 { return t.seq })
+	for k := range h.snaps {
+		if h.snaps[k].arriveSeq > seq {
+			// It arrived in the future left behind.
+			h.snaps[k].arriveUs, h.snaps[k].arriveSeq = 0, 0
+		}
+	}
+	h.apps = h.apps[:0]
+	for k := range h.lastApp {
+		if h.lastApp[k].seq > seq {
+			h.lastApp[k] = wireTrip{}
+		}
+	}
 	for n := len(h.truncAt); n > 0 && h.truncAt[n-1].seq > seq; n-- {
 		h.truncs[h.truncAt[n-1].node]--
 		h.truncAt = h.truncAt[:n-1]
@@ -303,6 +334,10 @@ func (h *history) event(e raftcore.TraceEvent) {
 		if e.ToRole == raftcore.RoleLeader && e.Term > h.topLeader {
 			h.topLeader = e.Term
 		}
+	case raftcore.TraceSend:
+		h.sent(e)
+	case raftcore.TraceDeliver:
+		h.arrived(e)
 	case raftcore.TraceConf:
 		h.confs = append(h.confs, confEvent{node: e.Node, text: e.Text, atUs: e.AtUs, seq: e.Seq})
 	case raftcore.TraceTruncate:
@@ -313,6 +348,45 @@ func (h *history) event(e raftcore.TraceEvent) {
 	case raftcore.TraceAppend:
 		if e.Term < h.topLeader {
 			h.stale = append(h.stale, staleAppend{node: e.Node, term: e.Term, index: e.Index, atUs: e.AtUs, seq: e.Seq})
+		}
+	}
+}
+
+// sent notes a snapshot or an append going out.
+func (h *history) sent(e raftcore.TraceEvent) {
+	t := wireTrip{from: e.Node, to: e.Peer, msg: e.Msg, sentUs: e.AtUs, seq: e.Seq}
+	switch e.MsgType {
+	case raftcore.MsgSnap:
+		h.snaps = append(h.snaps, t)
+	case raftcore.MsgApp:
+		if len(h.apps) == keptApps {
+			h.apps = append(h.apps[:0], h.apps[1:]...)
+		}
+		h.apps = append(h.apps, t)
+	}
+}
+
+// arrived notes when a snapshot or an append followed reached its
+// receiver.
+func (h *history) arrived(e raftcore.TraceEvent) {
+	switch e.MsgType {
+	case raftcore.MsgSnap:
+		for k := len(h.snaps) - 1; k >= 0; k-- {
+			if h.snaps[k].msg == e.Msg && h.snaps[k].arriveUs == 0 {
+				h.snaps[k].arriveUs, h.snaps[k].arriveSeq = e.AtUs, e.Seq
+				return
+			}
+		}
+	case raftcore.MsgApp:
+		for k := len(h.apps) - 1; k >= 0; k-- {
+			if h.apps[k].msg == e.Msg {
+				t := h.apps[k]
+				t.arriveUs, t.seq = e.AtUs, e.Seq
+				if int(t.to) < len(h.lastApp) {
+					h.lastApp[t.to] = t
+				}
+				return
+			}
 		}
 	}
 }

@@ -283,7 +283,9 @@ func (b *Builder) buildLogHeader(L *frame.LogsView, lc logColumns, maxLast, low 
 		right = L.After.X - 6
 	}
 	for idx := first; idx <= min(last, max(maxLast, first)); idx++ {
-		if idx%every != 0 && idx != first {
+		if (idx%every != 0 && idx != first) || idx < low {
+			// Over columns compacted on every machine stand only the
+			// snapshot blocks, which say their own index.
 			continue
 		}
 		t := words.Utoa(idx)
