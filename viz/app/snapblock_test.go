@@ -1,10 +1,13 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"raftlab/viz"
+	"raftlab/viz/app/session"
 	"raftlab/viz/app/view"
 	"raftlab/viz/words"
 )
@@ -115,4 +118,19 @@ func writeUntilApplied(t *testing.T, a *App, n uint64) {
 		c.run(a, 20*time.Millisecond)
 	}
 	c.run(a, 2*time.Second)
+}
+
+// TestSetupMenuWithFiguresFitsAShortCanvas: with the list of figures (its
+// Scenario row) and the snapshot row, the Setup menu still fits a figure
+// 450 pixels tall.
+func TestSetupMenuWithFiguresFitsAShortCanvas(t *testing.T) {
+	for _, w := range []float64{720, 800} {
+		p := viz.DefaultParams()
+		a, err := New(Options{Params: p, Width: w, Height: 450, SpeedGiven: true, Scenarios: session.BuiltinScenarios()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.openMenu(view.Menu{Kind: view.MenuMain})
+		checkFrame(t, a, fmt.Sprintf("setup menu with figures on %gx450", w))
+	}
 }

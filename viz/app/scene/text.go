@@ -199,7 +199,7 @@ func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
 		bw := wr.b.widgetWidth(w.Label, w.Size)
 		if x+bw > wr.x+wr.w && x > wr.x+in {
 			x = wr.x + in
-			wr.y += h + 4
+			wr.y += h + min(wr.b.rowGap(), 4)
 		}
 		w.Rect = viz.XYWH(x, wr.y, min(bw, wr.w-in), h)
 		wr.widgets = append(wr.widgets, w)
@@ -210,10 +210,11 @@ func (wr *writer) buttons(in float64, ws ...frame.Widget) []frame.Widget {
 }
 
 // rowGap is the space under a row of controls: less on a short canvas,
-// where the setup menu must still fit a 450-pixel figure.
+// where the setup menu, with the list of figures, must still fit a
+// 450-pixel figure.
 func (b *Builder) rowGap() float64 {
 	if b.Stage.H() < 500 {
-		return 4
+		return 3
 	}
 	return 6
 }
