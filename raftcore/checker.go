@@ -67,6 +67,14 @@ type appliedRec struct {
 
 type committedRec struct {
 	chain uint64
+	// known is false for an index no machine could still read when it
+	// was first seen committed: the machine that committed it had already
+	// compacted it into a snapshot (a leader's commit can jump as it
+	// applies a configuration change, and it may snapshot in the same
+	// step). The record is filled in by the next machine that holds the
+	// entry; until then the chains of later indexes, which cover it,
+	// judge it.
+	known bool
 	// inTerm is the term of the machine that first committed the entry
 	// (always a leader): only leaders of later terms must hold it.
 	inTerm uint64
@@ -205,7 +213,7 @@ func (c *checker) onLeader(id NodeID, term uint64) {
 			// compaction point covers it.
 			continue
 		}
-		if c.committed[i].inTerm < term && n.log.chain(idx) != c.committed[i].chain {
+		if c.committed[i].known && c.committed[i].inTerm < term && n.log.chain(idx) != c.committed[i].chain {
 			c.report(u(term), Violation{Rule: RuleLeaderCompleteness, Nodes: []NodeID{id}, Term: term, Index: idx,
 				Text: fmt.Sprintf("%s became leader of term %d without the committed entry at index %d", c.name(id), term, idx)})
 			break
@@ -323,8 +331,15 @@ func (c *checker) onCommit(id NodeID) {
 	// Compare the newly committed part with the committed prefix seen so
 	// far: no two machines may ever commit different entries at an index.
 	for i := max(c.commitSeen[id]+1, n.log.offset, c.base+1); i <= n.commit; i++ {
+		for i > c.base+uint64(len(c.committed))+1 {
+			c.committed = append(c.committed, committedRec{inTerm: n.term})
+		}
 		if i > c.base+uint64(len(c.committed)) {
-			c.committed = append(c.committed, committedRec{chain: n.log.chain(i), inTerm: n.term})
+			c.committed = append(c.committed, committedRec{chain: n.log.chain(i), inTerm: n.term, known: true})
+			continue
+		}
+		if rec := &c.committed[i-c.base-1]; !rec.known {
+			rec.chain, rec.known = n.log.chain(i), true
 			continue
 		}
 		if c.committed[i-c.base-1].chain != n.log.chain(i) {
@@ -489,7 +504,7 @@ func (c *checker) onSnapshot(id NodeID) {
 // committed prefix (the same entries every machine committed up to its
 // index) and hold the state applying them gives.
 func (c *checker) onRestore(id NodeID, s *Snapshot) {
-	if s.Index > c.base && s.Index <= c.base+uint64(len(c.committed)) && c.committed[s.Index-c.base-1].chain != s.Chain {
+	if s.Index > c.base && s.Index <= c.base+uint64(len(c.committed)) && c.committed[s.Index-c.base-1].known && c.committed[s.Index-c.base-1].chain != s.Chain {
 		c.report(u(uint64(id))+"/"+u(s.Index), Violation{Rule: RuleSnapshotSafety, Nodes: []NodeID{id}, Index: s.Index, Term: s.Term,
 			Text: fmt.Sprintf("%s restored a snapshot at index %d whose log differs from the entries committed up to it", c.name(id), s.Index)})
 		return

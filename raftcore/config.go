@@ -119,6 +119,11 @@ const (
 // (etcd's own default count).
 const MaxSnapshotCount = 100000
 
+// MinBandwidthKBps is the slowest link bandwidth a run may set (10 bytes a
+// virtual second): slower ones would make a snapshot's transfer time
+// overflow the clock.
+const MinBandwidthKBps = 0.01
+
 // MaxNodes is the largest cluster the lab runs.
 const MaxNodes = 9
 
@@ -162,8 +167,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("snapshot_count: %d is out of range: use 0 (no snapshots) to %d", c.SnapshotCount, MaxSnapshotCount)
 	case c.CatchUpEntries < 0 || c.CatchUpEntries > MaxSnapshotCount:
 		return fmt.Errorf("catch_up_entries: %d is out of range: use 0 to %d", c.CatchUpEntries, MaxSnapshotCount)
-	case !(c.BandwidthKBps >= 0) || c.BandwidthKBps > 1e9:
-		return fmt.Errorf("bandwidth_kbps: %g is out of range: use 0 (unlimited) to 1e9", c.BandwidthKBps)
+	case !(c.BandwidthKBps >= 0) || c.BandwidthKBps > 1e9 || (c.BandwidthKBps > 0 && c.BandwidthKBps < MinBandwidthKBps):
+		return fmt.Errorf("bandwidth_kbps: %g is out of range: use 0 (unlimited) or %g to 1e9", c.BandwidthKBps, MinBandwidthKBps)
 	case c.Members < 0 || c.Members > c.Nodes:
 		return fmt.Errorf("members: %d is out of range: use 1 to nodes (%d), or 0 for every machine", c.Members, c.Nodes)
 	case c.Members != 0 && c.Members != c.Nodes && c.Protocol != ProtocolRaft:

@@ -208,9 +208,11 @@ func (w *World) reportSnapshot(m Message, failed bool) {
 	case mc.status == StatusCrashed:
 		return
 	case mc.status == StatusPaused:
-		if len(mc.work) < w.cfg.InboxLimit {
-			mc.work = append(mc.work, r)
-		}
+		// The report is the leader's own transport speaking to it, as
+		// etcd's ReportSnapshot is, not a message on the network: a full
+		// inbox must not drop it, or the follower's progress would stay
+		// in the snapshot state for good.
+		mc.work = append(mc.work, r)
 	case mc.slow > 1 || len(mc.work) > 0 || mc.busyUntil > w.now:
 		w.enqueueWork(r.To, r)
 	default:

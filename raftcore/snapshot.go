@@ -40,6 +40,15 @@ func (s *Snapshot) KV() *KV { return &s.kv }
 // sentence of the trace writes it.
 func (s *Snapshot) Conf() string { return s.conf.String() }
 
+// Membership is the configuration in force at the snapshot's index: what
+// a machine that restores it starts from, since the changes that made it
+// are compacted away.
+func (s *Snapshot) Membership() Membership {
+	c := &s.conf
+	return Membership{Voters: c.incoming.ids(), Outgoing: c.outgoing.ids(), Learners: c.learners.ids(),
+		AutoLeave: c.autoLeave, Index: s.confIndex}
+}
+
 // snapshotHeaderBytes is what a snapshot's metadata takes on the wire
 // (index, term, configuration), beside its contents.
 const snapshotHeaderBytes = 64

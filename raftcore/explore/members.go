@@ -141,7 +141,15 @@ func confOf(w *raftcore.World, n *raftcore.Node, upTo uint64) conf {
 	for id := 1; id <= members; id++ {
 		c.in |= 1 << uint(id)
 	}
-	for i := uint64(1); i <= min(upTo, n.LastIndex()); i++ {
+	from := uint64(1)
+	if snap, ok := n.SnapshotAt(); ok {
+		// The changes up to the snapshot are compacted away: start from
+		// the configuration it holds.
+		m := snap.Membership()
+		c = conf{in: setOf(m.Voters), out: setOf(m.Outgoing), learners: setOf(m.Learners)}
+		from = snap.Index + 1
+	}
+	for i := from; i <= min(upTo, n.LastIndex()); i++ {
 		if e := n.Entry(i); e.Data.Kind == raftcore.OpConf {
 			c = c.after(e.Data.Conf)
 		}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -86,4 +87,23 @@ func deliverAll(t testing.TB, w *raftcore.World, from, to raftcore.NodeID, typ r
 			require.NoError(t, w.Apply(raftcore.Action{Do: raftcore.DoDeliver, ID: m.ID}))
 		}
 	}
+}
+
+// A configuration change compacted into a snapshot still counts: machine 1
+// removes machine 2, snapshots past the change, and its configuration is
+// itself alone (the explorer once rebuilt it from the log, where the
+// compacted change reads as an empty entry, and judged the next write as
+// committed without a majority of machines 1 and 2).
+func TestConfigurationCompactedIntoASnapshotCounts(t *testing.T) {
+	data, err := os.ReadFile("testdata/remove-then-compact.json")
+	require.NoError(t, err)
+	sch, err := raftcore.ParseSchedule(data)
+	require.NoError(t, err)
+	w, err := sch.Run()
+	require.NoError(t, err)
+	lead := w.Node(1)
+	_, ok := lead.SnapshotAt()
+	require.True(t, ok, "machine 1 took no snapshot")
+	c := confOf(w, lead, lead.LastIndex())
+	require.Equal(t, conf{in: setOf([]raftcore.NodeID{1})}, c)
 }
