@@ -93,9 +93,9 @@ var snapshotCatchUp = def{id: "snapshot-catch-up",
 			Live: func(v *View) string {
 				l := v.W.Node(1)
 				snap, _ := l.SnapshotAt()
-				pr, _ := l.Progress(3)
-				return fmt.Sprintf("etcd-1's log now starts at index %d: the entries before it live only in its snapshot at index %d. etcd-3 holds up to index %d, and the next entry etcd-1 would send it, index %d, is gone.",
-					l.FirstIndex(), snap.Index, v.W.Node(3).LastIndex(), pr.Next)
+				need := v.W.Node(3).LastIndex() + 1
+				return fmt.Sprintf("etcd-1 took a snapshot at index %d and dropped the entries before index %d (the purple block): they live on only in the snapshot. etcd-3 holds up to index %d and needs index %d next, which etcd-1 no longer has.",
+					snap.Index, l.FirstIndex(), need-1, need)
 			},
 			Claims: claims(that("etcd-1's log starts after what etcd-3 needs next", compactedPast))})
 		s.Steps = append(s.Steps, Step{Text: "etcd-1 sent etcd-3 its snapshot.",
