@@ -436,39 +436,30 @@ func (w *World) Schedule() Schedule {
 		Controllers: c.Controllers}
 	o := &ScheduleOptions{PreVote: &c.PreVote, CheckQuorum: &c.CheckQuorum, ElectionTicks: &c.ElectionTicks,
 		HeartbeatTicks: &c.HeartbeatTicks, TickMs: &c.TickMs, LatencyMs: []float64{c.LatencyMinMs, c.LatencyMaxMs}}
-	if c.Sessions != d.Sessions {
-		o.Sessions = &c.Sessions
-	}
-	if c.Loss != d.Loss {
-		o.Loss = &c.Loss
-	}
-	if c.Duplicate != d.Duplicate {
-		o.Duplicate = &c.Duplicate
-	}
-	if c.ClientTimeoutMs != d.ClientTimeoutMs {
-		o.ClientTimeoutMs = &c.ClientTimeoutMs
-	}
-	if c.InboxLimit != d.InboxLimit {
-		o.InboxLimit = &c.InboxLimit
-	}
-	if c.MaxEntriesPerMsg != d.MaxEntriesPerMsg {
-		o.MaxEntriesPerMsg = &c.MaxEntriesPerMsg
-	}
-	if c.MaxInflight != d.MaxInflight {
-		o.MaxInflight = &c.MaxInflight
-	}
-	if c.SnapshotCount != d.SnapshotCount {
-		o.SnapshotCount = &c.SnapshotCount
-	}
-	if c.CatchUpEntries != d.CatchUpEntries {
-		o.CatchUpEntries = &c.CatchUpEntries
-	}
-	if c.BandwidthKBps != d.BandwidthKBps {
-		o.BandwidthKBps = &c.BandwidthKBps
-	}
+	// Only what differs from the defaults is written, so that a schedule
+	// says what its run changed.
+	o.Sessions = unlessDefault(c.Sessions, d.Sessions)
+	o.Loss = unlessDefault(c.Loss, d.Loss)
+	o.Duplicate = unlessDefault(c.Duplicate, d.Duplicate)
+	o.ClientTimeoutMs = unlessDefault(c.ClientTimeoutMs, d.ClientTimeoutMs)
+	o.InboxLimit = unlessDefault(c.InboxLimit, d.InboxLimit)
+	o.MaxEntriesPerMsg = unlessDefault(c.MaxEntriesPerMsg, d.MaxEntriesPerMsg)
+	o.MaxInflight = unlessDefault(c.MaxInflight, d.MaxInflight)
+	o.SnapshotCount = unlessDefault(c.SnapshotCount, d.SnapshotCount)
+	o.CatchUpEntries = unlessDefault(c.CatchUpEntries, d.CatchUpEntries)
+	o.BandwidthKBps = unlessDefault(c.BandwidthKBps, d.BandwidthKBps)
 	o.CrossZoneLatencyMs = append([]float64(nil), c.CrossZoneLatencyMs...)
 	o.Bugs = c.Bugs.Names()
 	s.Options = o
 	s.Actions = append([]Action{}, w.actions...)
 	return s
+}
+
+// unlessDefault is a pointer to v, or nil where v is the default d: an
+// option a schedule leaves out.
+func unlessDefault[T comparable](v, d T) *T {
+	if v == d {
+		return nil
+	}
+	return &v
 }

@@ -362,14 +362,7 @@ func TestLinkCarriesSettingsAndClusterWrites(t *testing.T) {
 // the world want there, and head at its head, where it is left.
 func reopened(t *testing.T, tl *Timeline, want, head snap) *Timeline {
 	t.Helper()
-	l, err := DecodeLink(mustEncode(t, tl.Link("", nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened, err := OpenLink(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opened := reopen(t, tl)
 	sameWorld(t, "opened link", opened.World(), want)
 	opened.SeekTo(opened.Head())
 	sameWorld(t, "opened link's head", opened.World(), head)
