@@ -315,7 +315,11 @@ func (w *World) settledLeader() NodeID {
 
 // stalled lists what failed to progress under leader lead: from from on,
 // every machine follows it, holds the commit index the cluster had a little
-// earlier (t.behind), and has every request sent to it answered.
+// earlier (t.behind), and has every request sent to it answered. Only the
+// machines the leader's configuration names are held to it: a machine
+// taken out of the cluster no longer hears the leader (etcd stops a removed
+// member), so neither it nor the requests sent to it are the cluster's to
+// answer for.
 func (w *World) stalled(lead NodeID, from int64, t livenessTimes) []string {
 	var out []string
 	add := func(format string, args ...any) {
@@ -324,9 +328,13 @@ func (w *World) stalled(lead NodeID, from int64, t livenessTimes) []string {
 		}
 	}
 	l := w.nodes[lead]
+	members := l.conf.members()
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		id := NodeID(i)
 		n := w.nodes[i]
+		if !members.has(id) {
+			continue
+		}
 		if id != lead && (n.role != RoleFollower || n.lead != lead || n.term != l.term) {
 			add("machine %s is %s in term %d, not following %s, the leader of term %d", w.cfg.Name(id), n.role, n.term, w.cfg.Name(lead), l.term)
 		}
@@ -336,7 +344,7 @@ func (w *World) stalled(lead NodeID, from int64, t livenessTimes) []string {
 		}
 	}
 	for i := range w.ops {
-		if op := &w.ops[i]; op.InvokeUs >= from && !answered(op, t.settle) {
+		if op := &w.ops[i]; op.InvokeUs >= from && members.has(op.Node) && !answered(op, t.settle) {
 			add("%s %d at machine %s, sent at %g ms: %s (%s)", op.Kind, op.ID, w.cfg.Name(op.Node), usToMs(op.InvokeUs), op.Result, op.Reason)
 		}
 	}

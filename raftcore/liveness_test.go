@@ -128,3 +128,37 @@ func TestLivenessHoldsUnderABurstOfWrites(t *testing.T) {
 	}
 	noViolations(t, w)
 }
+
+// TestLivenessHoldsOnlyMembersToTheLeader: a machine taken out of the
+// configuration stops hearing the leader (its commit index stays where it
+// was, and it may sit in an old term). The judge must not hold that against
+// the cluster: removing any one of three machines, the leader included, and
+// writing on leaves a live run. Before the judge looked only at members,
+// every one of these 60 runs was ruled not live.
+func TestLivenessHoldsOnlyMembersToTheLeader(t *testing.T) {
+	for seed := int64(1); seed <= 15; seed++ {
+		for _, target := range []NodeID{None, 1, 2, 3} {
+			cfg := DefaultConfig()
+			cfg.Nodes, cfg.Seed = 3, seed
+			w := MustWorld(cfg)
+			w.RunFor(3_000_000)
+			if target == None {
+				target = w.settledLeader()
+			}
+			if err := w.Apply(Action{Do: DoRemove, Node: int(target)}); err != nil {
+				t.Fatal(err)
+			}
+			w.RunFor(1_000_000)
+			for _, a := range []Action{{Do: DoWrite, Node: 1, Key: "k", Value: "a"}, {Do: DoWrite, Node: 2, Key: "k", Value: "b"}} {
+				if err := w.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.RunFor(2_000_000)
+			if v := w.AwaitLiveness(); v.Verdict != Live {
+				t.Errorf("seed %d, machine %d removed: %+v", seed, target, v)
+			}
+			noViolations(t, w)
+		}
+	}
+}
