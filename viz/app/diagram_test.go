@@ -77,3 +77,32 @@ func TestDiagramLabelsBesideTheirLines(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagramBoxNamesInsideTheirBoxes: each role's name, and who is in
+// it, sits inside its box, clear of the arrows that run between the boxes, in a narrow panel
+// (the phone's and the presenter's) as in a wide one.
+func TestDiagramBoxNamesInsideTheirBoxes(t *testing.T) {
+	for _, preVote := range []bool{true, false} {
+		for _, width := range []float64{240, 300, 420} {
+			a := newApp(t, 5, 1280, 800)
+			require.NoError(t, a.Do(command.SetPreVote{On: preVote}))
+			d := a.builder.PanelContent(a.parts(), viz.PanelNode, width).Diagram
+			require.NotNil(t, d)
+			for _, b := range d.Boxes {
+				for _, l := range []frameText{{b.Label.Text, b.Label.X, b.Label.Size}, {b.Label2.Text, b.Label2.X, b.Label2.Size}, {b.Members.Text, b.Members.X, b.Members.Size}} {
+					if l.text == "" {
+						continue
+					}
+					w := a.measure(l.text, l.size)
+					require.GreaterOrEqual(t, l.x-w/2, b.Rect.X+1, "%q runs out of its box on the left (pre-vote %v, width %v)", l.text, preVote, width)
+					require.LessOrEqual(t, l.x+w/2, b.Rect.Right()-1, "%q runs out of its box on the right (pre-vote %v, width %v)", l.text, preVote, width)
+				}
+			}
+		}
+	}
+}
+
+type frameText struct {
+	text    string
+	x, size float64
+}

@@ -162,6 +162,7 @@ func (c *fitCheck) panel(p PanelView, canvas viz.Rect) {
 		}
 		for _, b := range d.Boxes {
 			c.text(where+" diagram", b.Label, b.Rect)
+			c.text(where+" diagram", b.Label2, b.Rect)
 			c.text(where+" diagram", b.Members, b.Rect)
 		}
 	}

@@ -37,8 +37,11 @@ type DiagramView struct {
 
 // DiagramBox is one role.
 type DiagramBox struct {
-	Rect    viz.Rect
-	Label   TextItem
+	Rect  viz.Rect
+	Label TextItem
+	// Label2 is the second line of a name too wide for its box (empty
+	// when it fits on one).
+	Label2  TextItem
 	Members TextItem
 	Tone    Tone
 	Shape   Shape
@@ -75,6 +78,8 @@ func (d *DiagramView) Moved(dx, dy float64) *DiagramView {
 		b.Rect.Y += dy
 		b.Label.X += dx
 		b.Label.Y += dy
+		b.Label2.X += dx
+		b.Label2.Y += dy
 		b.Members.X += dx
 		b.Members.Y += dy
 		out.Boxes = append(out.Boxes, b)

@@ -314,6 +314,9 @@ func (d *Painter) diagram(dv *frame.DiagramView) {
 		s.RoundRect(b.Rect, 6, fill)
 		s.RoundRectLine(b.Rect, 6, w, edge)
 		s.Text(b.Label, p.Tone(b.Label.Tone))
+		if b.Label2.Text != "" {
+			s.Text(b.Label2, p.Tone(b.Label2.Tone))
+		}
 		s.Text(b.Members, p.Tone(b.Members.Tone))
 	}
 	s.Text(dv.Last, p.Tone(dv.Last.Tone))

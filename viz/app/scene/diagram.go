@@ -23,15 +23,24 @@ func (b *Builder) roleDiagram(x, y, w float64) (*frame.DiagramView, float64) {
 	d := &frame.DiagramView{}
 	n := float64(len(roles))
 	gap := roleGap
+	if (w-gap*(n-1))/n < 50 {
+		gap = roleGapNarrow // a phone's panel: room for the names
+	}
 	bw := (w - gap*(n-1)) / n
+	names := b.roleNames(roles, bw-6)
 	bh := 40.0
+	for _, nm := range names {
+		if nm[1] != "" {
+			bh = 52 // a name on two lines
+		}
+	}
 	top := y + 24 // room for the forward labels and the loop
 	boxOf := map[raftcore.Role]viz.Rect{}
 	for i, r := range roles {
 		boxOf[r] = viz.XYWH(x+float64(i)*(bw+gap), top, bw, bh)
 	}
-	b.roleBoxes(d, roles, boxOf, latest)
-	backDepth := b.roleArrows(d, edges, boxOf, latest)
+	b.roleBoxes(d, roles, names, boxOf, latest)
+	backDepth := b.roleArrows(d, edges, boxOf, gap, latest)
 	h := top - y + bh + backDepth + 2
 	if latest != nil {
 		h = b.roleChangeNote(d, latest, who, x, y, w, h)
@@ -60,33 +69,65 @@ func (b *Builder) diagramRoles() ([]raftcore.Role, []roleEdge) {
 	return roles, edges
 }
 
-// roleBoxes draws a box at boxOf[r] for each role r, named, with the
-// machines in it; the one latest entered glows.
-func (b *Builder) roleBoxes(d *frame.DiagramView, roles []raftcore.Role, boxOf map[raftcore.Role]viz.Rect, latest *raftcore.RoleChange) {
+// roleNames are the boxes' names, each on one line where it fits in
+// width room and otherwise broken after a hyphen or at a space
+// ("Pre-" over "candidate" in a phone's panel), so that no name runs out
+// of its box across the arrows between the boxes.
+func (b *Builder) roleNames(roles []raftcore.Role, room float64) [][2]string {
+	out := make([][2]string, len(roles))
+	for i, r := range roles {
+		name := words.Capital(b.Voice().RoleWord(r))
+		out[i][0] = name
+		if b.Measure(name, roleNameSize) <= room {
+			continue
+		}
+		if cut := strings.LastIndexAny(name, "- "); cut > 0 {
+			out[i] = [2]string{strings.TrimSpace(name[:cut+1]), name[cut+1:]}
+		}
+	}
+	return out
+}
+
+// roleBoxes draws a box at boxOf[r] for each role r, named (names, one
+// line or two), with the machines in it; the one latest entered glows.
+// Text still too wide for a box is drawn smaller.
+func (b *Builder) roleBoxes(d *frame.DiagramView, roles []raftcore.Role, names [][2]string, boxOf map[raftcore.Role]viz.Rect, latest *raftcore.RoleChange) {
 	members := b.roleMembers()
-	for _, r := range roles {
+	for i, r := range roles {
 		rect := boxOf[r]
 		bw := rect.W
+		cx := rect.X + bw/2
 		tone, shape, dashed := roleLook(b.cfg().Protocol, r)
 		box := frame.DiagramBox{Rect: rect, Tone: tone, Shape: shape, Dashed: dashed, Hot: latest != nil && latest.To == r}
-		box.Label = frame.TextItem{Text: words.Capital(b.Voice().RoleWord(r)), X: rect.X + bw/2, Y: rect.Y + 12, Size: SizeSmall - 1, Tone: frame.ToneText, Bold: true, Center: true}
+		line := func(text string, y, size float64, bold bool) frame.TextItem {
+			for size > labelSize && b.Measure(text, size) > bw-4 {
+				size--
+			}
+			return frame.TextItem{Text: text, X: cx, Y: y, Size: size, Tone: frame.ToneText, Bold: bold, Center: true}
+		}
+		box.Label = line(names[i][0], rect.Y+12, roleNameSize, true)
+		whoY := rect.Y + 28
+		if names[i][1] != "" {
+			box.Label2 = line(names[i][1], rect.Y+24, roleNameSize, true)
+			whoY = rect.Y + 40
+		}
 		who := members[r]
 		if b.Measure(who, SizeSmall) > bw-6 {
 			who = words.Machines(strings.Count(who, " ") + 1)
 		}
-		box.Members = frame.TextItem{Text: who, X: rect.X + bw/2, Y: rect.Y + 28, Size: SizeSmall, Tone: frame.ToneText, Center: true}
+		box.Members = line(who, whoY, SizeSmall, false)
 		d.Boxes = append(d.Boxes, box)
 	}
 }
 
 // roleArrows draws an arrow for each edge between the boxes: a loop over
 // a box, forward between neighbours, or back to the follower under the
-// boxes, one below the other, each label under its own line (never across
+// boxes (gap apart), one below the other, each label under its own line (never across
 // it), clear of the lines further out: those cross its band only where
 // they go down from their box and where they come up into the follower's.
 // The one latest followed glows. It returns how deep the arrows reach
 // under the boxes.
-func (b *Builder) roleArrows(d *frame.DiagramView, edges []roleEdge, boxOf map[raftcore.Role]viz.Rect, latest *raftcore.RoleChange) float64 {
+func (b *Builder) roleArrows(d *frame.DiagramView, edges []roleEdge, boxOf map[raftcore.Role]viz.Rect, gap float64, latest *raftcore.RoleChange) float64 {
 	backs := backEdges(edges)
 	rowH := LineHeight(labelSize) + 3
 	endX := func(k int) float64 { f := boxOf[raftcore.RoleFollower]; return f.X + f.W*0.5 + 6 + 8*float64(k) }
@@ -98,7 +139,7 @@ func (b *Builder) roleArrows(d *frame.DiagramView, edges []roleEdge, boxOf map[r
 		text := words.RoleEdge(e.from, e.to)
 		switch k := slices.Index(backs, e); {
 		case e.from == e.to:
-			path, label = b.loop(f, roleGap, edges, boxOf)
+			path, label = b.loop(f, gap, edges, boxOf)
 			label.Text = text
 		case k < 0:
 			// Forward, between neighbours, across the upper half.
@@ -166,8 +207,11 @@ func (b *Builder) loop(f viz.Rect, gap float64, edges []roleEdge, boxOf map[raft
 // labelSize is the size of the arrows' labels, and roleGap the room
 // between two boxes.
 const (
-	labelSize = SizeSmall - 3
-	roleGap   = 22.0
+	labelSize    = SizeSmall - 3
+	roleNameSize = SizeSmall - 1
+	roleGap      = 22.0
+	// roleGapNarrow still leaves an arrowhead's length between two boxes.
+	roleGapNarrow = 14.0
 )
 
 // backEdges are the edges back to a lower role (to the follower), in
