@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
+	"raftlab/viz/frame"
 	"testing"
 	"time"
 
@@ -48,56 +49,66 @@ func TestDiagramLightsTheLatestTransition(t *testing.T) {
 }
 
 // TestDiagramLabelsBesideTheirLines: no arrow's label lies across an
-// arrow's line, with the pre-candidate's box or without, in a narrow
+// arrow's line or over another label, with the pre-candidate's box or without, in a narrow
 // panel and a wide one.
 func TestDiagramLabelsBesideTheirLines(t *testing.T) {
-	for _, preVote := range []bool{true, false} {
-		for _, width := range []float64{240, 300, 420} {
-			a := newApp(t, 5, 1280, 800)
-			require.NoError(t, a.Do(command.SetPreVote{On: preVote}))
-			d := a.builder.PanelContent(a.parts(), viz.PanelNode, width).Diagram
-			require.NotNil(t, d)
-			for _, ar := range d.Arrows {
-				l := ar.Label
-				w := a.measure(l.Text, l.Size)
-				h := l.Size * 1.2
-				box := viz.XYWH(l.X, l.Y, w, h)
-				if l.Center {
-					box = viz.XYWH(l.X-w/2, l.Y-h/2, w, h)
-				}
-				require.LessOrEqual(t, box.Right(), width+1, "%q runs out of the panel (pre-vote %v, width %v)", l.Text, preVote, width)
-				for _, other := range d.Arrows {
-					for i := 1; i < len(other.Path); i++ {
-						p, q := other.Path[i-1], other.Path[i]
-						seg := viz.XYWH(min(p.X, q.X)-1, min(p.Y, q.Y)-1, max(p.X, q.X)-min(p.X, q.X)+2, max(p.Y, q.Y)-min(p.Y, q.Y)+2)
-						require.False(t, box.Overlaps(seg), "%q is struck by the arrow labelled %q (pre-vote %v, width %v)", l.Text, other.Label.Text, preVote, width)
-					}
+	eachDiagram(t, func(a *App, d *frame.DiagramView, preVote bool, width float64) {
+		boxOf := func(l frame.TextItem) viz.Rect {
+			w := a.measure(l.Text, l.Size)
+			h := l.Size * 1.2
+			if l.Center {
+				return viz.XYWH(l.X-w/2, l.Y-h/2, w, h)
+			}
+			return viz.XYWH(l.X, l.Y, w, h)
+		}
+		for k, ar := range d.Arrows {
+			l := ar.Label
+			box := boxOf(l)
+			for _, other := range d.Arrows[k+1:] {
+				require.False(t, box.Overlaps(boxOf(other.Label)), "%q and %q overlap (pre-vote %v, width %v)", l.Text, other.Label.Text, preVote, width)
+			}
+			require.LessOrEqual(t, box.Right(), width+1, "%q runs out of the panel (pre-vote %v, width %v)", l.Text, preVote, width)
+			for _, other := range d.Arrows {
+				for i := 1; i < len(other.Path); i++ {
+					p, q := other.Path[i-1], other.Path[i]
+					seg := viz.XYWH(min(p.X, q.X)-1, min(p.Y, q.Y)-1, max(p.X, q.X)-min(p.X, q.X)+2, max(p.Y, q.Y)-min(p.Y, q.Y)+2)
+					require.False(t, box.Overlaps(seg), "%q is struck by the arrow labelled %q (pre-vote %v, width %v)", l.Text, other.Label.Text, preVote, width)
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestDiagramBoxNamesInsideTheirBoxes: each role's name, and who is in
-// it, sits inside its box, clear of the arrows that run between the boxes, in a narrow panel
-// (the phone's and the presenter's) as in a wide one.
+// it, sits inside its box, clear of the arrows that run between the
+// boxes.
 func TestDiagramBoxNamesInsideTheirBoxes(t *testing.T) {
+	eachDiagram(t, func(a *App, d *frame.DiagramView, preVote bool, width float64) {
+		for _, b := range d.Boxes {
+			for _, l := range []frameText{{b.Label.Text, b.Label.X, b.Label.Size}, {b.Label2.Text, b.Label2.X, b.Label2.Size}, {b.Members.Text, b.Members.X, b.Members.Size}} {
+				if l.text == "" {
+					continue
+				}
+				w := a.measure(l.text, l.size)
+				require.GreaterOrEqual(t, l.x-w/2, b.Rect.X+1, "%q runs out of its box on the left (pre-vote %v, width %v)", l.text, preVote, width)
+				require.LessOrEqual(t, l.x+w/2, b.Rect.Right()-1, "%q runs out of its box on the right (pre-vote %v, width %v)", l.text, preVote, width)
+			}
+		}
+	})
+}
+
+// eachDiagram builds the role diagram with PreVote on and off in a narrow
+// panel (the phone's and the presenter's) and wider ones, and hands each
+// to check.
+func eachDiagram(t *testing.T, check func(a *App, d *frame.DiagramView, preVote bool, width float64)) {
+	t.Helper()
 	for _, preVote := range []bool{true, false} {
 		for _, width := range []float64{240, 300, 420} {
 			a := newApp(t, 5, 1280, 800)
 			require.NoError(t, a.Do(command.SetPreVote{On: preVote}))
 			d := a.builder.PanelContent(a.parts(), viz.PanelNode, width).Diagram
 			require.NotNil(t, d)
-			for _, b := range d.Boxes {
-				for _, l := range []frameText{{b.Label.Text, b.Label.X, b.Label.Size}, {b.Label2.Text, b.Label2.X, b.Label2.Size}, {b.Members.Text, b.Members.X, b.Members.Size}} {
-					if l.text == "" {
-						continue
-					}
-					w := a.measure(l.text, l.size)
-					require.GreaterOrEqual(t, l.x-w/2, b.Rect.X+1, "%q runs out of its box on the left (pre-vote %v, width %v)", l.text, preVote, width)
-					require.LessOrEqual(t, l.x+w/2, b.Rect.Right()-1, "%q runs out of its box on the right (pre-vote %v, width %v)", l.text, preVote, width)
-				}
-			}
+			check(a, d, preVote, width)
 		}
 	}
 }
