@@ -3,9 +3,13 @@ package app
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"raftlab/viz"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestPartitionFramesAreReadable builds the frames of split clusters on a
@@ -101,4 +105,40 @@ func checkFrameWords(t *testing.T, where string, a *App, f *frame.Frame) {
 			}
 		}
 	}
+}
+
+// TestBadgesInsideTheirSide: on a phone, the machine cut off alone in
+// clock-drift carries a stale read and its clock's offset, each step of
+// the story; its tags stay inside its side's box, in their short forms
+// where the whole ones are wider, and it has no "cut off" tag, which its
+// lone side already shows (three tags climbed over the side's label, and
+// the stale read's value and the clock's rate ran past the box's edge).
+func TestBadgesInsideTheirSide(t *testing.T) {
+	a := figureApp(t, "clock-drift", 350, 560)
+	var c hostClock
+	c.run(a, time.Second)
+	checked := 0
+	for step := 0; step < 20; step++ {
+		f := a.Frame()
+		l := a.Layout()
+		for i, nv := range f.Nodes {
+			zone := l.Nodes[i].Zone
+			if zone < 0 || zone >= len(l.Zones) {
+				continue
+			}
+			side := l.Zones[zone].Rect
+			for _, bd := range nv.Badges {
+				assert.NotEqual(t, words.CutOffTag, bd.Text, "step %d: machine %d alone on its side", step, i)
+				tb := textBox(a, bd)
+				pill := viz.XYWH(tb.X-5, tb.Y-3, tb.W+10, tb.H+6) // as viz/paint draws it
+				assert.True(t, side.ContainsRect(pill), "step %d: %q %v leaves its side %v", step, bd.Text, pill, side)
+				checked++
+			}
+		}
+		if a.scen().Tracker().Done() {
+			break
+		}
+		playToRest(t, a, &c, 120*time.Second)
+	}
+	assert.GreaterOrEqual(t, checked, 4, "the cut-off machine's tags")
 }

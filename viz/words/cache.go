@@ -56,5 +56,11 @@ func CacheBadge(value string, stale bool) string {
 // StaleReadBadge tags the machine that answered read #id with value,
 // which the checker flagged as stale.
 func StaleReadBadge(id int, value string) string {
-	return "stale read #" + Itoa(id) + ": " + value
+	return StaleReadBadgeShort(id) + ": " + value
+}
+
+// StaleReadBadgeShort is the stale read's tag where the value does not
+// fit: only which read it was.
+func StaleReadBadgeShort(id int) string {
+	return "stale read #" + Itoa(id)
 }

@@ -87,5 +87,9 @@ func ClockBadge(drift float64, offset int64, showOffset bool) string {
 	return s
 }
 
+// ClockBadgeShort is the clock's tag where the whole one does not fit: how
+// far off it is, which is what alarms (the rate is in the Clocks panel).
+func ClockBadgeShort(offset int64) string { return "clock " + Ms(offset) }
+
 // LeaseTo says when, in true time, a leader's lease runs out.
 func LeaseTo(end int64) string { return "lease to " + Clock(end) }

@@ -429,15 +429,20 @@ func (b *Builder) crashedLine2(nd *raftcore.Node) string {
 	return words.Vote(vote)
 }
 
-// nodeBadges are the small tags over a machine's disc.
+// nodeBadges are the small tags over a machine's disc. A tag wider than
+// the machine's zone (a phone's side of a partition) takes its short form,
+// and a machine alone on its side of a partition has no "cut off" tag: the
+// side's box already shows it, and a third tag would climb over the box's
+// label.
 func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64) []frame.TextItem {
 	w := b.World()
 	id := nodeID(i)
-	var texts [6]string
+	var texts, short [6]string
 	var tones [6]frame.Tone
 	k := 0
 	if text, ok := staleReadBadge(w, id); ok {
 		texts[k], tones[k] = text, frame.ToneBad
+		short[k] = words.StaleReadBadgeShort(staleReadID(w, id))
 		k++
 	}
 	if text, tone, ok := b.cacheBadge(id); ok {
@@ -448,27 +453,51 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 		texts[k], tones[k] = words.SlowTag(s), frame.ToneWarn
 		k++
 	}
-	if text, tone, ok := clockBadge(w, id); ok {
-		texts[k], tones[k] = text, tone
+	if text, sh, tone, ok := clockBadge(w, id); ok {
+		texts[k], short[k], tones[k] = text, sh, tone
 		k++
 	}
 	if q := w.Backlog(id); q > 0 {
 		texts[k], tones[k] = words.QueuedTag(q), frame.ToneWarn
 		k++
 	}
-	if b.Session.Isolated(i) {
+	if b.Session.Isolated(i) && !b.aloneOnSide(i) {
 		texts[k], tones[k] = words.CutOffTag, frame.ToneBad
 		k++
 	}
+	zone := b.zoneRect(i)
 	// Each badge is drawn as a pill its text's size plus 6 high (see
 	// viz/paint): a step of that and a pixel keeps stacked pills apart.
+	const size = SizeSmall - 1
 	y := c.Y - R - 5 - SizeSmall
-	step := SizeSmall - 1 + 7
+	step := size + 7
 	for j := 0; j < k; j++ {
-		x := b.badgeX(i, c.X, b.Measure(texts[j], SizeSmall-1))
-		out = append(out, frame.TextItem{Text: texts[j], X: x, Y: y - float64(k-1-j)*step + SizeSmall/2, Size: SizeSmall - 1, Tone: tones[j], Center: true, Bold: true})
+		text := texts[j]
+		if short[j] != "" && zone.W > 0 && b.Measure(text, size)+12 > zone.W {
+			text = short[j]
+		}
+		x := b.badgeX(i, c.X, b.Measure(text, size))
+		out = append(out, frame.TextItem{Text: text, X: x, Y: y - float64(k-1-j)*step + SizeSmall/2, Size: size, Tone: tones[j], Center: true, Bold: true})
 	}
 	return out
+}
+
+// aloneOnSide reports whether machine i is the only one on its side of a
+// partition drawn as sides.
+func (b *Builder) aloneOnSide(i int) bool {
+	if b.Stage.Mode() != stage.ZonesPartition {
+		return false
+	}
+	nodes := b.lay().Nodes
+	if i >= len(nodes) || nodes[i].Zone < 0 {
+		return false
+	}
+	for j, nd := range nodes {
+		if j != i && nd.Zone == nodes[i].Zone {
+			return false
+		}
+	}
+	return true
 }
 
 // appendBadge adds one more badge over machine i's disc, above those it

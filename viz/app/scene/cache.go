@@ -64,6 +64,22 @@ func (b *Builder) cacheBadge(id raftcore.NodeID) (string, frame.Tone, bool) {
 // checker flagged as stale (the latest such read): the stale read drawn
 // where it happened, from the moment it was answered.
 func staleReadBadge(w *raftcore.World, id raftcore.NodeID) (string, bool) {
+	if op, ok := staleReadAt(w, id); ok {
+		return words.StaleReadBadge(op.ID, op.ReadValue), true
+	}
+	return "", false
+}
+
+// staleReadID is the number of the latest stale read machine id answered
+// (0 if none).
+func staleReadID(w *raftcore.World, id raftcore.NodeID) int {
+	op, _ := staleReadAt(w, id)
+	return op.ID
+}
+
+// staleReadAt is the latest read machine id answered that the checker
+// flagged as stale.
+func staleReadAt(w *raftcore.World, id raftcore.NodeID) (raftcore.Op, bool) {
 	vs := w.Violations()
 	for k := len(vs) - 1; k >= 0; k-- {
 		v := vs[k]
@@ -71,8 +87,8 @@ func staleReadBadge(w *raftcore.World, id raftcore.NodeID) (string, bool) {
 			continue
 		}
 		if op, ok := w.Op(v.Op); ok && op.Node == id && op.Result == raftcore.OpOK {
-			return words.StaleReadBadge(op.ID, op.ReadValue), true
+			return op, true
 		}
 	}
-	return "", false
+	return raftcore.Op{}, false
 }

@@ -109,18 +109,22 @@ func abs(x int64) int64 {
 	return x
 }
 
-// clockBadge is the tag over a machine whose clock drifts or is off, and
-// how alarming it is.
-func clockBadge(w *raftcore.World, id raftcore.NodeID) (string, frame.Tone, bool) {
+// clockBadge is the tag over a machine whose clock drifts or is off, its
+// short form where that has one, and how alarming it is.
+func clockBadge(w *raftcore.World, id raftcore.NodeID) (text, short string, tone frame.Tone, ok bool) {
 	d, off := w.Drift(id), w.ClockOffsetUs(id)
 	if d == 1 && off == 0 {
-		return "", frame.ToneText, false
+		return "", "", frame.ToneText, false
 	}
-	text, tone := words.ClockBadge(d, off, abs(off) >= 1000), frame.ToneWarn
+	showOffset := abs(off) >= 1000
+	text, tone = words.ClockBadge(d, off, showOffset), frame.ToneWarn
+	if showOffset {
+		short = words.ClockBadgeShort(off)
+	}
 	if abs(off) > AlertOffsetUs {
 		tone = frame.ToneBad
 	}
-	return text, tone, true
+	return text, short, tone, true
 }
 
 // leaseWords are the words under a leader in the clock figure, which is
