@@ -44,8 +44,10 @@ type Controller struct {
 	ThinkUs int64           `json:"think_us"`
 	Cas     bool            `json:"cas,omitempty"`
 	State   ControllerState `json:"state"`
-	// Ops are the controller's requests in the order it made them, a
-	// read first; Reads counts the reads among them.
+	// Ops are the ids of the controller's requests in the order it made
+	// them, a read first; Reads counts the reads among them. A request
+	// the history has forgotten (Config.HistoryLimit) keeps its id here;
+	// World.Op no longer finds it.
 	Ops   []int `json:"ops"`
 	Reads int   `json:"reads"`
 	// Why says why a controller gave up.
@@ -99,7 +101,7 @@ func (w *World) controllerRead(id int) {
 	c.Reads++
 	// The request is noted before it is made: invoke may answer it at
 	// once and move the controller on.
-	c.Ops = append(c.Ops, len(w.ops)+1)
+	c.Ops = append(c.Ops, w.nextOpID())
 	w.invoke(Op{Kind: DoRead, Node: c.Node, Key: c.Key, Mode: ReadLinearizable, Controller: id})
 }
 
@@ -161,7 +163,7 @@ func (w *World) controllerWake(id int) {
 		if c.Cas {
 			op.Cas, op.IfRev = true, c.basedOn
 		}
-		c.Ops = append(c.Ops, len(w.ops)+1)
+		c.Ops = append(c.Ops, w.nextOpID())
 		w.invoke(op)
 	}
 }
