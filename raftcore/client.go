@@ -372,7 +372,8 @@ func (w *World) timeoutOp(id int) {
 }
 
 // complete ends operation id with result r, refused for why when r is
-// OpRefused.
+// OpRefused, and lets the history forget what it may. The operation
+// itself is never forgotten here: nothing was sent after it ended.
 func (w *World) complete(id int, r OpResult, why Refusal) {
 	op := w.opRef(id)
 	op.Result, op.Refusal, op.Reason, op.CompleteUs = r, why, why.String(), w.now

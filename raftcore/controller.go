@@ -2,6 +2,7 @@ package raftcore
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -77,6 +78,22 @@ func (w *World) Controller(id int) (Controller, bool) {
 	c := w.controllers[id-1]
 	c.Ops = append([]int(nil), c.Ops...)
 	return c, true
+}
+
+// controllerOf is the controller that made operation id, 0 if none did.
+// It reads the controllers' own lists, which keep the ids of requests the
+// history has forgotten: a controller's write that timed out may be
+// applied long after.
+func (w *World) controllerOf(id int) int {
+	if op := w.opRef(id); op != nil {
+		return op.Controller
+	}
+	for _, c := range w.controllers {
+		if slices.Contains(c.Ops, id) {
+			return c.ID
+		}
+	}
+	return 0
 }
 
 func cloneControllers(cs []Controller) []Controller {
