@@ -42,7 +42,28 @@ func TestLinkAndRewindCarryASteadyLoad(t *testing.T) {
 	sameWorld(t, "head after a rewind", tl.World(), head)
 	tl.SeekTime(15_000_000)
 	opened := reopened(t, tl, want, head)
-	if got := opened.World(); len(got.Ops())+got.ForgottenOps().Count != 340 {
-		t.Fatalf("the opened link made %d writes, want 340", len(got.Ops())+got.ForgottenOps().Count)
+	if got := opened.World(); len(got.Ops())+got.ForgottenOps().Count != 340 || got.ForgottenOps().Count != 0 {
+		t.Fatalf("the opened link made %d writes and forgot %d, want 340 and none", len(got.Ops())+got.ForgottenOps().Count, got.ForgottenOps().Count)
+	}
+	// Opened with a history limit, as the app opens links, it forgets as
+	// the run it came from did.
+	o, err := StartOpening(mustEncode(t, tl.Link("", nil)))
+	if err == nil {
+		o, err = o.WithOptions(Options{HistoryLimit: 32})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounded, err := o.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounded.SeekTo(bounded.Head())
+	sameWorld(t, "link opened with a history limit", bounded.World(), head)
+	if got := bounded.World().ForgottenOps(); got != forgotten {
+		t.Errorf("opened with a history limit it forgot %+v, the run %+v", got, forgotten)
+	}
+	if _, err := o.WithOptions(Options{}); err == nil {
+		t.Errorf("options set after the replay were taken")
 	}
 }
