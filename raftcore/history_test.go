@@ -229,3 +229,42 @@ func runWithHistory(t *testing.T, s Schedule, limit int) *World {
 	w.RunUntil(msToUs(s.UntilMs))
 	return w
 }
+
+// TestLivenessSeesForgottenFailures: writes that timed out at a paused
+// machine are forgotten by a history of two, and the liveness judge still
+// lists them as it does with the whole history.
+func TestLivenessSeesForgottenFailures(t *testing.T) {
+	run := func(limit int) *World {
+		cfg := DefaultConfig()
+		cfg.Nodes = 3
+		cfg.HistoryLimit = limit
+		w := MustWorld(cfg)
+		w.RunFor(2_000_000)
+		mustApply(t, w, Action{Do: DoPause, Node: 3})
+		for range 5 {
+			mustApply(t, w, Action{Do: DoWrite, Node: 3, Key: "k", Value: "v"})
+			w.RunFor(100_000)
+		}
+		w.RunFor(6_000_000)
+		mustApply(t, w, Action{Do: DoResume, Node: 3})
+		for range 10 {
+			w.RunFor(100_000)
+			mustApply(t, w, Action{Do: DoWrite, Key: "k", Value: "w"})
+		}
+		w.RunFor(1_000_000)
+		return w
+	}
+	full, w := run(0), run(2)
+	if f := w.ForgottenOps(); f.Timeout != 5 {
+		t.Fatalf("forgotten %+v, want the 5 writes that timed out among them", f)
+	}
+	lead := w.settledLeader()
+	if lead == None {
+		t.Fatal("no leader")
+	}
+	want := full.stalled(lead, 0, full.livenessTimes(lead))
+	got := w.stalled(lead, 0, w.livenessTimes(lead))
+	if len(want) < 5 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems with a history of two:\n%s\nwith the whole history:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
