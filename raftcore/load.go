@@ -17,6 +17,9 @@ import (
 // The n-th write of a load (from 0) sets key Key+strconv(n mod Keys) to
 // "n=<n>": which key and value is fixed by the count, so the load needs no
 // random draw and leaves the world's random stream as it was.
+//
+// The app has no control that starts a load yet; a share link or a
+// schedule file that holds one plays it there like any other action.
 
 // maxLoadKeys bounds a load's keys; maxLoadEveryMs its interval.
 const (
