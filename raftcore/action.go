@@ -60,6 +60,11 @@ type Action struct {
 	// "checkquorum" or the name of a deliberate bug (Bugs); Value is then
 	// "on" or "off".
 	Setting string `json:"setting,omitempty"`
+	// EveryMs and Keys are, for "load", how often its client writes, in
+	// virtual milliseconds, and how many keys it writes round (Key is
+	// their prefix).
+	EveryMs float64 `json:"every_ms,omitempty"`
+	Keys    int     `json:"keys,omitempty"`
 	// AfterEvents, when set, is the number of events that had been handled
 	// when the action was taken; replay uses it to act between two events of
 	// the same instant exactly as the original run did.
@@ -100,6 +105,8 @@ const (
 	DoZoneRestart Verb = "zone-restart" // restart every crashed machine in a zone
 	DoMove        Verb = "move"         // move a machine to another zone
 	DoControl     Verb = "control"      // a controller reads a key, thinks, and writes it back changed
+	DoLoad        Verb = "load"         // a client writes every so often, round a few keys, until stopped
+	DoLoadStop    Verb = "load-stop"    // stop that client
 
 	DoAdd            Verb = "add"             // add a machine as a voter
 	DoAddLearner     Verb = "add-learner"     // add a machine as a learner
@@ -115,7 +122,7 @@ const (
 var Verbs = []Verb{
 	DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop,
 	DoDeliver, DoRepeat, DoPause, DoResume, DoCrash, DoRestart, DoSlow, DoDrift, DoTimeout,
-	DoTimer, DoHeartbeat, DoWrite, DoDelete, DoRead, DoControl,
+	DoTimer, DoHeartbeat, DoWrite, DoDelete, DoRead, DoControl, DoLoad, DoLoadStop,
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 	DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader,
 	DoSet,
@@ -182,6 +189,8 @@ func (a Action) appendArgs(b []byte) []byte {
 		b = append(b, "ms"...)
 	case DoWrite, DoControl, DoDelete, DoRead:
 		b = a.appendClientArgs(b)
+	case DoLoad, DoLoadStop:
+		b = a.appendLoadArgs(b)
 	case DoDrop, DoDeliver, DoRepeat:
 		b = append(b, " message "...)
 		b = strconv.AppendUint(b, a.ID, 10)
@@ -283,6 +292,9 @@ func (a Action) Validate(n int) error {
 	if err := a.validateVersioned(); err != nil {
 		return err
 	}
+	if err := a.validateLoad(n); err != nil {
+		return err
+	}
 	switch a.Do {
 	case DoPartition, DoHeal, DoCut, DoRestore, DoLatency, DoLoss, DoDuplicate, DoDrop, DoDeliver, DoRepeat:
 		return a.validateNetwork(n)
@@ -301,6 +313,8 @@ func (a Action) Validate(n int) error {
 			return nil // to the cluster: its client picks the machine (endpoint.go)
 		}
 		return validNode("node", a.Node, n)
+	case DoLoad, DoLoadStop:
+		return nil // validateLoad
 	case DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart:
 		if a.Zone == "" {
 			return fmt.Errorf("zone: %s needs a zone's name, e.g. \"east\"", a.Do)
@@ -493,6 +507,10 @@ func (w *World) Apply(a Action) error {
 		w.invoke(op)
 	case DoControl:
 		w.startController(a)
+	case DoLoad:
+		w.startLoad(a)
+	case DoLoadStop:
+		w.stopLoad()
 	case DoRead:
 		mode, _ := ParseReadMode(string(a.Mode))
 		w.invoke(Op{Kind: DoRead, Node: NodeID(a.Node), Key: a.Key, Mode: mode})

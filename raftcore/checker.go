@@ -93,10 +93,19 @@ type checker struct {
 	base       uint64
 	digestBad  []bool   // state-matches-log reported, per machine
 	commitSeen []uint64 // per machine: commit index already compared
-	// tookEffect is, by client operation, the index at which its write
-	// first changed a store (0: not yet).
+	// tookEffect is, by client operation from tookBase+1 on, the index
+	// at which its write first changed a store (0: not yet). The notes
+	// below tookBase were dropped once no log or message held those
+	// operations any more (trimTookEffect): no copy of them is left to
+	// take effect a second time.
 	tookEffect []uint64
-	list       []Violation
+	tookBase   int
+	// forgottenWrites is, by key, the highest index at which a write the
+	// client history has forgotten (World.forget) took effect: each of
+	// them finished before any operation still kept began, so every
+	// linearizable read from now on must see it.
+	forgottenWrites map[string]uint64
+	list            []Violation
 	// reconfigured: the cluster did not start with every machine a
 	// voter, or some machine has applied a change of configuration.
 	reconfigured bool
@@ -130,6 +139,7 @@ func (c checker) clone(w *World) checker {
 	c.digestBad = append([]bool(nil), c.digestBad...)
 	c.commitSeen = append([]uint64(nil), c.commitSeen...)
 	c.tookEffect = append([]uint64(nil), c.tookEffect...)
+	c.forgottenWrites = maps.Clone(c.forgottenWrites)
 	c.list = append([]Violation(nil), c.list...)
 	c.findings = append([]Finding(nil), c.findings...)
 	c.counts = maps.Clone(c.counts)
@@ -452,12 +462,18 @@ func (c *checker) onApply(id NodeID, e Entry, did applied) {
 // undone by the repeat.
 func (c *checker) checkExactlyOnce(id NodeID, e Entry) {
 	op := e.Data.OpID
-	for len(c.tookEffect) < op {
+	at := op - 1 - c.tookBase
+	if at < 0 {
+		// No log or message held the operation when its note was
+		// dropped, so no copy of it is left to apply: unreachable.
+		return
+	}
+	for len(c.tookEffect) <= at {
 		c.tookEffect = append(c.tookEffect, 0)
 	}
-	first := c.tookEffect[op-1]
+	first := c.tookEffect[at]
 	if first == 0 {
-		c.tookEffect[op-1] = e.Index
+		c.tookEffect[at] = e.Index
 		return
 	}
 	if first != e.Index {
@@ -472,6 +488,11 @@ func (c *checker) checkExactlyOnce(id NodeID, e Entry) {
 // read at one instant are told apart by the trace.
 func (c *checker) onRead(op Op, modIndex uint64) {
 	if !c.raft || op.Mode == ReadLocal {
+		return
+	}
+	if at := c.forgottenWrites[op.Key]; at > op.ReadAt {
+		c.report(strconv.Itoa(op.ID), Violation{Rule: RuleStaleRead, Nodes: []NodeID{op.Node}, Index: at, Op: op.ID,
+			Text: fmt.Sprintf("a %s read of %s at %s returned state as of index %d, missing the write at index %d that had already completed", op.Mode, op.Key, c.name(op.Node), op.ReadAt, at)})
 		return
 	}
 	for _, w := range c.w.ops {
@@ -583,4 +604,31 @@ func (w *World) ViolationCount(rule Rule) int {
 		total += v
 	}
 	return total
+}
+
+// forget takes note of what the rules still need of an operation the
+// client history forgets: a write's index, for the stale-read rule.
+func (c *checker) forget(op Op) {
+	if op.Kind == DoRead || op.Result != OpOK {
+		return
+	}
+	if c.forgottenWrites == nil {
+		c.forgottenWrites = map[string]uint64{}
+	}
+	c.forgottenWrites[op.Key] = max(c.forgottenWrites[op.Key], op.Index)
+}
+
+// trimTookEffect drops the exactly-once notes of the operations below
+// low, when there are more than keep notes. low must be an operation no
+// log and no message holds, nor any before it (World.lowestProposable):
+// a write applies only from an entry of a log, so none of them can take
+// effect again.
+func (c *checker) trimTookEffect(low, keep int) {
+	drop := low - 1 - c.tookBase
+	if len(c.tookEffect) <= keep || drop <= 0 {
+		return
+	}
+	drop = min(drop, len(c.tookEffect))
+	c.tookEffect = append([]uint64(nil), c.tookEffect[drop:]...)
+	c.tookBase += drop
 }

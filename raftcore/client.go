@@ -174,23 +174,38 @@ func (o Op) LatencyUs(now int64) int64 {
 	return now - o.InvokeUs
 }
 
-// Ops returns every client operation so far.
+// Ops returns the client operations kept: every one so far, unless
+// Config.HistoryLimit has the oldest answered ones forgotten (ForgottenOps
+// counts them). Ids are the run's: the first one kept need not be 1.
 func (w *World) Ops() []Op {
 	w.thaw()
 	return capped(w.ops)
 }
 
-// Op returns operation id (ids start at 1).
+// Op returns operation id (ids start at 1), if it is kept.
 func (w *World) Op(id int) (Op, bool) {
 	w.thaw()
-	if id < 1 || id > len(w.ops) {
-		return Op{}, false
+	if op := w.opRef(id); op != nil {
+		return *op, true
 	}
-	return w.ops[id-1], true
+	return Op{}, false
 }
 
+// opRef is operation id in the history, nil if it was forgotten or never
+// made. Ids run on from the forgotten ones, so the lookup is an offset.
+func (w *World) opRef(id int) *Op {
+	i := id - 1 - w.forgotten.Count
+	if i < 0 || i >= len(w.ops) {
+		return nil
+	}
+	return &w.ops[i]
+}
+
+// nextOpID is the id the next operation will have.
+func (w *World) nextOpID() int { return w.forgotten.Count + len(w.ops) + 1 }
+
 func (w *World) invoke(op Op) int {
-	op.ID = len(w.ops) + 1
+	op.ID = w.nextOpID()
 	op.InvokeUs = w.now
 	op.CompleteUs = -1
 	op.Result = OpPending
@@ -207,9 +222,9 @@ func (w *World) invoke(op Op) int {
 		}
 	}
 	w.ops = append(w.ops, op)
-	w.pending = append(w.pending, op.ID-1)
+	w.pending = append(w.pending, op.ID)
 	w.record(TraceEvent{Kind: TraceOpInvoke, Node: op.Node, Op: op.ID, verb: verbCode(op.Kind), Text: string(op.Kind) + " " + op.Key})
-	w.ops[op.ID-1].InvokeEvent = w.trace.count
+	w.ops[len(w.ops)-1].InvokeEvent = w.trace.count
 	w.schedule(event{at: w.now + int64(w.cfg.ClientTimeoutMs)*1000, kind: evTimeout, op: op.ID})
 	req := &ClientRequest{OpID: op.ID, Key: op.Key, Value: op.Value, Mode: op.Mode,
 		Based: op.Based || op.Cas, BasedOn: op.BasedOn, Cas: op.Cas}
@@ -234,7 +249,7 @@ func (w *World) invoke(op Op) int {
 
 func (w *World) handleClient(m Message) {
 	req := m.Client
-	if w.ops[req.OpID-1].Done() {
+	if op := w.opRef(req.OpID); op == nil || op.Done() {
 		return
 	}
 	n := w.nodes[m.To]
@@ -248,7 +263,7 @@ func (w *World) handleClient(m Message) {
 	} else {
 		cmd := Command{Kind: req.Kind, Key: req.Key, Value: req.Value, OpID: req.OpID,
 			Based: req.Based, BasedOn: req.BasedOn, Cas: req.Cas}
-		if op := w.ops[req.OpID-1]; op.Seq != 0 {
+		if op := w.opRef(req.OpID); op.Seq != 0 {
 			cmd.Client, cmd.Seq, cmd.Low = op.Node, op.Seq, w.lowestWaiting(op.Node)
 		}
 		if r := n.propose(cmd); r != RefusedNone {
@@ -265,14 +280,17 @@ func (w *World) noteAppended(n *Node, from uint64) {
 		return
 	}
 	for i := from; i <= n.log.lastIndex(); i++ {
-		if id := n.log.entry(i).Data.OpID; id != 0 && w.ops[id-1].Appended == 0 && !w.ops[id-1].Done() {
-			w.ops[id-1].Appended = i
+		if op := w.opRef(n.log.entry(i).Data.OpID); op != nil && op.Appended == 0 && !op.Done() {
+			op.Appended = i
 		}
 	}
 }
 
 func (w *World) failClient(m Message, why Refusal) {
-	if m.Type == MsgClient && !w.ops[m.Client.OpID-1].Done() {
+	if m.Type != MsgClient {
+		return
+	}
+	if op := w.opRef(m.Client.OpID); op != nil && !op.Done() {
 		w.complete(m.Client.OpID, OpRefused, why)
 	}
 }
@@ -281,8 +299,8 @@ func (w *World) failClient(m Message, why Refusal) {
 // still waiting on: the state machine may forget the answers below it.
 func (w *World) lowestWaiting(client NodeID) uint64 {
 	low := w.lastSeq[client]
-	for _, i := range w.pending {
-		if op := w.ops[i]; op.Node == client && op.Seq != 0 && op.Seq < low {
+	for _, id := range w.pending {
+		if op := w.opRef(id); op.Node == client && op.Seq != 0 && op.Seq < low {
 			low = op.Seq
 		}
 	}
@@ -301,8 +319,8 @@ func (w *World) onApplied(id NodeID, e Entry, did applied) {
 	if e.Data.OpID == 0 {
 		return
 	}
-	op := &w.ops[e.Data.OpID-1]
-	if op.Done() || op.Node != id || op.Kind == DoRead {
+	op := w.opRef(e.Data.OpID)
+	if op == nil || op.Done() || op.Node != id || op.Kind == DoRead {
 		return
 	}
 	op.Index = did.FirstIndex
@@ -315,11 +333,11 @@ func (w *World) onApplied(id NodeID, e Entry, did applied) {
 }
 
 func (w *World) onReadIndex(id NodeID, rs ReadState) {
-	if rs.Ctx == 0 || rs.Ctx > uint64(len(w.ops)) {
+	if rs.Ctx == 0 || rs.Ctx >= uint64(w.nextOpID()) {
 		return
 	}
-	op := &w.ops[rs.Ctx-1]
-	if op.Done() || op.Node != id {
+	op := w.opRef(int(rs.Ctx))
+	if op == nil || op.Done() || op.Node != id {
 		return
 	}
 	op.ReadIndex = rs.Index
@@ -331,7 +349,7 @@ func (w *World) onReadIndex(id NodeID, rs ReadState) {
 func (w *World) answerReads(id NodeID) {
 	n := w.nodes[id]
 	for i := 0; i < len(w.pending); i++ {
-		op := &w.ops[w.pending[i]]
+		op := w.opRef(w.pending[i])
 		if op.Node == id && op.gotIndex && !op.Done() && n.applied >= op.ReadIndex {
 			w.answerRead(op.ID, n)
 			i--
@@ -340,7 +358,7 @@ func (w *World) answerReads(id NodeID) {
 }
 
 func (w *World) answerRead(opID int, n *Node) {
-	op := &w.ops[opID-1]
+	op := w.opRef(opID)
 	v, ok := n.kv.Get(op.Key)
 	op.ReadValue, op.ReadFound, op.ReadAt, op.ReadRev = v.Value, ok, n.applied, v.ModIndex
 	w.complete(opID, OpOK, RefusedNone)
@@ -348,15 +366,16 @@ func (w *World) answerRead(opID int, n *Node) {
 }
 
 func (w *World) timeoutOp(id int) {
-	if !w.ops[id-1].Done() {
+	if op := w.opRef(id); op != nil && !op.Done() {
 		w.complete(id, OpTimeout, RefusedNone)
 	}
 }
 
 // complete ends operation id with result r, refused for why when r is
-// OpRefused.
+// OpRefused, and lets the history forget what it may. The operation
+// itself is never forgotten here: nothing was sent after it ended.
 func (w *World) complete(id int, r OpResult, why Refusal) {
-	op := &w.ops[id-1]
+	op := w.opRef(id)
 	op.Result, op.Refusal, op.Reason, op.CompleteUs = r, why, why.String(), w.now
 	switch r {
 	case OpTimeout:
@@ -365,7 +384,7 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 		op.Reason = "the key was at revision " + strconv.FormatUint(op.FoundRev, 10) + ", not " + strconv.FormatUint(op.IfRev, 10)
 	}
 	for i, p := range w.pending {
-		if p == id-1 {
+		if p == id {
 			w.pending = append(w.pending[:i], w.pending[i+1:]...)
 			break
 		}
@@ -375,16 +394,155 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 	if op.Controller != 0 {
 		w.controllerHeard(*op)
 	}
+	w.forget()
 }
 
 // failPendingAt refuses every waiting operation of a machine that crashed:
 // the client's connection broke.
 func (w *World) failPendingAt(id NodeID) {
 	for i := 0; i < len(w.pending); i++ {
-		op := &w.ops[w.pending[i]]
+		op := w.opRef(w.pending[i])
 		if op.Node == id {
 			w.complete(op.ID, OpRefused, RefusedCrashed)
 			i--
 		}
+	}
+}
+
+// ForgottenOps counts the client operations a world with
+// Config.HistoryLimit no longer keeps, by how they ended (none was still
+// waiting), so that tallies over the whole run stay right.
+type ForgottenOps struct {
+	Count    int `json:"count"`
+	Writes   int `json:"writes"` // writes and deletes; the rest were reads
+	OK       int `json:"ok"`
+	Conflict int `json:"conflict"`
+	Timeout  int `json:"timeout"`
+	Refused  int `json:"refused"`
+}
+
+// ForgottenOps counts the operations forgotten so far.
+func (w *World) ForgottenOps() ForgottenOps { return w.forgotten }
+
+// ForgotWriteTo reports whether the history forgot a write or delete of
+// key, whatever its answer: the key's history in Ops is then not whole,
+// and a read of it cannot be judged on Ops alone (a read may return a
+// forgotten write's value, or that of one that timed out and took effect
+// later).
+func (w *World) ForgotWriteTo(key string) bool {
+	_, ok := w.forgottenKeys[key]
+	return ok
+}
+
+// forget drops the oldest answered operations while more than
+// Config.HistoryLimit answered ones are kept. It drops a prefix of the
+// history, cut where every operation before the cut had finished before
+// the one after it was sent, so that:
+//   - every operation still waiting is kept, and ids stay offsets (opRef);
+//   - every forgotten operation finished before every kept one began, so
+//     the stale-read rule needs of the forgotten writes only, by key, the
+//     highest index one took effect at (checker.forget);
+//   - operations that overlap are forgotten together or not at all; every
+//     operation ends within Config.ClientTimeoutMs, so the history stays
+//     bounded unless requests overlap without a pause for good.
+//
+// The dropped operations stay in the array ops was cut from, which a
+// world kept by Keep may share; appending past the capacity moves the
+// history to a new array, and the old one is freed with the last sharer.
+func (w *World) forget() {
+	limit := w.cfg.HistoryLimit
+	if limit == 0 {
+		return
+	}
+	most := len(w.ops) - len(w.pending) - limit // operations that may go
+	cut, last := 0, -1                          // last: the latest to finish before k
+	for k := 0; k < most && k+1 < len(w.ops); k++ {
+		op := &w.ops[k]
+		if !op.Done() {
+			break
+		}
+		if l := &w.ops[max(last, 0)]; last < 0 || op.CompleteUs > l.CompleteUs ||
+			op.CompleteUs == l.CompleteUs && op.CompleteEvent > l.CompleteEvent {
+			last = k
+		}
+		if w.ops[last].FinishedBefore(w.ops[k+1]) {
+			cut = k + 1
+		}
+	}
+	for _, op := range w.ops[:cut] {
+		w.forgetOne(op)
+	}
+	w.ops = w.ops[cut:]
+	if cut > 0 && len(w.checker.tookEffect) > 2*limit {
+		w.checker.trimTookEffect(w.lowestProposable(), limit)
+	}
+}
+
+// lowestProposable is the lowest operation id any log or message still
+// holds (an entry of a log, a proposal or append in flight or waiting in
+// an inbox, a client's request): the first whose write could yet be
+// applied somewhere. Ids below it will never be applied again.
+func (w *World) lowestProposable() int {
+	low := w.nextOpID()
+	entries := func(ents []Entry) {
+		for i := range ents {
+			if id := ents[i].Data.OpID; id != 0 {
+				low = min(low, id)
+			}
+		}
+	}
+	message := func(m *Message) {
+		entries(m.Entries)
+		if m.Client != nil {
+			low = min(low, m.Client.OpID)
+		}
+	}
+	for _, n := range w.nodes[1:] {
+		entries(n.log.entries)
+		for i := range n.pendingReadMsgs {
+			message(&n.pendingReadMsgs[i])
+		}
+	}
+	for i := range w.queue {
+		if w.queue[i].kind == evDeliver {
+			message(&w.queue[i].msg)
+		}
+	}
+	for _, m := range w.machines[1:] {
+		for i := range m.work {
+			message(&m.work[i])
+		}
+	}
+	return low
+}
+
+// forgetOne counts an operation forgotten and hands the checker what it
+// must remember of it.
+func (w *World) forgetOne(op Op) {
+	w.checker.forget(op)
+	f := &w.forgotten
+	f.Count++
+	if op.Kind != DoRead {
+		f.Writes++
+		if w.forgottenKeys == nil {
+			w.forgottenKeys = map[string]struct{}{}
+		}
+		w.forgottenKeys[op.Key] = struct{}{}
+	}
+	switch op.Result {
+	case OpOK:
+		f.OK++
+	case OpConflict:
+		f.Conflict++
+	case OpTimeout:
+		f.Timeout++
+	default:
+		f.Refused++
+	}
+	if op.Result == OpTimeout || op.Result == OpRefused {
+		if len(w.failedForgotten) == maxLivenessProblems {
+			w.failedForgotten = append(w.failedForgotten[:0:0], w.failedForgotten[1:]...)
+		}
+		w.failedForgotten = append(w.failedForgotten, op)
 	}
 }

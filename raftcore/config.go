@@ -61,6 +61,12 @@ type Config struct {
 	// TraceLimit keeps only the newest events in memory (0 keeps all). The
 	// trace hash always covers every event.
 	TraceLimit int `json:"trace_limit"`
+	// HistoryLimit bounds the client history kept in memory (0 keeps it
+	// all, as tests, raftsim and the explorer need to check a whole
+	// history): the newest HistoryLimit answered operations are kept, and
+	// every one still waiting (client.go, forget). The safety rules stay
+	// exact over what is forgotten; ForgottenOps counts it.
+	HistoryLimit int `json:"history_limit,omitempty"`
 
 	// SnapshotCount is how many entries a machine applies between two
 	// snapshots of its state machine (etcd's --snapshot-count, 100,000 by
@@ -163,6 +169,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max_inflight: %d must be at least 1", c.MaxInflight)
 	case c.TraceLimit < 0:
 		return fmt.Errorf("trace_limit: %d must not be negative", c.TraceLimit)
+	case c.HistoryLimit < 0:
+		return fmt.Errorf("history_limit: %d must not be negative", c.HistoryLimit)
 	case c.SnapshotCount < 0 || c.SnapshotCount > MaxSnapshotCount:
 		return fmt.Errorf("snapshot_count: %d is out of range: use 0 (no snapshots) to %d", c.SnapshotCount, MaxSnapshotCount)
 	case c.CatchUpEntries < 0 || c.CatchUpEntries > MaxSnapshotCount:

@@ -2,6 +2,7 @@ package raftcore
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -44,8 +45,10 @@ type Controller struct {
 	ThinkUs int64           `json:"think_us"`
 	Cas     bool            `json:"cas,omitempty"`
 	State   ControllerState `json:"state"`
-	// Ops are the controller's requests in the order it made them, a
-	// read first; Reads counts the reads among them.
+	// Ops are the ids of the controller's requests in the order it made
+	// them, a read first; Reads counts the reads among them. A request
+	// the history has forgotten (Config.HistoryLimit) keeps its id here;
+	// World.Op no longer finds it.
 	Ops   []int `json:"ops"`
 	Reads int   `json:"reads"`
 	// Why says why a controller gave up.
@@ -77,6 +80,22 @@ func (w *World) Controller(id int) (Controller, bool) {
 	return c, true
 }
 
+// controllerOf is the controller that made operation id, 0 if none did.
+// It reads the controllers' own lists, which keep the ids of requests the
+// history has forgotten: a controller's write that timed out may be
+// applied long after.
+func (w *World) controllerOf(id int) int {
+	if op := w.opRef(id); op != nil {
+		return op.Controller
+	}
+	for _, c := range w.controllers {
+		if slices.Contains(c.Ops, id) {
+			return c.ID
+		}
+	}
+	return 0
+}
+
 func cloneControllers(cs []Controller) []Controller {
 	out := make([]Controller, len(cs))
 	for i, c := range cs {
@@ -99,7 +118,7 @@ func (w *World) controllerRead(id int) {
 	c.Reads++
 	// The request is noted before it is made: invoke may answer it at
 	// once and move the controller on.
-	c.Ops = append(c.Ops, len(w.ops)+1)
+	c.Ops = append(c.Ops, w.nextOpID())
 	w.invoke(Op{Kind: DoRead, Node: c.Node, Key: c.Key, Mode: ReadLinearizable, Controller: id})
 }
 
@@ -161,7 +180,7 @@ func (w *World) controllerWake(id int) {
 		if c.Cas {
 			op.Cas, op.IfRev = true, c.basedOn
 		}
-		c.Ops = append(c.Ops, len(w.ops)+1)
+		c.Ops = append(c.Ops, w.nextOpID())
 		w.invoke(op)
 	}
 }

@@ -91,7 +91,7 @@ func (w *World) markHorizon() int64 {
 // client reports whether the verb is a client's request rather than
 // something done to the machines or the network.
 func (v Verb) client() bool {
-	return v == DoWrite || v == DoDelete || v == DoRead || v == DoControl
+	return v == DoWrite || v == DoDelete || v == DoRead || v == DoControl || v == DoLoad || v == DoLoadStop
 }
 
 // noteAction records an action: one that is not a client's starts the
@@ -343,9 +343,13 @@ func (w *World) stalled(lead NodeID, from int64, t livenessTimes) []string {
 			add("machine %s's commit index is %d; the cluster's was %d by %g ms", w.cfg.Name(id), n.commit, want, usToMs(by))
 		}
 	}
-	for i := range w.ops {
-		if op := &w.ops[i]; op.InvokeUs >= from && members.has(op.Node) && !answered(op, t.settle) {
-			add("%s %d at machine %s, sent at %g ms: %s (%s)", op.Kind, op.ID, w.cfg.Name(op.Node), usToMs(op.InvokeUs), op.Result, op.Reason)
+	// The newest few that failed among the operations the history forgot
+	// come first: they are older than every one kept.
+	for _, list := range [][]Op{w.failedForgotten, w.ops} {
+		for i := range list {
+			if op := &list[i]; op.InvokeUs >= from && members.has(op.Node) && !answered(op, t.settle) {
+				add("%s %d at machine %s, sent at %g ms: %s (%s)", op.Kind, op.ID, w.cfg.Name(op.Node), usToMs(op.InvokeUs), op.Result, op.Reason)
+			}
 		}
 	}
 	return out

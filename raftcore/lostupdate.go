@@ -51,9 +51,9 @@ func (c *checker) onLostUpdate(e Entry, did applied) {
 	f := Finding{Rule: RuleLostUpdate, AtUs: c.w.now, Op: d.OpID, Key: d.Key, Index: e.Index,
 		ReadRev: d.BasedOn, OverwroteRev: did.PrevRev}
 	who := "a write"
-	if op, ok := c.w.Op(d.OpID); ok && op.Controller != 0 {
-		f.Controller = op.Controller
-		who = c.w.cfg.ControllerName(op.Controller) + "'s write"
+	if id := c.w.controllerOf(d.OpID); id != 0 {
+		f.Controller = id
+		who = c.w.cfg.ControllerName(id) + "'s write"
 	}
 	if r := did.PrevRev; r > c.base && r <= c.base+uint64(len(c.applied)) {
 		lost := c.applied[r-c.base-1].data

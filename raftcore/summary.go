@@ -12,6 +12,10 @@ type Summary struct {
 	ViolationCounts map[Rule]int  `json:"violation_counts"`
 	Nodes           []NodeSummary `json:"nodes"`
 	Ops             []OpSummary   `json:"ops"`
+	// OpsForgotten counts the operations a world with
+	// Config.HistoryLimit forgot (Ops lists only those it kept); absent
+	// when none was.
+	OpsForgotten *ForgottenOps `json:"ops_forgotten,omitempty"`
 	// Elections are the run's election counters, counted as each trace
 	// event was recorded: the whole run's, however few events the world
 	// kept.
@@ -127,6 +131,9 @@ func (w *World) Summarize() Summary {
 			ns.Log = append(ns.Log, LogEntry{Index: e.Index, Term: e.Term, Data: e.Data.String(), Op: e.Data.OpID})
 		}
 		s.Nodes = append(s.Nodes, ns)
+	}
+	if f := w.forgotten; f.Count > 0 {
+		s.OpsForgotten = &f
 	}
 	for _, op := range w.ops {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,

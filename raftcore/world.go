@@ -1,6 +1,9 @@
 package raftcore
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // Status is whether a machine is running.
 type Status uint8
@@ -67,6 +70,8 @@ const (
 	evTimeout
 	// evControl wakes a controller (op is its id) to make its next request.
 	evControl
+	// evLoad makes the steady load's next write (gen is its generation).
+	evLoad
 	// evFree marks an empty slot of the event queue.
 	evFree
 )
@@ -103,10 +108,21 @@ type World struct {
 	processed uint64
 	nextMsgID uint64
 	dropped   []uint64 // ids of in-flight messages a reader dropped
-	ops       []Op
-	pending   []int // indexes into ops still waiting
+	// ops is the client history: every operation, or with
+	// Config.HistoryLimit the newest ones (forget), ops[0] having id
+	// forgotten.Count+1.
+	ops     []Op
+	pending []int // ids of the operations still waiting
+	// forgotten counts the operations dropped from the front of ops;
+	// failedForgotten keeps the newest few of them that failed, for the
+	// liveness judge (liveness.go, stalled).
+	forgotten       ForgottenOps
+	failedForgotten []Op
+	forgottenKeys   map[string]struct{} // keys of forgotten writes
 	// controllers are the controllers started by "control" actions.
 	controllers []Controller
+	// load is the steady client load a "load" action started (load.go).
+	load load
 	// lastSeq is, by machine, the sequence number of the last write its
 	// client sent in its session (client.go).
 	lastSeq []uint64
@@ -410,6 +426,8 @@ func (w *World) handle(e event) {
 		w.timeoutOp(e.op)
 	case evControl:
 		w.controllerWake(e.op)
+	case evLoad:
+		w.loadWrite(e.gen)
 	}
 }
 
@@ -606,6 +624,8 @@ func (w *World) Clone() *World {
 	c.ops, c.kept = w.opsCopy(), nil
 	c.controllers = cloneControllers(w.controllers)
 	c.pending = append([]int(nil), w.pending...)
+	c.failedForgotten = append([]Op(nil), w.failedForgotten...)
+	c.forgottenKeys = maps.Clone(w.forgottenKeys)
 	c.lastSeq = append([]uint64(nil), w.lastSeq...)
 	// The action log is only ever appended to, so the copy shares it,
 	// capped as the backlogs are: the timeline's checkpoints of a long run
@@ -626,10 +646,7 @@ func (w *World) Clone() *World {
 // on or asked for them; cloning it copies them as Clone does.
 func (w *World) Keep() *World {
 	w.thaw()
-	first := len(w.ops)
-	for _, i := range w.pending {
-		first = min(first, i)
-	}
+	first := w.firstWaiting()
 	ops := w.ops
 	w.ops = nil // not copied by Clone: the copy's are set below
 	c := w.Clone()
@@ -641,11 +658,17 @@ func (w *World) Keep() *World {
 // KeptOps is how many client operations a copy made by Keep would hold
 // of its own: those from the first one still waiting on.
 func (w *World) KeptOps() int {
+	return len(w.ops) - w.firstWaiting()
+}
+
+// firstWaiting is the index in ops of the first operation still waiting,
+// len(ops) if none is.
+func (w *World) firstWaiting() int {
 	first := len(w.ops)
-	for _, i := range w.pending {
-		first = min(first, i)
+	for _, id := range w.pending {
+		first = min(first, id-1-w.forgotten.Count)
 	}
-	return len(w.ops) - first
+	return first
 }
 
 // thaw gathers a kept world's operations into ops, ready to be read and

@@ -29,8 +29,11 @@ var hourRun = sync.OnceValue(func() *Timeline {
 // snapshotted and compacted many times over; it reports the checkpoints
 // the timeline keeps, the events the run holds, and the events a seek
 // replayed from its checkpoint, on average and at most.
-func BenchmarkSeekLastTenMinutesOfHour(b *testing.B) {
-	tl := hourRun()
+func BenchmarkSeekLastTenMinutesOfHour(b *testing.B) { seekLastTenMinutes(b, hourRun()) }
+
+// seekLastTenMinutes seeks from tl's head to random moments of its last
+// ten virtual minutes.
+func seekLastTenMinutes(b *testing.B, tl *Timeline) {
 	head := tl.Head()
 	r := rand.New(rand.NewPCG(1, 2))
 	var replayed, most uint64
@@ -54,4 +57,20 @@ func BenchmarkSeekLastTenMinutesOfHour(b *testing.B) {
 	b.ReportMetric(float64(most), "replayed-max")
 	b.ReportMetric(float64(tl.Checkpoints()), "checkpoints")
 	b.ReportMetric(float64(head.Events), "events")
+}
+
+// The hour run with the writes made by one "load" action, to the cluster,
+// and the newest 4096 answered operations kept in each world, as the app
+// keeps them.
+var hourLoadRun = sync.OnceValue(func() *Timeline {
+	tl := mustNew(&testing.B{}, raftcore.DefaultConfig(), Options{HistoryLimit: 4096})
+	mustAct(&testing.B{}, tl, raftcore.Action{Do: raftcore.DoLoad, Key: "deployments/app", Keys: 10, EveryMs: 100})
+	tl.Advance(hourRunUs)
+	return tl
+})
+
+// BenchmarkSeekLastTenMinutesOfHourLoad is BenchmarkSeekLastTenMinutesOfHour
+// on the hour run made by a load action with a bounded history.
+func BenchmarkSeekLastTenMinutesOfHourLoad(b *testing.B) {
+	seekLastTenMinutes(b, hourLoadRun())
 }

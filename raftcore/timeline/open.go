@@ -115,6 +115,22 @@ func startOpening(cfg raftcore.Config, actions []raftcore.Action, endUs int64) (
 	return o, nil
 }
 
+// WithOptions has the timeline being opened keep its worlds as opt says
+// (its trace and client history limits, its checkpoints) instead of
+// Options' defaults. It comes before the first Step: the run is then
+// replayed the same, in worlds that keep less.
+func (o *Opening) WithOptions(opt Options) (*Opening, error) {
+	if w := o.t.World(); w.Processed() > 0 || len(w.Actions()) > 0 {
+		return nil, fmt.Errorf("timeline: options are set before the opening replays anything")
+	}
+	t, err := NewWithOptions(o.t.cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	o.t = t
+	return o, nil
+}
+
 // Link is the link being opened (the zero Link for a schedule).
 func (o *Opening) Link() Link { return o.link }
 

@@ -25,6 +25,11 @@ type Options struct {
 	// TraceLimit is the number of newest trace events each world keeps in
 	// memory. Marks are exact whatever it is; it only costs memory.
 	TraceLimit int
+	// HistoryLimit is the number of newest answered client operations
+	// each world keeps in memory (raftcore.Config.HistoryLimit); 0, the
+	// default, keeps them all. The run and its safety checks are the same
+	// whatever it is.
+	HistoryLimit int
 }
 
 // The defaults. A five-machine cluster handles about 240 events per
@@ -127,6 +132,7 @@ func NewWithOptions(cfg raftcore.Config, o Options) (*Timeline, error) {
 	t.cfg.Names = append([]string(nil), cfg.Names...)
 	t.wcfg = t.cfg
 	t.wcfg.TraceLimit = t.opt.TraceLimit
+	t.wcfg.HistoryLimit = t.opt.HistoryLimit
 	w, err := raftcore.NewWorld(t.wcfg)
 	if err != nil {
 		return nil, err

@@ -268,7 +268,8 @@ func (a *App) leader() int {
 // counting up. The toolbar and its key write to the cluster; a machine's
 // menu, or a command naming a machine, to that machine.
 func (a *App) nextWrite(i int) raftcore.Action {
-	n := len(a.World().Ops()) + 1
+	w := a.World()
+	n := len(w.Ops()) + w.ForgottenOps().Count + 1
 	return raftcore.Action{Do: raftcore.DoWrite, Node: i + 1, Key: ClientKey, Value: fmt.Sprintf("replicas=%d", n)}
 }
 

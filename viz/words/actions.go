@@ -33,6 +33,10 @@ func Action(cfg raftcore.Config, a raftcore.Action) string {
 			how = "a swap on the revision read"
 		}
 		return "A controller asks " + node + " for " + a.Key + ", thinks " + Ms(int64(a.ThinkMs*1000)) + ", writes " + a.Change + " with " + how
+	case raftcore.DoLoad:
+		return "A client writes to " + node + " every " + Ms(int64(a.EveryMs*1000)) + ", round " + a.Key + "0 to " + a.Key + strconv.Itoa(a.Keys-1)
+	case raftcore.DoLoadStop:
+		return "The steady client stopped writing"
 	}
 	return Capital(actionWords(cfg, a))
 }

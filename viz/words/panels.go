@@ -253,6 +253,13 @@ func Tally(done, waiting, failed, swaps, stale int) string {
 	return s
 }
 
+// Forgotten says how many older requests the panel no longer keeps (the
+// tally still counts them), and that reads of keys some forgotten write
+// went to are not judged: their history is no longer whole.
+func Forgotten(n int) string {
+	return Count(n, "older request", "older requests") + " forgotten; reads of the keys they wrote are not judged"
+}
+
 // SentAt says when a request still waiting was sent; held, for a write,
 // how many of the machines hold it so far (held < 0 for a read).
 func SentAt(us int64, held, machines int) string {

@@ -596,7 +596,10 @@ func (b *Builder) clientPanel(wr *writer) {
 		wr.text(b.Voice().NoRequests(b.Figure()), SizeBody, frame.ToneMuted, false)
 		return
 	}
-	ok, failed, pending, swaps := 0, 0, 0, 0
+	// The tally is the whole run's: the history keeps only the newest
+	// requests (session.HistoryLimit) and counts the ones it forgot.
+	f := w.ForgottenOps()
+	ok, failed, pending, swaps := f.OK, f.Timeout+f.Refused, 0, f.Conflict
 	for _, op := range ops {
 		switch op.Result {
 		case raftcore.OpOK:
@@ -609,12 +612,15 @@ func (b *Builder) clientPanel(wr *writer) {
 			failed++
 		}
 	}
-	verdicts := b.Session.Reads(ops)
+	verdicts := b.Session.Reads(judgeable(w, ops))
 	// A lost update first: it is what a run with controllers turns on,
 	// and where the panel has little room (a figure on a phone) it must
 	// not be what the room cuts.
 	b.lostUpdates(wr, 1)
 	wr.text(words.Tally(ok, pending, failed, swaps, len(verdicts.Stale())), SizeBody, frame.ToneText, true)
+	if f.Count > 0 {
+		wr.text(words.Forgotten(f.Count), SizeBody-1, frame.ToneMuted, false)
+	}
 	now := w.Now()
 	held := heldBy(w, ops)
 	shown := 0
@@ -646,6 +652,25 @@ func (b *Builder) clientPanel(wr *writer) {
 		wr.item(mark, tone, b.Voice().ClientRow(op, lat, v, judged), SizeBody-1, frame.ToneText)
 		shown++
 	}
+}
+
+// judgeable is the part of ops whose reads can be judged: the operations
+// on keys none of whose writes the history forgot. A read judged over a
+// key's history with a write missing could be called stale for returning
+// that write's value, so such keys are left out rather than misjudged;
+// the world's own stale-read rule still covers them (raftcore's checker
+// keeps what it needs of the forgotten writes).
+func judgeable(w *raftcore.World, ops []raftcore.Op) []raftcore.Op {
+	if w.ForgottenOps().Writes == 0 {
+		return ops
+	}
+	out := make([]raftcore.Op, 0, len(ops))
+	for _, op := range ops {
+		if !w.ForgotWriteTo(op.Key) {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // holdersReach is how far back from the end of a log heldBy looks: a

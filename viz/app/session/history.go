@@ -10,6 +10,12 @@ import (
 // grow without end; the trace hash still covers every event.
 const TraceLimit = 4096
 
+// HistoryLimit bounds the client operations kept in memory likewise: the
+// newest 4096 answered ones and every one still waiting. The safety rules
+// stay exact over the ones forgotten; the client panel judges reads
+// (linearize) only on keys none of whose writes was forgotten.
+const HistoryLimit = 4096
+
 // history is the session's view of the run's timeline: the world shown,
 // the head, the notable marks, and moves in time. It adds to
 // timeline.Timeline what the reader's keys mean: a step forward or back
@@ -20,7 +26,7 @@ type history struct {
 }
 
 func newHistory(cfg raftcore.Config) (*history, error) {
-	tl, err := timeline.NewWithOptions(cfg, timeline.Options{TraceLimit: TraceLimit})
+	tl, err := timeline.NewWithOptions(cfg, timeline.Options{TraceLimit: TraceLimit, HistoryLimit: HistoryLimit})
 	if err != nil {
 		return nil, err
 	}

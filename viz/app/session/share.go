@@ -52,6 +52,9 @@ type Opening struct {
 // or asks for too much is refused here, before anything is replayed.
 func StartLink(payload string, c Catalog, readBudget time.Duration) (*Opening, error) {
 	op, err := timeline.StartOpening(payload)
+	if err == nil {
+		op, err = op.WithOptions(openOptions)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +106,11 @@ func (o *Opening) Session() (*Session, error) {
 	return Adopt(tl, scen, o.budget), nil
 }
 
+// openOptions are the timeline's options for a run opened from a link or
+// a schedule file: its defaults, with the client history bounded as a
+// run made here is (HistoryLimit).
+var openOptions = timeline.Options{HistoryLimit: HistoryLimit}
+
 // firstBroken shows tl at the first moment a rule broke, if one did.
 func firstBroken(tl *timeline.Timeline) {
 	for _, m := range tl.Marks() {
@@ -116,7 +124,14 @@ func firstBroken(tl *timeline.Timeline) {
 // OpenRun is the session of a schedule file: its world, replayed to its
 // end.
 func OpenRun(data []byte, readBudget time.Duration) (*Session, error) {
-	tl, err := timeline.ImportSchedule(data)
+	o, err := timeline.StartImport(data)
+	if err == nil {
+		o, err = o.WithOptions(openOptions)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tl, err := o.Run(nil)
 	if err != nil {
 		return nil, err
 	}
