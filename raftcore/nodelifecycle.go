@@ -236,6 +236,12 @@ func (w *World) controllerEvict(now int64) {
 // ones, each on the Ready node with the fewest Pods.
 func (w *World) controllerPlace() {
 	c := &w.kube.ctl
+	// Kubelets start within one renew interval: until then a node whose
+	// Lease is not written yet may only be late, and placing every Pod on
+	// the first node seen would pile them up there.
+	if w.now-c.observingSince < w.kube.set.RenewUs && slices.ContainsFunc(c.health, func(h kube.Health) bool { return h.RenewUs < 0 }) {
+		return
+	}
 	for n := 1; n <= w.cfg.Kube.Pods; n++ {
 		name := "web-" + strconv.Itoa(n)
 		i := slices.IndexFunc(c.pods, func(p pod) bool { return p.name == name })
