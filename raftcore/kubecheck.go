@@ -73,6 +73,38 @@ type KubeCounts struct {
 	PodTwice         int `json:"pod_twice"`
 }
 
+// KubeEventKind is what a KubeEvent records.
+type KubeEventKind uint8
+
+const (
+	KubeMarkNotReady KubeEventKind = iota + 1 // the controller marked Worker NotReady
+	KubeMarkReady                             // the controller marked Worker Ready again
+	KubePodStart                              // Worker's kubelet started Pod
+	KubePodStop                               // Worker's kubelet stopped Pod
+)
+
+// KubeEvent is one thing Kubernetes did, as typed facts: the history an
+// independent checker judges the controller by.
+type KubeEvent struct {
+	Kind   KubeEventKind
+	AtUs   int64
+	Worker NodeID
+	Pod    string
+}
+
+// KubeEvents returns everything the controller concluded and the kubelets
+// started and stopped, in order (nil without workers).
+func (w *World) KubeEvents() []KubeEvent {
+	if w.kube == nil {
+		return nil
+	}
+	return capped(w.kube.events)
+}
+
+func (w *World) kubeNote(kind KubeEventKind, id NodeID, pod string) {
+	w.kube.events = append(w.kube.events, KubeEvent{Kind: kind, AtUs: w.now, Worker: id, Pod: pod})
+}
+
 // judgeState is what the judge knows of one worker.
 type judgeState struct {
 	alive bool

@@ -90,6 +90,8 @@ type kubeWorld struct {
 	nextReq  uint64
 	counts   KubeCounts
 	findings []KubeFinding
+	// events is the history KubeEvents returns; only appended to.
+	events []KubeEvent
 }
 
 func (k *kubeWorld) clone() *kubeWorld {
@@ -101,6 +103,7 @@ func (k *kubeWorld) clone() *kubeWorld {
 	c.judge = slices.Clone(k.judge)
 	c.ctl = k.ctl.clone()
 	c.findings = slices.Clone(k.findings)
+	c.events = capped(k.events)
 	return &c
 }
 
@@ -297,6 +300,7 @@ func (w *World) kubeletRun(id NodeID, pods []string) {
 			continue
 		}
 		w.record(TraceEvent{Kind: TraceKube, Node: id, Text: "start pod " + p})
+		w.kubeNote(KubePodStart, id, p)
 		w.kube.counts.PodStarts++
 		for i := range w.kube.kubelets {
 			other := NodeID(w.cfg.Nodes + 1 + i)
@@ -309,6 +313,7 @@ func (w *World) kubeletRun(id NodeID, pods []string) {
 	for _, p := range kl.running {
 		if !slices.Contains(pods, p) {
 			w.record(TraceEvent{Kind: TraceKube, Node: id, Text: "stop pod " + p})
+			w.kubeNote(KubePodStop, id, p)
 		}
 	}
 	kl.running = append(kl.running[:0], pods...)

@@ -186,10 +186,12 @@ func (w *World) controllerMarked(id NodeID, notReady bool) {
 		cond = "ready=unknown"
 		k.counts.NotReady++
 		w.record(TraceEvent{Kind: TraceKube, Node: id, Text: name + " NotReady"})
+		w.kubeNote(KubeMarkNotReady, id, "")
 		w.judgeMarked(id)
 	} else {
 		k.counts.ReadyAgain++
 		w.record(TraceEvent{Kind: TraceKube, Node: id, Text: name + " Ready"})
+		w.kubeNote(KubeMarkReady, id, "")
 	}
 	w.controllerWrite(nodeKey+name, cond)
 }
