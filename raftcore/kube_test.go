@@ -279,3 +279,30 @@ func TestKubeDeterministicAndReplayable(t *testing.T) {
 		t.Fatal("a clone went its own way")
 	}
 }
+
+// A controller paused across a dead node's deadline marks it within a
+// monitor period of resuming (it looks at once with its old memory, as a
+// real one would), and the slow check gives it that period and no more.
+func TestPausedControllerMarksOnResume(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		w := MustWorld(kubeConfig(seed))
+		w.RunFor(30 * sec)
+		mustApply(t, w, Action{Do: DoCrash, Node: 5})
+		w.RunFor(30 * sec)
+		mustApply(t, w, Action{Do: DoPause, Node: 1})
+		w.RunFor(90 * sec)
+		if n := notReadyAt(w, 5, 0); n >= 0 {
+			t.Fatalf("seed %d: a paused controller marked at %d", seed, n)
+		}
+		resumed := w.Now()
+		mustApply(t, w, Action{Do: DoResume, Node: 1})
+		w.RunFor(30 * sec)
+		at := notReadyAt(w, 5, 0)
+		if at < 0 || at > resumed+w.kube.set.MonitorUs+JudgeSlackUs {
+			t.Errorf("seed %d: marked %d µs after the resume", seed, at-resumed)
+		}
+		if c := w.KubeCounts(); c.SlowNotReady+c.SpuriousNotReady != 0 {
+			t.Errorf("seed %d: %+v", seed, w.KubeFindings())
+		}
+	}
+}

@@ -19,7 +19,8 @@ import (
 //     and one renew interval, plus JudgeSlackUs for the read that shows
 //     the renewal missing. Time the controller could not look (its machine
 //     down, or the store without quorum) does not count: the deadline runs
-//     from when it last began to see the Leases again.
+//     from when it last began to see the Leases again. A controller
+//     resumed from a pause gets one monitor period (and the slack) to look.
 //   - a Pod running twice: a kubelet starts a Pod that another kubelet
 //     still runs, as happens when a node cut off from the control plane
 //     keeps running the Pods the controller moved away.
@@ -153,11 +154,19 @@ func (w *World) workerAlive(id NodeID) bool {
 // to look again.
 func (w *World) kubeJudgeAll() {
 	k := w.kube
+	// A controller resumed from a pause looks within a monitor period: a
+	// deadline that fell while it was paused moves there.
+	ctlUp := w.machines[k.ctl.node].status == StatusUp
+	resumed := ctlUp && k.ctlPaused
+	k.ctlPaused = w.machines[k.ctl.node].status == StatusPaused
+	if resumed {
+		k.ctlResumedUs = w.now
+	}
 	for i := range k.judge {
 		id := NodeID(w.cfg.Nodes + 1 + i)
 		j := &k.judge[i]
 		alive := w.workerAlive(id)
-		if alive == j.alive && j.observing == k.ctl.observingSince {
+		if alive == j.alive && j.observing == k.ctl.observingSince && !resumed {
 			continue // its deadline, if any, stands
 		}
 		if alive != j.alive {
@@ -166,7 +175,8 @@ func (w *World) kubeJudgeAll() {
 		j.observing = k.ctl.observingSince
 		j.gen++
 		if !j.alive && k.ctl.observingSince >= 0 {
-			at := kube.SlowDeadline(j.since, k.ctl.observingSince, k.set, JudgeSlackUs)
+			at := max(kube.SlowDeadline(j.since, k.ctl.observingSince, k.set, JudgeSlackUs),
+				k.ctlResumedUs+k.set.MonitorUs+JudgeSlackUs)
 			w.schedule(event{at: max(at, w.now), kind: evKube, node: id, op: kubeDeadline, gen: j.gen})
 		}
 	}

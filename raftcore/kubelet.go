@@ -92,6 +92,10 @@ type kubeWorld struct {
 	findings []KubeFinding
 	// events is the history KubeEvents returns; only appended to.
 	events []KubeEvent
+	// ctlPaused is whether the controller's machine was paused after the
+	// last action, and ctlResumedUs when it was last resumed (-1: never).
+	ctlPaused    bool
+	ctlResumedUs int64
 }
 
 func (k *kubeWorld) clone() *kubeWorld {
@@ -119,7 +123,7 @@ const (
 // initKube starts the kubelets, each at a random phase of its interval, and
 // the controller.
 func (w *World) initKube() {
-	k := &kubeWorld{set: w.cfg.kubeSettings()}
+	k := &kubeWorld{set: w.cfg.kubeSettings(), ctlResumedUs: -1}
 	w.kube = k
 	k.kubelets = make([]kubeletState, w.cfg.Workers)
 	k.judge = make([]judgeState, w.cfg.Workers)

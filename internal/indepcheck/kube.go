@@ -2,6 +2,7 @@ package indepcheck
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"raftlab/raftcore"
@@ -134,6 +135,48 @@ func statusAt(actions []raftcore.Action, id int, t int64) raftcore.Status {
 	return st
 }
 
+// lastResume is when a pause of machine id was last ended by a resume at
+// or before t, and nextResume the first after t (-1: none).
+func lastResume(actions []raftcore.Action, id int, t int64) int64 {
+	last := int64(-1)
+	for _, r := range resumes(actions, id) {
+		if r <= t {
+			last = r
+		}
+	}
+	return last
+}
+
+func nextResume(actions []raftcore.Action, id int, t int64) int64 {
+	for _, r := range resumes(actions, id) {
+		if r > t {
+			return r
+		}
+	}
+	return -1
+}
+
+// resumes are the times machine id went from paused to running.
+func resumes(actions []raftcore.Action, id int) []int64 {
+	var out []int64
+	paused := false
+	for _, a := range actions {
+		if a.Node != id {
+			continue
+		}
+		switch {
+		case a.Do == raftcore.DoPause && statusAt(actions, id, int64(a.AtMs*1000+0.5)-1) == raftcore.StatusUp:
+			paused = true
+		case a.Do == raftcore.DoResume && paused:
+			paused = false
+			out = append(out, int64(a.AtMs*1000+0.5))
+		case a.Do == raftcore.DoCrash:
+			paused = false
+		}
+	}
+	return out
+}
+
 // span is a time a worker was alive or dead, from start to end (the
 // run's end for the last).
 type span struct {
@@ -151,7 +194,7 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 	if len(cfg.Zones) > 0 {
 		return KubeResult{}, fmt.Errorf("the independent kube check does not follow zones")
 	}
-	grace, renew := int64(cfg.Kube.GraceMs)*1000, int64(cfg.Kube.RenewMs)*1000
+	grace, renew, monitor := int64(cfg.Kube.GraceMs)*1000, int64(cfg.Kube.RenewMs)*1000, int64(cfg.Kube.MonitorMs)*1000
 	ctl := cfg.Kube.ControllerNode
 
 	// Alive and dead spans of every worker, and the controller's crashes,
@@ -272,7 +315,27 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 				if since < 0 {
 					continue
 				}
-				deadline := max(s.start, since) + grace + renew + judgeSlackUs
+				base := max(s.start, since) + grace + renew + judgeSlackUs
+				deadline := base
+				// A controller resumed from a pause gets a monitor period
+				// to look; one paused at the deadline is judged after its
+				// next resume.
+				// (The deadline only grows, and resumes are finite.)
+				for {
+					if d := max(base, lastResume(w.Actions(), ctl, deadline)+monitor+judgeSlackUs); d != deadline {
+						deadline = d
+						continue
+					}
+					if statusAt(w.Actions(), ctl, deadline) != raftcore.StatusPaused {
+						break
+					}
+					r := nextResume(w.Actions(), ctl, deadline)
+					if r < 0 {
+						deadline = math.MaxInt64
+						break
+					}
+					deadline = max(base, r+monitor+judgeSlackUs)
+				}
 				if deadline > s.end || (deadline == s.end && s.end != end) {
 					continue
 				}

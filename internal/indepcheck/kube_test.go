@@ -56,6 +56,9 @@ var kubeRuns = []kubeRun{
 		{AtMs: 150000, Do: raftcore.DoCrash, Node: 5}}},
 	{name: "disruption", workers: 4, evictMs: 20000, bugs: raftcore.BugKubeEvictInDisruption, untilMs: 180000, acts: []raftcore.Action{
 		{AtMs: 60000, Do: raftcore.DoPartition, Groups: [][]int{{1, 2, 3, 4}, {5, 6, 7}}}}},
+	{name: "controller paused", workers: 3, untilMs: 200000, acts: []raftcore.Action{
+		{AtMs: 30000, Do: raftcore.DoCrash, Node: 5}, {AtMs: 60000, Do: raftcore.DoPause, Node: 1},
+		{AtMs: 150000, Do: raftcore.DoResume, Node: 1}}},
 	{name: "controller crash", workers: 3, untilMs: 240000, acts: []raftcore.Action{
 		{AtMs: 30000, Do: raftcore.DoCrash, Node: 6}, {AtMs: 50000, Do: raftcore.DoCrash, Node: 1},
 		{AtMs: 90000, Do: raftcore.DoRestart, Node: 1}, {AtMs: 100000, Do: raftcore.DoPause, Node: 4},
