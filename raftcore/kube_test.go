@@ -306,3 +306,37 @@ func TestPausedControllerMarksOnResume(t *testing.T) {
 		}
 	}
 }
+
+// Lease tuning: on a network that loses a fifth of the messages between
+// the workers and the control plane, a short lease and grace mark live
+// nodes NotReady (spurious), while Kubernetes' defaults ride it out. (A
+// lost request costs its kubelet a renew interval, the time it waits for
+// an answer, so at 40% loss even the defaults mark a node now and then.)
+func TestShortLeaseOnNoisyNetworkIsSpurious(t *testing.T) {
+	spurious := map[bool]int{}
+	for seed := int64(1); seed <= 3; seed++ {
+		for _, short := range []bool{false, true} {
+			cfg := kubeConfig(seed)
+			if short {
+				cfg.Kube.RenewMs, cfg.Kube.GraceMs, cfg.Kube.MonitorMs = 1000, 2000, 500
+			}
+			w := MustWorld(cfg)
+			loss := 0.2
+			for wk := 4; wk <= 6; wk++ {
+				for m := 1; m <= 3; m++ {
+					mustApply(t, w, Action{Do: DoLoss, From: wk, To: m, Loss: &loss})
+				}
+			}
+			w.RunFor(300 * sec)
+			c := w.KubeCounts()
+			if c.SlowNotReady != 0 {
+				t.Errorf("seed %d short %v: %+v", seed, short, c)
+			}
+			spurious[short] += c.SpuriousNotReady
+		}
+	}
+	t.Logf("spurious NotReady with the defaults: %d; with a short lease: %d", spurious[false], spurious[true])
+	if spurious[false] != 0 || spurious[true] == 0 {
+		t.Fatalf("spurious NotReady with the defaults: %d; with a short lease: %d", spurious[false], spurious[true])
+	}
+}
