@@ -340,3 +340,31 @@ func TestShortLeaseOnNoisyNetworkIsSpurious(t *testing.T) {
 		t.Fatalf("spurious NotReady with the defaults: %d; with a short lease: %d", spurious[false], spurious[true])
 	}
 }
+
+// Bad schedules with workers are refused with an error naming the field.
+func TestKubeScheduleErrors(t *testing.T) {
+	cases := []struct{ json, want string }{
+		{`{"nodes":3,"workers":11,"until_ms":1,"actions":[]}`, "workers: 11 is out of range: use 0 to 10"},
+		{`{"nodes":3,"workers":2,"kube":{"grace_ms":5},"until_ms":1,"actions":[]}`, "kube.grace_ms: 5 is out of range"},
+		{`{"nodes":3,"workers":2,"kube":{"grace":5},"until_ms":1,"actions":[]}`, `kube: unknown field "grace"; known fields: renew_ms, grace_ms`},
+		{`{"nodes":3,"workers":2,"kube":{"controller_node":4},"until_ms":1,"actions":[]}`, "kube.controller_node: 4 is out of range: use 1 to 3"},
+		{`{"nodes":3,"workers":2,"protocol":"failover","until_ms":1,"actions":[]}`, "workers: kubelets need the raft protocol"},
+		{`{"nodes":3,"workers":2,"until_ms":1,"actions":[{"at_ms":0,"do":"crash","node":6}]}`, "actions[0].node: 6 is out of range: use 1 to 5"},
+		{`{"nodes":3,"workers":2,"until_ms":1,"actions":[{"at_ms":0,"do":"timeout","node":4}]}`, "actions[0].node: 4 is out of range: use 1 to 3"},
+		{`{"nodes":3,"workers":2,"until_ms":1,"actions":[{"at_ms":0,"do":"read","node":4,"key":"k"}]}`, "actions[0].node: 4 is out of range: use 1 to 3"},
+		{`{"nodes":3,"until_ms":1,"actions":[{"at_ms":0,"do":"crash","node":4}]}`, "actions[0].node: 4 is out of range: use 1 to 3"},
+	}
+	for _, c := range cases {
+		_, err := ParseSchedule([]byte(c.json))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.json, err, c.want)
+		}
+	}
+	s, err := ParseSchedule([]byte(`{"nodes":3,"workers":2,"kube":{"grace_ms":20000},"until_ms":1000,"actions":[{"at_ms":0,"do":"partition","groups":[[1,2,3,4],[5]]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := s.Config(); cfg.Workers != 2 || cfg.Kube.GraceMs != 20000 || cfg.Kube.RenewMs != 10000 {
+		t.Fatalf("config %+v", cfg)
+	}
+}
