@@ -88,6 +88,11 @@ func TestDeadKubeletIsNotReadyWithinGraceAndOneInterval(t *testing.T) {
 			if c := w.KubeCounts(); c.SpuriousNotReady+c.SlowNotReady != 0 {
 				t.Errorf("%s seed %d: findings %+v", how, seed, w.KubeFindings())
 			}
+			for _, a := range w.Ask(nodeKey + w.cfg.WorkerName(worker)) {
+				if a.Value != "ready=unknown" {
+					t.Errorf("%s seed %d: machine %d holds %s's condition as %q", how, seed, a.Node, w.cfg.WorkerName(worker), a.Value)
+				}
+			}
 			if w.KubeCounts().Evictions == 0 {
 				t.Errorf("%s seed %d: no Pod moved off the dead node", how, seed)
 			}

@@ -149,6 +149,16 @@ func (w *World) controllerLooked(op *Op) {
 		}
 		c.pods = w.podsAt(c.node)
 	}
+	// The conditions as the store holds them, to write again any that a
+	// failed write left behind (nil when the read failed).
+	var stored []string
+	if op.Result == OpOK {
+		kv := &w.nodes[c.node].kv
+		for i := range c.health {
+			v, _ := kv.Get(nodeKey + w.cfg.WorkerName(NodeID(w.cfg.Nodes+1+i)))
+			stored = append(stored, v.Value)
+		}
+	}
 	ready := 0
 	for i := range c.health {
 		h := &c.health[i]
@@ -164,6 +174,9 @@ func (w *World) controllerLooked(op *Op) {
 		}
 		if !h.NotReady {
 			ready++
+		}
+		if stored != nil && h.Seen && stored[i] != condition(h.NotReady) {
+			w.controllerWrite(nodeKey+w.cfg.WorkerName(id), condition(h.NotReady))
 		}
 	}
 	zone := kube.ComputeZoneState(ready, len(c.health)-ready)
@@ -181,9 +194,7 @@ func (w *World) controllerLooked(op *Op) {
 func (w *World) controllerMarked(id NodeID, notReady bool) {
 	k := w.kube
 	name := w.cfg.WorkerName(id)
-	cond := "ready=true"
 	if notReady {
-		cond = "ready=unknown"
 		k.counts.NotReady++
 		w.record(TraceEvent{Kind: TraceKube, Node: id, Text: name + " NotReady"})
 		w.kubeNote(KubeMarkNotReady, id, "")
@@ -193,7 +204,16 @@ func (w *World) controllerMarked(id NodeID, notReady bool) {
 		w.record(TraceEvent{Kind: TraceKube, Node: id, Text: name + " Ready"})
 		w.kubeNote(KubeMarkReady, id, "")
 	}
-	w.controllerWrite(nodeKey+name, cond)
+	w.controllerWrite(nodeKey+name, condition(notReady))
+}
+
+// condition is a node's Ready condition as the store holds it: Unknown
+// when the controller stopped hearing from the node, as Kubernetes sets it.
+func condition(notReady bool) string {
+	if notReady {
+		return "ready=unknown"
+	}
+	return "ready=true"
 }
 
 func (w *World) controllerWrite(key, value string) {
