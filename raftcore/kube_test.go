@@ -373,3 +373,29 @@ func TestKubeScheduleErrors(t *testing.T) {
 		t.Fatalf("config %+v", cfg)
 	}
 }
+
+// A restarted controller takes a node's condition from the store: a dead
+// node marked NotReady before the crash stays NotReady, without a second
+// mark and without turning Ready on the controller's fresh memory.
+func TestRestartedControllerKeepsNotReady(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		w := MustWorld(kubeConfig(seed))
+		w.RunFor(30 * sec)
+		mustApply(t, w, Action{Do: DoCrash, Node: 6})
+		w.RunFor(70 * sec)
+		if notReadyAt(w, 6, 0) < 0 {
+			t.Fatalf("seed %d: not marked", seed)
+		}
+		mustApply(t, w, Action{Do: DoCrash, Node: 1})
+		w.RunFor(5 * sec)
+		mustApply(t, w, Action{Do: DoRestart, Node: 1})
+		w.RunFor(90 * sec)
+		c := w.KubeCounts()
+		if c.NotReady != 1 || c.ReadyAgain != 0 || c.SlowNotReady+c.SpuriousNotReady != 0 {
+			t.Errorf("seed %d: %+v %+v", seed, c, w.KubeFindings())
+		}
+		if s, _ := w.Kube(); !s.Nodes[2].NotReady {
+			t.Errorf("seed %d: the restarted controller holds worker-3 Ready", seed)
+		}
+	}
+}

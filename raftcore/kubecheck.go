@@ -112,9 +112,13 @@ type judgeState struct {
 	// since is when alive last changed (true time).
 	since int64
 	// gen numbers the pending deadline: an older one does nothing.
-	// observing is the controller's observingSince it was set from.
+	// observing is the kubeWorld's seeingSince it was set from.
 	gen       uint64
 	observing int64
+	// waiting is set while the deadline of generation waitGen waits for
+	// the controller's read in flight.
+	waiting bool
+	waitGen uint64
 }
 
 // kubeFind records a finding.
@@ -166,16 +170,16 @@ func (w *World) kubeJudgeAll() {
 		id := NodeID(w.cfg.Nodes + 1 + i)
 		j := &k.judge[i]
 		alive := w.workerAlive(id)
-		if alive == j.alive && j.observing == k.ctl.observingSince && !resumed {
+		if alive == j.alive && j.observing == k.seeingSince && !resumed {
 			continue // its deadline, if any, stands
 		}
 		if alive != j.alive {
 			j.alive, j.since = alive, w.now
 		}
-		j.observing = k.ctl.observingSince
+		j.observing = k.seeingSince
 		j.gen++
-		if !j.alive && k.ctl.observingSince >= 0 {
-			at := max(kube.SlowDeadline(j.since, k.ctl.observingSince, k.set, JudgeSlackUs),
+		if !j.alive && k.seeingSince >= 0 {
+			at := max(kube.SlowDeadline(j.since, k.seeingSince, k.set, JudgeSlackUs),
 				k.ctlResumedUs+k.set.MonitorUs+JudgeSlackUs)
 			w.schedule(event{at: max(at, w.now), kind: evKube, node: id, op: kubeDeadline, gen: j.gen})
 		}
@@ -188,11 +192,44 @@ func (w *World) judgeDeadline(id NodeID, gen uint64) {
 	i := int(id) - w.cfg.Nodes - 1
 	j := &k.judge[i]
 	c := &k.ctl
-	if gen != j.gen || j.alive || c.blind || w.machines[c.node].status != StatusUp || c.health[i].NotReady {
+	if gen != j.gen || j.alive || !k.seeing || w.machines[c.node].status != StatusUp || c.health[i].NotReady {
+		return
+	}
+	if c.looking != 0 || c.nextPollUs == w.now {
+		// The read that would show the renewal missing is on its way (or
+		// leaves at this very instant): judge when it is answered, by
+		// which time the controller has concluded, or learnt that it
+		// cannot see.
+		j.waiting, j.waitGen = true, gen
 		return
 	}
 	w.kubeFind(KubeFinding{Check: CheckSlowNotReady, Worker: id, SinceUs: j.since, DeadlineUs: w.now},
 		w.cfg.WorkerName(id)+" is dead and still not NotReady")
+}
+
+// judgeLooked follows whether the controller can see the Leases, from the
+// outcome of its reads as they reach it, whatever it makes of them: a
+// controller that goes on judging after a failed read (a deliberate bug)
+// still could not see.
+func (w *World) judgeLooked(ok bool) {
+	k := w.kube
+	switch {
+	case !ok:
+		k.seeing = false
+	case !k.seeing:
+		k.seeing, k.seeingSince = true, w.now
+		w.kubeJudgeAll()
+	}
+}
+
+// judgeWaiting judges the deadlines that waited for the controller's read.
+func (w *World) judgeWaiting() {
+	for i := range w.kube.judge {
+		if j := &w.kube.judge[i]; j.waiting {
+			j.waiting = false
+			w.judgeDeadline(NodeID(w.cfg.Nodes+1+i), j.waitGen)
+		}
+	}
 }
 
 // judgeMarked checks a NotReady mark the controller just made.

@@ -92,6 +92,11 @@ type kubeWorld struct {
 	findings []KubeFinding
 	// events is the history KubeEvents returns; only appended to.
 	events []KubeEvent
+	// seeing is whether the controller's last read heard succeeded, and
+	// seeingSince when it last began to succeed (-1: never, or not since
+	// its machine crashed): the judge's view of what it could see.
+	seeing      bool
+	seeingSince int64
 	// ctlPaused is whether the controller's machine was paused after the
 	// last action, and ctlResumedUs when it was last resumed (-1: never).
 	ctlPaused    bool
@@ -123,7 +128,7 @@ const (
 // initKube starts the kubelets, each at a random phase of its interval, and
 // the controller.
 func (w *World) initKube() {
-	k := &kubeWorld{set: w.cfg.kubeSettings(), ctlResumedUs: -1}
+	k := &kubeWorld{set: w.cfg.kubeSettings(), ctlResumedUs: -1, seeingSince: -1}
 	w.kube = k
 	k.kubelets = make([]kubeletState, w.cfg.Workers)
 	k.judge = make([]judgeState, w.cfg.Workers)

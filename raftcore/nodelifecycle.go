@@ -30,8 +30,10 @@ import (
 type nodeController struct {
 	node NodeID
 	gen  uint64
-	// looking is the id of the read in flight (0: none).
-	looking int
+	// looking is the id of the read in flight (0: none); nextPollUs is
+	// when it next looks.
+	looking    int
+	nextPollUs int64
 	// blind is set while it cannot read: since its last read failed, or
 	// since its machine restarted.
 	blind bool
@@ -57,7 +59,15 @@ func (w *World) initController() {
 	c := &w.kube.ctl
 	*c = nodeController{node: NodeID(w.cfg.Kube.ControllerNode), gen: c.gen + 1, blind: true, observingSince: -1,
 		health: make([]kube.Health, w.cfg.Workers)}
-	w.schedule(event{at: w.now + w.ownUs(c.node, w.kube.set.MonitorUs), kind: evKube, op: kubePoll, gen: c.gen})
+	w.schedulePoll()
+}
+
+// schedulePoll queues the controller's next look, a monitor period of its
+// own clock from now.
+func (w *World) schedulePoll() {
+	c := &w.kube.ctl
+	c.nextPollUs = w.now + w.ownUs(c.node, w.kube.set.MonitorUs)
+	w.schedule(event{at: c.nextPollUs, kind: evKube, op: kubePoll, gen: c.gen})
 }
 
 // kubeCrashed is told that machine id crashed: the controller on it loses
@@ -67,6 +77,7 @@ func (w *World) kubeCrashed(id NodeID) {
 		return
 	}
 	w.initController()
+	w.kube.seeing, w.kube.seeingSince = false, -1
 	w.kubeJudgeAll()
 }
 
@@ -76,7 +87,7 @@ func (w *World) controllerPoll(gen uint64) {
 	if gen != c.gen {
 		return
 	}
-	w.schedule(event{at: w.now + w.ownUs(c.node, w.kube.set.MonitorUs), kind: evKube, op: kubePoll, gen: c.gen})
+	w.schedulePoll()
 	if w.machines[c.node].status != StatusUp || c.looking != 0 {
 		return
 	}
@@ -97,9 +108,14 @@ func (w *World) kubeHeard(op *Op) {
 		}
 		c.looking = 0
 		if w.machines[c.node].status != StatusUp {
+			// A paused controller hears nothing (it reads again when
+			// resumed, and the kubelets renewed meanwhile, so its memory
+			// still holds); a crashed one has forgotten everything.
 			return
 		}
+		w.judgeLooked(op.Result == OpOK)
 		w.controllerLooked(op)
+		w.judgeWaiting()
 	case KubeWrite:
 		c := &w.kube.ctl
 		if i := slices.Index(c.writing, op.Key); i >= 0 {
@@ -133,7 +149,6 @@ func (w *World) controllerLooked(op *Op) {
 			for i := range c.health {
 				c.health[i].Restart(now)
 			}
-			w.kubeJudgeAll()
 		}
 		kv := &w.nodes[c.node].kv
 		for i := range c.health {
@@ -145,7 +160,17 @@ func (w *World) controllerLooked(op *Op) {
 					renew = ms * 1000
 				}
 			}
-			c.health[i].Observe(found, renew, now)
+			h := &c.health[i]
+			first := !h.Seen
+			h.Observe(found, renew, now)
+			if first {
+				// A node the store already holds NotReady stays so until
+				// its Lease is renewed: a restarted controller takes the
+				// condition from the store, as Kubernetes' does from the
+				// Node's status.
+				v, _ := kv.Get(nodeKey + w.cfg.WorkerName(NodeID(w.cfg.Nodes+1+i)))
+				h.NotReady = v.Value == condition(true)
+			}
 		}
 		c.pods = w.podsAt(c.node)
 	}
@@ -163,14 +188,8 @@ func (w *World) controllerLooked(op *Op) {
 	for i := range c.health {
 		h := &c.health[i]
 		id := NodeID(w.cfg.Nodes + 1 + i)
-		expired := h.Expired(now, k.set.GraceUs, bugs&BugKubeTrustKubeletClock != 0)
-		switch {
-		case expired && !h.NotReady:
-			h.NotReady, h.SinceUs = true, now
-			w.controllerMarked(id, true)
-		case !expired && h.NotReady:
-			h.NotReady, h.SinceUs = false, now
-			w.controllerMarked(id, false)
+		if h.Judge(now, k.set.GraceUs, bugs&BugKubeTrustKubeletClock != 0) {
+			w.controllerMarked(id, h.NotReady)
 		}
 		if !h.NotReady {
 			ready++

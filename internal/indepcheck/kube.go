@@ -111,11 +111,13 @@ func (v *kubeView) alive(id int) bool {
 	return false
 }
 
-// statusAt is machine id's status at time t, from the actions.
+// statusAt is machine id's status as an event at time t finds it, from
+// the actions: those taken before t. (Events due at an instant are handled
+// before the actions taken at it, as a schedule plays them.)
 func statusAt(actions []raftcore.Action, id int, t int64) raftcore.Status {
 	st := raftcore.StatusUp
 	for _, a := range actions {
-		if int64(a.AtMs*1000+0.5) > t {
+		if int64(a.AtMs*1000+0.5) >= t {
 			break
 		}
 		if a.Node != id {
@@ -165,7 +167,7 @@ func resumes(actions []raftcore.Action, id int) []int64 {
 			continue
 		}
 		switch {
-		case a.Do == raftcore.DoPause && statusAt(actions, id, int64(a.AtMs*1000+0.5)-1) == raftcore.StatusUp:
+		case a.Do == raftcore.DoPause && statusAt(actions, id, int64(a.AtMs*1000+0.5)) == raftcore.StatusUp:
 			paused = true
 		case a.Do == raftcore.DoResume && paused:
 			paused = false
@@ -233,7 +235,9 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 			continue
 		}
 		for _, s := range spans[e.Worker] {
-			if s.start <= e.AtUs && e.AtUs <= s.end && s.alive && e.AtUs-s.start >= grace && (e.AtUs < s.end || s.end == end) {
+			// The span an event belongs to: events at an instant come
+			// before the actions taken at it.
+			if (s.start < e.AtUs || s.start == 0) && e.AtUs <= s.end && s.alive && e.AtUs-s.start >= grace {
 				r.Spurious++
 				break
 			}
@@ -243,13 +247,24 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 	// When the controller began to see the Leases again: its first
 	// successful read after it started, after a failed read, or after its
 	// machine crashed. looks are its reads' completions in order.
+	// A read answered while the controller's machine is not running is
+	// not heard; flight keeps every read's span, heard or not.
 	type look struct {
 		at int64
 		ok bool
 	}
 	var looks []look
+	var flight [][2]int64
 	for _, op := range w.Ops() {
-		if op.Kube == raftcore.KubeLook && op.Done() {
+		if op.Kube != raftcore.KubeLook {
+			continue
+		}
+		end := op.CompleteUs
+		if !op.Done() {
+			end = math.MaxInt64
+		}
+		flight = append(flight, [2]int64{op.InvokeUs, end})
+		if op.Done() && statusAt(w.Actions(), ctl, op.CompleteUs) == raftcore.StatusUp {
 			looks = append(looks, look{op.CompleteUs, op.Result == raftcore.OpOK})
 		}
 	}
@@ -263,7 +278,7 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 			if l.at > t {
 				break
 			}
-			for crash < len(ctlCrashes) && ctlCrashes[crash] <= l.at {
+			for crash < len(ctlCrashes) && ctlCrashes[crash] < l.at {
 				blind = true
 				crash++
 			}
@@ -274,7 +289,7 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 				blind, since = false, l.at
 			}
 		}
-		for crash < len(ctlCrashes) && ctlCrashes[crash] <= t {
+		for crash < len(ctlCrashes) && ctlCrashes[crash] < t {
 			blind = true
 			crash++
 		}
@@ -336,11 +351,25 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 					}
 					deadline = max(base, r+monitor+judgeSlackUs)
 				}
-				if deadline > s.end || (deadline == s.end && s.end != end) {
+				late := func(t int64) bool {
+					if t > s.end {
+						return false // alive again first, or the run ended
+					}
+					ok, now := seeing(t)
+					return ok && now == since && statusAt(w.Actions(), ctl, t) == raftcore.StatusUp && !notReadyAt(raftcore.NodeID(id), t)
+				}
+				if !late(deadline) {
 					continue
 				}
-				ok, now := seeing(deadline)
-				if ok && now == since && statusAt(w.Actions(), ctl, deadline) == raftcore.StatusUp && !notReadyAt(raftcore.NodeID(id), deadline) {
+				// A read in flight at the deadline is waited for: the
+				// controller is judged once it is answered.
+				for _, f := range flight {
+					if f[0] <= deadline && deadline < f[1] {
+						deadline = f[1]
+						break
+					}
+				}
+				if late(deadline) {
 					r.Slow++
 				}
 			}
@@ -354,7 +383,7 @@ func CheckKube(w *raftcore.World) (KubeResult, error) {
 	acts := w.Actions()
 	ai := 0
 	for _, e := range events {
-		for ai < len(acts) && int64(acts[ai].AtMs*1000+0.5) <= e.AtUs {
+		for ai < len(acts) && int64(acts[ai].AtMs*1000+0.5) < e.AtUs {
 			if a := acts[ai]; a.Do == raftcore.DoCrash && a.Node > v.n {
 				running[a.Node] = nil
 			}

@@ -92,3 +92,86 @@ func TestKubeChecksAgree(t *testing.T) {
 		t.Fatalf("some check never failed, so agreement says little: %+v", sawAll)
 	}
 }
+
+// randomKubeRun plays faults on members and workers chosen from seed: each
+// few seconds a crash, restart, pause, resume, cut, restore, partition,
+// heal, drift or loss, on any machine, with one of the broken controllers
+// now and then.
+func randomKubeRun(t *testing.T, seed int64) *raftcore.World {
+	r := raftcore.NewRand(seed)
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes, cfg.Workers, cfg.Seed = 3, 3+r.Intn(2), seed
+	cfg.Kube.RenewMs, cfg.Kube.GraceMs, cfg.Kube.MonitorMs = 2000, 8000, 1000
+	cfg.Kube.EvictMs = []int{0, 3000}[r.Intn(2)]
+	cfg.Kube.ControllerNode = 1 + r.Intn(3)
+	cfg.Bugs = []raftcore.Bug{0, 0, 0, raftcore.BugKubeTrustKubeletClock, raftcore.BugKubeConcludeBlind, raftcore.BugKubeEvictInDisruption}[r.Intn(6)]
+	w := raftcore.MustWorld(cfg)
+	total := cfg.Nodes + cfg.Workers
+	machine := func() int { return 1 + r.Intn(total) }
+	for w.Now() < 120*sec {
+		w.RunFor(int64(1+r.Intn(6)) * sec)
+		var a raftcore.Action
+		switch k := r.Intn(10); k {
+		case 0:
+			a = raftcore.Action{Do: raftcore.DoCrash, Node: machine()}
+		case 1:
+			a = raftcore.Action{Do: raftcore.DoRestart, Node: machine()}
+		case 2:
+			a = raftcore.Action{Do: raftcore.DoPause, Node: machine()}
+		case 3:
+			a = raftcore.Action{Do: raftcore.DoResume, Node: machine()}
+		case 4, 5:
+			from := machine()
+			to := 1 + (from+r.Intn(total-1))%total
+			do := raftcore.DoCut
+			if k == 5 {
+				do = raftcore.DoRestore
+			}
+			a = raftcore.Action{Do: do, From: from, To: to, OneWay: r.Chance(0.3)}
+		case 6:
+			var g [2][]int
+			for id := 1; id <= total; id++ {
+				i := r.Intn(2)
+				g[i] = append(g[i], id)
+			}
+			a = raftcore.Action{Do: raftcore.DoPartition, Groups: [][]int{g[0], g[1]}}
+		case 7:
+			a = raftcore.Action{Do: raftcore.DoHeal}
+		case 8:
+			a = raftcore.Action{Do: raftcore.DoDrift, Node: machine(), Rate: []float64{0.5, 1, 2}[r.Intn(3)]}
+		case 9:
+			loss := []float64{0, 0.2, 0.5}[r.Intn(3)]
+			a = raftcore.Action{Do: raftcore.DoLoss, Loss: &loss}
+		}
+		if err := w.Apply(a); err != nil {
+			t.Fatalf("seed %d: %v: %v", seed, a, err)
+		}
+	}
+	// A calm end: everything back, so that what is dead is judged.
+	for id := 1; id <= total; id++ {
+		w.Apply(raftcore.Action{Do: raftcore.DoResume, Node: id})
+	}
+	w.RunFor(60 * sec)
+	return w
+}
+
+// TestRandomKubeRunsAgree: on random fault runs with workers, the
+// independent counts of the kube checks are raftcore's.
+func TestRandomKubeRunsAgree(t *testing.T) {
+	var all KubeResult
+	for seed := int64(1); seed <= 200; seed++ {
+		w := randomKubeRun(t, seed)
+		got, err := CheckKube(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := w.KubeCounts()
+		if want := (KubeResult{Spurious: c.SpuriousNotReady, Slow: c.SlowNotReady, Twice: c.PodTwice}); got != want {
+			t.Errorf("seed %d (bugs %v): independently %+v, raftcore %+v", seed, w.Config().Bugs, got, want)
+		}
+		all.Spurious += got.Spurious
+		all.Slow += got.Slow
+		all.Twice += got.Twice
+	}
+	t.Logf("findings over the runs: %+v", all)
+}

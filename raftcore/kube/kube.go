@@ -66,10 +66,13 @@ type Health struct {
 	RenewUs int64
 	// ProbeUs is when it saw RenewUs change (the controller's clock).
 	ProbeUs int64
-	// NotReady is the condition the controller set; SinceUs is when it
-	// last changed (the controller's clock).
+	// NotReady is the node's condition as the controller holds it;
+	// SinceUs is when it last changed (the controller's clock). Renewed is
+	// set when the controller sees the Lease renewed after the node went
+	// NotReady: only then is the node Ready again.
 	NotReady bool
 	SinceUs  int64
+	Renewed  bool
 }
 
 // Observe records a read of the node's Lease at controller time now:
@@ -89,9 +92,28 @@ func (h *Health) Observe(found bool, renew, now int64) {
 	case !h.Seen || renew > h.RenewUs:
 		if !h.Seen {
 			h.SinceUs = now
+		} else {
+			h.Renewed = true
 		}
 		h.Seen, h.RenewUs, h.ProbeUs = true, renew, now
 	}
+}
+
+// Judge is the node's condition after a look at controller time now: it
+// goes NotReady once the grace period has run out (Expired), and Ready
+// again once the Lease is renewed after that. It reports whether the
+// condition changed.
+func (h *Health) Judge(now, grace int64, trustKubeletClock bool) bool {
+	expired := h.Expired(now, grace, trustKubeletClock)
+	switch {
+	case expired && !h.NotReady:
+		h.NotReady, h.SinceUs, h.Renewed = true, now, false
+	case h.NotReady && h.Renewed && !expired:
+		h.NotReady, h.SinceUs = false, now
+	default:
+		return false
+	}
+	return true
 }
 
 // Restart forgets when anything was seen: the controller could not look
