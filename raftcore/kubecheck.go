@@ -20,7 +20,9 @@ import (
 //     the renewal missing. Time the controller could not look (its machine
 //     down, or the store without quorum) does not count: the deadline runs
 //     from when it last began to see the Leases again. A controller
-//     resumed from a pause gets one monitor period (and the slack) to look.
+//     resumed from a pause gets one monitor period (and the slack) to look,
+//     and a read in flight at the deadline is waited for. Whether it could
+//     see is taken from its reads' outcomes, not from what it believes.
 //   - a Pod running twice: a kubelet starts a Pod that another kubelet
 //     still runs, as happens when a node cut off from the control plane
 //     keeps running the Pods the controller moved away.

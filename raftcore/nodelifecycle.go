@@ -24,7 +24,10 @@ import (
 // nothing: no node is judged on what it could not read, and once a read
 // succeeds again every grace period starts afresh, since the time it could
 // not look says nothing about the kubelets. A crash of its machine loses
-// everything it remembered; paused, it does nothing until resumed.
+// everything it remembered: restarted, it takes each node's condition from
+// the store, as Kubernetes' does from the Node's status, and a node turns
+// Ready only once its Lease is renewed. Paused, it does nothing until
+// resumed.
 
 // nodeController is the controller's state.
 type nodeController struct {
