@@ -449,7 +449,11 @@ func MaxTimerMs(cfg Config) float64 {
 // ValidateFor is Validate for a world built from cfg; it also checks the
 // bounds that depend on the world's timing.
 func (a Action) ValidateFor(cfg Config) error {
-	if err := a.Validate(cfg.Nodes); err != nil {
+	n := cfg.Nodes
+	if cfg.Workers > 0 && workerVerb(a.Do) {
+		n = cfg.Machines() // these verbs may name a worker too
+	}
+	if err := a.Validate(n); err != nil {
 		return err
 	}
 	if isMemberVerb(a.Do) && cfg.Protocol != ProtocolRaft {
@@ -527,6 +531,9 @@ func (w *World) Apply(a Action) error {
 	case !split && wasSplit:
 		w.healUs = w.now
 	}
+	if w.kube != nil {
+		w.kubeJudgeAll()
+	}
 	return nil
 }
 
@@ -555,21 +562,22 @@ func (w *World) applyLinks(a Action) {
 // partition leaves up exactly the links within each group. Machines named
 // in no group are each on their own.
 func (w *World) partition(groups [][]int) {
-	group := make([]int, w.cfg.Nodes+1)
+	machines := w.cfg.Machines() // workers too, when there are any
+	group := make([]int, machines+1)
 	for gi, g := range groups {
 		for _, id := range g {
 			group[id] = gi + 1
 		}
 	}
 	next := len(groups) + 1
-	for i := 1; i <= w.cfg.Nodes; i++ {
+	for i := 1; i <= machines; i++ {
 		if group[i] == 0 {
 			group[i] = next
 			next++
 		}
 	}
-	for i := 1; i <= w.cfg.Nodes; i++ {
-		for j := 1; j <= w.cfg.Nodes; j++ {
+	for i := 1; i <= machines; i++ {
+		for j := 1; j <= machines; j++ {
 			w.links[i][j].Up = group[i] == group[j]
 		}
 	}
@@ -579,6 +587,10 @@ func (w *World) partition(groups [][]int) {
 // clock or timers.
 func (w *World) applyMachine(a Action) {
 	id := NodeID(a.Node)
+	if w.kube != nil && w.cfg.IsWorker(id) {
+		w.applyWorker(a)
+		return
+	}
 	switch a.Do {
 	case DoPause:
 		w.pause(id)
@@ -620,8 +632,9 @@ func (w *World) runTimer(id NodeID, fire func(*Node)) {
 // from and to both 0, on every link.
 func (w *World) eachLink(from, to int, oneWay bool, f func(*Link)) {
 	if from == 0 && to == 0 {
-		for i := 1; i <= w.cfg.Nodes; i++ {
-			for j := 1; j <= w.cfg.Nodes; j++ {
+		machines := w.cfg.Machines() // workers too, when there are any
+		for i := 1; i <= machines; i++ {
+			for j := 1; j <= machines; j++ {
 				f(&w.links[i][j])
 			}
 		}
@@ -690,6 +703,9 @@ func (w *World) crash(id NodeID) {
 	m := &w.machines[id]
 	if m.status == StatusCrashed {
 		return
+	}
+	if w.kube != nil {
+		defer w.kubeCrashed(id)
 	}
 	m.status = StatusCrashed
 	m.tickGen++

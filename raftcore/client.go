@@ -144,6 +144,13 @@ type Op struct {
 	// client hears nothing until it times out.
 	Appended uint64 `json:"appended,omitempty"`
 	gotIndex bool
+
+	// Kube says which part of Kubernetes made the operation (kubelet.go):
+	// a kubelet's renewal or listing, made by the API server on Node for
+	// worker Worker, or the node lifecycle controller's read or write.
+	Kube    KubeUse `json:"kube,omitempty"`
+	Worker  NodeID  `json:"worker,omitempty"`
+	kubeReq uint64
 }
 
 // Done reports whether the operation has completed.
@@ -393,6 +400,9 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 	op.CompleteEvent = w.trace.count
 	if op.Controller != 0 {
 		w.controllerHeard(*op)
+	}
+	if op.Kube != KubeNone {
+		w.kubeHeard(op)
 	}
 	w.forget()
 }

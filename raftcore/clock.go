@@ -12,7 +12,7 @@ import "raftlab/raftcore/quorum"
 // ClockOffsetUs is how far machine id's clock is ahead of true time, in
 // microseconds (negative: behind). A clock that never drifted is exact.
 func (w *World) ClockOffsetUs(id NodeID) int64 {
-	if id < 1 || int(id) > w.cfg.Nodes {
+	if id < 1 || int(id) > w.cfg.Machines() {
 		return 0
 	}
 	m := &w.machines[id]

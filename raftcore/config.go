@@ -84,6 +84,11 @@ type Config struct {
 
 	// Bugs breaks Raft on purpose; only the checker's tests set it.
 	Bugs Bug `json:"-"`
+
+	// Workers are worker machines numbered after the Nodes, each running
+	// a kubelet; Kube holds their intervals and workload (kubeconfig.go).
+	Workers int        `json:"workers,omitempty"`
+	Kube    KubeConfig `json:"kube"`
 }
 
 // DefaultConfig is etcd's defaults: 100 ms ticks, a heartbeat every tick, an
@@ -109,6 +114,7 @@ func DefaultConfig() Config {
 		MaxInflight:      256,
 		SnapshotCount:    DefaultSnapshotCount,
 		CatchUpEntries:   DefaultCatchUpEntries,
+		Kube:             DefaultKubeConfig(),
 	}
 }
 
@@ -191,6 +197,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := ParseProtocol(string(c.Protocol)); err != nil {
 		return fmt.Errorf("protocol: %v", err)
+	}
+	if err := c.validateKube(); err != nil {
+		return err
 	}
 	return c.validateZones()
 }

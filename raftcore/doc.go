@@ -25,6 +25,14 @@
 // ReadIndex heartbeat answers (read.go) with it, and the Checker its
 // majority rule (checker.go).
 //
+// Kubernetes stands on the store when Config.Workers is set: worker
+// machines, numbered after the members, run kubelets that renew their
+// node Leases through the members' API servers, and a node lifecycle
+// controller marks nodes NotReady and moves their Pods (kubelet.go,
+// nodelifecycle.go); kubecheck.go judges it. Its decisions (backoff, a
+// node's health on the controller's clock, zone states) are the
+// subpackage kube, which, like quorum, imports nothing of raftcore.
+//
 // The World changes only through Actions, which are recorded, so any run can
 // be replayed exactly from its Config and its action log.
 package raftcore

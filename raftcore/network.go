@@ -259,6 +259,10 @@ func (w *World) processWork(id NodeID, gen uint64) {
 }
 
 func (w *World) handleMessage(m Message) {
+	if m.Type >= MsgKube {
+		w.handleKube(m)
+		return
+	}
 	ev := TraceEvent{Kind: TraceDeliver, Node: m.To, Peer: m.From, Term: m.Term, Msg: m.ID, MsgType: m.Type, Text: m.Type.String()}
 	if w.nodes[m.To].ignoresInLease(m) {
 		// The machine will ignore it without an answer, as etcd does; the

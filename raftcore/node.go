@@ -58,6 +58,20 @@ const (
 	// a follower needs send it appends from its first kept index instead
 	// of its snapshot.
 	BugCompactWithoutSnapshot
+
+	// The node lifecycle controller's deliberate bugs (nodelifecycle.go).
+	// They break no rule of Raft, so they are not in Bugs; the kube
+	// checks' tests use them.
+	//
+	// BugKubeTrustKubeletClock judges a Lease by comparing the kubelet's
+	// renewTime with the controller's own clock, as if the two agreed.
+	BugKubeTrustKubeletClock
+	// BugKubeConcludeBlind judges every node on what it saw last when it
+	// cannot read the Leases, as a controller whose watch went quiet.
+	BugKubeConcludeBlind
+	// BugKubeEvictInDisruption evicts Pods when most nodes (or all) look
+	// NotReady at once, where Kubernetes stops.
+	BugKubeEvictInDisruption
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).

@@ -29,6 +29,21 @@ type Schedule struct {
 
 	// Controllers are Config.Controllers: the controllers' names.
 	Controllers []string `json:"controllers,omitempty"`
+
+	// Workers is Config.Workers: worker machines, numbered after the
+	// nodes, each with a kubelet; Kube overrides DefaultKubeConfig.
+	Workers int          `json:"workers,omitempty"`
+	Kube    *KubeOptions `json:"kube,omitempty"`
+}
+
+// KubeOptions override DefaultKubeConfig; absent fields keep the default.
+type KubeOptions struct {
+	RenewMs        *int `json:"renew_ms,omitempty"`
+	GraceMs        *int `json:"grace_ms,omitempty"`
+	MonitorMs      *int `json:"monitor_ms,omitempty"`
+	EvictMs        *int `json:"evict_ms,omitempty"`
+	Pods           *int `json:"pods,omitempty"`
+	ControllerNode *int `json:"controller_node,omitempty"`
 }
 
 // ScheduleOptions override DefaultConfig; absent fields keep the default.
@@ -121,6 +136,8 @@ func describeJSONError(data []byte, err error) error {
 		switch loc := locate(data); {
 		case loc == "options":
 			return fmt.Errorf("options: unknown field %s; known fields: %s", name, jsonFields(ScheduleOptions{}))
+		case loc == "kube":
+			return fmt.Errorf("kube: unknown field %s; known fields: %s", name, jsonFields(KubeOptions{}))
 		case strings.HasPrefix(loc, "zones["):
 			return fmt.Errorf("%s: unknown field %s; known fields: %s", loc, name, jsonFields(Zone{}))
 		case loc != "":
@@ -137,6 +154,7 @@ func describeJSONError(data []byte, err error) error {
 func locate(data []byte) string {
 	var parts struct {
 		Options json.RawMessage   `json:"options"`
+		Kube    json.RawMessage   `json:"kube"`
 		Zones   []json.RawMessage `json:"zones"`
 		Actions []json.RawMessage `json:"actions"`
 	}
@@ -150,6 +168,9 @@ func locate(data []byte) string {
 	}
 	if len(parts.Options) > 0 && strict(parts.Options, &ScheduleOptions{}) != nil {
 		return "options"
+	}
+	if len(parts.Kube) > 0 && strict(parts.Kube, &KubeOptions{}) != nil {
+		return "kube"
 	}
 	for i, z := range parts.Zones {
 		if strict(z, &Zone{}) != nil {
@@ -241,6 +262,15 @@ func (s Schedule) Config() Config {
 	c.Names = s.Names
 	c.Zones = s.Zones
 	c.Controllers = s.Controllers
+	c.Workers = s.Workers
+	if k := s.Kube; k != nil {
+		setInt(&c.Kube.RenewMs, k.RenewMs)
+		setInt(&c.Kube.GraceMs, k.GraceMs)
+		setInt(&c.Kube.MonitorMs, k.MonitorMs)
+		setInt(&c.Kube.EvictMs, k.EvictMs)
+		setInt(&c.Kube.Pods, k.Pods)
+		setInt(&c.Kube.ControllerNode, k.ControllerNode)
+	}
 	if o := s.Options; o != nil {
 		c.CrossZoneLatencyMs = o.CrossZoneLatencyMs
 		setBool(&c.PreVote, o.PreVote)
@@ -305,7 +335,7 @@ func (s Schedule) Validate() error {
 	}
 	cfg := s.Config()
 	if err := cfg.Validate(); err != nil {
-		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "members") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") && !strings.HasPrefix(err.Error(), "controllers") {
+		if s.Options != nil && !strings.HasPrefix(err.Error(), "nodes") && !strings.HasPrefix(err.Error(), "members") && !strings.HasPrefix(err.Error(), "protocol") && !strings.HasPrefix(err.Error(), "names") && !strings.HasPrefix(err.Error(), "zones") && !strings.HasPrefix(err.Error(), "controllers") && !strings.HasPrefix(err.Error(), "workers") && !strings.HasPrefix(err.Error(), "kube.") {
 			return fmt.Errorf("options.%v", err)
 		}
 		return err
@@ -451,6 +481,13 @@ func (w *World) Schedule() Schedule {
 	o.CrossZoneLatencyMs = append([]float64(nil), c.CrossZoneLatencyMs...)
 	o.Bugs = c.Bugs.Names()
 	s.Options = o
+	s.Workers = c.Workers
+	if c.Kube != d.Kube {
+		dk := d.Kube
+		s.Kube = &KubeOptions{RenewMs: unlessDefault(c.Kube.RenewMs, dk.RenewMs), GraceMs: unlessDefault(c.Kube.GraceMs, dk.GraceMs),
+			MonitorMs: unlessDefault(c.Kube.MonitorMs, dk.MonitorMs), EvictMs: unlessDefault(c.Kube.EvictMs, dk.EvictMs),
+			Pods: unlessDefault(c.Kube.Pods, dk.Pods), ControllerNode: unlessDefault(c.Kube.ControllerNode, dk.ControllerNode)}
+	}
 	s.Actions = append([]Action{}, w.actions...)
 	return s
 }

@@ -12,6 +12,15 @@ import (
 var fuzzSeeds = []string{
 	// Valid.
 	`{"until_ms":0,"actions":[]}`,
+	`{"nodes":3,"workers":3,"kube":{"renew_ms":1000,"grace_ms":2500,"monitor_ms":500,"evict_ms":0,"pods":4},"until_ms":20000,"actions":[
+		{"at_ms":3000,"do":"crash","node":4},
+		{"at_ms":3500,"do":"partition","groups":[[1,2,3,4,6],[5]]},
+		{"at_ms":4000,"do":"pause","node":1},
+		{"at_ms":7000,"do":"drift","node":6,"rate":0.3},
+		{"at_ms":9000,"do":"resume","node":1},
+		{"at_ms":11000,"do":"heal"},
+		{"at_ms":12000,"do":"restart","node":4},
+		{"at_ms":13000,"do":"cut","from":6,"to":2,"oneway":true}]}`,
 	`{"nodes":5,"seed":1,"protocol":"raft","until_ms":14000,"actions":[
 		{"at_ms":2500,"do":"write","node":2,"key":"deployments/web","value":"replicas=3"},
 		{"at_ms":3000,"do":"partition","groups":[[3,4,5],[1,2]]},

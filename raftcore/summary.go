@@ -29,6 +29,9 @@ type Summary struct {
 	// Liveness is the liveness judge's verdict at the end of the run
 	// (liveness.go): whether the cluster progressed once it was calm.
 	Liveness Liveness `json:"liveness"`
+	// Kube is what the workers' Kubernetes did (kubecheck.go); absent
+	// without workers.
+	Kube *KubeSummary `json:"kube,omitempty"`
 }
 
 // NodeSummary is one machine's state.
@@ -89,6 +92,10 @@ type OpSummary struct {
 	Verdict string `json:"verdict,omitempty"`
 	Missed  int    `json:"missed,omitempty"`
 	Seq     uint64 `json:"seq,omitempty"`
+	// Kube and Worker say which part of Kubernetes made the operation
+	// and, for a kubelet's, for which worker.
+	Kube   KubeUse `json:"kube,omitempty"`
+	Worker NodeID  `json:"worker,omitempty"`
 }
 
 // Summarize describes the world as it is now.
@@ -113,6 +120,9 @@ func (w *World) Summarize() Summary {
 	s.Liveness = w.Liveness()
 	s.LostUpdates = append([]Finding(nil), w.checker.findings...)
 	s.LostUpdateCount = w.checker.lostUpdates
+	if k, ok := w.Kube(); ok {
+		s.Kube = &k
+	}
 	s.Controllers = w.Controllers()
 	if len(s.Controllers) == 0 {
 		s.Controllers = nil
@@ -138,7 +148,8 @@ func (w *World) Summarize() Summary {
 	for _, op := range w.ops {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
 			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index,
-			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn, Seq: op.Seq}
+			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn, Seq: op.Seq,
+			Kube: op.Kube, Worker: op.Worker}
 		if op.Done() {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c

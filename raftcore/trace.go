@@ -34,12 +34,16 @@ const (
 	// state machine with a snapshot it was sent, ending at Index.
 	TraceSnapshot
 	TraceRestore
+	// TraceKube is something Kubernetes did: a node marked NotReady or
+	// Ready, a Pod evicted, started or stopped, a zone's state, a finding
+	// of the kube checks (kubecheck.go).
+	TraceKube
 )
 
 var traceKindNames = [...]string{
 	"send", "deliver", "drop", "role", "term", "vote", "append", "truncate",
 	"commit", "apply", "op-invoke", "op-complete", "fault", "violation", "conf",
-	"snapshot", "restore",
+	"snapshot", "restore", "kube",
 }
 
 func (k TraceKind) String() string {

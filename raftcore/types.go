@@ -176,12 +176,19 @@ const (
 	// it sent: it arrived, or (Reject) it was lost. Like MsgClient it
 	// never crosses the network.
 	MsgSnapStatus
+
+	// MsgKube is a kubelet's request to an API server, MsgKubeResp the
+	// answer (kubelet.go); both cross the network between a worker and a
+	// member.
+	MsgKube
+	MsgKubeResp
 )
 
 var msgTypeNames = [...]string{
 	"PreVote", "PreVoteResp", "Vote", "VoteResp", "Append", "AppendResp",
 	"Heartbeat", "HeartbeatResp", "Propose", "ReadIndex", "ReadIndexResp", "Copy", "Client",
 	"TransferLeader", "TimeoutNow", "Snapshot", "SnapshotStatus",
+	"Kube", "KubeResp",
 }
 
 func (t MsgType) String() string {
@@ -304,4 +311,7 @@ type ClientRequest struct {
 	Based   bool
 	BasedOn uint64
 	Cas     bool
+
+	// kube is set on MsgKube and MsgKubeResp.
+	kube *kubeCall
 }

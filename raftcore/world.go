@@ -72,6 +72,9 @@ const (
 	evControl
 	// evLoad makes the steady load's next write (gen is its generation).
 	evLoad
+	// evKube is a kubelet's, the node lifecycle controller's or the kube
+	// judge's timer (kubelet.go); op says which.
+	evKube
 	// evFree marks an empty slot of the event queue.
 	evFree
 )
@@ -145,6 +148,10 @@ type World struct {
 	// kept, set only on a world made by Keep, holds its client
 	// operations in place of ops until it is used (thaw).
 	kept *keptOps
+
+	// kube is the worker machines' Kubernetes (kubelet.go); nil in a
+	// world without workers.
+	kube *kubeWorld
 }
 
 // keptOps are a kept world's client operations in two parts: those
@@ -189,12 +196,15 @@ func NewWorld(cfg Config) (*World, error) {
 	w.trace.limit = cfg.TraceLimit
 	w.nodes = make([]*Node, cfg.Nodes+1)
 	w.lastSeq = make([]uint64, cfg.Nodes+1)
-	w.machines = make([]machine, cfg.Nodes+1)
-	w.links = make([][]Link, cfg.Nodes+1)
+	// Workers, if any, are machines numbered after the members: they have
+	// links and a machine's state, but no Raft node.
+	machines := cfg.Machines()
+	w.machines = make([]machine, machines+1)
+	w.links = make([][]Link, machines+1)
 	def := Link{Up: true, LatencyMinUs: msToUs(cfg.LatencyMinMs), LatencyMaxUs: msToUs(cfg.LatencyMaxMs), Loss: cfg.Loss, Duplicate: cfg.Duplicate}
-	for i := 1; i <= cfg.Nodes; i++ {
-		w.links[i] = make([]Link, cfg.Nodes+1)
-		for j := 1; j <= cfg.Nodes; j++ {
+	for i := 1; i <= machines; i++ {
+		w.links[i] = make([]Link, machines+1)
+		for j := 1; j <= machines; j++ {
 			w.links[i][j] = def
 		}
 	}
@@ -207,6 +217,12 @@ func NewWorld(cfg Config) (*World, error) {
 		w.afterStep(NodeID(i), nodeState{})
 		// Machines' clocks start at random phases, as real ones do.
 		w.scheduleTick(NodeID(i), 1+w.rng.Int63n(tickUs))
+	}
+	if cfg.Workers > 0 {
+		for i := cfg.Nodes + 1; i <= machines; i++ {
+			w.machines[i] = machine{slow: 1, drift: 1}
+		}
+		w.initKube()
 	}
 	return w, nil
 }
@@ -428,6 +444,8 @@ func (w *World) handle(e event) {
 		w.controllerWake(e.op)
 	case evLoad:
 		w.loadWrite(e.gen)
+	case evKube:
+		w.kubeEvent(e)
 	}
 }
 
@@ -634,6 +652,9 @@ func (w *World) Clone() *World {
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	c.live = w.live.clone()
+	if w.kube != nil {
+		c.kube = w.kube.clone()
+	}
 	return &c
 }
 

@@ -592,3 +592,34 @@ func TestBadZonesExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeLeaseExample plays docs/examples/node-lease.json: a worker
+// crashes and another is cut off from the control plane; both are marked
+// NotReady, none spuriously or late, and the cut-off one is Ready again
+// after the heal. The summary carries what Kubernetes did.
+func TestNodeLeaseExample(t *testing.T) {
+	s := summary(t, mustRun(t, exitOK, "", "run", "-f", "../../docs/examples/node-lease.json"))
+	k := s.Kube
+	if k == nil {
+		t.Fatal("the summary has no kube part")
+	}
+	c := k.Counts
+	if c.NotReady != 2 || c.ReadyAgain != 1 || c.Renewals == 0 || c.Looks == 0 || c.Evictions == 0 {
+		t.Errorf("counts %+v", c)
+	}
+	if c.SpuriousNotReady+c.SlowNotReady != 0 {
+		t.Errorf("findings %+v", k.Findings)
+	}
+	if len(k.Nodes) != 3 || !k.Nodes[0].NotReady || k.Nodes[1].NotReady || k.Nodes[0].Status != "crashed" {
+		t.Errorf("nodes %+v", k.Nodes)
+	}
+	renewals := 0
+	for _, op := range s.Ops {
+		if op.Kube == raftcore.KubeRenew && op.Result == raftcore.OpOK {
+			renewals++
+		}
+	}
+	if renewals < c.Renewals {
+		t.Errorf("%d renewals acknowledged, only %d applied", c.Renewals, renewals)
+	}
+}

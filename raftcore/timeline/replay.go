@@ -140,7 +140,7 @@ func (e *ActionError) Unwrap() error { return e.Err }
 // applyLogged applies log[k] to w at its recorded time.
 func applyLogged(w *raftcore.World, log []raftcore.Action, k int) error {
 	a := log[k]
-	if err := a.Validate(w.Size()); err != nil {
+	if err := a.ValidateFor(w.Config()); err != nil {
 		return &ActionError{k, a, err}
 	}
 	// A drop is the one action whose validity depends on the run: the
