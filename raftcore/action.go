@@ -109,6 +109,10 @@ const (
 	DoTransferLeader Verb = "transfer-leader" // hand leadership to a machine
 
 	DoSet Verb = "set" // change a protocol setting from now on (setting.go)
+
+	DoDeployController Verb = "deploy-controller" // start a deployment controller and its informer (reconcile.go)
+	DoReconcile        Verb = "reconcile"         // put a Deployment on every deployment controller's queue
+	DoWatchCut         Verb = "watch-cut"         // cut deployment controllers' watches
 )
 
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
@@ -119,6 +123,7 @@ var Verbs = []Verb{
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 	DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader,
 	DoSet,
+	DoDeployController, DoReconcile, DoWatchCut,
 }
 
 // verbList is the verbs as a comma-separated list, for error messages.
@@ -195,6 +200,8 @@ func (a Action) appendArgs(b []byte) []byte {
 		b = a.appendMemberArgs(b)
 	case DoSet:
 		b = append(append(append(append(b, ' '), a.Setting...), ' '), a.Value...)
+	case DoDeployController, DoReconcile, DoWatchCut:
+		b = a.appendKubeArgs(b)
 	}
 	return b
 }
@@ -315,6 +322,8 @@ func (a Action) Validate(n int) error {
 		return a.validateMember(n)
 	case DoSet:
 		return a.validateSetting()
+	case DoDeployController, DoReconcile, DoWatchCut:
+		return a.validateKube(n)
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
 	}
@@ -502,6 +511,11 @@ func (w *World) Apply(a Action) error {
 		w.applyMember(a)
 	case DoSet:
 		w.applySetting(a)
+	case DoDeployController, DoReconcile, DoWatchCut:
+		w.applyKube(a)
+	}
+	if w.kube != nil {
+		w.cutWatchesByLinks()
 	}
 	switch split := w.split(); {
 	case split && !wasSplit:
@@ -680,6 +694,10 @@ func (w *World) crash(id NodeID) {
 		w.recordDrop(msg, DropMachineDown)
 	}
 	m.work = nil
+	if w.kube != nil {
+		w.cutWatchesAt(id, CutServerDown)
+		w.controllerMachineDown(id)
+	}
 	w.failPendingAt(id)
 }
 
@@ -693,8 +711,14 @@ func (w *World) restart(id NodeID) {
 	m.busyUntil = w.now
 	w.nodes[id].restart()
 	w.checker.onRestart(id)
+	if w.kube != nil {
+		w.watchServerRestarting(id)
+	}
 	w.afterStep(id, w.capture(id))
 	w.scheduleTick(id, w.now+w.tickUs(id))
+	if w.kube != nil {
+		w.controllerMachineUp(id)
+	}
 }
 
 // isMemberVerb reports whether v changes the configuration or moves

@@ -143,6 +143,11 @@ type Op struct {
 	// any more was replaced by a later leader's entries: as in etcd, its
 	// client hears nothing until it times out.
 	Appended uint64 `json:"appended,omitempty"`
+	// Informer is the deployment controller (reconcile.go, numbered from
+	// 1) that made this request: its informer's list (List set: a
+	// linearizable read of every key under the prefix Key) or a create.
+	Informer int  `json:"informer,omitempty"`
+	List     bool `json:"list,omitempty"`
 	gotIndex bool
 }
 
@@ -343,6 +348,9 @@ func (w *World) answerRead(opID int, n *Node) {
 	op := &w.ops[opID-1]
 	v, ok := n.kv.Get(op.Key)
 	op.ReadValue, op.ReadFound, op.ReadAt, op.ReadRev = v.Value, ok, n.applied, v.ModIndex
+	if op.List {
+		w.listAnswered(op, n)
+	}
 	w.complete(opID, OpOK, RefusedNone)
 	w.checker.onRead(*op, v.ModIndex)
 }
@@ -374,6 +382,9 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 	op.CompleteEvent = w.trace.count
 	if op.Controller != 0 {
 		w.controllerHeard(*op)
+	}
+	if op.Informer != 0 {
+		w.kubeHeard(*op)
 	}
 }
 

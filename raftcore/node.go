@@ -58,6 +58,12 @@ const (
 	// a follower needs send it appends from its first kept index instead
 	// of its snapshot.
 	BugCompactWithoutSnapshot
+	// BugWatchFromNow makes an informer whose watch was cut resume
+	// watching from its API server's newest revision instead of listing
+	// again, so the changes made while it was cut never reach its cache.
+	// It breaks no rule of Raft, so it is not in Bugs; the informer tests
+	// use it.
+	BugWatchFromNow
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).

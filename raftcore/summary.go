@@ -25,6 +25,16 @@ type Summary struct {
 	// Liveness is the liveness judge's verdict at the end of the run
 	// (liveness.go): whether the cluster progressed once it was calm.
 	Liveness Liveness `json:"liveness"`
+	// Kube is the deployment controllers, their informers and the
+	// reconcile checks' findings (left out when no controller ran).
+	Kube *KubeSummary `json:"kube,omitempty"`
+}
+
+// KubeSummary is what a run's deployment controllers did.
+type KubeSummary struct {
+	Counts      KubeCounts             `json:"counts"`
+	Facts       []KubeFact             `json:"facts"`
+	Controllers []DeploymentController `json:"controllers"`
 }
 
 // NodeSummary is one machine's state.
@@ -112,6 +122,9 @@ func (w *World) Summarize() Summary {
 	s.Controllers = w.Controllers()
 	if len(s.Controllers) == 0 {
 		s.Controllers = nil
+	}
+	if w.kube != nil {
+		s.Kube = &KubeSummary{Counts: w.KubeCounts(), Facts: append([]KubeFact{}, w.KubeFacts()...), Controllers: w.DeploymentControllers()}
 	}
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		n := w.nodes[i]

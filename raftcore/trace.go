@@ -34,12 +34,16 @@ const (
 	// state machine with a snapshot it was sent, ending at Index.
 	TraceSnapshot
 	TraceRestore
+	// TraceInformer is a deployment controller's informer or reconcile
+	// loop acting (Node its machine, Peer its API server), or a finding
+	// of the reconcile checks.
+	TraceInformer
 )
 
 var traceKindNames = [...]string{
 	"send", "deliver", "drop", "role", "term", "vote", "append", "truncate",
 	"commit", "apply", "op-invoke", "op-complete", "fault", "violation", "conf",
-	"snapshot", "restore",
+	"snapshot", "restore", "informer",
 }
 
 func (k TraceKind) String() string {

@@ -67,6 +67,12 @@ const (
 	evTimeout
 	// evControl wakes a controller (op is its id) to make its next request.
 	evControl
+	// evWatch delivers a deployment controller's next watch event,
+	// evInformer ends its informer's backoff and evReconcile runs its
+	// reconcile loop (op is the controller's id; informer.go).
+	evWatch
+	evInformer
+	evReconcile
 	// evFree marks an empty slot of the event queue.
 	evFree
 )
@@ -126,6 +132,13 @@ type World struct {
 	zoneOf []int
 	// live is what the liveness judge needs to remember (liveness.go).
 	live liveWatch
+	// kube holds the deployment controllers, their informers and what
+	// the members keep for watches (reconcile.go); nil until the first
+	// controller starts, so that other worlds pay nothing for them.
+	// idempotent is the reconcile setting in force (Config.Idempotent,
+	// then "set idempotence").
+	kube       *kubeWorld
+	idempotent bool
 	// kept, set only on a world made by Keep, holds its client
 	// operations in place of ops until it is used (thaw).
 	kept *keptOps
@@ -145,7 +158,7 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	rng := NewRand(cfg.Seed)
-	w := &World{cfg: cfg, rng: &rng, splitUs: -1, healUs: -1}
+	w := &World{cfg: cfg, rng: &rng, splitUs: -1, healUs: -1, idempotent: cfg.Idempotent}
 	// Room for the usual number of pending events (a tick per machine and
 	// a few messages each) saves growing the queue step by step.
 	w.queue = make([]event, 0, 4*cfg.Nodes)
@@ -410,6 +423,12 @@ func (w *World) handle(e event) {
 		w.timeoutOp(e.op)
 	case evControl:
 		w.controllerWake(e.op)
+	case evWatch:
+		w.deliverWatch(e.op, e.gen)
+	case evInformer:
+		w.informerWake(e.op, e.gen)
+	case evReconcile:
+		w.reconcileWake(e.op, e.gen)
 	}
 }
 
@@ -486,6 +505,9 @@ func (w *World) traceStep(id NodeID, before nodeState) {
 	for _, snap := range n.restored {
 		w.record(TraceEvent{Kind: TraceRestore, Node: id, Term: snap.Term, Index: snap.Index})
 		w.checker.onRestore(id, snap)
+		if w.kube != nil {
+			w.watchRestored(id, snap.Index)
+		}
 	}
 	n.restored = n.restored[:0]
 	if n.log.dirtyFrom != 0 {
@@ -526,6 +548,9 @@ func (w *World) applyCommitted(id NodeID) bool {
 		}
 		w.record(ev)
 		w.checker.onApply(id, e, did)
+		if w.kube != nil {
+			w.watchApplied(id, e, did)
+		}
 		w.onApplied(id, e, did)
 		if e.Data.Kind == OpConf {
 			acted = true
@@ -540,6 +565,9 @@ func (w *World) applyCommitted(id NodeID) bool {
 	if any && n.takeSnapshot() {
 		w.record(TraceEvent{Kind: TraceSnapshot, Node: id, Term: n.snap.Term, Index: n.snap.Index})
 		w.checker.onSnapshot(id)
+		if w.kube != nil {
+			w.watchCompacted(id)
+		}
 	}
 	return acted
 }
@@ -614,6 +642,7 @@ func (w *World) Clone() *World {
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	c.live = w.live.clone()
+	c.kube = w.kube.clone()
 	return &c
 }
 
