@@ -207,6 +207,8 @@ func (w *World) listHeard(c *DeploymentController, op Op) {
 	for _, key := range inf.cacheKeys() {
 		w.informed(c, key)
 	}
+	// Names queued before the cache synced wait for it.
+	w.reconcileNext(c)
 	w.startWatch(c, inf.ListedRev+1)
 }
 
@@ -259,6 +261,11 @@ func (w *World) informerWake(id int, gen uint64) {
 	c := &w.kube.controllers[id-1]
 	inf := &c.Informer
 	if gen != inf.timerGen || inf.State != InformerWaiting || w.machines[c.Node].status == StatusCrashed {
+		return
+	}
+	if w.machines[c.Node].status == StatusPaused {
+		// A paused machine does nothing; it lists once it runs again.
+		w.schedule(event{at: w.now + int64(w.cfg.TickMs)*1000, kind: evInformer, op: id, gen: gen})
 		return
 	}
 	if inf.Synced && w.ncfg.has(BugWatchFromNow) {

@@ -351,3 +351,34 @@ func TestSetIdempotenceOff(t *testing.T) {
 		}
 	}
 }
+
+// TestReconcileWaitsForTheCache: a reconcile asked for before the
+// informer's first list, which fails while the API server is cut off,
+// waits for the cache to sync and then runs; a paused controller's machine
+// lists only once it resumes.
+func TestReconcileWaitsForTheCache(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Nodes, c.Seed = 3, 4 })
+	w.RunFor(3_000_000)
+	mustApply(t, w, Action{Do: DoWrite, Key: "deployments/web", Value: "replicas=1 image=web:1"})
+	w.RunFor(1_000_000)
+	mustApply(t, w, Action{Do: DoCut, From: 1, To: 2})
+	mustApply(t, w, Action{Do: DoDeployController, Node: 1, To: 2})
+	mustApply(t, w, Action{Do: DoReconcile, Key: "deployments/web"})
+	w.RunFor(500_000)
+	c := w.DeploymentControllers()[0]
+	if c.Informer.Synced || c.Informer.FailedLists != 1 || c.Reconciles != 0 || len(c.Queue) != 1 {
+		t.Fatalf("before the list: %+v", c)
+	}
+	mustApply(t, w, Action{Do: DoPause, Node: 1})
+	mustApply(t, w, Action{Do: DoRestore, From: 1, To: 2})
+	w.RunFor(3_000_000)
+	if c := w.DeploymentControllers()[0]; c.Informer.Lists != 0 || c.Informer.State != InformerWaiting {
+		t.Fatalf("a paused machine's informer listed: %+v", c.Informer)
+	}
+	mustApply(t, w, Action{Do: DoResume, Node: 1})
+	w.RunFor(3_000_000)
+	c = w.DeploymentControllers()[0]
+	if !c.Informer.Synced || c.Reconciles == 0 || c.Creates != 1 || len(replicaSets(w, 2)) != 1 {
+		t.Fatalf("after the list: %+v, store %v", c, replicaSets(w, 2))
+	}
+}
