@@ -99,11 +99,14 @@ type Informer struct {
 	listOp    int          // the list request in flight (0: none)
 	listed    []WatchEvent // what the list in flight saw, once answered
 	listRev   uint64
-	watchFrom uint64       // the first revision the running watch sends
-	gen       uint64       // the running watch; events of another are stale
-	inflight  []WatchEvent // sent by the server, not yet delivered
-	arrival   int64        // when the last event sent arrives
-	timerGen  uint64       // the pending backoff; a wake of another does nothing
+	watchFrom uint64      // the first revision the running watch sends
+	gen       uint64      // the running watch; events of another are stale
+	inflight  []WatchSent // sent by the server, not yet delivered
+	arrival   int64       // when the last event sent arrives
+	// diverged is set while the cache is found to differ from the
+	// server's objects, so that one divergence is one finding.
+	diverged bool
+	timerGen uint64 // the pending backoff; a wake of another does nothing
 }
 
 // wants reports whether key is under one of the informer's prefixes.
@@ -133,7 +136,7 @@ func (inf Informer) clone() Informer {
 	inf.Prefixes = append([]string(nil), inf.Prefixes...)
 	inf.Cache = maps.Clone(inf.Cache)
 	inf.listed = append([]WatchEvent(nil), inf.listed...)
-	inf.inflight = append([]WatchEvent(nil), inf.inflight...)
+	inf.inflight = append([]WatchSent(nil), inf.inflight...)
 	return inf
 }
 
@@ -189,6 +192,7 @@ func (w *World) listHeard(c *DeploymentController, op Op) {
 		return
 	}
 	clear(inf.Cache)
+	inf.diverged = false
 	for _, ev := range inf.listed {
 		inf.Cache[ev.Key] = KVValue{Value: ev.Value, ModIndex: ev.Rev}
 	}
@@ -303,9 +307,11 @@ func (w *World) checkConverged(c *DeploymentController) {
 			}
 		}
 	}
-	if bad == "" {
+	if bad == "" || inf.diverged {
+		inf.diverged = bad != ""
 		return
 	}
+	inf.diverged = true
 	w.kube.fact(w, KubeFact{Rule: RuleCacheDiverged, Controller: c.ID, Key: bad, Rev: inf.Rev, Index: w.nodes[c.Server].applied})
 }
 

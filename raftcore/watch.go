@@ -33,6 +33,28 @@ type WatchEvent struct {
 	Deleted bool   `json:"deleted,omitempty"`
 }
 
+// WatchSent is a watch event on its way from an API server to a
+// controller's machine: sent at SentUs, due at ArriveUs.
+type WatchSent struct {
+	Controller int        `json:"controller"`
+	Event      WatchEvent `json:"event"`
+	SentUs     int64      `json:"sent_us"`
+	ArriveUs   int64      `json:"arrive_us"`
+}
+
+// WatchesInFlight returns the watch events on their way, by controller
+// and then in the order they arrive.
+func (w *World) WatchesInFlight() []WatchSent {
+	if w.kube == nil {
+		return nil
+	}
+	var out []WatchSent
+	for _, c := range w.kube.controllers {
+		out = append(out, c.Informer.inflight...)
+	}
+	return out
+}
+
 // memberHistory is the changes one member has applied that a watch may
 // still ask for: every change above compacted, in revision order.
 type memberHistory struct {
@@ -179,7 +201,7 @@ func (w *World) emit(c *DeploymentController, ev WatchEvent) {
 	}
 	at = max(at, inf.arrival)
 	inf.arrival = at
-	inf.inflight = append(inf.inflight, ev)
+	inf.inflight = append(inf.inflight, WatchSent{Controller: c.ID, Event: ev, SentUs: w.now, ArriveUs: at})
 	w.schedule(event{at: at, kind: evWatch, op: c.ID, gen: inf.gen})
 }
 
@@ -196,7 +218,7 @@ func (w *World) deliverWatch(id int, gen uint64) {
 		w.schedule(event{at: w.now + int64(w.cfg.TickMs)*1000, kind: evWatch, op: id, gen: gen})
 		return
 	}
-	ev := inf.inflight[0]
+	ev := inf.inflight[0].Event
 	inf.inflight = inf.inflight[1:]
 	inf.Events++
 	w.kube.counts.WatchEvents++
