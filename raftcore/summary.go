@@ -88,6 +88,10 @@ type OpSummary struct {
 	Controller int    `json:"controller,omitempty"`
 	// BasedOn is the revision a controller's write was computed from.
 	BasedOn uint64 `json:"based_on,omitempty"`
+	// Informer is the deployment controller that made the request: a
+	// list by its informer (List) or a create.
+	Informer int  `json:"informer,omitempty"`
+	List     bool `json:"list,omitempty"`
 	// Verdict and Missed judge an answered read against the whole client
 	// history: "linearizable" or "stale", and for a stale read the id of
 	// the write it missed. The engine leaves them empty: the judging is a
@@ -144,7 +148,8 @@ func (w *World) Summarize() Summary {
 	for _, op := range w.ops {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
 			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index,
-			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn, Seq: op.Seq}
+			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn, Seq: op.Seq,
+			Informer: op.Informer, List: op.List}
 		if op.Done() {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c
