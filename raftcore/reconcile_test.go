@@ -410,3 +410,46 @@ func TestReconcileWaitsForTheCache(t *testing.T) {
 		t.Fatalf("after the list: %+v, store %v", c, replicaSets(w, 2))
 	}
 }
+
+// TestUnheardCreateRetriedFromAStaleCache cuts the link between the
+// controller and its API server while a create is on its way: the server
+// applies it, but the answer is not heard and the watch, with the new
+// ReplicaSet's event, is cut. The controller retries the create from its
+// cache, which does not show the ReplicaSet, before the informer manages
+// to list again: without idempotence a second ReplicaSet, with it the
+// create finds its ReplicaSet there. No action asks for the repeat.
+func TestUnheardCreateRetriedFromAStaleCache(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		for _, idempotent := range []bool{false, true} {
+			// The controller and its server are the two followers, so
+			// the server, cut off from the controller alone, still
+			// commits the create through the leader.
+			w := newTestWorld(t, func(c *Config) { c.Nodes, c.Seed, c.Idempotent = 3, seed, idempotent })
+			w.RunFor(3_000_000)
+			lead := leaders(w)[0]
+			server, ctl := int(lead%3+1), int((lead+1)%3+1)
+			mustApply(t, w, Action{Do: DoDeployController, Node: ctl, To: server})
+			mustApply(t, w, Action{Do: DoWrite, Key: "deployments/web", Value: "replicas=3 image=web:1"})
+			runUntilCreating(t, w)
+			mustApply(t, w, Action{Do: DoCut, From: ctl, To: server})
+			w.RunFor(1_500_000)
+			mustApply(t, w, Action{Do: DoRestore, From: ctl, To: server})
+			w.RunFor(10_000_000)
+			noViolations(t, w)
+			k := w.KubeCounts()
+			if k.FailedCreates < 1 || k.WatchCuts < 1 || k.Relists < 1 || k.Diverged != 0 {
+				t.Fatalf("seed %d: %+v", seed, k)
+			}
+			stored := replicaSets(w, NodeID(server))
+			if fmt.Sprint(stored) != fmt.Sprint(cacheReplicaSets(w.DeploymentControllers()[0])) {
+				t.Fatalf("seed %d: the cache does not show the store's %v", seed, stored)
+			}
+			if idempotent && (k.Duplicates != 0 || len(stored) != 1 || k.AlreadyExisted != 1) {
+				t.Fatalf("seed %d, idempotent: %+v, %v", seed, k, stored)
+			}
+			if !idempotent && (k.Duplicates != 1 || len(stored) != 2) {
+				t.Fatalf("seed %d, not idempotent: %+v, %v", seed, k, stored)
+			}
+		}
+	}
+}
