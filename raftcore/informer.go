@@ -18,8 +18,9 @@ import (
 //
 // The informer's requests and its events travel the link between its
 // controller's machine and the API server's: a request made while that
-// link is down fails at once, and an answer that arrives after it went
-// down is not heard.
+// link is down fails at once, and the answer to a request that was out
+// when the link went down is not heard, even if the link is back by then
+// (the connection it would come back on broke).
 
 // InformerState is where an informer is in its list-and-watch loop.
 type InformerState string
@@ -96,13 +97,14 @@ type Informer struct {
 	// BackoffUs is the wait before the next list after a failure.
 	BackoffUs int64 `json:"backoff_us"`
 
-	listOp    int          // the list request in flight (0: none)
-	listed    []WatchEvent // what the list in flight saw, once answered
-	listRev   uint64
-	watchFrom uint64      // the first revision the running watch sends
-	gen       uint64      // the running watch; events of another are stale
-	inflight  []WatchSent // sent by the server, not yet delivered
-	arrival   int64       // when the last event sent arrives
+	listOp     int          // the list request in flight (0: none)
+	listBreaks uint64       // its controller's link breaks when it was sent
+	listed     []WatchEvent // what the list in flight saw, once answered
+	listRev    uint64
+	watchFrom  uint64      // the first revision the running watch sends
+	gen        uint64      // the running watch; events of another are stale
+	inflight   []WatchSent // sent by the server, not yet delivered
+	arrival    int64       // when the last event sent arrives
 	// diverged is set while the cache is found to differ from the
 	// server's objects, so that one divergence is one finding.
 	diverged bool
@@ -151,7 +153,7 @@ func (w *World) listInformer(c *DeploymentController) {
 		return
 	}
 	w.recordInformer(c, "list")
-	inf.listOp = len(w.ops) + 1
+	inf.listOp, inf.listBreaks = len(w.ops)+1, c.breaks
 	w.invoke(Op{Kind: DoRead, Node: c.Server, Key: inf.Prefixes[0], Mode: ReadLinearizable, Informer: c.ID, List: true})
 }
 
@@ -182,7 +184,7 @@ func (w *World) listHeard(c *DeploymentController, op Op) {
 		return
 	}
 	inf.listOp = 0
-	if op.Result != OpOK || !w.reachable(c) || w.machines[c.Node].status == StatusCrashed {
+	if op.Result != OpOK || !w.heard(c, inf.listBreaks) || w.machines[c.Node].status == StatusCrashed {
 		why := string(op.Result)
 		if op.Result == OpOK {
 			why = "answer not heard: " + CutLink.String()

@@ -120,6 +120,19 @@ type DeploymentController struct {
 	busyOp int      // the create on its way
 	again  bool     // Busy was queued again while its create was on its way
 	retry  []string // names to queue again at the next retry wake
+	// breaks counts the times the link to the server went down, and
+	// cutOff is whether it is down now: a request out while it went down
+	// (breaks changed since it was sent) has lost its connection, and
+	// its answer is not heard even if the link is back up.
+	breaks     uint64
+	cutOff     bool
+	busyBreaks uint64
+}
+
+// heard reports whether the answer to a request sent when the link had
+// gone down sent times reaches controller c now.
+func (w *World) heard(c *DeploymentController, sent uint64) bool {
+	return c.breaks == sent && w.reachable(c)
 }
 
 func (c DeploymentController) clone() DeploymentController {
@@ -412,7 +425,7 @@ func (w *World) reconcile(c *DeploymentController, name string) {
 		w.createHeard(c, Op{Result: OpRefused, Reason: CutLink.String()})
 		return
 	}
-	c.busyOp = len(w.ops) + 1
+	c.busyOp, c.busyBreaks = len(w.ops)+1, c.breaks
 	w.invoke(Op{Kind: DoWrite, Node: c.Server, Key: key, Value: value, Cas: true, IfRev: 0, Informer: c.ID})
 }
 
@@ -423,12 +436,13 @@ func (w *World) createHeard(c *DeploymentController, op Op) {
 	}
 	name := c.Busy
 	c.Busy, c.busyOp = "", 0
+	heard := w.heard(c, c.busyBreaks)
 	switch {
-	case op.Result == OpOK && w.reachable(c):
+	case op.Result == OpOK && heard:
 		c.Creates++
 		w.kube.counts.Creates++
 		w.recordInformer(c, "created "+op.Key)
-	case op.Result == OpConflict && w.reachable(c):
+	case op.Result == OpConflict && heard:
 		// Create-if-absent found the object: someone, perhaps this
 		// controller's earlier try, made it already.
 		c.AlreadyExisted++

@@ -292,9 +292,12 @@ func TestInformerConvergesAfterCompaction(t *testing.T) {
 }
 
 // sawCut reports whether the trace tells of a watch cut for why.
-func sawCut(w *World, why CutReason) bool {
+func sawCut(w *World, why CutReason) bool { return sawText(w, "watch cut: "+why.String()) }
+
+// sawText reports whether an informer event of the trace says text.
+func sawText(w *World, text string) bool {
 	for _, e := range w.Trace() {
-		if e.Kind == TraceInformer && e.Text == "watch cut: "+why.String() {
+		if e.Kind == TraceInformer && e.Text == text {
 			return true
 		}
 	}
@@ -451,5 +454,23 @@ func TestUnheardCreateRetriedFromAStaleCache(t *testing.T) {
 				t.Fatalf("seed %d, not idempotent: %+v, %v", seed, k, stored)
 			}
 		}
+	}
+}
+
+// TestAnswerLostWithTheConnection: a link between the controller and its
+// server that goes down and comes back while a create is on its way has
+// broken the connection the answer would come back on: the create counts
+// as failed even though the server applied it, and the retry finds the
+// ReplicaSet in the cache that listed again meanwhile.
+func TestAnswerLostWithTheConnection(t *testing.T) {
+	w := reconcileWorld(t, 5, nil)
+	runUntilCreating(t, w)
+	mustApply(t, w, Action{Do: DoCut, From: 1, To: 2})
+	mustApply(t, w, Action{Do: DoRestore, From: 1, To: 2})
+	w.RunFor(10_000_000)
+	k := w.KubeCounts()
+	if k.FailedCreates != 1 || k.Creates != 0 || k.Relists != 1 || k.Duplicates != 0 || len(replicaSets(w, 2)) != 1 ||
+		!sawText(w, "reconcile web: "+replicaSets(w, 2)[0]+" exists") {
+		t.Fatalf("counts %+v, ReplicaSets %v", k, replicaSets(w, 2))
 	}
 }

@@ -152,12 +152,19 @@ func (w *World) reachable(c *DeploymentController) bool {
 	return w.links[c.Node][c.Server].Up && w.links[c.Server][c.Node].Up
 }
 
-// cutWatchesByLinks ends the watches whose links went down; it runs after
-// every action of a world with informers.
+// cutWatchesByLinks notes the links between controllers and their
+// servers that went down, and ends the watches over them; it runs after
+// every action of a world with informers, since only actions change
+// links.
 func (w *World) cutWatchesByLinks() {
 	for i := range w.kube.controllers {
 		c := &w.kube.controllers[i]
-		if c.Informer.State == InformerWatching && !w.reachable(c) {
+		up := w.reachable(c)
+		if !up && !c.cutOff {
+			c.breaks++
+		}
+		c.cutOff = !up
+		if c.Informer.State == InformerWatching && !up {
 			w.cutWatch(c, CutLink)
 		}
 	}
