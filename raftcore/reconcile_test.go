@@ -474,3 +474,27 @@ func TestAnswerLostWithTheConnection(t *testing.T) {
 		t.Fatalf("counts %+v, ReplicaSets %v", k, replicaSets(w, 2))
 	}
 }
+
+// TestListNeedsAQuorum: an informer whose API server is in a minority
+// cannot list (its linearizable read is refused or times out), so its
+// controller never acts on a cache it could not fill; once the partition
+// heals it lists and reconciles.
+func TestListNeedsAQuorum(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Nodes, c.Seed = 3, 6 })
+	w.RunFor(3_000_000)
+	mustApply(t, w, Action{Do: DoWrite, Key: "deployments/web", Value: "replicas=1 image=web:1"})
+	w.RunFor(1_000_000)
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3}}})
+	mustApply(t, w, Action{Do: DoDeployController, Node: 3, To: 3})
+	w.RunFor(20_000_000)
+	c := w.DeploymentControllers()[0]
+	if c.Informer.Synced || c.Informer.Lists != 0 || c.Informer.FailedLists < 2 || c.Reconciles != 0 {
+		t.Fatalf("without a quorum: %+v", c)
+	}
+	mustApply(t, w, Action{Do: DoHeal})
+	w.RunFor(40_000_000)
+	c = w.DeploymentControllers()[0]
+	if !c.Informer.Synced || c.Creates != 1 || len(replicaSets(w, 3)) != 1 {
+		t.Fatalf("after healing: %+v", c)
+	}
+}
