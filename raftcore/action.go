@@ -473,6 +473,9 @@ func (w *World) Apply(a Action) error {
 			return fmt.Errorf("id: message %d is not in flight", a.ID)
 		}
 	}
+	if a.Do == DoDeployController && w.kube != nil && len(w.kube.controllers) >= MaxDeploymentControllers {
+		return fmt.Errorf("do: a world runs at most %d deployment controllers", MaxDeploymentControllers)
+	}
 	a.AtMs = float64(w.now) / 1000
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)

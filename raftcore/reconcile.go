@@ -94,6 +94,10 @@ type KubeCounts struct {
 	Diverged       int `json:"diverged"`
 }
 
+// MaxDeploymentControllers bounds the deployment controllers of a world,
+// so that a schedule or a link cannot make one without end.
+const MaxDeploymentControllers = 8
+
 // maxKubeFacts bounds the facts kept; counts are always exact.
 const maxKubeFacts = 200
 

@@ -356,6 +356,13 @@ func TestReconcileActionsAreChecked(t *testing.T) {
 			t.Errorf("%v: got %v, want %q", tc.a, err, tc.want)
 		}
 	}
+	w := newTestWorld(t, func(c *Config) { c.Nodes = 3 })
+	for i := 0; i < MaxDeploymentControllers; i++ {
+		mustApply(t, w, Action{Do: DoDeployController, Node: 1 + i%3})
+	}
+	if err := w.Apply(Action{Do: DoDeployController, Node: 1}); err == nil || len(w.Actions()) != MaxDeploymentControllers {
+		t.Errorf("a controller beyond %d: %v, %d actions logged", MaxDeploymentControllers, err, len(w.Actions()))
+	}
 	if got := (Action{Do: DoDeployController, Node: 1, To: 2}).String(); got != "0ms deploy-controller on 1 via 2" {
 		t.Errorf("String: %q", got)
 	}
