@@ -201,7 +201,7 @@ func (a Action) appendArgs(b []byte) []byte {
 	case DoSet:
 		b = append(append(append(append(b, ' '), a.Setting...), ' '), a.Value...)
 	case DoDeployController, DoReconcile, DoWatchCut:
-		b = a.appendKubeArgs(b)
+		b = a.appendDeployArgs(b)
 	}
 	return b
 }
@@ -323,7 +323,7 @@ func (a Action) Validate(n int) error {
 	case DoSet:
 		return a.validateSetting()
 	case DoDeployController, DoReconcile, DoWatchCut:
-		return a.validateKube(n)
+		return a.validateDeploy(n)
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
 	}
@@ -473,7 +473,7 @@ func (w *World) Apply(a Action) error {
 			return fmt.Errorf("id: message %d is not in flight", a.ID)
 		}
 	}
-	if a.Do == DoDeployController && w.kube != nil && len(w.kube.controllers) >= MaxDeploymentControllers {
+	if a.Do == DoDeployController && w.deploy != nil && len(w.deploy.controllers) >= MaxDeploymentControllers {
 		return fmt.Errorf("do: a world runs at most %d deployment controllers", MaxDeploymentControllers)
 	}
 	a.AtMs = float64(w.now) / 1000
@@ -515,9 +515,9 @@ func (w *World) Apply(a Action) error {
 	case DoSet:
 		w.applySetting(a)
 	case DoDeployController, DoReconcile, DoWatchCut:
-		w.applyKube(a)
+		w.applyDeploy(a)
 	}
-	if w.kube != nil {
+	if w.deploy != nil {
 		w.cutWatchesByLinks()
 	}
 	switch split := w.split(); {
@@ -697,7 +697,7 @@ func (w *World) crash(id NodeID) {
 		w.recordDrop(msg, DropMachineDown)
 	}
 	m.work = nil
-	if w.kube != nil {
+	if w.deploy != nil {
 		w.cutWatchesAt(id, CutServerDown)
 		w.controllerMachineDown(id)
 	}
@@ -714,12 +714,12 @@ func (w *World) restart(id NodeID) {
 	m.busyUntil = w.now
 	w.nodes[id].restart()
 	w.checker.onRestart(id)
-	if w.kube != nil {
+	if w.deploy != nil {
 		w.watchServerRestarting(id)
 	}
 	w.afterStep(id, w.capture(id))
 	w.scheduleTick(id, w.now+w.tickUs(id))
-	if w.kube != nil {
+	if w.deploy != nil {
 		w.controllerMachineUp(id)
 	}
 }

@@ -384,7 +384,7 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 		w.controllerHeard(*op)
 	}
 	if op.Informer != 0 {
-		w.kubeHeard(*op)
+		w.informerHeard(*op)
 	}
 }
 

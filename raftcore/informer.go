@@ -160,7 +160,7 @@ func (w *World) listInformer(c *DeploymentController) {
 // listAnswered takes what a list answered by machine n saw: every key
 // under the informer's prefixes, at n's applied index.
 func (w *World) listAnswered(op *Op, n *Node) {
-	c := &w.kube.controllers[op.Informer-1]
+	c := &w.deploy.controllers[op.Informer-1]
 	inf := &c.Informer
 	if op.ID != inf.listOp {
 		return
@@ -202,10 +202,10 @@ func (w *World) listHeard(c *DeploymentController, op Op) {
 	inf.ListedRev, inf.Rev = inf.listRev, inf.listRev
 	if inf.Synced {
 		inf.Relists++
-		w.kube.counts.Relists++
+		w.deploy.counts.Relists++
 	}
 	inf.Lists++
-	w.kube.counts.Lists++
+	w.deploy.counts.Lists++
 	inf.Synced, inf.BackoffUs = true, informerBackoffMinUs
 	w.recordInformer(c, "listed "+u(uint64(len(inf.Cache)))+" objects at rev "+u(inf.ListedRev))
 	// A list replaces the cache, and the controller looks at every
@@ -221,7 +221,7 @@ func (w *World) listHeard(c *DeploymentController, op Op) {
 // listFailed counts a failed list and waits before the next.
 func (w *World) listFailed(c *DeploymentController) {
 	c.Informer.FailedLists++
-	w.kube.counts.FailedLists++
+	w.deploy.counts.FailedLists++
 	w.backOff(c)
 }
 
@@ -242,7 +242,7 @@ func (w *World) cutWatch(c *DeploymentController, why CutReason) {
 	inf.inflight = nil
 	inf.WatchCuts++
 	inf.LastCut = why
-	w.kube.counts.WatchCuts++
+	w.deploy.counts.WatchCuts++
 	w.recordInformer(c, "watch cut: "+why.String())
 	w.backOff(c)
 }
@@ -264,7 +264,7 @@ func (w *World) backOff(c *DeploymentController) {
 // (BugWatchFromNow), resumes watching from the server's newest revision
 // without listing.
 func (w *World) informerWake(id int, gen uint64) {
-	c := &w.kube.controllers[id-1]
+	c := &w.deploy.controllers[id-1]
 	inf := &c.Informer
 	if gen != inf.timerGen || inf.State != InformerWaiting || w.machines[c.Node].status == StatusCrashed {
 		return
@@ -314,7 +314,7 @@ func (w *World) checkConverged(c *DeploymentController) {
 		return
 	}
 	inf.diverged = true
-	w.kube.fact(w, KubeFact{Rule: RuleCacheDiverged, Controller: c.ID, Key: bad, Rev: inf.Rev, Index: w.nodes[c.Server].applied})
+	w.deploy.fact(w, ReconcileFact{Rule: RuleCacheDiverged, Controller: c.ID, Key: bad, Rev: inf.Rev, Index: w.nodes[c.Server].applied})
 }
 
 // recordInformer traces what controller c's informer or reconcile loop did.

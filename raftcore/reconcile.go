@@ -55,8 +55,8 @@ const (
 	RuleCacheDiverged Rule = "cache-diverged"
 )
 
-// KubeFact is one finding of the reconcile checks.
-type KubeFact struct {
+// ReconcileFact is one finding of the reconcile checks.
+type ReconcileFact struct {
 	Rule Rule  `json:"rule"`
 	AtUs int64 `json:"at_us"`
 	// Controller is the deployment controller concerned (0: judged on the
@@ -76,8 +76,8 @@ type KubeFact struct {
 	Rev   uint64 `json:"rev,omitempty"`
 }
 
-// KubeCounts are the whole run's counts of informers and reconciles.
-type KubeCounts struct {
+// ReconcileCounts are the whole run's counts of informers and reconciles.
+type ReconcileCounts struct {
 	Lists       int `json:"lists"`
 	Relists     int `json:"relists"`
 	FailedLists int `json:"failed_lists"`
@@ -98,8 +98,8 @@ type KubeCounts struct {
 // so that a schedule or a link cannot make one without end.
 const MaxDeploymentControllers = 8
 
-// maxKubeFacts bounds the facts kept; counts are always exact.
-const maxKubeFacts = 200
+// maxReconcileFacts bounds the facts kept; counts are always exact.
+const maxReconcileFacts = 200
 
 // DeploymentController is one deployment controller: its informer and its
 // work queue.
@@ -115,7 +115,7 @@ type DeploymentController struct {
 	Queue []string `json:"queue,omitempty"`
 	Busy  string   `json:"busy,omitempty"`
 	// Reconciles, Creates, AlreadyExisted and FailedCreates count this
-	// controller's work (KubeCounts has the meanings).
+	// controller's work (ReconcileCounts has the meanings).
 	Reconciles     int `json:"reconciles"`
 	Creates        int `json:"creates"`
 	AlreadyExisted int `json:"already_existed"`
@@ -149,19 +149,19 @@ func (c DeploymentController) clone() DeploymentController {
 // replicaSetRec is a ReplicaSet as the committed store holds it.
 type replicaSetRec struct{ owner, template string }
 
-// kubeWorld is everything of a world with informers; nil in the others.
-type kubeWorld struct {
+// deployWorld is everything of a world with informers; nil in the others.
+type deployWorld struct {
 	controllers []DeploymentController
 	history     []memberHistory // by machine, index 0 unused
 	// truth is the ReplicaSets of the committed store, as the first
 	// machine to apply each index applied it; truthAt is that index.
 	truth   map[string]replicaSetRec
 	truthAt uint64
-	facts   []KubeFact
-	counts  KubeCounts
+	facts   []ReconcileFact
+	counts  ReconcileCounts
 }
 
-func (k *kubeWorld) clone() *kubeWorld {
+func (k *deployWorld) clone() *deployWorld {
 	if k == nil {
 		return nil
 	}
@@ -178,15 +178,15 @@ func (k *kubeWorld) clone() *kubeWorld {
 		c.history[i] = h
 	}
 	c.truth = maps.Clone(k.truth)
-	c.facts = append([]KubeFact(nil), k.facts...)
+	c.facts = append([]ReconcileFact(nil), k.facts...)
 	return &c
 }
 
-// startKube makes the world's informer state when the first controller
+// startDeploy makes the world's informer state when the first controller
 // starts: each member keeps the changes it applies from now on, and the
 // checks start from the store as the most advanced member holds it.
-func (w *World) startKube() {
-	k := &kubeWorld{history: make([]memberHistory, w.cfg.Nodes+1), truth: map[string]replicaSetRec{}}
+func (w *World) startDeploy() {
+	k := &deployWorld{history: make([]memberHistory, w.cfg.Nodes+1), truth: map[string]replicaSetRec{}}
 	var ahead *Node
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		n := w.nodes[i]
@@ -202,40 +202,40 @@ func (w *World) startKube() {
 			k.truth[key] = replicaSetRec{owner: field(v.Value, "owner"), template: field(v.Value, "template")}
 		}
 	}
-	w.kube = k
+	w.deploy = k
 }
 
 // DeploymentControllers returns every deployment controller, in start
 // order.
 func (w *World) DeploymentControllers() []DeploymentController {
-	if w.kube == nil {
+	if w.deploy == nil {
 		return nil
 	}
-	out := make([]DeploymentController, len(w.kube.controllers))
-	for i, c := range w.kube.controllers {
+	out := make([]DeploymentController, len(w.deploy.controllers))
+	for i, c := range w.deploy.controllers {
 		out[i] = c.clone()
 	}
 	return out
 }
 
-// KubeFacts returns the reconcile checks' findings (the first 200).
-func (w *World) KubeFacts() []KubeFact {
-	if w.kube == nil {
+// ReconcileFacts returns the reconcile checks' findings (the first 200).
+func (w *World) ReconcileFacts() []ReconcileFact {
+	if w.deploy == nil {
 		return nil
 	}
-	return capped(w.kube.facts)
+	return capped(w.deploy.facts)
 }
 
-// KubeCounts returns the run's informer and reconcile counts.
-func (w *World) KubeCounts() KubeCounts {
-	if w.kube == nil {
-		return KubeCounts{}
+// ReconcileCounts returns the run's informer and reconcile counts.
+func (w *World) ReconcileCounts() ReconcileCounts {
+	if w.deploy == nil {
+		return ReconcileCounts{}
 	}
-	return w.kube.counts
+	return w.deploy.counts
 }
 
 // fact records a finding of the reconcile checks.
-func (k *kubeWorld) fact(w *World, f KubeFact) {
+func (k *deployWorld) fact(w *World, f ReconcileFact) {
 	f.AtUs = w.now
 	switch f.Rule {
 	case RuleCreatedTwice:
@@ -243,7 +243,7 @@ func (k *kubeWorld) fact(w *World, f KubeFact) {
 	case RuleCacheDiverged:
 		k.counts.Diverged++
 	}
-	if len(k.facts) < maxKubeFacts {
+	if len(k.facts) < maxReconcileFacts {
 		k.facts = append(k.facts, f)
 	}
 	text := string(f.Rule) + ": " + f.Key
@@ -256,7 +256,7 @@ func (k *kubeWorld) fact(w *World, f KubeFact) {
 // judgeApplied keeps the committed store's ReplicaSets and finds a second
 // one for a Deployment's template the first time its entry is applied
 // anywhere.
-func (k *kubeWorld) judgeApplied(w *World, e Entry, did applied) {
+func (k *deployWorld) judgeApplied(w *World, e Entry, did applied) {
 	if e.Index <= k.truthAt {
 		return
 	}
@@ -284,46 +284,46 @@ func (k *kubeWorld) judgeApplied(w *World, e Entry, did applied) {
 	}
 	k.truth[key] = rec
 	if first != "" {
-		k.fact(w, KubeFact{Rule: RuleCreatedTwice, Key: DeploymentPrefix + rec.owner, Template: rec.template,
+		k.fact(w, ReconcileFact{Rule: RuleCreatedTwice, Key: DeploymentPrefix + rec.owner, Template: rec.template,
 			First: first, Second: key, Index: e.Index})
 	}
 }
 
-// applyKube applies "deploy-controller", "reconcile" and "watch-cut".
-func (w *World) applyKube(a Action) {
+// applyDeploy applies "deploy-controller", "reconcile" and "watch-cut".
+func (w *World) applyDeploy(a Action) {
 	switch a.Do {
 	case DoDeployController:
-		if w.kube == nil {
-			w.startKube()
+		if w.deploy == nil {
+			w.startDeploy()
 		}
 		server := NodeID(a.To)
 		if server == 0 {
 			server = NodeID(a.Node)
 		}
-		c := DeploymentController{ID: len(w.kube.controllers) + 1, Node: NodeID(a.Node), Server: server,
+		c := DeploymentController{ID: len(w.deploy.controllers) + 1, Node: NodeID(a.Node), Server: server,
 			Informer: Informer{Prefixes: []string{DeploymentPrefix, ReplicaSetPrefix}, Cache: map[string]KVValue{}}}
-		w.kube.controllers = append(w.kube.controllers, c)
+		w.deploy.controllers = append(w.deploy.controllers, c)
 		if w.machines[c.Node].status == StatusCrashed {
-			w.kube.controllers[c.ID-1].Informer.State = InformerDown
+			w.deploy.controllers[c.ID-1].Informer.State = InformerDown
 			return
 		}
-		w.listInformer(&w.kube.controllers[c.ID-1])
+		w.listInformer(&w.deploy.controllers[c.ID-1])
 	case DoReconcile:
-		if w.kube == nil {
+		if w.deploy == nil {
 			return
 		}
 		name := strings.TrimPrefix(a.Key, DeploymentPrefix)
-		for i := range w.kube.controllers {
-			if c := &w.kube.controllers[i]; c.Informer.State != InformerDown {
+		for i := range w.deploy.controllers {
+			if c := &w.deploy.controllers[i]; c.Informer.State != InformerDown {
 				w.queueReconcile(c, name)
 			}
 		}
 	case DoWatchCut:
-		if w.kube == nil {
+		if w.deploy == nil {
 			return
 		}
-		for i := range w.kube.controllers {
-			if c := &w.kube.controllers[i]; a.Node == 0 || c.Node == NodeID(a.Node) {
+		for i := range w.deploy.controllers {
+			if c := &w.deploy.controllers[i]; a.Node == 0 || c.Node == NodeID(a.Node) {
 				w.cutWatch(c, CutByHand)
 			}
 		}
@@ -370,7 +370,7 @@ func (w *World) queueReconcile(c *DeploymentController, name string) {
 // reconcileWake runs controller id's next reconcile (gen 0) or queues the
 // names whose retry wait is over (gen 1).
 func (w *World) reconcileWake(id int, gen uint64) {
-	c := &w.kube.controllers[id-1]
+	c := &w.deploy.controllers[id-1]
 	if c.Informer.State == InformerDown {
 		return
 	}
@@ -398,7 +398,7 @@ func (w *World) reconcileWake(id int, gen uint64) {
 // ReplicaSet for its template, and creates one if not.
 func (w *World) reconcile(c *DeploymentController, name string) {
 	c.Reconciles++
-	w.kube.counts.Reconciles++
+	w.deploy.counts.Reconciles++
 	d, ok := c.Informer.Cache[DeploymentPrefix+name]
 	if !ok {
 		w.recordInformer(c, "reconcile "+name+": no such deployment")
@@ -444,17 +444,17 @@ func (w *World) createHeard(c *DeploymentController, op Op) {
 	switch {
 	case op.Result == OpOK && heard:
 		c.Creates++
-		w.kube.counts.Creates++
+		w.deploy.counts.Creates++
 		w.recordInformer(c, "created "+op.Key)
 	case op.Result == OpConflict && heard:
 		// Create-if-absent found the object: someone, perhaps this
 		// controller's earlier try, made it already.
 		c.AlreadyExisted++
-		w.kube.counts.AlreadyExisted++
+		w.deploy.counts.AlreadyExisted++
 		w.recordInformer(c, op.Key+" already exists")
 	default:
 		c.FailedCreates++
-		w.kube.counts.FailedCreates++
+		w.deploy.counts.FailedCreates++
 		why := string(op.Result)
 		if op.Result == OpOK || op.Result == OpConflict {
 			why = "answer not heard: " + CutLink.String()
@@ -479,9 +479,9 @@ func (w *World) reconcileNext(c *DeploymentController) {
 	}
 }
 
-// kubeHeard routes the end of a controller's request.
-func (w *World) kubeHeard(op Op) {
-	c := &w.kube.controllers[op.Informer-1]
+// informerHeard routes the end of a controller's request.
+func (w *World) informerHeard(op Op) {
+	c := &w.deploy.controllers[op.Informer-1]
 	if op.List {
 		w.listHeard(c, op)
 		return
@@ -492,8 +492,8 @@ func (w *World) kubeHeard(op Op) {
 // controllerMachineDown stops the controllers on a crashed machine: their
 // memory, cache and queue are gone.
 func (w *World) controllerMachineDown(id NodeID) {
-	for i := range w.kube.controllers {
-		c := &w.kube.controllers[i]
+	for i := range w.deploy.controllers {
+		c := &w.deploy.controllers[i]
 		if c.Node != id {
 			continue
 		}
@@ -509,8 +509,8 @@ func (w *World) controllerMachineDown(id NodeID) {
 // controllerMachineUp starts the controllers of a restarted machine
 // again, from a list.
 func (w *World) controllerMachineUp(id NodeID) {
-	for i := range w.kube.controllers {
-		if c := &w.kube.controllers[i]; c.Node == id && c.Informer.State == InformerDown {
+	for i := range w.deploy.controllers {
+		if c := &w.deploy.controllers[i]; c.Node == id && c.Informer.State == InformerDown {
 			c.Informer.BackoffUs = informerBackoffMinUs
 			w.listInformer(c)
 		}
@@ -566,8 +566,8 @@ func field(value, name string) string {
 	return ""
 }
 
-// validateKube checks "deploy-controller", "reconcile" and "watch-cut".
-func (a Action) validateKube(n int) error {
+// validateDeploy checks "deploy-controller", "reconcile" and "watch-cut".
+func (a Action) validateDeploy(n int) error {
 	switch a.Do {
 	case DoDeployController:
 		if a.To != 0 {
@@ -589,9 +589,9 @@ func (a Action) validateKube(n int) error {
 	return nil
 }
 
-// appendKubeArgs appends what "deploy-controller", "reconcile" and
+// appendDeployArgs appends what "deploy-controller", "reconcile" and
 // "watch-cut" act on.
-func (a Action) appendKubeArgs(b []byte) []byte {
+func (a Action) appendDeployArgs(b []byte) []byte {
 	switch a.Do {
 	case DoDeployController:
 		b = strconv.AppendInt(append(b, " on "...), int64(a.Node), 10)

@@ -35,8 +35,8 @@ func BenchmarkDeploymentController(b *testing.B) {
 					}
 					w.RunFor(500_000)
 				}
-				if controllers > 0 && w.KubeCounts().Creates < 12 {
-					b.Fatalf("counts %+v", w.KubeCounts())
+				if controllers > 0 && w.ReconcileCounts().Creates < 12 {
+					b.Fatalf("counts %+v", w.ReconcileCounts())
 				}
 			}
 		})

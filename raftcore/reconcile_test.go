@@ -27,7 +27,7 @@ func reconcileWorld(t testing.TB, seed int64, mut func(*Config)) *World {
 // on its way.
 func runUntilCreating(t testing.TB, w *World) {
 	t.Helper()
-	for w.kube.controllers[0].Busy == "" {
+	for w.deploy.controllers[0].Busy == "" {
 		if !w.Step() || w.Now() > 20_000_000 {
 			t.Fatal("the controller never started a create")
 		}
@@ -70,19 +70,19 @@ func TestNonIdempotentReconcileUnderRelistCreatesADuplicate(t *testing.T) {
 				runUntilCreating(t, w)
 				mustApply(t, w, Action{Do: DoWatchCut, Node: 1})
 				w.RunFor(300_000) // the create is applied; the informer waits 800 ms
-				if st := w.kube.controllers[0].Informer.State; st != InformerWaiting {
+				if st := w.deploy.controllers[0].Informer.State; st != InformerWaiting {
 					t.Fatalf("informer %s, want waiting to list again", st)
 				}
 				mustApply(t, w, Action{Do: DoReconcile, Key: "deployments/web"})
 				w.RunFor(5_000_000)
 				noViolations(t, w)
-				k := w.KubeCounts()
+				k := w.ReconcileCounts()
 				c := w.DeploymentControllers()[0]
 				if k.Relists < 1 || k.WatchCuts < 1 || c.Informer.State != InformerWatching {
 					t.Fatalf("counts %+v, informer %s: want a cut watch listed again", k, c.Informer.State)
 				}
 				if k.Diverged != 0 {
-					t.Fatalf("cache diverged: %+v", w.KubeFacts())
+					t.Fatalf("cache diverged: %+v", w.ReconcileFacts())
 				}
 				stored, cached := replicaSets(w, 2), cacheReplicaSets(c)
 				if fmt.Sprint(stored) != fmt.Sprint(cached) {
@@ -94,7 +94,7 @@ func TestNonIdempotentReconcileUnderRelistCreatesADuplicate(t *testing.T) {
 					}
 					return
 				}
-				facts := w.KubeFacts()
+				facts := w.ReconcileFacts()
 				if k.Duplicates != 1 || len(stored) != 2 || len(facts) != 1 {
 					t.Fatalf("not idempotent: %d duplicates (%+v), ReplicaSets %v", k.Duplicates, facts, stored)
 				}
@@ -154,9 +154,9 @@ func TestIdempotentReconcileNeverDuplicates(t *testing.T) {
 			w := reconcileWorld(t, seed, func(c *Config) { c.Idempotent = idempotent })
 			chaos(t, w, seed)
 			noViolations(t, w)
-			k := w.KubeCounts()
+			k := w.ReconcileCounts()
 			if k.Diverged != 0 {
-				t.Fatalf("seed %d: cache diverged: %+v", seed, w.KubeFacts())
+				t.Fatalf("seed %d: cache diverged: %+v", seed, w.ReconcileFacts())
 			}
 			relisted += min(k.Relists, 1)
 			c := w.DeploymentControllers()[0]
@@ -164,7 +164,7 @@ func TestIdempotentReconcileNeverDuplicates(t *testing.T) {
 				t.Fatalf("seed %d: informer %s with %v, store %v", seed, c.Informer.State, cacheReplicaSets(c), replicaSets(w, 2))
 			}
 			if idempotent && k.Duplicates != 0 {
-				t.Fatalf("seed %d: idempotent reconcile created twice: %+v", seed, w.KubeFacts())
+				t.Fatalf("seed %d: idempotent reconcile created twice: %+v", seed, w.ReconcileFacts())
 			}
 			if !idempotent && k.Duplicates > 0 {
 				flagged++
@@ -221,12 +221,12 @@ func TestWatchFromNowIsCaught(t *testing.T) {
 			mustApply(t, w, Action{Do: DoWatchCut})
 			mustApply(t, w, Action{Do: DoWrite, Key: "deployments/api", Value: "replicas=1 image=api:1"})
 			w.RunFor(5_000_000)
-			k := w.KubeCounts()
+			k := w.ReconcileCounts()
 			switch {
 			case bug == 0 && k.Diverged != 0:
-				t.Fatalf("seed %d: correct informer flagged: %+v", seed, w.KubeFacts())
-			case bug != 0 && (k.Diverged != 1 || w.KubeFacts()[0].Rule != RuleCacheDiverged || w.KubeFacts()[0].Key != "deployments/api"):
-				t.Fatalf("seed %d: an informer that missed a change was not flagged once: %+v %+v", seed, k, w.KubeFacts())
+				t.Fatalf("seed %d: correct informer flagged: %+v", seed, w.ReconcileFacts())
+			case bug != 0 && (k.Diverged != 1 || w.ReconcileFacts()[0].Rule != RuleCacheDiverged || w.ReconcileFacts()[0].Key != "deployments/api"):
+				t.Fatalf("seed %d: an informer that missed a change was not flagged once: %+v %+v", seed, k, w.ReconcileFacts())
 			}
 		}
 	}
@@ -256,11 +256,11 @@ func TestInformerConvergesAfterCompaction(t *testing.T) {
 		w.RunFor(20_000_000)
 		noViolations(t, w)
 		if !sawCut(w, CutCompacted) {
-			t.Fatalf("seed %d: no watch ended as compacted (counts %+v)", seed, w.KubeCounts())
+			t.Fatalf("seed %d: no watch ended as compacted (counts %+v)", seed, w.ReconcileCounts())
 		}
-		k := w.KubeCounts()
+		k := w.ReconcileCounts()
 		if k.Diverged != 0 || k.Duplicates != 0 || k.Relists == 0 {
-			t.Fatalf("seed %d: %+v %+v", seed, k, w.KubeFacts())
+			t.Fatalf("seed %d: %+v %+v", seed, k, w.ReconcileFacts())
 		}
 		c := w.DeploymentControllers()[0]
 		want := 0
@@ -284,8 +284,8 @@ func TestInformerConvergesAfterCompaction(t *testing.T) {
 			t.Fatalf("seed %d: the server kept every change", seed)
 		}
 		cuts := k.WatchCuts
-		w.startWatch(&w.kube.controllers[0], snap)
-		if got := w.kube.controllers[0].Informer; got.LastCut != CutCompacted || got.State != InformerWaiting || w.KubeCounts().WatchCuts != cuts+1 {
+		w.startWatch(&w.deploy.controllers[0], snap)
+		if got := w.deploy.controllers[0].Informer; got.LastCut != CutCompacted || got.State != InformerWaiting || w.ReconcileCounts().WatchCuts != cuts+1 {
 			t.Fatalf("seed %d: watch from compacted revision %d: %s, %s", seed, snap, got.State, got.LastCut)
 		}
 	}
@@ -314,15 +314,15 @@ func TestReconcileRunsReplayExactly(t *testing.T) {
 		return w
 	}
 	a, b := run(), run()
-	if a.TraceHash() != b.TraceHash() || a.KubeCounts() != b.KubeCounts() {
+	if a.TraceHash() != b.TraceHash() || a.ReconcileCounts() != b.ReconcileCounts() {
 		t.Fatalf("same seed, different runs: %x %x", a.TraceHash(), b.TraceHash())
 	}
 	replayed, err := a.Schedule().Run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if replayed.TraceHash() != a.TraceHash() || replayed.KubeCounts() != a.KubeCounts() {
-		t.Fatalf("replay differs: %+v vs %+v", replayed.KubeCounts(), a.KubeCounts())
+	if replayed.TraceHash() != a.TraceHash() || replayed.ReconcileCounts() != a.ReconcileCounts() {
+		t.Fatalf("replay differs: %+v vs %+v", replayed.ReconcileCounts(), a.ReconcileCounts())
 	}
 
 	w := reconcileWorld(t, 9, nil)
@@ -446,7 +446,7 @@ func TestUnheardCreateRetriedFromAStaleCache(t *testing.T) {
 			mustApply(t, w, Action{Do: DoRestore, From: ctl, To: server})
 			w.RunFor(10_000_000)
 			noViolations(t, w)
-			k := w.KubeCounts()
+			k := w.ReconcileCounts()
 			if k.FailedCreates < 1 || k.WatchCuts < 1 || k.Relists < 1 || k.Diverged != 0 {
 				t.Fatalf("seed %d: %+v", seed, k)
 			}
@@ -475,7 +475,7 @@ func TestAnswerLostWithTheConnection(t *testing.T) {
 	mustApply(t, w, Action{Do: DoCut, From: 1, To: 2})
 	mustApply(t, w, Action{Do: DoRestore, From: 1, To: 2})
 	w.RunFor(10_000_000)
-	k := w.KubeCounts()
+	k := w.ReconcileCounts()
 	if k.FailedCreates != 1 || k.Creates != 0 || k.Relists != 1 || k.Duplicates != 0 || len(replicaSets(w, 2)) != 1 ||
 		!sawText(w, "reconcile web: "+replicaSets(w, 2)[0]+" exists") {
 		t.Fatalf("counts %+v, ReplicaSets %v", k, replicaSets(w, 2))

@@ -25,15 +25,15 @@ type Summary struct {
 	// Liveness is the liveness judge's verdict at the end of the run
 	// (liveness.go): whether the cluster progressed once it was calm.
 	Liveness Liveness `json:"liveness"`
-	// Kube is the deployment controllers, their informers and the
+	// Reconcile is the deployment controllers, their informers and the
 	// reconcile checks' findings (left out when no controller ran).
-	Kube *KubeSummary `json:"kube,omitempty"`
+	Reconcile *ReconcileSummary `json:"reconcile,omitempty"`
 }
 
-// KubeSummary is what a run's deployment controllers did.
-type KubeSummary struct {
-	Counts      KubeCounts             `json:"counts"`
-	Facts       []KubeFact             `json:"facts"`
+// ReconcileSummary is what a run's deployment controllers did.
+type ReconcileSummary struct {
+	Counts      ReconcileCounts        `json:"counts"`
+	Facts       []ReconcileFact        `json:"facts"`
 	Controllers []DeploymentController `json:"controllers"`
 }
 
@@ -127,8 +127,8 @@ func (w *World) Summarize() Summary {
 	if len(s.Controllers) == 0 {
 		s.Controllers = nil
 	}
-	if w.kube != nil {
-		s.Kube = &KubeSummary{Counts: w.KubeCounts(), Facts: append([]KubeFact{}, w.KubeFacts()...), Controllers: w.DeploymentControllers()}
+	if w.deploy != nil {
+		s.Reconcile = &ReconcileSummary{Counts: w.ReconcileCounts(), Facts: append([]ReconcileFact{}, w.ReconcileFacts()...), Controllers: w.DeploymentControllers()}
 	}
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		n := w.nodes[i]

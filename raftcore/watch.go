@@ -45,11 +45,11 @@ type WatchSent struct {
 // WatchesInFlight returns the watch events on their way, by controller
 // and then in the order they arrive.
 func (w *World) WatchesInFlight() []WatchSent {
-	if w.kube == nil {
+	if w.deploy == nil {
 		return nil
 	}
 	var out []WatchSent
-	for _, c := range w.kube.controllers {
+	for _, c := range w.deploy.controllers {
 		out = append(out, c.Informer.inflight...)
 	}
 	return out
@@ -66,10 +66,10 @@ type memberHistory struct {
 // watch: a watch must start above it. ok is false in a world without
 // informers, where no member keeps changes.
 func (w *World) CompactedRev(id NodeID) (rev uint64, ok bool) {
-	if w.kube == nil || id < 1 || int(id) > w.cfg.Nodes {
+	if w.deploy == nil || id < 1 || int(id) > w.cfg.Nodes {
 		return 0, false
 	}
-	return w.kube.history[id].compacted, true
+	return w.deploy.history[id].compacted, true
 }
 
 // snapIndex is a member's snapshot index (0 without one).
@@ -83,7 +83,7 @@ func (w *World) snapIndex(id NodeID) uint64 {
 // watchApplied records the change member id made by applying e and sends
 // it to the watchers registered there.
 func (w *World) watchApplied(id NodeID, e Entry, did applied) {
-	k := w.kube
+	k := w.deploy
 	k.judgeApplied(w, e, did)
 	if !did.changed() || (e.Data.Kind != OpPut && e.Data.Kind != OpDelete) {
 		return
@@ -105,7 +105,7 @@ func (w *World) watchApplied(id NodeID, e Entry, did applied) {
 // watchCompacted drops the changes member id folded into the snapshot it
 // just took.
 func (w *World) watchCompacted(id NodeID) {
-	h := &w.kube.history[id]
+	h := &w.deploy.history[id]
 	snap := w.snapIndex(id)
 	if snap <= h.compacted {
 		return
@@ -122,7 +122,7 @@ func (w *World) watchCompacted(id NodeID) {
 // a snapshot at index: the changes it skipped are gone, so every watch
 // served there ends as compacted.
 func (w *World) watchRestored(id NodeID, index uint64) {
-	w.kube.history[id] = memberHistory{compacted: index}
+	w.deploy.history[id] = memberHistory{compacted: index}
 	w.cutWatchesAt(id, CutCompacted)
 }
 
@@ -130,13 +130,13 @@ func (w *World) watchRestored(id NodeID, index uint64) {
 // rebuilds its store from its snapshot and log, recording the changes
 // again as it re-applies them.
 func (w *World) watchServerRestarting(id NodeID) {
-	w.kube.history[id] = memberHistory{compacted: w.snapIndex(id)}
+	w.deploy.history[id] = memberHistory{compacted: w.snapIndex(id)}
 }
 
 // cutWatchesAt ends every watch served by member id.
 func (w *World) cutWatchesAt(id NodeID, why CutReason) {
-	for i := range w.kube.controllers {
-		c := &w.kube.controllers[i]
+	for i := range w.deploy.controllers {
+		c := &w.deploy.controllers[i]
 		if c.Server == id && c.Informer.State == InformerWatching {
 			w.cutWatch(c, why)
 		}
@@ -157,8 +157,8 @@ func (w *World) reachable(c *DeploymentController) bool {
 // every action of a world with informers, since only actions change
 // links.
 func (w *World) cutWatchesByLinks() {
-	for i := range w.kube.controllers {
-		c := &w.kube.controllers[i]
+	for i := range w.deploy.controllers {
+		c := &w.deploy.controllers[i]
 		up := w.reachable(c)
 		if !up && !c.cutOff {
 			c.breaks++
@@ -182,7 +182,7 @@ func (w *World) startWatch(c *DeploymentController, from uint64) {
 	case !w.reachable(c):
 		w.watchFailed(c, CutLink)
 		return
-	case from <= w.kube.history[c.Server].compacted:
+	case from <= w.deploy.history[c.Server].compacted:
 		w.watchFailed(c, CutCompacted)
 		return
 	}
@@ -190,7 +190,7 @@ func (w *World) startWatch(c *DeploymentController, from uint64) {
 	inf.gen++
 	inf.inflight, inf.arrival = inf.inflight[:0], w.now
 	w.recordInformer(c, "watch from rev "+u(from))
-	for _, ev := range w.kube.history[c.Server].events {
+	for _, ev := range w.deploy.history[c.Server].events {
 		if ev.Rev >= from && inf.wants(ev.Key) {
 			w.emit(c, ev)
 		}
@@ -215,7 +215,7 @@ func (w *World) emit(c *DeploymentController, ev WatchEvent) {
 // deliverWatch hands controller id's next watch event to its informer, if
 // the watch that sent it is still the one running.
 func (w *World) deliverWatch(id int, gen uint64) {
-	c := &w.kube.controllers[id-1]
+	c := &w.deploy.controllers[id-1]
 	inf := &c.Informer
 	if gen != inf.gen || inf.State != InformerWatching || len(inf.inflight) == 0 {
 		return
@@ -228,7 +228,7 @@ func (w *World) deliverWatch(id int, gen uint64) {
 	ev := inf.inflight[0].Event
 	inf.inflight = inf.inflight[1:]
 	inf.Events++
-	w.kube.counts.WatchEvents++
+	w.deploy.counts.WatchEvents++
 	inf.apply(ev)
 	w.recordInformer(c, eventText(ev))
 	w.informed(c, ev.Key)

@@ -132,12 +132,12 @@ type World struct {
 	zoneOf []int
 	// live is what the liveness judge needs to remember (liveness.go).
 	live liveWatch
-	// kube holds the deployment controllers, their informers and what
+	// deploy holds the deployment controllers, their informers and what
 	// the members keep for watches (reconcile.go); nil until the first
 	// controller starts, so that other worlds pay nothing for them.
 	// idempotent is the reconcile setting in force (Config.Idempotent,
 	// then "set idempotence").
-	kube       *kubeWorld
+	deploy     *deployWorld
 	idempotent bool
 	// kept, set only on a world made by Keep, holds its client
 	// operations in place of ops until it is used (thaw).
@@ -505,7 +505,7 @@ func (w *World) traceStep(id NodeID, before nodeState) {
 	for _, snap := range n.restored {
 		w.record(TraceEvent{Kind: TraceRestore, Node: id, Term: snap.Term, Index: snap.Index})
 		w.checker.onRestore(id, snap)
-		if w.kube != nil {
+		if w.deploy != nil {
 			w.watchRestored(id, snap.Index)
 		}
 	}
@@ -548,7 +548,7 @@ func (w *World) applyCommitted(id NodeID) bool {
 		}
 		w.record(ev)
 		w.checker.onApply(id, e, did)
-		if w.kube != nil {
+		if w.deploy != nil {
 			w.watchApplied(id, e, did)
 		}
 		w.onApplied(id, e, did)
@@ -565,7 +565,7 @@ func (w *World) applyCommitted(id NodeID) bool {
 	if any && n.takeSnapshot() {
 		w.record(TraceEvent{Kind: TraceSnapshot, Node: id, Term: n.snap.Term, Index: n.snap.Index})
 		w.checker.onSnapshot(id)
-		if w.kube != nil {
+		if w.deploy != nil {
 			w.watchCompacted(id)
 		}
 	}
@@ -642,7 +642,7 @@ func (w *World) Clone() *World {
 	c.trace = w.trace.clone()
 	c.checker = w.checker.clone(&c)
 	c.live = w.live.clone()
-	c.kube = w.kube.clone()
+	c.deploy = w.deploy.clone()
 	return &c
 }
 

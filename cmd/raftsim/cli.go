@@ -215,9 +215,9 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 	if n := s.LostUpdateCount; n > 0 {
 		code = c.notARule(code, strict, fmt.Sprintf("%d lost %s (%s): a read-modify-write overwrote a change it had not read; not a violation of Raft's rules", n, plural(n, "update", "updates"), raftcore.RuleLostUpdate))
 	}
-	if k := s.Kube; k != nil && len(k.Facts) > 0 {
+	if k := s.Reconcile; k != nil && len(k.Facts) > 0 {
 		n := k.Counts.Duplicates + k.Counts.Diverged
-		code = c.notARule(code, strict, fmt.Sprintf("%d reconcile %s (%s): a controller's cache or what it created disagrees with the store; not a violation of Raft's rules", n, plural(n, "finding", "findings"), kubeRules(k.Counts)))
+		code = c.notARule(code, strict, fmt.Sprintf("%d reconcile %s (%s): a controller's cache or what it created disagrees with the store; not a violation of Raft's rules", n, plural(n, "finding", "findings"), reconcileRules(k.Counts)))
 	}
 	if s.Liveness.Verdict == raftcore.NotLive {
 		// Only raft is judged: the naive protocols promise no progress.
@@ -247,8 +247,8 @@ func (c *cli) notARule(code int, strict bool, what string) int {
 	return exitViolation
 }
 
-// kubeRules names the reconcile checks that found something.
-func kubeRules(c raftcore.KubeCounts) string {
+// reconcileRules names the reconcile checks that found something.
+func reconcileRules(c raftcore.ReconcileCounts) string {
 	var rules []string
 	if c.Duplicates > 0 {
 		rules = append(rules, string(raftcore.RuleCreatedTwice))

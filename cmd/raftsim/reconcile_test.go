@@ -28,20 +28,20 @@ func playExample(t *testing.T, path string) (raftcore.Summary, string) {
 // it there the second time.
 func TestReconcileExample(t *testing.T) {
 	s, errOut := playExample(t, reconcileExample)
-	if s.Kube == nil {
-		t.Fatal("no kube in the summary")
+	if s.Reconcile == nil {
+		t.Fatal("no reconcile part in the summary")
 	}
-	k := s.Kube.Counts
-	if k.Duplicates != 1 || k.Relists != 1 || k.WatchCuts != 1 || k.Creates != 2 || len(s.Kube.Facts) != 1 || len(s.ViolationCounts) != 0 {
-		t.Fatalf("counts %+v, facts %+v, violations %v", k, s.Kube.Facts, s.ViolationCounts)
+	k := s.Reconcile.Counts
+	if k.Duplicates != 1 || k.Relists != 1 || k.WatchCuts != 1 || k.Creates != 2 || len(s.Reconcile.Facts) != 1 || len(s.ViolationCounts) != 0 {
+		t.Fatalf("counts %+v, facts %+v, violations %v", k, s.Reconcile.Facts, s.ViolationCounts)
 	}
-	if f := s.Kube.Facts[0]; f.Rule != "created-twice" || f.Key != "deployments/web" || f.First != "replicasets/web-gpz4v" || f.Second != "replicasets/web-cj89r" {
+	if f := s.Reconcile.Facts[0]; f.Rule != "created-twice" || f.Key != "deployments/web" || f.First != "replicasets/web-gpz4v" || f.Second != "replicasets/web-cj89r" {
 		t.Fatalf("fact %+v", f)
 	}
 	if !strings.Contains(errOut, "1 reconcile finding (created-twice)") || !strings.Contains(errOut, "-strict makes this exit 1") {
 		t.Fatalf("stderr does not tell of the duplicate: %q", errOut)
 	}
-	if c := s.Kube.Controllers; len(c) != 1 || c[0].Informer.State != "watching" || len(c[0].Informer.Cache) != 3 {
+	if c := s.Reconcile.Controllers; len(c) != 1 || c[0].Informer.State != "watching" || len(c[0].Informer.Cache) != 3 {
 		t.Fatalf("controllers %+v", c)
 	}
 	if code, _, _ := cmd(t, "", "run", "-f", reconcileExample, "-strict"); code != exitViolation {
@@ -54,7 +54,7 @@ func TestReconcileExample(t *testing.T) {
 	}
 	on := strings.Replace(string(data), `"idempotent": false`, `"idempotent": true`, 1)
 	s = summary(t, mustRun(t, exitOK, on, "run", "-f", "-", "-strict"))
-	if k := s.Kube.Counts; k.Duplicates != 0 || k.Creates != 1 || k.AlreadyExisted != 1 || s.Nodes[1].KV["replicasets/web-rcc5jlcb"] != "owner=web template=rcc5jlcb replicas=3" {
+	if k := s.Reconcile.Counts; k.Duplicates != 0 || k.Creates != 1 || k.AlreadyExisted != 1 || s.Nodes[1].KV["replicasets/web-rcc5jlcb"] != "owner=web template=rcc5jlcb replicas=3" {
 		t.Fatalf("idempotent: counts %+v, store %v", k, s.Nodes[1].KV)
 	}
 }

@@ -39,7 +39,7 @@ func TestIndependentCheckFindsObjectsCreatedTwice(t *testing.T) {
 			if len(r.Violations) > 0 {
 				t.Fatalf("seed %d: %v", seed, r.Violations)
 			}
-			want := r.World.KubeCounts().Duplicates
+			want := r.World.ReconcileCounts().Duplicates
 			if len(r.Reconcile) != want || (idempotent && want != 0) {
 				t.Fatalf("seed %d, idempotent %v: raftcore counted %d duplicates, the log holds %d: %v", seed, idempotent, want, len(r.Reconcile), r.Reconcile)
 			}

@@ -394,19 +394,19 @@ func TestLinkCarriesDeploymentControllers(t *testing.T) {
 	mustAct(t, tl, raftcore.Action{Do: raftcore.DoReconcile, Key: "deployments/web"})
 	tl.Advance(5_000_000)
 	w := tl.World()
-	head, headCounts, headCtl := snapOf(w), w.KubeCounts(), w.DeploymentControllers()
+	head, headCounts, headCtl := snapOf(w), w.ReconcileCounts(), w.DeploymentControllers()
 	if headCounts.WatchCuts < 2 || headCounts.Relists < 2 || headCtl[0].Informer.State != raftcore.InformerWatching {
 		t.Fatalf("the run did not cut and list again: %+v", headCounts)
 	}
 	tl.SeekTime(3_000_000)
-	want, wantCounts := snapOf(tl.World()), tl.World().KubeCounts()
+	want, wantCounts := snapOf(tl.World()), tl.World().ReconcileCounts()
 
 	opened := reopened(t, tl, want, head)
-	if got := opened.World(); got.KubeCounts() != headCounts || !reflect.DeepEqual(got.DeploymentControllers(), headCtl) || got.Settings().Idempotent != true {
-		t.Fatalf("opened link's head: %+v, want %+v", got.KubeCounts(), headCounts)
+	if got := opened.World(); got.ReconcileCounts() != headCounts || !reflect.DeepEqual(got.DeploymentControllers(), headCtl) || got.Settings().Idempotent != true {
+		t.Fatalf("opened link's head: %+v, want %+v", got.ReconcileCounts(), headCounts)
 	}
 	opened.SeekTime(3_000_000)
-	if got := opened.World(); got.KubeCounts() != wantCounts || got.Config().Idempotent || got.Settings().Idempotent {
-		t.Fatalf("opened link at 3 s: %+v, want %+v; idempotent %v", got.KubeCounts(), wantCounts, got.Settings().Idempotent)
+	if got := opened.World(); got.ReconcileCounts() != wantCounts || got.Config().Idempotent || got.Settings().Idempotent {
+		t.Fatalf("opened link at 3 s: %+v, want %+v; idempotent %v", got.ReconcileCounts(), wantCounts, got.Settings().Idempotent)
 	}
 }
