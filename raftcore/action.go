@@ -116,6 +116,10 @@ const (
 	DoTransferLeader Verb = "transfer-leader" // hand leadership to a machine
 
 	DoSet Verb = "set" // change a protocol setting from now on (setting.go)
+
+	DoDeployController Verb = "deploy-controller" // start a deployment controller and its informer (reconcile.go)
+	DoReconcile        Verb = "reconcile"         // put a Deployment on every deployment controller's queue
+	DoWatchCut         Verb = "watch-cut"         // cut deployment controllers' watches
 )
 
 // Verbs lists every verb, in the order docs/raftsim.md gives them.
@@ -126,6 +130,7 @@ var Verbs = []Verb{
 	DoZoneCut, DoZoneHeal, DoZoneCrash, DoZoneRestart, DoMove,
 	DoAdd, DoAddLearner, DoPromote, DoRemove, DoJoint, DoTransferLeader,
 	DoSet,
+	DoDeployController, DoReconcile, DoWatchCut,
 }
 
 // verbList is the verbs as a comma-separated list, for error messages.
@@ -204,6 +209,8 @@ func (a Action) appendArgs(b []byte) []byte {
 		b = a.appendMemberArgs(b)
 	case DoSet:
 		b = append(append(append(append(b, ' '), a.Setting...), ' '), a.Value...)
+	case DoDeployController, DoReconcile, DoWatchCut:
+		b = a.appendDeployArgs(b)
 	}
 	return b
 }
@@ -329,6 +336,8 @@ func (a Action) Validate(n int) error {
 		return a.validateMember(n)
 	case DoSet:
 		return a.validateSetting()
+	case DoDeployController, DoReconcile, DoWatchCut:
+		return a.validateDeploy(n)
 	case "":
 		return fmt.Errorf("do: missing; use one of %s", verbList())
 	}
@@ -482,6 +491,9 @@ func (w *World) Apply(a Action) error {
 			return fmt.Errorf("id: message %d is not in flight", a.ID)
 		}
 	}
+	if a.Do == DoDeployController && w.deploy != nil && len(w.deploy.controllers) >= MaxDeploymentControllers {
+		return fmt.Errorf("do: a world runs at most %d deployment controllers", MaxDeploymentControllers)
+	}
 	a.AtMs = float64(w.now) / 1000
 	a.AfterEvents = w.processed
 	w.actions = append(w.actions, a)
@@ -524,6 +536,11 @@ func (w *World) Apply(a Action) error {
 		w.applyMember(a)
 	case DoSet:
 		w.applySetting(a)
+	case DoDeployController, DoReconcile, DoWatchCut:
+		w.applyDeploy(a)
+	}
+	if w.deploy != nil {
+		w.cutWatchesByLinks()
 	}
 	switch split := w.split(); {
 	case split && !wasSplit:
@@ -714,6 +731,10 @@ func (w *World) crash(id NodeID) {
 		w.recordDrop(msg, DropMachineDown)
 	}
 	m.work = nil
+	if w.deploy != nil {
+		w.cutWatchesAt(id, CutServerDown)
+		w.controllerMachineDown(id)
+	}
 	w.failPendingAt(id)
 }
 
@@ -727,8 +748,14 @@ func (w *World) restart(id NodeID) {
 	m.busyUntil = w.now
 	w.nodes[id].restart()
 	w.checker.onRestart(id)
+	if w.deploy != nil {
+		w.watchServerRestarting(id)
+	}
 	w.afterStep(id, w.capture(id))
 	w.scheduleTick(id, w.now+w.tickUs(id))
+	if w.deploy != nil {
+		w.controllerMachineUp(id)
+	}
 }
 
 // isMemberVerb reports whether v changes the configuration or moves

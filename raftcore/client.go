@@ -143,6 +143,11 @@ type Op struct {
 	// any more was replaced by a later leader's entries: as in etcd, its
 	// client hears nothing until it times out.
 	Appended uint64 `json:"appended,omitempty"`
+	// Informer is the deployment controller (reconcile.go, numbered from
+	// 1) that made this request: its informer's list (List set: a
+	// linearizable read of every key under the prefix Key) or a create.
+	Informer int  `json:"informer,omitempty"`
+	List     bool `json:"list,omitempty"`
 	gotIndex bool
 
 	// Kube says which part of Kubernetes made the operation (kubelet.go):
@@ -368,6 +373,9 @@ func (w *World) answerRead(opID int, n *Node) {
 	op := w.opRef(opID)
 	v, ok := n.kv.Get(op.Key)
 	op.ReadValue, op.ReadFound, op.ReadAt, op.ReadRev = v.Value, ok, n.applied, v.ModIndex
+	if op.List {
+		w.listAnswered(op, n)
+	}
 	w.complete(opID, OpOK, RefusedNone)
 	w.checker.onRead(*op, v.ModIndex)
 }
@@ -403,6 +411,9 @@ func (w *World) complete(id int, r OpResult, why Refusal) {
 	}
 	if op.Kube != KubeNone {
 		w.kubeHeard(op)
+	}
+	if op.Informer != 0 {
+		w.informerHeard(*op)
 	}
 	w.forget()
 }

@@ -51,6 +51,13 @@ type Config struct {
 	// clients effectively are; off shows the double apply.
 	Sessions bool `json:"sessions"`
 
+	// Idempotent makes deployment controllers' reconciles idempotent
+	// (reconcile.go): a ReplicaSet is named by its template's hash and
+	// created only if absent. On by default, as Kubernetes' deployment
+	// controller does it; off, a ReplicaSet gets a fresh name each time,
+	// which shows a second one created.
+	Idempotent bool `json:"idempotent"`
+
 	// ClientTimeoutMs is how long a client waits for an answer.
 	ClientTimeoutMs int `json:"client_timeout_ms"`
 	// InboxLimit bounds the messages a paused machine holds for later.
@@ -103,6 +110,7 @@ func DefaultConfig() Config {
 		PreVote:          true,
 		CheckQuorum:      true,
 		Sessions:         true,
+		Idempotent:       true,
 		ElectionTicks:    10,
 		HeartbeatTicks:   1,
 		TickMs:           100,

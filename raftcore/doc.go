@@ -33,6 +33,12 @@
 // node's health on the controller's clock, zone states) are the
 // subpackage kube, which, like quorum, imports nothing of raftcore.
 //
+// On top of the replicated store run Kubernetes' controllers: deployment
+// controllers whose informers list and watch the store through an etcd
+// member's API server and whose reconcile loops work from the informers'
+// caches (watch.go, informer.go, reconcile.go), judged by checks of their
+// own (an object created twice, a cache that missed a change).
+//
 // The World changes only through Actions, which are recorded, so any run can
 // be replayed exactly from its Config and its action log.
 package raftcore

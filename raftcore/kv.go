@@ -22,8 +22,8 @@ type KV struct {
 // KVValue is a stored value and the log index that last wrote it (etcd's
 // mod revision).
 type KVValue struct {
-	Value    string
-	ModIndex uint64
+	Value    string `json:"value"`
+	ModIndex uint64 `json:"rev"`
 }
 
 // applied is what applying one entry did to the store.

@@ -91,7 +91,7 @@ func (w *World) markHorizon() int64 {
 // client reports whether the verb is a client's request rather than
 // something done to the machines or the network.
 func (v Verb) client() bool {
-	return v == DoWrite || v == DoDelete || v == DoRead || v == DoControl || v == DoLoad || v == DoLoadStop
+	return v == DoWrite || v == DoDelete || v == DoRead || v == DoControl || v == DoLoad || v == DoLoadStop || v == DoDeployController || v == DoReconcile
 }
 
 // noteAction records an action: one that is not a client's starts the

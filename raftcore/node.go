@@ -72,6 +72,12 @@ const (
 	// BugKubeEvictInDisruption evicts Pods when most nodes (or all) look
 	// NotReady at once, where Kubernetes stops.
 	BugKubeEvictInDisruption
+	// BugWatchFromNow makes an informer whose watch was cut resume
+	// watching from its API server's newest revision instead of listing
+	// again, so the changes made while it was cut never reach its cache.
+	// It breaks no rule of Raft, so it is not in Bugs; the informer tests
+	// use it.
+	BugWatchFromNow
 )
 
 // Bugs lists every deliberate bug with a short name (for tests and flags).

@@ -74,6 +74,9 @@ type ScheduleOptions struct {
 	// that a run the explorer found against a broken variant replays, and
 	// opens in the app, as the broken variant.
 	Bugs []string `json:"bugs,omitempty"`
+	// Idempotent is Config.Idempotent: whether deployment controllers'
+	// reconciles are idempotent (absent: they are).
+	Idempotent *bool `json:"idempotent,omitempty"`
 }
 
 // MaxUntilMs bounds a schedule's length (one virtual day).
@@ -276,6 +279,7 @@ func (s Schedule) Config() Config {
 		setBool(&c.PreVote, o.PreVote)
 		setBool(&c.CheckQuorum, o.CheckQuorum)
 		setBool(&c.Sessions, o.Sessions)
+		setBool(&c.Idempotent, o.Idempotent)
 		setInt(&c.ElectionTicks, o.ElectionTicks)
 		setInt(&c.HeartbeatTicks, o.HeartbeatTicks)
 		setInt(&c.TickMs, o.TickMs)
@@ -469,6 +473,7 @@ func (w *World) Schedule() Schedule {
 	// Only what differs from the defaults is written, so that a schedule
 	// says what its run changed.
 	o.Sessions = unlessDefault(c.Sessions, d.Sessions)
+	o.Idempotent = unlessDefault(c.Idempotent, d.Idempotent)
 	o.Loss = unlessDefault(c.Loss, d.Loss)
 	o.Duplicate = unlessDefault(c.Duplicate, d.Duplicate)
 	o.ClientTimeoutMs = unlessDefault(c.ClientTimeoutMs, d.ClientTimeoutMs)

@@ -25,11 +25,13 @@ type Settings struct {
 	PreVote     bool
 	CheckQuorum bool
 	Bugs        Bug
+	// Idempotent is the reconcile setting (Config.Idempotent).
+	Idempotent bool
 }
 
 // Settings are the settings the machines run with now.
 func (w *World) Settings() Settings {
-	return Settings{PreVote: w.ncfg.preVote, CheckQuorum: w.ncfg.checkQuorum, Bugs: w.ncfg.bugs}
+	return Settings{PreVote: w.ncfg.preVote, CheckQuorum: w.ncfg.checkQuorum, Bugs: w.ncfg.bugs, Idempotent: w.idempotent}
 }
 
 // Settings names the settings a "set" action can change, besides each
@@ -37,6 +39,9 @@ func (w *World) Settings() Settings {
 const (
 	SettingPreVote     = "prevote"
 	SettingCheckQuorum = "checkquorum"
+	// SettingIdempotence turns deployment controllers' idempotent
+	// reconciles on or off (reconcile.go).
+	SettingIdempotence = "idempotence"
 )
 
 // validateSetting checks a "set" action: a known setting, on or off.
@@ -45,13 +50,13 @@ func (a Action) validateSetting() error {
 		return fmt.Errorf("value: set takes on or off, got %q", a.Value)
 	}
 	switch a.Setting {
-	case SettingPreVote, SettingCheckQuorum:
+	case SettingPreVote, SettingCheckQuorum, SettingIdempotence:
 		return nil
 	case "":
-		return fmt.Errorf("setting: set needs a setting: prevote, checkquorum or the name of a bug")
+		return fmt.Errorf("setting: set needs a setting: prevote, checkquorum, idempotence or the name of a bug")
 	}
 	if _, err := ParseBug(a.Setting); err != nil {
-		return fmt.Errorf("setting: %q is not prevote, checkquorum or a bug: %v", a.Setting, err)
+		return fmt.Errorf("setting: %q is not prevote, checkquorum, idempotence or a bug: %v", a.Setting, err)
 	}
 	return nil
 }
@@ -66,6 +71,8 @@ func (w *World) applySetting(a Action) {
 		w.ncfg.preVote = on
 	case SettingCheckQuorum:
 		w.ncfg.checkQuorum = on
+	case SettingIdempotence:
+		w.idempotent = on
 	default:
 		b, _ := ParseBug(a.Setting)
 		if on {

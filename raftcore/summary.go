@@ -32,6 +32,16 @@ type Summary struct {
 	// Kube is what the workers' Kubernetes did (kubecheck.go); absent
 	// without workers.
 	Kube *KubeSummary `json:"kube,omitempty"`
+	// Reconcile is the deployment controllers, their informers and the
+	// reconcile checks' findings (left out when no controller ran).
+	Reconcile *ReconcileSummary `json:"reconcile,omitempty"`
+}
+
+// ReconcileSummary is what a run's deployment controllers did.
+type ReconcileSummary struct {
+	Counts      ReconcileCounts        `json:"counts"`
+	Facts       []ReconcileFact        `json:"facts"`
+	Controllers []DeploymentController `json:"controllers"`
 }
 
 // NodeSummary is one machine's state.
@@ -85,6 +95,10 @@ type OpSummary struct {
 	Controller int    `json:"controller,omitempty"`
 	// BasedOn is the revision a controller's write was computed from.
 	BasedOn uint64 `json:"based_on,omitempty"`
+	// Informer is the deployment controller that made the request: a
+	// list by its informer (List) or a create.
+	Informer int  `json:"informer,omitempty"`
+	List     bool `json:"list,omitempty"`
 	// Verdict and Missed judge an answered read against the whole client
 	// history: "linearizable" or "stale", and for a stale read the id of
 	// the write it missed. The engine leaves them empty: the judging is a
@@ -127,6 +141,9 @@ func (w *World) Summarize() Summary {
 	if len(s.Controllers) == 0 {
 		s.Controllers = nil
 	}
+	if w.deploy != nil {
+		s.Reconcile = &ReconcileSummary{Counts: w.ReconcileCounts(), Facts: append([]ReconcileFact{}, w.ReconcileFacts()...), Controllers: w.DeploymentControllers()}
+	}
 	for i := 1; i <= w.cfg.Nodes; i++ {
 		n := w.nodes[i]
 		ns := NodeSummary{
@@ -149,7 +166,7 @@ func (w *World) Summarize() Summary {
 		os := OpSummary{ID: op.ID, Kind: op.Kind, Node: op.Node, Key: op.Key, Value: op.Value, Mode: op.Mode,
 			InvokeMs: float64(op.InvokeUs) / 1000, Result: op.Result, Reason: op.Reason, Index: op.Index,
 			Cas: op.Cas, IfRev: op.IfRev, FoundRev: op.FoundRev, Controller: op.Controller, BasedOn: op.BasedOn, Seq: op.Seq,
-			Kube: op.Kube, Worker: op.Worker}
+			Kube: op.Kube, Worker: op.Worker, Informer: op.Informer, List: op.List}
 		if op.Done() {
 			c := float64(op.CompleteUs) / 1000
 			os.CompleteMs = &c

@@ -38,12 +38,16 @@ const (
 	// Ready, a Pod evicted, started or stopped, a zone's state, a finding
 	// of the kube checks (kubecheck.go).
 	TraceKube
+	// TraceInformer is a deployment controller's informer or reconcile
+	// loop acting (Node its machine, Peer its API server), or a finding
+	// of the reconcile checks.
+	TraceInformer
 )
 
 var traceKindNames = [...]string{
 	"send", "deliver", "drop", "role", "term", "vote", "append", "truncate",
 	"commit", "apply", "op-invoke", "op-complete", "fault", "violation", "conf",
-	"snapshot", "restore", "kube",
+	"snapshot", "restore", "kube", "informer",
 }
 
 func (k TraceKind) String() string {

@@ -75,6 +75,12 @@ const (
 	// evKube is a kubelet's, the node lifecycle controller's or the kube
 	// judge's timer (kubelet.go); op says which.
 	evKube
+	// evWatch delivers a deployment controller's next watch event,
+	// evInformer ends its informer's backoff and evReconcile runs its
+	// reconcile loop (op is the controller's id; informer.go).
+	evWatch
+	evInformer
+	evReconcile
 	// evFree marks an empty slot of the event queue.
 	evFree
 )
@@ -145,6 +151,13 @@ type World struct {
 	zoneOf []int
 	// live is what the liveness judge needs to remember (liveness.go).
 	live liveWatch
+	// deploy holds the deployment controllers, their informers and what
+	// the members keep for watches (reconcile.go); nil until the first
+	// controller starts, so that other worlds pay nothing for them.
+	// idempotent is the reconcile setting in force (Config.Idempotent,
+	// then "set idempotence").
+	deploy     *deployWorld
+	idempotent bool
 	// kept, set only on a world made by Keep, holds its client
 	// operations in place of ops until it is used (thaw).
 	kept *keptOps
@@ -168,7 +181,7 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	rng := NewRand(cfg.Seed)
-	w := &World{cfg: cfg, rng: &rng, splitUs: -1, healUs: -1}
+	w := &World{cfg: cfg, rng: &rng, splitUs: -1, healUs: -1, idempotent: cfg.Idempotent}
 	// Room for the usual number of pending events (a tick per machine and
 	// a few messages each) saves growing the queue step by step.
 	w.queue = make([]event, 0, 4*cfg.Nodes)
@@ -446,6 +459,12 @@ func (w *World) handle(e event) {
 		w.loadWrite(e.gen)
 	case evKube:
 		w.kubeEvent(e)
+	case evWatch:
+		w.deliverWatch(e.op, e.gen)
+	case evInformer:
+		w.informerWake(e.op, e.gen)
+	case evReconcile:
+		w.reconcileWake(e.op, e.gen)
 	}
 }
 
@@ -522,6 +541,9 @@ func (w *World) traceStep(id NodeID, before nodeState) {
 	for _, snap := range n.restored {
 		w.record(TraceEvent{Kind: TraceRestore, Node: id, Term: snap.Term, Index: snap.Index})
 		w.checker.onRestore(id, snap)
+		if w.deploy != nil {
+			w.watchRestored(id, snap.Index)
+		}
 	}
 	n.restored = n.restored[:0]
 	if n.log.dirtyFrom != 0 {
@@ -562,6 +584,9 @@ func (w *World) applyCommitted(id NodeID) bool {
 		}
 		w.record(ev)
 		w.checker.onApply(id, e, did)
+		if w.deploy != nil {
+			w.watchApplied(id, e, did)
+		}
 		w.onApplied(id, e, did)
 		if e.Data.Kind == OpConf {
 			acted = true
@@ -576,6 +601,9 @@ func (w *World) applyCommitted(id NodeID) bool {
 	if any && n.takeSnapshot() {
 		w.record(TraceEvent{Kind: TraceSnapshot, Node: id, Term: n.snap.Term, Index: n.snap.Index})
 		w.checker.onSnapshot(id)
+		if w.deploy != nil {
+			w.watchCompacted(id)
+		}
 	}
 	return acted
 }
@@ -654,6 +682,9 @@ func (w *World) Clone() *World {
 	c.live = w.live.clone()
 	if w.kube != nil {
 		c.kube = w.kube.clone()
+	}
+	if w.deploy != nil {
+		c.deploy = w.deploy.clone()
 	}
 	return &c
 }

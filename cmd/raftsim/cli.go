@@ -208,17 +208,16 @@ func (c *cli) writeJSON(v any) int {
 // with -strict. A raft run that the liveness judge finds not live fails
 // too: a machine that never catches up breaks no safety rule. A lost update is not a broken rule: Raft does not promise
 // to prevent it (it is the lesson of the figure versioned-truth), so it is
-// reported and fails the run only with -strict.
+// reported and fails the run only with -strict; so are the reconcile
+// checks' findings (an object created twice, a cache that diverged).
 func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 	code := exitOK
 	if n := s.LostUpdateCount; n > 0 {
-		what := fmt.Sprintf("%d lost %s (%s): a read-modify-write overwrote a change it had not read; not a violation of Raft's rules", n, plural(n, "update", "updates"), raftcore.RuleLostUpdate)
-		if strict {
-			fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
-			code = exitViolation
-		} else {
-			fmt.Fprintf(c.stderr, "raftsim: %s; -strict makes this exit 1\n", what)
-		}
+		code = c.notARule(code, strict, fmt.Sprintf("%d lost %s (%s): a read-modify-write overwrote a change it had not read; not a violation of Raft's rules", n, plural(n, "update", "updates"), raftcore.RuleLostUpdate))
+	}
+	if k := s.Reconcile; k != nil && len(k.Facts) > 0 {
+		n := k.Counts.Duplicates + k.Counts.Diverged
+		code = c.notARule(code, strict, fmt.Sprintf("%d reconcile %s (%s): a controller's cache or what it created disagrees with the store; not a violation of Raft's rules", n, plural(n, "finding", "findings"), reconcileRules(k.Counts)))
 	}
 	if s.Liveness.Verdict == raftcore.NotLive {
 		// Only raft is judged: the naive protocols promise no progress.
@@ -235,6 +234,29 @@ func (c *cli) verdict(s raftcore.Summary, strict bool) int {
 	}
 	fmt.Fprintf(c.stderr, "raftsim: %s%s\n", what, staleVerdicts(s))
 	return exitViolation
+}
+
+// notARule reports a finding that breaks none of Raft's rules: it fails
+// the run (code becomes exitViolation) only under -strict.
+func (c *cli) notARule(code int, strict bool, what string) int {
+	if !strict {
+		fmt.Fprintf(c.stderr, "raftsim: %s; -strict makes this exit 1\n", what)
+		return code
+	}
+	fmt.Fprintf(c.stderr, "raftsim: %s\n", what)
+	return exitViolation
+}
+
+// reconcileRules names the reconcile checks that found something.
+func reconcileRules(c raftcore.ReconcileCounts) string {
+	var rules []string
+	if c.Duplicates > 0 {
+		rules = append(rules, string(raftcore.RuleCreatedTwice))
+	}
+	if c.Diverged > 0 {
+		rules = append(rules, string(raftcore.RuleCacheDiverged))
+	}
+	return strings.Join(rules, ", ")
 }
 
 // staleVerdicts names the reads and compare-and-swaps porcupine found not

@@ -512,6 +512,7 @@ func TestDocsDescribeEverything(t *testing.T) {
 	}
 	for _, v := range []any{raftcore.Schedule{}, raftcore.ScheduleOptions{}, raftcore.Action{}, raftcore.Summary{},
 		raftcore.NodeSummary{}, raftcore.LogEntry{}, raftcore.OpSummary{}, raftcore.Violation{}, raftcore.TraceEvent{},
+		raftcore.ReconcileSummary{}, raftcore.ReconcileCounts{}, raftcore.ReconcileFact{}, raftcore.DeploymentController{}, raftcore.Informer{},
 		scenarioSummary{}, reachedStep{}} {
 		typ := reflect.TypeOf(v)
 		for i := 0; i < typ.NumField(); i++ {

@@ -13,11 +13,7 @@ const lostUpdateExample = "../../docs/examples/lost-update.json"
 // run exits 0, since no Raft rule broke; -strict makes it exit 1; with cas
 // on both controllers nothing is lost and a swap ends in conflict.
 func TestLostUpdateExitsZeroUnlessStrict(t *testing.T) {
-	code, out, errOut := cmd(t, "", "run", "-f", lostUpdateExample)
-	if code != exitOK {
-		t.Fatalf("exit %d, want 0; stderr: %s", code, errOut)
-	}
-	s := summary(t, out)
+	s, errOut := playExample(t, lostUpdateExample)
 	if s.LostUpdateCount != 1 || len(s.LostUpdates) != 1 || len(s.ViolationCounts) != 0 {
 		t.Fatalf("want one lost update and no violation, got %d lost, violations %v", s.LostUpdateCount, s.ViolationCounts)
 	}

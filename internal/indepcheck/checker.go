@@ -67,6 +67,9 @@ type Checker struct {
 	committed []knownEntry
 	list      []Violation
 	reported  map[string]bool
+	// reconcile is what Finish found that breaks no rule of Raft: objects
+	// created twice by a non-idempotent reconcile.
+	reconcile []Violation
 	// staleByDesign holds the lease reads classified as stale by design,
 	// by operation id: the committed-log check and porcupine may both see
 	// one, and it counts once.

@@ -2,6 +2,7 @@ package indepcheck
 
 import (
 	"fmt"
+	"strings"
 
 	"raftlab/raftcore"
 )
@@ -40,7 +41,9 @@ func (c *Checker) Finish() {
 			c.report(fmt.Sprint(op.ID), "durability", "write %d was acknowledged at index %d, which the committed log does not hold for it", op.ID, op.Index)
 		}
 	}
-	revs := replay(log).revBefore
+	rebuilt := replay(log)
+	c.checkCreatedTwice(log, rebuilt.changed)
+	revs := rebuilt.revBefore
 	for _, op := range ops {
 		if op.Cas && (op.Result == raftcore.OpOK || op.Result == raftcore.OpConflict) {
 			c.checkCas(op, log, revs)
@@ -75,6 +78,52 @@ func (c *Checker) checkCas(op raftcore.Op, log []raftcore.Entry, revs []uint64) 
 		c.report(fmt.Sprint(op.ID), "compare-and-swap", "write %d of %s expected revision %d and failed at index %d finding revision %d, but the key was at revision %d", op.ID, op.Key, op.IfRev, op.Index, op.FoundRev, rev)
 	}
 }
+
+// checkCreatedTwice finds, in the committed log, a ReplicaSet created for
+// a Deployment's template while another ReplicaSet of the same owner and
+// template exists: what a non-idempotent reconcile does. It is not a rule
+// of Raft, so it is listed apart (Reconcile), not among the violations.
+func (c *Checker) checkCreatedTwice(log []raftcore.Entry, changed []bool) {
+	type owned struct{ owner, template string }
+	sets := map[string]owned{}
+	for i, e := range log {
+		d := e.Data
+		if !changed[i] || !strings.HasPrefix(d.Key, "replicasets/") {
+			continue
+		}
+		if d.Kind == raftcore.OpDelete {
+			delete(sets, d.Key)
+			continue
+		}
+		o := owned{valueField(d.Value, "owner"), valueField(d.Value, "template")}
+		delete(sets, d.Key)
+		first := ""
+		for other, p := range sets {
+			if p == o && o.owner != "" && (first == "" || other < first) {
+				first = other
+			}
+		}
+		if first != "" {
+			c.reconcile = append(c.reconcile, Violation{Rule: "created-twice",
+				Text: fmt.Sprintf("%s, created at index %d, is a second ReplicaSet of deployments/%s for template %s, beside %s", d.Key, e.Index, o.owner, o.template, first)})
+		}
+		sets[d.Key] = o
+	}
+}
+
+// valueField reads field name of a value written "a=1 b=2".
+func valueField(value, name string) string {
+	for _, f := range strings.Fields(value) {
+		if k, v, ok := strings.Cut(f, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// Reconcile returns what Finish found that a controller did wrong but
+// breaks no rule of Raft: objects created twice.
+func (c *Checker) Reconcile() []Violation { return c.reconcile }
 
 // StaleByDesign counts the lease reads Finish classified as stale by
 // design.

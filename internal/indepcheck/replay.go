@@ -14,8 +14,10 @@ type replayed struct {
 	// store on its behalf.
 	effects map[int]int
 	// revBefore is, for each entry in order, its key's revision just
-	// before it (0 for an entry without a key).
+	// before it (0 for an entry without a key); changed whether it
+	// changed the store.
 	revBefore []uint64
+	changed   []bool
 }
 
 // clientSeen is what the replay remembers of one client session: the
@@ -38,6 +40,7 @@ func replay(entries []raftcore.Entry) replayed {
 	for _, e := range entries {
 		d := e.Data
 		r.revBefore = append(r.revBefore, r.modIndex[d.Key])
+		r.changed = append(r.changed, false)
 		if d.Kind != raftcore.OpPut && d.Kind != raftcore.OpDelete {
 			continue
 		}
@@ -63,6 +66,7 @@ func replay(entries []raftcore.Entry) replayed {
 			delete(r.values, d.Key)
 			delete(r.modIndex, d.Key)
 		}
+		r.changed[len(r.changed)-1] = true
 		if d.OpID != 0 {
 			r.effects[d.OpID]++
 		}

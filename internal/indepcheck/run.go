@@ -19,6 +19,9 @@ type Result struct {
 	EndHash uint64
 	// Liveness is the liveness judge's verdict (raftcore.World.Liveness).
 	Liveness raftcore.Liveness
+	// Reconcile is what the run's controllers did wrong without breaking
+	// a rule of Raft (Checker.Reconcile).
+	Reconcile []Violation
 }
 
 // CheckRandomRun plays raftcore.RandomRun(seed, o), then checks a replay of
@@ -97,5 +100,5 @@ func CheckSchedule(s raftcore.Schedule, bugs raftcore.Bug, inspectEvery int) (Re
 		live = w.Liveness()
 	}
 	c.Finish()
-	return Result{World: w, Violations: c.Violations(), StaleByDesign: c.StaleByDesign(), EndHash: endHash, Liveness: live}, nil
+	return Result{World: w, Violations: c.Violations(), StaleByDesign: c.StaleByDesign(), EndHash: endHash, Liveness: live, Reconcile: c.Reconcile()}, nil
 }

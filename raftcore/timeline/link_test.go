@@ -368,3 +368,45 @@ func reopened(t *testing.T, tl *Timeline, want, head snap) *Timeline {
 	sameWorld(t, "opened link's head", opened.World(), head)
 	return opened
 }
+
+// TestLinkCarriesDeploymentControllers: a run with a deployment
+// controller, its watch cut, repeated reconciles and idempotence turned
+// on midway, started with idempotence off, opens from its link the same
+// at the moment shown and at its head, with the same controllers, caches
+// and findings.
+func TestLinkCarriesDeploymentControllers(t *testing.T) {
+	cfg := testConfig()
+	cfg.Nodes, cfg.Idempotent = 3, false
+	tl := mustNew(t, cfg, Options{})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoDeployController, Node: 1, To: 2})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Key: "deployments/web", Value: "replicas=3 image=web:1"})
+	tl.Advance(150_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWatchCut, Node: 1})
+	tl.Advance(350_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoReconcile, Key: "deployments/web"})
+	tl.Advance(2_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoSet, Setting: raftcore.SettingIdempotence, Value: "on"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoWrite, Key: "deployments/web", Value: "replicas=3 image=web:2"})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoCut, From: 1, To: 2})
+	tl.Advance(1_000_000)
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoRestore, From: 1, To: 2})
+	mustAct(t, tl, raftcore.Action{Do: raftcore.DoReconcile, Key: "deployments/web"})
+	tl.Advance(5_000_000)
+	w := tl.World()
+	head, headCounts, headCtl := snapOf(w), w.ReconcileCounts(), w.DeploymentControllers()
+	if headCounts.WatchCuts < 2 || headCounts.Relists < 2 || headCtl[0].Informer.State != raftcore.InformerWatching {
+		t.Fatalf("the run did not cut and list again: %+v", headCounts)
+	}
+	tl.SeekTime(3_000_000)
+	want, wantCounts := snapOf(tl.World()), tl.World().ReconcileCounts()
+
+	opened := reopened(t, tl, want, head)
+	if got := opened.World(); got.ReconcileCounts() != headCounts || !reflect.DeepEqual(got.DeploymentControllers(), headCtl) || got.Settings().Idempotent != true {
+		t.Fatalf("opened link's head: %+v, want %+v", got.ReconcileCounts(), headCounts)
+	}
+	opened.SeekTime(3_000_000)
+	if got := opened.World(); got.ReconcileCounts() != wantCounts || got.Config().Idempotent || got.Settings().Idempotent {
+		t.Fatalf("opened link at 3 s: %+v, want %+v; idempotent %v", got.ReconcileCounts(), wantCounts, got.Settings().Idempotent)
+	}
+}
