@@ -181,7 +181,7 @@ func TestBadLinesSayWhatIsWrong(t *testing.T) {
 		"latency A->B 20 40":    "both ways",
 		"open link A->B":        "both ways",
 		"option prevote maybe":  `"maybe" is not on or off`,
-		"set speed on":          `"speed" is not prevote, checkquorum or a bug`,
+		"set speed on":          `"speed" is not prevote, checkquorum, idempotence or a bug`,
 		"set prevote":           "set",
 		"option pre-vote on":    `"pre-vote" is not an option`,
 		"panel Nowhere":         `"Nowhere" is not a panel`,

@@ -1,14 +1,16 @@
 package session
 
 import (
-	"time"
-
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
+	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
+	"raftlab/viz/words"
 )
 
 // ExportSchedule writes the whole run as a schedule (the format of raftsim
@@ -52,6 +54,9 @@ type Opening struct {
 // or asks for too much is refused here, before anything is replayed.
 func StartLink(payload string, c Catalog, readBudget time.Duration) (*Opening, error) {
 	op, err := timeline.StartOpening(payload)
+	if err == nil {
+		err = notShownYet(op.Link().Config, op.Link().Actions)
+	}
 	if err == nil {
 		op, err = op.WithOptions(openOptions)
 	}
@@ -124,6 +129,11 @@ func firstBroken(tl *timeline.Timeline) {
 // OpenRun is the session of a schedule file: its world, replayed to its
 // end.
 func OpenRun(data []byte, readBudget time.Duration) (*Session, error) {
+	if s, err := raftcore.ParseSchedule(data); err == nil {
+		if err := notShownYet(s.Config(), s.Actions); err != nil {
+			return nil, err
+		}
+	}
 	o, err := timeline.StartImport(data)
 	if err == nil {
 		o, err = o.WithOptions(openOptions)
@@ -136,4 +146,20 @@ func OpenRun(data []byte, readBudget time.Duration) (*Session, error) {
 		return nil, err
 	}
 	return Adopt(tl, nil, readBudget), nil
+}
+
+// notShownYet refuses a run with parts of the world the lab does not draw
+// yet (Kubernetes' worker machines, deployment controllers), saying so,
+// rather than open it and show it wrong: raftsim runs such runs.
+func notShownYet(cfg raftcore.Config, actions []raftcore.Action) error {
+	if cfg.Workers > 0 {
+		return errors.New(words.NotShownWorkers(cfg.Workers))
+	}
+	for i, a := range actions {
+		switch a.Do {
+		case raftcore.DoDeployController, raftcore.DoReconcile, raftcore.DoWatchCut:
+			return errors.New(words.NotShownAction(i, string(a.Do)))
+		}
+	}
+	return nil
 }

@@ -177,3 +177,46 @@ func TestALinkWithNoMomentOpensOnTheFirstBrokenRule(t *testing.T) {
 	assert.Equal(t, 1, s.World().ViolationCount(raftcore.RuleCommitCurrentTerm))
 	assert.Equal(t, int64(500_000), s.HeadUs(), "the run is all there")
 }
+
+// TestRunsTheLabCannotShowAreRefused: a link or a schedule file with
+// Kubernetes' worker machines or deployment controllers, which raftsim
+// runs but the lab does not draw yet, is refused with words that say so,
+// before anything is replayed; the same run without them opens.
+func TestRunsTheLabCannotShowAreRefused(t *testing.T) {
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = 3
+	withWorkers := cfg
+	withWorkers.Workers = 2
+	deploy := []raftcore.Action{{AtMs: 1000, Do: raftcore.DoDeployController, Node: 1}}
+	for what, c := range map[string]struct {
+		cfg     raftcore.Config
+		actions []raftcore.Action
+		says    string
+	}{
+		"workers":                 {withWorkers, nil, "2 worker machines"},
+		"a deployment controller": {cfg, deploy, "action 0 (deploy-controller)"},
+	} {
+		payload, err := timeline.EncodeLink(timeline.Link{Config: c.cfg, Actions: c.actions, EndUs: 2_000_000})
+		require.NoError(t, err, what)
+		_, err = StartLink(payload, BuiltinScenarios(), budget)
+		require.Error(t, err, what)
+		assert.Contains(t, err.Error(), c.says, what)
+		assert.Contains(t, err.Error(), "cannot show yet", what)
+
+		w := raftcore.MustWorld(c.cfg)
+		for _, a := range c.actions {
+			w.RunUntil(a.AtUs())
+			require.NoError(t, w.Apply(a), what)
+		}
+		w.RunUntil(2_000_000)
+		sched, err := json.Marshal(w.Schedule())
+		require.NoError(t, err, what)
+		_, err = OpenRun(sched, budget)
+		require.Error(t, err, what)
+		assert.Contains(t, err.Error(), c.says, what)
+	}
+	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, EndUs: 2_000_000})
+	require.NoError(t, err)
+	_, err = StartLink(payload, BuiltinScenarios(), budget)
+	require.NoError(t, err, "the same run without them")
+}
