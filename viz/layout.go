@@ -6,6 +6,9 @@ import "math"
 const (
 	MaxNodes = 9 // most nodes a layout places
 	MaxZones = 3 // most zones a zone layout shows
+	// MaxWorkers is the most worker machines a layout places, as many
+	// as a world has (raftcore.MaxWorkers).
+	MaxWorkers = 10
 )
 
 // Orientation says how the layout arranged the screen.
@@ -189,6 +192,11 @@ type LayoutOptions struct {
 	// place): the rows go there, taller than under the cluster, and the
 	// cluster has the whole stage.
 	Logs Rect
+	// Workers is how many worker machines (Kubernetes nodes, not Raft
+	// members) to place, 0..MaxWorkers: they go in a band of their own
+	// under the cluster, which takes a strip at its top for its label
+	// as the control plane (see Layout.Workers).
+	Workers int
 }
 
 // Layout is where everything goes on a canvas. All values are in logical
@@ -223,6 +231,16 @@ type Layout struct {
 	// spare nodes; empty when there are none, or in a zone layout.
 	Tray Rect
 	Logs Rect // region holding every node's log row
+	// Workers are the worker machines' boxes, in the WorkerBand under
+	// the cluster; ControlLabel is the strip at the top of the cluster
+	// for its label as the control plane, WorkerLinks the links from
+	// every node to every worker, worker by worker (see Link). All empty
+	// in a world without workers.
+	Workers      []Worker
+	WorkerBand   Rect
+	ControlLabel Rect
+	WorkerLinks  []Link
+	workers      int
 
 	Panels      []Panel // one per PanelKind, in order
 	Tabbed      bool    // panels share one place behind Tabs
@@ -275,7 +293,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 	if active < 0 || active >= NumPanels {
 		active = PanelScenario
 	}
-	l := Layout{Canvas: Rect{0, 0, w, h}, ActivePanel: active}
+	l := Layout{Canvas: Rect{0, 0, w, h}, ActivePanel: active, workers: clampInt(o.Workers, 0, MaxWorkers)}
 	short := math.Min(w, h)
 	pad := clamp(short*0.012, 4, 12)
 
@@ -290,6 +308,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 	l = l.bestStage(stage, n, o, pad, clamp(short*0.05, 22, 48))
 	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
 	l.layoutLinks()
+	l.layoutWorkers()
 	return l
 }
 
@@ -437,6 +456,7 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	} else {
 		l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
 	}
+	l.cutWorkerBand(pad)
 	l.layoutLogRows(n)
 }
 
@@ -445,6 +465,7 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 // top of it.
 func (l *Layout) layoutOwnLogs(stage, logs Rect, n int) {
 	l.Cluster = stage
+	l.cutWorkerBand(logRowGap)
 	rowH := clamp((logs.H-float64(n-1)*logRowGap)/float64(n), 12, OwnLogRowH)
 	l.Logs = Rect{logs.X, logs.Y, logs.W, math.Min(float64(n)*rowH+float64(n-1)*logRowGap, logs.H)}
 	l.layoutLogRows(n)
@@ -1239,7 +1260,7 @@ func (l *Layout) LinkIndex(a, b int) int {
 func (l *Layout) Link(a, b int) (Link, bool) {
 	i := l.LinkIndex(a, b)
 	if i < 0 {
-		return Link{}, false
+		return l.workerLink(a, b)
 	}
 	return l.Links[i], true
 }

@@ -62,6 +62,9 @@ type Frame struct {
 	Links    []LinkView
 	Messages []MsgView
 	Nodes    []NodeView
+	// Workers are Kubernetes' worker machines and their links to the
+	// members; empty in a world without them.
+	Workers  WorkersView
 	Logs     LogsView
 	Panels   []PanelView
 	Tabs     []Widget
@@ -135,6 +138,30 @@ type LinkView struct {
 	// Faint: a cut between two sides of a partition, which the zones
 	// already show; drawn quietly so the sides stand out.
 	Faint bool
+}
+
+// WorkersView is the band of worker machines under the cluster: its
+// label and the cluster's (the control plane), each worker's box and the
+// links from every member to every worker, drawn lightly.
+type WorkersView struct {
+	Band           viz.Rect
+	Label, Control TextItem
+	Boxes          []WorkerView
+	Links          []LinkView
+}
+
+// WorkerView is one worker machine: a box (no disc: it has no role, term
+// or log) with its name, its condition as the node lifecycle controller
+// holds it, and whether its kubelet runs, is paused or crashed.
+type WorkerView struct {
+	Index    int // machine index, counted after the members
+	Rect     viz.Rect
+	Tone     Tone // the condition's: ToneGood Ready, ToneBad NotReady
+	Crashed  bool
+	Paused   bool
+	Selected bool
+	Name     TextItem
+	Lines    [2]TextItem
 }
 
 // MsgView is a message on the wire, or one just dropped and falling.

@@ -35,6 +35,7 @@ func (d *Painter) Cluster(f *frame.Frame) {
 	s, p := d.S, d.P
 	s.Smooth(true)
 	d.zones(f)
+	d.workerLinks(&f.Workers)
 	d.links(f)
 	for i := range f.Messages {
 		d.message(&f.Messages[i])
@@ -44,6 +45,7 @@ func (d *Painter) Cluster(f *frame.Frame) {
 			d.node(&f.Nodes[i])
 		}
 	}
+	d.workers(&f.Workers)
 	d.ghost(f)
 	for i := 1; i < len(f.Stroke); i++ {
 		s.Line(f.Stroke[i-1], f.Stroke[i], 2.5, p.Tone(frame.ToneAccent).Alpha(0.8))

@@ -208,7 +208,7 @@ func LossChoice(p float64) string {
 // MessageTitle names a message in flight, as its menu's title: "Vote? #12:
 // A → B".
 func (v Voice) MessageTitle(m *raftcore.Message) string {
-	return Capital(v.MsgLabel(m)) + " #" + Utoa(m.ID) + ": " + v.Cfg.Name(m.From) + " → " + v.Cfg.Name(m.To)
+	return Capital(v.MsgLabel(m)) + " #" + Utoa(m.ID) + ": " + MachineName(*v.Cfg, m.From) + " → " + MachineName(*v.Cfg, m.To)
 }
 
 // SentArrives says when a message was sent and when it arrives.

@@ -64,12 +64,19 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 		return "client"
 	case raftcore.MsgSnap:
 		return say("snapshot", "whole state")
+	case raftcore.MsgKube:
+		return KubeCallTag
+	case raftcore.MsgKubeResp:
+		return KubeAnswerTag
 	}
 	return m.Type.String()
 }
 
 // MsgSentence explains a message in full, for the inspector.
 func (v Voice) MsgSentence(m *raftcore.Message) string {
+	if m.Type == raftcore.MsgKube || m.Type == raftcore.MsgKubeResp {
+		return kubeMsgSentence(*v.Cfg, m)
+	}
 	if !v.Plain() {
 		return raftMsgSentence(*v.Cfg, m)
 	}

@@ -41,6 +41,7 @@ func (b *Builder) Build(p Parts, version uint64) *frame.Frame {
 	b.buildZones()
 	b.buildTray()
 	b.buildNodes()
+	b.buildWorkers()
 	// Messages before links: a link under the pointer is hot unless a
 	// message on it is, and this frame's messages say where they are.
 	b.buildMessages()
@@ -538,7 +539,6 @@ func (b *Builder) zoneRect(i int) viz.Rect {
 
 func (b *Builder) buildLinks() {
 	f := &b.frame
-	w := b.World()
 	f.Links = f.Links[:0]
 	cfg := b.cfg()
 	var crossed []viz.LinkID
@@ -551,17 +551,7 @@ func (b *Builder) buildLinks() {
 	}
 	defMin, defMax := int64(cfg.LatencyMinMs*1000), int64(cfg.LatencyMaxMs*1000)
 	for _, lk := range b.lay().Links {
-		ij := w.Link(nodeID(lk.I), nodeID(lk.J))
-		ji := w.Link(nodeID(lk.J), nodeID(lk.I))
-		v := frame.LinkView{ID: lk.LinkID, Seg: lk.Seg, Lanes: lk.Lanes, Up: [2]bool{ij.Up, ji.Up}}
-		switch {
-		case ij.Up && ji.Up:
-			v.State = frame.LinkUp
-		case !ij.Up && !ji.Up:
-			v.State = frame.LinkCut
-		default:
-			v.State = frame.LinkOneWay
-		}
+		v, ij, ji := b.linkView(lk)
 		loss := math.Max(ij.Loss, ji.Loss)
 		v.Lossy = loss > 0
 		slowMin, slowMax := max(ij.LatencyMinUs, ji.LatencyMinUs), max(ij.LatencyMaxUs, ji.LatencyMaxUs)
@@ -581,6 +571,23 @@ func (b *Builder) buildLinks() {
 		f.Links = append(f.Links, v)
 	}
 	b.thinLinkLabels()
+}
+
+// linkView is a link as its state in each direction draws it, with the
+// world's state of its two directions.
+func (b *Builder) linkView(lk viz.Link) (v frame.LinkView, ij, ji raftcore.Link) {
+	w := b.World()
+	ij, ji = w.Link(nodeID(lk.I), nodeID(lk.J)), w.Link(nodeID(lk.J), nodeID(lk.I))
+	v = frame.LinkView{ID: lk.LinkID, Seg: lk.Seg, Lanes: lk.Lanes, Up: [2]bool{ij.Up, ji.Up}}
+	switch {
+	case ij.Up && ji.Up:
+		v.State = frame.LinkUp
+	case !ij.Up && !ji.Up:
+		v.State = frame.LinkCut
+	default:
+		v.State = frame.LinkOneWay
+	}
+	return v, ij, ji
 }
 
 // thinLinkLabels keeps only the link labels a reader can read: a label
@@ -679,7 +686,7 @@ func (b *Builder) msgSpots(msgs []raftcore.Message, now int64) []msgSpot {
 		frac := float64(now-m.SendUs) / float64(m.DeliverUs-m.SendUs)
 		frac = math.Min(math.Max(frac, 0), 1)
 		seg := lk.Lane(from, to)
-		spots = append(spots, msgSpot{k: k, from: from, to: to, lane: from*viz.MaxNodes + to, frac: frac, pos: seg.At(frac), seg: seg})
+		spots = append(spots, msgSpot{k: k, from: from, to: to, lane: laneKey(from, to), frac: frac, pos: seg.At(frac), seg: seg})
 	}
 	slices.SortStableFunc(spots, func(a, c msgSpot) int {
 		if a.lane != c.lane {
@@ -689,6 +696,16 @@ func (b *Builder) msgSpots(msgs []raftcore.Message, now int64) []msgSpot {
 	})
 	b.scratch.spots = spots
 	return spots
+}
+
+// laneKey orders the lanes: the members' among themselves as always,
+// then those to and from worker machines (whose indices pass MaxNodes).
+func laneKey(from, to int) int {
+	if from < viz.MaxNodes && to < viz.MaxNodes {
+		return from*viz.MaxNodes + to
+	}
+	const past = viz.MaxNodes * viz.MaxNodes
+	return past + from*(viz.MaxNodes+viz.MaxWorkers) + to
 }
 
 // msgLanes are the messages' spots, a slice for each lane.
@@ -768,6 +785,8 @@ func msgTone(t raftcore.MsgType) frame.Tone {
 		return frame.ToneCopy
 	case raftcore.MsgSnap:
 		return frame.ToneSnap
+	case raftcore.MsgKube, raftcore.MsgKubeResp:
+		return frame.ToneAccent
 	}
 	return frame.ToneClient
 }
@@ -809,6 +828,11 @@ func (b *Builder) tagClear(box viz.Rect) bool {
 	for _, n := range b.lay().Nodes {
 		disc := viz.XYWH(n.Center.X-b.lay().NodeRadius, n.Center.Y-b.lay().NodeRadius, 2*b.lay().NodeRadius, 2*b.lay().NodeRadius)
 		if box.Overlaps(disc) || box.Overlaps(n.Caption) {
+			return false
+		}
+	}
+	for _, wk := range b.lay().Workers {
+		if box.Overlaps(wk.Rect) {
 			return false
 		}
 	}

@@ -74,6 +74,7 @@ func (b *Builder) StageInput(p Parts) stage.Input {
 	in := stage.Input{Names: b.machineNames(), Buttons: b.toolbarCommands(), Panels: !b.Params.Embed, OnePanel: b.Params.Present,
 		Tab: b.View.Tab(), Figure: b.Figure(), Measure: b.Measure}
 	in.Caption, in.Short = b.captionWord()
+	in.Workers = b.cfg().Workers
 	if w.HasZones() {
 		in.WorldZones = make([]int, w.Size())
 		for i := range in.WorldZones {

@@ -57,6 +57,9 @@ type Input struct {
 	// (viz.LayoutOptions.Logs): a figure about the histories gives them
 	// its panel's place.
 	Logs viz.Rect
+	// Workers is how many worker machines the world has: they take a
+	// band of their own under the cluster (viz.LayoutOptions.Workers).
+	Workers int
 }
 
 // Stage owns the canvas and its layout.
@@ -97,6 +100,7 @@ type layoutKey struct {
 	words   string // names and caption word
 	logs    viz.Rect
 	spares  string
+	workers int
 }
 
 // New is a stage of w×h logical pixels.
@@ -186,7 +190,7 @@ func (s *Stage) Figure(key any, lay func() FigureGeom) FigureGeom {
 func (s *Stage) Fit(in Input) bool {
 	count := s.placeZones(in)
 	key := layoutKey{w: in.W, h: in.H, n: len(in.Names), panels: in.Panels, one: in.OnePanel, active: in.Tab, count: count,
-		buttons: commandsKey(in.Buttons), words: strings.Join(in.Names, "\x00") + "\x00" + in.Caption, logs: in.Logs}
+		buttons: commandsKey(in.Buttons), words: strings.Join(in.Names, "\x00") + "\x00" + in.Caption, logs: in.Logs, workers: in.Workers}
 	for _, z := range s.zones {
 		key.zones += string(rune('0' + z))
 	}
@@ -200,7 +204,7 @@ func (s *Stage) Fit(in Input) bool {
 	}
 	s.key = key
 	o := viz.LayoutOptions{Width: in.W, Height: in.H, Nodes: len(in.Names), Panels: in.Panels, OnePanel: in.OnePanel, Active: in.Tab, Buttons: in.Buttons,
-		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure, Logs: in.Logs}
+		Names: in.Names, Caption: in.Caption, Short: in.Short, Drop: words.DropHere, Count: words.WidestCount, Measure: in.Measure, Logs: in.Logs, Workers: in.Workers}
 	if s.zones != nil {
 		o.Zones, o.ZoneCount = s.zones, count
 	} else {

@@ -1,0 +1,95 @@
+package scene
+
+import (
+	"math"
+
+	"raftlab/raftcore"
+	"raftlab/viz"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+)
+
+// buildWorkers draws Kubernetes' worker machines in their band under the
+// cluster: each a box with its name, its condition as the node lifecycle
+// controller holds it and its kubelet's state, and the links from every
+// member to it. A world without workers has none of it.
+func (b *Builder) buildWorkers() {
+	wv := &b.frame.Workers
+	wv.Boxes, wv.Links = wv.Boxes[:0], wv.Links[:0]
+	wv.Band, wv.Label, wv.Control = viz.Rect{}, frame.TextItem{}, frame.TextItem{}
+	lay := b.lay()
+	w := b.World()
+	sum, ok := w.Kube()
+	if !ok || len(lay.Workers) == 0 {
+		return
+	}
+	wv.Band = lay.WorkerBand
+	wv.Label = b.stripLabel(lay.WorkerBand, words.WorkersBand, words.WorkersBandShort)
+	wv.Control = b.stripLabel(lay.ControlLabel, words.ControlPlane, words.ControlPlaneShort)
+	for k, box := range lay.Workers {
+		if k >= len(sum.Nodes) {
+			break
+		}
+		wv.Boxes = append(wv.Boxes, b.workerView(box, sum.Nodes[k]))
+	}
+	for _, lk := range lay.WorkerLinks {
+		v, _, _ := b.linkView(lk)
+		wv.Links = append(wv.Links, v)
+	}
+}
+
+// stripLabel is a label at the left of a strip, in its long form where it
+// fits, else its short one, else none.
+func (b *Builder) stripLabel(strip viz.Rect, long, short string) frame.TextItem {
+	if strip.H < viz.WorkerLabelSize {
+		return frame.TextItem{}
+	}
+	text := long
+	if b.Measure(text, viz.WorkerLabelSize) > strip.W-4 {
+		text = short
+	}
+	if b.Measure(text, viz.WorkerLabelSize) > strip.W-4 {
+		return frame.TextItem{}
+	}
+	return frame.TextItem{Text: text, X: strip.X + 2 + b.Measure(text, viz.WorkerLabelSize)/2, Y: strip.Y + strip.H/2, Size: viz.WorkerLabelSize, Tone: frame.ToneMuted, Bold: true, Center: true}
+}
+
+// workerView is one worker's box: its name, then its condition and its
+// kubelet's state, each line shortened or left out where the box is too
+// narrow for it.
+func (b *Builder) workerView(box viz.Worker, n raftcore.KubeNode) frame.WorkerView {
+	st := b.World().Status(nodeID(box.Index))
+	r := box.Rect
+	v := frame.WorkerView{Index: box.Index, Rect: r, Tone: frame.ToneGood,
+		Crashed: st == raftcore.StatusCrashed, Paused: st == raftcore.StatusPaused}
+	cond := words.NodeReady
+	if n.NotReady {
+		cond, v.Tone = words.NodeNotReady, frame.ToneBad
+	}
+	room := r.W - 6
+	lineH := viz.WorkerNameSize * viz.CaptionLineHeight
+	top := r.Y + math.Max((r.H-3*lineH)/2, 0)
+	name := n.Name
+	nameSize := b.fitSize(name, viz.WorkerNameSize, room)
+	if b.Measure(name, nameSize) > room {
+		name = ""
+	}
+	v.Name = frame.TextItem{Text: name, X: r.Center().X, Y: top + lineH/2, Size: nameSize, Tone: frame.ToneText, Bold: true, Center: true}
+	long, short := words.KubeletLine(n.Status)
+	lines := [2]string{cond, long}
+	if b.Measure(long, viz.WorkerLineSize) > room {
+		lines[1] = short
+	}
+	tones := [2]frame.Tone{v.Tone, frame.ToneMuted}
+	if st != raftcore.StatusUp {
+		tones[1] = frame.ToneWarn
+	}
+	for k, text := range lines {
+		y := top + lineH*(float64(k)+1.5)
+		if b.Measure(text, viz.WorkerLineSize) > room || y+lineH/2 > r.Bottom()+1 {
+			text = ""
+		}
+		v.Lines[k] = frame.TextItem{Text: text, X: r.Center().X, Y: y, Size: viz.WorkerLineSize, Tone: tones[k], Center: true}
+	}
+	return v
+}
