@@ -77,12 +77,6 @@ func (v Voice) Ignored(t raftcore.MsgType) string {
 	return "vote ignored: leader alive"
 }
 
-// NotShownWorkers refuses, in the lab, a run with Kubernetes' worker
-// machines, which the lab does not draw yet.
-func NotShownWorkers(n int) string {
-	return "this run has " + Count(n, "worker machine", "worker machines") + " with kubelets and node Leases, which the lab cannot show yet; raftsim runs it"
-}
-
 // NotShownAction refuses, in the lab, a run whose action i (from 0) starts
 // or steers deployment controllers, which the lab does not draw yet.
 func NotShownAction(i int, verb string) string {

@@ -1,0 +1,130 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"raftlab/viz"
+	"raftlab/viz/app/command"
+	"raftlab/viz/frame"
+	"raftlab/viz/words"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nodeLease is the node-lease example's schedule: three members, three
+// worker machines, one of which crashes while another is cut off.
+func nodeLease(t *testing.T) []byte {
+	t.Helper()
+	js, err := os.ReadFile("../../docs/examples/node-lease.json")
+	require.NoError(t, err)
+	return js
+}
+
+// workersApp opens the run of schedule js at w x h.
+func workersApp(t *testing.T, js []byte, w, h float64, embed bool) *App {
+	t.Helper()
+	p := viz.DefaultParams()
+	p.Embed = embed
+	a, err := New(Options{Params: p, Width: w, Height: h, SpeedGiven: true})
+	require.NoError(t, err)
+	require.NoError(t, a.Do(command.OpenRun{JSON: string(js)}))
+	a.clock.SetPaused(true)
+	require.NoError(t, a.Do(command.CloseBanner{}))
+	return a
+}
+
+// TestWorkerFramesAreReadable opens the node-lease example on a laptop
+// and in a 720x450 and a 350x560 figure and builds its frames at moments
+// before, during and after its worker's crash and partition: every word
+// stays on the canvas.
+func TestWorkerFramesAreReadable(t *testing.T) {
+	for _, sz := range []struct {
+		w, h  float64
+		embed bool
+	}{{1280, 800, false}, {720, 450, true}, {350, 560, true}} {
+		a := workersApp(t, nodeLease(t), sz.w, sz.h, sz.embed)
+		kubeMsgs := 0
+		for _, at := range []int64{1_000_000, 20_000_000, 31_000_000, 60_000_000, 121_000_000, 150_000_000} {
+			require.NoError(t, a.Do(command.Seek{AtUs: at}))
+			f := a.Frame()
+			where := fmt.Sprintf("%vx%v at %dus", sz.w, sz.h, at)
+			checkWorkerFrame(t, where, a, f, 3, 3)
+			for _, m := range f.Messages {
+				if m.From >= 3 || m.To >= 3 {
+					kubeMsgs++
+				}
+			}
+		}
+		assert.Positive(t, kubeMsgs, "%vx%v: messages between workers and members are drawn", sz.w, sz.h)
+	}
+}
+
+// TestMostWorkersFit: five members and ten workers fit on a laptop and in
+// a 720x450 and a 350x560 figure, with a worker crashed, one paused and
+// one cut off.
+func TestMostWorkersFit(t *testing.T) {
+	js := []byte(`{"nodes":5,"workers":10,"seed":2,"kube":{"pods":6},"until_ms":40000,"actions":[
+		{"at_ms":10000,"do":"crash","node":7},{"at_ms":10000,"do":"pause","node":15},
+		{"at_ms":12000,"do":"partition","groups":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14],[15]]}]}`)
+	for _, sz := range []struct {
+		w, h  float64
+		embed bool
+	}{{1280, 800, false}, {720, 450, true}, {350, 560, true}} {
+		a := workersApp(t, js, sz.w, sz.h, sz.embed)
+		for _, at := range []int64{2_000_000, 20_000_000, 40_000_000} {
+			require.NoError(t, a.Do(command.Seek{AtUs: at}))
+			checkWorkerFrame(t, fmt.Sprintf("%vx%v at %dus", sz.w, sz.h, at), a, a.Frame(), 5, 10)
+		}
+	}
+}
+
+// checkWorkerFrame checks a frame of a world with n members and k
+// workers: each worker has its box, name and condition, inside the
+// canvas, clear of the other boxes and of the members' discs, and every
+// word the cluster shows is inside the canvas.
+func checkWorkerFrame(t *testing.T, where string, a *App, f *frame.Frame, n, k int) {
+	t.Helper()
+	canvas := viz.XYWH(0, 0, f.W, f.H)
+	l := a.Layout()
+	require.Len(t, f.Workers.Boxes, k, where)
+	require.Len(t, f.Workers.Links, n*k, where)
+	var texts []frame.TextItem
+	for i, b := range f.Workers.Boxes {
+		assert.Equal(t, n+i, b.Index, where)
+		assert.True(t, canvas.ContainsRect(b.Rect), "%s: worker %d's box %v leaves the canvas", where, i, b.Rect)
+		assert.NotEmpty(t, b.Name.Text, "%s: worker %d has no name", where, i)
+		assert.Contains(t, []string{words.NodeReady, words.NodeNotReady}, b.Lines[0].Text, "%s: worker %d's condition", where, i)
+		for _, o := range f.Workers.Boxes[i+1:] {
+			assert.False(t, b.Rect.Overlaps(o.Rect), "%s: worker boxes %v and %v overlap", where, b.Rect, o.Rect)
+		}
+		for j := range l.Nodes {
+			c := l.NodeCircle(j)
+			px := min(max(c.C.X, b.Rect.X), b.Rect.Right())
+			py := min(max(c.C.Y, b.Rect.Y), b.Rect.Bottom())
+			assert.False(t, c.C.Dist(viz.Pt(px, py)) < c.R, "%s: worker %d's box overlaps machine %d", where, i, j)
+		}
+		for _, tx := range append([]frame.TextItem{b.Name}, b.Lines[:]...) {
+			if tx.Text != "" {
+				assert.True(t, b.Rect.Inset(-1).ContainsRect(textBox(a, tx)), "%s: %q leaves worker %d's box", where, tx.Text, i)
+			}
+		}
+		texts = append(texts, b.Name, b.Lines[0], b.Lines[1])
+	}
+	texts = append(texts, f.Workers.Label, f.Workers.Control)
+	for _, n := range f.Nodes {
+		texts = append(texts, n.Name, n.Lines[0], n.Lines[1])
+		texts = append(texts, n.Badges...)
+	}
+	for _, m := range f.Messages {
+		texts = append(texts, m.Label)
+	}
+	for _, tx := range texts {
+		if tx.Text != "" && !canvas.ContainsRect(textBox(a, tx)) {
+			t.Errorf("%s: %q %v leaves the canvas", where, tx.Text, textBox(a, tx))
+		}
+	}
+	checkFrameWords(t, where, a, f)
+}
