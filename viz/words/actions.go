@@ -16,7 +16,7 @@ import (
 // words the timeline's marks use for it, or for a client request, what
 // the client asked.
 func Action(cfg raftcore.Config, a raftcore.Action) string {
-	node := cfg.Name(raftcore.NodeID(a.Node))
+	node := MachineName(cfg, raftcore.NodeID(a.Node))
 	if a.Node == 0 {
 		node = "the cluster"
 	}
@@ -61,7 +61,7 @@ func (v Voice) plainAction(a raftcore.Action) (string, bool) {
 	if !v.Plain() {
 		return "", false
 	}
-	who := v.Cfg.Name(raftcore.NodeID(a.Node))
+	who := MachineName(*v.Cfg, raftcore.NodeID(a.Node))
 	switch a.Do {
 	case raftcore.DoTimeout:
 		if !v.InCharge() {
@@ -79,7 +79,7 @@ func (v Voice) plainAction(a raftcore.Action) (string, bool) {
 // actionWords describes a fault or network change in plain words, as the
 // timeline's marks do (for example "network split into A B | C").
 func actionWords(cfg raftcore.Config, a raftcore.Action) string {
-	name := func(id int) string { return cfg.Name(raftcore.NodeID(id)) }
+	name := func(id int) string { return MachineName(cfg, raftcore.NodeID(id)) }
 	switch a.Do {
 	case raftcore.DoPartition:
 		return "network split into " + groupWords(cfg, a.Groups)
@@ -136,7 +136,7 @@ func zoneActionWords(cfg raftcore.Config, a raftcore.Action) string {
 	case raftcore.DoZoneRestart:
 		return "zone " + a.Zone + " came back: its machines restarted"
 	case raftcore.DoMove:
-		return cfg.Name(raftcore.NodeID(a.Node)) + " was moved to zone " + a.Zone
+		return MachineName(cfg, raftcore.NodeID(a.Node)) + " was moved to zone " + a.Zone
 	}
 	if s, ok := memberActionWords(cfg, a); ok {
 		return s
@@ -150,7 +150,7 @@ func zoneActionWords(cfg raftcore.Config, a raftcore.Action) string {
 // linkWords names the link an action is on: "the link A–B", "the link
 // A→B" for one way, or "every link".
 func linkWords(cfg raftcore.Config, a raftcore.Action) string {
-	from, to := cfg.Name(raftcore.NodeID(a.From)), cfg.Name(raftcore.NodeID(a.To))
+	from, to := MachineName(cfg, raftcore.NodeID(a.From)), MachineName(cfg, raftcore.NodeID(a.To))
 	switch {
 	case a.From == 0 && a.To == 0:
 		return "every link"
@@ -163,13 +163,15 @@ func linkWords(cfg raftcore.Config, a raftcore.Action) string {
 // groupWords writes partition groups as "A B | C", with machines named in
 // no group each on their own, as World.Apply treats them.
 func groupWords(cfg raftcore.Config, groups [][]int) string {
-	seen := make([]bool, cfg.Nodes+1)
+	seen := make([]bool, cfg.Machines()+1)
 	var parts []string
 	add := func(ids []int) {
 		names := make([]string, len(ids))
 		for i, id := range ids {
-			names[i] = cfg.Name(raftcore.NodeID(id))
-			seen[id] = true
+			names[i] = MachineName(cfg, raftcore.NodeID(id))
+			if id >= 0 && id < len(seen) {
+				seen[id] = true
+			}
 		}
 		parts = append(parts, strings.Join(names, " "))
 	}
@@ -178,7 +180,7 @@ func groupWords(cfg raftcore.Config, groups [][]int) string {
 			add(g)
 		}
 	}
-	for id := 1; id <= cfg.Nodes; id++ {
+	for id := 1; id <= cfg.Machines(); id++ {
 		if !seen[id] {
 			add([]int{id})
 		}

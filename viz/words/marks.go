@@ -36,7 +36,7 @@ func MarkText(cfg raftcore.Config, m timeline.Mark) string {
 		}
 		return fmt.Sprintf("%d %s %s", m.Count, many, span(m))
 	}
-	name := cfg.Name(m.Node)
+	name := MachineName(cfg, m.Node)
 	switch m.Kind {
 	case timeline.MarkElection:
 		if cfg.Protocol == raftcore.ProtocolFailover {
@@ -77,7 +77,7 @@ func (v Voice) MarkText(m timeline.Mark) string {
 		}
 		return MarkText(*v.Cfg, m)
 	}
-	name := v.Cfg.Name(m.Node)
+	name := MachineName(*v.Cfg, m.Node)
 	switch m.Kind {
 	case timeline.MarkElection:
 		return v.tookCharge(name)
