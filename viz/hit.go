@@ -99,6 +99,11 @@ func (l *Layout) HitTest(p Point, msgs []MessageDot, o HitOptions) Hit {
 		h.Kind, h.Node = HitNode, i
 		return h
 	}
+	// A worker's box is a machine too (Hit.Node past the nodes).
+	if i := l.WorkerAt(p); i >= 0 {
+		h.Kind, h.Node = HitNode, i
+		return h
+	}
 	// A zone's label strip opens the zone's menu, so it comes before the
 	// links that may cross it.
 	for _, z := range l.Zones {

@@ -456,7 +456,12 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	} else {
 		l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
 	}
-	l.cutWorkerBand(pad)
+	below := 0.0
+	if !beside {
+		// The log rows' key sits over their name tags, under the band.
+		below = keyRoom
+	}
+	l.cutWorkerBand(pad, below)
 	l.layoutLogRows(n)
 }
 
@@ -465,7 +470,7 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 // top of it.
 func (l *Layout) layoutOwnLogs(stage, logs Rect, n int) {
 	l.Cluster = stage
-	l.cutWorkerBand(logRowGap)
+	l.cutWorkerBand(logRowGap, 0)
 	rowH := clamp((logs.H-float64(n-1)*logRowGap)/float64(n), 12, OwnLogRowH)
 	l.Logs = Rect{logs.X, logs.Y, logs.W, math.Min(float64(n)*rowH+float64(n-1)*logRowGap, logs.H)}
 	l.layoutLogRows(n)

@@ -27,6 +27,9 @@ const (
 	workerBoxMinW  = 62.0
 	workerBoxMaxW  = 120.0
 	workerGap      = 5.0
+	// keyRoom is the room the log rows' key button takes over them,
+	// kept between the worker band and the rows under it.
+	keyRoom = 20.0
 )
 
 // workerGrid is how many columns and rows k worker boxes take in a band
@@ -41,13 +44,14 @@ func workerGrid(w float64, k int) (cols, rows int) {
 }
 
 // cutWorkerBand takes the worker band off the bottom of the cluster, gap
-// apart, and the control plane's label strip off its top, when there are
-// workers.
-func (l *Layout) cutWorkerBand(gap float64) {
+// apart from it and below clear under it, and the control plane's label
+// strip off its top, when there are workers.
+func (l *Layout) cutWorkerBand(gap, below float64) {
 	l.WorkerBand, l.ControlLabel = Rect{}, Rect{}
 	if l.workers == 0 {
 		return
 	}
+	_, l.Cluster = l.Cluster.cutBottom(math.Min(below, l.Cluster.H*0.1), 0)
 	_, rows := workerGrid(l.Cluster.W, l.workers)
 	h := WorkerLabelH + float64(rows)*workerBoxH + float64(rows-1)*workerGap
 	h = math.Min(h, l.Cluster.H*0.45)

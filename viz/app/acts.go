@@ -16,10 +16,14 @@ import (
 
 // actOnMachine carries out an item of a machine's menu.
 func (a *App) actOnMachine(in command.ActOnMachine) error {
-	if in.Node < 0 || in.Node >= a.World().Size() {
+	worker := a.cfg().IsWorker(raftcore.NodeID(in.Node + 1))
+	if in.Node < 0 || in.Node >= a.World().Size() && !worker {
 		return fmt.Errorf("there is no machine %d", in.Node+1)
 	}
 	x := raftcore.Action{Do: in.Verb, Node: in.Node + 1}
+	if worker && !workerVerb(in.Verb) {
+		return fmt.Errorf("a worker's menu cannot %s", in.Verb)
+	}
 	switch in.Verb {
 	case raftcore.DoPause, raftcore.DoResume, raftcore.DoCrash, raftcore.DoRestart, raftcore.DoTimeout:
 	case raftcore.DoSlow:
@@ -42,6 +46,18 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 	}
 	a.note(a.voice().Note(x))
 	return nil
+}
+
+// workerVerb reports whether a worker machine's menu offers v: a worker
+// runs no Raft, so it has no timeout, no client of the lab's and no
+// message speed of its own; it can crash and restart, pause and resume,
+// and its clock can drift.
+func workerVerb(v raftcore.Verb) bool {
+	switch v {
+	case raftcore.DoPause, raftcore.DoResume, raftcore.DoCrash, raftcore.DoRestart, raftcore.DoDrift:
+		return true
+	}
+	return false
 }
 
 // actOnLink carries out an item of a link's menu.

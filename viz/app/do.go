@@ -98,6 +98,12 @@ func (a *App) doScreen(in command.Intent) (handled bool, err error) {
 	case command.CloseBanner:
 		a.view.CloseBanner()
 	case command.OpenMachine:
+		if a.cfg().IsWorker(raftcore.NodeID(in.Node + 1)) {
+			// A worker is no member: it is not selected, as the
+			// panels and the log rows are the members'.
+			a.openMenu(view.Menu{Kind: view.MenuNode, Node: in.Node})
+			break
+		}
 		if in.Node < 0 || in.Node >= a.World().Size() {
 			return true, fmt.Errorf("there is no machine %d", in.Node+1)
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"raftlab/raftcore"
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
@@ -112,6 +113,10 @@ func checkWorkerFrame(t *testing.T, where string, a *App, f *frame.Frame, n, k i
 			}
 		}
 		texts = append(texts, b.Name, b.Lines[0], b.Lines[1])
+		assert.False(t, b.Rect.Overlaps(f.Logs.Key.Rect), "%s: the logs' key %v lies on worker %d", where, f.Logs.Key.Rect, i)
+		if lb := f.Workers.Label; lb.Text != "" {
+			assert.False(t, b.Rect.Overlaps(textBox(a, lb)), "%s: the band's label lies on worker %d", where, i)
+		}
 	}
 	texts = append(texts, f.Workers.Label, f.Workers.Control)
 	for _, n := range f.Nodes {
@@ -127,4 +132,67 @@ func checkWorkerFrame(t *testing.T, where string, a *App, f *frame.Frame, n, k i
 		}
 	}
 	checkFrameWords(t, where, a, f)
+}
+
+// TestSafetyPanelShowsLeases: the node-lease example's Safety panel lists
+// each worker's Lease (its condition, last renewal and Pods), the
+// controller's zone state and the checks' counts; the crashed worker is
+// NotReady once its grace period has passed, and a run without workers
+// has no such list.
+func TestSafetyPanelShowsLeases(t *testing.T) {
+	a := workersApp(t, nodeLease(t), 1280, 800, false)
+	require.NoError(t, a.Do(command.Seek{AtUs: 20_000_000}))
+	a.Frame()
+	text := allPanels(a)
+	assert.Contains(t, text, words.LeasesTitle)
+	for _, n := range []string{"worker-1", "worker-2", "worker-3"} {
+		assert.Contains(t, text, n+" · "+words.NodeReady+" · renewed at ")
+	}
+	assert.Contains(t, text, words.LeaseZone("Normal"))
+	assert.Contains(t, text, "Spurious NotReady: 0 · slow NotReady: 0")
+	require.NoError(t, a.Do(command.Seek{AtUs: 110_000_000}))
+	a.Frame()
+	assert.Contains(t, allPanels(a), "worker-1 · "+words.NodeNotReady)
+
+	plain := newApp(t, 3, 1280, 800)
+	plain.Frame()
+	assert.NotContains(t, allPanels(plain), words.LeasesTitle)
+}
+
+// TestWorkerMenu: a tap on a worker's box opens its menu (no member is
+// selected), which offers crash or restart, pause or resume and its
+// clock's rate; each is a recorded action on the worker, and a verb a
+// worker has no use for (a Raft timeout) is refused.
+func TestWorkerMenu(t *testing.T) {
+	a := workersApp(t, nodeLease(t), 1280, 800, false)
+	a.Frame()
+	box := a.lay().Workers[2]
+	h := a.lay().HitTest(box.Rect.Center(), nil, viz.HitOptions{})
+	require.Equal(t, viz.HitNode, h.Kind)
+	require.Equal(t, 5, h.Node)
+	in := a.tapIntent(h)
+	require.Equal(t, command.OpenMachine{Node: 5}, in)
+	require.NoError(t, a.Do(in))
+	f := a.Frame()
+	require.NotNil(t, f.Menu, "the worker's menu")
+	assert.Equal(t, words.Worker("worker-3"), f.Menu.Title.Text)
+	assert.Equal(t, -1, a.view.Selected())
+	var ids []string
+	for _, r := range f.Menu.Rows {
+		for _, w := range r.Widgets {
+			ids = append(ids, w.ID)
+		}
+	}
+	assert.Equal(t, []string{"node.pause", "node.crash", "node.drift:0.5", "node.drift:1", "node.drift:2"}, ids)
+
+	before := len(a.World().Actions())
+	require.NoError(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoCrash}))
+	assert.Equal(t, raftcore.StatusCrashed, a.World().Status(6))
+	require.NoError(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoDrift, Value: 2}))
+	assert.Equal(t, 2.0, a.World().Drift(6))
+	assert.Len(t, a.World().Actions(), before+2, "recorded")
+	assert.Error(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoTimeout}))
+	f = a.Frame()
+	assert.True(t, f.Workers.Boxes[2].Crashed)
+	checkWorkerFrame(t, "after the crash", a, f, 3, 3)
 }

@@ -38,12 +38,8 @@ const (
 	KubeAnswerTag = "API answer"
 )
 
-// Leases panel.
-const (
-	LeasesTitle   = "Leases"
-	LeasesNone    = "This run has no worker machines."
-	LeasesHeading = "Each worker's kubelet renews its node Lease through the control plane; the node lifecycle controller marks a worker NotReady when its Lease is not renewed within the grace period."
-)
+// LeasesTitle heads the workers' node Leases in the Safety panel.
+const LeasesTitle = "Node Leases"
 
 // LeaseLine is one worker's line in the Leases panel: its name, its
 // condition, its last renewal in simulated seconds and its Pods.
@@ -87,3 +83,6 @@ func kubeMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	}
 	return "The API server on " + from + " answers " + to + "'s kubelet."
 }
+
+// Worker titles a worker machine's menu.
+func Worker(name string) string { return "Worker " + name }

@@ -127,6 +127,9 @@ func HoverAt(f *frame.Frame, lay *viz.Layout, p viz.Point, dots []viz.MessageDot
 	h := lay.HitTest(p, dots, viz.HitOptions{})
 	switch h.Kind {
 	case viz.HitNode:
+		if h.Node >= len(lay.Nodes) {
+			return view.HoverTarget{} // a worker: its box says it all
+		}
 		return view.HoverTarget{Kind: "node", A: h.Node}
 	case viz.HitLink:
 		return view.HoverTarget{Kind: "link", A: h.Link.I, B: h.Link.J}

@@ -65,6 +65,11 @@ func (b *Builder) keyClear(r viz.Rect) bool {
 	if r.Bottom() > b.Stage.H() || r.Y < 0 {
 		return false
 	}
+	for _, wk := range b.frame.Workers.Boxes {
+		if r.Overlaps(wk.Rect) {
+			return false
+		}
+	}
 	for _, n := range b.frame.Nodes {
 		if r.Overlaps(viz.XYWH(n.Center.X-n.R, n.Center.Y-n.R, 2*n.R, 2*n.R)) {
 			return false

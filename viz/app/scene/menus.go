@@ -64,6 +64,9 @@ func (b *Builder) menuContent(wr *writer, m view.Menu) (title string, anchor viz
 	switch m.Kind {
 	case view.MenuNode:
 		i := m.Node
+		if box, ok := b.workerBox(i); ok {
+			return b.workerMenu(wr, box, labelW), box.Rect.Center(), true
+		}
 		if i < 0 || i >= b.World().Size() || i >= len(b.lay().Nodes) {
 			return "", anchor, false
 		}
@@ -136,16 +139,7 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	verb := func(v raftcore.Verb, label string) frame.Widget {
 		return button("node."+string(v), label, string(v)+" "+m)
 	}
-	run := []frame.Widget{}
-	switch st {
-	case raftcore.StatusUp:
-		run = append(run, verb(raftcore.DoPause, words.Pause), verb(raftcore.DoCrash, words.Crash))
-	case raftcore.StatusPaused:
-		run = append(run, verb(raftcore.DoResume, words.Resume), verb(raftcore.DoCrash, words.Crash))
-	case raftcore.StatusCrashed:
-		run = append(run, verb(raftcore.DoRestart, words.Restart))
-	}
-	wr.row(words.RowRun, labelW, run...)
+	wr.row(words.RowRun, labelW, runButtons(st, verb)...)
 	// A choice of value for a verb: its id ends in the value.
 	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
 		n := command.Number(value)
@@ -182,6 +176,20 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	}
 	b.memberMenu(wr, i, labelW)
 	return title
+}
+
+// runButtons are the buttons that change how a machine in state st runs:
+// pause or resume it, crash or restart it.
+func runButtons(st raftcore.Status, verb func(raftcore.Verb, string) frame.Widget) []frame.Widget {
+	switch st {
+	case raftcore.StatusUp:
+		return []frame.Widget{verb(raftcore.DoPause, words.Pause), verb(raftcore.DoCrash, words.Crash)}
+	case raftcore.StatusPaused:
+		return []frame.Widget{verb(raftcore.DoResume, words.Resume), verb(raftcore.DoCrash, words.Crash)}
+	case raftcore.StatusCrashed:
+		return []frame.Widget{verb(raftcore.DoRestart, words.Restart)}
+	}
+	return []frame.Widget{}
 }
 
 func (b *Builder) linkMenu(wr *writer, l viz.LinkID, labelW float64) string {

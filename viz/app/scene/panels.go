@@ -526,6 +526,9 @@ func (b *Builder) safetyPanel(wr *writer) {
 	// A broken rule is the news: it comes first, where the clauses that
 	// hold would otherwise push it below the fold.
 	broken := w.ViolationCount("") > 0 && !compact
+	if !compact && b.leases(wr) {
+		wr.gap(6)
+	}
 	if broken {
 		b.safetyRules(wr)
 		wr.gap(6)

@@ -5,6 +5,7 @@ import (
 
 	"raftlab/raftcore"
 	"raftlab/viz"
+	"raftlab/viz/app/command"
 	"raftlab/viz/frame"
 	"raftlab/viz/words"
 )
@@ -24,7 +25,9 @@ func (b *Builder) buildWorkers() {
 		return
 	}
 	wv.Band = lay.WorkerBand
-	wv.Label = b.stripLabel(lay.WorkerBand, words.WorkersBand, words.WorkersBandShort)
+	top := lay.WorkerBand
+	top.H = min(top.H, viz.WorkerLabelH)
+	wv.Label = b.stripLabel(top, words.WorkersBand, words.WorkersBandShort)
 	wv.Control = b.stripLabel(lay.ControlLabel, words.ControlPlane, words.ControlPlaneShort)
 	for k, box := range lay.Workers {
 		if k >= len(sum.Nodes) {
@@ -92,4 +95,73 @@ func (b *Builder) workerView(box viz.Worker, n raftcore.KubeNode) frame.WorkerVi
 		v.Lines[k] = frame.TextItem{Text: text, X: r.Center().X, Y: y, Size: viz.WorkerLineSize, Tone: tones[k], Center: true}
 	}
 	return v
+}
+
+// leases writes the node Leases of a world with worker machines: each
+// worker's condition as the controller holds it, its last renewal in
+// simulated seconds and its Pods; the controller's zone state; and the
+// checks' counts of NotReady marked while the worker was alive (spurious)
+// or late (slow), and of Pods running on two workers. It reports whether
+// the world has workers.
+func (b *Builder) leases(wr *writer) bool {
+	sum, ok := b.World().Kube()
+	if !ok {
+		return false
+	}
+	wr.text(words.LeasesTitle, SizeBody, frame.ToneText, true)
+	for _, n := range sum.Nodes {
+		cond, mark, tone := words.NodeReady, "✓", frame.ToneGood
+		if n.NotReady {
+			cond, mark, tone = words.NodeNotReady, "✗", frame.ToneBad
+		}
+		wr.item(mark, tone, words.LeaseLine(n.Name, cond, n.LastRenewedMs, n.Pods), SizeBody-1, frame.ToneText)
+	}
+	wr.text(words.LeaseZone(sum.Zone), SizeBody-1, frame.ToneText, false)
+	c := sum.Counts
+	tone := frame.ToneMuted
+	if c.SpuriousNotReady+c.SlowNotReady+c.PodTwice > 0 {
+		tone = frame.ToneBad
+	}
+	wr.text(words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), SizeBody-1, tone, false)
+	return true
+}
+
+// workerBox is the box of worker machine i, if i is one drawn.
+func (b *Builder) workerBox(i int) (viz.Worker, bool) {
+	for _, wk := range b.lay().Workers {
+		if wk.Index == i {
+			return wk, true
+		}
+	}
+	return viz.Worker{}, false
+}
+
+// workerMenu writes a worker machine's menu: its condition and kubelet,
+// then crash or restart, pause or resume, and its clock's rate, each a
+// recorded action. It returns the menu's title.
+func (b *Builder) workerMenu(wr *writer, box viz.Worker, labelW float64) string {
+	w := b.World()
+	id := nodeID(box.Index)
+	st := w.Status(id)
+	if sum, ok := w.Kube(); ok && box.Index-w.Size() < len(sum.Nodes) {
+		n := sum.Nodes[box.Index-w.Size()]
+		cond := words.NodeReady
+		if n.NotReady {
+			cond = words.NodeNotReady
+		}
+		long, _ := words.KubeletLine(n.Status)
+		wr.text(words.LeaseLine(cond, long, n.LastRenewedMs, n.Pods), SizeSmall, frame.ToneMuted, false)
+		wr.gap(2)
+	}
+	m := command.Machine(box.Index)
+	verb := func(v raftcore.Verb, label string) frame.Widget {
+		return button("node."+string(v), label, string(v)+" "+m)
+	}
+	wr.row(words.RowRun, labelW, runButtons(st, verb)...)
+	drift := func(rate float64) frame.Widget {
+		n := command.Number(rate)
+		return chip("node."+string(raftcore.DoDrift)+":"+n, words.DriftChoice(rate), rate == w.Drift(id), string(raftcore.DoDrift)+" "+m+" "+n)
+	}
+	wr.row(words.RowClock, labelW, drift(0.5), drift(1), drift(2))
+	return words.Worker(b.cfg().WorkerName(id))
 }
