@@ -54,6 +54,8 @@ func (l *Layout) cutWorkerBand(gap, below float64) {
 	_, l.Cluster = l.Cluster.cutBottom(math.Min(below, l.Cluster.H*0.1), 0)
 	_, rows := workerGrid(l.Cluster.W, l.workers)
 	h := WorkerLabelH + float64(rows)*workerBoxH + float64(rows-1)*workerGap
+	// At most a share of the cluster: the members come first. A box too
+	// short for its lines says less (see the scene's workerView).
 	h = math.Min(h, l.Cluster.H*0.45)
 	l.WorkerBand, l.Cluster = l.Cluster.cutBottom(h, gap)
 	l.ControlLabel, l.Cluster = l.Cluster.cutTop(math.Min(WorkerLabelH, l.Cluster.H*0.1), 0)

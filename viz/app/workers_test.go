@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"raftlab/raftcore"
@@ -73,7 +74,7 @@ func TestMostWorkersFit(t *testing.T) {
 	for _, sz := range []struct {
 		w, h  float64
 		embed bool
-	}{{1280, 800, false}, {720, 450, true}, {350, 560, true}} {
+	}{{1280, 800, false}, {720, 450, true}, {350, 560, true}, {390, 844, false}} {
 		a := workersApp(t, js, sz.w, sz.h, sz.embed)
 		for _, at := range []int64{2_000_000, 20_000_000, 40_000_000} {
 			require.NoError(t, a.Do(command.Seek{AtUs: at}))
@@ -97,7 +98,8 @@ func checkWorkerFrame(t *testing.T, where string, a *App, f *frame.Frame, n, k i
 		assert.Equal(t, n+i, b.Index, where)
 		assert.True(t, canvas.ContainsRect(b.Rect), "%s: worker %d's box %v leaves the canvas", where, i, b.Rect)
 		assert.NotEmpty(t, b.Name.Text, "%s: worker %d has no name", where, i)
-		assert.Contains(t, []string{words.NodeReady, words.NodeNotReady}, b.Lines[0].Text, "%s: worker %d's condition", where, i)
+		cond, _, _ := strings.Cut(b.Lines[0].Text, " · ")
+		assert.Contains(t, []string{words.NodeReady, words.NodeNotReady}, cond, "%s: worker %d's condition", where, i)
 		for _, o := range f.Workers.Boxes[i+1:] {
 			assert.False(t, b.Rect.Overlaps(o.Rect), "%s: worker boxes %v and %v overlap", where, b.Rect, o.Rect)
 		}

@@ -71,7 +71,11 @@ func (b *Builder) workerView(box viz.Worker, n raftcore.KubeNode) frame.WorkerVi
 	}
 	room := r.W - 6
 	lineH := viz.WorkerNameSize * viz.CaptionLineHeight
-	top := r.Y + math.Max((r.H-3*lineH)/2, 0)
+	// A short box (ten workers on a phone) has two lines: the name and
+	// the condition, with the kubelet's state after it where it is not
+	// up (the box's colour shows it too).
+	rows := min(max(int((r.H-2)/lineH), 1), 3)
+	top := r.Y + math.Max((r.H-float64(rows)*lineH)/2, 0)
 	name := n.Name
 	nameSize := b.fitSize(name, viz.WorkerNameSize, room)
 	if b.Measure(name, nameSize) > room {
@@ -83,9 +87,19 @@ func (b *Builder) workerView(box viz.Worker, n raftcore.KubeNode) frame.WorkerVi
 	if b.Measure(long, viz.WorkerLineSize) > room {
 		lines[1] = short
 	}
+	if rows < 3 {
+		if both := cond + " · " + short; st != raftcore.StatusUp && b.Measure(both, viz.WorkerLineSize) <= room {
+			lines[0] = both
+		}
+		lines[1] = ""
+	}
 	tones := [2]frame.Tone{v.Tone, frame.ToneMuted}
 	if st != raftcore.StatusUp {
 		tones[1] = frame.ToneWarn
+	}
+	if rows == 1 {
+		b.workerOneLine(&v, n.Name, lines[0], r.Center().Y)
+		return v
 	}
 	for k, text := range lines {
 		y := top + lineH*(float64(k)+1.5)
@@ -95,6 +109,26 @@ func (b *Builder) workerView(box viz.Worker, n raftcore.KubeNode) frame.WorkerVi
 		v.Lines[k] = frame.TextItem{Text: text, X: r.Center().X, Y: y, Size: viz.WorkerLineSize, Tone: tones[k], Center: true}
 	}
 	return v
+}
+
+// workerOneLine writes a worker's name and condition on one line, for a
+// box with room for no more: the name by its number, as a disc too
+// narrow for "etcd-3" shows "3", then the condition, shrunk to fit.
+func (b *Builder) workerOneLine(v *frame.WorkerView, name, cond string, y float64) {
+	r := v.Rect
+	room := r.W - 6
+	name = b.discName(name, viz.WorkerNameSize, 0)
+	const gap = 4
+	nw := b.Measure(name, viz.WorkerNameSize)
+	size := b.fitSize(cond, viz.WorkerLineSize, room-nw-gap)
+	cw := b.Measure(cond, size)
+	if nw+gap+cw > room {
+		cond, cw = "", 0
+	}
+	x := r.Center().X - (nw+gap+cw)/2
+	v.Name = frame.TextItem{Text: name, X: x + nw/2, Y: y, Size: viz.WorkerNameSize, Tone: frame.ToneText, Bold: true, Center: true}
+	v.Lines[0] = frame.TextItem{Text: cond, X: x + nw + gap + cw/2, Y: y, Size: size, Tone: v.Tone, Center: true}
+	v.Lines[1] = frame.TextItem{}
 }
 
 // leases writes the node Leases of a world with worker machines: each
