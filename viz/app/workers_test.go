@@ -78,9 +78,32 @@ func TestMostWorkersFit(t *testing.T) {
 		a := workersApp(t, js, sz.w, sz.h, sz.embed)
 		for _, at := range []int64{2_000_000, 20_000_000, 40_000_000} {
 			require.NoError(t, a.Do(command.Seek{AtUs: at}))
-			checkWorkerFrame(t, fmt.Sprintf("%vx%v at %dus", sz.w, sz.h, at), a, a.Frame(), 5, 10)
+			f := a.Frame()
+			checkWorkerFrame(t, fmt.Sprintf("%vx%v at %dus", sz.w, sz.h, at), a, f, 5, 10)
+			if at == 40_000_000 {
+				assert.True(t, f.Workers.Boxes[9].Paused, "%vx%v: worker-10 is paused", sz.w, sz.h)
+				assert.NotEmpty(t, f.Workers.Boxes[9].Lines[0].Text, "%vx%v: the paused worker-10's condition", sz.w, sz.h)
+			}
 		}
 	}
+}
+
+// TestShortWorkerBoxesShowTheCondition: on a 350x560 page (panels below
+// the stage) ten workers' boxes have room for one line, which holds each
+// one's number and condition, the paused and crashed ones' too.
+func TestShortWorkerBoxesShowTheCondition(t *testing.T) {
+	js := []byte(`{"nodes":5,"workers":10,"seed":2,"kube":{"pods":6},"until_ms":40000,"actions":[
+		{"at_ms":10000,"do":"crash","node":7},{"at_ms":10000,"do":"pause","node":15}]}`)
+	a := workersApp(t, js, 350, 560, false)
+	f := a.Frame()
+	require.Len(t, f.Workers.Boxes, 10)
+	for i, b := range f.Workers.Boxes {
+		assert.Equal(t, fmt.Sprint(i+1), b.Name.Text)
+		assert.Contains(t, []string{words.NodeReady, words.NodeNotReady}, b.Lines[0].Text, "worker %d", i+1)
+		assert.True(t, b.Rect.Inset(-1).ContainsRect(textBox(a, b.Lines[0])), "worker %d", i+1)
+	}
+	assert.True(t, f.Workers.Boxes[9].Paused)
+	assert.True(t, f.Workers.Boxes[1].Crashed)
 }
 
 // checkWorkerFrame checks a frame of a world with n members and k

@@ -98,7 +98,7 @@ func (b *Builder) workerView(box viz.Worker, n raftcore.KubeNode) frame.WorkerVi
 		tones[1] = frame.ToneWarn
 	}
 	if rows == 1 {
-		b.workerOneLine(&v, n.Name, lines[0], r.Center().Y)
+		b.workerOneLine(&v, n.Name, cond, r.Center().Y)
 		return v
 	}
 	for k, text := range lines {
