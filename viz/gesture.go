@@ -422,12 +422,16 @@ func (g *Recognizer) extendStroke(l *Layout, p Point) {
 		id LinkID
 	}
 	var found []crossing
-	for _, lk := range l.Links {
-		if slices.Contains(g.cuts, lk.LinkID) {
-			continue
-		}
-		if t, ok := SegmentIntersection(prev, p, lk.Seg.A, lk.Seg.B); ok {
-			found = append(found, crossing{t, lk.LinkID})
+	// The links between the nodes and the worker machines cut as theirs
+	// do.
+	for _, links := range [2][]Link{l.Links, l.WorkerLinks} {
+		for _, lk := range links {
+			if slices.Contains(g.cuts, lk.LinkID) {
+				continue
+			}
+			if t, ok := SegmentIntersection(prev, p, lk.Seg.A, lk.Seg.B); ok {
+				found = append(found, crossing{t, lk.LinkID})
+			}
 		}
 	}
 	slices.SortStableFunc(found, func(a, b crossing) int { return cmp.Compare(a.t, b.t) })

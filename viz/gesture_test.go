@@ -612,3 +612,28 @@ func TestSwipeCutsEveryLinkItCrosses(t *testing.T) {
 		}
 	}
 }
+
+// TestCutStrokeCrossesWorkerLinks: a stroke across the links between the
+// nodes and the worker machines, under the nodes, cuts those it crosses.
+func TestCutStrokeCrossesWorkerLinks(t *testing.T) {
+	l := ComputeLayout(LayoutOptions{Width: 1280, Height: 800, Nodes: 3, Panels: true, Workers: 3})
+	if len(l.WorkerLinks) != 9 {
+		t.Fatalf("%d worker links, want 9", len(l.WorkerLinks))
+	}
+	y := l.Cluster.Bottom() - 2
+	var g Recognizer
+	gs := feedAll(&g, &l, nil, stroke(false, Pt(l.Cluster.X+2, y), Pt(l.Cluster.Center().X, y), Pt(l.Cluster.Right()-2, y)))
+	got := last(t, gs)
+	if got.Kind != GestureCut {
+		t.Fatalf("%+v, want a cut", got)
+	}
+	workers := 0
+	for _, id := range got.Links {
+		if id.J >= len(l.Nodes) {
+			workers++
+		}
+	}
+	if workers != 9 {
+		t.Errorf("the stroke cut %v, want every one of the 9 worker links", got.Links)
+	}
+}

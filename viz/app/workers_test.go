@@ -221,3 +221,25 @@ func TestWorkerMenu(t *testing.T) {
 	assert.True(t, f.Workers.Boxes[2].Crashed)
 	checkWorkerFrame(t, "after the crash", a, f, 3, 3)
 }
+
+// TestCutWorkerLink: a cut across a link between a member and a worker
+// (the stroke's gesture names it as it names the members' links) is a
+// recorded cut the worker's link then shows, and a second one restores it.
+func TestCutWorkerLink(t *testing.T) {
+	a := workersApp(t, nodeLease(t), 1280, 800, false)
+	a.Frame()
+	id := viz.LinkID{I: 0, J: 3}
+	require.NoError(t, a.Do(command.CutLinks{Links: []viz.LinkID{id}}))
+	assert.False(t, a.World().Link(1, 4).Up)
+	assert.False(t, a.World().Link(4, 1).Up)
+	f := a.Frame()
+	for _, l := range f.Workers.Links {
+		want := frame.LinkUp
+		if l.ID == id {
+			want = frame.LinkCut
+		}
+		assert.Equal(t, want, l.State, "%v", l.ID)
+	}
+	require.NoError(t, a.Do(command.CutLinks{Links: []viz.LinkID{id}}))
+	assert.True(t, a.World().Link(1, 4).Up)
+}

@@ -10,6 +10,11 @@ func (d *Painter) workerLinks(wv *frame.WorkersView) {
 	s, p := d.S, d.P
 	for i := range wv.Links {
 		l := &wv.Links[i]
+		if l.Hot {
+			// Crossed by the cut stroke under way.
+			s.Line(l.Seg.A, l.Seg.B, 2, p.Tone(frame.ToneAccent))
+			continue
+		}
 		switch l.State {
 		case frame.LinkUp:
 			s.Line(l.Seg.A, l.Seg.B, 1, p.Link.Alpha(0.3))

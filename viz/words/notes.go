@@ -77,7 +77,7 @@ func CutNote(cfg raftcore.Config, acts []raftcore.Action) string {
 	}
 	names := make([]string, len(acts))
 	for k, x := range acts {
-		names[k] = cfg.Name(raftcore.NodeID(x.From)) + "–" + cfg.Name(raftcore.NodeID(x.To))
+		names[k] = MachineName(cfg, raftcore.NodeID(x.From)) + "–" + MachineName(cfg, raftcore.NodeID(x.To))
 	}
 	return verb + " " + strings.Join(names, ", ") + "."
 }

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"slices"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -35,8 +36,13 @@ func (b *Builder) buildWorkers() {
 		}
 		wv.Boxes = append(wv.Boxes, b.workerView(box, sum.Nodes[k]))
 	}
+	var crossed []viz.LinkID
+	if b.Rec.Active() {
+		crossed = b.Rec.Crossed()
+	}
 	for _, lk := range lay.WorkerLinks {
 		v, _, _ := b.linkView(lk)
+		v.Hot = slices.Contains(crossed, lk.LinkID)
 		wv.Links = append(wv.Links, v)
 	}
 }
