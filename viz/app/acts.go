@@ -138,6 +138,9 @@ func partitionAction(groups [][]int) raftcore.Action {
 func (a *App) isolate(i int) error {
 	w := a.World()
 	n := w.Size()
+	if i < 0 || i >= n {
+		return fmt.Errorf("isolate: there is no member %d: cut a worker machine's links instead", i+1)
+	}
 	whole := true
 	for x := 0; x < n && whole; x++ {
 		for y := 0; y < n; y++ {
@@ -176,6 +179,9 @@ func (a *App) isolate(i int) error {
 // reconnect restores every link of machine i.
 func (a *App) reconnect(i int) error {
 	w := a.World()
+	if i < 0 || i >= w.Size() {
+		return fmt.Errorf("reconnect: there is no member %d: restore a worker machine's links instead", i+1)
+	}
 	var xs []raftcore.Action
 	for x := 0; x < w.Size(); x++ {
 		if x != i && (!w.Link(nodeID(i), nodeID(x)).Up || !w.Link(nodeID(x), nodeID(i)).Up) {

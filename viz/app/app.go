@@ -276,7 +276,7 @@ func (a *App) nextWrite(i int) raftcore.Action {
 // commandContext is what the command table needs to know of the app to
 // read a line: the machines' names, the speed and the run's times.
 func (a *App) commandContext() command.Context {
-	return command.Context{Names: a.machineNames(), Speed: a.clock.Speed(), NowUs: a.session.NowUs(), HeadUs: a.session.HeadUs(),
+	return command.Context{Names: a.commandNames(), Speed: a.clock.Speed(), NowUs: a.session.NowUs(), HeadUs: a.session.HeadUs(),
 		TickUs: int64(a.cfg().TickMs) * 1000, Open: a.view.Menu().Kind != view.MenuNone || a.view.Help()}
 }
 
@@ -285,6 +285,17 @@ func (a *App) machineNames() []string {
 	ns := make([]string, a.World().Size())
 	for i := range ns {
 		ns[i] = a.cfg().Name(nodeID(i))
+	}
+	return ns
+}
+
+// commandNames are the names a command line may give a machine, by
+// index: the members', then the worker machines' ("worker-1"), which a
+// worker's menu acts on.
+func (a *App) commandNames() []string {
+	ns := a.machineNames()
+	for id := raftcore.NodeID(a.World().Size() + 1); a.cfg().IsWorker(id); id++ {
+		ns = append(ns, a.cfg().WorkerName(id))
 	}
 	return ns
 }

@@ -211,12 +211,25 @@ func TestWorkerMenu(t *testing.T) {
 	assert.Equal(t, []string{"node.pause", "node.crash", "node.drift:0.5", "node.drift:1", "node.drift:2"}, ids)
 
 	before := len(a.World().Actions())
-	require.NoError(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoCrash}))
+	// The menu's buttons are command lines, as a reader may type them.
+	var crash string
+	for _, r := range f.Menu.Rows {
+		for _, w := range r.Widgets {
+			if w.ID == "node.crash" {
+				crash = w.Do
+			}
+		}
+	}
+	require.NoError(t, a.tryLine(crash), crash)
 	assert.Equal(t, raftcore.StatusCrashed, a.World().Status(6))
 	require.NoError(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoDrift, Value: 2}))
 	assert.Equal(t, 2.0, a.World().Drift(6))
 	assert.Len(t, a.World().Actions(), before+2, "recorded")
 	assert.Error(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoTimeout}))
+	assert.Error(t, a.tryLine("timeout worker-3"))
+	assert.Error(t, a.tryLine("isolate worker-3"))
+	assert.Error(t, a.tryLine("select worker-3"))
+	require.NoError(t, a.tryLine("resume worker-1"), "a worker by its node name")
 	f = a.Frame()
 	assert.True(t, f.Workers.Boxes[2].Crashed)
 	checkWorkerFrame(t, "after the crash", a, f, 3, 3)
