@@ -84,5 +84,5 @@ func kubeMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	return "The API server on " + from + " answers " + to + "'s kubelet."
 }
 
-// Worker titles a worker machine's menu.
-func Worker(name string) string { return "Worker " + name }
+// Worker titles a worker machine's menu: "worker-3 · worker node".
+func Worker(name string) string { return name + " · worker node" }
