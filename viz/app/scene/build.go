@@ -441,9 +441,8 @@ func (b *Builder) nodeBadges(out []frame.TextItem, i int, c viz.Point, R float64
 	var texts, short [6]string
 	var tones [6]frame.Tone
 	k := 0
-	if text, ok := staleReadBadge(w, id); ok {
-		texts[k], tones[k] = text, frame.ToneBad
-		short[k] = words.StaleReadBadgeShort(staleReadID(w, id))
+	if text, sh, ok := staleReadBadge(w, id); ok {
+		texts[k], short[k], tones[k] = text, sh, frame.ToneBad
 		k++
 	}
 	if text, tone, ok := b.cacheBadge(id); ok {

@@ -61,20 +61,14 @@ func (b *Builder) cacheBadge(id raftcore.NodeID) (string, frame.Tone, bool) {
 }
 
 // staleReadBadge is the tag over a machine that answered a read the
-// checker flagged as stale (the latest such read): the stale read drawn
-// where it happened, from the moment it was answered.
-func staleReadBadge(w *raftcore.World, id raftcore.NodeID) (string, bool) {
-	if op, ok := staleReadAt(w, id); ok {
-		return words.StaleReadBadge(op.ID, op.ReadValue), true
+// checker flagged as stale (the latest such read), and its short form:
+// the stale read drawn where it happened, from the moment it was answered.
+func staleReadBadge(w *raftcore.World, id raftcore.NodeID) (text, short string, ok bool) {
+	op, ok := staleReadAt(w, id)
+	if !ok {
+		return "", "", false
 	}
-	return "", false
-}
-
-// staleReadID is the number of the latest stale read machine id answered
-// (0 if none).
-func staleReadID(w *raftcore.World, id raftcore.NodeID) int {
-	op, _ := staleReadAt(w, id)
-	return op.ID
+	return words.StaleReadBadge(op.ID, op.ReadValue), words.StaleReadBadgeShort(op.ID), true
 }
 
 // staleReadAt is the latest read machine id answered that the checker
