@@ -135,17 +135,20 @@ func processCPU(br *browser) (map[string]float64, map[string][]int64) {
 }
 
 // rssBytes is the resident memory of a process, from /proc.
-func rssBytes(pid int64) float64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+func rssBytes(pid int64) float64 { return procKB(pid, "status", "VmRSS:") * 1024 }
+
+// procKB reads a field given in kilobytes ("VmRSS:", "Pss:") from a file of /proc/PID;
+// 0 when the process or the field is gone.
+func procKB(pid int64, file, field string) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			f := strings.Fields(v)
-			if len(f) > 0 {
+		if v, ok := strings.CutPrefix(l, field); ok {
+			if f := strings.Fields(v); len(f) > 0 {
 				kb, _ := strconv.ParseFloat(f[0], 64)
-				return kb * 1024
+				return kb
 			}
 		}
 	}
