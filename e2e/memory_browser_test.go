@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gpuRecorder counts the textures and renderbuffers a page's WebGL2 contexts
@@ -97,6 +98,10 @@ type memoryFrameStats struct {
 	GCs      uint32 `json:"gcs"`
 }
 
+// figureGoalMB is issue 29's goal for one live figure: what the whole browser holds
+// beyond an empty page, in megabytes of proportional memory.
+const figureGoalMB = 120
+
 // BenchmarkFigureMemory measures where a live figure's memory goes, embedded at
 // a book column's size (720x450), in a Chromium of its own: opened, and again
 // after its whole story is played step by step. It reports the WebAssembly
@@ -105,7 +110,9 @@ type memoryFrameStats struct {
 // all the runtime holds),
 // the textures and renderbuffers of the WebGL context as sized by the page's
 // calls, and the renderer's and GPU process's resident memory (which depend on
-// the browser and the load; the rest are exact byte counts).
+// the browser and the load; the rest are exact byte counts), and the whole
+// browser's proportional memory against the same browser on an empty page, which
+// is what the figure costs the reader's device.
 //
 //	go test -tags browser -count=1 -run '^$' -bench FigureMemory -benchtime 1x -v ./e2e/
 //
@@ -116,8 +123,13 @@ func BenchmarkFigureMemory(b *testing.B) {
 			for range b.N {
 				br := newBrowserWith(b, 720, 450)
 				onEveryDocument(br, gpuRecorder)
+				br.navigate("about:blank")
+				time.Sleep(2 * time.Second) // let the empty page settle before it is measured
+				blank := browserPSS(br)
+				b.Logf("%s: the browser on an empty page: %s", id, blank)
 				br.openApp("scenario=" + id + "&embed=1&speed=4")
 				waitResting(br, "at the start")
+				var whole processMemory
 				at := func(when string) (wasm float64, m memoryFrameStats, g gpuMemory) {
 					wasm, g = wasmMemory(br), readGPU(br)
 					if err := json.Unmarshal([]byte(evalJS[string](br, `window.raftlab.frameStats()`)), &m); err != nil {
@@ -133,6 +145,9 @@ func BenchmarkFigureMemory(b *testing.B) {
 					b.Logf("%s %s: wasm memory %.2f MB; Go: heap in use %.2f MB, next GC at %.2f MB, heap held %.2f MB, runtime total %.2f MB, %d GCs; GPU: %v; renderer RSS %.1f MB, GPU process RSS %.1f MB",
 						id, when, wasm/1e6, float64(m.HeapLive)/1e6, float64(m.NextGC)/1e6,
 						float64(m.HeapSys)/1e6, float64(m.Sys)/1e6, m.GCs, g, rss[0]/1e6, rss[1]/1e6)
+					whole = browserPSS(br)
+					b.Logf("%s %s: the whole browser %s: %.0f MB more than on the empty page (goal: at most %d MB a live figure)",
+						id, when, whole, whole.total-blank.total, figureGoalMB)
 					return wasm, m, g
 				}
 				at("opened")
@@ -144,6 +159,7 @@ func BenchmarkFigureMemory(b *testing.B) {
 				b.ReportMetric(float64(m.Sys)/1e6, "go-sys-MB")
 				b.ReportMetric(float64(m.HeapLive)/1e6, "go-heap-MB")
 				b.ReportMetric(pixelBytes(g.Textures)/1e6, "textures-MB")
+				b.ReportMetric(whole.total-blank.total, "figure-PSS-MB")
 				br.close()
 			}
 		})
