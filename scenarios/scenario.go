@@ -121,6 +121,11 @@ const (
 	PanelElections Panel = "elections"
 	// PanelClocks lists each machine's clock offset and the leader's lease.
 	PanelClocks Panel = "clocks"
+	// PanelLeases is Kubernetes' node heartbeats: each worker's condition
+	// as the node lifecycle controller holds it, its kubelet, how long
+	// the controller has gone without seeing its Lease renewed against
+	// the grace period, its Pods, the zone state and the checks' counts.
+	PanelLeases Panel = "leases"
 )
 
 // UI is how the app should present a scenario.

@@ -48,7 +48,7 @@ func PanelFor(p scenarios.Panel) (viz.PanelKind, bool) {
 		return viz.PanelSafety, true
 	case scenarios.PanelClient:
 		return viz.PanelClient, true
-	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks:
+	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks, scenarios.PanelLeases:
 		return viz.PanelNode, true
 	}
 	return 0, false
