@@ -205,14 +205,20 @@ func (b *Builder) buildFigure() {
 	}
 	content := b.newWriter(0, 0, g.Panel.W-2*panelPad)
 	b.panelContent(k, content)
-	if k == viz.PanelSafety && content.height() > g.Panel.H-panelHeader-panelPad/2 {
-		// Too long for the room a figure has: the contract's short form
-		// (the only panel that has one).
+	if b.hasShortForm(k) && content.height() > g.Panel.H-panelHeader-panelPad/2 {
+		// Too long for the room a figure has: the panel's short form.
 		content = b.newWriter(0, 0, g.Panel.W-2*panelPad)
 		content.compact = true
 		b.panelContent(k, content)
 	}
 	f.Panels = append(f.Panels, b.placePanel(k, g.Panel, content))
+}
+
+// hasShortForm reports whether panel k has a short form for a figure with
+// little room: the contract's, and the node Leases'.
+func (b *Builder) hasShortForm(k viz.PanelKind) bool {
+	p, _ := b.timingPanel()
+	return k == viz.PanelSafety || k == viz.PanelNode && p == scenarios.PanelLeases
 }
 
 // menuAt is content laid out at the origin put in box r, as a popover.

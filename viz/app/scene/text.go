@@ -140,7 +140,7 @@ type writer struct {
 	// that has no room for all of them keeps whole paragraphs only.
 	paras []int
 	// compact asks for a panel's short form, where the long one would not
-	// fit (only the contract has one).
+	// fit (the contract and the node Leases have one).
 	compact bool
 }
 

@@ -137,32 +137,44 @@ func (b *Builder) workerOneLine(v *frame.WorkerView, name, cond string, y float6
 	v.Lines[1] = frame.TextItem{}
 }
 
-// leasesSection writes the node Leases panel: what the grace period and
-// the renew interval are, then per worker its condition as the node
-// lifecycle controller holds it, its kubelet, its Pods and a gauge of how
-// long the controller has gone, on its own clock, without seeing its Lease
-// renewed, which runs full when the grace period is out; then whether the
-// controller can read at all, its zone state and the checks' counts.
+// leasesSection writes the node Leases panel: what its gauges measure,
+// then per worker a line with its name and a gauge of how long the node
+// lifecycle controller has gone, on its own clock, without seeing its
+// Lease renewed, which runs full when the grace period is out (marked ✓
+// while the controller holds the node Ready, ✗ once NotReady), and under
+// it the condition, the kubelet and its Pods; then whether the controller
+// can read at all, its zone state and the checks' counts. Its short form,
+// for a figure with little room, says what the gauges measure in short
+// and keeps only the workers' gauge lines and what follows them.
 func (b *Builder) leasesSection(wr *writer) {
 	w := b.World()
 	sum, ok := w.Kube()
 	if !ok {
 		return
 	}
-	kc := b.cfg().Kube
-	graceUs := int64(kc.GraceMs) * 1000
-	wr.text(words.LeasesKey(int64(kc.RenewMs)*1000, graceUs), SizeSmall, frame.ToneMuted, false)
+	graceUs := int64(b.cfg().Kube.GraceMs) * 1000
+	wr.text(words.LeasesKey(graceUs, wr.compact), SizeSmall, frame.ToneMuted, false)
 	wr.gap(2)
 	size := SizeBody - 1
 	in := b.Measure("✓ ", size) + 2
+	nameW := 0.0
+	for _, n := range sum.Nodes {
+		nameW = max(nameW, b.Measure(n.Name, size))
+	}
 	for _, n := range sum.Nodes {
 		cond, mark, tone := words.NodeReady, "✓", frame.ToneGood
 		if n.NotReady {
 			cond, mark, tone = words.NodeNotReady, "✗", frame.ToneBad
 		}
-		kubelet, _ := words.KubeletLine(n.Status)
-		wr.item(mark, tone, words.LeaseHead(n.Name, cond, kubelet, n.Pods), size, frame.ToneText)
 		age, seen := w.KubeLeaseAge(n.ID)
+		said := words.LeaseAge(age, graceUs, seen, wr.compact)
+		sayW := b.Measure(said, SizeSmall)
+		lh := LineHeight(size)
+		wr.paras = append(wr.paras, len(wr.lines))
+		wr.lines = append(wr.lines,
+			frame.TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: tone, Bold: true},
+			frame.TextItem{Text: n.Name, X: wr.x + in, Y: wr.y, Size: size, Tone: frame.ToneText},
+			frame.TextItem{Text: said, X: wr.x + wr.w - sayW, Y: wr.y + (size-SizeSmall)/2, Size: SizeSmall, Tone: frame.ToneMuted})
 		g := frame.Gauge{Tone: frame.ToneGood}
 		if seen {
 			g.Fill = float64(age) / float64(graceUs)
@@ -173,22 +185,26 @@ func (b *Builder) leasesSection(wr *writer) {
 				g.Tone = frame.ToneWarn
 			}
 		}
-		lh := LineHeight(size)
-		g.Rect = viz.XYWH(wr.x+in, wr.y+lh/2-4, min(140, max((wr.w-in)*0.45, 60)), 8)
+		x := wr.x + in + nameW + 8
+		g.Rect = viz.XYWH(x, wr.y+lh/2-4, max(wr.x+wr.w-sayW-8-x, 0), 8)
 		wr.gauges = append(wr.gauges, g)
-		wr.indent(words.LeaseAge(age, graceUs, seen), SizeSmall, frame.ToneMuted, false, in+g.Rect.W+8)
-		wr.gap(2)
+		wr.y += lh
+		if !wr.compact {
+			kubelet, _ := words.KubeletLine(n.Status)
+			wr.indent(words.LeaseState(cond, kubelet, n.Pods), SizeSmall, frame.ToneMuted, false, in)
+			wr.gap(3)
+		}
 	}
+	wr.gap(2)
 	if w.KubeBlind() {
 		wr.text(words.ControllerBlind, size, frame.ToneWarn, false)
 	}
-	wr.text(words.LeaseZone(sum.Zone), size, frame.ToneText, false)
 	c := sum.Counts
 	tone := frame.ToneMuted
 	if c.SpuriousNotReady+c.SlowNotReady+c.PodTwice > 0 {
 		tone = frame.ToneBad
 	}
-	wr.text(words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), size, tone, false)
+	wr.text(words.LeaseZone(sum.Zone)+" · "+words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), SizeSmall, tone, false)
 }
 
 // workerBox is the box of worker machine i, if i is one drawn.
