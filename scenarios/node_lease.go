@@ -160,17 +160,24 @@ var nodeLease = def{id: "node-lease",
 				Claims: claims(that("worker-1 crashed and is still Ready", func(v *View) bool {
 					return v.W.Status(crashedWorker) == raftcore.StatusCrashed && !notReady(v.W, crashedWorker)
 				}))},
-			{Text: "Half the grace period without a renewal seen, on the controller's clock. worker-1 stays Ready and keeps its Pods until it runs out.",
+			{Text: "Half the grace period without a renewal seen, on the controller's clock. Until it runs out worker-1 stays Ready and its Pods stay down.",
 				When: func(v *View) bool {
 					age, ok := v.W.KubeLeaseAge(crashedWorker)
 					return ok && 2*age >= graceUs
 				},
 				Live: func(v *View) string {
 					age, _ := v.W.KubeLeaseAge(crashedWorker)
-					return fmt.Sprintf("%s without a renewal seen, on the controller's clock: half the grace period. worker-1 stays Ready and keeps its Pods until it runs out.", secs(age))
+					return fmt.Sprintf("%s without a renewal seen, on the controller's clock: half the grace period. Until it runs out worker-1 stays Ready and %s stays down.", secs(age), podList(crashedPods(v)))
 				},
-				Claims: claims(that("half the grace period has passed without a renewal seen, and worker-1 is still Ready", func(v *View) bool {
+				Claims: claims(that("half the grace period has passed without a renewal seen, worker-1 is still Ready, and none of its Pods runs anywhere", func(v *View) bool {
 					age, ok := v.W.KubeLeaseAge(crashedWorker)
+					for _, p := range crashedPods(v) {
+						for id := raftcore.NodeID(4); id <= 6; id++ {
+							if slices.Contains(kubeNode(v.W, id).Pods, p) {
+								return false
+							}
+						}
+					}
 					return ok && 2*age >= graceUs && !notReady(v.W, crashedWorker)
 				}))},
 			{Text: "The grace period is over: worker-1 is NotReady, well after its last renewal reached etcd and after the crash.",
@@ -439,11 +446,20 @@ func readyHost(w *raftcore.World, pod string, from raftcore.NodeID) raftcore.Nod
 	return 0
 }
 
-// movedList says where each pod runs now, off worker from.
+// movedList says where pods run now, off worker from, host by host:
+// "web-1 now runs on worker-2", "web-1 and web-2 now run on worker-1".
 func movedList(w *raftcore.World, pods []string, from raftcore.NodeID) string {
 	var out []string
-	for _, p := range pods {
-		out = append(out, p+" now runs on "+workerName(readyHost(w, p, from)))
+	for id := raftcore.NodeID(4); id <= 6; id++ {
+		var here []string
+		for _, p := range pods {
+			if readyHost(w, p, from) == id {
+				here = append(here, p)
+			}
+		}
+		if len(here) > 0 {
+			out = append(out, podList(here)+" now "+plural(len(here), "runs", "run")+" on "+workerName(id))
+		}
 	}
 	return andList(out)
 }

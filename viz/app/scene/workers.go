@@ -144,8 +144,8 @@ func (b *Builder) workerOneLine(v *frame.WorkerView, name, cond string, y float6
 // while the controller holds the node Ready, ✗ once NotReady), and under
 // it the condition, the kubelet and its Pods; then whether the controller
 // can read at all, its zone state and the checks' counts. Its short form,
-// for a figure with little room, says what the gauges measure in short
-// and keeps only the workers' gauge lines and what follows them.
+// for a figure with little room, keeps only the workers' gauge lines and
+// says under them, in short, what the gauges measure.
 func (b *Builder) leasesSection(wr *writer) {
 	w := b.World()
 	sum, ok := w.Kube()
@@ -153,8 +153,10 @@ func (b *Builder) leasesSection(wr *writer) {
 		return
 	}
 	graceUs := int64(b.cfg().Kube.GraceMs) * 1000
-	wr.text(words.LeasesKey(graceUs, wr.compact), SizeSmall, frame.ToneMuted, false)
-	wr.gap(2)
+	if !wr.compact {
+		wr.text(words.LeasesKey(graceUs, false), SizeSmall, frame.ToneMuted, false)
+		wr.gap(2)
+	}
 	size := SizeBody - 1
 	in := b.Measure("✓ ", size) + 2
 	nameW := 0.0
@@ -196,6 +198,11 @@ func (b *Builder) leasesSection(wr *writer) {
 		}
 	}
 	wr.gap(2)
+	if wr.compact {
+		// Where room is short the gauges come first, and what they
+		// measure under them.
+		wr.text(words.LeasesKey(graceUs, true), SizeSmall, frame.ToneMuted, false)
+	}
 	if w.KubeBlind() {
 		wr.text(words.ControllerBlind, size, frame.ToneWarn, false)
 	}
