@@ -88,7 +88,11 @@ func TestFigureRestsBetweenStepsAtPageAndPhoneSizes(t *testing.T) {
 				b.waitReady()
 				s := appState(b)
 				require.True(t, s.Paused, "the figure does not open still")
-				assert.Equal(t, 1.0, s.Speed, "a figure plays at 1x")
+				want := 1.0
+				if sc, err := scenarios.Get(id); err == nil && sc.UI.Pace > 0 {
+					want = sc.UI.Pace
+				}
+				assert.Equal(t, want, s.Speed, "a figure plays at 1x, or at its own pace")
 				assert.Equal(t, 0, s.Scenario.Step)
 				requireFigureShows(t, s, "at the start")
 				waitResting(b, "at the start")

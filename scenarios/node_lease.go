@@ -184,8 +184,8 @@ var nodeLease = def{id: "node-lease",
 				When: func(v *View) bool { _, ok := crashMark(v); return ok },
 				Live: func(v *View) string {
 					r, f, _ := delays(v, crashedWorker, crashUs, crashMark)
-					return fmt.Sprintf("t = %s: worker-1 is NotReady, %s after its last renewal reached etcd (grace %s) and %s after the crash.",
-						secs(v.W.Now()), secs(r), span(graceUs), secs(f))
+					return fmt.Sprintf("t = %s: worker-1 is NotReady, %s after its last renewal reached etcd (grace %s, looked at every %s) and %s after the crash.",
+						secs(v.W.Now()), secs(r), span(graceUs), span(monitorUs), secs(f))
 				},
 				Claims: claims(markedInGrace(crashedWorker, crashUs, crashMark))},
 			{Text: "Its Pods moved to a Ready node. Counting from the crash, they were down all that time.",
