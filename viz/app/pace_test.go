@@ -92,3 +92,16 @@ func TestEveryPaceIsASpeedTheSliderOffers(t *testing.T) {
 	assert.Equal(t, FigureSpeed, a.Speed())
 	assert.True(t, strings.HasPrefix(a.Frame().Status.Text, "Step 1 of"), "a figure of milliseconds shows no clock: %q", a.Frame().Status.Text)
 }
+
+// TestAPacedFigureOpensInTheLabAtItsPace: the full lab opened from
+// node-lease plays at the figure's pace, and its clock reads in seconds.
+func TestAPacedFigureOpensInTheLabAtItsPace(t *testing.T) {
+	a := figureApp(t, "node-lease", 720, 450)
+	require.Equal(t, 10.0, a.Speed())
+	query, params := labQuery(t, a)
+	b, err := New(Options{Params: params, SpeedGiven: SpeedChosen(strings.Split(query, "&")), Width: 1280, Height: 800, Scenarios: session.BuiltinScenarios()})
+	require.NoError(t, err)
+	assert.False(t, b.figure())
+	assert.Equal(t, 10.0, b.Speed())
+	assert.Regexp(t, `^\d+\.\d s$`, b.Frame().Timeline.Left.Text)
+}
