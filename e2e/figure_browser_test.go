@@ -30,7 +30,7 @@ func requireFigureShows(t *testing.T, s app.Snapshot, what string) {
 	require.NotNil(t, s.Scenario, what)
 	assert.Empty(t, s.Screen.Overflow, "%s: words cut", what)
 	assert.Empty(t, s.Scenario.Untrue, "%s: the words shown are not true on screen", what)
-	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node", "elections": "Node", "clocks": "Node"}[s.Scenario.Focus]
+	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node", "elections": "Node", "clocks": "Node", "leases": "Node"}[s.Scenario.Focus]
 	if want == "" {
 		assert.Empty(t, s.Screen.Panels, "%s: a figure about its machines shows a panel", what)
 		return
@@ -88,7 +88,11 @@ func TestFigureRestsBetweenStepsAtPageAndPhoneSizes(t *testing.T) {
 				b.waitReady()
 				s := appState(b)
 				require.True(t, s.Paused, "the figure does not open still")
-				assert.Equal(t, 1.0, s.Speed, "a figure plays at 1x")
+				want := 1.0
+				if sc, err := scenarios.Get(id); err == nil && sc.UI.Pace > 0 {
+					want = sc.UI.Pace
+				}
+				assert.Equal(t, want, s.Speed, "a figure plays at 1x, or at its own pace")
 				assert.Equal(t, 0, s.Scenario.Step)
 				requireFigureShows(t, s, "at the start")
 				waitResting(b, "at the start")

@@ -33,7 +33,8 @@ const envFigureShotsSteps = "RAFTLAB_FIGURE_SHOTS_STEPS"
 // TestFigureScreenshots saves every figure at both sizes as it opens and
 // at the end of its story, played step by step, in $RAFTLAB_FIGURE_SHOTS:
 // pictures to look at, not a test of anything but that each figure ends
-// with its panel shown and every word whole. It plays at 4x to save time.
+// with its panel shown and every word whole. It plays at 4x to save time,
+// or at the figure's own pace where that is faster.
 func TestFigureScreenshots(t *testing.T) {
 	dir := os.Getenv(envFigureShots)
 	if dir == "" {
@@ -51,7 +52,7 @@ func TestFigureScreenshots(t *testing.T) {
 		for _, size := range figurePageSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", id, size[0], size[1]), func(t *testing.T) {
 				b := newBrowser(t, size[0], size[1])
-				b.openApp("scenario=" + id + "&embed=1&speed=4")
+				b.openApp("scenario=" + id + "&embed=1" + shotSpeed(id))
 				waitResting(b, "at the start")
 				name := fmt.Sprintf("%s-%dx%d", id, size[0], size[1])
 				shot(b, name+"-start")
@@ -70,4 +71,13 @@ func TestFigureScreenshots(t *testing.T) {
 			})
 		}
 	}
+}
+
+// shotSpeed is the speed parameter the pictures of figure id are taken
+// at: 4x, or none where the figure's own pace is faster.
+func shotSpeed(id string) string {
+	if s, err := scenarios.Get(id); err == nil && s.UI.Pace >= 4 {
+		return ""
+	}
+	return "&speed=4"
 }

@@ -203,3 +203,30 @@ func writeHeapProfile(b *testing.B, path string) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkFigureFrame builds the frame of a figure embedded in a book
+// page (720x450) resting at its fourth step, while its world moves on:
+// node-lease (three members, three workers and the Leases panel's
+// gauges, at t = 85 s) beside timeout-tuning, a figure of five members
+// with a timing panel of its own, in the same run.
+func BenchmarkFigureFrame(b *testing.B) {
+	for _, id := range []string{"node-lease", "timeout-tuning"} {
+		b.Run(id, func(b *testing.B) {
+			a := figureApp(b, id, 720, 450)
+			var c hostClock
+			c.run(a, time.Second)
+			for a.scen().Step() < 3 {
+				playToRest(b, a, &c, time.Minute)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				a.changed()
+				if f := a.Frame(); len(f.Panels) != 1 {
+					b.Fatal("the figure shows no panel")
+				}
+			}
+			b.ReportMetric(float64(a.World().Now())/1e6, "virtual-s")
+		})
+	}
+}

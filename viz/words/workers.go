@@ -38,8 +38,49 @@ const (
 	KubeAnswerTag = "API answer"
 )
 
-// LeasesTitle heads the workers' node Leases in the Safety panel.
+// LeasesTitle heads the panel of the workers' node Leases.
 const LeasesTitle = "Node Leases"
+
+// LeasesKey says what the Leases panel's gauges measure, against the
+// controller's grace period, at length or in short.
+func LeasesKey(graceUs int64, short bool) string {
+	if short {
+		return "Bars: time since a renewal was seen; full at " + seconds(graceUs) + "."
+	}
+	return "Bars: time since the controller saw each Lease renewed, on its own clock. Full at the " + seconds(graceUs) + " grace period: NotReady."
+}
+
+// LeaseState is the line under a worker's gauge in the Leases panel: its
+// condition as the controller holds it, its kubelet and its Pods.
+func LeaseState(condition, kubelet string, pods []string) string {
+	ps := "no Pods"
+	if len(pods) > 0 {
+		ps = strings.Join(pods, ", ")
+	}
+	return condition + " · " + kubelet + " · " + ps
+}
+
+// LeaseAge is the words beside a worker's gauge: how long the controller
+// has gone without seeing its Lease renewed, of the grace period, or in
+// short the time alone.
+func LeaseAge(ageUs, graceUs int64, seen, short bool) string {
+	switch {
+	case !seen:
+		return "not read yet"
+	case short:
+		return tenths(ageUs)
+	}
+	return tenths(ageUs) + " of " + seconds(graceUs)
+}
+
+// ControllerBlind says that the node lifecycle controller cannot read the
+// Leases, and so marks no node.
+const ControllerBlind = "The controller cannot read the Leases: it concludes nothing and marks no node."
+
+// seconds writes a whole span such as a grace period: "50 s", "2.5 s".
+func seconds(us int64) string {
+	return strconv.FormatFloat(float64(us)/1e6, 'f', -1, 64) + " s"
+}
 
 // LeaseLine is one worker's line in the Leases panel: its name, its
 // condition, its last renewal in simulated seconds and its Pods.
@@ -57,12 +98,12 @@ func LeaseLine(name, condition string, renewedMs *float64, pods []string) string
 
 // LeaseZone is the controller's zone state ("Normal", "PartialDisruption",
 // "FullDisruption").
-func LeaseZone(state string) string { return "Zone: " + state }
+func LeaseZone(state string) string { return "Zone " + state }
 
 // LeaseCounts are the checks' counts: NotReady marked while the worker was
 // alive (spurious), marked late (slow), and Pods running on two workers.
 func LeaseCounts(spurious, slow, twice int) string {
-	return "Spurious NotReady: " + strconv.Itoa(spurious) + " · slow NotReady: " + strconv.Itoa(slow) + " · Pods running twice: " + strconv.Itoa(twice)
+	return "spurious NotReady " + strconv.Itoa(spurious) + " · slow NotReady " + strconv.Itoa(slow) + " · Pods running twice " + strconv.Itoa(twice)
 }
 
 // MachineName is machine id's name: a member's as the world names it, a

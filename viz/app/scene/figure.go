@@ -48,7 +48,7 @@ func PanelFor(p scenarios.Panel) (viz.PanelKind, bool) {
 		return viz.PanelSafety, true
 	case scenarios.PanelClient:
 		return viz.PanelClient, true
-	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks:
+	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks, scenarios.PanelLeases:
 		return viz.PanelNode, true
 	}
 	return 0, false
@@ -205,14 +205,20 @@ func (b *Builder) buildFigure() {
 	}
 	content := b.newWriter(0, 0, g.Panel.W-2*panelPad)
 	b.panelContent(k, content)
-	if k == viz.PanelSafety && content.height() > g.Panel.H-panelHeader-panelPad/2 {
-		// Too long for the room a figure has: the contract's short form
-		// (the only panel that has one).
+	if b.hasShortForm(k) && content.height() > g.Panel.H-panelHeader-panelPad/2 {
+		// Too long for the room a figure has: the panel's short form.
 		content = b.newWriter(0, 0, g.Panel.W-2*panelPad)
 		content.compact = true
 		b.panelContent(k, content)
 	}
 	f.Panels = append(f.Panels, b.placePanel(k, g.Panel, content))
+}
+
+// hasShortForm reports whether panel k has a short form for a figure with
+// little room: the contract's, and the node Leases'.
+func (b *Builder) hasShortForm(k viz.PanelKind) bool {
+	p, _ := b.timingPanel()
+	return k == viz.PanelSafety || k == viz.PanelNode && p == scenarios.PanelLeases
 }
 
 // menuAt is content laid out at the origin put in box r, as a popover.
@@ -263,10 +269,21 @@ func (b *Builder) buildFigureBars() {
 	f.Toolbar = b.barRow(f.Toolbar, bottom, true, [][]string{{words.OpenLab}, {words.FullLab}}, lab)
 	status := words.FigureStatus(r.Step()+1, r.Tracker().StepCount(), !b.Clock.Paused(), r.ShownDone())
 	f.Status = frame.TextItem{}
-	if len(f.Toolbar) > 0 {
-		x := bottom.X + panelPad
-		if room := f.Toolbar[len(f.Toolbar)-1].Rect.X - x - 8; b.Measure(status, SizeBody) <= room {
-			f.Status = frame.TextItem{Text: status, X: x, Y: bottom.Y + (bottom.H-SizeBody)/2 - 1, Size: SizeBody, Tone: frame.ToneMuted}
+	if len(f.Toolbar) == 0 {
+		return
+	}
+	x := bottom.X + panelPad
+	room := f.Toolbar[len(f.Toolbar)-1].Rect.X - x - 8
+	forms := []string{status}
+	if b.SecondsClock() {
+		// A figure told in seconds shows its clock, the first thing to
+		// keep where the bar is short.
+		forms = words.FigureClock(b.World().Now(), status)
+	}
+	for _, s := range forms {
+		if b.Measure(s, SizeBody) <= room {
+			f.Status = frame.TextItem{Text: s, X: x, Y: bottom.Y + (bottom.H-SizeBody)/2 - 1, Size: SizeBody, Tone: frame.ToneMuted}
+			return
 		}
 	}
 }

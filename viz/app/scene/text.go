@@ -135,11 +135,12 @@ type writer struct {
 	widgets []frame.Widget
 	rows    []frame.MenuRow
 	diagram *frame.DiagramView
+	gauges  []frame.Gauge
 	// paras are where each paragraph starts among lines: a still picture
 	// that has no room for all of them keeps whole paragraphs only.
 	paras []int
 	// compact asks for a panel's short form, where the long one would not
-	// fit (only the contract has one).
+	// fit (the contract and the node Leases have one).
 	compact bool
 }
 

@@ -137,33 +137,81 @@ func (b *Builder) workerOneLine(v *frame.WorkerView, name, cond string, y float6
 	v.Lines[1] = frame.TextItem{}
 }
 
-// leases writes the node Leases of a world with worker machines: each
-// worker's condition as the controller holds it, its last renewal in
-// simulated seconds and its Pods; the controller's zone state; and the
-// checks' counts of NotReady marked while the worker was alive (spurious)
-// or late (slow), and of Pods running on two workers. It reports whether
-// the world has workers.
-func (b *Builder) leases(wr *writer) bool {
-	sum, ok := b.World().Kube()
+// leasesSection writes the node Leases panel: what its gauges measure,
+// then per worker a line with its name and a gauge of how long the node
+// lifecycle controller has gone, on its own clock, without seeing its
+// Lease renewed, which runs full when the grace period is out (marked ✓
+// while the controller holds the node Ready, ✗ once NotReady), and under
+// it the condition, the kubelet and its Pods; then whether the controller
+// can read at all, its zone state and the checks' counts. Its short form,
+// for a figure with little room, keeps only the workers' gauge lines and
+// says under them, in short, what the gauges measure.
+func (b *Builder) leasesSection(wr *writer) {
+	w := b.World()
+	sum, ok := w.Kube()
 	if !ok {
-		return false
+		return
 	}
-	wr.text(words.LeasesTitle, SizeBody, frame.ToneText, true)
+	graceUs := int64(b.cfg().Kube.GraceMs) * 1000
+	if !wr.compact {
+		wr.text(words.LeasesKey(graceUs, false), SizeSmall, frame.ToneMuted, false)
+		wr.gap(2)
+	}
+	size := SizeBody - 1
+	in := b.Measure("✓ ", size) + 2
+	nameW := 0.0
+	for _, n := range sum.Nodes {
+		nameW = max(nameW, b.Measure(n.Name, size))
+	}
 	for _, n := range sum.Nodes {
 		cond, mark, tone := words.NodeReady, "✓", frame.ToneGood
 		if n.NotReady {
 			cond, mark, tone = words.NodeNotReady, "✗", frame.ToneBad
 		}
-		wr.item(mark, tone, words.LeaseLine(n.Name, cond, n.LastRenewedMs, n.Pods), SizeBody-1, frame.ToneText)
+		age, seen := w.KubeLeaseAge(n.ID)
+		said := words.LeaseAge(age, graceUs, seen, wr.compact)
+		sayW := b.Measure(said, SizeSmall)
+		lh := LineHeight(size)
+		wr.paras = append(wr.paras, len(wr.lines))
+		wr.lines = append(wr.lines,
+			frame.TextItem{Text: mark, X: wr.x, Y: wr.y, Size: size, Tone: tone, Bold: true},
+			frame.TextItem{Text: n.Name, X: wr.x + in, Y: wr.y, Size: size, Tone: frame.ToneText},
+			frame.TextItem{Text: said, X: wr.x + wr.w - sayW, Y: wr.y + (size-SizeSmall)/2, Size: SizeSmall, Tone: frame.ToneMuted})
+		g := frame.Gauge{Tone: frame.ToneGood}
+		if seen {
+			g.Fill = float64(age) / float64(graceUs)
+			switch {
+			case age > graceUs:
+				g.Tone = frame.ToneBad
+			case 2*age > graceUs:
+				g.Tone = frame.ToneWarn
+			}
+		}
+		x := wr.x + in + nameW + 8
+		g.Rect = viz.XYWH(x, wr.y+lh/2-4, max(wr.x+wr.w-sayW-8-x, 0), 8)
+		wr.gauges = append(wr.gauges, g)
+		wr.y += lh
+		if !wr.compact {
+			kubelet, _ := words.KubeletLine(n.Status)
+			wr.indent(words.LeaseState(cond, kubelet, n.Pods), SizeSmall, frame.ToneMuted, false, in)
+			wr.gap(3)
+		}
 	}
-	wr.text(words.LeaseZone(sum.Zone), SizeBody-1, frame.ToneText, false)
+	wr.gap(2)
+	if wr.compact {
+		// Where room is short the gauges come first, and what they
+		// measure under them.
+		wr.text(words.LeasesKey(graceUs, true), SizeSmall, frame.ToneMuted, false)
+	}
+	if w.KubeBlind() {
+		wr.text(words.ControllerBlind, size, frame.ToneWarn, false)
+	}
 	c := sum.Counts
 	tone := frame.ToneMuted
 	if c.SpuriousNotReady+c.SlowNotReady+c.PodTwice > 0 {
 		tone = frame.ToneBad
 	}
-	wr.text(words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), SizeBody-1, tone, false)
-	return true
+	wr.text(words.LeaseZone(sum.Zone)+" · "+words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), SizeSmall, tone, false)
 }
 
 // workerBox is the box of worker machine i, if i is one drawn.
