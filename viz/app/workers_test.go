@@ -256,3 +256,39 @@ func TestCutWorkerLink(t *testing.T) {
 	require.NoError(t, a.Do(command.CutLinks{Links: []viz.LinkID{id}}))
 	assert.True(t, a.World().Link(1, 4).Up)
 }
+
+// TestKubeletCallsAreTold: the tag and the sentence of a kubelet's
+// message say which call it is, a Lease renewal or a listing of its Pods,
+// and whether the answer went through; both calls and both answers are
+// seen in the node-lease example's first minute.
+func TestKubeletCallsAreTold(t *testing.T) {
+	a := workersApp(t, nodeLease(t), 1280, 800, false)
+	v := a.voice()
+	seen := map[string]bool{}
+	for at := int64(0); at < 25_000_000; at += 20_000 {
+		require.NoError(t, a.Do(command.Seek{AtUs: at}))
+		for _, m := range a.World().InFlight() {
+			if m.Type != raftcore.MsgKube && m.Type != raftcore.MsgKubeResp {
+				continue
+			}
+			tag, say := v.MsgLabel(&m), v.MsgSentence(&m)
+			seen[tag] = true
+			use, _ := m.KubeCall()
+			switch use {
+			case raftcore.KubeRenew:
+				assert.Contains(t, []string{words.RenewTag, words.RenewedTag, words.RenewFailedTag}, tag)
+				assert.Contains(t, say, "Lease")
+				assert.NotContains(t, say, "Pods")
+			case raftcore.KubeListPods:
+				assert.Contains(t, []string{words.ListPodsTag, words.PodsListedTag, words.ListFailedTag}, tag)
+				assert.Contains(t, say, "Pods")
+				assert.NotContains(t, say, "Lease")
+			default:
+				t.Fatalf("a kubelet's message %v carries no call", m.Type)
+			}
+		}
+	}
+	for _, tag := range []string{words.RenewTag, words.RenewedTag, words.ListPodsTag, words.PodsListedTag} {
+		assert.True(t, seen[tag], "no message tagged %q", tag)
+	}
+}

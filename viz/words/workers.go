@@ -31,12 +31,35 @@ func KubeletLine(status string) (long, short string) {
 	return "kubelet " + status, status
 }
 
-// The tags of a kubelet's call to its API server (a Lease renewal or a
-// listing of its Pods) and of the answer.
+// The tags of a kubelet's calls to its API server, a Lease renewal and a
+// listing of its Pods, and of the answers, which say whether the call
+// went through.
 const (
-	KubeCallTag   = "kubelet call"
-	KubeAnswerTag = "API answer"
+	RenewTag       = "renew Lease"
+	RenewedTag     = "Lease renewed"
+	RenewFailedTag = "renew failed"
+	ListPodsTag    = "list Pods"
+	PodsListedTag  = "Pods listed"
+	ListFailedTag  = "list failed"
 )
+
+// kubeMsgTag is the tag of a message between a kubelet and an API server.
+func kubeMsgTag(m *raftcore.Message) string {
+	use, ok := m.KubeCall()
+	switch {
+	case m.Type == raftcore.MsgKube && use == raftcore.KubeRenew:
+		return RenewTag
+	case m.Type == raftcore.MsgKube:
+		return ListPodsTag
+	case use == raftcore.KubeRenew && ok:
+		return RenewedTag
+	case use == raftcore.KubeRenew:
+		return RenewFailedTag
+	case ok:
+		return PodsListedTag
+	}
+	return ListFailedTag
+}
 
 // LeasesTitle heads the workers' node Leases in the Safety panel.
 const LeasesTitle = "Node Leases"
@@ -78,10 +101,20 @@ func MachineName(cfg raftcore.Config, id raftcore.NodeID) string {
 // answer, for the inspector.
 func kubeMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 	from, to := MachineName(cfg, m.From), MachineName(cfg, m.To)
-	if m.Type == raftcore.MsgKube {
-		return from + "'s kubelet asks the API server on " + to + " to renew its node Lease, or to list its Pods: a write or a read through the replicated store."
+	use, ok := m.KubeCall()
+	switch {
+	case m.Type == raftcore.MsgKube && use == raftcore.KubeRenew:
+		return from + "'s kubelet asks the API server on " + to + " to renew its node Lease: a write through the replicated log, which needs a quorum."
+	case m.Type == raftcore.MsgKube:
+		return from + "'s kubelet asks the API server on " + to + " for the Pods bound to its node: a linearizable read, which needs a quorum too."
+	case use == raftcore.KubeRenew && ok:
+		return "The API server on " + from + " tells " + to + "'s kubelet its Lease is renewed: the write is committed."
+	case use == raftcore.KubeRenew:
+		return "The API server on " + from + " tells " + to + "'s kubelet its renewal failed; the kubelet tries the next API server."
+	case ok:
+		return "The API server on " + from + " lists the Pods bound to " + to + " for its kubelet, which runs them."
 	}
-	return "The API server on " + from + " answers " + to + "'s kubelet."
+	return "The API server on " + from + " could not list " + to + "'s Pods."
 }
 
 // Worker titles a worker machine's menu: "worker-3 · worker node".
