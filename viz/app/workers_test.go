@@ -185,8 +185,8 @@ func TestSafetyPanelShowsLeases(t *testing.T) {
 }
 
 // TestWorkerMenu: a tap on a worker's box opens its menu (no member is
-// selected), which offers crash or restart, pause or resume and its
-// clock's rate; each is a recorded action on the worker, and a verb a
+// selected), which offers crash or restart, pause or resume, its speed
+// per message and its clock's rate; each is a recorded action on the worker, and a verb a
 // worker has no use for (a Raft timeout) is refused.
 func TestWorkerMenu(t *testing.T) {
 	a := workersApp(t, nodeLease(t), 1280, 800, false)
@@ -208,23 +208,31 @@ func TestWorkerMenu(t *testing.T) {
 			ids = append(ids, w.ID)
 		}
 	}
-	assert.Equal(t, []string{"node.pause", "node.crash", "node.drift:0.5", "node.drift:1", "node.drift:2"}, ids)
+	assert.Equal(t, []string{"node.pause", "node.crash", "node.slow:1", "node.slow:20", "node.slow:200", "node.drift:0.5", "node.drift:1", "node.drift:2"}, ids)
 
 	before := len(a.World().Actions())
 	// The menu's buttons are command lines, as a reader may type them.
-	var crash string
+	lines := map[string]string{}
 	for _, r := range f.Menu.Rows {
 		for _, w := range r.Widgets {
-			if w.ID == "node.crash" {
-				crash = w.Do
+			lines[w.ID] = w.Do
+		}
+	}
+	require.NoError(t, a.tryLine(lines["node.slow:200"]), lines["node.slow:200"])
+	assert.Equal(t, 200.0, a.World().Slow(6))
+	f = a.Frame()
+	for _, r := range f.Menu.Rows {
+		for _, w := range r.Widgets {
+			if w.ID == "node.slow:200" {
+				assert.True(t, w.On, "the chosen speed is shown chosen")
 			}
 		}
 	}
-	require.NoError(t, a.tryLine(crash), crash)
+	require.NoError(t, a.tryLine(lines["node.crash"]), lines["node.crash"])
 	assert.Equal(t, raftcore.StatusCrashed, a.World().Status(6))
 	require.NoError(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoDrift, Value: 2}))
 	assert.Equal(t, 2.0, a.World().Drift(6))
-	assert.Len(t, a.World().Actions(), before+2, "recorded")
+	assert.Len(t, a.World().Actions(), before+3, "recorded")
 	assert.Error(t, a.Do(command.ActOnMachine{Node: 5, Verb: raftcore.DoTimeout}))
 	assert.Error(t, a.tryLine("timeout worker-3"))
 	assert.Error(t, a.tryLine("isolate worker-3"))
@@ -290,5 +298,20 @@ func TestKubeletCallsAreTold(t *testing.T) {
 	}
 	for _, tag := range []string{words.RenewTag, words.RenewedTag, words.ListPodsTag, words.PodsListedTag} {
 		assert.True(t, seen[tag], "no message tagged %q", tag)
+	}
+}
+
+// TestWorkerMenuFitsAPhone: a worker's menu, with its Speed row, lies
+// inside a 350x560 figure and a 720x450 one, each word in it.
+func TestWorkerMenuFitsAPhone(t *testing.T) {
+	for _, sz := range [][2]float64{{350, 560}, {720, 450}} {
+		a := workersApp(t, nodeLease(t), sz[0], sz[1], true)
+		a.Frame()
+		require.NoError(t, a.Do(command.OpenMachine{Node: 4}))
+		f := a.Frame()
+		require.NotNil(t, f.Menu)
+		where := fmt.Sprintf("%vx%v", sz[0], sz[1])
+		assert.True(t, viz.XYWH(0, 0, f.W, f.H).ContainsRect(f.Menu.Rect), "%s: the menu %v", where, f.Menu.Rect)
+		checkFrameWords(t, where, a, f)
 	}
 }
