@@ -315,3 +315,48 @@ func TestWorkerMenuFitsAPhone(t *testing.T) {
 		checkFrameWords(t, where, a, f)
 	}
 }
+
+// TestWorkersAreToldAndShown: a worker machine under the pointer has hover
+// text (its condition, kubelet, Lease and Pods), the screen reader's
+// description names each worker's condition and what cuts it off, and the
+// page's snapshot lists the workers, their boxes and their links.
+func TestWorkersAreToldAndShown(t *testing.T) {
+	a := workersApp(t, nodeLease(t), 1280, 800, false)
+	require.NoError(t, a.Do(command.Seek{AtUs: 110_000_000}))
+	a.Frame()
+	box := a.lay().Workers[0]
+	a.Hover(box.Rect.Center())
+	tip := a.Frame().Tooltip
+	require.NotNil(t, tip, "hovering a worker shows hover text")
+	var text []string
+	for _, l := range tip.Lines {
+		text = append(text, l.Text)
+	}
+	all := strings.Join(text, " ")
+	assert.Contains(t, all, "worker-1: "+words.NodeNotReady+", kubelet crashed")
+	assert.Contains(t, all, "Lease renewed at ")
+	a.Hover(a.lay().Workers[2].Rect.Center())
+	require.NotNil(t, a.Frame().Tooltip)
+	assert.Contains(t, a.Frame().Tooltip.Lines[0].Text, "worker-3: "+words.NodeReady+", kubelet up")
+
+	d := a.Describe()
+	assert.Contains(t, d, "3 worker nodes: worker-1 NotReady, kubelet crashed; worker-2 NotReady, cut off from the control plane; worker-3 Ready.")
+	assert.Contains(t, d, words.LeaseZone("Normal"))
+	assert.NotContains(t, newApp(t, 3, 1280, 800).Describe(), "worker")
+
+	s := a.State()
+	require.Len(t, s.Workers, 3)
+	assert.Equal(t, "worker-2", s.Workers[1].Name)
+	assert.Equal(t, words.NodeNotReady, s.Workers[1].Condition)
+	assert.Equal(t, a.lay().Workers[1].Rect, s.Workers[1].Rect)
+	require.NotNil(t, s.Kube)
+	assert.Equal(t, s.Kube.Counts, a.World().KubeCounts())
+	cut := 0
+	for _, l := range s.Links {
+		if l.From == 5 || l.To == 5 {
+			assert.False(t, l.Up, "%d→%d", l.From, l.To)
+			cut++
+		}
+	}
+	assert.Equal(t, 6, cut, "worker-2's links both ways to three members")
+}

@@ -25,6 +25,14 @@ const (
 	NodeNotReady = "NotReady"
 )
 
+// NodeCondition is a worker's condition in words.
+func NodeCondition(notReady bool) string {
+	if notReady {
+		return NodeNotReady
+	}
+	return NodeReady
+}
+
 // KubeletLine says whether a worker's kubelet runs ("up"), is paused or
 // crashed, with its short form for a narrow box.
 func KubeletLine(status string) (long, short string) {
@@ -67,15 +75,23 @@ const LeasesTitle = "Node Leases"
 // LeaseLine is one worker's line in the Leases panel: its name, its
 // condition, its last renewal in simulated seconds and its Pods.
 func LeaseLine(name, condition string, renewedMs *float64, pods []string) string {
-	renewed := "never renewed"
-	if renewedMs != nil {
-		renewed = "renewed at " + strconv.FormatFloat(*renewedMs/1000, 'f', 1, 64) + " s"
+	return name + " · " + condition + " · " + renewedText(renewedMs) + " · " + podsText(pods)
+}
+
+// renewedText says when a Lease was last renewed, in simulated seconds.
+func renewedText(renewedMs *float64) string {
+	if renewedMs == nil {
+		return "never renewed"
 	}
-	ps := "no Pods"
-	if len(pods) > 0 {
-		ps = Count(len(pods), "Pod", "Pods") + ": " + strings.Join(pods, ", ")
+	return "renewed at " + strconv.FormatFloat(*renewedMs/1000, 'f', 1, 64) + " s"
+}
+
+// podsText lists a worker's Pods.
+func podsText(pods []string) string {
+	if len(pods) == 0 {
+		return "no Pods"
 	}
-	return name + " · " + condition + " · " + renewed + " · " + ps
+	return Count(len(pods), "Pod", "Pods") + ": " + strings.Join(pods, ", ")
 }
 
 // LeaseZone is the controller's zone state ("Normal", "PartialDisruption",
@@ -119,3 +135,45 @@ func kubeMsgSentence(cfg raftcore.Config, m *raftcore.Message) string {
 
 // Worker titles a worker machine's menu: "worker-3 · worker node".
 func Worker(name string) string { return name + " · worker node" }
+
+// WorkerTip explains a worker machine under the pointer: its condition as
+// the controller holds it and its kubelet's state, its Lease's last
+// renewal and its Pods, and what the pointer can do with it.
+func WorkerTip(name, condition, kubelet string, renewedMs *float64, pods []string) []string {
+	long, _ := KubeletLine(kubelet)
+	return []string{name + ": " + condition + ", " + long, "Lease " + renewedText(renewedMs) + " · " + podsText(pods),
+		"Click for actions; drag across its links to cut them."}
+}
+
+// WorkerSaid is one worker machine as the screen reader's description
+// says it.
+type WorkerSaid struct {
+	Name, Condition, Kubelet string
+	// CutFrom are the members whose links to it are cut (either way).
+	CutFrom []raftcore.NodeID
+}
+
+// workersSaid says the worker machines and the node lifecycle
+// controller's zone state: "3 worker nodes: worker-1 Ready; worker-2
+// NotReady, kubelet crashed; worker-3 Ready, cut off from the control
+// plane. Zone: Normal." Nothing without workers.
+func workersSaid(cfg raftcore.Config, ws []WorkerSaid, zone string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	parts := make([]string, len(ws))
+	for k, w := range ws {
+		p := w.Name + " " + w.Condition
+		if w.Kubelet != "up" {
+			p += ", kubelet " + w.Kubelet
+		}
+		switch {
+		case len(w.CutFrom) == cfg.Nodes:
+			p += ", cut off from the control plane"
+		case len(w.CutFrom) > 0:
+			p += ", cut from " + NameList(cfg, w.CutFrom)
+		}
+		parts[k] = p
+	}
+	return Count(len(ws), "worker node", "worker nodes") + ": " + strings.Join(parts, "; ") + ". " + LeaseZone(zone) + "."
+}

@@ -185,12 +185,8 @@ func (b *Builder) workerMenu(wr *writer, box viz.Worker, labelW float64) string 
 	st := w.Status(id)
 	if sum, ok := w.Kube(); ok && box.Index-w.Size() < len(sum.Nodes) {
 		n := sum.Nodes[box.Index-w.Size()]
-		cond := words.NodeReady
-		if n.NotReady {
-			cond = words.NodeNotReady
-		}
 		long, _ := words.KubeletLine(n.Status)
-		wr.text(words.LeaseLine(cond, long, n.LastRenewedMs, n.Pods), SizeSmall, frame.ToneMuted, false)
+		wr.text(words.LeaseLine(words.NodeCondition(n.NotReady), long, n.LastRenewedMs, n.Pods), SizeSmall, frame.ToneMuted, false)
 		wr.gap(2)
 	}
 	m := command.Machine(box.Index)
