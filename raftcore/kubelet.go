@@ -33,6 +33,8 @@ const (
 	// binding).
 	KubeLook
 	KubeWrite
+	// KubeUses is how many uses there are, KubeNone included.
+	KubeUses
 )
 
 var kubeUseNames = [...]string{"", "renew", "list-pods", "look", "write"}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"raftlab/raftcore"
 	"raftlab/viz"
@@ -359,4 +360,32 @@ func TestWorkersAreToldAndShown(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 6, cut, "worker-2's links both ways to three members")
+}
+
+// TestClientPanelListsTheReadersRequests: with kubelets renewing, the
+// Client panel lists only the reader's own requests and counts
+// Kubernetes' on one line, whose counts are the world's.
+func TestClientPanelListsTheReadersRequests(t *testing.T) {
+	a := workersApp(t, nodeLease(t), 1280, 800, false)
+	require.NoError(t, a.Do(command.Seek{AtUs: 40_000_000}))
+	text := clientText(t, a)
+	assert.Contains(t, text, "No requests yet", "no request of the reader's yet")
+	assert.Contains(t, text, "Kubernetes' requests, not listed: ")
+	assert.NotContains(t, text, "leases/", "no renewal is listed")
+	renewals := 0
+	for _, op := range a.World().Ops() {
+		if op.Kube == raftcore.KubeRenew {
+			renewals++
+		}
+	}
+	assert.Contains(t, text, fmt.Sprintf("%d Lease renewals", renewals))
+
+	require.NoError(t, a.Do(command.ActOnMachine{Node: 0, Verb: raftcore.DoWrite}))
+	a.clock.SetPaused(false)
+	var c hostClock
+	c.run(a, 2*time.Second)
+	text = clientText(t, a)
+	assert.Contains(t, text, "#")
+	assert.NotContains(t, text, "leases/")
+	assert.Regexp(t, `^1 done, 0 waiting, 0 failed`, text, "the tally is the reader's")
 }

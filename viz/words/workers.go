@@ -177,3 +177,39 @@ func workersSaid(cfg raftcore.Config, ws []WorkerSaid, zone string) string {
 	}
 	return Count(len(ws), "worker node", "worker nodes") + ": " + strings.Join(parts, "; ") + ". " + LeaseZone(zone) + "."
 }
+
+// KubeTally counts the requests Kubernetes made for one use, the
+// forgotten ones included: Waiting are still unanswered, Forgotten those
+// the history no longer keeps.
+type KubeTally struct {
+	raftcore.OpTally
+	Waiting, Forgotten int
+}
+
+// KubeRequests is the Client panel's one line for the requests Kubernetes
+// makes through the store, which it does not list: "Kubernetes' requests:
+// 84 Lease renewals (2 failed) · 84 Pod listings · 12 controller reads ·
+// 3 controller writes", by use (raftcore.KubeUse).
+func KubeRequests(t [raftcore.KubeUses]KubeTally) string {
+	part := func(u raftcore.KubeUse, one, many string) string {
+		c := t[u]
+		s := Count(c.Count, one, many)
+		var more []string
+		if c.Waiting > 0 {
+			more = append(more, Itoa(c.Waiting)+" waiting")
+		}
+		if c.Failed > 0 {
+			more = append(more, Itoa(c.Failed)+" failed")
+		}
+		if len(more) > 0 {
+			s += " (" + strings.Join(more, ", ") + ")"
+		}
+		return s
+	}
+	return "Kubernetes' requests, not listed: " + strings.Join([]string{
+		part(raftcore.KubeRenew, "Lease renewal", "Lease renewals"),
+		part(raftcore.KubeListPods, "Pod listing", "Pod listings"),
+		part(raftcore.KubeLook, "controller read", "controller reads"),
+		part(raftcore.KubeWrite, "controller write", "controller writes"),
+	}, " · ")
+}
