@@ -389,3 +389,26 @@ func TestClientPanelListsTheReadersRequests(t *testing.T) {
 	assert.NotContains(t, text, "leases/")
 	assert.Regexp(t, `^1 done, 0 waiting, 0 failed`, text, "the tally is the reader's")
 }
+
+// TestMembersKeepTheirRoleLineBesideTenWorkers: five members and ten
+// workers on a 350x560 page, embedded or not, and on a 390x844 phone:
+// every member keeps its role line under its disc (the workers' boxes
+// take one line each where three would not leave room for it), and each
+// worker still shows its number and condition.
+func TestMembersKeepTheirRoleLineBesideTenWorkers(t *testing.T) {
+	js := []byte(`{"nodes":5,"workers":10,"seed":2,"kube":{"pods":6},"until_ms":40000,"actions":[]}`)
+	for _, sz := range []struct {
+		w, h  float64
+		embed bool
+	}{{350, 560, false}, {350, 560, true}, {390, 844, false}, {720, 450, false}} {
+		a := workersApp(t, js, sz.w, sz.h, sz.embed)
+		require.NoError(t, a.Do(command.Seek{AtUs: 20_000_000}))
+		f := a.Frame()
+		where := fmt.Sprintf("%vx%v embed=%v", sz.w, sz.h, sz.embed)
+		require.Len(t, f.Nodes, 5)
+		for i, n := range f.Nodes {
+			assert.NotEmpty(t, n.Lines[0].Text, "%s: member %d has no role line", where, i+1)
+		}
+		checkWorkerFrame(t, where, a, f, 5, 10)
+	}
+}
