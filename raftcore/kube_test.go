@@ -453,3 +453,37 @@ func TestForgottenKubeOpsAreTallied(t *testing.T) {
 		t.Errorf("the tallies %+v do not add up to %+v", sum, f)
 	}
 }
+
+// The age of a renewal as the controller sees it stays under the grace
+// period while the kubelet renews, and the node goes NotReady at the first
+// look after it passes the grace period.
+func TestLeaseAgeIsTheControllersAndRunsOutAtNotReady(t *testing.T) {
+	w := MustWorld(kubeConfig(1))
+	w.RunFor(60 * sec)
+	worker := hostOf(t, w, "web-1")
+	set := w.kube.set
+	for i := 0; i < 40; i++ {
+		w.RunFor(sec / 2)
+		age, ok := w.KubeLeaseAge(worker)
+		if !ok || age < 0 || age > set.RenewUs+set.MonitorUs+JudgeSlackUs {
+			t.Fatalf("a renewing kubelet's lease age is %d (seen %v), want under one interval and one look", age, ok)
+		}
+	}
+	if w.KubeBlind() {
+		t.Fatal("the controller is blind with every member up")
+	}
+	mustApply(t, w, Action{Do: DoCrash, Node: int(worker)})
+	dead := w.Now()
+	w.RunFor(90 * sec)
+	at := notReadyAt(w, worker, dead)
+	if at < 0 {
+		t.Fatal("never marked NotReady")
+	}
+	age, _ := w.KubeLeaseAge(worker)
+	if want := w.Now() - at; age <= set.GraceUs+want-set.MonitorUs-JudgeSlackUs || age < set.GraceUs {
+		t.Fatalf("lease age %.1f s, %.1f s after NotReady: it should have passed the %.0f s grace period then", float64(age)/1e6, float64(want)/1e6, float64(set.GraceUs)/1e6)
+	}
+	if _, ok := w.KubeLeaseAge(NodeID(1)); ok {
+		t.Fatal("a member has a lease age")
+	}
+}

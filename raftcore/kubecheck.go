@@ -308,3 +308,22 @@ func (w *World) KubeCounts() KubeCounts {
 	}
 	return w.kube.counts
 }
+
+// KubeLeaseAge is how long the node lifecycle controller has gone, on its
+// own clock, without seeing worker id's Lease renewed: Kubernetes' now
+// minus probeTimestamp, which it holds against the grace period. ok is
+// false while it has not yet looked at that Lease (since it started, or
+// restarted with its machine).
+func (w *World) KubeLeaseAge(id NodeID) (ageUs int64, ok bool) {
+	k := w.kube
+	i := int(id) - w.cfg.Nodes - 1
+	if k == nil || i < 0 || i >= len(k.ctl.health) || !k.ctl.health[i].Seen {
+		return 0, false
+	}
+	return w.kubeClockUs(k.ctl.node) - k.ctl.health[i].ProbeUs, true
+}
+
+// KubeBlind reports whether the node lifecycle controller cannot read the
+// Leases now (its last read failed, or its machine restarted and has not
+// read yet): it then concludes nothing, however old a renewal looks.
+func (w *World) KubeBlind() bool { return w.kube != nil && w.kube.ctl.blind }

@@ -121,6 +121,11 @@ const (
 	PanelElections Panel = "elections"
 	// PanelClocks lists each machine's clock offset and the leader's lease.
 	PanelClocks Panel = "clocks"
+	// PanelLeases is Kubernetes' node heartbeats: each worker's condition
+	// as the node lifecycle controller holds it, its kubelet, how long
+	// the controller has gone without seeing its Lease renewed against
+	// the grace period, its Pods, the zone state and the checks' counts.
+	PanelLeases Panel = "leases"
 )
 
 // UI is how the app should present a scenario.
@@ -167,7 +172,19 @@ type UI struct {
 	// the members: it answers from its last read, even when it can no
 	// longer reach them.
 	Cache *Cache
+	// Pace is how fast the figure plays when the reader chose no speed,
+	// in simulated seconds per real second (within the app's speed
+	// range); 0 leaves the app's own. A figure about Kubernetes' leases
+	// runs in seconds of renewal and grace, not in Raft's milliseconds:
+	// its pace lets 50 s of grace pass in a few real seconds, and its
+	// clock then reads in seconds (SecondsClock).
+	Pace float64
 }
+
+// SecondsClock reports whether the figure's clock reads in seconds to a
+// tenth ("t = 73.4 s") rather than to the millisecond: its story runs in
+// seconds, at a pace of its own.
+func (u UI) SecondsClock() bool { return u.Pace > 0 }
 
 // Words is a rung of the book's ladder of words: how much of Raft's
 // vocabulary a figure may speak, wherever it speaks (on the canvas, in its

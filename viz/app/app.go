@@ -144,6 +144,21 @@ func (a *App) voice() words.Voice {
 // figure reports whether the app shows an embedded figure.
 func (a *App) figure() bool { return a.params.Embed && a.scen() != nil }
 
+// secondsClock reports whether the run's clock reads in seconds (see
+// scene.Parts.SecondsClock).
+func (a *App) secondsClock() bool {
+	return a.scen() != nil && a.scen().Spec().UI.SecondsClock()
+}
+
+// pace is the speed the scenario played asks for when the reader chose
+// none (scenarios.UI.Pace), or 0.
+func (a *App) pace() float64 {
+	if a.scen() == nil {
+		return 0
+	}
+	return a.scen().Spec().UI.Pace
+}
+
 // stopAt is the step a playing figure stops at (-1: none).
 func (a *App) stopAt() int {
 	if !a.figure() || a.clock.Paused() {

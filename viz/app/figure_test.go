@@ -112,7 +112,11 @@ func TestFigureShowsItsPanelAndEveryWordAtPageAndPhoneSizes(t *testing.T) {
 				var c hostClock
 				c.run(a, time.Second)
 				require.True(t, a.Paused(), "the figure does not open still")
-				assert.Equal(t, FigureSpeed, a.Speed(), "a figure plays at 1x")
+				want := FigureSpeed
+				if s.UI.Pace > 0 {
+					want = s.UI.Pace
+				}
+				assert.Equal(t, want, a.Speed(), "a figure plays at 1x, or at its own pace")
 				checkFigureFrame(t, a, "at the start")
 				requireIdle(t, a, &c, "at the start")
 				for k := 0; !a.scen().Tracker().Done() && k < 20; k++ {

@@ -98,7 +98,7 @@ func (a *App) Controls() []Control {
 		}
 	}
 	if r := f.Timeline.Track; r.W > 0 && r.H > 0 {
-		cs = append(cs, Control{ID: "timeline", Label: words.TimelineControl(a.World().Now(), a.session.HeadUs()),
+		cs = append(cs, Control{ID: "timeline", Label: words.TimelineControl(a.World().Now(), a.session.HeadUs(), a.secondsClock()),
 			Rect: f.Timeline.Rect, Slider: true, Less: "seek earlier", More: "seek later"})
 	}
 	for _, w := range f.Timeline.Buttons {

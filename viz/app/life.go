@@ -35,6 +35,10 @@ func New(o Options) (*App, error) {
 	if err := a.start(nil); err != nil {
 		return nil, err
 	}
+	if p := a.pace(); p > 0 && !o.SpeedGiven {
+		// A figure told in seconds plays at its own pace.
+		a.clock.SetSpeed(p)
+	}
 	if a.params.T > 0 {
 		a.advance(int64(a.params.T * 1e6))
 		a.afterWorldMoved()

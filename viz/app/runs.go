@@ -110,6 +110,7 @@ func (a *App) restartScenario(r *session.Scenario) error {
 // startScenario starts scenario id ("" for free play).
 func (a *App) startScenario(id string) error {
 	old := a.params.Scenario
+	oldPace := a.pace()
 	a.params.Scenario = id
 	if err := a.start(nil); err != nil {
 		a.params.Scenario = old
@@ -117,6 +118,15 @@ func (a *App) startScenario(id string) error {
 		return err
 	}
 	a.clock.SetPaused(false)
+	// A figure told in seconds plays at its own pace; leaving it for one
+	// told in milliseconds goes back to the lab's, unless the reader moved
+	// the slider meanwhile.
+	switch p := a.pace(); {
+	case p > 0:
+		a.clock.SetSpeed(p)
+	case oldPace > 0 && a.clock.Speed() == oldPace:
+		a.clock.SetSpeed(DefaultSpeed)
+	}
 	if id == "" {
 		a.note(words.FreePlay(a.cfg()))
 	}

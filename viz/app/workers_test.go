@@ -160,29 +160,68 @@ func checkWorkerFrame(t *testing.T, where string, a *App, f *frame.Frame, n, k i
 	checkFrameWords(t, where, a, f)
 }
 
-// TestSafetyPanelShowsLeases: the node-lease example's Safety panel lists
-// each worker's Lease (its condition, last renewal and Pods), the
-// controller's zone state and the checks' counts; the crashed worker is
-// NotReady once its grace period has passed, and a run without workers
-// has no such list.
-func TestSafetyPanelShowsLeases(t *testing.T) {
+// panelOfKind is the words of panel kind k as the frame shows it, and
+// its title ("" when it is not shown).
+func panelOfKind(a *App, k viz.PanelKind) (title, text string) {
+	for _, p := range a.State().Screen.Panels {
+		if p.Kind == k.Title() {
+			return p.Title, strings.Join(p.Text, "\n")
+		}
+	}
+	return "", ""
+}
+
+// leaseGauges are the Node panel's gauges.
+func leaseGauges(a *App) []frame.Gauge {
+	for _, p := range a.Frame().Panels {
+		if p.Kind == viz.PanelNode {
+			return p.Gauges
+		}
+	}
+	return nil
+}
+
+// TestLeasesPanelShowsEachWorkersLease: with worker machines the Node
+// panel is the node Leases panel: each worker's condition, kubelet and
+// Pods, a gauge of how long the controller has gone without seeing its
+// Lease renewed against the grace period, the controller's zone state
+// and the checks' counts. The crashed worker's gauge runs full and it is
+// NotReady once its grace period has passed. The Safety panel no longer
+// lists them, and a run without workers has no such panel.
+func TestLeasesPanelShowsEachWorkersLease(t *testing.T) {
 	a := workersApp(t, nodeLease(t), 1280, 800, false)
 	require.NoError(t, a.Do(command.Seek{AtUs: 20_000_000}))
 	a.Frame()
-	text := allPanels(a)
-	assert.Contains(t, text, words.LeasesTitle)
+	title, text := panelOfKind(a, viz.PanelNode)
+	assert.Equal(t, words.LeasesTitle, title)
 	for _, n := range []string{"worker-1", "worker-2", "worker-3"} {
-		assert.Contains(t, text, n+" · "+words.NodeReady+" · renewed at ")
+		assert.Contains(t, text, n+" · "+words.NodeReady+" · kubelet up")
 	}
 	assert.Contains(t, text, words.LeaseZone("Normal"))
 	assert.Contains(t, text, "Spurious NotReady: 0 · slow NotReady: 0")
+	gs := leaseGauges(a)
+	require.Len(t, gs, 3)
+	for i, g := range gs {
+		age, ok := a.World().KubeLeaseAge(raftcore.NodeID(4 + i))
+		require.True(t, ok)
+		assert.InDelta(t, float64(age)/50e6, g.Fill, 1e-9, "worker %d's gauge", i+1)
+		assert.Equal(t, frame.ToneGood, g.Tone, "worker %d renews", i+1)
+	}
+	_, safety := panelOfKind(a, viz.PanelSafety)
+	assert.NotContains(t, safety, words.LeasesTitle)
+
 	require.NoError(t, a.Do(command.Seek{AtUs: 110_000_000}))
 	a.Frame()
-	assert.Contains(t, allPanels(a), "worker-1 · "+words.NodeNotReady)
+	_, text = panelOfKind(a, viz.PanelNode)
+	assert.Contains(t, text, "worker-1 · "+words.NodeNotReady+" · kubelet crashed")
+	gs = leaseGauges(a)
+	assert.Greater(t, gs[0].Fill, 1.0, "the crashed worker's gauge")
+	assert.Equal(t, frame.ToneBad, gs[0].Tone)
 
 	plain := newApp(t, 3, 1280, 800)
 	plain.Frame()
 	assert.NotContains(t, allPanels(plain), words.LeasesTitle)
+	assert.Empty(t, leaseGauges(plain))
 }
 
 // TestWorkerMenu: a tap on a worker's box opens its menu (no member is

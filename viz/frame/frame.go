@@ -287,12 +287,23 @@ type PanelView struct {
 	Lines   []TextItem
 	Widgets []Widget
 	Diagram *DiagramView
+	// Gauges are bars in the body that run full as a span passes (a
+	// Lease's grace period).
+	Gauges []Gauge
 	// Clip is where the body may draw; lines outside it are not drawn.
 	Clip viz.Rect
 	// More says the body continues below (scroll to see).
 	More bool
 	// Folded: only the title shows; its one widget opens it.
 	Folded bool
+}
+
+// Gauge is a bar that fills from the left as a span passes: Fill is the
+// share passed, 0 to 1, drawn in Tone over a pale track.
+type Gauge struct {
+	Rect viz.Rect
+	Fill float64
+	Tone Tone
 }
 
 // WidgetKind is how a control looks.

@@ -41,6 +41,9 @@ func (d *Painter) Panel(pv *frame.PanelView) {
 	if pv.Diagram != nil {
 		in.diagram(pv.Diagram)
 	}
+	for _, g := range pv.Gauges {
+		in.gauge(g)
+	}
 	s.Unclip(in.S)
 	if pv.More {
 		b := pv.Clip.Bottom()
@@ -53,6 +56,21 @@ func (d *Painter) Panel(pv *frame.PanelView) {
 		s.Rect(viz.XYWH(t.X-8, b-16, pv.Clip.Right()-t.X+8, 16), p.Surface.Alpha(1))
 		s.Text(t, p.Tone(frame.ToneAccent))
 	}
+}
+
+// gauge draws a bar run full as far as its span has passed.
+func (d *Painter) gauge(g frame.Gauge) {
+	s, p := d.S, d.P
+	r := g.Rect
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	c := p.Tone(g.Tone)
+	s.RoundRect(r, r.H/2, c.Alpha(0.16).Mix(p.Surface, 0.2))
+	if w := r.W * min(max(g.Fill, 0), 1); w > 0 {
+		s.RoundRect(viz.XYWH(r.X, r.Y, max(w, r.H), r.H), r.H/2, c)
+	}
+	s.RoundRectLine(r, r.H/2, 1, c.Alpha(0.6))
 }
 
 // widget draws a control. A document without controls keeps only the

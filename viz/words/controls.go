@@ -2,6 +2,7 @@ package words
 
 import (
 	"strconv"
+	"strings"
 
 	"raftlab/raftcore"
 )
@@ -21,11 +22,14 @@ type RunState struct {
 	Term   uint64
 	// Authorities counts the machines acting as the failover's authority.
 	Authorities int
+	// Seconds: the run is told in seconds (a figure about leases), and
+	// its clock reads to a tenth of one (ClockIn).
+	Seconds bool
 }
 
 // StatusLine sums up the run in the toolbar.
 func (v Voice) StatusLine(s RunState) string {
-	line := "t = " + Clock(s.NowUs)
+	line := "t = " + ClockIn(s.NowUs, s.Seconds)
 	switch v.Cfg.Protocol {
 	case raftcore.ProtocolRaft:
 		switch {
@@ -72,13 +76,14 @@ const (
 	WidestLength = "of 000.000 s"
 )
 
-// OfLength says how long the run is: "of 12.500 s".
-func OfLength(headUs int64) string { return "of " + Clock(headUs) }
+// OfLength says how long the run is: "of 12.500 s" (or, told in
+// seconds, "of 112.5 s").
+func OfLength(headUs int64, seconds bool) string { return "of " + ClockIn(headUs, seconds) }
 
 // TimelineControl names the timeline for a screen reader: where it stands
 // in the run.
-func TimelineControl(nowUs, headUs int64) string {
-	return "Time " + Clock(nowUs) + " of " + Clock(headUs)
+func TimelineControl(nowUs, headUs int64, seconds bool) string {
+	return "Time " + ClockIn(nowUs, seconds) + " of " + ClockIn(headUs, seconds)
 }
 
 // The timeline's buttons, in long and short forms: back to the live end
@@ -109,6 +114,16 @@ const (
 	OpenLab      = "Open in the full lab"
 	FullLab      = "Full lab"
 )
+
+// FigureClock is a figure's status line with its clock in front, for a
+// figure told in seconds, whose reader watches a lease's seconds run:
+// "t = 73.4 s · Step 3 of 7 · playing", then shorter forms for a narrow
+// bar, the last the clock alone.
+func FigureClock(nowUs int64, status string) []string {
+	t := "t = " + ClockIn(nowUs, true)
+	step, _, _ := strings.Cut(status, " · ")
+	return []string{t + " · " + status, t + " · " + step, t}
+}
 
 // FigureStatus says where a figure's story stands: step i of n (from 1),
 // and whether it plays or has ended.

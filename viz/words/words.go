@@ -132,6 +132,17 @@ func Clock(us int64) string {
 	return strconv.FormatFloat(float64(us)/1e6, 'f', 3, 64) + " s"
 }
 
+// ClockIn writes a virtual time as Clock does or, for a run told in
+// seconds (a lease's renewals and grace period), as seconds to a tenth:
+// "73.4 s", which a reader takes in at a glance where "73.412 s" makes
+// the milliseconds look as if they mattered.
+func ClockIn(us int64, seconds bool) string {
+	if seconds {
+		return tenths(us)
+	}
+	return Clock(us)
+}
+
 // tenths writes a virtual time as seconds with tenths, for a mark's span.
 func tenths(us int64) string {
 	return strconv.FormatFloat(float64(us)/1e6, 'f', 1, 64) + " s"

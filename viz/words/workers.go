@@ -69,8 +69,45 @@ func kubeMsgTag(m *raftcore.Message) string {
 	return ListFailedTag
 }
 
-// LeasesTitle heads the workers' node Leases in the Safety panel.
+// LeasesTitle heads the panel of the workers' node Leases.
 const LeasesTitle = "Node Leases"
+
+// LeasesKey says what the Leases panel's gauges measure: the kubelets'
+// renew interval and the controller's grace period.
+func LeasesKey(renewUs, graceUs int64) string {
+	return "Each kubelet renews its Lease every " + seconds(renewUs) + ". Bar: time since the controller last saw it renewed, on its own clock; full at the " + seconds(graceUs) + " grace period, and the node goes NotReady."
+}
+
+// LeaseHead is one worker's line in the Leases panel: its name, its
+// condition as the controller holds it, its kubelet and its Pods.
+func LeaseHead(name, condition, kubelet string, pods []string) string {
+	ps := "no Pods"
+	if len(pods) > 0 {
+		ps = strings.Join(pods, ", ")
+	}
+	return name + " · " + condition + " · " + kubelet + " · " + ps
+}
+
+// LeaseAge is the words beside a worker's gauge: how long the controller
+// has gone without seeing its Lease renewed, of the grace period.
+func LeaseAge(ageUs, graceUs int64, seen bool) string {
+	switch {
+	case !seen:
+		return "not read yet"
+	case ageUs > graceUs:
+		return tenths(ageUs) + ": grace over"
+	}
+	return tenths(ageUs) + " of " + seconds(graceUs)
+}
+
+// ControllerBlind says that the node lifecycle controller cannot read the
+// Leases, and so marks no node.
+const ControllerBlind = "The controller cannot read the Leases: it concludes nothing and marks no node."
+
+// seconds writes a whole span such as a grace period: "50 s", "2.5 s".
+func seconds(us int64) string {
+	return strconv.FormatFloat(float64(us)/1e6, 'f', -1, 64) + " s"
+}
 
 // LeaseLine is one worker's line in the Leases panel: its name, its
 // condition, its last renewal in simulated seconds and its Pods.

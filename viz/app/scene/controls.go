@@ -128,7 +128,7 @@ func (b *Builder) buildToolbar() {
 // statusLine sums up the run: time, and who leads.
 func (b *Builder) statusLine() string {
 	w := b.World()
-	s := words.RunState{NowUs: w.Now(), Paused: b.Clock.Paused()}
+	s := words.RunState{NowUs: w.Now(), Paused: b.Clock.Paused(), Seconds: b.SecondsClock()}
 	if l := b.leader(); l >= 0 {
 		s.Leader, s.Term = b.cfg().Name(nodeID(l)), w.Node(nodeID(l)).Term()
 	}
@@ -153,7 +153,7 @@ func (b *Builder) buildTimeline() {
 	}
 	head := b.Session.HeadUs()
 	now := b.Session.NowUs()
-	left := words.Clock(now)
+	left := words.ClockIn(now, b.SecondsClock())
 	lw := b.Measure(words.WidestNow, SizeSmall) + 12
 	rw := b.Measure(words.WidestLength, SizeSmall) + 12
 	rw += b.timelineButtons(tl, r, r.W-lw-rw)
@@ -162,7 +162,7 @@ func (b *Builder) buildTimeline() {
 	tl.Head = float64(head) / span
 	tl.Now = float64(now) / span
 	tl.Left = frame.TextItem{Text: left, X: r.X + 6, Y: r.Y + (r.H-SizeSmall)/2 - 1, Size: SizeSmall, Tone: frame.ToneText, Bold: true}
-	right := words.OfLength(head)
+	right := words.OfLength(head, b.SecondsClock())
 	if b.Session.AtHead() {
 		right = words.Live
 	}

@@ -48,7 +48,7 @@ func PanelFor(p scenarios.Panel) (viz.PanelKind, bool) {
 		return viz.PanelSafety, true
 	case scenarios.PanelClient:
 		return viz.PanelClient, true
-	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks:
+	case scenarios.PanelRoles, scenarios.PanelElections, scenarios.PanelClocks, scenarios.PanelLeases:
 		return viz.PanelNode, true
 	}
 	return 0, false
@@ -263,10 +263,21 @@ func (b *Builder) buildFigureBars() {
 	f.Toolbar = b.barRow(f.Toolbar, bottom, true, [][]string{{words.OpenLab}, {words.FullLab}}, lab)
 	status := words.FigureStatus(r.Step()+1, r.Tracker().StepCount(), !b.Clock.Paused(), r.ShownDone())
 	f.Status = frame.TextItem{}
-	if len(f.Toolbar) > 0 {
-		x := bottom.X + panelPad
-		if room := f.Toolbar[len(f.Toolbar)-1].Rect.X - x - 8; b.Measure(status, SizeBody) <= room {
-			f.Status = frame.TextItem{Text: status, X: x, Y: bottom.Y + (bottom.H-SizeBody)/2 - 1, Size: SizeBody, Tone: frame.ToneMuted}
+	if len(f.Toolbar) == 0 {
+		return
+	}
+	x := bottom.X + panelPad
+	room := f.Toolbar[len(f.Toolbar)-1].Rect.X - x - 8
+	forms := []string{status}
+	if b.SecondsClock() {
+		// A figure told in seconds shows its clock, the first thing to
+		// keep where the bar is short.
+		forms = words.FigureClock(b.World().Now(), status)
+	}
+	for _, s := range forms {
+		if b.Measure(s, SizeBody) <= room {
+			f.Status = frame.TextItem{Text: s, X: x, Y: bottom.Y + (bottom.H-SizeBody)/2 - 1, Size: SizeBody, Tone: frame.ToneMuted}
+			return
 		}
 	}
 }

@@ -227,6 +227,14 @@ func (b *Builder) placePanel(k viz.PanelKind, r viz.Rect, content *writer) frame
 	if d := content.diagram; d != nil {
 		pv.Diagram = d.Moved(dx, dy)
 	}
+	if len(content.gauges) > 0 {
+		pv.Gauges = make([]frame.Gauge, len(content.gauges))
+		for i, g := range content.gauges {
+			g.Rect.X += dx
+			g.Rect.Y += dy
+			pv.Gauges[i] = g
+		}
+	}
 	if b.Still {
 		keepWhole(&pv, content.paras)
 	}
@@ -268,7 +276,13 @@ func keepWhole(pv *frame.PanelView, paras []int) {
 			widgets = append(widgets, w)
 		}
 	}
-	pv.Lines, pv.Widgets, pv.More = lines, widgets, false
+	gauges := pv.Gauges[:0]
+	for _, g := range pv.Gauges {
+		if g.Rect.Y < cut-0.5 {
+			gauges = append(gauges, g)
+		}
+	}
+	pv.Lines, pv.Widgets, pv.Gauges, pv.More = lines, widgets, gauges, false
 }
 
 func (b *Builder) panelContent(k viz.PanelKind, wr *writer) {
@@ -526,9 +540,6 @@ func (b *Builder) safetyPanel(wr *writer) {
 	// A broken rule is the news: it comes first, where the clauses that
 	// hold would otherwise push it below the fold.
 	broken := w.ViolationCount("") > 0 && !compact
-	if !compact && b.leases(wr) {
-		wr.gap(6)
-	}
 	if broken {
 		b.safetyRules(wr)
 		wr.gap(6)
@@ -795,5 +806,5 @@ func (b *Builder) PanelContent(p Parts, k viz.PanelKind, w float64) frame.PanelV
 	b.Parts = p
 	wr := b.newWriter(0, 0, w)
 	b.panelContent(k, wr)
-	return frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram}
+	return frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram, Gauges: wr.gauges}
 }

@@ -73,6 +73,13 @@ func (p *Parts) Voice() words.Voice {
 	return v
 }
 
+// SecondsClock reports whether the run's clock reads in seconds to a
+// tenth: its scenario's story runs in seconds (scenarios.UI.Pace), in the
+// full lab as in a page.
+func (p *Parts) SecondsClock() bool {
+	return p.scen() != nil && p.scen().Spec().UI.SecondsClock()
+}
+
 // Level is the rung of words the screen speaks for a figure's.
 func Level(w scenarios.Words) words.Level {
 	switch w {

@@ -135,6 +135,7 @@ type writer struct {
 	widgets []frame.Widget
 	rows    []frame.MenuRow
 	diagram *frame.DiagramView
+	gauges  []frame.Gauge
 	// paras are where each paragraph starts among lines: a still picture
 	// that has no room for all of them keeps whole paragraphs only.
 	paras []int

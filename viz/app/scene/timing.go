@@ -7,24 +7,28 @@ import (
 	"raftlab/viz/words"
 )
 
-// The timing panels of the lesson's timeout and clock figures. Both take
-// the place of the Node panel: the election counters (how often machines
-// stood, how long the cluster went without a leader, how long a crashed
-// leader took to replace) and the clocks (each machine's offset from true
-// time, as a time-sync alert sees it, and the leader's lease).
+// The timing panels of the lesson's timeout, clock and lease figures.
+// Each takes the place of the Node panel: the election counters (how
+// often machines stood, how long the cluster went without a leader, how
+// long a crashed leader took to replace), the clocks (each machine's
+// offset from true time, as a time-sync alert sees it, and the leader's
+// lease) and the node Leases (workers.go).
 
 // AlertOffsetUs is the offset at which the lesson's operators are alerted.
 const AlertOffsetUs = 100_000
 
-// timingPanel is the timing panel the scenario shows, if any.
+// timingPanel is the timing panel the scenario shows, if any; a world
+// with worker machines shows their Leases.
 func (b *Builder) timingPanel() (scenarios.Panel, bool) {
-	if b.scen() == nil {
-		return "", false
-	}
-	for _, p := range b.scen().Spec().UI.Panels {
-		if p == scenarios.PanelElections || p == scenarios.PanelClocks {
-			return p, true
+	if b.scen() != nil {
+		for _, p := range b.scen().Spec().UI.Panels {
+			if p == scenarios.PanelElections || p == scenarios.PanelClocks || p == scenarios.PanelLeases {
+				return p, true
+			}
 		}
+	}
+	if b.cfg().Workers > 0 {
+		return scenarios.PanelLeases, true
 	}
 	return "", false
 }
@@ -36,6 +40,8 @@ func (b *Builder) timingTitle() (string, bool) {
 		return words.TitleElections, true
 	case scenarios.PanelClocks:
 		return words.TitleClocks, true
+	case scenarios.PanelLeases:
+		return words.LeasesTitle, true
 	}
 	return "", false
 }
@@ -48,6 +54,8 @@ func (b *Builder) timingSection(wr *writer) bool {
 		b.electionsSection(wr)
 	case scenarios.PanelClocks:
 		b.clocksSection(wr)
+	case scenarios.PanelLeases:
+		b.leasesSection(wr)
 	default:
 		return false
 	}

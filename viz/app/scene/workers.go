@@ -137,33 +137,58 @@ func (b *Builder) workerOneLine(v *frame.WorkerView, name, cond string, y float6
 	v.Lines[1] = frame.TextItem{}
 }
 
-// leases writes the node Leases of a world with worker machines: each
-// worker's condition as the controller holds it, its last renewal in
-// simulated seconds and its Pods; the controller's zone state; and the
-// checks' counts of NotReady marked while the worker was alive (spurious)
-// or late (slow), and of Pods running on two workers. It reports whether
-// the world has workers.
-func (b *Builder) leases(wr *writer) bool {
-	sum, ok := b.World().Kube()
+// leasesSection writes the node Leases panel: what the grace period and
+// the renew interval are, then per worker its condition as the node
+// lifecycle controller holds it, its kubelet, its Pods and a gauge of how
+// long the controller has gone, on its own clock, without seeing its Lease
+// renewed, which runs full when the grace period is out; then whether the
+// controller can read at all, its zone state and the checks' counts.
+func (b *Builder) leasesSection(wr *writer) {
+	w := b.World()
+	sum, ok := w.Kube()
 	if !ok {
-		return false
+		return
 	}
-	wr.text(words.LeasesTitle, SizeBody, frame.ToneText, true)
+	kc := b.cfg().Kube
+	graceUs := int64(kc.GraceMs) * 1000
+	wr.text(words.LeasesKey(int64(kc.RenewMs)*1000, graceUs), SizeSmall, frame.ToneMuted, false)
+	wr.gap(2)
+	size := SizeBody - 1
+	in := b.Measure("✓ ", size) + 2
 	for _, n := range sum.Nodes {
 		cond, mark, tone := words.NodeReady, "✓", frame.ToneGood
 		if n.NotReady {
 			cond, mark, tone = words.NodeNotReady, "✗", frame.ToneBad
 		}
-		wr.item(mark, tone, words.LeaseLine(n.Name, cond, n.LastRenewedMs, n.Pods), SizeBody-1, frame.ToneText)
+		kubelet, _ := words.KubeletLine(n.Status)
+		wr.item(mark, tone, words.LeaseHead(n.Name, cond, kubelet, n.Pods), size, frame.ToneText)
+		age, seen := w.KubeLeaseAge(n.ID)
+		g := frame.Gauge{Tone: frame.ToneGood}
+		if seen {
+			g.Fill = float64(age) / float64(graceUs)
+			switch {
+			case age > graceUs:
+				g.Tone = frame.ToneBad
+			case 2*age > graceUs:
+				g.Tone = frame.ToneWarn
+			}
+		}
+		lh := LineHeight(size)
+		g.Rect = viz.XYWH(wr.x+in, wr.y+lh/2-4, min(140, max((wr.w-in)*0.45, 60)), 8)
+		wr.gauges = append(wr.gauges, g)
+		wr.indent(words.LeaseAge(age, graceUs, seen), SizeSmall, frame.ToneMuted, false, in+g.Rect.W+8)
+		wr.gap(2)
 	}
-	wr.text(words.LeaseZone(sum.Zone), SizeBody-1, frame.ToneText, false)
+	if w.KubeBlind() {
+		wr.text(words.ControllerBlind, size, frame.ToneWarn, false)
+	}
+	wr.text(words.LeaseZone(sum.Zone), size, frame.ToneText, false)
 	c := sum.Counts
 	tone := frame.ToneMuted
 	if c.SpuriousNotReady+c.SlowNotReady+c.PodTwice > 0 {
 		tone = frame.ToneBad
 	}
-	wr.text(words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), SizeBody-1, tone, false)
-	return true
+	wr.text(words.LeaseCounts(c.SpuriousNotReady, c.SlowNotReady, c.PodTwice), size, tone, false)
 }
 
 // workerBox is the box of worker machine i, if i is one drawn.
