@@ -319,6 +319,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
+	quorumAndLeases,
 	memberAdd, replaceMember, jointConsensus, moveLeader, snapshotCatchUp, figure8,
 }
 

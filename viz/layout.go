@@ -471,18 +471,29 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	rowH := clamp(stage.H*0.04, 12, 22)
 	logsH := float64(n)*rowH + float64(n-1)*logRowGap
 	if beside {
+		logsW := clamp(stage.W*0.38, 160, 420)
+		l.Cluster = stage
+		if l.workers > 0 {
+			_, narrow := workerGrid(stage.W-logsW-pad, l.workers)
+			if _, wide := workerGrid(stage.W, l.workers); wide < narrow {
+				// Worker boxes take a band across the whole stage,
+				// under the cluster and the rows beside it: in fewer
+				// rows than under the cluster alone.
+				l.cutWorkerBand(pad, 0)
+			}
+		}
 		var logs Rect
-		logs, l.Cluster = stage.cutRight(clamp(stage.W*0.38, 160, 420), pad)
+		logs, l.Cluster = l.Cluster.cutRight(logsW, pad)
+		if l.WorkerBand.Empty() {
+			l.cutWorkerBand(pad, 0)
+		}
 		l.Logs = Rect{logs.X, logs.Y + math.Max(logs.H-logsH, 0)/2, logs.W, math.Min(logsH, logs.H)}
-	} else {
-		l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
+		l.layoutLogRows(n)
+		return
 	}
-	below := 0.0
-	if !beside {
-		// The log rows' key sits over their name tags, under the band.
-		below = keyRoom
-	}
-	l.cutWorkerBand(pad, below)
+	l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
+	// The log rows' key sits over their name tags, under the band.
+	l.cutWorkerBand(pad, keyRoom)
 	l.layoutLogRows(n)
 }
 

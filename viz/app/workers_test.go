@@ -451,3 +451,47 @@ func TestMembersKeepTheirRoleLineBesideTenWorkers(t *testing.T) {
 		checkWorkerFrame(t, where, a, f, 5, 10)
 	}
 }
+
+// TestWorkersSitUnderThePartitionSides: in quorum-and-leases, once etcd
+// is split into three sides, the worker boxes lie in one row under every
+// side at 720x450 and 350x560 (on the phone the band runs under the log
+// rows beside the sides too), clear of the log rows and of the members'
+// discs, with their words inside their boxes.
+func TestWorkersSitUnderThePartitionSides(t *testing.T) {
+	for _, sz := range [][2]float64{{720, 450}, {350, 560}} {
+		a := figureApp(t, "quorum-and-leases", sz[0], sz[1])
+		var c hostClock
+		for a.scen().Shown() < 1 {
+			playToRest(t, a, &c, time.Minute)
+		}
+		f := a.Frame()
+		where := fmt.Sprintf("%vx%v", sz[0], sz[1])
+		s := a.State()
+		require.Equal(t, "partition", s.Layout, where)
+		require.Len(t, s.Sides, 3, where)
+		l := a.lay()
+		canvas := viz.XYWH(0, 0, f.W, f.H)
+		for i, b := range f.Workers.Boxes {
+			assert.True(t, canvas.ContainsRect(b.Rect), "%s: worker %d leaves the canvas", where, i+1)
+			assert.Contains(t, []string{words.NodeReady, words.NodeNotReady}, b.Lines[0].Text, "%s: worker %d's condition", where, i+1)
+			for _, tx := range []frame.TextItem{b.Name, b.Lines[0], b.Lines[1]} {
+				if tx.Text != "" {
+					assert.True(t, b.Rect.Inset(-1).ContainsRect(textBox(a, tx)), "%s: %q leaves worker %d's box", where, tx.Text, i+1)
+				}
+			}
+			for j := range l.Nodes {
+				c := l.NodeCircle(j)
+				px := min(max(c.C.X, b.Rect.X), b.Rect.Right())
+				py := min(max(c.C.Y, b.Rect.Y), b.Rect.Bottom())
+				assert.False(t, c.C.Dist(viz.Pt(px, py)) < c.R, "%s: worker %d's box overlaps member %d", where, i+1, j+1)
+			}
+		}
+		for _, wk := range l.Workers {
+			assert.Equal(t, l.Workers[0].Rect.Y, wk.Rect.Y, "%s: the workers are in one row", where)
+			assert.False(t, wk.Rect.Overlaps(l.Logs), "%s: worker %d lies on the log rows", where, wk.Index+1)
+			for _, z := range l.Zones {
+				assert.GreaterOrEqual(t, wk.Rect.Y, z.Rect.Bottom(), "%s: worker %d is not under side %d", where, wk.Index+1, z.Index+1)
+			}
+		}
+	}
+}
