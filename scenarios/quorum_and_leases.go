@@ -106,7 +106,9 @@ var quorumAndLeases = def{id: "quorum-and-leases", build: func(values) *Scenario
 		}
 		return least, seen
 	}
-	allStale := func(v *View) bool { age, ok := staleFor(v.W); return ok && age > graceUs }
+	// Past the grace period by one look of the controller's: a look
+	// that would have marked every node, had it read.
+	allStale := func(v *View) bool { age, ok := staleFor(v.W); return ok && age > graceUs+monitorUs }
 	renewedSinceHeal := func(v *View) bool {
 		healAt, ok := v.W.LastHeal()
 		if !ok || !whole(v.W) {
