@@ -473,12 +473,13 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	if beside {
 		logsW := clamp(stage.W*0.38, 160, 420)
 		l.Cluster = stage
-		if l.workers > 0 {
+		if l.workers > 0 && stage.W < minColumnW {
 			_, narrow := workerGrid(stage.W-logsW-pad, l.workers)
 			if _, wide := workerGrid(stage.W, l.workers); wide < narrow {
-				// Worker boxes take a band across the whole stage,
-				// under the cluster and the rows beside it: in fewer
-				// rows than under the cluster alone.
+				// On a narrow stage worker boxes take a band across
+				// it, under the cluster and the rows beside it: in
+				// fewer rows than under the cluster alone. (On a wide
+				// one their links would cross the rows' empty room.)
 				l.cutWorkerBand(pad, 0)
 			}
 		}

@@ -495,3 +495,15 @@ func TestWorkersSitUnderThePartitionSides(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerBandStaysUnderTheClusterOnALaptop: on a wide stage with the log
+// rows beside the cluster, the worker band stays under the cluster, so
+// that the links to the workers do not cross the rows' room.
+func TestWorkerBandStaysUnderTheClusterOnALaptop(t *testing.T) {
+	js := []byte(`{"nodes":5,"workers":10,"seed":2,"kube":{"pods":6},"until_ms":40000,"actions":[]}`)
+	a := workersApp(t, js, 1280, 800, false)
+	a.Frame()
+	l := a.lay()
+	require.Greater(t, l.Logs.X, l.Cluster.Right(), "the rows are beside the cluster")
+	assert.LessOrEqual(t, l.WorkerBand.Right(), l.Cluster.Right()+0.5, "the band %v reaches under the rows %v", l.WorkerBand, l.Logs)
+}
