@@ -440,6 +440,30 @@ type ForgottenOps struct {
 	Conflict int `json:"conflict"`
 	Timeout  int `json:"timeout"`
 	Refused  int `json:"refused"`
+	// Kube tallies, of them, those Kubernetes made, by KubeUse (a
+	// kubelet's renewals and listings, the controller's reads and
+	// writes), so that a reader's own requests can be told apart. The
+	// summary keeps to the totals.
+	Kube [KubeUses]OpTally `json:"-"`
+}
+
+// OpTally counts operations by how they ended: Failed are those that
+// timed out or were refused.
+type OpTally struct {
+	Count, OK, Conflict, Failed int
+}
+
+// Add counts op, by its result.
+func (t *OpTally) Add(op *Op) {
+	t.Count++
+	switch op.Result {
+	case OpOK:
+		t.OK++
+	case OpConflict:
+		t.Conflict++
+	case OpTimeout, OpRefused:
+		t.Failed++
+	}
 }
 
 // ForgottenOps counts the operations forgotten so far.
@@ -543,6 +567,9 @@ func (w *World) forgetOne(op Op) {
 	w.checker.forget(op)
 	f := &w.forgotten
 	f.Count++
+	if op.Kube != KubeNone && int(op.Kube) < len(f.Kube) {
+		f.Kube[op.Kube].Add(&op)
+	}
 	if op.Kind != DoRead {
 		f.Writes++
 		if w.forgottenKeys == nil {

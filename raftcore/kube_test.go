@@ -430,6 +430,30 @@ func TestKubeWithABoundedHistory(t *testing.T) {
 	}
 }
 
+// With a bounded history, the operations forgotten are tallied by which
+// part of Kubernetes made them: in a run where only Kubernetes asks, the
+// tallies add up to every forgotten operation and every success.
+func TestForgottenKubeOpsAreTallied(t *testing.T) {
+	cfg := kubeConfig(1)
+	cfg.HistoryLimit = 40
+	w := MustWorld(cfg)
+	w.RunFor(120 * sec)
+	f := w.ForgottenOps()
+	var sum OpTally
+	for u, k := range f.Kube {
+		if KubeUse(u) == KubeNone && k.Count != 0 {
+			t.Errorf("%d forgotten operations tallied as no one's", k.Count)
+		}
+		sum.Count, sum.OK, sum.Failed, sum.Conflict = sum.Count+k.Count, sum.OK+k.OK, sum.Failed+k.Failed, sum.Conflict+k.Conflict
+	}
+	if f.Count == 0 || f.Kube[KubeRenew].Count == 0 || f.Kube[KubeLook].Count == 0 {
+		t.Fatalf("too little forgotten to judge: %+v", f)
+	}
+	if sum.Count != f.Count || sum.OK != f.OK || sum.Failed != f.Timeout+f.Refused || sum.Conflict != f.Conflict {
+		t.Errorf("the tallies %+v do not add up to %+v", sum, f)
+	}
+}
+
 // The age of a renewal as the controller sees it stays under the grace
 // period while the kubelet renews, and the node goes NotReady at the first
 // look after it passes the grace period.

@@ -33,6 +33,8 @@ const (
 	// binding).
 	KubeLook
 	KubeWrite
+	// KubeUses is how many uses there are, KubeNone included.
+	KubeUses
 )
 
 var kubeUseNames = [...]string{"", "renew", "list-pods", "look", "write"}
@@ -377,4 +379,15 @@ func (w *World) applyWorker(a Action) {
 	case DoDrift:
 		w.setDrift(id, a.Rate)
 	}
+}
+
+// KubeCall says what a message between a kubelet and an API server is
+// about: a Lease renewal or a listing of the node's Pods (KubeNone for any
+// other message), and, on an answer, whether it succeeded. A reader tells
+// the two calls apart by it; the world never reads it.
+func (m *Message) KubeCall() (use KubeUse, ok bool) {
+	if m.Client == nil || m.Client.kube == nil {
+		return KubeNone, false
+	}
+	return m.Client.kube.use, m.Client.kube.ok
 }

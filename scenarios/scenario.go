@@ -320,6 +320,7 @@ var registry = []def{
 	clockDrift,
 	failureDomains,
 	nodeLease,
+	quorumAndLeases,
 	memberAdd, replaceMember, jointConsensus, moveLeader, snapshotCatchUp, figure8,
 }
 

@@ -18,6 +18,7 @@ var wantIDs = []string{
 	"clock-drift",
 	"failure-domains",
 	"node-lease",
+	"quorum-and-leases",
 	"member-add", "replace-member", "joint-consensus", "move-leader", "snapshot-catch-up", "figure-8",
 }
 

@@ -241,6 +241,10 @@ type Layout struct {
 	ControlLabel Rect
 	WorkerLinks  []Link
 	workers      int
+	// compactWorkers gives each worker's box one line (its number and
+	// condition), where the full boxes would leave the members without
+	// their captions (see bestStage).
+	compactWorkers bool
 
 	Panels      []Panel // one per PanelKind, in order
 	Tabbed      bool    // panels share one place behind Tabs
@@ -305,7 +309,7 @@ func ComputeLayout(o LayoutOptions) Layout {
 	l.Toolbar, l.Buttons, l.Speed, rest = layoutToolbar(l.Canvas, cmds, pad)
 	l.Timeline, rest = rest.cutBottom(clamp(h*0.06, 36, 64), 0)
 	stage := l.layoutSides(rest.Inset(pad), o.Panels, o.OnePanel, pad)
-	l = l.bestStage(stage, n, o, pad, clamp(short*0.05, 22, 48))
+	l = l.bestStageWithWorkers(stage, n, o, pad, clamp(short*0.05, 22, 48))
 	l.MessageRadius = clamp(l.NodeRadius*0.25, 3, 8)
 	l.layoutLinks()
 	l.layoutWorkers()
@@ -339,6 +343,23 @@ func (l *Layout) layoutSides(content Rect, panels, one bool, pad float64) (stage
 	area, stage = content.cutBottom(content.H*0.38, pad)
 	l.layoutPanels(area, true, pad)
 	return stage
+}
+
+// bestStageWithWorkers is bestStage, and where that leaves some member
+// without the words under its disc (its role line) while worker boxes
+// take room below, bestStage again with one-line worker boxes: the
+// members come first, and a worker's number and condition still show.
+func (l Layout) bestStageWithWorkers(stage Rect, n int, o LayoutOptions, pad, rMax float64) Layout {
+	best := l.bestStage(stage, n, o, pad, rMax)
+	if best.WordsFit || l.workers == 0 {
+		return best
+	}
+	c := l
+	c.compactWorkers = true
+	if alt := c.bestStage(stage, n, o, pad, rMax); alt.WordsFit {
+		return alt
+	}
+	return best
 }
 
 // bestStage puts the log rows below the cluster or beside it, whichever
@@ -450,18 +471,30 @@ func (l *Layout) layoutStage(stage Rect, n int, pad float64, beside bool) {
 	rowH := clamp(stage.H*0.04, 12, 22)
 	logsH := float64(n)*rowH + float64(n-1)*logRowGap
 	if beside {
+		logsW := clamp(stage.W*0.38, 160, 420)
+		l.Cluster = stage
+		if l.workers > 0 && stage.W < minColumnW {
+			_, narrow := workerGrid(stage.W-logsW-pad, l.workers)
+			if _, wide := workerGrid(stage.W, l.workers); wide < narrow {
+				// On a narrow stage worker boxes take a band across
+				// it, under the cluster and the rows beside it: in
+				// fewer rows than under the cluster alone. (On a wide
+				// one their links would cross the rows' empty room.)
+				l.cutWorkerBand(pad, 0)
+			}
+		}
 		var logs Rect
-		logs, l.Cluster = stage.cutRight(clamp(stage.W*0.38, 160, 420), pad)
+		logs, l.Cluster = l.Cluster.cutRight(logsW, pad)
+		if l.WorkerBand.Empty() {
+			l.cutWorkerBand(pad, 0)
+		}
 		l.Logs = Rect{logs.X, logs.Y + math.Max(logs.H-logsH, 0)/2, logs.W, math.Min(logsH, logs.H)}
-	} else {
-		l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
+		l.layoutLogRows(n)
+		return
 	}
-	below := 0.0
-	if !beside {
-		// The log rows' key sits over their name tags, under the band.
-		below = keyRoom
-	}
-	l.cutWorkerBand(pad, below)
+	l.Logs, l.Cluster = stage.cutBottom(logsH, pad)
+	// The log rows' key sits over their name tags, under the band.
+	l.cutWorkerBand(pad, keyRoom)
 	l.layoutLogRows(n)
 }
 

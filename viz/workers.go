@@ -24,6 +24,8 @@ const (
 	WorkerNameSize = 11.0
 	WorkerLineSize = 9.5
 	workerBoxH     = 3*WorkerNameSize*CaptionLineHeight + 6
+	// workerLineBoxH is a compact box's height: one line.
+	workerLineBoxH = WorkerNameSize*CaptionLineHeight + 5
 	workerBoxMinW  = 62.0
 	workerBoxMaxW  = 120.0
 	workerGap      = 5.0
@@ -53,7 +55,7 @@ func (l *Layout) cutWorkerBand(gap, below float64) {
 	}
 	_, l.Cluster = l.Cluster.cutBottom(math.Min(below, l.Cluster.H*0.1), 0)
 	_, rows := workerGrid(l.Cluster.W, l.workers)
-	h := WorkerLabelH + float64(rows)*workerBoxH + float64(rows-1)*workerGap
+	h := WorkerLabelH + float64(rows)*l.workerBoxH() + float64(rows-1)*workerGap
 	// At most a share of the cluster: the members come first. A box too
 	// short for its lines says less (see the scene's workerView).
 	h = math.Min(h, l.Cluster.H*0.45)
@@ -72,7 +74,7 @@ func (l *Layout) layoutWorkers() {
 	n := len(l.Nodes)
 	_, body := l.WorkerBand.cutTop(WorkerLabelH, 0)
 	cols, rows := workerGrid(body.W, k)
-	boxH := math.Min(workerBoxH, math.Max((body.H-float64(rows-1)*workerGap)/float64(rows), 0))
+	boxH := math.Min(l.workerBoxH(), math.Max((body.H-float64(rows-1)*workerGap)/float64(rows), 0))
 	boxW := math.Min(workerBoxMaxW, math.Max((body.W-float64(cols-1)*workerGap)/float64(cols), 0))
 	for w := 0; w < k; w++ {
 		row, col := w/cols, w%cols
@@ -99,6 +101,15 @@ func (l *Layout) layoutWorkers() {
 			})
 		}
 	}
+}
+
+// workerBoxH is the height of a worker's box: three lines, or one in a
+// compact band.
+func (l *Layout) workerBoxH() float64 {
+	if l.compactWorkers {
+		return workerLineBoxH
+	}
+	return workerBoxH
 }
 
 // workerLink is the link between node a and worker b, in either order.

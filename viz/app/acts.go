@@ -50,11 +50,11 @@ func (a *App) actOnMachine(in command.ActOnMachine) error {
 
 // workerVerb reports whether a worker machine's menu offers v: a worker
 // runs no Raft, so it has no timeout, no client of the lab's and no
-// message speed of its own; it can crash and restart, pause and resume,
-// and its clock can drift.
+// Raft messages; it can crash and restart, pause and resume, be slow to
+// handle the answers its kubelet gets, and its clock can drift.
 func workerVerb(v raftcore.Verb) bool {
 	switch v {
-	case raftcore.DoPause, raftcore.DoResume, raftcore.DoCrash, raftcore.DoRestart, raftcore.DoDrift:
+	case raftcore.DoPause, raftcore.DoResume, raftcore.DoCrash, raftcore.DoRestart, raftcore.DoSlow, raftcore.DoDrift:
 		return true
 	}
 	return false

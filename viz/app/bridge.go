@@ -42,8 +42,13 @@ type Snapshot struct {
 	Layout   string         `json:"layout"` // "ring", "partition" or "zones"
 	Sides    [][]int        `json:"sides,omitempty"`
 
-	Leader     int                  `json:"leader"` // machine id, 0 for none
-	Machines   []MachineState       `json:"machines"`
+	Leader   int            `json:"leader"` // machine id, 0 for none
+	Machines []MachineState `json:"machines"`
+	// Workers are the worker machines (Kubernetes nodes) and Kube the
+	// node lifecycle controller's zone state and the checks' counts, in a
+	// world with workers.
+	Workers    []WorkerState        `json:"workers,omitempty"`
+	Kube       *KubeState           `json:"kube,omitempty"`
 	Links      []DirLink            `json:"links"`
 	InFlight   []FlightState        `json:"in_flight"`
 	Ops        []raftcore.Op        `json:"ops"`
@@ -137,6 +142,24 @@ type MachineState struct {
 	Member string `json:"member,omitempty"`
 }
 
+// WorkerState is one worker machine in a snapshot: its node as the
+// world describes it, its condition and kubelet in the words on its box,
+// its speed and clock, and where its box is drawn.
+type WorkerState struct {
+	raftcore.KubeNode
+	Condition string   `json:"condition"`
+	Slow      float64  `json:"slow"`
+	Drift     float64  `json:"drift"`
+	Rect      viz.Rect `json:"rect"`
+}
+
+// KubeState is the node lifecycle controller's zone state and the
+// checks' counts in a snapshot.
+type KubeState struct {
+	Zone   string              `json:"zone"`
+	Counts raftcore.KubeCounts `json:"counts"`
+}
+
 // DirLink is one direction of a link in a snapshot.
 type DirLink struct {
 	From      int        `json:"from"`
@@ -225,6 +248,7 @@ func (a *App) State() Snapshot {
 		InFlight: a.flightState(f), Screen: a.screenState(f), Present: a.params.Present, Zoom: a.zoom,
 	}
 	s.Layout, s.Sides = a.layoutState()
+	s.Workers, s.Kube = a.workersState()
 	for _, m := range a.session.Marks() {
 		s.Marks = append(s.Marks, MarkState{AtMs: float64(m.At.AtUs) / 1000, Kind: m.Kind.String(), Text: a.voice().MarkText(m)})
 	}
@@ -299,14 +323,35 @@ func (a *App) machinesState() []MachineState {
 	return out
 }
 
+// workersState is every worker machine and where its box is drawn, and
+// the controller's zone state and counts; nothing without workers.
+func (a *App) workersState() ([]WorkerState, *KubeState) {
+	w := a.World()
+	sum, ok := w.Kube()
+	if !ok {
+		return nil, nil
+	}
+	out := make([]WorkerState, len(sum.Nodes))
+	for k, n := range sum.Nodes {
+		out[k] = WorkerState{KubeNode: n, Condition: words.NodeCondition(n.NotReady), Slow: w.Slow(n.ID), Drift: w.Drift(n.ID)}
+		if k < len(a.lay().Workers) {
+			out[k].Rect = a.lay().Workers[k].Rect
+		}
+	}
+	return out, &KubeState{Zone: sum.Zone, Counts: sum.Counts}
+}
+
 // linksState is every direction of every link and where its middle is
-// drawn.
+// drawn, the links to worker machines too.
 func (a *App) linksState() []DirLink {
 	w := a.World()
 	var out []DirLink
-	for i := 0; i < w.Size(); i++ {
-		for j := 0; j < w.Size(); j++ {
-			if i == j {
+	// The members' links, and each member's to each worker machine (the
+	// workers have none between them).
+	all := w.Size() + a.cfg().Workers
+	for i := 0; i < all; i++ {
+		for j := 0; j < all; j++ {
+			if i == j || i >= w.Size() && j >= w.Size() {
 				continue
 			}
 			l := w.Link(nodeID(i), nodeID(j))

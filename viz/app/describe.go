@@ -51,7 +51,29 @@ func (a *App) Describe() string {
 	}
 	a.describeNetwork(&sc)
 	a.describeCommit(&sc)
+	a.describeWorkers(&sc)
 	return a.voice().Describe(sc)
+}
+
+// describeWorkers tells sc of the worker machines: each one's condition,
+// its kubelet's state and the members it is cut from, and the node
+// lifecycle controller's zone state.
+func (a *App) describeWorkers(sc *words.Scene) {
+	w := a.World()
+	sum, ok := w.Kube()
+	if !ok {
+		return
+	}
+	sc.Zone = sum.Zone
+	for _, n := range sum.Nodes {
+		ws := words.WorkerSaid{Name: n.Name, Condition: words.NodeCondition(n.NotReady), Kubelet: n.Status}
+		for i := 0; i < w.Size(); i++ {
+			if !w.Link(nodeID(i), n.ID).Up || !w.Link(n.ID, nodeID(i)).Up {
+				ws.CutFrom = append(ws.CutFrom, nodeID(i))
+			}
+		}
+		sc.Workers = append(sc.Workers, ws)
+	}
 }
 
 // actingLeaders are the running machines that act as leader: the leader

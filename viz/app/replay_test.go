@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,9 @@ import (
 	"raftlab/viz"
 	"raftlab/viz/app/command"
 	"raftlab/viz/app/scene"
+	"raftlab/viz/app/session"
 	"raftlab/viz/frame"
+	"raftlab/viz/words"
 )
 
 // TestTheStageSaysItReplaysThePast: stepped back, the stage says it shows
@@ -30,7 +33,11 @@ func TestTheStageSaysItReplaysThePast(t *testing.T) {
 		f := a.Frame()
 		require.NotNil(t, f.Replay, "%v: stepped back, and the stage does not say so", size)
 		r := f.Replay
-		assert.Equal(t, "Replaying the past", r.Text.Text)
+		if size[0] == 1280 {
+			assert.Equal(t, words.Replaying, r.Text.Text)
+		} else {
+			assert.Contains(t, []string{words.Replaying, words.ReplayingShort}, r.Text.Text, "%v", size)
+		}
 		assert.True(t, r.Stage.ContainsRect(r.Rect), "%v: the tag %v leaves the stage", size, r.Rect)
 		var live *frame.Widget
 		for i, b := range f.Timeline.Buttons {
@@ -108,4 +115,39 @@ func TestAWaitingWriteSaysHowManyHoldIt(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "no line says the write is held by 1 of 3: %+v", a.State().Screen.Panels)
+}
+
+// TestTheReplayTagHidesNoMachine: stepped back in every figure at 720x450
+// and 350x560, and in a lab of five members and ten workers on a phone,
+// the "Replaying the past" tag (or its shorter form, where the long one
+// would) covers no member's disc, name or lines and no worker's box.
+func TestTheReplayTagHidesNoMachine(t *testing.T) {
+	check := func(where string, a *App) {
+		t.Helper()
+		a.clock.SetPaused(true)
+		require.NoError(t, a.Do(command.Seek{AtUs: 3_000_000}))
+		require.NoError(t, a.Do(command.Seek{AtUs: 1_000_000}))
+		f := a.Frame()
+		require.NotNil(t, f.Replay, where)
+		r := f.Replay.Rect
+		assert.True(t, r.ContainsRect(textBox(a, f.Replay.Text)), "%s: the words leave the tag", where)
+		R := a.lay().NodeRadius
+		for i, n := range a.lay().Nodes {
+			hid := r.Overlaps(viz.XYWH(n.Center.X-R, n.Center.Y-R, 2*R, 2*R))
+			for _, tx := range []frame.TextItem{f.Nodes[i].Name, f.Nodes[i].Lines[0], f.Nodes[i].Lines[1]} {
+				hid = hid || tx.Text != "" && r.Overlaps(textBox(a, tx))
+			}
+			assert.False(t, hid, "%s: the tag %v hides machine %d", where, r, i+1)
+		}
+		for _, wk := range a.lay().Workers {
+			assert.False(t, r.Overlaps(wk.Rect), "%s: the tag %v hides worker %d", where, r, wk.Index+1)
+		}
+	}
+	for _, sc := range session.BuiltinScenarios().List() {
+		for _, sz := range [][2]float64{{720, 450}, {350, 560}} {
+			check(fmt.Sprintf("%s %vx%v", sc.ID, sz[0], sz[1]), figureApp(t, sc.ID, sz[0], sz[1]))
+		}
+	}
+	js := []byte(`{"nodes":5,"workers":10,"seed":2,"kube":{"pods":6},"until_ms":40000,"actions":[]}`)
+	check("5+10 at 350x560", workersApp(t, js, 350, 560, false))
 }

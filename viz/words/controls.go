@@ -96,8 +96,12 @@ const (
 	OtherShort  = "Other run"
 )
 
-// Replaying says that the stage shows the recorded past.
-const Replaying = "Replaying the past"
+// Replaying says that the stage shows the recorded past; ReplayingShort
+// where the long form would cover a machine.
+const (
+	Replaying      = "Replaying the past"
+	ReplayingShort = "Replaying"
+)
 
 // The figure's buttons, with their shorter forms where room is short.
 const (

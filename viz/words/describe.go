@@ -37,6 +37,10 @@ type Scene struct {
 	Behind    []raftcore.NodeID
 	// Violations counts the safety rules found broken.
 	Violations int
+	// Workers are the worker machines, and Zone the node lifecycle
+	// controller's zone state, in a world with workers.
+	Workers []WorkerSaid
+	Zone    string
 }
 
 // Believer is a machine that acts as leader, with its term.
@@ -69,6 +73,9 @@ func (v Voice) Describe(s Scene) string {
 		out = append(out, lead)
 	}
 	out = append(out, network(cfg, s), committed(cfg, s))
+	if ws := workersSaid(cfg, s.Workers, s.Zone); ws != "" {
+		out = append(out, ws)
+	}
 	if s.Violations > 0 {
 		out = append(out, strconv.Itoa(s.Violations)+" safety "+Plural(s.Violations, "rule", "rules")+" broken.")
 	}

@@ -64,10 +64,8 @@ func (v Voice) MsgLabel(m *raftcore.Message) string {
 		return "client"
 	case raftcore.MsgSnap:
 		return say("snapshot", "whole state")
-	case raftcore.MsgKube:
-		return KubeCallTag
-	case raftcore.MsgKubeResp:
-		return KubeAnswerTag
+	case raftcore.MsgKube, raftcore.MsgKubeResp:
+		return kubeMsgTag(m)
 	}
 	return m.Type.String()
 }

@@ -128,7 +128,7 @@ func HoverAt(f *frame.Frame, lay *viz.Layout, p viz.Point, dots []viz.MessageDot
 	switch h.Kind {
 	case viz.HitNode:
 		if h.Node >= len(lay.Nodes) {
-			return view.HoverTarget{} // a worker: its box says it all
+			return view.HoverTarget{Kind: "worker", A: h.Node}
 		}
 		return view.HoverTarget{Kind: "node", A: h.Node}
 	case viz.HitLink:

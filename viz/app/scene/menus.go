@@ -127,6 +127,23 @@ func (b *Builder) menuOrigin(k view.MenuKind, anchor viz.Point, mw, h float64) (
 	return x, y
 }
 
+// speedAndClockRows writes machine i's Speed row (how long it takes per
+// message) and Clock row (its clock's rate), members' and workers' alike:
+// each a choice of value whose id ends in the value.
+func (b *Builder) speedAndClockRows(wr *writer, i int, labelW float64) {
+	w, id, m := b.World(), nodeID(i), command.Machine(i)
+	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
+		n := command.Number(value)
+		return chip("node."+string(v)+":"+n, label, value == cur, string(v)+" "+m+" "+n)
+	}
+	slow := func(ms float64) frame.Widget { return pick(raftcore.DoSlow, ms, words.SlowChoice(ms), w.Slow(id)) }
+	wr.row(words.RowSpeed, labelW, slow(1), slow(20), slow(200))
+	drift := func(rate float64) frame.Widget {
+		return pick(raftcore.DoDrift, rate, words.DriftChoice(rate), w.Drift(id))
+	}
+	wr.row(words.RowClock, labelW, drift(0.5), drift(1), drift(2))
+}
+
 func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	w := b.World()
 	id := nodeID(i)
@@ -140,17 +157,7 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 		return button("node."+string(v), label, string(v)+" "+m)
 	}
 	wr.row(words.RowRun, labelW, runButtons(st, verb)...)
-	// A choice of value for a verb: its id ends in the value.
-	pick := func(v raftcore.Verb, value float64, label string, cur float64) frame.Widget {
-		n := command.Number(value)
-		return chip("node."+string(v)+":"+n, label, value == cur, string(v)+" "+m+" "+n)
-	}
-	slow := func(ms float64) frame.Widget { return pick(raftcore.DoSlow, ms, words.SlowChoice(ms), w.Slow(id)) }
-	wr.row(words.RowSpeed, labelW, slow(1), slow(20), slow(200))
-	drift := func(rate float64) frame.Widget {
-		return pick(raftcore.DoDrift, rate, words.DriftChoice(rate), w.Drift(id))
-	}
-	wr.row(words.RowClock, labelW, drift(0.5), drift(1), drift(2))
+	b.speedAndClockRows(wr, i, labelW)
 	if b.cfg().Protocol != raftcore.ProtocolNaiveCopy {
 		wr.row(b.Voice().TimeoutRow(), labelW, verb(raftcore.DoTimeout, b.Voice().TimeoutButton()))
 	}

@@ -604,7 +604,24 @@ func (b *Builder) clientPanel(wr *writer) {
 	b.cacheSection(wr)
 	w := b.World()
 	ops := w.Ops()
-	if len(ops) == 0 {
+	// Kubernetes' own requests (kubelets renewing Leases and listing
+	// their Pods, the node lifecycle controller reading and writing) come
+	// every few seconds from every worker: listed, they would bury the
+	// reader's. They are counted on one line; the reader's are listed.
+	own, kube := splitKubeOps(ops, w.ForgottenOps())
+	kubeLine := ""
+	if w.Config().Workers > 0 {
+		kubeLine = words.KubeRequests(kube)
+	}
+	f := w.ForgottenOps()
+	forgotten := f.Count
+	for _, t := range f.Kube {
+		forgotten -= t.Count
+	}
+	if len(own) == 0 && forgotten == 0 {
+		if kubeLine != "" {
+			wr.text(kubeLine, SizeBody-1, frame.ToneMuted, false)
+		}
 		// A figure's toolbar has no keys to learn: its requests come from
 		// playing it, or from a machine's menu.
 		wr.text(b.Voice().NoRequests(b.Figure()), SizeBody, frame.ToneMuted, false)
@@ -612,9 +629,11 @@ func (b *Builder) clientPanel(wr *writer) {
 	}
 	// The tally is the whole run's: the history keeps only the newest
 	// requests (session.HistoryLimit) and counts the ones it forgot.
-	f := w.ForgottenOps()
 	ok, failed, pending, swaps := f.OK, f.Timeout+f.Refused, 0, f.Conflict
-	for _, op := range ops {
+	for _, t := range f.Kube {
+		ok, failed, swaps = ok-t.OK, failed-t.Failed, swaps-t.Conflict
+	}
+	for _, op := range own {
 		switch op.Result {
 		case raftcore.OpOK:
 			ok++
@@ -632,9 +651,13 @@ func (b *Builder) clientPanel(wr *writer) {
 	// not be what the room cuts.
 	b.lostUpdates(wr, 1)
 	wr.text(words.Tally(ok, pending, failed, swaps, len(verdicts.Stale())), SizeBody, frame.ToneText, true)
-	if f.Count > 0 {
-		wr.text(words.Forgotten(f.Count), SizeBody-1, frame.ToneMuted, false)
+	if forgotten > 0 {
+		wr.text(words.Forgotten(forgotten), SizeBody-1, frame.ToneMuted, false)
 	}
+	if kubeLine != "" {
+		wr.text(kubeLine, SizeBody-1, frame.ToneMuted, false)
+	}
+	ops = own
 	now := w.Now()
 	held := heldBy(w, ops)
 	shown := 0
@@ -666,6 +689,39 @@ func (b *Builder) clientPanel(wr *writer) {
 		wr.item(mark, tone, b.Voice().ClientRow(op, lat, v, judged), SizeBody-1, frame.ToneText)
 		shown++
 	}
+}
+
+// splitKubeOps parts ops into the reader's own and the tally of those
+// Kubernetes made, by use, the forgotten ones of f included.
+func splitKubeOps(ops []raftcore.Op, f raftcore.ForgottenOps) (own []raftcore.Op, kube [raftcore.KubeUses]words.KubeTally) {
+	for k, t := range f.Kube {
+		kube[k].OpTally, kube[k].Forgotten = t, t.Count
+	}
+	for k := range ops {
+		op := &ops[k]
+		if op.Kube == raftcore.KubeNone {
+			continue
+		}
+		t := &kube[op.Kube]
+		if op.Result == raftcore.OpPending {
+			t.Waiting++
+		}
+		t.Add(op)
+	}
+	mine := len(ops)
+	for _, t := range kube {
+		mine -= t.Count - t.Forgotten
+	}
+	if mine == len(ops) {
+		return ops, kube
+	}
+	own = make([]raftcore.Op, 0, mine)
+	for _, op := range ops {
+		if op.Kube == raftcore.KubeNone {
+			own = append(own, op)
+		}
+	}
+	return own, kube
 }
 
 // judgeable is the part of ops whose reads can be judged: the operations

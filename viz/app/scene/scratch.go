@@ -13,6 +13,8 @@ type scratch struct {
 	spots  []msgSpot
 	lanes  [][]msgSpot
 	recent recentState
+	// obstacles are what the replay's tag must not hide.
+	obstacles []viz.Rect
 }
 
 // recentState is what the last moments of the trace say: heartbeats sent

@@ -60,6 +60,11 @@ func (b *Builder) buildTooltip() *frame.TooltipView {
 		id := nodeID(t.A)
 		nd := w.Node(id)
 		lines = b.Voice().MachineTip(b.cfg().Name(id), nd.Role(), w.Status(id), nd.LastIndex(), nd.Commit(), nd.Applied())
+	case "worker":
+		if sum, ok := w.Kube(); ok && t.A-w.Size() < len(sum.Nodes) {
+			n := sum.Nodes[t.A-w.Size()]
+			lines = words.WorkerTip(n.Name, words.NodeCondition(n.NotReady), n.Status, n.LastRenewedMs, n.Pods)
+		}
 	case "link":
 		ni, nj := b.cfg().Name(nodeID(t.A)), b.cfg().Name(nodeID(t.B))
 		lines = words.LinkTip(ni, nj, w.Link(nodeID(t.A), nodeID(t.B)).Up, w.Link(nodeID(t.B), nodeID(t.A)).Up)

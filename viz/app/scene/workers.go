@@ -225,20 +225,16 @@ func (b *Builder) workerBox(i int) (viz.Worker, bool) {
 }
 
 // workerMenu writes a worker machine's menu: its condition and kubelet,
-// then crash or restart, pause or resume, and its clock's rate, each a
-// recorded action. It returns the menu's title.
+// then crash or restart, pause or resume, how long it takes per message
+// and its clock's rate, each a recorded action. It returns the menu's title.
 func (b *Builder) workerMenu(wr *writer, box viz.Worker, labelW float64) string {
 	w := b.World()
 	id := nodeID(box.Index)
 	st := w.Status(id)
 	if sum, ok := w.Kube(); ok && box.Index-w.Size() < len(sum.Nodes) {
 		n := sum.Nodes[box.Index-w.Size()]
-		cond := words.NodeReady
-		if n.NotReady {
-			cond = words.NodeNotReady
-		}
 		long, _ := words.KubeletLine(n.Status)
-		wr.text(words.LeaseLine(cond, long, n.LastRenewedMs, n.Pods), SizeSmall, frame.ToneMuted, false)
+		wr.text(words.LeaseLine(words.NodeCondition(n.NotReady), long, n.LastRenewedMs, n.Pods), SizeSmall, frame.ToneMuted, false)
 		wr.gap(2)
 	}
 	m := command.Machine(box.Index)
@@ -246,10 +242,6 @@ func (b *Builder) workerMenu(wr *writer, box viz.Worker, labelW float64) string 
 		return button("node."+string(v), label, string(v)+" "+m)
 	}
 	wr.row(words.RowRun, labelW, runButtons(st, verb)...)
-	drift := func(rate float64) frame.Widget {
-		n := command.Number(rate)
-		return chip("node."+string(raftcore.DoDrift)+":"+n, words.DriftChoice(rate), rate == w.Drift(id), string(raftcore.DoDrift)+" "+m+" "+n)
-	}
-	wr.row(words.RowClock, labelW, drift(0.5), drift(1), drift(2))
+	b.speedAndClockRows(wr, box.Index, labelW)
 	return words.Worker(b.cfg().WorkerName(id))
 }
