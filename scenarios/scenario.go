@@ -121,6 +121,10 @@ const (
 	PanelElections Panel = "elections"
 	// PanelClocks lists each machine's clock offset and the leader's lease.
 	PanelClocks Panel = "clocks"
+	// PanelInformers shows each deployment controller's informer: its
+	// listed revision, its watch, its cache against the store, and the
+	// reconcile checks (raftcore.World.DeploymentControllers).
+	PanelInformers Panel = "informers"
 )
 
 // UI is how the app should present a scenario.

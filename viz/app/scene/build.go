@@ -45,6 +45,7 @@ func (b *Builder) Build(p Parts, version uint64) *frame.Frame {
 	// Messages before links: a link under the pointer is hot unless a
 	// message on it is, and this frame's messages say where they are.
 	b.buildMessages()
+	b.watchDots()
 	b.buildLinks()
 	b.buildLogs()
 	b.buildToolbar()

@@ -307,6 +307,9 @@ func (b *Builder) panelTitle(k viz.PanelKind) string {
 		}
 		return words.TitleMachine
 	case viz.PanelSafety:
+		if b.informersFocus() {
+			return words.InformersTitle
+		}
 		return words.TitleSafety
 	case viz.PanelClient:
 		return words.TitleClient
@@ -527,6 +530,12 @@ func (b *Builder) safetyPanel(wr *writer) {
 	// hold would otherwise push it below the fold.
 	broken := w.ViolationCount("") > 0 && !compact
 	if !compact && b.leases(wr) {
+		wr.gap(6)
+	}
+	if b.informers(wr) {
+		if b.informersFocus() {
+			return
+		}
 		wr.gap(6)
 	}
 	if broken {
