@@ -306,6 +306,7 @@ var registry = []def{
 	timeoutTuning,
 	clockDrift,
 	failureDomains,
+	reconcileFig,
 	memberAdd, replaceMember, jointConsensus, moveLeader, snapshotCatchUp, figure8,
 }
 

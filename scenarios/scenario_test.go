@@ -17,6 +17,7 @@ var wantIDs = []string{
 	"timeout-tuning",
 	"clock-drift",
 	"failure-domains",
+	"reconcile",
 	"member-add", "replace-member", "joint-consensus", "move-leader", "snapshot-catch-up", "figure-8",
 }
 

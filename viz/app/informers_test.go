@@ -39,7 +39,7 @@ func TestInformersPanel(t *testing.T) {
 	}
 	text := at(3_120_000)
 	assert.Contains(t, text, words.InformersTitle)
-	assert.Contains(t, text, words.ControllerLine(1, "etcd-1", "etcd-2"))
+	assert.Contains(t, text, words.ControllerLine(1, "etcd-1", false))
 	assert.Contains(t, text, "Listed at rev 2 · watching from rev 3")
 	assert.Contains(t, text, "deployment/web · rev 2")
 
@@ -57,7 +57,8 @@ func TestInformersPanel(t *testing.T) {
 		assert.Contains(t, text, line)
 	}
 	assert.NotContains(t, text, "not in the cache")
-	assert.Contains(t, text, "Reconciles 3 · created 2")
+	assert.Contains(t, text, "Reconciles 3 · created 2 · already there 0")
+	assert.Contains(t, text, words.CacheHeading("etcd-2"))
 
 	plain := newApp(t, 3, 1280, 800)
 	plain.Frame()

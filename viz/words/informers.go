@@ -16,11 +16,17 @@ import (
 // itself in a figure about them.
 const InformersTitle = "Informers"
 
-// ControllerLine names a deployment controller, the machine it runs on and
-// the API server it lists, watches and writes through.
-func ControllerLine(id int, node, server string) string {
-	return "Deployment controller " + Itoa(id) + " on " + node + " · API server on " + server
+// ControllerLine names a deployment controller by the machine it runs on,
+// and by its number where there are several.
+func ControllerLine(id int, node string, several bool) string {
+	if several {
+		return "Deployment controller " + Itoa(id) + " on " + node
+	}
+	return "Deployment controller on " + node
 }
+
+// NoController says a figure about informers has none running yet.
+const NoController = "No deployment controller runs yet."
 
 // InformerState says where an informer is in its list-and-watch loop at
 // nowUs, and whether that is a trouble (a watch that is not running).
@@ -83,11 +89,14 @@ func CacheLine(key string, cacheRev, storeRev uint64, inCache, inStore bool) (te
 const InformerCacheEmpty = "no Deployment or ReplicaSet yet"
 
 // ReconcileWork is a controller's work so far: its reconciles, the
-// ReplicaSets it created, the creates that found theirs already there and
-// those that failed or went unheard.
+// ReplicaSets it created, the creates that found theirs already there and,
+// if any, those that failed or went unheard.
 func ReconcileWork(c raftcore.DeploymentController) string {
-	return "Reconciles " + Itoa(c.Reconciles) + " · created " + Itoa(c.Creates) +
-		" · already there " + Itoa(c.AlreadyExisted) + " · failed " + Itoa(c.FailedCreates)
+	s := "Reconciles " + Itoa(c.Reconciles) + " · created " + Itoa(c.Creates) + " · already there " + Itoa(c.AlreadyExisted)
+	if c.FailedCreates > 0 {
+		s += " · failed " + Itoa(c.FailedCreates)
+	}
+	return s
 }
 
 // ReconcileChecks are the checks' counts over the run: ReplicaSets created
@@ -97,19 +106,33 @@ func ReconcileChecks(twice, diverged int) string {
 	return "Created twice: " + Itoa(twice) + " · cache diverged: " + Itoa(diverged)
 }
 
-// The informers' buttons: apply the Deployment, cut the watches, reconcile
-// it again, and the row that turns idempotence on or off.
+// The informers' buttons: apply the Deployment web, cut the watches,
+// reconcile it again, and the row that turns idempotence on or off.
 const (
-	ApplyButton       = "Apply Deployment"
-	CutWatchButton    = "Cut watch"
-	ReconcileButton   = "Reconcile again"
-	RowIdempotent     = "Idempotent"
-	IdempotentOn      = "on"
-	IdempotentOff     = "off"
-	Idempotence       = "idempotent reconcile"
-	WatchEventTag     = "watch"
-	DeploymentDefault = "web"
+	ApplyButton     = "Apply web"
+	CutWatchButton  = "Cut watch"
+	ReconcileButton = "Reconcile"
+	RowIdempotent   = "Idempotent"
+	IdempotentOn    = "on"
+	IdempotentOff   = "off"
+	Idempotence     = "idempotent reconcile"
+	WatchEventTag   = "watch"
 )
+
+// KubeRole is the line under a member's disc saying what it does for the
+// deployment controllers, long and short: runs one, serves one's API
+// server, or both ("" for neither).
+func KubeRole(controller, apiServer bool) (long, short string) {
+	switch {
+	case controller && apiServer:
+		return "controller + API server", "ctrl + API"
+	case controller:
+		return "deployment controller", "controller"
+	case apiServer:
+		return "API server", "API server"
+	}
+	return "", ""
+}
 
 // WatchTag tags a watch event on its way to a controller: "watch rev 4".
 func WatchTag(rev uint64) string { return WatchEventTag + " rev " + u(rev) }

@@ -27,8 +27,12 @@ func (b *Builder) informersFocus() bool {
 // whether the world has deployment controllers.
 func (b *Builder) informers(wr *writer) bool {
 	w := b.World()
-	cs := w.DeploymentControllers()
+	cs := b.scratch.deploy
 	if len(cs) == 0 {
+		if b.informersFocus() {
+			wr.text(words.NoController, SizeBody-1, frame.ToneMuted, false)
+			return true
+		}
 		return false
 	}
 	if !b.informersFocus() {
@@ -37,7 +41,7 @@ func (b *Builder) informers(wr *writer) bool {
 	cfg := b.cfg()
 	for _, c := range cs {
 		server := words.MachineName(*cfg, c.Server)
-		wr.text(words.ControllerLine(c.ID, words.MachineName(*cfg, c.Node), server), SizeBody-1, frame.ToneText, true)
+		wr.text(words.ControllerLine(c.ID, words.MachineName(*cfg, c.Node), len(cs) > 1), SizeBody-1, frame.ToneText, true)
 		state, trouble := words.InformerState(c.Informer, w.Now())
 		mark, tone := "✓", frame.ToneGood
 		if trouble {
@@ -105,6 +109,20 @@ func (b *Builder) cacheLines(wr *writer, c raftcore.DeploymentController) {
 	}
 }
 
+// kubeRole is what member id does for the deployment controllers, in the
+// long and short words of the second line under its disc: it runs one, or
+// serves one's API, or both; "" where it does neither, and in a world
+// without them. Where the story is about controllers, this says more of a
+// machine than its vote.
+func (b *Builder) kubeRole(id raftcore.NodeID) (long, short string) {
+	ctl, api := false, false
+	for _, c := range b.scratch.deploy {
+		ctl = ctl || c.Node == id
+		api = api || c.Server == id
+	}
+	return words.KubeRole(ctl, api)
+}
+
 // wantedByInformer reports whether key is under one of inf's prefixes.
 func wantedByInformer(inf raftcore.Informer, key string) bool {
 	for _, p := range inf.Prefixes {
@@ -126,7 +144,7 @@ func (b *Builder) watchDots() {
 	}
 	now := w.Now()
 	r := b.lay().MessageRadius
-	cs := w.DeploymentControllers()
+	cs := b.scratch.deploy
 	labels := len(sent) <= 4
 	for _, s := range sent {
 		c := cs[s.Controller-1]

@@ -746,6 +746,7 @@ func (b *Builder) lostUpdates(wr *writer, max int) {
 // scrolled: for a reader of every word the app can show.
 func (b *Builder) PanelContent(p Parts, k viz.PanelKind, w float64) frame.PanelView {
 	b.Parts = p
+	b.scratch.deploy = b.World().DeploymentControllers()
 	wr := b.newWriter(0, 0, w)
 	b.panelContent(k, wr)
 	return frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram}

@@ -13,6 +13,9 @@ type scratch struct {
 	spots  []msgSpot
 	lanes  [][]msgSpot
 	recent recentState
+	// deploy is the world's deployment controllers, read once a frame
+	// (none, and nothing allocated, in a world without them).
+	deploy []raftcore.DeploymentController
 }
 
 // recentState is what the last moments of the trace say: heartbeats sent
