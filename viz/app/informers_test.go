@@ -146,3 +146,54 @@ func TestInformerFramesAreReadable(t *testing.T) {
 	require.NotEmpty(t, watch, "a watch event on its way from etcd-2 to etcd-3")
 	assert.True(t, strings.HasPrefix(watch[0].Label.Text, words.WatchEventTag), watch[0].Label.Text)
 }
+
+// TestInformerRequestsInTheClientPanel: an informer's list and its
+// controller's create-if-absent say what they are in the client panel,
+// not as a read of a prefix that found nothing and a swap.
+func TestInformerRequestsInTheClientPanel(t *testing.T) {
+	a := workersApp(t, reconcileExample(t), 1280, 800, false)
+	require.NoError(t, a.Do(command.Seek{AtUs: 8_000_000}))
+	a.Frame()
+	text := panelWords(a)
+	assert.Contains(t, text, "deployment controller 1: list deployments and replicasets at etcd-2: listed at rev 2")
+	assert.Contains(t, text, "deployment controller 1: create replicasets/web-gpz4v if absent at etcd-2: done, rev 3")
+	assert.NotContains(t, text, "read deployments/ ")
+}
+
+// TestStageSaysWhereTheControllerRuns: under its disc, the member that runs
+// a deployment controller says so, and so does the one whose API server it
+// talks to; the third member keeps its vote, and a world without
+// controllers says neither.
+func TestStageSaysWhereTheControllerRuns(t *testing.T) {
+	a := workersApp(t, reconcileExample(t), 1280, 800, false)
+	require.NoError(t, a.Do(command.Seek{AtUs: 8_000_000}))
+	f := a.Frame()
+	ctl, _ := words.KubeRole(true, false)
+	api, _ := words.KubeRole(false, true)
+	assert.Equal(t, ctl, f.Nodes[0].Lines[1].Text)
+	assert.Equal(t, api, f.Nodes[1].Lines[1].Text)
+	assert.NotContains(t, []string{ctl, api}, f.Nodes[2].Lines[1].Text)
+
+	plain := newApp(t, 3, 1280, 800)
+	for _, n := range plain.Frame().Nodes {
+		assert.NotContains(t, []string{ctl, api}, n.Lines[1].Text)
+	}
+}
+
+// TestDescriptionNamesTheControllers: the description a screen reader
+// reads says where each deployment controller runs, what its informer is
+// doing and how much its cache holds, and how many ReplicaSets were created
+// twice.
+func TestDescriptionNamesTheControllers(t *testing.T) {
+	a := workersApp(t, reconcileExample(t), 1280, 800, false)
+	require.NoError(t, a.Do(command.Seek{AtUs: 3_350_000}))
+	d := a.Describe()
+	assert.Contains(t, d, "Deployment controller on etcd-1, through the API server on etcd-2: Watch cut (cut by hand)")
+	assert.Contains(t, d, "1 object in its cache.")
+	assert.NotContains(t, d, "created twice")
+	require.NoError(t, a.Do(command.Seek{AtUs: 8_000_000}))
+	d = a.Describe()
+	assert.Contains(t, d, "Listed at rev 4 · watching from rev 5; 3 objects in its cache.")
+	assert.Contains(t, d, "1 ReplicaSet created twice.")
+	assert.NotContains(t, newApp(t, 3, 1280, 800).Describe(), "Deployment controller")
+}
