@@ -197,3 +197,59 @@ func TestDescriptionNamesTheControllers(t *testing.T) {
 	assert.Contains(t, d, "1 ReplicaSet created twice.")
 	assert.NotContains(t, newApp(t, 3, 1280, 800).Describe(), "Deployment controller")
 }
+
+// TestFigureReaderCutsTheWatch: in the reconcile figure at column size,
+// the reader's own "Cut watch" (a button of its informers panel) cuts the
+// controller's watch, recorded like the script's actions, and the
+// informer then waits to list again.
+func TestFigureReaderCutsTheWatch(t *testing.T) {
+	a := figureApp(t, "reconcile", 720, 450)
+	var c hostClock
+	for a.scen().Tracker().Step() < 1 {
+		playToRest(t, a, &c, 60*time.Second)
+	}
+	cs := a.World().DeploymentControllers()
+	require.Len(t, cs, 1)
+	require.Equal(t, raftcore.InformerWatching, cs[0].Informer.State)
+	before := len(a.World().Actions())
+	a.Frame()
+	require.NoError(t, a.Click("informers.cut"))
+	assert.Len(t, a.World().Actions(), before+1)
+	assert.Equal(t, raftcore.DoWatchCut, a.World().Actions()[before].Do)
+	assert.Equal(t, raftcore.InformerWaiting, a.World().DeploymentControllers()[0].Informer.State)
+}
+
+// TestMachineMenuStartsAController: a member's menu in the free lab starts
+// a deployment controller on it, talking to its own API server, as a
+// recorded action; the informers then show, and the same member is not
+// offered a second one.
+func TestMachineMenuStartsAController(t *testing.T) {
+	a := newApp(t, 3, 1280, 800)
+	require.NoError(t, a.Do(command.OpenMachine{Node: 1}))
+	do := menuDo(a.Frame(), "node.deploy-controller")
+	require.Equal(t, "deploy-controller 2", do)
+	require.NoError(t, a.tryLine(do))
+	cs := a.World().DeploymentControllers()
+	require.Len(t, cs, 1)
+	assert.Equal(t, raftcore.NodeID(2), cs[0].Node)
+	assert.Equal(t, raftcore.NodeID(2), cs[0].Server)
+	a.Frame()
+	assert.Contains(t, panelWords(a), words.ControllerLine(1, "B", false))
+	require.NoError(t, a.Do(command.OpenMachine{Node: 1}))
+	assert.Empty(t, menuDo(a.Frame(), "node.deploy-controller"), "a second controller on B")
+}
+
+// menuDo is the command line of the open menu's widget id ("" if none).
+func menuDo(f *frame.Frame, id string) string {
+	if f.Menu == nil {
+		return ""
+	}
+	for _, r := range f.Menu.Rows {
+		for _, w := range r.Widgets {
+			if w.ID == id {
+				return w.Do
+			}
+		}
+	}
+	return ""
+}

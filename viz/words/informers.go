@@ -134,6 +134,13 @@ func KubeRole(controller, apiServer bool) (long, short string) {
 	return "", ""
 }
 
+// RowKubernetes labels a member's menu row that starts a deployment
+// controller on it (StartController).
+const (
+	RowKubernetes   = "Kubernetes"
+	StartController = "Start a deployment controller"
+)
+
 // WatchTag tags a watch event on its way to a controller: "watch rev 4".
 func WatchTag(rev uint64) string { return WatchEventTag + " rev " + u(rev) }
 

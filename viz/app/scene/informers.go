@@ -123,6 +123,23 @@ func (b *Builder) kubeRole(id raftcore.NodeID) (long, short string) {
 	return words.KubeRole(ctl, api)
 }
 
+// kubeMenuRow offers, in the free lab's menu of member i, to start a
+// deployment controller there, talking to the member's own API server, as
+// a control-plane node's controller manager talks to its local one; a
+// member that runs one already is not offered another.
+func (b *Builder) kubeMenuRow(wr *writer, i int, labelW float64) {
+	if b.Figure() || b.Plain() || b.cfg().Protocol != raftcore.ProtocolRaft || len(b.scratch.deploy) >= raftcore.MaxDeploymentControllers {
+		return
+	}
+	for _, c := range b.scratch.deploy {
+		if c.Node == nodeID(i) {
+			return
+		}
+	}
+	m := command.Machine(i)
+	wr.row(words.RowKubernetes, labelW, button("node.deploy-controller", words.StartController, string(raftcore.DoDeployController)+" "+m))
+}
+
 // wantedByInformer reports whether key is under one of inf's prefixes.
 func wantedByInformer(inf raftcore.Informer, key string) bool {
 	for _, p := range inf.Prefixes {
