@@ -19,10 +19,10 @@ func (b *Builder) informersFocus() bool {
 }
 
 // informers writes the deployment controllers of a world that has them:
-// for each, where its informer is in its list-and-watch loop, its cache
-// object by object beside the store of its API server's member (what a
-// reconcile works from against what is true), and its work; then the
-// reconcile checks' counts and the buttons that apply the Deployment, cut
+// the reconcile checks' counts; for each controller, where its informer is
+// in its list-and-watch loop, its cache object by object beside the store
+// of its API server's member (what a reconcile works from against what is
+// true), and its work; then the buttons that apply the Deployment, cut
 // the watches, reconcile again and turn idempotence on or off. It reports
 // whether the world has deployment controllers.
 func (b *Builder) informers(wr *writer) bool {
@@ -38,6 +38,14 @@ func (b *Builder) informers(wr *writer) bool {
 	if !b.informersFocus() {
 		wr.text(words.InformersTitle, SizeBody, frame.ToneText, true)
 	}
+	// The checks' counts first: on a small page they are what must show
+	// without scrolling.
+	n := w.ReconcileCounts()
+	tone := frame.ToneGood
+	if n.Duplicates+n.Diverged > 0 {
+		tone = frame.ToneBad
+	}
+	wr.text(words.ReconcileChecks(n.Duplicates, n.Diverged), SizeBody-1, tone, true)
 	cfg := b.cfg()
 	for _, c := range cs {
 		server := words.MachineName(*cfg, c.Server)
@@ -53,12 +61,6 @@ func (b *Builder) informers(wr *writer) bool {
 		wr.text(words.ReconcileWork(c), SizeSmall, frame.ToneMuted, false)
 		wr.gap(3)
 	}
-	n := w.ReconcileCounts()
-	tone := frame.ToneGood
-	if n.Duplicates+n.Diverged > 0 {
-		tone = frame.ToneBad
-	}
-	wr.text(words.ReconcileChecks(n.Duplicates, n.Diverged), SizeBody-1, tone, true)
 	wr.gap(2)
 	name := command.DefaultDeployment
 	wr.buttons(0,
