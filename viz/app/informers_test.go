@@ -253,3 +253,32 @@ func menuDo(f *frame.Frame, id string) string {
 	}
 	return ""
 }
+
+// TestInformerPanelShowsACompactedWatch: etcd-2, the API server, is cut off
+// from the leader while the leader compacts its log; when the link comes
+// back it is sent a snapshot, so the changes its watch would have sent are
+// gone, and the panel says the watch was refused as compacted (410 Gone)
+// while the informer waits to list again.
+func TestInformerPanelShowsACompactedWatch(t *testing.T) {
+	js := `{"nodes":3,"seed":1,"names":["etcd-1","etcd-2","etcd-3"],"until_ms":6000,
+		"options":{"snapshot_count":5,"catch_up_entries":2},"actions":[
+		{"at_ms":300,"do":"timeout","node":1},{"at_ms":600,"do":"deploy-controller","node":3,"to":2},
+		{"at_ms":1000,"do":"write","key":"deployments/web","value":"replicas=3 image=web:1"},
+		{"at_ms":1500,"do":"cut","from":1,"to":2}`
+	for i, k := range "abcdefgh" {
+		js += fmt.Sprintf(`,{"at_ms":%d,"do":"write","node":1,"key":"%c","value":"1"}`, 1600+100*i, k)
+	}
+	js += `,{"at_ms":3000,"do":"heal"}]}`
+	a := workersApp(t, []byte(js), 1280, 800, false)
+	var cut int64
+	for at := int64(3_000_000); at < 4_000_000; at += 20_000 {
+		require.NoError(t, a.Do(command.Seek{AtUs: at}))
+		if c := a.World().DeploymentControllers()[0]; c.Informer.LastCut == raftcore.CutCompacted {
+			cut = at
+			break
+		}
+	}
+	require.NotZero(t, cut, "the watch was never cut as compacted")
+	a.Frame()
+	assert.Contains(t, panelWords(a), "Watch refused as compacted (410 Gone) · re-listing in")
+}

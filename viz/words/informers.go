@@ -45,7 +45,9 @@ func InformerState(inf raftcore.Informer, nowUs int64) (text string, trouble boo
 		case !inf.Synced:
 			return "List failed · " + wait, true
 		case inf.LastCut == raftcore.CutCompacted:
-			return "Watch refused: rev " + u(inf.ListedRev+1) + " compacted (410 Gone) · " + wait, true
+			// At its start or while it ran (its server restored a
+			// snapshot): either way the revisions it needed are gone.
+			return "Watch refused as compacted (410 Gone) · " + wait, true
 		case inf.LastCut != raftcore.CutNone:
 			return "Watch cut (" + inf.LastCut.String() + ") · " + wait, true
 		}
