@@ -30,7 +30,7 @@ func requireFigureShows(t *testing.T, s app.Snapshot, what string) {
 	require.NotNil(t, s.Scenario, what)
 	assert.Empty(t, s.Screen.Overflow, "%s: words cut", what)
 	assert.Empty(t, s.Scenario.Untrue, "%s: the words shown are not true on screen", what)
-	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node", "elections": "Node", "clocks": "Node", "leases": "Node"}[s.Scenario.Focus]
+	want := map[string]string{"question": "Question", "contract": "Safety", "checker": "Safety", "client": "Client", "roles": "Node", "elections": "Node", "clocks": "Node", "leases": "Node", "informers": "Safety"}[s.Scenario.Focus]
 	if want == "" {
 		assert.Empty(t, s.Screen.Panels, "%s: a figure about its machines shows a panel", what)
 		return

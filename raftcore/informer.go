@@ -94,8 +94,11 @@ type Informer struct {
 	WatchCuts   int       `json:"watch_cuts"`
 	LastCut     CutReason `json:"last_cut,omitempty"`
 	Events      int       `json:"events"`
-	// BackoffUs is the wait before the next list after a failure.
-	BackoffUs int64 `json:"backoff_us"`
+	// BackoffUs is the wait before the next list after a failure;
+	// RelistAtUs, while the informer waits, is when it lists again (a
+	// paused machine lists later, once it runs).
+	BackoffUs  int64 `json:"backoff_us"`
+	RelistAtUs int64 `json:"relist_at_us,omitempty"`
 
 	listOp     int          // the list request in flight (0: none)
 	listBreaks uint64       // its controller's link breaks when it was sent
@@ -256,7 +259,8 @@ func (w *World) backOff(c *DeploymentController) {
 		inf.BackoffUs = informerBackoffMinUs
 	}
 	inf.timerGen++
-	w.schedule(event{at: w.now + inf.BackoffUs, kind: evInformer, op: c.ID, gen: inf.timerGen})
+	inf.RelistAtUs = w.now + inf.BackoffUs
+	w.schedule(event{at: inf.RelistAtUs, kind: evInformer, op: c.ID, gen: inf.timerGen})
 	inf.BackoffUs = min(2*inf.BackoffUs, informerBackoffMaxUs)
 }
 

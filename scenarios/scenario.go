@@ -126,6 +126,10 @@ const (
 	// the controller has gone without seeing its Lease renewed against
 	// the grace period, its Pods, the zone state and the checks' counts.
 	PanelLeases Panel = "leases"
+	// PanelInformers shows each deployment controller's informer: its
+	// listed revision, its watch, its cache against the store, and the
+	// reconcile checks (raftcore.World.DeploymentControllers).
+	PanelInformers Panel = "informers"
 )
 
 // UI is how the app should present a scenario.
@@ -321,6 +325,7 @@ var registry = []def{
 	failureDomains,
 	nodeLease,
 	quorumAndLeases,
+	reconcileFig,
 	memberAdd, replaceMember, jointConsensus, moveLeader, snapshotCatchUp, figure8,
 }
 

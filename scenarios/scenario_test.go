@@ -19,6 +19,7 @@ var wantIDs = []string{
 	"failure-domains",
 	"node-lease",
 	"quorum-and-leases",
+	"reconcile",
 	"member-add", "replace-member", "joint-consensus", "move-leader", "snapshot-catch-up", "figure-8",
 }
 
@@ -72,7 +73,7 @@ func TestAllHasTheStableIDsInOrder(t *testing.T) {
 // step needs nothing and whose later steps each wait for something, and
 // words for the reader.
 func TestScenariosAreWellFormed(t *testing.T) {
-	panels := map[Panel]bool{PanelQuestion: true, PanelContract: true, PanelClient: true, PanelRoles: true, PanelLogs: true, PanelChecker: true, PanelElections: true, PanelClocks: true, PanelLeases: true}
+	panels := map[Panel]bool{PanelQuestion: true, PanelContract: true, PanelClient: true, PanelRoles: true, PanelLogs: true, PanelChecker: true, PanelElections: true, PanelClocks: true, PanelLeases: true, PanelInformers: true}
 	for _, s := range everyVariant(t) {
 		t.Run(label(s), func(t *testing.T) {
 			cfg := s.Config(7)

@@ -230,3 +230,22 @@ func BenchmarkFigureFrame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrameInformers builds a frame of the reconcile figure at column
+// size (720x450) where its panel is fullest: the watch cut, the cache
+// behind the store, every object listed beside the store's copy.
+func BenchmarkFrameInformers(b *testing.B) {
+	a := figureApp(b, "reconcile", 720, 450)
+	var c hostClock
+	for a.scen().Tracker().Step() < 3 {
+		playToRest(b, a, &c, 60*time.Second)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.changed()
+		if f := a.Frame(); len(f.Panels) != 1 {
+			b.Fatal("bad frame")
+		}
+	}
+}

@@ -366,12 +366,14 @@ func (a *App) linksState() []DirLink {
 	return out
 }
 
-// flightState is every message on the wire of frame f, where it is drawn.
+// flightState is every message on the wire of frame f, where it is drawn
+// (not a watch event, which is no message of the simulated network and has
+// no number).
 func (a *App) flightState(f *frame.Frame) []FlightState {
 	out := []FlightState{}
 	byID := map[uint64]int{}
 	for _, m := range f.Messages {
-		if m.Fall == 0 {
+		if m.Fall == 0 && m.ID != 0 {
 			byID[m.ID] = len(out)
 			out = append(out, FlightState{ID: m.ID, From: m.From + 1, To: m.To + 1, X: m.Pos.X, Y: m.Pos.Y, Label: m.Label.Text})
 		}

@@ -52,6 +52,7 @@ func (a *App) Describe() string {
 	a.describeNetwork(&sc)
 	a.describeCommit(&sc)
 	a.describeWorkers(&sc)
+	sc.Controllers, sc.NowUs, sc.CreatedTwice = w.DeploymentControllers(), w.Now(), w.ReconcileCounts().Duplicates
 	return a.voice().Describe(sc)
 }
 

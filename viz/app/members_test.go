@@ -28,10 +28,14 @@ func sparesApp(t *testing.T, nodes, members int) (*App, *hostClock) {
 }
 
 // allPanels is every line of every panel on screen, joined.
-func allPanels(a *App) string {
+func allPanels(a *App) string { return panelsJoined(a, "\n") }
+
+// panelsJoined is every panel's words, a panel a line, its own lines joined
+// by sep.
+func panelsJoined(a *App, sep string) string {
 	var b strings.Builder
 	for _, p := range a.State().Screen.Panels {
-		b.WriteString(strings.Join(p.Text, "\n"))
+		b.WriteString(strings.Join(p.Text, sep))
 		b.WriteString("\n")
 	}
 	return b.String()

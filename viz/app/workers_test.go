@@ -19,9 +19,12 @@ import (
 
 // nodeLease is the node-lease example's schedule: three members, three
 // worker machines, one of which crashes while another is cut off.
-func nodeLease(t *testing.T) []byte {
+func nodeLease(t *testing.T) []byte { return example(t, "node-lease") }
+
+// example is the schedule docs/examples/name.json.
+func example(t *testing.T, name string) []byte {
 	t.Helper()
-	js, err := os.ReadFile("../../docs/examples/node-lease.json")
+	js, err := os.ReadFile("../../docs/examples/" + name + ".json")
 	require.NoError(t, err)
 	return js
 }

@@ -41,6 +41,12 @@ type Scene struct {
 	// controller's zone state, in a world with workers.
 	Workers []WorkerSaid
 	Zone    string
+	// Controllers are the deployment controllers, NowUs the moment
+	// described (for an informer's backoff), CreatedTwice the objects the
+	// reconcile check found created twice.
+	Controllers  []raftcore.DeploymentController
+	NowUs        int64
+	CreatedTwice int
 }
 
 // Believer is a machine that acts as leader, with its term.
@@ -78,6 +84,15 @@ func (v Voice) Describe(s Scene) string {
 	}
 	if s.Violations > 0 {
 		out = append(out, strconv.Itoa(s.Violations)+" safety "+Plural(s.Violations, "rule", "rules")+" broken.")
+	}
+	for _, c := range s.Controllers {
+		state, _ := InformerState(c.Informer, s.NowUs)
+		out = append(out, ControllerLine(c.ID, MachineName(cfg, c.Node), len(s.Controllers) > 1)+
+			", through the API server on "+MachineName(cfg, c.Server)+": "+state+"; "+
+			Count(len(c.Informer.Cache), "object", "objects")+" in its cache.")
+	}
+	if s.CreatedTwice > 0 {
+		out = append(out, Count(s.CreatedTwice, "ReplicaSet", "ReplicaSets")+" created twice.")
 	}
 	return strings.Join(out, " ")
 }

@@ -242,6 +242,8 @@ func SettingName(setting string) string {
 		return PreVote
 	case raftcore.SettingCheckQuorum:
 		return CheckQuorum
+	case raftcore.SettingIdempotence:
+		return Idempotence
 	}
 	return "the bug " + setting
 }
@@ -253,6 +255,10 @@ func SettingChanged(setting string, on bool, atUs int64) string {
 	if on {
 		state = "on"
 	}
+	who := "every machine"
+	if setting == raftcore.SettingIdempotence {
+		who = "every deployment controller"
+	}
 	return Capital(SettingName(setting)) + " is " + state + " from " + Clock(atUs) +
-		" on, for every machine; the run keeps going from here. Start again for a new run."
+		" on, for " + who + "; the run keeps going from here. Start again for a new run."
 }

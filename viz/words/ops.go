@@ -60,7 +60,7 @@ func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 	if op.Cluster {
 		what = opAsked(op, level) + " to the cluster, at " + cfg.Name(op.Node)
 	}
-	if op.Controller != 0 {
+	if op.Controller != 0 || op.Informer != 0 {
 		what = opClient(cfg, op) + ": " + what
 	}
 	return what + ": " + opOutcome(op, level)
@@ -73,6 +73,14 @@ func opLine(cfg raftcore.Config, op raftcore.Op, level Level) string {
 // a read is served: a read there goes through the history, or, where a
 // machine answers alone, comes from its own copy.
 func opAsked(op raftcore.Op, level Level) string {
+	switch {
+	case op.List:
+		// An informer's list: a linearizable read of every object
+		// under its prefixes.
+		return "list deployments and replicasets"
+	case op.Informer != 0 && op.Cas && op.IfRev == 0:
+		return "create " + op.Key + " if absent"
+	}
 	switch op.Kind {
 	case raftcore.DoWrite:
 		s := "write " + op.Key + " = " + op.Value
@@ -110,6 +118,9 @@ func opClient(cfg raftcore.Config, op raftcore.Op) string {
 	if op.Controller != 0 {
 		return cfg.ControllerName(op.Controller)
 	}
+	if op.Informer != 0 {
+		return "deployment controller " + Itoa(op.Informer)
+	}
 	return "a client"
 }
 
@@ -121,6 +132,8 @@ func opOutcome(op raftcore.Op, level Level) string {
 		return "waiting"
 	case raftcore.OpOK:
 		switch {
+		case op.List:
+			return "listed at rev " + Utoa(op.ReadAt)
 		case op.Kind == raftcore.DoRead && op.ReadFound:
 			return op.ReadValue + " (rev " + Utoa(op.ReadRev) + ")"
 		case op.Kind == raftcore.DoRead:
@@ -130,6 +143,9 @@ func opOutcome(op raftcore.Op, level Level) string {
 		}
 		return "done"
 	case raftcore.OpConflict:
+		if op.Informer != 0 && op.IfRev == 0 {
+			return "already exists (rev " + Utoa(op.FoundRev) + ")"
+		}
 		return "swap failed, found rev " + Utoa(op.FoundRev)
 	case raftcore.OpTimeout:
 		return "no answer"

@@ -76,9 +76,3 @@ func (v Voice) Ignored(t raftcore.MsgType) string {
 	}
 	return "vote ignored: leader alive"
 }
-
-// NotShownAction refuses, in the lab, a run whose action i (from 0) starts
-// or steers deployment controllers, which the lab does not draw yet.
-func NotShownAction(i int, verb string) string {
-	return "action " + Itoa(i) + " (" + verb + ") drives a deployment controller, which the lab cannot show yet; raftsim runs it"
-}

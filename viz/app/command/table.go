@@ -368,10 +368,81 @@ var worldCommands = []*Command{
 	toolbar(viz.CmdAlignTimers, "Make the two earliest election timers run out together.", false),
 	toolbar(viz.CmdSplitVote, "Crash the leader and time two machines out together.", false),
 	toolbar(viz.CmdResumeAll, "Bring back every paused or crashed machine.", false),
+	{Name: "apply", Example: "apply web", Args: "[NAME]", Prose: true, Doc: "Apply a Deployment NAME (web with nothing) of three replicas of image NAME:1: a write of deployments/NAME through the API server.",
+		parse: func(_ *Context, a args) (Intent, error) {
+			name, err := deploymentName(a)
+			if err != nil {
+				return nil, err
+			}
+			return Act{Action: raftcore.Action{Do: raftcore.DoWrite, Key: raftcore.DeploymentPrefix + name, Value: DeploymentManifest(name)}}, nil
+		}},
+	{Name: "deploy-controller", Example: "deploy-controller C B", Args: "MACHINE [API-SERVER]", Doc: "Start a deployment controller and its informer on a machine, talking to the API server on another member (its own with nothing).",
+		parse: func(c *Context, a args) (Intent, error) {
+			if err := a.want(1, 2); err != nil {
+				return nil, err
+			}
+			node, err := a.machine(c, 0)
+			if err != nil {
+				return nil, err
+			}
+			server := node
+			if a.n() == 2 {
+				if server, err = a.machine(c, 1); err != nil {
+					return nil, err
+				}
+			}
+			return Act{Action: raftcore.Action{Do: raftcore.DoDeployController, Node: node + 1, To: server + 1}}, nil
+		}},
+	{Name: "watch-cut", Example: "watch-cut C", Args: "[MACHINE]", Prose: true, Doc: "Cut the watch of every deployment controller, or of those on one machine: each informer waits its backoff, then lists again.",
+		parse: func(c *Context, a args) (Intent, error) {
+			if err := a.want(0, 1); err != nil {
+				return nil, err
+			}
+			x := raftcore.Action{Do: raftcore.DoWatchCut}
+			if a.n() == 1 {
+				i, err := a.machine(c, 0)
+				if err != nil {
+					return nil, err
+				}
+				x.Node = i + 1
+			}
+			return Act{Action: x}, nil
+		}},
+	{Name: "reconcile", Example: "reconcile web", Args: "[NAME]", Prose: true, Doc: "Reconcile Deployment NAME (web with nothing) again on every deployment controller, from its cache as it is.",
+		parse: func(_ *Context, a args) (Intent, error) {
+			name, err := deploymentName(a)
+			if err != nil {
+				return nil, err
+			}
+			return Act{Action: raftcore.Action{Do: raftcore.DoReconcile, Key: raftcore.DeploymentPrefix + name}}, nil
+		}},
 	{Name: "act", Example: `act {"do":"heal"}`, Args: "JSON", Doc: "Record one action given as the schedule format writes it.", parse: func(_ *Context, a args) (Intent, error) {
 		x, err := parseAction([]byte(a.rest))
 		return Act{Action: x}, err
 	}},
+}
+
+// DefaultDeployment is the Deployment apply and reconcile act on when
+// they name none.
+const DefaultDeployment = "web"
+
+// DeploymentManifest is the value apply writes for Deployment name:
+// three replicas of its first image.
+func DeploymentManifest(name string) string { return "replicas=3 image=" + name + ":1" }
+
+// deploymentName is the Deployment an apply or reconcile names, if any.
+func deploymentName(a args) (string, error) {
+	if err := a.want(0, 1); err != nil {
+		return "", err
+	}
+	if a.n() == 0 {
+		return DefaultDeployment, nil
+	}
+	name := a.at(0)
+	if strings.ContainsAny(name, "/= ") {
+		return "", fmt.Errorf("%s: %q is not a Deployment's name: write a name such as web", a.cmd.Name, name)
+	}
+	return name, nil
 }
 
 func parseRead(c *Context, a args) (Intent, error) {
@@ -517,7 +588,7 @@ var setupCommands = []*Command{
 		return SetProtocol{Protocol: a.at(0)}, nil
 	}},
 	{Name: "option", Example: "option prevote off", Args: "prevote | checkquorum on | off", Doc: "Start a free-play run with a Raft option on or off.", parse: parseOption},
-	{Name: "set", Example: "set prevote off", Args: "prevote | checkquorum | BUG on | off", Doc: "Change a Raft setting (or break a rule on purpose) from this moment on, keeping the run; in the past, fork it there.",
+	{Name: "set", Example: "set prevote off", Args: "prevote | checkquorum | idempotence | BUG on | off", Doc: "Change a Raft setting, deployment controllers' idempotence (or break a rule on purpose) from this moment on, keeping the run; in the past, fork it there.",
 		parse: func(_ *Context, a args) (Intent, error) {
 			if err := a.want(2, 2); err != nil {
 				return nil, err

@@ -38,6 +38,7 @@ func (b *Builder) Build(p Parts, version uint64) *frame.Frame {
 	f.W, f.H, f.Theme, f.Embed, f.Version = b.Stage.W(), b.Stage.H(), b.View.Theme(), b.Params.Embed, version
 	f.Zoom = b.Zoom
 	b.recent()
+	b.scratch.deploy = b.World().DeploymentControllers()
 	b.buildZones()
 	b.buildTray()
 	b.buildNodes()
@@ -45,6 +46,7 @@ func (b *Builder) Build(p Parts, version uint64) *frame.Frame {
 	// Messages before links: a link under the pointer is hot unless a
 	// message on it is, and this frame's messages say where they are.
 	b.buildMessages()
+	b.watchDots()
 	b.buildLinks()
 	b.buildLogs()
 	b.buildToolbar()
@@ -260,6 +262,7 @@ func (b *Builder) nodeCaption(v *frame.NodeView, i int, nd *raftcore.Node, st ra
 	lineSize := b.lay().CaptionSize
 	c := v.Center
 	line2 := b.nodeLine2(nd, st)
+	kube, _ := b.kubeRole(nd.ID)
 	capt := b.lay().Nodes[i].Caption
 	room, rows := capt.W, b.lay().CaptionLines(i)
 	if b.cfg().Protocol == raftcore.ProtocolRaft && !b.Plain() {
@@ -269,7 +272,7 @@ func (b *Builder) nodeCaption(v *frame.NodeView, i int, nd *raftcore.Node, st ra
 			role = full
 		case b.Measure(full, lineSize) <= room:
 			role, line2 = full, ""
-		default:
+		case kube == "":
 			line2 = words.Term(nd.Term())
 		}
 	}
@@ -366,6 +369,9 @@ func (b *Builder) fitSize(text string, size, room float64) float64 {
 // nodeLine2Short is a narrower second line for a machine with little room
 // under it, or "" where the line has no shorter form.
 func (b *Builder) nodeLine2Short(nd *raftcore.Node) string {
+	if _, short := b.kubeRole(nd.ID); short != "" {
+		return short
+	}
 	if b.cfg().Protocol == raftcore.ProtocolNaiveCopy {
 		return words.HeldShort(nd.LastIndex())
 	}
@@ -375,6 +381,9 @@ func (b *Builder) nodeLine2Short(nd *raftcore.Node) string {
 func (b *Builder) nodeLine2(nd *raftcore.Node, st raftcore.Status) string {
 	if st == raftcore.StatusCrashed {
 		return b.crashedLine2(nd)
+	}
+	if kube, _ := b.kubeRole(nd.ID); kube != "" {
+		return kube
 	}
 	if b.Plain() && b.cfg().Protocol == raftcore.ProtocolRaft {
 		return b.Voice().PlainLine2(nd)

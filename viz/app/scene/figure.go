@@ -44,7 +44,7 @@ func PanelFor(p scenarios.Panel) (viz.PanelKind, bool) {
 	switch p {
 	case scenarios.PanelQuestion:
 		return viz.PanelQuestion, true
-	case scenarios.PanelContract, scenarios.PanelChecker:
+	case scenarios.PanelContract, scenarios.PanelChecker, scenarios.PanelInformers:
 		return viz.PanelSafety, true
 	case scenarios.PanelClient:
 		return viz.PanelClient, true

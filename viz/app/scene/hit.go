@@ -84,10 +84,11 @@ func PanelAt(f *frame.Frame, p viz.Point) (viz.PanelKind, bool) {
 }
 
 // Dots appends the message dots of frame f on the wire (not those falling
-// away) to out, for hit tests.
+// away, nor watch events, which are not Raft's messages and have no menu)
+// to out, for hit tests.
 func Dots(f *frame.Frame, out []viz.MessageDot) []viz.MessageDot {
 	for _, m := range f.Messages {
-		if m.Fall == 0 {
+		if m.Fall == 0 && m.ID != 0 {
 			out = append(out, viz.MessageDot{ID: int64(m.ID), Pos: m.Pos})
 		}
 	}

@@ -181,6 +181,7 @@ func (b *Builder) nodeMenu(wr *writer, i int, labelW float64) string {
 	} else if w.Size() > 1 {
 		wr.row(words.RowNetwork, labelW, button("node.isolate", words.CutOff, "isolate "+m))
 	}
+	b.kubeMenuRow(wr, i, labelW)
 	b.memberMenu(wr, i, labelW)
 	return title
 }

@@ -321,6 +321,9 @@ func (b *Builder) panelTitle(k viz.PanelKind) string {
 		}
 		return words.TitleMachine
 	case viz.PanelSafety:
+		if b.informersFocus() {
+			return words.InformersTitle
+		}
 		return words.TitleSafety
 	case viz.PanelClient:
 		return words.TitleClient
@@ -540,6 +543,12 @@ func (b *Builder) safetyPanel(wr *writer) {
 	// A broken rule is the news: it comes first, where the clauses that
 	// hold would otherwise push it below the fold.
 	broken := w.ViolationCount("") > 0 && !compact
+	if b.informers(wr) {
+		if b.informersFocus() {
+			return
+		}
+		wr.gap(6)
+	}
 	if broken {
 		b.safetyRules(wr)
 		wr.gap(6)
@@ -804,6 +813,7 @@ func (b *Builder) lostUpdates(wr *writer, max int) {
 // scrolled: for a reader of every word the app can show.
 func (b *Builder) PanelContent(p Parts, k viz.PanelKind, w float64) frame.PanelView {
 	b.Parts = p
+	b.scratch.deploy = b.World().DeploymentControllers()
 	wr := b.newWriter(0, 0, w)
 	b.panelContent(k, wr)
 	return frame.PanelView{Kind: k, Lines: wr.lines, Widgets: wr.widgets, Diagram: wr.diagram, Gauges: wr.gauges}

@@ -15,6 +15,9 @@ type scratch struct {
 	recent recentState
 	// obstacles are what the replay's tag must not hide.
 	obstacles []viz.Rect
+	// deploy is the world's deployment controllers, read once a frame
+	// (none, and nothing allocated, in a world without them).
+	deploy []raftcore.DeploymentController
 }
 
 // recentState is what the last moments of the trace say: heartbeats sent

@@ -2,15 +2,12 @@ package session
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"time"
 
-	"raftlab/raftcore"
 	"raftlab/raftcore/timeline"
-	"raftlab/viz/words"
 )
 
 // ExportSchedule writes the whole run as a schedule (the format of raftsim
@@ -54,9 +51,6 @@ type Opening struct {
 // or asks for too much is refused here, before anything is replayed.
 func StartLink(payload string, c Catalog, readBudget time.Duration) (*Opening, error) {
 	op, err := timeline.StartOpening(payload)
-	if err == nil {
-		err = notShownYet(op.Link().Config, op.Link().Actions)
-	}
 	if err == nil {
 		op, err = op.WithOptions(openOptions)
 	}
@@ -129,11 +123,6 @@ func firstBroken(tl *timeline.Timeline) {
 // OpenRun is the session of a schedule file: its world, replayed to its
 // end.
 func OpenRun(data []byte, readBudget time.Duration) (*Session, error) {
-	if s, err := raftcore.ParseSchedule(data); err == nil {
-		if err := notShownYet(s.Config(), s.Actions); err != nil {
-			return nil, err
-		}
-	}
 	o, err := timeline.StartImport(data)
 	if err == nil {
 		o, err = o.WithOptions(openOptions)
@@ -146,17 +135,4 @@ func OpenRun(data []byte, readBudget time.Duration) (*Session, error) {
 		return nil, err
 	}
 	return Adopt(tl, nil, readBudget), nil
-}
-
-// notShownYet refuses a run with parts of the world the lab does not draw
-// yet (deployment controllers), saying so, rather than open it and show it
-// wrong: raftsim runs such runs. Worker machines the lab draws.
-func notShownYet(_ raftcore.Config, actions []raftcore.Action) error {
-	for i, a := range actions {
-		switch a.Do {
-		case raftcore.DoDeployController, raftcore.DoReconcile, raftcore.DoWatchCut:
-			return errors.New(words.NotShownAction(i, string(a.Do)))
-		}
-	}
-	return nil
 }

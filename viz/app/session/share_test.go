@@ -178,52 +178,38 @@ func TestALinkWithNoMomentOpensOnTheFirstBrokenRule(t *testing.T) {
 	assert.Equal(t, int64(500_000), s.HeadUs(), "the run is all there")
 }
 
-// TestRunsTheLabCannotShowAreRefused: a link or a schedule file with
-// deployment controllers, which raftsim runs but the lab does not draw
-// yet, is refused with words that say so, before anything is replayed;
-// the same run without them opens, and so does one with Kubernetes'
-// worker machines, which the lab draws, replayed to its end.
-func TestRunsTheLabCannotShowAreRefused(t *testing.T) {
-	cfg := raftcore.DefaultConfig()
-	cfg.Nodes = 3
-	withWorkers := cfg
-	withWorkers.Workers = 2
-	deploy := []raftcore.Action{{AtMs: 1000, Do: raftcore.DoDeployController, Node: 1}}
-	payload, err := timeline.EncodeLink(timeline.Link{Config: cfg, Actions: deploy, EndUs: 2_000_000})
+// TestRunsWithKubernetesOpen: a link or a schedule file with deployment
+// controllers, and one with Kubernetes' worker machines, opens and is
+// replayed to its end, its controllers' caches and counts as the run left
+// them.
+func TestRunsWithKubernetesOpen(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/examples/reconcile.json")
 	require.NoError(t, err)
-	_, err = StartLink(payload, BuiltinScenarios(), budget)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "action 0 (deploy-controller)")
-	assert.Contains(t, err.Error(), "cannot show yet")
-
-	w := raftcore.MustWorld(cfg)
-	w.RunUntil(deploy[0].AtUs())
-	require.NoError(t, w.Apply(deploy[0]))
-	w.RunUntil(2_000_000)
-	sched, err := json.Marshal(w.Schedule())
+	sch, err := raftcore.ParseSchedule(data)
 	require.NoError(t, err)
-	_, err = OpenRun(sched, budget)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "action 0 (deploy-controller)")
-
-	payload, err = timeline.EncodeLink(timeline.Link{Config: withWorkers, EndUs: 2_000_000})
+	payload, err := timeline.EncodeLink(timeline.Link{Config: sch.Config(), Actions: sch.Actions, EndUs: int64(sch.UntilMs * 1000), PosUs: int64(sch.UntilMs * 1000)})
 	require.NoError(t, err)
 	s, err := open(t, payload, BuiltinScenarios())
+	require.NoError(t, err, "a link with a deployment controller")
+	assert.Equal(t, int64(sch.UntilMs*1000), s.HeadUs(), "the run is all there")
+	cs := s.World().DeploymentControllers()
+	require.Len(t, cs, 1)
+	assert.Equal(t, 1, cs[0].Informer.Relists, "the informer re-listed after its watch was cut")
+	assert.Equal(t, 1, s.World().ReconcileCounts().Duplicates, "without idempotence the repeat made a second ReplicaSet")
+
+	s, err = OpenRun(data, budget)
+	require.NoError(t, err, "the schedule file")
+	assert.Equal(t, 1, s.World().ReconcileCounts().Duplicates)
+
+	cfg := raftcore.DefaultConfig()
+	cfg.Nodes = 3
+	cfg.Workers = 2
+	payload, err = timeline.EncodeLink(timeline.Link{Config: cfg, EndUs: 2_000_000})
+	require.NoError(t, err)
+	s, err = open(t, payload, BuiltinScenarios())
 	require.NoError(t, err, "a run with workers")
 	assert.Equal(t, int64(2_000_000), s.HeadUs(), "the run with workers is all there")
 	kube, ok := s.World().Kube()
 	require.True(t, ok)
 	assert.Len(t, kube.Nodes, 2)
-
-	w = raftcore.MustWorld(withWorkers)
-	w.RunUntil(2_000_000)
-	sched, err = json.Marshal(w.Schedule())
-	require.NoError(t, err)
-	s, err = OpenRun(sched, budget)
-	require.NoError(t, err, "a schedule file with workers")
-	assert.Equal(t, 2, s.World().Config().Workers)
-	payload, err = timeline.EncodeLink(timeline.Link{Config: cfg, EndUs: 2_000_000})
-	require.NoError(t, err)
-	_, err = StartLink(payload, BuiltinScenarios(), budget)
-	require.NoError(t, err, "the same run without them")
 }
