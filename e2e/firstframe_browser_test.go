@@ -84,9 +84,9 @@ var (
 		drawn: `(function () { var m = performance.getEntriesByName("raftlab-first-draw")[0]; return m ? m.startTime : undefined; })()`,
 		phases: [][2]string{
 			{"raftlab-fetch", "fetch"}, {"raftlab-instantiated", "compiled and instantiated"},
-			{"raftlab-main", "Go runtime and init"}, {"raftlab-font", "font parsed"},
-			{"raftlab-setup", "app set up"}, {"raftlab-run", "Ebiten started"},
-			{"raftlab-draw", "first Update"},
+			{"raftlab-main", "Go runtime and init"}, {"raftlab-setup", "app set up"},
+			{"raftlab-update", "Ebiten started"}, {"raftlab-draw", "first Update"},
+			{"raftlab-built", "first frame built"},
 		},
 	}
 	floorStarter = starter{
@@ -142,7 +142,7 @@ func (s starter) describe(u startup) string {
 		parts = append(parts, fmt.Sprintf("%s at %.0f (+%.0f)", p[1], at, at-last))
 		last = at
 	}
-	parts = append(parts, fmt.Sprintf("first Draw done at %.0f (+%.0f)", u.Drawn, u.Drawn-last))
+	parts = append(parts, fmt.Sprintf("first Draw done (painted) at %.0f (+%.0f)", u.Drawn, u.Drawn-last))
 	return strings.Join(parts, ", ")
 }
 

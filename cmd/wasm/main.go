@@ -84,7 +84,8 @@ func main() {
 	b := &bridge{win: win, params: params, app: a}
 	pointers := &viz.PointerQueue{}
 	keys := &viz.KeyQueue{}
-	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers, Keys: keys})
+	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers, Keys: keys,
+		Mark: func(moment string) { mark("raftlab-"+moment, nil) }})
 	b.g = g
 	b.install()
 	b.listenPointers(pointers)
