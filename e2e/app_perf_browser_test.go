@@ -32,7 +32,6 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/performance"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/systeminfo"
@@ -322,7 +321,7 @@ func TestMain(m *testing.M) {
 	sharedChromium.mu.Lock()
 	sharedChromium.close()
 	sharedChromium.mu.Unlock()
-	for _, st := range []*site{&appSiteOnce, &floorSiteOnce} {
+	for _, st := range sitesCleanup {
 		if st.dir != "" {
 			os.RemoveAll(st.dir)
 		}
@@ -367,30 +366,18 @@ func appSite(b *testing.B) string {
 	})
 }
 
-// floorSite builds e2e/sizefloor the same way, with a bare page that runs it.
+// floorSite builds e2e/sizefloor the same way, with a bare page that runs it
+// (programSite), and the same page with the WebGL context the app's page asks for.
 func floorSite(b *testing.B) string {
 	b.Helper()
 	root := repoRoot(b)
-	return floorSiteOnce.build(b, func(dir string) error {
-		if err := buildWasm(root, "./e2e/sizefloor", filepath.Join(dir, "floor.wasm")); err != nil {
-			return err
-		}
-		if err := copyInto(goRootFile(b, "lib/wasm/wasm_exec.js"), dir, "wasm_exec.js"); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(floorPage), 0o644); err != nil {
-			return err
-		}
-		// The same program with the WebGL context the app's page asks for.
+	return programSite(b, &floorSiteOnce, "./e2e/sizefloor", "floor", func(dir string) error {
 		script, err := pageContextScript(root)
 		if err != nil {
 			return err
 		}
 		withContext := strings.Replace(floorPage, `<script src="wasm_exec.js">`, script+"\n"+`<script src="wasm_exec.js">`, 1)
-		if err := os.WriteFile(filepath.Join(dir, floorContextPage), []byte(withContext), 0o644); err != nil {
-			return err
-		}
-		return compress(filepath.Join(dir, "floor.wasm"))
+		return os.WriteFile(filepath.Join(dir, floorContextPage), []byte(withContext), 0o644)
 	})
 }
 
@@ -462,14 +449,8 @@ func openAppIn(br *browser, dir, query string) {
 	br.waitReady()
 }
 
-// floorPage runs floor.wasm the way index.html runs the app, with nothing else.
-const floorPage = `<!doctype html><meta charset="utf-8"><title>floor</title>
-<style>html, body { margin: 0; width: 100%; height: 100%; overflow: hidden; }</style>
-<script src="wasm_exec.js"></script>
-<script>
-var go = new Go();
-WebAssembly.instantiateStreaming(fetch("floor.wasm"), go.importObject).then(function (r) { performance.mark("floor-instantiated"); go.run(r.instance); });
-</script>`
+// floorPage runs floor.wasm with nothing else, the plain streamed way.
+var floorPage = streamedPage("floor", "floor.wasm", "floor")
 
 // buildWasm builds a package for the browser with the flags `make wasm` uses.
 func buildWasm(root, pkg, out string) error {
@@ -650,132 +631,6 @@ func busyFrame(b *testing.B, flags []chromedp.ExecAllocatorOption) {
 		b.ReportMetric(1000*w.perSecond(w.busy), "busy-ms/s")
 		b.ReportMetric(w.perSecond(w.frames), "fps")
 	}
-}
-
-// readyTimes is when the page reached each stage, in ms after navigation started.
-type readyTimes struct {
-	DOMContentLoaded float64 `json:"dcl"`
-	WasmEnd          float64 `json:"wasmEnd"`   // the .wasm fully received
-	WasmBytes        float64 `json:"wasmBytes"` // bytes on the wire
-	WasmDecoded      float64 `json:"wasmDecoded"`
-	Ready            float64 `json:"ready"`   // the app's first Draw (raftlab-ready)
-	Painted          float64 `json:"painted"` // the next animation frame after it
-	// The page's and the app's performance marks (web/index.html, cmd/wasm):
-	// the fetch starts, the module is compiled and instantiated, Go's main
-	// starts (the runtime and package initialisation done), the app is set up,
-	// and the first frame's own timings.
-	Fetch        float64 `json:"fetch"`
-	Instantiated float64 `json:"instantiated"`
-	Main         float64 `json:"main"`
-	Setup        float64 `json:"setup"`
-	UpdateUs     float64 `json:"update_us"`
-	BuildUs      float64 `json:"build_us"`
-	PaintUs      float64 `json:"paint_us"`
-}
-
-// recordReady runs in every new document: it notes when the app reports its first
-// frame and when the browser shows it.
-const recordReady = `window.addEventListener("raftlab-ready", function () {
-	window.__raftlabReadyAt = performance.now();
-	requestAnimationFrame(function () { window.__raftlabPaintedAt = performance.now(); });
-});`
-
-// readReadyTimes collects the app page's start-up moments.
-const readReadyTimes = `(function () {
-	var nav = performance.getEntriesByType("navigation")[0];
-	var wasm = performance.getEntriesByType("resource").filter(function (e) { return /raftlab\.wasm/.test(e.name); })[0] || {};
-	function at(name) { var m = performance.getEntriesByName(name)[0]; return m ? m.startTime : 0; }
-	var first = performance.getEntriesByName("raftlab-first-draw")[0];
-	var d = (first && first.detail) || {};
-	return {dcl: nav.domContentLoadedEventEnd, wasmEnd: wasm.responseEnd || 0, wasmBytes: wasm.encodedBodySize || 0,
-		wasmDecoded: wasm.decodedBodySize || 0, ready: window.__raftlabReadyAt, painted: window.__raftlabPaintedAt,
-		fetch: at("raftlab-fetch"), instantiated: at("raftlab-instantiated"), main: at("raftlab-main"), setup: at("raftlab-setup"),
-		update_us: d.update_us || 0, build_us: d.build_us || 0, paint_us: d.paint_us || 0};
-})()`
-
-// floorTimes is the bare program's start-up: compiled and instantiated, Go's main
-// started, first Draw (ms after navigation started).
-type floorTimes struct {
-	Instantiated float64 `json:"instantiated"`
-	Main         float64 `json:"main"`
-	Ready        float64 `json:"ready"`
-}
-
-const readFloorTimes = `(function () {
-	function at(name) { var m = performance.getEntriesByName(name)[0]; return m ? m.startTime : 0; }
-	return {instantiated: at("floor-instantiated"), main: at("floor-main"), ready: window.sizefloorFirstDraw};
-})()`
-
-// BenchmarkAppFirstFrame measures page load to first frame, five times per iteration,
-// each in a fresh browser (cold cache, the files from a local server, so network time
-// is near zero and the figure is download handling, compilation, start-up and the first
-// frame), and the same for the bare Ebiten program, the two taking turns so that both
-// meet the same load on a shared machine. The goal is 0.6 s, and within 1.3 times the
-// bare program's time. Each load logs its phases from the pages' performance marks.
-func BenchmarkAppFirstFrame(b *testing.B) {
-	const loads = 5
-	var ready, painted, rendererCPU, threadCPU, floor, floorCPU, floorThread []float64
-	for i := range b.N * loads {
-		br := newBrowser(b, 1280, 800)
-		if i == 0 {
-			logMachine(b, br)
-		}
-		ctx, cancel := context.WithTimeout(br.ctx, waitTimeout)
-		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordReady})
-		cancel()
-		if err != nil {
-			b.Fatalf("Page.addScriptToEvaluateOnNewDocument: %v", err)
-		}
-		// CPU time is less sensitive than wall time to other work on the machine.
-		// The main thread's is counted from the first metrics call on.
-		thread0 := metrics(br)["ThreadTime"]
-		cpu0, _ := processCPU(br)
-		openAppIn(br, appSite(b), "")
-		br.waitFor(`window.__raftlabPaintedAt !== undefined`)
-		cpu1, _ := processCPU(br)
-		// The main thread's own CPU time, which other work on the machine
-		// stretches far less than the wall time.
-		thread := metrics(br)["ThreadTime"] - thread0
-		t := evalJS[readyTimes](br, readReadyTimes)
-		renderer, gpu := cpu1["renderer"]-cpu0["renderer"], cpu1["GPU"]-cpu0["GPU"]
-		drawStart := t.Ready - (t.BuildUs+t.PaintUs)/1000
-		b.Logf("run %d: DOMContentLoaded %.0f ms, .wasm received %.0f ms (%.2f MB on the wire, %.2f MB decoded), first Draw %.0f ms, shown %.0f ms; CPU until shown: main thread %.2f s, renderer %.2f s, GPU %.2f s, browser %.2f s; load average %s",
-			i+1, t.DOMContentLoaded, t.WasmEnd, t.WasmBytes/1e6, t.WasmDecoded/1e6, t.Ready, t.Painted,
-			thread, renderer, gpu, cpu1["browser"]-cpu0["browser"], loadAverage())
-		b.Logf("run %d phases (ms): fetch at %.0f, compiled and instantiated +%.0f, Go runtime and init +%.0f, app set up +%.0f, Ebiten start and first Update +%.0f (the Update %.0f), first frame build %.0f + paint %.0f",
-			i+1, t.Fetch, t.Instantiated-t.Fetch, t.Main-t.Instantiated, t.Setup-t.Main, drawStart-t.Setup, t.UpdateUs/1000, t.BuildUs/1000, t.PaintUs/1000)
-		ready = append(ready, t.Ready)
-		painted = append(painted, t.Painted)
-		rendererCPU = append(rendererCPU, renderer)
-		threadCPU = append(threadCPU, thread)
-		br.close()
-
-		// The bare Ebiten program with the same font, loaded the same way.
-		br = newBrowser(b, 1280, 800)
-		thread0 = metrics(br)["ThreadTime"]
-		cpu0, _ = processCPU(br)
-		br.navigate(startWebServer(b, floorSite(b)) + "index.html")
-		br.waitFor(`window.sizefloorFirstDraw !== undefined`)
-		cpu1, _ = processCPU(br)
-		thread = metrics(br)["ThreadTime"] - thread0
-		ft := evalJS[floorTimes](br, readFloorTimes)
-		b.Logf("bare Ebiten program: first Draw %.0f ms (compiled and instantiated %.0f, Go main %.0f); CPU until then: main thread %.2f s, renderer %.2f s, GPU %.2f s; load average %s",
-			ft.Ready, ft.Instantiated, ft.Main, thread, cpu1["renderer"]-cpu0["renderer"], cpu1["GPU"]-cpu0["GPU"], loadAverage())
-		floor = append(floor, ft.Ready)
-		floorThread = append(floorThread, thread)
-		floorCPU = append(floorCPU, cpu1["renderer"]-cpu0["renderer"])
-		br.close()
-	}
-	b.Logf("first Draw: app median %.0f ms, bare program median %.0f ms, ratio %.2f (goal 1.3); main thread CPU until then: app median %.2f s, bare program %.2f s, ratio %.2f",
-		percentile(ready, 50), percentile(floor, 50), percentile(ready, 50)/percentile(floor, 50),
-		percentile(threadCPU, 50), percentile(floorThread, 50), percentile(threadCPU, 50)/percentile(floorThread, 50))
-	b.ReportMetric(percentile(ready, 50), "first-draw-ms-median")
-	b.ReportMetric(percentile(painted, 50), "first-frame-ms-median")
-	b.ReportMetric(percentile(rendererCPU, 50), "renderer-cpu-s-median")
-	b.ReportMetric(percentile(floor, 50), "floor-first-draw-ms-median")
-	b.ReportMetric(percentile(floorCPU, 50), "floor-renderer-cpu-s-median")
-	b.ReportMetric(percentile(threadCPU, 50), "main-thread-cpu-s-median")
-	b.ReportMetric(percentile(floorThread, 50), "floor-main-thread-cpu-s-median")
 }
 
 // BenchmarkAppMemory leaves a tab running five machines at 10x until 30 virtual minutes

@@ -85,13 +85,15 @@ type bookMemory struct {
 //     (/proc), the JavaScript heap, live figures, canvases (one WebGL context each) and
 //     contexts lost, at most bookLiveBound+1 live figures at any point on the way;
 //
-// then, in the same run, the live figure's first frame in a cold browser against the bare
-// Ebiten program (e2e/sizefloor) loaded the same way: each in an iframe of a host page,
-// timed from the iframe's own start to its first Draw, bookColdLoads times each, alternately.
+// then, in the same run, the live figure's first frame in a cold browser context against
+// the bare Ebiten programs loaded the same way (e2e/barefloor, the anchor, and
+// e2e/sizefloor, which draws with the app's font): each in an iframe of a host page, timed
+// from the iframe's own start to its first Draw, bookColdLoads times each, in turn.
 func BenchmarkBookPage(b *testing.B) {
 	for range b.N {
 		posters, firstPoster, mem, maxLive := readBookPage(b)
-		app, floor := firstFrames(b)
+		starts := firstFrames(b)
+		app, floor, bare := starts["figure"], starts["sizefloor"], starts["barefloor"]
 
 		var posterMs []float64
 		var byLive int
@@ -102,7 +104,7 @@ func BenchmarkBookPage(b *testing.B) {
 				byLive++
 			}
 		}
-		ratio := percentile(app, 50) / percentile(floor, 50)
+		ratio := percentile(app, 50) / percentile(bare, 50)
 		verdict := func(ok bool) string {
 			if ok {
 				return "met"
@@ -114,9 +116,11 @@ func BenchmarkBookPage(b *testing.B) {
 		b.Logf("| first poster painted, from the start of the page | %.0f ms | | |", firstPoster)
 		b.Logf("| poster on screen after entering the view, %d figures down and back (%d showed their live figure instead) | median %.1f ms, at most %.1f ms | at most %d ms | %s |",
 			(len(posters)+1)/2, byLive, percentile(posterMs, 50), percentile(posterMs, 100), posterGoalMs, verdict(percentile(posterMs, 100) <= posterGoalMs && missing(posters) == 0))
-		b.Logf("| live figure's first Draw from its iframe's start, %d cold loads | median %.0f ms (%.0f to %.0f) | %.1fx the bare program | %.2fx: %s |",
+		b.Logf("| live figure's first Draw from its iframe's start, %d cold loads | median %.0f ms (%.0f to %.0f) | %.1fx the bare program (barefloor) | %.2fx: %s |",
 			len(app), percentile(app, 50), percentile(app, 0), percentile(app, 100), firstFrameGoal, ratio, verdict(ratio <= firstFrameGoal))
-		b.Logf("| bare Ebiten program, the same way | median %.0f ms (%.0f to %.0f) | | |", percentile(floor, 50), percentile(floor, 0), percentile(floor, 100))
+		b.Logf("| bare Ebiten program with the debug font (barefloor), the same way | median %.0f ms (%.0f to %.0f) | | |", percentile(bare, 50), percentile(bare, 0), percentile(bare, 100))
+		b.Logf("| bare Ebiten program with the app's font (sizefloor), the same way | median %.0f ms (%.0f to %.0f); figure %.2fx | | |",
+			percentile(floor, 50), percentile(floor, 0), percentile(floor, 100), percentile(app, 50)/percentile(floor, 50))
 		b.Logf("| after the full scroll: renderer RSS (%d processes), GPU RSS, JS heap | %.0f MB, %.0f MB, %.1f MB | bounded | |", mem.renderers, mem.rendererMB, mem.gpuMB, mem.jsHeapMB)
 		b.Logf("| the whole browser's proportional memory (PSS), an empty page | %s | | |", mem.browser.blank)
 		b.Logf("| the same, the book's page at its first poster | %s | | |", mem.browser.opened)
@@ -137,8 +141,9 @@ func BenchmarkBookPage(b *testing.B) {
 		b.ReportMetric(percentile(posterMs, 50), "poster-ms-median")
 		b.ReportMetric(percentile(posterMs, 100), "poster-ms-max")
 		b.ReportMetric(percentile(app, 50), "live-first-draw-ms-median")
-		b.ReportMetric(percentile(floor, 50), "floor-first-draw-ms-median")
-		b.ReportMetric(ratio, "first-draw-x-floor")
+		b.ReportMetric(percentile(floor, 50), "sizefloor-first-draw-ms-median")
+		b.ReportMetric(percentile(bare, 50), "barefloor-first-draw-ms-median")
+		b.ReportMetric(ratio, "first-draw-x-barefloor")
 		b.ReportMetric(mem.rendererMB, "renderer-MB")
 		b.ReportMetric(mem.gpuMB, "gpu-MB")
 		b.ReportMetric(mem.browser.blank.total, "browser-blank-PSS-MB")
@@ -313,60 +318,64 @@ func bookPageMemory(br *browser) bookMemory {
 }
 
 // The host pages of the first-frame comparison: the same iframe, the same size, one
-// with the figure as embed.js places it, one with the bare program.
-const (
-	firstFramePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one figure</title></head>
+// with the figure as embed.js places it, the others with a bare program.
+const firstFramePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one figure</title></head>
 <body style="margin:0"><main style="max-width:720px;margin:0 auto;padding:20px">
 <figure><div data-raftlab="majority" data-poster="none"></div><figcaption>The figure.</figcaption></figure>
 </main><script src="embed.js"></script></body></html>`
-	floorHostPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare program</title></head>
-<body style="margin:0"><main style="max-width:720px;margin:0 auto;padding:20px">
-<figure><iframe src="floor/index.html" style="display:block;width:100%;aspect-ratio:16/10;border:0"></iframe>
-<figcaption>The bare program.</figcaption></figure></main></body></html>`
-)
 
-// firstFrames loads each host page bookColdLoads times, alternately, each in a fresh
-// browser, and returns the first Draw of the figure and of the bare program, in ms from
-// their iframe's start.
-func firstFrames(b *testing.B) (app, floor []float64) {
+// bareHostPage frames the bare program served under dir/.
+func bareHostPage(dir string) string {
+	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare program</title></head>
+<body style="margin:0"><main style="max-width:720px;margin:0 auto;padding:20px">
+<figure><iframe src="` + dir + `/index.html" style="display:block;width:100%;aspect-ratio:16/10;border:0"></iframe>
+<figcaption>The bare program.</figcaption></figure></main></body></html>`
+}
+
+// firstFrames loads each host page bookColdLoads times, in turn, each in a fresh browser
+// context of one Chromium (after a round that warms it up and is not counted), and
+// returns the first Draw of the figure and of each bare program, in ms from their
+// iframe's start, by program name.
+func firstFrames(b *testing.B) map[string][]float64 {
 	files, err := webserver.Handler(appSite(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	floorFiles, err := webserver.Handler(floorSite(b))
-	if err != nil {
-		b.Fatal(err)
-	}
 	mux := http.NewServeMux()
-	mux.Handle("/floor/", http.StripPrefix("/floor", floorFiles))
 	mux.Handle("/", files)
-	base := pagesOver(b, mux, map[string]string{"/figure.html": firstFramePage, "/floor.html": floorHostPage})
-	// In the iframe, the time of the first Draw on its own clock, moved to the page's.
-	const inFrame = `(function () {
-		var f = document.querySelector("iframe"), w = f && f.contentWindow;
-		var at = w && (w.__raftlabReadyAt !== undefined ? w.__raftlabReadyAt : w.sizefloorFirstDraw);
-		if (at === undefined || !w.document.URL.startsWith("http")) return -1;
-		return at;
-	})()`
-	for i := range bookColdLoads {
-		for _, which := range []string{"figure", "floor"} {
-			br := newBrowser(b, bookFigureWidth, bookFigureHeight)
-			onEveryDocument(br, recordReady)
-			br.navigate(base + which + ".html")
-			if err := br.poll(inFrame+` >= 0`, readyTimeout); err != nil {
-				b.Fatalf("%s: no first frame: %v", which, err)
-			}
-			ms := evalJS[float64](br, inFrame)
-			b.Logf("cold load %d, %s: first Draw %.0f ms after its iframe started; load average %s", i+1, which, ms, loadAverage())
-			if which == "figure" {
-				app = append(app, ms)
+	for dir, st := range map[string]string{"floor": floorSite(b), "bare": bareSite(b)} {
+		h, err := webserver.Handler(st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mux.Handle("/"+dir+"/", http.StripPrefix("/"+dir, h))
+	}
+	base := pagesOver(b, mux, map[string]string{"/figure.html": firstFramePage,
+		"/floor.html": bareHostPage("floor"), "/bare.html": bareHostPage("bare")})
+	programs := []struct {
+		starter
+		page string
+	}{
+		{starter{name: "figure", drawn: appStarter.drawn, phases: appStarter.phases}, "figure.html"},
+		{floorStarter, "floor.html"},
+		{bareStarter, "bare.html"},
+	}
+	br := newBrowserWith(b, bookFigureWidth, bookFigureHeight)
+	defer br.close()
+	out := map[string][]float64{}
+	for round := range bookColdLoads + 1 {
+		for _, p := range programs {
+			u, _ := loadCold(br, bookFigureWidth, bookFigureHeight, base+p.page, p.starter, `document.querySelector("iframe").contentWindow`)
+			tag := fmt.Sprintf("cold load %d", round)
+			if round == 0 {
+				tag = "warm-up"
 			} else {
-				floor = append(floor, ms)
+				out[p.name] = append(out[p.name], u.Drawn)
 			}
-			br.close()
+			b.Logf("%s, %s: first Draw %.0f ms after its iframe started; %s; load average %s", tag, p.name, u.Drawn, p.describe(u), loadAverage())
 		}
 	}
-	return app, floor
+	return out
 }
 
 // onEveryDocument has the browser run script in every document it opens from now on, frames

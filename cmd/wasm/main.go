@@ -84,14 +84,14 @@ func main() {
 	b := &bridge{win: win, params: params, app: a}
 	pointers := &viz.PointerQueue{}
 	keys := &viz.KeyQueue{}
-	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers, Keys: keys})
+	g := draw.New(a, draw.Options{OnEffect: b.effect, OnFirstDraw: b.ready, Pointers: pointers, Keys: keys,
+		Mark: func(moment string) { mark("raftlab-"+moment, nil) }})
 	b.g = g
 	b.install()
 	b.listenPointers(pointers)
 	b.listenKeys(keys)
 	if params.Embed {
 		b.leaveScrollToThePage()
-		debug.SetGCPercent(figureGOGC)
 	}
 	if len(msgs) > 0 {
 		pageMessage(strings.Join(msgs, "\n"), "info")
@@ -111,6 +111,14 @@ func main() {
 // 5 MB less WebAssembly memory (BENCHMARKS.md, "Lighter on the reader's
 // device"). A resting figure allocates nothing, so the collector's extra
 // work falls only on the steps it plays.
+//
+// It is set after the first frame (bridge.ready), not before: Ebiten's
+// start-up (its shaders built with text/template and compiled by its own
+// compiler) and the first frame's text (shaping, rasterising glyphs) make
+// garbage of a heap that is a few MB live then, and at 50 the figure
+// collected six times before its first frame where the full app, at 100,
+// collects four, each in code the browser has not optimised yet. The
+// heap is small then, so the memory this keeps is little.
 const figureGOGC = 50
 
 // mark notes a moment of start-up on the page's performance timeline
@@ -323,6 +331,9 @@ func (b *bridge) ready() {
 	// first Update) from the frame itself: a frame's build and paint.
 	t := b.g.Timing()
 	mark("raftlab-first-draw", map[string]any{"update_us": t.UpdateUs, "build_us": t.BuildUs, "paint_us": t.PaintUs})
+	if b.params.Embed {
+		debug.SetGCPercent(figureGOGC)
+	}
 	b.watchContext()
 	b.obj.Set("ready", true)
 	b.win.Call("dispatchEvent", b.win.Get("Event").New("raftlab-ready"))

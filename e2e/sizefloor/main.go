@@ -11,52 +11,35 @@
 //
 // It also runs natively and in a page, drawing one line of text every
 // frame, as a floor for the cost of a frame and for the time to the first
-// frame (in a page it sets window.sizefloorFirstDraw then, and marks
-// floor-main on the performance timeline when main starts).
+// frame. In a page it marks on the performance timeline floor-main when main
+// starts, floor-font when the font is parsed and floor-draw when the first
+// Draw begins, and sets window.floorFirstDraw when that Draw ends; the
+// first-frame benchmarks read them to tell where its time goes. e2e/barefloor
+// is the same program with Ebiten's debug font instead of a TrueType one.
 package main
 
 import (
 	"bytes"
 	"log"
-	"strconv"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"raftlab/e2e/floorgame"
 	"raftlab/viz/fonts"
 )
 
-type game struct {
-	face  *text.GoTextFace
-	frame int
-	drawn bool
-}
-
-func (g *game) Update() error {
-	g.frame++
-	return nil
-}
-
-func (g *game) Draw(screen *ebiten.Image) {
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(20, 20)
-	// The frame count makes every frame differ, as a running simulation's do.
-	text.Draw(screen, "floor "+strconv.Itoa(g.frame), g.face, op)
-	if !g.drawn {
-		g.drawn = true
-		firstDrawn()
-	}
-}
-
-func (g *game) Layout(w, h int) (int, int) { return w, h }
-
 func main() {
-	started()
+	floorgame.Mark("floor-main")
 	src, err := text.NewGoTextFaceSource(bytes.NewReader(fonts.MPlus1pRegularLatin))
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := ebiten.RunGame(&game{face: &text.GoTextFace{Source: src, Size: 16}}); err != nil {
-		log.Fatal(err)
-	}
+	floorgame.Mark("floor-font")
+	face := &text.GoTextFace{Source: src, Size: 16}
+	floorgame.Run("floor", func(screen *ebiten.Image, s string, x, y float64) {
+		op := &text.DrawOptions{}
+		op.GeoM.Translate(x, y)
+		text.Draw(screen, s, face, op)
+	})
 }

@@ -26,6 +26,12 @@ type Options struct {
 	OnEffect func(frame.Effect)
 	// OnFirstDraw is called once, after the first frame is drawn.
 	OnFirstDraw func()
+	// Mark, if set, is told the moments of start-up before the first
+	// frame is drawn: "update" as the first Update begins (Ebiten has
+	// started), "draw" as the first Draw begins and "built" once that
+	// frame is built, before it is painted. A web page puts them on its
+	// performance timeline, where the first-frame benchmark reads them.
+	Mark func(moment string)
 	// ShotFile, if set, saves the third frame drawn as a PNG there and
 	// ends the game (for screenshots from scripts).
 	ShotFile string
@@ -92,6 +98,7 @@ type Game struct {
 	drawnW  int
 	drawnH  int
 	first   bool
+	updated bool         // the first Update has begun
 	shot    frame.Effect // a screenshot asked for (Name set), taken at the next Draw
 	mouse   viz.Point
 	mouseOn bool
@@ -140,6 +147,13 @@ func Run(g *Game) error {
 	return ebiten.RunGame(g)
 }
 
+// mark tells the host a moment of start-up (Options.Mark).
+func (g *Game) mark(moment string) {
+	if g.opts.Mark != nil {
+		g.opts.Mark(moment)
+	}
+}
+
 // Timing returns the last frame's timings.
 func (g *Game) Timing() Timing { return g.timing }
 
@@ -163,6 +177,10 @@ func (g *Game) Update() error {
 	defer g.Mu.Unlock()
 	if g.done != nil {
 		return g.done
+	}
+	if !g.updated {
+		g.updated = true
+		g.mark("update")
 	}
 	t0 := time.Now()
 	now := g.now()
@@ -338,9 +356,15 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			}
 		}
 	}
+	if !g.first {
+		g.mark("draw")
+	}
 	t0 := time.Now()
 	f := a.Frame()
 	t1 := time.Now()
+	if !g.first {
+		g.mark("built")
+	}
 	pal := g.light
 	if f.Theme == frame.ThemeDark {
 		pal = g.dark
