@@ -75,7 +75,7 @@ var nodeLease = def{id: "node-lease",
 	knobs: []Knob{
 		{Name: "timing", Label: "Renew/grace", Values: []string{"2 s / 6 s", "10 s / 50 s", "20 s / 100 s"}, Default: "10 s / 50 s",
 			Says: []string{"2/6 s", "10/50 s", "20/100 s"}},
-		{Name: "network", Label: "Network", Values: []string{"calm", "noisy"}, Default: "noisy"},
+		{Name: "network", Label: "Then the network", Values: []string{"calm", "noisy"}, Default: "noisy"},
 	},
 	build: func(k values) *Scenario {
 		tm := leaseTimings[k.get("timing")]
