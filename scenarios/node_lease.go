@@ -180,11 +180,11 @@ var nodeLease = def{id: "node-lease",
 					}
 					return ok && 2*age >= graceUs && !notReady(v.W, crashedWorker)
 				}))},
-			{Text: "The grace period is over: worker-1 is NotReady, well after its last renewal reached etcd and after the crash.",
+			{Text: "The grace period is over: worker-1 is NotReady, well after its kubelet sent its last renewal and after the crash.",
 				When: func(v *View) bool { _, ok := crashMark(v); return ok },
 				Live: func(v *View) string {
 					r, f, _ := delays(v, crashedWorker, crashUs, crashMark)
-					return fmt.Sprintf("t = %s: worker-1 is NotReady, %s after its last renewal reached etcd (grace %s, looked at every %s) and %s after the crash.",
+					return fmt.Sprintf("t = %s: worker-1 is NotReady, %s after its kubelet sent its last renewal (grace %s, looked at every %s) and %s after the crash.",
 						secs(v.W.Now()), secs(r), span(graceUs), span(monitorUs), secs(f))
 				},
 				Claims: claims(markedInGrace(crashedWorker, crashUs, crashMark))},
@@ -253,12 +253,12 @@ var nodeLease = def{id: "node-lease",
 			Step{Text: "Lost renewals leave a live node too long without one, or the next arrives within the grace period.",
 				When: func(v *View) bool {
 					_, ok := spuriousSince(v)
-					return ok || v.W.Now() >= noiseUs+(calmUs-noiseUs)/2
+					return ok || v.W.Now() >= calmUs
 				},
 				Live: func(v *View) string {
 					f, ok := spuriousSince(v)
 					if !ok {
-						return fmt.Sprintf("%s of this network, no node marked NotReady: a lost renewal is retried, and the next arrives well within %s.", secs(v.W.Now()-noiseUs), span(graceUs))
+						return fmt.Sprintf("%s of this network, no node marked NotReady: each lost renewal was retried, and one arrived within %s every time.", secs(v.W.Now()-noiseUs), span(graceUs))
 					}
 					return fmt.Sprintf("%s was marked NotReady though its kubelet is alive: lost renewals left %s without one. A spurious NotReady, counted.",
 						workerName(f.Worker), span(graceUs))
@@ -390,13 +390,16 @@ func kubeNode(w *raftcore.World, id raftcore.NodeID) raftcore.KubeNode {
 // notReady reports whether the controller holds worker id NotReady.
 func notReady(w *raftcore.World, id raftcore.NodeID) bool { return kubeNode(w, id).NotReady }
 
-// lastRenewal is when a member last applied worker id's Lease renewal
-// before t: the renewal the controller saw last.
+// lastRenewal is when worker id's kubelet sent the last renewal that took
+// effect and was answered before t. It is measured from the sending, not
+// from the answer: the controller may read the renewed Lease before the
+// kubelet hears back, so a mark measured from the answer could seem to
+// come inside the grace period.
 func lastRenewal(w *raftcore.World, id raftcore.NodeID, t int64) int64 {
 	last := int64(-1)
 	for _, op := range w.Ops() {
 		if op.Kube == raftcore.KubeRenew && op.Worker == id && op.Result == raftcore.OpOK && op.CompleteUs <= t {
-			last = max(last, op.CompleteUs)
+			last = max(last, op.InvokeUs)
 		}
 	}
 	return last

@@ -87,3 +87,47 @@ func TestNodeLeaseExpectCatchesAFigureWithoutItsCrash(t *testing.T) {
 		t.Fatalf("a run without the crash made its point: %v", res.Expect)
 	}
 }
+
+// TestNodeLeaseSeedsFoundByReview plays the runs a review found wrong:
+// at 2 s / 6 s on seeds 69 and 79 the controller read a renewal before
+// the kubelet heard it had taken, so a mark measured from the answer
+// seemed to come inside the grace period; at 20 s / 100 s on seed 14 a
+// spurious mark came after the last step had said there was none. Each
+// must make its point, and a last step that says no node was marked must
+// end a run without a spurious mark.
+func TestNodeLeaseSeedsFoundByReview(t *testing.T) {
+	for _, c := range []struct {
+		timing string
+		seed   int64
+	}{{"2 s / 6 s", 69}, {"2 s / 6 s", 79}, {"20 s / 100 s", 14}} {
+		s, _ := Get("node-lease")
+		s, _ = s.With("timing", c.timing)
+		w, res, err := s.Run(c.seed)
+		if err != nil || res.Expect != nil {
+			t.Fatalf("%s seed %d: %v %v", c.timing, c.seed, err, res.Expect)
+		}
+		said := res.Texts[len(res.Texts)-1]
+		if n := w.KubeCounts().SpuriousNotReady; strings.Contains(said, "no node marked NotReady") && n != 0 {
+			t.Errorf("%s seed %d: the last step said %q and the run ended with %d spurious NotReady", c.timing, c.seed, said, n)
+		}
+	}
+}
+
+// TestNodeLeaseSlowWithALongMonitorPeriod: a controller that looks less
+// often than the kubelet renews is still on time when it marks at its
+// first look past the grace period, so the slow-NotReady check flags
+// nothing (its deadline allows two looks).
+func TestNodeLeaseSlowWithALongMonitorPeriod(t *testing.T) {
+	s, _ := Get("node-lease")
+	s, _ = s.With("network", "calm")
+	s.Base.Kube.MonitorMs = 20000
+	for seed := int64(1); seed <= 3; seed++ {
+		w, _, err := s.Run(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := w.KubeCounts().SlowNotReady; n != 0 {
+			t.Errorf("seed %d: %d slow NotReady with a 20 s monitor period", seed, n)
+		}
+	}
+}

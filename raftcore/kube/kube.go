@@ -209,12 +209,14 @@ func Spurious(alive bool, aliveSince, now, grace int64) bool {
 }
 
 // SlowDeadline is the true time by which a node whose kubelet died at
-// deadSince must be NotReady: a grace period and one renew interval (its
-// last renewal may be up to an interval before its death, and the
-// controller looks every half interval by default), plus slack for the read
+// deadSince must be NotReady: a grace period and one renew interval or two
+// of the controller's looks, whichever is longer (its last renewal may be
+// up to an interval before its death, or be seen only at the look after
+// it, and the mark comes at the first look past the grace period; with
+// Kubernetes' defaults, 10 s and two looks of 5 s, the two agree), plus slack for the read
 // through the store that shows the renewal missing. Time the controller
 // could not look (it was down, or the store had no quorum) does not count:
 // observingSince is when it last began to look again.
 func SlowDeadline(deadSince, observingSince int64, s Settings, slack int64) int64 {
-	return max(deadSince, observingSince) + s.GraceUs + s.RenewUs + slack
+	return max(deadSince, observingSince) + s.GraceUs + max(s.RenewUs, 2*s.MonitorUs) + slack
 }
