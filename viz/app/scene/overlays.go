@@ -153,7 +153,7 @@ func (b *Builder) buildBanner() *frame.BannerView {
 // clusterSpot lays the banner out where it hides least of the machines
 // and their words: across the top or the bottom of the cluster, or, with
 // corners, a narrower note in one of its corners. cost is how much it
-// hides (quietest); the wider note wins a tie.
+// hides (quietestCost); the wider note wins a tie.
 func (b *Builder) clusterSpot(pad, close float64, corners bool) (viz.Rect, *writer, float64) {
 	c := b.lay().Cluster
 	var best viz.Rect
@@ -226,14 +226,9 @@ func (b *Builder) emptyLogsSpot(pad, close float64) (viz.Rect, *writer, bool) {
 	return viz.Rect{}, nil, false
 }
 
-// quietest is the place among tries that hides least of the machines, their
-// words and the zones' labels; the first of equals.
-func (b *Builder) quietest(tries ...viz.Rect) viz.Rect {
-	r, _ := b.quietestCost(tries...)
-	return r
-}
-
-// quietestCost is quietest, with how much the place hides (0: nothing).
+// quietestCost is the place among tries that hides least of the machines,
+// their words and the zones' labels, the first of equals, with how much it
+// hides (0: nothing).
 func (b *Builder) quietestCost(tries ...viz.Rect) (viz.Rect, float64) {
 	best, bestCost := tries[0], math.Inf(1)
 	for _, try := range tries {

@@ -617,7 +617,10 @@ func (b *Builder) clientPanel(wr *writer) {
 	// their Pods, the node lifecycle controller reading and writing) come
 	// every few seconds from every worker: listed, they would bury the
 	// reader's. They are counted on one line; the reader's are listed.
-	own, kube := splitKubeOps(ops, w.ForgottenOps())
+	own, kube := splitKubeOps(ops, w.ForgottenOps(), b.scratch.ownOps[:0])
+	if len(own) < len(ops) { // the scratch, not the world's own list
+		b.scratch.ownOps = own[:0]
+	}
 	kubeLine := ""
 	if w.Config().Workers > 0 {
 		kubeLine = words.KubeRequests(kube)
@@ -700,9 +703,11 @@ func (b *Builder) clientPanel(wr *writer) {
 	}
 }
 
-// splitKubeOps parts ops into the reader's own and the tally of those
-// Kubernetes made, by use, the forgotten ones of f included.
-func splitKubeOps(ops []raftcore.Op, f raftcore.ForgottenOps) (own []raftcore.Op, kube [raftcore.KubeUses]words.KubeTally) {
+// splitKubeOps parts ops into the reader's own, appended to buf (a
+// frame's scratch, so that a panel built every frame allocates nothing
+// once it has grown), and the tally of those Kubernetes made, by use,
+// the forgotten ones of f included.
+func splitKubeOps(ops []raftcore.Op, f raftcore.ForgottenOps, buf []raftcore.Op) (own []raftcore.Op, kube [raftcore.KubeUses]words.KubeTally) {
 	for k, t := range f.Kube {
 		kube[k].OpTally, kube[k].Forgotten = t, t.Count
 	}
@@ -724,7 +729,7 @@ func splitKubeOps(ops []raftcore.Op, f raftcore.ForgottenOps) (own []raftcore.Op
 	if mine == len(ops) {
 		return ops, kube
 	}
-	own = make([]raftcore.Op, 0, mine)
+	own = buf
 	for _, op := range ops {
 		if op.Kube == raftcore.KubeNone {
 			own = append(own, op)

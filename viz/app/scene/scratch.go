@@ -18,6 +18,9 @@ type scratch struct {
 	// deploy is the world's deployment controllers, read once a frame
 	// (none, and nothing allocated, in a world without them).
 	deploy []raftcore.DeploymentController
+	// ownOps is the client panel's list of the reader's own requests,
+	// where Kubernetes' are counted apart.
+	ownOps []raftcore.Op
 }
 
 // recentState is what the last moments of the trace say: heartbeats sent
