@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"raftlab/viz"
+	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 )
 
@@ -77,7 +78,7 @@ func TestTextIsTheSameAfterTheAtlasStartsOver(t *testing.T) {
 	}
 	for i, side := range []int{atlasMaxSize, atlasMaxSize} {
 		tc.pack.y = tc.pack.size
-		delete(tc.slots, l.glyphs[len(l.glyphs)-1].img)
+		delete(tc.slots, l.glyphs[len(l.glyphs)-1].key)
 		again := paintText(t, tc)
 		if tc.resets != i+1 {
 			t.Fatalf("the atlas started over %d times, want %d", tc.resets, i+1)
@@ -163,16 +164,19 @@ func TestMeasureIsTheWholeLine(t *testing.T) {
 	}
 }
 
-// TestDigitTemplatesMatchShaping holds the font to what laying out labels
-// from templates relies on: a label with digits, built from its template
-// and the digits' own images, is glyph for glyph what shaping the whole
-// label gives (the same images at the same pixels), at every size the app
-// uses, with digits next to every printable ASCII character and the
-// symbols the app writes.
-func TestDigitTemplatesMatchShaping(t *testing.T) {
+// TestGlyphsMatchTheTextPackage: the app lays its labels out and fills
+// its glyphs itself (package fonts) where it once drew them with Ebiten's
+// text package; every label of the figures' posters, lines with digits
+// next to every printable character, and the symbols the app writes, at
+// every size the app uses and at the sizes of screens with two and three
+// device pixels to a pixel, come out as that package gives them: the same
+// width and line height, the same glyphs at the same pixels, and each
+// glyph's image the same size and, pixel for pixel, the same picture.
+func TestGlyphsMatchTheTextPackage(t *testing.T) {
 	labels := []string{
 		"t = 8.416 s · leader B, term 1", "8.450 s", "(233 ms)", "#46 write deployments/web = replicas=46 at B: waiting (67 ms)",
 		"2000–3000 ms, 20% loss", "← 36 earlier", "12 newer →", "✓ 1 of 3", "×10", "1/100×", "term 12 · 3 votes", "9", "0",
+		"AV To Yo, LT'V P. W,A Tea fi fl ffi", "  two  spaces ",
 	}
 	for r := rune(32); r < 127; r++ {
 		labels = append(labels, string(r)+"1234567890"+string(r)+"98.7"+string(r))
@@ -180,46 +184,62 @@ func TestDigitTemplatesMatchShaping(t *testing.T) {
 	for _, r := range "→←·–—×✓✗…≥≤½" {
 		labels = append(labels, string(r)+"5"+string(r)+"67")
 	}
-	shapes := 0
-	for _, size := range []float64{9, 10.5, 11, 12, 13, 14, 16.25, 18, 22, 26, 39} {
-		tc := &textCache{}
+	var posters []frame.TextItem
+	readTestdata(t, "poster-texts.json.gz", &posters)
+	for _, p := range posters {
+		labels = append(labels, p.Text)
+	}
+	var pixels []byte
+	seen := map[fonts.GlyphKey]bool{}
+	glyphs, compared := 0, 0
+	for _, size := range []float64{9, 10.5, 11, 12, 13, 14, 16.25, 18, 22, 26, 33, 39, 52.5} {
 		f := face(size)
+		m := f.Metrics()
+		if got, want := fonts.LineHeight(size), m.HAscent+m.HDescent; got != want {
+			t.Errorf("size %v: line height %v, the text package's %v", size, got, want)
+		}
 		for _, s := range labels {
-			for _, bold := range []bool{false, true} {
-				shifts := []float64{0}
-				if bold {
-					shifts = append(shifts, 0.6*size/13)
+			got, w := fonts.Glyphs(nil, s, size)
+			if want := text.Advance(s, f); w != want {
+				t.Errorf("size %v %q: width %v, the text package's %v", size, s, w, want)
+			}
+			var want []text.Glyph
+			for _, g := range text.AppendGlyphs(nil, s, f, nil) {
+				if g.Image != nil {
+					want = append(want, g)
 				}
-				got := tc.fromTemplate(s, f, shifts)
-				if got == nil {
-					continue // shaped whole: right by construction
+			}
+			if len(got) != len(want) {
+				t.Errorf("size %v %q: %d glyphs, the text package's %d", size, s, len(got), len(want))
+				continue
+			}
+			for i, g := range want {
+				glyphs++
+				b := g.Image.Bounds()
+				if got[i].X != int(g.X) || got[i].Y != int(g.Y) || got[i].W != b.Dx() || got[i].H != b.Dy() {
+					t.Errorf("size %v %q glyph %d: at %d,%d %dx%d; the text package's at %v,%v %dx%d",
+						size, s, i, got[i].X, got[i].Y, got[i].W, got[i].H, g.X, g.Y, b.Dx(), b.Dy())
+					break
 				}
-				shapes++
-				var want []placedGlyph
-				for _, dx := range shifts {
-					for _, g := range text.AppendGlyphs(nil, s, f, nil) {
-						if g.Image != nil {
-							want = append(want, placedGlyph{img: g.Image, x: float32(g.X + dx), y: float32(g.Y)})
-						}
-					}
-				}
-				if got.w != text.Advance(s, f) {
-					t.Errorf("size %v %q: template width %v, shaped %v", size, s, got.w, text.Advance(s, f))
-				}
-				if len(got.glyphs) != len(want) {
-					t.Errorf("size %v %q: %d glyphs from the template, %d shaped", size, s, len(got.glyphs), len(want))
+				if seen[got[i].Key] {
 					continue
 				}
-				for i := range want {
-					if got.glyphs[i] != want[i] {
-						t.Errorf("size %v %q glyph %d: template gives %+v, shaping %+v", size, s, i, got.glyphs[i], want[i])
+				seen[got[i].Key] = true
+				compared++
+				w, h, coverage := fonts.Rasterize(got[i].Key)
+				pixels = append(pixels[:0], make([]byte, 4*w*h)...)
+				g.Image.ReadPixels(pixels)
+				for p, a := range coverage {
+					if q := pixels[4*p : 4*p+4]; q[0] != a || q[1] != a || q[2] != a || q[3] != a {
+						t.Errorf("size %v %q glyph %d (%+v): pixel %d,%d is %v, the text package's %v", size, s, i, got[i].Key, p%w, p/w, a, q)
 						break
 					}
 				}
 			}
 		}
 	}
-	if shapes < 1000 {
-		t.Errorf("only %d labels came from templates; the digits' images were missing for the rest", shapes)
+	if glyphs < 20000 || compared < 2000 {
+		t.Errorf("only %d glyphs placed and %d images compared", glyphs, compared)
 	}
+	t.Logf("%d glyphs placed, %d images compared", glyphs, compared)
 }

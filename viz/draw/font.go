@@ -1,82 +1,29 @@
 package draw
 
 import (
-	"bytes"
 	"image"
 	"math"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"raftlab/viz/fonts"
 	"raftlab/viz/frame"
 )
 
-var (
-	fontOnce sync.Once
-	fontSrc  *text.GoTextFaceSource
-	fontErr  error
-	faceMu   sync.Mutex
-	faces    = map[float64]*text.GoTextFace{}
-	// metricsOf remembers each size's metrics, which the text package
-	// works out anew on every call, and which every label laid out needs.
-	metricsOf = map[float64]text.Metrics{}
-)
-
-func source() *text.GoTextFaceSource {
-	fontOnce.Do(func() {
-		fontSrc, fontErr = text.NewGoTextFaceSource(bytes.NewReader(fonts.MPlus1pRegularLatin))
-	})
-	if fontErr != nil {
-		// The font is compiled in; failing to parse it is a broken build.
-		panic("draw: the built-in font does not load: " + fontErr.Error())
-	}
-	return fontSrc
-}
-
-// face returns the face of the given pixel size, cached: sizes are rounded
-// to a quarter pixel so that the cache stays small.
-func face(size float64) *text.GoTextFace {
-	size = math.Round(size*4) / 4
-	faceMu.Lock()
-	defer faceMu.Unlock()
-	f, ok := faces[size]
-	if !ok {
-		f = &text.GoTextFace{Source: source(), Size: size}
-		faces[size] = f
-	}
-	return f
-}
-
-// metrics returns f's metrics, worked out once per size.
-func metrics(f *text.GoTextFace) text.Metrics {
-	faceMu.Lock()
-	defer faceMu.Unlock()
-	m, ok := metricsOf[f.Size]
-	if !ok {
-		m = f.Metrics()
-		metricsOf[f.Size] = m
-	}
-	return m
-}
-
 // Measure returns the width of s in logical pixels at font size size. The
 // app lays out text with it.
 //
-// The widths come from the font file's own numbers (fonts.Measure), not
-// from shaping: the app measures every word it shows before the first
-// frame, and in the browser, where that code still runs unoptimised,
-// shaping each word took most of a second of start-up. The shaper gives
-// the same widths (TestMeasureIsTheWholeLine and
-// TestMeasureWithoutEbitenMatches hold the two to each other), and a
-// label is still shaped, once, when it is laid out for drawing.
+// The widths come from the font file's own numbers (fonts.Measure), the
+// same that lay labels out for drawing (fonts.Glyphs); they are the widths
+// Ebiten's text shaper gives (TestMeasureIsTheWholeLine and
+// TestMeasureWithoutEbitenMatches hold the two to each other).
 //
 // A line is the sum of its words and spaces, each word measured once and
 // remembered: the font kerns nothing across a space. The app measures new
 // strings every frame (a clock, a latency), so a word is remembered by its
-// template (see digits.go): "8.416" and "8.433" are measured once, as
-// "0.000", since every digit is as wide as 0.
+// template: "8.416" and "8.433" are measured once, as "0.000", since
+// every digit is as wide as 0 (zeroDigits).
 func Measure(s string, size float64) float64 {
 	size = math.Round(size*4) / 4
 	wordMu.Lock()
@@ -118,35 +65,28 @@ func wordWidth(word string, size float64) float64 {
 }
 
 // textCache draws text from an atlas of glyphs: every glyph a frame needs
-// is copied once into one image of ours, and each label becomes a few
-// quads cut from it, so that all the text of a pass goes to the GPU in one
-// draw call. Drawing each label as its own image, or each glyph with
-// DrawImage, costs a call per label or glyph; in the browser, where the
-// Go side of every call is slow, that was most of a busy frame. Labels
-// keep their layout (the glyphs and where they go) while they are used.
+// is rasterised once (package fonts fills its outline) and written into
+// one image of ours, and each label becomes a few quads cut from it, so
+// that all the text of a pass goes to the GPU in one draw call. Drawing
+// each label as its own image, or each glyph with DrawImage, costs a call
+// per label or glyph; in the browser, where the Go side of every call is
+// slow, that was most of a busy frame. Labels keep their layout (the
+// glyphs and where they go) while they are used.
 type textCache struct {
 	layouts map[textKey]*textLayout
 	frame   int
 
 	atlas *ebiten.Image
-	slots map[*ebiten.Image]glyphSlot
+	slots map[fonts.GlyphKey]glyphSlot
 	pack  shelf
 	// resets counts how often the atlas filled up and started over,
 	// laid how many labels were laid out anew.
 	resets, laid int
 
-	// templates and digits lay out labels with numbers in them (see
-	// digits.go).
-	templates map[textKey]*templateLayout
-	digits    map[digitKey]digitGlyph
-	// digitLines are the digits (at a size, step 0) whose line of copies
-	// has been rendered.
-	digitLines map[digitKey]bool
-	tplBuf     []byte
-
 	vs      []ebiten.Vertex
 	is      []uint16
-	scratch []text.Glyph
+	scratch []fonts.GlyphAt
+	pixels  []byte
 }
 
 type textKey struct {
@@ -166,8 +106,9 @@ type textLayout struct {
 }
 
 type placedGlyph struct {
-	img  *ebiten.Image // the glyph's image from the text package
+	key  fonts.GlyphKey // the glyph's image
 	x, y float32
+	w, h int // its size
 }
 
 // glyphSlot is where a glyph sits in the atlas.
@@ -191,32 +132,23 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 	l, ok := c.layouts[k]
 	if !ok {
 		c.laid++
-		f := face(size)
 		// Bold is the glyphs twice, the second set a little to the
 		// right (the font has no bold face).
 		shifts := []float64{0}
 		if bold {
 			shifts = append(shifts, 0.6*size/13)
 		}
-		if _, digits := zeroDigits(c.tplBuf, s); digits {
-			l = c.fromTemplate(s, f, shifts)
-		}
-		if l == nil {
-			m := metrics(f)
-			l = &textLayout{w: text.Advance(s, f), h: m.HAscent + m.HDescent}
-			c.scratch = text.AppendGlyphs(c.scratch[:0], s, f, nil)
-			for _, dx := range shifts {
-				for _, g := range c.scratch {
-					if g.Image != nil {
-						l.glyphs = append(l.glyphs, placedGlyph{img: g.Image, x: float32(g.X + dx), y: float32(g.Y)})
-					}
-				}
+		var w float64
+		c.scratch, w = fonts.Glyphs(c.scratch[:0], s, size)
+		l = &textLayout{w: w, h: fonts.LineHeight(size), glyphs: make([]placedGlyph, 0, len(c.scratch)*len(shifts))}
+		for _, dx := range shifts {
+			for _, g := range c.scratch {
+				l.glyphs = append(l.glyphs, placedGlyph{key: g.Key, x: float32(float64(g.X) + dx), y: float32(g.Y), w: g.W, h: g.H})
 			}
 		}
 		for _, g := range l.glyphs {
-			b := g.img.Bounds()
 			x, y := int(math.Floor(float64(g.x))), int(math.Floor(float64(g.y)))
-			l.ink = l.ink.Union(image.Rect(x, y, x+b.Dx()+1, y+b.Dy()+1))
+			l.ink = l.ink.Union(image.Rect(x, y, x+g.w+1, y+g.h+1))
 		}
 		c.layouts[k] = l
 	}
@@ -224,18 +156,17 @@ func (c *textCache) layout(s string, size float64, bold bool) *textLayout {
 	return l
 }
 
-// slot returns where glyph img sits in the atlas, copying it there first
-// if need be. When the atlas is full it draws the text queued so far onto
-// dst and starts the atlas over.
-func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
-	if s, ok := c.slots[img]; ok {
+// slot returns where glyph g sits in the atlas, rasterising it there
+// first if need be. When the atlas is full it draws the text queued so
+// far onto dst and starts the atlas over.
+func (c *textCache) slot(dst *ebiten.Image, g placedGlyph) glyphSlot {
+	if s, ok := c.slots[g.key]; ok {
 		return s
 	}
 	if c.atlas == nil {
 		c.newAtlas(atlasSize)
 	}
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
+	w, h := g.w, g.h
 	x, y, ok := c.pack.place(w, h)
 	if !ok {
 		// Full: what is queued still needs the old glyphs.
@@ -252,17 +183,22 @@ func (c *textCache) slot(dst, img *ebiten.Image) glyphSlot {
 		x, y, _ = c.pack.place(w, h)
 	}
 	s := glyphSlot{x, y, w, h}
-	op := &ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
-	op.GeoM.Translate(float64(x-b.Min.X), float64(y-b.Min.Y))
-	c.atlas.DrawImage(img, op)
-	c.slots[img] = s
+	// The glyph's coverage is its colour, premultiplied: white at that
+	// opacity, as the text package's glyph images were.
+	_, _, coverage := fonts.Rasterize(g.key)
+	c.pixels = c.pixels[:0]
+	for _, a := range coverage {
+		c.pixels = append(c.pixels, a, a, a, a)
+	}
+	c.atlas.SubImage(image.Rect(x, y, x+w, y+h)).(*ebiten.Image).WritePixels(c.pixels)
+	c.slots[g.key] = s
 	return s
 }
 
 // newAtlas makes an empty atlas of side×side pixels.
 func (c *textCache) newAtlas(side int) {
 	c.atlas = ebiten.NewImageWithOptions(image.Rect(0, 0, side, side), &ebiten.NewImageOptions{Unmanaged: true})
-	c.slots = map[*ebiten.Image]glyphSlot{}
+	c.slots = map[fonts.GlyphKey]glyphSlot{}
 	c.pack = shelf{size: side}
 }
 
@@ -281,7 +217,7 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 		if len(c.vs)+4 > batchVertices {
 			c.draw(dst)
 		}
-		sl := c.slot(dst, pg.img)
+		sl := c.slot(dst, pg)
 		x0, y0 := ox+pg.x, oy+pg.y
 		x1, y1 := x0+float32(sl.w), y0+float32(sl.h)
 		sx0, sy0 := float32(sl.x), float32(sl.y)
@@ -337,11 +273,6 @@ func (c *textCache) endFrame() {
 	for k, l := range c.layouts {
 		if c.frame-l.used > 180 {
 			delete(c.layouts, k)
-		}
-	}
-	for k, t := range c.templates {
-		if c.frame-t.used > 180 {
-			delete(c.templates, k)
 		}
 	}
 }

@@ -1,5 +1,8 @@
-// Package fonts holds the one font raftlab draws text with: M+ 1p Regular,
-// cut down to the characters the app writes.
+// Package fonts holds the one font raftlab draws text with, M+ 1p Regular
+// cut down to the characters the app writes, and what the painters need
+// of it: widths (measure.go), lines laid out as glyphs and the glyphs
+// filled as images (raster.go) from the font's own tables (sfnt.go,
+// glyf.go).
 //
 // The font is the M+ 1p that Ebiten ships in its examples/resources/fonts
 // package, which holds some fifteen thousand glyphs for Japanese as well

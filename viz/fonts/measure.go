@@ -7,13 +7,13 @@ import (
 )
 
 // The app lays its words out with the widths the graphics library's text
-// shaping gives (draw.Measure). A painter that runs without the graphics
-// library, such as the SVG painter that makes posters, must lay them out
-// the same, or a label would overflow its button on paper and not on
-// screen. Measure gives the same widths from the font file alone: the
+// shaping gave (draw.Measure), and a painter that runs without the
+// graphics library, such as the SVG painter that makes posters, must lay
+// them out the same, or a label would overflow its button on paper and
+// not on screen. Measure gives those widths from the font file alone: the
 // shaper's own arithmetic (advances scaled to the font size rounded up to
 // a whole pixel, in 1/64 pixel units, plus the kern feature's pair
-// adjustments) on the same font. A test in package draw holds the two to
+// adjustments) on the same font. Tests in package draw hold the two to
 // each other on every word the app shows in its figures.
 
 var (
@@ -78,22 +78,7 @@ func ByWords(s string, space float64, word func(string) float64) float64 {
 
 // shapedWidth is the advance of s shaped as one run at size.
 func (f *sfnt) shapedWidth(s string, size float64) float64 {
-	// The shaper scales by the size in 26.6 fixed point rounded up to a
-	// whole pixel.
-	scale := int32((int32(size*64)+63)>>6) << 6
-	var glyphs []uint16
-	for _, r := range s {
-		glyphs = append(glyphs, f.cmap[r])
-	}
-	glyphs = f.substitute(glyphs)
-	total := int32(0)
-	for i, g := range glyphs {
-		adv := f.advances[min(int(g), len(f.advances)-1)]
-		total += int32(math.Round(float64(float32(adv) * float32(scale) / float32(f.upem))))
-		if i+1 < len(glyphs) {
-			total += int32(f.pairKern(g, glyphs[i+1])) * scale / f.upem
-		}
-	}
+	_, total := f.layout(s, size)
 	return float64(total) / 64
 }
 

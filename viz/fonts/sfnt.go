@@ -7,11 +7,12 @@ import (
 	"sort"
 )
 
-// sfnt holds what measuring text needs from a TrueType file: the glyph of
-// each character, each glyph's advance, the vertical extents and the
-// pair kerning of the font's "kern" feature. It reads the tables with the
-// standard library only, so that text can be measured where the graphics
-// library cannot be loaded (a poster made on a machine with no display).
+// sfnt holds what laying text out and drawing it needs from a TrueType
+// file: the glyph of each character, each glyph's advance, the vertical
+// extents, the pair kerning of the font's "kern" feature, its ligatures
+// and its glyphs' outlines. It reads the tables with the standard library
+// only, so that text can be measured where the graphics library cannot be
+// loaded (a poster made on a machine with no display).
 type sfnt struct {
 	upem               int32
 	ascent, descent    int16 // hhea, font units (descent is negative)
@@ -20,6 +21,7 @@ type sfnt struct {
 	kern               []pairLookup
 	ligatures          []ligatureLookup
 	numGlyphs, nMetric int
+	outlines           glyfTables
 }
 
 // pairLookup is one GPOS pair-adjustment lookup: its subtables in order.
@@ -82,10 +84,10 @@ func (r *reader) fail(off int) {
 	}
 }
 
-// parseSfnt reads the tables measuring needs.
+// parseSfnt reads the tables laying out and drawing text need.
 func parseSfnt(b []byte) (*sfnt, error) {
 	r := &reader{b: b}
-	tables := map[string]int{}
+	tables, lengths := map[string]int{}, map[string]int{}
 	n := int(r.u16(4))
 	for i := 0; i < n; i++ {
 		rec := 12 + 16*i
@@ -93,6 +95,7 @@ func parseSfnt(b []byte) (*sfnt, error) {
 			return nil, fmt.Errorf("fonts: the table directory is cut short")
 		}
 		tables[string(b[rec:rec+4])] = int(r.u32(rec + 8))
+		lengths[string(b[rec:rec+4])] = int(r.u32(rec + 12))
 	}
 	for _, t := range []string{"head", "hhea", "hmtx", "maxp", "cmap"} {
 		if _, ok := tables[t]; !ok {
@@ -117,6 +120,10 @@ func parseSfnt(b []byte) (*sfnt, error) {
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	var err error
+	if f.outlines, err = readGlyf(r, tables, lengths, f.numGlyphs, f.nMetric); err != nil {
+		return nil, err
 	}
 	if f.upem == 0 || f.nMetric == 0 {
 		return nil, fmt.Errorf("fonts: the font has no units per em or no advances")
