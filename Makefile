@@ -60,9 +60,16 @@ deps:
 # the Go build, and over the loopback the uncompressed file arrives at once. The server
 # ignores a compressed sibling older than raftlab.wasm; a rebuild removes the old ones all the
 # same, so that a copy of web/ to another host cannot carry them.
+# Three packages whose code runs when a figure opens, a command arrives or a panel's words are
+# written, never in the engine's or the painter's inner loops, are built without inlining: there
+# every call to a small helper was a copy of its body, 120 KB of the gzip download in all
+# (the figures' builders most of it), and their frames and stories take no longer for it
+# (BENCHMARKS.md, "Three packages not inlined"). e2e's buildWasm uses the same flags.
+WASM_GCFLAGS ?= -gcflags=raftlab/scenarios=-l -gcflags=raftlab/viz/app/command=-l -gcflags=raftlab/viz/words=-l
+
 wasm:
 	@mkdir -p bin
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/raftlab.wasm.new $(WASM_PKG)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o bin/raftlab.wasm.new $(WASM_PKG)
 	@# Replace the output only when it changed, so that `make release`'s compressed files stay current.
 	@if cmp -s bin/raftlab.wasm.new web/raftlab.wasm; then rm bin/raftlab.wasm.new; \
 	else mv bin/raftlab.wasm.new web/raftlab.wasm; rm -f web/raftlab.wasm.gz web/raftlab.wasm.br; \

@@ -452,9 +452,13 @@ func openAppIn(br *browser, dir, query string) {
 // floorPage runs floor.wasm with nothing else, the plain streamed way.
 var floorPage = streamedPage("floor", "floor.wasm", "floor")
 
+// wasmGCFlags are the Makefile's WASM_GCFLAGS: three packages built without
+// inlining, for a smaller download.
+var wasmGCFlags = []string{"-gcflags=raftlab/scenarios=-l", "-gcflags=raftlab/viz/app/command=-l", "-gcflags=raftlab/viz/words=-l"}
+
 // buildWasm builds a package for the browser with the flags `make wasm` uses.
 func buildWasm(root, pkg, out string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd := exec.Command("go", append(append([]string{"build", "-trimpath"}, wasmGCFlags...), "-ldflags=-s -w", "-o", out, pkg)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if data, err := cmd.CombinedOutput(); err != nil {
@@ -723,7 +727,7 @@ func logBreakdown(b *testing.B) {
 	var data [2]int
 	for i, pkg := range []string{"./cmd/wasm", "./e2e/sizefloor"} {
 		out := filepath.Join(dir, fmt.Sprint(i, ".wasm"))
-		cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+		cmd := exec.Command("go", append(append([]string{"build", "-trimpath"}, wasmGCFlags...), "-o", out, pkg)...)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 		if data, err := cmd.CombinedOutput(); err != nil {

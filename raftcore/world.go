@@ -726,9 +726,17 @@ func (w *World) firstWaiting() int {
 // thaw gathers a kept world's operations into ops, ready to be read and
 // changed.
 func (w *World) thaw() {
-	if w.kept == nil {
-		return
+	if w.kept != nil {
+		w.thawKept()
 	}
+}
+
+// thawKept is thaw's rare half, apart so that only the check is inlined
+// where the operations are read (the copying, inlined into each of the
+// figures' many readers, was 64 KB of the download's code).
+//
+//go:noinline
+func (w *World) thawKept() {
 	w.ops = w.opsCopy()
 	w.kept = nil
 }
