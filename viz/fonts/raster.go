@@ -208,26 +208,36 @@ type pen struct {
 	pen fixed26
 }
 
-// layout shapes s as one run at size as the shaper does: characters to
-// glyphs, the ligatures joined, each glyph advancing the pen by its
-// advance scaled to the size rounded up to a whole pixel, plus the pair
-// kerning with the next glyph. It returns the pens and the whole advance.
+// layout shapes s as one run at size (see shape) and returns its glyphs'
+// pens and its whole advance.
 func (f *sfnt) layout(s string, size float64) ([]pen, fixed26) {
+	pens := make([]pen, 0, len(s))
+	var ids [64]uint16
+	_, total := f.shape(ids[:0], s, size, func(id uint16, at fixed26) { pens = append(pens, pen{id, at}) })
+	return pens, total
+}
+
+// shape shapes s as one run at size as the shaper does: characters to
+// glyphs (written into ids), the ligatures joined, each glyph advancing the
+// pen by its advance scaled to the size rounded up to a whole pixel, plus
+// the pair kerning with the next glyph. It calls at, if set, with each
+// glyph and its pen, and returns the glyphs and the whole advance.
+func (f *sfnt) shape(ids []uint16, s string, size float64, at func(id uint16, pen fixed26)) ([]uint16, fixed26) {
 	scale := int32((int32(size*64)+63)>>6) << 6
-	var glyphs []uint16
 	for _, r := range s {
-		glyphs = append(glyphs, f.cmap[r])
+		ids = append(ids, f.cmap[r])
 	}
-	glyphs = f.substitute(glyphs)
-	pens := make([]pen, 0, len(glyphs))
+	ids = f.substitute(ids)
 	total := int32(0)
-	for i, g := range glyphs {
-		pens = append(pens, pen{g, total})
+	for i, g := range ids {
+		if at != nil {
+			at(g, total)
+		}
 		adv := f.advances[min(int(g), len(f.advances)-1)]
 		total += int32(math.Round(float64(float32(adv) * float32(scale) / float32(f.upem))))
-		if i+1 < len(glyphs) {
-			total += int32(f.pairKern(g, glyphs[i+1])) * scale / f.upem
+		if i+1 < len(ids) {
+			total += int32(f.pairKern(g, ids[i+1])) * scale / f.upem
 		}
 	}
-	return pens, total
+	return ids, total
 }

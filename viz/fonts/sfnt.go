@@ -283,31 +283,33 @@ func readLigatures(r *reader, gsub int) []ligatureLookup {
 	return out
 }
 
-// substitute joins the glyphs the ligature lookups join, lookup by lookup.
+// substitute joins the glyphs the ligature lookups join, lookup by lookup,
+// in place: a ligature only ever shortens the run.
 func (f *sfnt) substitute(glyphs []uint16) []uint16 {
 	for _, l := range f.ligatures {
-		var out []uint16
+		w := 0
 		for i := 0; i < len(glyphs); {
 			took := false
 			for _, lig := range l[glyphs[i]] {
 				if i+1+len(lig.rest) <= len(glyphs) && slices.Equal(glyphs[i+1:i+1+len(lig.rest)], lig.rest) {
-					out = append(out, lig.glyph)
+					glyphs[w] = lig.glyph
+					w++
 					i += 1 + len(lig.rest)
 					took = true
 					break
 				}
 			}
 			if !took {
-				out = append(out, glyphs[i])
+				glyphs[w] = glyphs[i]
+				w++
 				i++
 			}
 		}
-		glyphs = out
+		glyphs = glyphs[:w]
 	}
 	return glyphs
 }
 
-// valueSize is the size in bytes of a value record of format vf.
 func valueSize(vf uint16) int {
 	n := 0
 	for b := vf; b != 0; b &= b - 1 {

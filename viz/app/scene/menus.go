@@ -266,7 +266,7 @@ func (b *Builder) mainMenu(wr *writer, labelW float64) {
 	if b.scen() != nil {
 		scen = b.scen().Spec().Title
 	}
-	if len(b.Catalog.List()) > 0 {
+	if b.Catalog.Len() > 0 {
 		wr.row(words.RowScenario, labelW, button("scenarios", words.Choose(scen), "open scenarios"))
 	}
 	var nodes []frame.Widget

@@ -340,7 +340,7 @@ func (b *Builder) scenarioPanel(wr *writer) {
 	b.writeBroken(wr, SizeBody)
 	wr.text(b.Voice().FreePlayHint(), SizeBody-1, frame.ToneText, false)
 	wr.gap(4)
-	if len(b.Catalog.List()) > 0 {
+	if b.Catalog.Len() > 0 {
 		wr.buttons(0, button("scenarios", words.BookScenarios, "open scenarios"), button(IDMenu, words.SetupButton, "open setup"))
 	} else {
 		wr.buttons(0, button(IDMenu, words.SetupButton, "open setup"))

@@ -2,49 +2,98 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"raftlab/raftcore"
 	"raftlab/scenarios"
 )
 
-// Catalog is the list of scenarios the app offers.
-type Catalog struct {
-	list []*scenarios.Scenario
+// Catalog is the list of scenarios the app offers. The built-in one makes
+// each figure's definition when it is first asked for: a figure embedded
+// in a page needs only its own, and making all of them was a tenth of its
+// start-up in the browser; the full app's menus ask for the whole list.
+type Catalog struct{ c *catalog }
+
+type catalog struct {
+	ids  []string
+	make func(id string) (*scenarios.Scenario, error)
+
+	mu   sync.Mutex
+	made map[string]*scenarios.Scenario
 }
 
 // NewCatalog offers the given scenarios.
-func NewCatalog(list []*scenarios.Scenario) Catalog { return Catalog{list: list} }
+func NewCatalog(list []*scenarios.Scenario) Catalog {
+	c := &catalog{made: map[string]*scenarios.Scenario{}}
+	for _, s := range list {
+		c.ids = append(c.ids, s.ID)
+		c.made[s.ID] = s
+	}
+	return Catalog{c}
+}
 
 // BuiltinScenarios is the catalog of the book's figures.
-func BuiltinScenarios() Catalog { return NewCatalog(scenarios.All()) }
+func BuiltinScenarios() Catalog {
+	return Catalog{&catalog{ids: scenarios.IDs(), make: scenarios.Get, made: map[string]*scenarios.Scenario{}}}
+}
+
+// Len is how many scenarios are offered.
+func (c Catalog) Len() int {
+	if c.c == nil {
+		return 0
+	}
+	return len(c.c.ids)
+}
 
 // List is the scenarios offered, in order.
-func (c Catalog) List() []*scenarios.Scenario { return c.list }
+func (c Catalog) List() []*scenarios.Scenario {
+	out := make([]*scenarios.Scenario, 0, c.Len())
+	for i := range c.Len() {
+		if s, ok := c.scenario(c.c.ids[i]); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// scenario returns scenario id's definition, made the first time.
+func (c Catalog) scenario(id string) (*scenarios.Scenario, bool) {
+	if c.c == nil {
+		return nil, false
+	}
+	c.c.mu.Lock()
+	defer c.c.mu.Unlock()
+	if s, ok := c.c.made[id]; ok {
+		return s, true
+	}
+	if c.c.make == nil || !slices.Contains(c.c.ids, id) {
+		return nil, false
+	}
+	s, err := c.c.make(id)
+	if err != nil {
+		return nil, false
+	}
+	c.c.made[id] = s
+	return s, true
+}
 
 // Check says whether id names a scenario (for viz.ParseQuery).
 func (c Catalog) Check(id string) error {
-	for _, s := range c.list {
-		if s.ID == id {
-			return nil
-		}
-	}
-	if len(c.list) == 0 {
+	if c.Len() == 0 {
 		return fmt.Errorf("no scenarios are built in")
 	}
-	ids := make([]string, len(c.list))
-	for i, s := range c.list {
-		ids[i] = s.ID
+	if slices.Contains(c.c.ids, id) {
+		return nil
 	}
-	return fmt.Errorf("no scenario is called %q; known: %s", id, strings.Join(ids, ", "))
+	return fmt.Errorf("no scenario is called %q; known: %s", id, strings.Join(c.c.ids, ", "))
 }
 
 // Get is a fresh play of scenario id.
 func (c Catalog) Get(id string) (*Scenario, error) {
-	for _, s := range c.list {
-		if s.ID == id {
-			return NewScenario(s), nil
-		}
+	if s, ok := c.scenario(id); ok {
+		return NewScenario(s), nil
 	}
 	return nil, c.Check(id)
 }

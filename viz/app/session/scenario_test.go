@@ -120,3 +120,36 @@ func TestObservedReportsEachNewStepOnce(t *testing.T) {
 	require.Equal(t, last, news, "one report a step")
 	require.True(t, r.Tracker().Done())
 }
+
+// TestCatalogMakesOnlyWhatIsAskedFor: a figure opened alone makes its own
+// definition and no other; the whole list, once asked for, is every
+// figure in the book's order, the one made first among them.
+func TestCatalogMakesOnlyWhatIsAskedFor(t *testing.T) {
+	c := BuiltinScenarios()
+	if _, err := c.Get("majority"); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.c.made) != 1 {
+		t.Fatalf("opening one figure made %d definitions", len(c.c.made))
+	}
+	if err := c.Check("no-such-figure"); err == nil {
+		t.Fatal("an unknown id was accepted")
+	}
+	first, _ := c.scenario("majority")
+	list := c.List()
+	if len(list) != len(scenarios.IDs()) || c.Len() != len(list) {
+		t.Fatalf("the list has %d figures, Len says %d, the book %d", len(list), c.Len(), len(scenarios.IDs()))
+	}
+	for i, id := range scenarios.IDs() {
+		if list[i].ID != id {
+			t.Fatalf("figure %d is %s, want %s", i, list[i].ID, id)
+		}
+		if id == "majority" && list[i] != first {
+			t.Fatal("the figure made first was made again")
+		}
+	}
+	var none Catalog
+	if none.Len() != 0 || len(none.List()) != 0 || none.Check("majority") == nil {
+		t.Fatal("the empty catalog offers something")
+	}
+}
