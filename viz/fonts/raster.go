@@ -225,7 +225,7 @@ func (f *sfnt) layout(s string, size float64) ([]pen, fixed26) {
 func (f *sfnt) shape(ids []uint16, s string, size float64, at func(id uint16, pen fixed26)) ([]uint16, fixed26) {
 	scale := int32((int32(size*64)+63)>>6) << 6
 	for _, r := range s {
-		ids = append(ids, f.cmap[r])
+		ids = append(ids, f.glyph(r))
 	}
 	ids = f.substitute(ids)
 	total := int32(0)

@@ -17,6 +17,7 @@ type sfnt struct {
 	upem               int32
 	ascent, descent    int16 // hhea, font units (descent is negative)
 	cmap               map[rune]uint16
+	latin              [256]uint16 // cmap's first 256 characters, looked up without the map
 	advances           []uint16
 	kern               []pairLookup
 	ligatures          []ligatureLookup
@@ -29,27 +30,39 @@ type pairLookup []pairSubtable
 
 // pairSubtable is a PairPos subtable, format 1 (glyph pairs) or 2 (class
 // pairs), reduced to the first glyph's advance change.
+// The tables indexed by glyph are slices, not maps: a line is laid out
+// glyph by glyph, and in the browser, before its code is optimised, a map
+// lookup per pair was most of measuring the words of the first frame.
 type pairSubtable struct {
-	covered map[uint16]bool
+	covered []bool // by glyph
 	// Format 1: the second glyphs and the change for each, per first glyph.
 	pairs map[uint16]map[uint16]int16
-	// Format 2: classes and the change per class pair.
-	class1, class2 map[uint16]uint16
+	// Format 2: each glyph's class (first and second glyph) and the change
+	// per class pair.
+	class1, class2 []uint16
 	n2             int
 	byClass        []int16
+}
+
+// classOf is glyph g's class in a class table (0 if it is not listed).
+func classOf(classes []uint16, g uint16) int {
+	if int(g) < len(classes) {
+		return int(classes[g])
+	}
+	return 0
 }
 
 // apply returns the first glyph's advance change for the pair and whether
 // the subtable took the pair (HarfBuzz then tries no later subtable).
 func (s *pairSubtable) apply(a, b uint16) (int16, bool) {
-	if !s.covered[a] {
+	if int(a) >= len(s.covered) || !s.covered[a] {
 		return 0, false
 	}
 	if s.pairs != nil {
 		v, ok := s.pairs[a][b]
 		return v, ok
 	}
-	c1, c2 := int(s.class1[a]), int(s.class2[b])
+	c1, c2 := classOf(s.class1, a), classOf(s.class2, b)
 	i := c1*s.n2 + c2
 	if c2 >= s.n2 || i >= len(s.byClass) {
 		return 0, false
@@ -112,6 +125,9 @@ func parseSfnt(b []byte) (*sfnt, error) {
 		f.advances = append(f.advances, r.u16(hmtx+4*i))
 	}
 	f.cmap = readCmap(r, tables["cmap"])
+	for c := range f.latin {
+		f.latin[c] = f.cmap[rune(c)]
+	}
 	if gpos, ok := tables["GPOS"]; ok {
 		f.kern = readKern(r, gpos)
 	}
@@ -243,9 +259,17 @@ func readKern(r *reader, gpos int) []pairLookup {
 	return out
 }
 
-// ligatureLookup is one GSUB ligature lookup: for each first glyph, the
-// ligatures that start with it, in the order they are tried.
-type ligatureLookup map[uint16][]ligature
+// ligatureLookup is one GSUB ligature lookup: for each first glyph (by
+// glyph), the ligatures that start with it, in the order they are tried.
+type ligatureLookup [][]ligature
+
+// startingWith is the ligatures that start with glyph g.
+func (l ligatureLookup) startingWith(g uint16) []ligature {
+	if int(g) < len(l) {
+		return l[g]
+	}
+	return nil
+}
 
 type ligature struct {
 	glyph uint16
@@ -256,7 +280,7 @@ type ligature struct {
 // on by default for Latin text that can join glyphs.
 func readLigatures(r *reader, gsub int) []ligatureLookup {
 	var out []ligatureLookup
-	l := ligatureLookup{}
+	var l ligatureLookup
 	tags := map[string]bool{"ccmp": true, "rlig": true, "liga": true, "clig": true}
 	featureLookups(r, gsub, tags, 7, func(kind uint16, sub int) {
 		if kind != 4 || r.u16(sub) != 1 {
@@ -271,6 +295,9 @@ func readLigatures(r *reader, gsub int) []ligatureLookup {
 				for c, cn := 1, int(r.u16(lig+2)); c < cn; c++ {
 					g.rest = append(g.rest, r.u16(lig+2+2*c))
 				}
+				if int(cov[i]) >= len(l) {
+					l = append(l, make([][]ligature, int(cov[i])+1-len(l))...)
+				}
 				l[cov[i]] = append(l[cov[i]], g)
 			}
 		}
@@ -278,9 +305,18 @@ func readLigatures(r *reader, gsub int) []ligatureLookup {
 		if len(l) > 0 {
 			out = append(out, l)
 		}
-		l = ligatureLookup{}
+		l = nil
 	})
 	return out
+}
+
+// glyph is character c's glyph (0, the font's "missing" glyph, if it has
+// none).
+func (f *sfnt) glyph(c rune) uint16 {
+	if c >= 0 && c < rune(len(f.latin)) {
+		return f.latin[c]
+	}
+	return f.cmap[c]
 }
 
 // substitute joins the glyphs the ligature lookups join, lookup by lookup,
@@ -290,7 +326,7 @@ func (f *sfnt) substitute(glyphs []uint16) []uint16 {
 		w := 0
 		for i := 0; i < len(glyphs); {
 			took := false
-			for _, lig := range l[glyphs[i]] {
+			for _, lig := range l.startingWith(glyphs[i]) {
 				if i+1+len(lig.rest) <= len(glyphs) && slices.Equal(glyphs[i+1:i+1+len(lig.rest)], lig.rest) {
 					glyphs[w] = lig.glyph
 					w++
@@ -338,8 +374,11 @@ func readPairPos(r *reader, at int) (pairSubtable, bool) {
 	cov := readCoverage(r, at+int(r.u16(at+2)))
 	vf1, vf2 := r.u16(at+4), r.u16(at+6)
 	s1, s2 := valueSize(vf1), valueSize(vf2)
-	st := pairSubtable{covered: map[uint16]bool{}}
+	st := pairSubtable{}
 	for _, g := range cov {
+		if int(g) >= len(st.covered) {
+			st.covered = append(st.covered, make([]bool, int(g)+1-len(st.covered))...)
+		}
 		st.covered[g] = true
 	}
 	switch format {
@@ -387,22 +426,29 @@ func readCoverage(r *reader, at int) []uint16 {
 	return out
 }
 
-// readClassDef returns each glyph's class (glyphs not listed are class 0).
-func readClassDef(r *reader, at int) map[uint16]uint16 {
-	m := map[uint16]uint16{}
+// readClassDef returns each glyph's class, by glyph (glyphs past the end
+// or not listed are class 0).
+func readClassDef(r *reader, at int) []uint16 {
+	var classes []uint16
+	set := func(g uint16, c uint16) {
+		if int(g) >= len(classes) {
+			classes = append(classes, make([]uint16, int(g)+1-len(classes))...)
+		}
+		classes[g] = c
+	}
 	switch r.u16(at) {
 	case 1:
 		start := r.u16(at + 2)
-		for i, n := 0, int(r.u16(at+4)); i < n; i++ {
-			m[start+uint16(i)] = r.u16(at + 6 + 2*i)
+		for i, n := 0, int(r.u16(at+4)); i < n && r.err == nil; i++ {
+			set(start+uint16(i), r.u16(at+6+2*i))
 		}
 	case 2:
 		for i, n := 0, int(r.u16(at+2)); i < n && r.err == nil; i++ {
 			rec := at + 4 + 6*i
 			for g := uint32(r.u16(rec)); g <= uint32(r.u16(rec+2)); g++ {
-				m[uint16(g)] = r.u16(rec + 4)
+				set(uint16(g), r.u16(rec+4))
 			}
 		}
 	}
-	return m
+	return classes
 }
