@@ -183,13 +183,7 @@ func (c *textCache) slot(dst *ebiten.Image, g placedGlyph) glyphSlot {
 		x, y, _ = c.pack.place(w, h)
 	}
 	s := glyphSlot{x, y, w, h}
-	// The glyph's coverage is its colour, premultiplied: white at that
-	// opacity, as the text package's glyph images were.
-	_, _, coverage := fonts.Rasterize(g.key)
-	c.pixels = c.pixels[:0]
-	for _, a := range coverage {
-		c.pixels = append(c.pixels, a, a, a, a)
-	}
+	_, _, c.pixels = fonts.Rasterize(c.pixels[:0], g.key)
 	c.atlas.SubImage(image.Rect(x, y, x+w, y+h)).(*ebiten.Image).WritePixels(c.pixels)
 	c.slots[g.key] = s
 	return s

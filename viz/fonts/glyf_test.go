@@ -49,3 +49,30 @@ func TestOutlinesMatchTheShaper(t *testing.T) {
 	t.Logf("%d glyphs, %d with an outline, %d composite", f.numGlyphs, withOutline, composite)
 	require.Greater(t, withOutline, 150)
 }
+
+// TestRasterizeAppends: a glyph's pixels are appended after what the
+// buffer held, the same whatever it held, and a glyph drawn after another
+// (the rasteriser is reused) is what it is alone.
+func TestRasterizeAppends(t *testing.T) {
+	gs, _ := Glyphs(nil, "Wg", 13)
+	require.Len(t, gs, 2)
+	w, h, alone := Rasterize(nil, gs[1].Key)
+	require.Equal(t, 4*w*h, len(alone))
+	require.Equal(t, gs[1].W, w)
+	require.Equal(t, gs[1].H, h)
+	_, _, first := Rasterize(nil, gs[0].Key)
+	_, _, after := Rasterize([]byte("kept"), gs[1].Key)
+	require.Equal(t, "kept", string(after[:4]))
+	require.Equal(t, alone, after[4:])
+	require.NotEqual(t, first, alone)
+	ink := 0
+	for i := 3; i < len(alone); i += 4 {
+		require.Equal(t, alone[i], alone[i-3], "pixel %d is not white at its coverage", i/4)
+		if alone[i] > 0 {
+			ink++
+		}
+	}
+	require.Greater(t, ink, 20)
+	_, _, none := Rasterize([]byte("x"), GlyphKey{ID: face().glyph(' '), Size: 13})
+	require.Equal(t, "x", string(none))
+}

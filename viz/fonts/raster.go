@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/draw"
 	"math"
+	"slices"
 	"sync"
 
 	"golang.org/x/image/vector"
@@ -153,18 +154,25 @@ func Glyphs(dst []GlyphAt, s string, size float64) ([]GlyphAt, float64) {
 	return dst, float64(total) / 64
 }
 
-// Rasterize fills the glyph's outline at its key's size and offset: the
-// coverage of each pixel, a byte each, w×h of them (nil for a glyph with
-// no outline).
-func Rasterize(k GlyphKey) (w, h int, coverage []byte) {
+// Rasterize fills the glyph's outline at its key's size and offset and
+// appends its image to dst, w×h pixels of premultiplied RGBA: white at
+// each pixel's coverage, as the text package's glyph images were. A glyph
+// with no outline has no pixels.
+func Rasterize(dst []byte, k GlyphKey) (w, h int, pix []byte) {
 	o := scaledOutline(k.ID, k.Size)
 	w, h = o.imageSize()
 	if w == 0 || h == 0 {
-		return 0, 0, nil
+		return 0, 0, dst
 	}
-	bx, by := float32(-o.minX+k.SubX)/64, float32(-o.minY+k.SubY)/64
-	r := vector.NewRasterizer(w, h)
+	rasterMu.Lock()
+	defer rasterMu.Unlock()
+	// One rasteriser, reset for each glyph (which clears it as a new one
+	// is), so that the first frame's hundreds of glyphs do not each make
+	// their buffers.
+	r := &raster
+	r.Reset(w, h)
 	r.DrawOp = draw.Src
+	bx, by := float32(-o.minX+k.SubX)/64, float32(-o.minY+k.SubY)/64
 	for _, s := range o.segs {
 		a, b := s.Args[0], s.Args[1]
 		switch s.Op {
@@ -177,16 +185,20 @@ func Rasterize(k GlyphKey) (w, h int, coverage []byte) {
 		}
 	}
 	r.ClosePath()
-	// Filled as the text package fills: opaque onto RGBA, whose alpha is
-	// the coverage.
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	// Filled as the text package fills: opaque onto RGBA (with the Src
+	// operator every pixel is written).
+	n := len(dst)
+	dst = slices.Grow(dst, 4*w*h)[:n+4*w*h]
+	clear(dst[n:])
+	img := &image.RGBA{Pix: dst[n:], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 	r.Draw(img, img.Bounds(), image.Opaque, image.Point{})
-	coverage = make([]byte, w*h)
-	for i := range coverage {
-		coverage[i] = img.Pix[4*i+3]
-	}
-	return w, h, coverage
+	return w, h, dst
 }
+
+var (
+	rasterMu sync.Mutex
+	raster   vector.Rasterizer
+)
 
 // imageSize is the size of the glyph's image: its bounds rounded out to
 // whole pixels and a pixel to spare on each axis, as the text package
