@@ -189,10 +189,50 @@ func TestGlyphsMatchTheTextPackage(t *testing.T) {
 	for _, p := range posters {
 		labels = append(labels, p.Text)
 	}
+	glyphs, compared := matchTextPackage(t, labels, []float64{9, 10.5, 11, 12, 13, 14, 16.25, 18, 22, 26, 33, 39, 52.5})
+	if glyphs < 20000 || compared < 2000 {
+		t.Errorf("only %d glyphs placed and %d images compared", glyphs, compared)
+	}
+	t.Logf("%d glyphs placed, %d images compared", glyphs, compared)
+}
+
+// TestCharactersBeyondALookupMatchTheTextPackage: text that comes from the
+// reader (a deployment's name, a key in an imported schedule) may hold
+// characters the shaper does more with than look their glyph up: a letter
+// and a combining accent, invisible characters, spaces the font lacks.
+// They come out as the text package gives them too, but for the controls
+// of bidirectional text.
+func TestCharactersBeyondALookupMatchTheTextPackage(t *testing.T) {
+	var labels []string
+	for _, base := range "AEIOUYCNaeiouycnBxZ0 " {
+		for mark := rune(0x300); mark < 0x370; mark++ {
+			labels = append(labels, "V"+string(base)+string(mark)+"a", string(base)+string(mark)+string(mark))
+		}
+	}
+	// Not the controls of bidirectional text (U+061C, U+200E, U+200F,
+	// U+202A-U+202E, U+2066-U+2069): the text package splits a line
+	// into runs by direction and reverses the right-to-left ones, where
+	// the app lays every label out left to right as written.
+	for _, c := range []rune{0xAD, 0x34F, 0x200B, 0x200C, 0x200D, 0x2060, 0x2064, 0x206F, 0xFE0F, 0xFEFF, 0xE0001,
+		0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A, 0x202F, 0x205F, 0x3000, 0xA0, 0x1680} {
+		x := string(c)
+		labels = append(labels, "A"+x+"V", "f"+x+"i", x+"To"+x, "W"+x+x+"A", "e"+x+"\u0301")
+	}
+	glyphs, _ := matchTextPackage(t, labels, []float64{9.5, 26})
+	if glyphs < 10000 {
+		t.Errorf("only %d glyphs placed", glyphs)
+	}
+}
+
+// matchTextPackage compares each label laid out by package fonts with the
+// text package's layout of it at each size: width, line height, every
+// glyph's place and image size, and each distinct image pixel for pixel.
+// It returns how many glyphs it placed and how many images it compared.
+func matchTextPackage(t *testing.T, labels []string, sizes []float64) (glyphs, compared int) {
+	t.Helper()
 	var pixels []byte
 	seen := map[fonts.GlyphKey]bool{}
-	glyphs, compared := 0, 0
-	for _, size := range []float64{9, 10.5, 11, 12, 13, 14, 16.25, 18, 22, 26, 33, 39, 52.5} {
+	for _, size := range sizes {
 		f := face(size)
 		m := f.Metrics()
 		if got, want := fonts.LineHeight(size), m.HAscent+m.HDescent; got != want {
@@ -242,8 +282,5 @@ func TestGlyphsMatchTheTextPackage(t *testing.T) {
 			}
 		}
 	}
-	if glyphs < 20000 || compared < 2000 {
-		t.Errorf("only %d glyphs placed and %d images compared", glyphs, compared)
-	}
-	t.Logf("%d glyphs placed, %d images compared", glyphs, compared)
+	return glyphs, compared
 }

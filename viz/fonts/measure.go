@@ -78,8 +78,8 @@ func ByWords(s string, space float64, word func(string) float64) float64 {
 
 // shapedWidth is the advance of s shaped as one run at size.
 func (f *sfnt) shapedWidth(s string, size float64) float64 {
-	var ids [64]uint16
-	_, total := f.shape(ids[:0], s, size, nil)
+	var cells [64]cell
+	_, total := f.shape(cells[:0], s, size, nil)
 	return float64(total) / 64
 }
 

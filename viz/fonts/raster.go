@@ -224,32 +224,57 @@ type pen struct {
 // pens and its whole advance.
 func (f *sfnt) layout(s string, size float64) ([]pen, fixed26) {
 	pens := make([]pen, 0, len(s))
-	var ids [64]uint16
-	_, total := f.shape(ids[:0], s, size, func(id uint16, at fixed26) { pens = append(pens, pen{id, at}) })
+	var cells [64]cell
+	_, total := f.shape(cells[:0], s, size, func(id uint16, at fixed26) { pens = append(pens, pen{id, at}) })
 	return pens, total
 }
 
 // shape shapes s as one run at size as the shaper does: characters to
-// glyphs (written into ids), the ligatures joined, each glyph advancing the
-// pen by its advance scaled to the size rounded up to a whole pixel, plus
-// the pair kerning with the next glyph. It calls at, if set, with each
-// glyph and its pen, and returns the glyphs and the whole advance.
-func (f *sfnt) shape(ids []uint16, s string, size float64, at func(id uint16, pen fixed26)) ([]uint16, fixed26) {
+// glyphs (into cells; see chars.go for the characters that are more than
+// a lookup), the ligatures joined, each glyph advancing the pen by its
+// advance scaled to the size rounded up to a whole pixel, plus the pair
+// kerning with the next glyph that is not hidden. It calls at, if set,
+// with each glyph and its pen, and returns the cells and the advance.
+func (f *sfnt) shape(cells []cell, s string, size float64, at func(id uint16, pen fixed26)) ([]cell, fixed26) {
 	scale := int32((int32(size*64)+63)>>6) << 6
+	var last rune = -1 // the character of the last cell, while an accent may join it
 	for _, r := range s {
-		ids = append(ids, f.glyph(r))
+		if c, ok := compose(last, r); ok && f.glyph(c) != 0 {
+			cells[len(cells)-1].id = f.glyph(c)
+			last = -1
+			continue
+		}
+		g := f.glyph(r)
+		switch adv, space := f.spaceAdvance(r, scale); {
+		case invisible(r):
+			cells = append(cells, cell{id: f.glyph(' '), adv: 0, hidden: true, nonJoiner: r == 0x200C})
+		case g == 0 && space:
+			cells = append(cells, cell{id: f.glyph(' '), adv: adv})
+		default:
+			cells = append(cells, cell{id: g, adv: -1})
+		}
+		last = r
 	}
-	ids = f.substitute(ids)
+	cells = f.substitute(cells)
 	total := int32(0)
-	for i, g := range ids {
+	for i, c := range cells {
 		if at != nil {
-			at(g, total)
+			at(c.id, total)
 		}
-		adv := f.advances[min(int(g), len(f.advances)-1)]
-		total += int32(math.Round(float64(float32(adv) * float32(scale) / float32(f.upem))))
-		if i+1 < len(ids) {
-			total += int32(f.pairKern(g, ids[i+1])) * scale / f.upem
+		if c.hidden {
+			continue
+		}
+		if c.adv >= 0 {
+			total += c.adv
+			continue
+		}
+		total += f.advance(c.id, scale)
+		for _, next := range cells[i+1:] {
+			if !next.hidden {
+				total += int32(f.pairKern(c.id, next.id)) * scale / f.upem
+				break
+			}
 		}
 	}
-	return ids, total
+	return cells, total
 }

@@ -3,7 +3,6 @@ package fonts
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"sort"
 )
 
@@ -210,7 +209,11 @@ func featureLookups(r *reader, table int, tags map[string]bool, extension uint16
 	use := map[int]bool{}
 	for i, n := 0, int(r.u16(features)); i < n; i++ {
 		rec := features + 2 + 6*i
-		if !tags[string(r.b[rec:min(rec+4, len(r.b))])] {
+		if rec < 0 || rec+4 > len(r.b) {
+			r.fail(rec)
+			return
+		}
+		if !tags[string(r.b[rec:rec+4])] {
 			continue
 		}
 		ft := features + int(r.u16(rec+4))
@@ -320,30 +323,62 @@ func (f *sfnt) glyph(c rune) uint16 {
 }
 
 // substitute joins the glyphs the ligature lookups join, lookup by lookup,
-// in place: a ligature only ever shortens the run.
-func (f *sfnt) substitute(glyphs []uint16) []uint16 {
+// in place (a ligature only ever shortens the run). Only glyphs of the
+// font's own join, not stretched spaces; hidden characters between the
+// parts are passed over and come after the ligature, but for the
+// non-joiner, which keeps its neighbours apart.
+func (f *sfnt) substitute(cells []cell) []cell {
+	var skipped []cell
 	for _, l := range f.ligatures {
 		w := 0
-		for i := 0; i < len(glyphs); {
+		for i := 0; i < len(cells); {
 			took := false
-			for _, lig := range l.startingWith(glyphs[i]) {
-				if i+1+len(lig.rest) <= len(glyphs) && slices.Equal(glyphs[i+1:i+1+len(lig.rest)], lig.rest) {
-					glyphs[w] = lig.glyph
-					w++
-					i += 1 + len(lig.rest)
-					took = true
-					break
+			if c := cells[i]; c.adv < 0 && !c.hidden {
+				for _, lig := range l.startingWith(c.id) {
+					if end, ok := matchParts(cells, i+1, lig.rest); ok {
+						skipped = skipped[:0]
+						for _, h := range cells[i+1 : end] {
+							if h.hidden {
+								skipped = append(skipped, h)
+							}
+						}
+						cells[w] = cell{id: lig.glyph, adv: -1}
+						w++
+						w += copy(cells[w:], skipped)
+						i = end
+						took = true
+						break
+					}
 				}
 			}
 			if !took {
-				glyphs[w] = glyphs[i]
+				cells[w] = cells[i]
 				w++
 				i++
 			}
 		}
-		glyphs = glyphs[:w]
+		cells = cells[:w]
 	}
-	return glyphs
+	return cells
+}
+
+// matchParts reports whether the cells from at on hold the glyphs parts,
+// hidden characters (not a non-joiner) passed over, and where the match
+// ends.
+func matchParts(cells []cell, at int, parts []uint16) (int, bool) {
+	for _, g := range parts {
+		for at < len(cells) && cells[at].hidden && !cells[at].nonJoiner {
+			at++
+		}
+		if at >= len(cells) {
+			return 0, false
+		}
+		if c := cells[at]; c.adv >= 0 || c.hidden || c.id != g {
+			return 0, false
+		}
+		at++
+	}
+	return at, true
 }
 
 func valueSize(vf uint16) int {
