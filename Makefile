@@ -60,12 +60,14 @@ deps:
 # the Go build, and over the loopback the uncompressed file arrives at once. The server
 # ignores a compressed sibling older than raftlab.wasm; a rebuild removes the old ones all the
 # same, so that a copy of web/ to another host cannot carry them.
-# Three packages whose code runs when a figure opens, a command arrives or a panel's words are
-# written, never in the engine's or the painter's inner loops, are built without inlining: there
-# every call to a small helper was a copy of its body, 120 KB of the gzip download in all
-# (the figures' builders most of it), and their frames and stories take no longer for it
-# (BENCHMARKS.md, "Three packages not inlined"). e2e's buildWasm uses the same flags.
-WASM_GCFLAGS ?= -gcflags=raftlab/scenarios=-l -gcflags=raftlab/viz/app/command=-l -gcflags=raftlab/viz/words=-l
+# Packages whose code runs when a figure opens, a command arrives, a panel's words are written,
+# a picture is saved (viz/svg) or the page passes an event (cmd/wasm), never in the engine's or
+# the painter's inner loops, are built without inlining: there every call to a small helper was
+# a copy of its body, 125 KB of the gzip download in all (the figures' builders most of it), and
+# the frames and stories measured take no longer for it (BENCHMARKS.md, "Three packages not
+# inlined"). e2e's buildWasm uses the same flags (wasmGCFlags).
+WASM_GCFLAGS ?= -gcflags=raftlab/scenarios=-l -gcflags=raftlab/viz/app/command=-l -gcflags=raftlab/viz/words=-l \
+	-gcflags=raftlab/viz/svg=-l -gcflags=raftlab/cmd/wasm=-l
 
 wasm:
 	@mkdir -p bin

@@ -452,9 +452,29 @@ func openAppIn(br *browser, dir, query string) {
 // floorPage runs floor.wasm with nothing else, the plain streamed way.
 var floorPage = streamedPage("floor", "floor.wasm", "floor")
 
-// wasmGCFlags are the Makefile's WASM_GCFLAGS: three packages built without
+// wasmGCFlags are the Makefile's WASM_GCFLAGS: packages built without
 // inlining, for a smaller download.
-var wasmGCFlags = []string{"-gcflags=raftlab/scenarios=-l", "-gcflags=raftlab/viz/app/command=-l", "-gcflags=raftlab/viz/words=-l"}
+var wasmGCFlags = []string{"-gcflags=raftlab/scenarios=-l", "-gcflags=raftlab/viz/app/command=-l", "-gcflags=raftlab/viz/words=-l",
+	"-gcflags=raftlab/viz/svg=-l", "-gcflags=raftlab/cmd/wasm=-l"}
+
+// TestWasmFlagsAreTheMakefiles: what the benchmarks build and measure is
+// built as `make wasm` builds what readers download.
+func TestWasmFlagsAreTheMakefiles(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(data), "\\\n", " ")
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(line, "WASM_GCFLAGS ?="); ok {
+			if got := strings.Fields(v); !slices.Equal(got, wasmGCFlags) {
+				t.Fatalf("the Makefile builds with %q, the benchmarks with %q", got, wasmGCFlags)
+			}
+			return
+		}
+	}
+	t.Fatal("the Makefile sets no WASM_GCFLAGS")
+}
 
 // buildWasm builds a package for the browser with the flags `make wasm` uses.
 func buildWasm(root, pkg, out string) error {
