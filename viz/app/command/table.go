@@ -439,10 +439,33 @@ func deploymentName(a args) (string, error) {
 		return DefaultDeployment, nil
 	}
 	name := a.at(0)
-	if strings.ContainsAny(name, "/= ") {
-		return "", fmt.Errorf("%s: %q is not a Deployment's name: write a name such as web", a.cmd.Name, name)
+	if !isDNSSubdomain(name) {
+		return "", fmt.Errorf("%s: %q is not a Deployment's name: as in Kubernetes, a name is lowercase letters, digits, '-' and '.', "+
+			"each part between dots starting and ending with a letter or digit, at most 253 characters, such as web", a.cmd.Name, name)
 	}
 	return name, nil
+}
+
+// isDNSSubdomain reports whether name is what Kubernetes takes as a
+// Deployment's name (an RFC 1123 subdomain): dot-separated parts of
+// lowercase letters, digits and '-', each starting and ending with a
+// letter or digit, 253 characters at most.
+func isDNSSubdomain(name string) bool {
+	if name == "" || len(name) > 253 {
+		return false
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	for _, part := range strings.Split(name, ".") {
+		if part == "" || !alnum(part[0]) || !alnum(part[len(part)-1]) {
+			return false
+		}
+		for i := range len(part) {
+			if c := part[i]; !alnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func parseRead(c *Context, a args) (Intent, error) {

@@ -198,6 +198,11 @@ func TestBadLinesSayWhatIsWrong(t *testing.T) {
 		"key escape":            `"escape" does nothing`,
 		`act {"do":"heal","x"}`: "act",
 		"apply a/b":             `"a/b" is not a Deployment's name`,
+		"apply Web":             `"Web" is not a Deployment's name: as in Kubernetes`,
+		"apply e\u0301":         `is not a Deployment's name`,
+		"apply web-":            `"web-" is not a Deployment's name`,
+		"apply web..api":        `"web..api" is not a Deployment's name`,
+		"reconcile -web":        `"-web" is not a Deployment's name`,
 		"reconcile web api":     "usage: reconcile [NAME]",
 		"watch-cut Z":           `no machine "Z"`,
 		"deploy-controller":     "usage: deploy-controller MACHINE",
@@ -266,5 +271,20 @@ func TestEveryExampleReads(t *testing.T) {
 		_, err := Parse(three, c.ExampleLine())
 		assert.NoError(t, err, c.Name)
 		assert.True(t, strings.HasPrefix(c.ExampleLine(), c.Name), "the example of %s is of another command", c.Name)
+	}
+}
+
+// TestDeploymentNamesAreKubernetes: the names apply and reconcile take are
+// the names Kubernetes takes for a Deployment, and no others.
+func TestDeploymentNamesAreKubernetes(t *testing.T) {
+	for _, name := range []string{"web", "api", "a", "0", "web-2", "my.web", "a-b.c-d.e", strings.Repeat("a", 253)} {
+		if !isDNSSubdomain(name) {
+			t.Errorf("%q is refused; Kubernetes takes it", name)
+		}
+	}
+	for _, name := range []string{"", "Web", "web_2", "-web", "web-", ".web", "web.", "a..b", "a.-b", "wé", "e\u0301", "a b", "a/b", "a=b", strings.Repeat("a", 254)} {
+		if isDNSSubdomain(name) {
+			t.Errorf("%q is taken; Kubernetes refuses it", name)
+		}
 	}
 }
