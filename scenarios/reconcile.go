@@ -193,7 +193,8 @@ func kubeName(key string) string {
 func watchingFrom() claim {
 	return that("the informer watches from the revision after its list", func(v *View) bool {
 		c, ok := rcCtl(v.W)
-		return ok && c.Informer.State == raftcore.InformerWatching && c.Informer.Synced && c.Informer.ListedRev > 0
+		return ok && c.Informer.State == raftcore.InformerWatching && c.Informer.Synced && c.Informer.ListedRev > 0 &&
+			c.Informer.WatchFrom() == c.Informer.ListedRev+1
 	})
 }
 
