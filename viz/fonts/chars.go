@@ -48,7 +48,7 @@ var composedLetters = [...]struct {
 
 // compose is base with accent as one letter, if Latin-1 has it.
 func compose(base, accent rune) (rune, bool) {
-	if base < 'A' || base > 'z' || accent < 0x300 || accent > 0x327 {
+	if base < 'A' || base > 'z' {
 		return 0, false
 	}
 	for _, row := range composedLetters {

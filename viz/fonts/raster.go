@@ -50,45 +50,27 @@ type outlineAt struct {
 	minX, minY, maxX, maxY fixed26
 }
 
-// scaled is the outlines scaled to each size, by glyph, made as they are
-// first asked for: a label laid out anew (a clock's every new reading)
-// looks up each of its glyphs, so a lookup is an index, not a map's.
 var (
 	scaledMu sync.Mutex
-	scaled   = map[float64][]*outlineAt{}
+	scaled   = map[glyphSize]*outlineAt{}
 )
+
+type glyphSize struct {
+	id   uint16
+	size float64
+}
 
 // scaledOutline returns glyph id's outline at size, remembered.
 func scaledOutline(id uint16, size float64) *outlineAt {
 	scaledMu.Lock()
 	defer scaledMu.Unlock()
-	return outlinesAt(size)(id)
-}
-
-// outlinesAt returns the lookup of the outlines at size; the caller holds
-// scaledMu while it uses it.
-func outlinesAt(size float64) func(id uint16) *outlineAt {
-	bySize, ok := scaled[size]
-	if !ok {
-		if len(scaled) > 64 {
-			clear(scaled)
-		}
-		bySize = make([]*outlineAt, face().numGlyphs)
-		scaled[size] = bySize
+	k := glyphSize{id, size}
+	if o, ok := scaled[k]; ok {
+		return o
 	}
-	return func(id uint16) *outlineAt {
-		if int(id) >= len(bySize) {
-			return scaleOutline(id, size)
-		}
-		if bySize[id] == nil {
-			bySize[id] = scaleOutline(id, size)
-		}
-		return bySize[id]
+	if len(scaled) > 4096 {
+		clear(scaled)
 	}
-}
-
-// scaleOutline is glyph id's outline scaled to size.
-func scaleOutline(id uint16, size float64) *outlineAt {
 	f := face()
 	segs, err := f.Outline(id)
 	if err != nil {
@@ -120,6 +102,7 @@ func scaleOutline(id uint16, size float64) *outlineAt {
 		o.minX, o.minY = fixed26(minX*64), fixed26(minY*64)
 		o.maxX, o.maxY = fixed26(maxX*64), fixed26(maxY*64)
 	}
+	scaled[k] = o
 	return o
 }
 
@@ -151,25 +134,23 @@ func LineHeight(size float64) float64 {
 // no outline (spaces) are left out. It returns the line's advance too.
 func Glyphs(dst []GlyphAt, s string, size float64) ([]GlyphAt, float64) {
 	f := face()
+	pens, total := f.layout(s, size)
 	a, _ := Extents(size)
 	oy := fixed26(a*64) &^ 63
-	step := 64 / subpixelSteps(size)
-	scaledMu.Lock()
-	defer scaledMu.Unlock()
-	outline := outlinesAt(size)
-	var cells [64]cell
-	_, total := f.shape(cells[:0], s, size, func(id uint16, pen fixed26) {
-		o := outline(id)
+	steps := subpixelSteps(size)
+	for _, p := range pens {
+		o := scaledOutline(p.id, size)
 		w, h := o.imageSize()
 		if w == 0 || h == 0 {
-			return
+			continue
 		}
-		x, y := pen/step*step+o.minX, oy+o.minY
+		ox := p.pen / (64 / steps) * (64 / steps)
+		x, y := ox+o.minX, oy+o.minY
 		dst = append(dst, GlyphAt{
-			Key: GlyphKey{ID: id, Size: size, SubX: x & 63, SubY: y & 63},
+			Key: GlyphKey{ID: p.id, Size: size, SubX: x & 63, SubY: y & 63},
 			X:   int(x >> 6), Y: int(y >> 6), W: w, H: h,
 		})
-	})
+	}
 	return dst, float64(total) / 64
 }
 
@@ -231,6 +212,21 @@ func (o *outlineAt) imageSize() (w, h int) {
 		return 0, 0
 	}
 	return w + 1, h + 1
+}
+
+// pen is a glyph of a shaped line and where its pen is, in 1/64 pixel.
+type pen struct {
+	id  uint16
+	pen fixed26
+}
+
+// layout shapes s as one run at size (see shape) and returns its glyphs'
+// pens and its whole advance.
+func (f *sfnt) layout(s string, size float64) ([]pen, fixed26) {
+	pens := make([]pen, 0, len(s))
+	var cells [64]cell
+	_, total := f.shape(cells[:0], s, size, func(id uint16, at fixed26) { pens = append(pens, pen{id, at}) })
+	return pens, total
 }
 
 // shape shapes s as one run at size as the shaper does: characters to
