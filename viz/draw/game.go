@@ -1,10 +1,8 @@
 package draw
 
 import (
-	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 	"math"
 	"os"
 	"sync"
@@ -467,16 +465,13 @@ func (g *Game) paintPicture(f *frame.Frame, pal *palette, scale float64, region 
 // screen's frame at twice its size).
 const maxPictureSide = 8192
 
-// encodePNG returns the screen as PNG.
+// encodePNG returns the screen as PNG. The pixels are read back from the
+// GPU here; the encoding is pngOf's, which differs by platform.
 func encodePNG(screen *ebiten.Image) ([]byte, error) {
 	b := screen.Bounds()
 	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	screen.ReadPixels(img.Pix)
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return pngOf(img)
 }
 
 // Layout is not used: LayoutF is.
