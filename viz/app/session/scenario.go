@@ -22,6 +22,7 @@ type catalog struct {
 
 	mu   sync.Mutex
 	made map[string]*scenarios.Scenario
+	list []*scenarios.Scenario // List's answer, once every figure is made
 }
 
 // NewCatalog offers the given scenarios.
@@ -47,15 +48,29 @@ func (c Catalog) Len() int {
 	return len(c.c.ids)
 }
 
-// List is the scenarios offered, in order.
+// List is the scenarios offered, in order. The list is made once and
+// shared: the scenarios menu asks for it every frame it is open, so the
+// caller must not change it.
 func (c Catalog) List() []*scenarios.Scenario {
-	out := make([]*scenarios.Scenario, 0, c.Len())
-	for i := range c.Len() {
-		if s, ok := c.scenario(c.c.ids[i]); ok {
-			out = append(out, s)
+	if c.c == nil {
+		return nil
+	}
+	c.c.mu.Lock()
+	list := c.c.list
+	c.c.mu.Unlock()
+	if list != nil {
+		return list
+	}
+	list = make([]*scenarios.Scenario, 0, c.Len())
+	for _, id := range c.c.ids {
+		if s, ok := c.scenario(id); ok {
+			list = append(list, s)
 		}
 	}
-	return out
+	c.c.mu.Lock()
+	c.c.list = list
+	c.c.mu.Unlock()
+	return list
 }
 
 // scenario returns scenario id's definition, made the first time.

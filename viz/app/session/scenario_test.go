@@ -148,6 +148,9 @@ func TestCatalogMakesOnlyWhatIsAskedFor(t *testing.T) {
 			t.Fatal("the figure made first was made again")
 		}
 	}
+	if again := c.List(); len(again) == 0 || &again[0] != &list[0] {
+		t.Fatal("the list was made again when asked a second time")
+	}
 	var none Catalog
 	if none.Len() != 0 || len(none.List()) != 0 || none.Check("majority") == nil {
 		t.Fatal("the empty catalog offers something")
