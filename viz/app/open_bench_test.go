@@ -38,14 +38,20 @@ func openPage(b *testing.B, query string, measure func(string, float64) float64)
 // opens it: the full lab, and figures embedded as the book's pages embed
 // them (?scenario=id&embed=1). Package fonts remembers the widths it has
 // measured from one opening to the next, so this is the app's own work,
-// not the font's shaping; measures/op counts the app's calls to Measure
-// in one opening.
+// not the font's shaping; the cold cases forget them first, as a page
+// that has just opened has none, and shape every word again.
+// measures/op counts the app's calls to Measure in one opening.
 func BenchmarkOpen(b *testing.B) {
-	for _, c := range []struct{ name, query string }{
-		{"app", ""},
-		{"figure=majority", "?scenario=majority&embed=1"},
-		{"figure=reconcile", "?scenario=reconcile&embed=1"},
-		{"figure=node-lease", "?scenario=node-lease&embed=1"},
+	for _, c := range []struct {
+		name, query string
+		cold        bool
+	}{
+		{"app", "", false},
+		{"figure=majority", "?scenario=majority&embed=1", false},
+		{"figure=reconcile", "?scenario=reconcile&embed=1", false},
+		{"figure=node-lease", "?scenario=node-lease&embed=1", false},
+		{"cold/app", "", true},
+		{"cold/figure=majority", "?scenario=majority&embed=1", true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			calls := 0
@@ -55,6 +61,9 @@ func BenchmarkOpen(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for range b.N {
+				if c.cold {
+					fonts.ForgetWidths()
+				}
 				openPage(b, c.query, measure)
 			}
 			b.ReportMetric(float64(calls)/float64(b.N), "measures/op")

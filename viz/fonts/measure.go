@@ -62,6 +62,14 @@ func wordWidth(word string, size float64) float64 {
 	return a
 }
 
+// ForgetWidths forgets every width Measure remembers, as a page that has
+// just opened has none (benchmarks of start-up use it).
+func ForgetWidths() {
+	widthMu.Lock()
+	defer widthMu.Unlock()
+	clear(widths)
+}
+
 // ByWords is the width of a line as the sum of its words' widths and a
 // space's width between each two: the font kerns nothing across a space,
 // so that is the width of the whole line, and each word is shaped once.
