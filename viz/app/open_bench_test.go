@@ -12,7 +12,9 @@ import (
 // openPage does what the page (cmd/wasm) does up to its first frame: it
 // reads the query, makes the app for a 1280x800 window, the figure's
 // words measured with the font's widths (fonts.Measure, the widths
-// draw.Measure gives), and builds the first frame.
+// draw.Measure gives), and, as the game's first tick (draw.Game), sizes
+// it, updates it, takes its effects (the figure told in words) and builds
+// the first frame.
 func openPage(b *testing.B, query string, measure func(string, float64) float64) *App {
 	cat := session.BuiltinScenarios()
 	params, problems := viz.ParseQuery(query, cat.Check)
@@ -28,6 +30,9 @@ func openPage(b *testing.B, query string, measure func(string, float64) float64)
 	if err != nil {
 		b.Fatal(err)
 	}
+	a.Resize(1280, 800)
+	a.Update(0)
+	a.TakeEffects()
 	if f := a.Frame(); len(f.Nodes) == 0 {
 		b.Fatalf("%s: the first frame shows no machine", query)
 	}
