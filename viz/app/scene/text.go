@@ -135,15 +135,8 @@ func lineText(para, head string, hasHead bool, from, to int, plain bool) string 
 // ends, fields being what strings.Fields splits para into (runs of
 // characters that are not unicode.IsSpace); s == e when none is left.
 func nextField(para string, i int) (s, e int) {
-	space := func(i int) (bool, int) {
-		if c := para[i]; c < utf8.RuneSelf {
-			return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r', 1
-		}
-		r, n := utf8.DecodeRuneInString(para[i:])
-		return unicode.IsSpace(r), n
-	}
 	for i < len(para) {
-		sp, n := space(i)
+		sp, n := spaceAt(para, i)
 		if !sp {
 			break
 		}
@@ -151,13 +144,23 @@ func nextField(para string, i int) (s, e int) {
 	}
 	s = i
 	for i < len(para) {
-		sp, n := space(i)
+		sp, n := spaceAt(para, i)
 		if sp {
 			break
 		}
 		i += n
 	}
 	return s, i
+}
+
+// spaceAt reports whether the character at s[i] is a space
+// (unicode.IsSpace), and its length in bytes.
+func spaceAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r', 1
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), n
 }
 
 type wrapKey struct {
