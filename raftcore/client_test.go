@@ -267,3 +267,28 @@ func TestFinishedBeforeOrdersOneInstantByEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestSideCountIsHowManySides: SideCount agrees with Sides as the network
+// is split, cut one way and both ways, and healed.
+func TestSideCountIsHowManySides(t *testing.T) {
+	w := newTestWorld(t, nil) // five machines
+	check := func(want int, what string) {
+		t.Helper()
+		assert.Len(t, w.Sides(), want, what)
+		assert.Equal(t, want, w.SideCount(), what)
+	}
+	check(1, "whole")
+	mustApply(t, w, Action{Do: DoCut, From: 1, To: 2, OneWay: true})
+	check(1, "one link cut one way: 1 and 2 talk through the others")
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3, 4, 5}}})
+	check(2, "two groups")
+	mustApply(t, w, Action{Do: DoPartition, Groups: [][]int{{1, 2}, {3, 4}, {5}}})
+	check(3, "three groups")
+	mustApply(t, w, Action{Do: DoHeal})
+	for _, b := range []int{2, 3, 4, 5} {
+		mustApply(t, w, Action{Do: DoCut, From: 1, To: b})
+	}
+	check(2, "machine 1 cut from each of the others")
+	mustApply(t, w, Action{Do: DoHeal})
+	check(1, "healed")
+}

@@ -85,17 +85,22 @@ func (s nodeSet) String() string {
 
 // majorities holds the majority configuration of every set of machines, so
 // that a change of configuration, which can happen on every machine of a
-// run, allocates nothing: configurations are immutable and shared.
+// run, allocates nothing: configurations are immutable and shared. Their
+// voters share one array (each of the MaxNodes machines is in half of the
+// sets), made when the package starts, as a page opens.
 var majorities = func() (all [1 << (MaxNodes + 1)]quorum.MajorityConfig) {
+	ids := make([]quorum.ID, 0, MaxNodes<<(MaxNodes-1))
 	for s := range all {
-		if s&1 != 0 {
-			continue // bit 0 names no machine
+		if s&1 != 0 || s == 0 {
+			continue // bit 0 names no machine; no machine is the zero value
 		}
-		var ids []quorum.ID
-		for _, id := range nodeSet(s).ids() {
-			ids = append(ids, quorum.ID(id))
+		from := len(ids)
+		for id := NodeID(1); id <= MaxNodes; id++ {
+			if nodeSet(s).has(id) {
+				ids = append(ids, quorum.ID(id))
+			}
 		}
-		all[s] = quorum.NewMajorityConfig(ids...)
+		all[s] = quorum.MajorityOfAscending(ids[from:])
 	}
 	return all
 }()

@@ -1,6 +1,8 @@
 package raftcore
 
 import (
+	"raftlab/raftcore/quorum"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -402,4 +404,18 @@ func changedConfiguration(w *World) bool {
 		}
 	}
 	return false
+}
+
+// TestMajoritiesAreEverySet: the shared configuration of every set of
+// machines is the one NewMajorityConfig makes of its members.
+func TestMajoritiesAreEverySet(t *testing.T) {
+	for s := nodeSet(0); s < 1<<(MaxNodes+1); s += 2 {
+		var ids []quorum.ID
+		for _, id := range s.ids() {
+			ids = append(ids, quorum.ID(id))
+		}
+		if got, want := majorityOf(s), quorum.NewMajorityConfig(ids...); !reflect.DeepEqual(got, want) {
+			t.Fatalf("set %b: %v, want %v", s, got, want)
+		}
+	}
 }

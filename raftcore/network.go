@@ -283,7 +283,7 @@ func (w *World) handleMessage(m Message) {
 // directly or through one another, in order of their lowest member: the
 // sides of a partition, or one side when the network is whole. Whether a
 // machine is running does not matter.
-func (w *World) Sides() [][]NodeID { return w.groups(func(NodeID) bool { return true }) }
+func (w *World) Sides() [][]NodeID { return w.groups(anyMachine) }
 
 // RunningSides is Sides among the running machines: the groups that can
 // talk now. A paused or crashed machine is on no side.
@@ -314,9 +314,22 @@ func (w *World) sideOf(id NodeID, member func(NodeID) bool) []NodeID {
 	if !member(id) {
 		return nil
 	}
-	// A bit per machine (there are at most MaxNodes) keeps the search
-	// free of allocations: requests record their side, and they are many.
-	// (The constant below stops the build if MaxNodes outgrows the bits.)
+	in := w.sideBits(id, member)
+	side := make([]NodeID, 0, bits.OnesCount16(in))
+	for m := NodeID(1); int(m) <= w.cfg.Nodes; m++ {
+		if in&(1<<m) != 0 {
+			side = append(side, m)
+		}
+	}
+	return side
+}
+
+// sideBits is machine id's side among the machines for which member
+// holds, a bit per machine (bit m for machine m); member(id) must hold. A
+// bit per machine (there are at most MaxNodes) keeps the search free of
+// allocations: requests record their side, and they are many. (The
+// constant below stops the build if MaxNodes outgrows the bits.)
+func (w *World) sideBits(id NodeID, member func(NodeID) bool) uint16 {
 	const _ = uint16(1 << MaxNodes)
 	var in, todo uint16 = 1 << id, 1 << id
 	for todo != 0 {
@@ -329,14 +342,24 @@ func (w *World) sideOf(id NodeID, member func(NodeID) bool) []NodeID {
 			}
 		}
 	}
-	side := make([]NodeID, 0, bits.OnesCount16(in))
-	for m := NodeID(1); int(m) <= w.cfg.Nodes; m++ {
-		if in&(1<<m) != 0 {
-			side = append(side, m)
+	return in
+}
+
+// SideCount is how many sides the network is split into, len(Sides()),
+// without making them: a figure's story asks after every event.
+func (w *World) SideCount() int {
+	var placed uint16
+	n := 0
+	for id := NodeID(1); int(id) <= w.cfg.Nodes; id++ {
+		if placed&(1<<id) == 0 {
+			placed |= w.sideBits(id, anyMachine)
+			n++
 		}
 	}
-	return side
+	return n
 }
+
+func anyMachine(NodeID) bool { return true }
 
 // split reports whether some link is down.
 func (w *World) split() bool {

@@ -56,11 +56,11 @@ var majority = def{id: "majority",
 		}
 		// A cut link alone splits nothing: the step waits for the groups.
 		split := Step{Text: "The network is split. Each group hears only silence from the others.",
-			When: func(v *View) bool { return len(v.W.Sides()) >= 2 },
+			When: func(v *View) bool { return v.W.SideCount() >= 2 },
 			Live: func(v *View) string {
 				return fmt.Sprintf("The network is split: %s. Each group hears only silence from the others.", sidesWords(v.W))
 			},
-			Claims: claims(splitNow(), that("the machines are in separate groups", func(v *View) bool { return len(v.W.Sides()) >= 2 }))}
+			Claims: claims(splitNow(), that("the machines are in separate groups", func(v *View) bool { return v.W.SideCount() >= 2 }))}
 		s.Steps = []Step{{Text: "Five machines share one history. Split them into groups of " + strings.Join(sizes, " and ") + ".",
 			Claims: claims(machines(5), that("the network is whole", func(v *View) bool { return whole(v.W) }))}, split}
 		if len(shape.groups[0]) >= 3 {

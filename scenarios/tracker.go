@@ -25,6 +25,8 @@ type Tracker struct {
 	// onReach, if set, is called as each step is reached (tests hold the
 	// step's claims against the world there).
 	onReach func(i int, v *View)
+	// v is the View that view hands out.
+	v View
 }
 
 type reach struct {
@@ -80,7 +82,15 @@ func (t *Tracker) reach(v *View, i int) {
 	}
 }
 
-func (t *Tracker) view(w *raftcore.World) *View { return &View{W: w, h: t.h} }
+// view is w as the steps' conditions and claims see it. The tracker
+// keeps one View and points it at w: Observe runs after every event of a
+// playing figure, and a View made anew each time was most of what opening
+// a figure allocated. A View given to a condition, a claim or onReach is
+// theirs only until they return.
+func (t *Tracker) view(w *raftcore.World) *View {
+	t.v = View{W: w, h: t.h}
+	return &t.v
+}
 
 // Step is the index of the latest step reached (0 before anything happened).
 func (t *Tracker) Step() int {

@@ -288,13 +288,29 @@ func boolSpec(name string, field func(p *Params) *bool) paramSpec {
 // '-' and '_' in them are ignored, so "check-quorum" and "CheckQuorum" both
 // name checkquorum.
 func specFor(key string) (paramSpec, bool) {
-	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(key)))
+	k := plainKey(key)
 	for _, s := range paramSpecs {
 		if s.name == k {
 			return s, true
 		}
 	}
 	return paramSpec{}, false
+}
+
+// plainKey is a parameter's key as specFor and SpeedGiven read it: its
+// spaces trimmed, lower case, without '-' and '_'.
+func plainKey(key string) string {
+	key = strings.TrimSpace(key)
+	if strings.ContainsAny(key, "-_") {
+		b := make([]byte, 0, len(key))
+		for i := 0; i < len(key); i++ {
+			if c := key[i]; c != '-' && c != '_' {
+				b = append(b, c)
+			}
+		}
+		key = string(b)
+	}
+	return strings.ToLower(key)
 }
 
 func applyParams(pairs []paramPair, check ScenarioCheck) (Params, []ParamProblem) {

@@ -37,8 +37,7 @@ func SpeedGiven(parts []string) bool {
 		if u, err := url.QueryUnescape(k); err == nil {
 			k = u
 		}
-		k = strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(k)))
-		if k == "speed" {
+		if plainKey(k) == "speed" {
 			if u, err := url.QueryUnescape(v); err == nil {
 				v = u
 			}

@@ -22,6 +22,22 @@ func NewMajorityConfig(ids ...ID) MajorityConfig {
 	return MajorityConfig{ids: slices.Compact(s)}
 }
 
+// MajorityOfAscending is the configuration of the voters ids, which must
+// be in ascending order, each once (it panics otherwise). Unlike
+// NewMajorityConfig it keeps ids rather than a copy, so that many
+// configurations can share one array: the caller must not change them.
+func MajorityOfAscending(ids []ID) MajorityConfig {
+	for i := 1; i < len(ids); i++ {
+		if ids[i] <= ids[i-1] {
+			panic(fmt.Sprintf("quorum: voters %v are not ascending, each once", ids))
+		}
+	}
+	if ids == nil {
+		return MajorityConfig{}
+	}
+	return MajorityConfig{ids: ids[:len(ids):len(ids)]}
+}
+
 // Len is the number of voters.
 func (c MajorityConfig) Len() int { return len(c.ids) }
 

@@ -2,6 +2,7 @@ package quorum
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -264,5 +265,32 @@ func BenchmarkCommittedIndex(b *testing.B) {
 				c.CommittedIndex(&acks)
 			}
 		})
+	}
+}
+
+// TestMajorityOfAscendingKeepsItsVoters: a configuration made of an
+// ascending list is the one NewMajorityConfig makes of it, shares the
+// list's array without reaching past its end, and a list out of order or
+// with a voter twice is refused.
+func TestMajorityOfAscendingKeepsItsVoters(t *testing.T) {
+	all := []ID{1, 2, 4, 7, 9}
+	for _, ids := range [][]ID{nil, all[:0], all[:1], all[1:3], all} {
+		c := MajorityOfAscending(ids)
+		if !reflect.DeepEqual(c, NewMajorityConfig(ids...)) {
+			t.Errorf("%v: %#v, want %#v", ids, c, NewMajorityConfig(ids...))
+		}
+		if len(ids) > 0 && (&c.ids[0] != &ids[0] || cap(c.ids) != len(ids)) {
+			t.Errorf("%v: the configuration copied its voters or reaches past them", ids)
+		}
+	}
+	for _, ids := range [][]ID{{2, 1}, {1, 1}, {1, 3, 2}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%v: taken", ids)
+				}
+			}()
+			MajorityOfAscending(ids)
+		}()
 	}
 }

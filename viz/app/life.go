@@ -30,7 +30,13 @@ func New(o Options) (*App, error) {
 		}
 	}
 	a.clock = clock.New(speed)
-	a.stage = stage.New(0, 0)
+	// The stage has the canvas's size from the start (Resize below then
+	// finds nothing changed): the layouts worked out while the run starts
+	// are for the canvas shown, not searched for an empty canvas, where
+	// no size of machine fits, and thrown away.
+	a.host = viz.Pt(o.Width, o.Height)
+	a.zoom = presentZoom(a.params.Present, o.Width, o.Height)
+	a.stage = stage.New(o.Width/a.zoom, o.Height/a.zoom)
 	a.view = view.New(frame.Theme(a.params.Theme))
 	if err := a.start(nil); err != nil {
 		return nil, err

@@ -47,15 +47,27 @@ func Measure(s string, size float64) float64 {
 	if len(widths) > 8192 {
 		clear(widths)
 	}
-	return ByWords(s, face().shapedWidth(" ", size), func(word string) float64 {
-		k := widthKey{word, size}
-		a, ok := widths[k]
-		if !ok {
-			a = face().shapedWidth(word, size)
-			widths[k] = a
-		}
-		return a
-	})
+	return ByWords(s, wordWidth(" ", size), func(word string) float64 { return wordWidth(word, size) })
+}
+
+// wordWidth is the width of word (or of a space) at size, remembered; the
+// caller holds widthMu.
+func wordWidth(word string, size float64) float64 {
+	k := widthKey{word, size}
+	a, ok := widths[k]
+	if !ok {
+		a = face().shapedWidth(word, size)
+		widths[k] = a
+	}
+	return a
+}
+
+// ForgetWidths forgets every width Measure remembers, as a page that has
+// just opened has none (benchmarks of start-up use it).
+func ForgetWidths() {
+	widthMu.Lock()
+	defer widthMu.Unlock()
+	clear(widths)
 }
 
 // ByWords is the width of a line as the sum of its words' widths and a

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"raftlab/viz"
@@ -33,43 +34,133 @@ func wrap(measure func(string, float64) float64, text string, size, width float6
 	return out
 }
 
+// wrapPara appends para's lines to out. Its words are its fields, as
+// strings.Fields splits it; a line whose words stand one space apart in
+// para is that stretch of para, not a copy of its words joined anew.
 func wrapPara(out []string, measure func(string, float64) float64, para string, size, width, space float64) []string {
-	words := strings.Fields(para)
-	if len(words) == 0 {
-		return append(out, "")
-	}
-	var line []string
-	lineW := 0.0
+	var (
+		// head is the line's first word when it is what is left of a word
+		// cut (not a stretch of para); from and to are the stretch of para
+		// holding the line's other words (from < 0: none), plain whether
+		// they stand one space apart there.
+		head     string
+		hasHead  bool
+		from, to = -1, -1
+		plain    = true
+		lineW    float64
+		words    int
+		found    bool
+	)
 	flush := func() {
-		if len(line) > 0 {
-			out = append(out, strings.Join(line, " "))
+		if words > 0 {
+			out = append(out, lineText(para, head, hasHead, from, to, plain))
 		}
-		line, lineW = line[:0], 0
+		head, hasHead, from, to, plain, lineW, words = "", false, -1, -1, true, 0, 0
 	}
-	for _, w := range words {
+	for i := 0; ; {
+		s, e := nextField(para, i)
+		if s == e {
+			break
+		}
+		i, found = e, true
+		w := para[s:e]
 		ww := measure(w, size)
-		if len(line) > 0 && lineW+space+ww > width {
+		if words > 0 && lineW+space+ww > width {
 			flush()
 		}
-		// A word wider than the line: cut it where it overflows.
-		for ww > width && utf8.RuneCountInString(w) > 1 {
-			r := []rune(w)
-			k := len(r) - 1
-			for k > 1 && measure(string(r[:k]), size) > width {
-				k--
-			}
-			out = append(out, string(r[:k]))
-			w = string(r[k:])
-			ww = measure(w, size)
+		// A word wider than the line: the line is empty then, and what is
+		// left of the word once cut starts it.
+		cut := ww > width && utf8.RuneCountInString(w) > 1
+		if cut {
+			out, w, ww = cutWord(out, measure, w, ww, size, width)
 		}
-		if len(line) > 0 {
+		if words > 0 {
 			lineW += space
 		}
-		line = append(line, w)
+		switch {
+		case cut:
+			head, hasHead = w, true
+		case from < 0:
+			from, to = s, e
+		default:
+			plain = plain && s == to+1 && para[to] == ' '
+			to = e
+		}
+		words++
 		lineW += ww
+	}
+	if !found {
+		return append(out, "")
 	}
 	flush()
 	return out
+}
+
+// cutWord cuts word w (ww wide) where it overflows width, appending the
+// pieces that fill a line to out, and returns what is left and its width.
+func cutWord(out []string, measure func(string, float64) float64, w string, ww, size, width float64) ([]string, string, float64) {
+	for ww > width && utf8.RuneCountInString(w) > 1 {
+		r := []rune(w)
+		k := len(r) - 1
+		for k > 1 && measure(string(r[:k]), size) > width {
+			k--
+		}
+		out = append(out, string(r[:k]))
+		w = string(r[k:])
+		ww = measure(w, size)
+	}
+	return out, w, ww
+}
+
+// lineText is a line of wrapPara's: head (when it has one), then the
+// words of para[from:to] one space apart.
+func lineText(para, head string, hasHead bool, from, to int, plain bool) string {
+	rest := ""
+	if from >= 0 {
+		rest = para[from:to]
+		if !plain {
+			rest = strings.Join(strings.Fields(rest), " ")
+		}
+	}
+	switch {
+	case !hasHead:
+		return rest
+	case from < 0:
+		return head
+	}
+	return head + " " + rest
+}
+
+// nextField is where the first field of para at or after i starts and
+// ends, fields being what strings.Fields splits para into (runs of
+// characters that are not unicode.IsSpace); s == e when none is left.
+func nextField(para string, i int) (s, e int) {
+	for i < len(para) {
+		sp, n := spaceAt(para, i)
+		if !sp {
+			break
+		}
+		i += n
+	}
+	s = i
+	for i < len(para) {
+		sp, n := spaceAt(para, i)
+		if sp {
+			break
+		}
+		i += n
+	}
+	return s, i
+}
+
+// spaceAt reports whether the character at s[i] is a space
+// (unicode.IsSpace), and its length in bytes.
+func spaceAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r', 1
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), n
 }
 
 type wrapKey struct {
