@@ -681,8 +681,9 @@ func TestAppScreenshots(t *testing.T) {
 }
 
 // TestAppCanvasWithoutMultisampling: the page has Ebiten's WebGL context made without a
-// multisampled drawing buffer and without a stencil buffer (index.html says why: where WebGL
-// is drawn in software they cost every frame and change no pixel), and the app still draws.
+// multisampled drawing buffer and without a depth or stencil buffer (index.html says why:
+// where WebGL is drawn in software they cost every frame and memory, and change no pixel),
+// and the app still draws.
 func TestAppCanvasWithoutMultisampling(t *testing.T) {
 	b := newBrowser(t, 960, 600)
 	b.openApp("nodes=3&seed=2")
@@ -694,7 +695,7 @@ func TestAppCanvasWithoutMultisampling(t *testing.T) {
 	if len(attrs) == 0 {
 		t.Fatal("the page's canvas has no WebGL context")
 	}
-	for _, name := range []string{"antialias", "stencil"} {
+	for _, name := range []string{"antialias", "depth", "stencil"} {
 		if on, _ := attrs[name].(bool); on {
 			t.Errorf("the canvas's WebGL context has %s on: %v", name, attrs)
 		}

@@ -165,3 +165,37 @@ func BenchmarkFigureMemory(b *testing.B) {
 		})
 	}
 }
+
+// figureTextureBudget is the most texture memory a figure at a book column's
+// size (720x450) may hold: the screen's image (1024x512 as a texture, 2 MB),
+// the glyph atlas and the sprite sheet (512x512, 1 MB each), the dash patterns
+// and Ebiten's atlas of small source images (16x16 and up).
+const figureTextureBudget = 4.5e6
+
+// TestFigureTexturesFitItsSize: a figure embedded at a book column's size,
+// opened and played two steps, holds no texture larger than its screen needs
+// and no more texture memory than figureTextureBudget. Ebiten's atlas of source
+// images starts at 16 pixels (cmd/wasm's ebitenMinSourceSize), not at its default
+// of 1024, which alone would be 4 MB.
+func TestFigureTexturesFitItsSize(t *testing.T) {
+	br := newBrowserWith(t, 720, 450)
+	onEveryDocument(br, gpuRecorder)
+	br.openApp("scenario=majority&embed=1&speed=4")
+	waitResting(br, "at the start")
+	for range 2 {
+		playFigureStep(t, br)
+	}
+	g := readGPU(br)
+	if len(g.Textures) == 0 {
+		t.Fatalf("no texture recorded: %v", g)
+	}
+	for _, s := range g.Textures {
+		if s[0] > 1024 || s[1] > 1024 || s[0]*s[1] > 1024*512 {
+			t.Errorf("a texture of %dx%d, larger than the 720x450 screen's 1024x512: %v", s[0], s[1], g)
+		}
+	}
+	if n := pixelBytes(g.Textures); n > figureTextureBudget {
+		t.Errorf("the figure holds %.2f MB of textures, more than %.2f MB: %v", n/1e6, figureTextureBudget/1e6, g)
+	}
+	noExceptions(t, br)
+}

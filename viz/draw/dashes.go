@@ -83,7 +83,7 @@ func (c *canvas) dashedLink(a, b viz.Point, width, dash, gap float64, clr colorF
 		return
 	}
 	batch := c.dashPattern(dashKey{dash, gap, c.sc})
-	if len(batch.vs)+8 > batchVertices {
+	if len(batch.vs)+8 > batchCap(c.clip) {
 		c.flushDashes()
 	}
 	u := d.Mul(1 / n)
@@ -122,7 +122,11 @@ func (c *canvas) flushDashes() {
 	c.drawShapes()
 	for _, k := range c.dashKeys {
 		d := c.dashes[k]
+		if !c.clip.Empty() {
+			d.vs, d.is = c.cull.cull(d.vs, d.is, c.clip)
+		}
 		if len(d.is) == 0 {
+			d.vs = d.vs[:0]
 			continue
 		}
 		op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha,

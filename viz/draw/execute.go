@@ -22,7 +22,7 @@ import (
 // calls would: a draw call blends its triangles in order.
 func (c *canvas) execute(rec *recorder, r image.Rectangle, bg colorF) {
 	screen := c.dst
-	c.dst = c.region(screen, r)
+	c.setRegion(screen, r)
 	// The background goes in the batch of the first shapes, not in a draw
 	// call of its own: a few fewer calls a frame. It reaches a pixel beyond
 	// r on every side; the region cuts it to r exactly.
@@ -46,13 +46,22 @@ func (c *canvas) execute(rec *recorder, r image.Rectangle, bg colorF) {
 		if next != run {
 			c.endBatch(run.class)
 			run = next
-			c.dst = c.region(screen, run.region)
+			c.setRegion(screen, run.region)
 		}
 		c.aa = o.key.aa
 		o.draw(c, rec.pts)
 	}
 	c.endBatch(run.class)
-	c.dst = screen
+	c.dst, c.clip = screen, image.Rectangle{}
+}
+
+// setRegion has the canvas draw in the screen's region r, and cull what
+// it batches there to r when r is not the whole screen.
+func (c *canvas) setRegion(screen *ebiten.Image, r image.Rectangle) {
+	c.dst, c.clip = c.region(screen, r), image.Rectangle{}
+	if c.dst != screen {
+		c.clip = r
+	}
 }
 
 // batchRun is what neighbouring operations share to be drawn in one batch:

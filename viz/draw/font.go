@@ -83,8 +83,12 @@ type textCache struct {
 	// laid how many labels were laid out anew.
 	resets, laid int
 
-	vs      []ebiten.Vertex
-	is      []uint16
+	vs []ebiten.Vertex
+	is []uint16
+	// clip, unless empty, is the region of the screen the text is drawn
+	// in: draw drops the glyphs outside it (see culler).
+	clip    image.Rectangle
+	cull    culler
 	scratch []fonts.GlyphAt
 	pixels  []byte
 }
@@ -208,7 +212,7 @@ func (c *textCache) add(dst *ebiten.Image, s string, x, y, size float64, clr col
 	a := max(clr.a, 0)
 	r, g, bl := clr.r*a, clr.g*a, clr.b*a
 	for _, pg := range l.glyphs {
-		if len(c.vs)+4 > batchVertices {
+		if len(c.vs)+4 > batchCap(c.clip) {
 			c.draw(dst)
 		}
 		sl := c.slot(dst, pg)
@@ -247,8 +251,12 @@ func (c *textCache) place(s string, x, y, size float64, center, bold bool, sc fl
 // draw draws the queued text onto dst in one call, and returns how many
 // vertices that took.
 func (c *textCache) draw(dst *ebiten.Image) int {
+	if !c.clip.Empty() {
+		c.vs, c.is = c.cull.cull(c.vs, c.is, c.clip)
+	}
 	n := len(c.vs)
 	if len(c.is) == 0 {
+		c.vs = c.vs[:0]
 		return 0
 	}
 	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}

@@ -58,6 +58,10 @@ type canvas struct {
 	rec  recorder
 	// subs are dst's regions as images (see sub).
 	subs regionCache
+	// clip, unless empty, is the region of the screen dst is: batches
+	// drop the triangles outside it (see culler).
+	clip image.Rectangle
+	cull culler
 }
 
 type queuedText struct {
@@ -79,6 +83,7 @@ func (c *canvas) flush() {
 	if c.tc == nil {
 		return
 	}
+	c.tc.clip = c.clip
 	for _, q := range c.texts {
 		c.tc.add(c.dst, q.t.Text, q.t.X, q.t.Y, q.t.Size, q.clr, q.t.Center, q.t.Bold, c.sc)
 	}
@@ -96,8 +101,30 @@ func (c *canvas) flush() {
 // still merges consecutive ones into one draw call.
 const batchVertices = 8192
 
+// regionBatchVertices caps a batch drawn in a region of the screen (see
+// keptScreen), which is an image of its own to Ebiten with a buffer of its
+// own: at most this many vertices, the buffer (48 bytes a vertex) stays
+// under 32 KB, which Go allocates from its pools of small objects. Larger
+// buffers, made anew for each new region, each a size of its own, are pages
+// of the heap that a region of another size cannot reuse; playing a
+// figure's story, they were most of what the program allocated and grew
+// the WebAssembly memory by megabytes. Ebiten merges consecutive batches
+// into one draw call all the same.
+const regionBatchVertices = 640
+
+// batchCap is the most vertices a batch takes before it is drawn.
+func batchCap(clip image.Rectangle) int {
+	if clip.Empty() {
+		return batchVertices
+	}
+	return regionBatchVertices
+}
+
 // drawShapes draws the batched shapes.
 func (c *canvas) drawShapes() {
+	if !c.clip.Empty() {
+		c.vs, c.is = c.cull.cull(c.vs, c.is, c.clip)
+	}
 	if len(c.is) > 0 {
 		op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 		src := c.src
@@ -120,7 +147,7 @@ func (c *canvas) drawShapes() {
 // room makes sure n more vertices fit in the batch. The text queued so
 // far stays queued: it goes above all of the pass's shapes either way.
 func (c *canvas) room(n int) {
-	if len(c.vs)+n > batchVertices {
+	if len(c.vs)+n > batchCap(c.clip) {
 		c.drawShapes()
 	}
 }
