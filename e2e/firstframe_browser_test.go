@@ -175,7 +175,7 @@ func loadCold(br *browser, width, height int, url string, s starter, win string)
 
 // BenchmarkAppFirstFrame measures page load to first Draw for the app (1280x800), an
 // embedded figure (majority, the page embed.js frames, at the same size), e2e/sizefloor
-// and e2e/barefloor, in that order round after round, each load in a fresh browser context
+// and e2e/barefloor, their order turned by one each round, each load in a fresh browser context
 // of one Chromium (an empty cache, the files from a local server, so network time is near
 // zero and the figure is download handling, compilation, start-up and the first frame).
 // A first round warms the browser (its GPU process starts, SwiftShader compiles Ebiten's
@@ -200,7 +200,11 @@ func BenchmarkAppFirstFrame(b *testing.B) {
 		br := newBrowserWith(b, 1280, 800)
 		logMachine(b, br)
 		for round := range rounds + 1 {
-			for _, p := range programs {
+			// The order turns by one each round, so that no program always follows
+			// the same one (the app's load leaves its collector and a released WebGL
+			// context behind for whatever loads next).
+			for k := range programs {
+				p := programs[(k+round)%len(programs)]
 				u, cpu := loadCold(br, 1280, 800, p.url, p.starter, "window")
 				tag := fmt.Sprintf("round %d", round)
 				if round == 0 {
