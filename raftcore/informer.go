@@ -134,12 +134,12 @@ func (inf *Informer) apply(ev WatchEvent) {
 	inf.Rev = ev.Rev
 }
 
-// cacheKeys returns the cache's keys in order.
 // WatchFrom is the first revision the running watch sends (0 before the
 // first watch): the revision after the list it follows, or, with
 // BugWatchFromNow after a cut, the server's newest.
 func (inf *Informer) WatchFrom() uint64 { return inf.watchFrom }
 
+// cacheKeys returns the cache's keys in order.
 func (inf *Informer) cacheKeys() []string { return slices.Sorted(maps.Keys(inf.Cache)) }
 
 func (inf Informer) clone() Informer {
