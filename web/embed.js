@@ -489,6 +489,13 @@
         fig.requested = false;
         return;
       }
+      // No more than MAX_LIVE pages at once, counting those still being released: until one
+      // is gone the poster stands in.
+      if (liveCount() >= MAX_LIVE) {
+        keepBounded(fig);
+        setTimeout(wait, 50);
+        return;
+      }
       startLive(fig);
     })();
   }
@@ -503,6 +510,7 @@
   }
 
   function startLive(fig) {
+    fig.started = true;
     fig.iframe.src = fig.link ? withLink(fig.src, fig.link) : fig.src;
   }
 
@@ -569,6 +577,7 @@
     fig.iframe = iframe;
     fig.visible = true; // what the app assumes until told otherwise
     fig.requested = false;
+    fig.started = false;
     fig.loaded = false;
     fig.listening = false;
     fig.link = "";
@@ -737,9 +746,11 @@
     return u.href;
   }
 
+  // liveCount counts the figures whose page is loaded or loading: each holds a WebGL
+  // context and tens of MB until it is unloaded, whether it is being released or not.
   function liveCount() {
     var n = 0;
-    for (var i = 0; i < figures.length; i++) if (figures[i].requested) n++;
+    for (var i = 0; i < figures.length; i++) if (figures[i].started) n++;
     return n;
   }
 
@@ -749,6 +760,15 @@
   // the same and starts afresh.
   function release(fig) {
     if (!fig.requested || fig.releasing) return;
+    if (!fig.started) {
+      // Still waiting to start: there is nothing to unload.
+      fig.requested = false;
+      if (fig.playButton) {
+        fig.playButton.disabled = false;
+        fig.playButton.textContent = PLAY_LABEL;
+      }
+      return;
+    }
     fig.releasing = true;
     var unload = function (answer) {
       if (!fig.releasing) return;
@@ -757,7 +777,7 @@
         try { fig.link = new URL(answer.link).searchParams.get("link") || ""; } catch (e) { fig.link = ""; }
       }
       if (fig.near) return; // it came back while asked
-      fig.requested = fig.loaded = fig.listening = false;
+      fig.requested = fig.loaded = fig.listening = fig.started = false;
       fig.releases++;
       fig.waiting = {};
       fig.iframe.src = "about:blank";
@@ -778,15 +798,19 @@
     setTimeout(unload, 2000);
   }
 
-  // keepBounded releases the loaded figures furthest from the viewport while more than
-  // MAX_LIVE are loaded, so that a page of many figures never holds more WebGL contexts
-  // than the browser allows.
+  // keepBounded makes room for keep, which is about to start: it releases the live figures
+  // furthest from the viewport (not those near it) until, once they are gone, keep and the
+  // rest make at most MAX_LIVE, so that a page of many figures never holds more WebGL
+  // contexts, or memory, than a reader's browser can spare. A figure being released counts
+  // until its page is unloaded, and no figure starts while MAX_LIVE are live (load).
   function keepBounded(keep) {
-    var loaded = figures.filter(function (f) { return f.requested && !f.releasing && f !== keep && !f.near; });
-    var over = liveCount() - MAX_LIVE;
+    var loaded = figures.filter(function (f) { return f.started && !f.releasing && f !== keep && !f.near; });
+    var staying = 0;
+    for (var i = 0; i < figures.length; i++) if (figures[i].started && !figures[i].releasing) staying++;
+    var over = staying + (keep && !keep.started ? 1 : 0) - MAX_LIVE;
     if (over <= 0) return;
     loaded.sort(function (a, b) { return distance(b) - distance(a); });
-    for (var i = 0; i < over && i < loaded.length; i++) release(loaded[i]);
+    for (var j = 0; j < over && j < loaded.length; j++) release(loaded[j]);
   }
 
   function scan() {
