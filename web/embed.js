@@ -189,6 +189,7 @@
     var start = function () {
       play.disabled = true;
       play.textContent = "Loading\u2026";
+      ask(fig);
       load(fig);
     };
     play.addEventListener("click", start);
@@ -466,6 +467,8 @@
     if (fig.visible === visible) return;
     fig.visible = visible;
     post(fig, visible ? "resume" : "pause");
+    // One that gave its place to another while near comes back when it is seen again.
+    if (visible && !fig.clickToPlay && loadObserver) load(fig);
   }
 
   function load(fig) {
@@ -523,7 +526,12 @@
       entries.forEach(function (entry) {
         var fig = entry.target.__raftlab;
         fig.near = entry.isIntersecting;
-        if (entry.isIntersecting) load(fig);
+        if (entry.isIntersecting) {
+          if (!fig.clickToPlay) load(fig);
+        } else if (fig.requested && !fig.started && !fig.asked) {
+          // Passed before it could start: another may need the place more.
+          release(fig);
+        }
       });
     }, { rootMargin: "200px 0px" });
     farObserver = new IntersectionObserver(function (entries) {
@@ -588,7 +596,7 @@
     fig.queue = [];
     iframe.__raftlab = fig;
     iframe.addEventListener("load", function () {
-      if (!fig.requested) return; // the initial about:blank
+      if (!fig.started) return; // about:blank, first or after a release
       fig.loaded = true;
       // Tell the new document where it stands; it may have missed earlier messages.
       post(fig, fig.visible ? "resume" : "pause");
@@ -600,14 +608,14 @@
     figures.push(fig);
     nameFigures();
 
-    if (mountPoster(fig, el)) {
-      // The poster stands in until the reader asks for the live figure (or for good).
-      if (visibilityObserver) visibilityObserver.observe(iframe);
-    } else if (loadObserver) {
+    // A figure that waits for a click: the poster stands in until the reader asks for the
+    // live figure (or for good); it is watched all the same, to be released when far.
+    fig.clickToPlay = mountPoster(fig, el);
+    if (loadObserver) {
       loadObserver.observe(iframe);
       visibilityObserver.observe(iframe);
       farObserver.observe(iframe);
-    } else {
+    } else if (!fig.clickToPlay) {
       load(fig);
     }
   }
@@ -688,6 +696,7 @@
     if (!fig.listening) {
       return new Promise(function (resolve) {
         fig.queue.push({ text: text, resolve: resolve });
+        ask(fig);
         load(fig);
       });
     }
@@ -757,12 +766,12 @@
   // release asks the figure for a link to where it is, then unloads its page, which gives
   // back its memory and its WebGL context. When it comes near again, load opens the link:
   // the same run at the same moment. A figure that does not answer soon is unloaded all
-  // the same and starts afresh.
-  function release(fig) {
+  // the same and starts afresh. Released to make room (evict), it goes even if near.
+  function release(fig, evict) {
     if (!fig.requested || fig.releasing) return;
     if (!fig.started) {
       // Still waiting to start: there is nothing to unload.
-      fig.requested = false;
+      fig.requested = fig.asked = false;
       if (fig.playButton) {
         fig.playButton.disabled = false;
         fig.playButton.textContent = PLAY_LABEL;
@@ -770,14 +779,15 @@
       return;
     }
     fig.releasing = true;
+    var token = fig.releaseToken = (fig.releaseToken || 0) + 1;
     var unload = function (answer) {
-      if (!fig.releasing) return;
+      if (!fig.releasing || fig.releaseToken !== token) return;
       fig.releasing = false;
       if (answer && answer.link) {
         try { fig.link = new URL(answer.link).searchParams.get("link") || ""; } catch (e) { fig.link = ""; }
       }
-      if (fig.near) return; // it came back while asked
-      fig.requested = fig.loaded = fig.listening = fig.started = false;
+      if (fig.near && !evict) return; // it came back while asked
+      fig.requested = fig.loaded = fig.listening = fig.started = fig.asked = false;
       fig.releases++;
       fig.waiting = {};
       fig.iframe.src = "about:blank";
@@ -798,19 +808,46 @@
     setTimeout(unload, 2000);
   }
 
+  // standing says how much a live figure is worth keeping when another needs its place:
+  // one the reader asked for (a click, a prose link) and sees, then one in view, then one
+  // near it, then the rest. A figure about to start may take the place only of one standing
+  // lower than its claim, so a figure coming near never pushes out one in view, and one the
+  // reader asked for can push out one they merely scrolled past, or one they asked for
+  // earlier.
+  var asks = 0;
+  function ask(f) {
+    f.asked = true;
+    f.askedAt = ++asks;
+  }
+  function standing(f) {
+    if (f.asked && f.visible) return 3;
+    if (f.visible) return 2;
+    return f.near ? 1 : 0;
+  }
+  function claim(f) {
+    return f.asked ? 3 : standing(f);
+  }
+
   // keepBounded makes room for keep, which is about to start: it releases the live figures
-  // furthest from the viewport (not those near it) until, once they are gone, keep and the
-  // rest make at most MAX_LIVE, so that a page of many figures never holds more WebGL
+  // that stand lowest, the furthest from the viewport first, until, once they are gone, keep
+  // and the rest make at most MAX_LIVE, so that a page of many figures never holds more WebGL
   // contexts, or memory, than a reader's browser can spare. A figure being released counts
-  // until its page is unloaded, and no figure starts while MAX_LIVE are live (load).
+  // until its page is unloaded, and no figure starts while MAX_LIVE are live (load); when
+  // none stands lower than keep, keep waits, its poster shown.
   function keepBounded(keep) {
-    var loaded = figures.filter(function (f) { return f.started && !f.releasing && f !== keep && !f.near; });
     var staying = 0;
     for (var i = 0; i < figures.length; i++) if (figures[i].started && !figures[i].releasing) staying++;
-    var over = staying + (keep && !keep.started ? 1 : 0) - MAX_LIVE;
+    var over = staying + (keep.started ? 0 : 1) - MAX_LIVE;
     if (over <= 0) return;
-    loaded.sort(function (a, b) { return distance(b) - distance(a); });
-    for (var j = 0; j < over && j < loaded.length; j++) release(loaded[j]);
+    var most = claim(keep);
+    var loaded = figures.filter(function (f) {
+      if (!f.started || f.releasing || f === keep) return false;
+      return standing(f) < most || (keep.asked && f.asked && standing(f) === most && f.askedAt < keep.askedAt);
+    });
+    loaded.sort(function (a, b) {
+      return standing(a) - standing(b) || (a.askedAt || 0) - (b.askedAt || 0) || distance(b) - distance(a);
+    });
+    for (var j = 0; j < over && j < loaded.length; j++) release(loaded[j], true);
   }
 
   function scan() {
