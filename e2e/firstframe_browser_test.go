@@ -181,7 +181,8 @@ func loadCold(br *browser, width, height int, url string, s starter, win string)
 // A first round warms the browser (its GPU process starts, SwiftShader compiles Ebiten's
 // shaders) and is logged but not counted. The goal is the app and the figure within 1.3
 // times the bare program's (barefloor's) time. Each load logs its phases from the pages'
-// performance marks.
+// performance marks. With RAFTLAB_APP_BEFORE naming another build's web directory, that
+// build's app and figure load in the same rounds, for a before and after.
 func BenchmarkAppFirstFrame(b *testing.B) {
 	const rounds = 5
 	appBase := startWebServer(b, appSite(b))
@@ -193,6 +194,19 @@ func BenchmarkAppFirstFrame(b *testing.B) {
 		{starter{name: "figure", drawn: appStarter.drawn, phases: appStarter.phases}, appBase + "index.html?scenario=majority&embed=1"},
 		{floorStarter, startWebServer(b, floorSite(b)) + "index.html"},
 		{bareStarter, startWebServer(b, bareSite(b)) + "index.html"},
+	}
+	if dir := os.Getenv(envAppBefore); dir != "" {
+		// Another build of the app, loaded the same way in the same rounds.
+		before := startWebServer(b, dir)
+		programs = append(programs,
+			struct {
+				starter
+				url string
+			}{starter{name: "app before", drawn: appStarter.drawn, phases: appStarter.phases}, before + "index.html"},
+			struct {
+				starter
+				url string
+			}{starter{name: "figure before", drawn: appStarter.drawn, phases: appStarter.phases}, before + "index.html?scenario=majority&embed=1"})
 	}
 	drawn := map[string][]float64{}
 	thread := map[string][]float64{}
@@ -221,12 +235,13 @@ func BenchmarkAppFirstFrame(b *testing.B) {
 	bare := percentile(drawn["barefloor"], 50)
 	for _, p := range programs {
 		d := drawn[p.name]
-		b.Logf("%-9s first Draw median %5.0f ms (%.0f to %.0f), %.2fx barefloor; main thread CPU median %.2f s",
+		b.Logf("%-13s first Draw median %5.0f ms (%.0f to %.0f), %.2fx barefloor; main thread CPU median %.2f s",
 			p.name, percentile(d, 50), percentile(d, 0), percentile(d, 100), percentile(d, 50)/bare, percentile(thread[p.name], 50))
-		b.ReportMetric(percentile(d, 50), p.name+"-first-draw-ms")
-		b.ReportMetric(percentile(thread[p.name], 50), p.name+"-main-cpu-s")
+		metric := strings.ReplaceAll(p.name, " ", "-")
+		b.ReportMetric(percentile(d, 50), metric+"-first-draw-ms")
+		b.ReportMetric(percentile(thread[p.name], 50), metric+"-main-cpu-s")
 		if p.name != "barefloor" {
-			b.ReportMetric(percentile(d, 50)/bare, p.name+"-x-barefloor")
+			b.ReportMetric(percentile(d, 50)/bare, metric+"-x-barefloor")
 		}
 	}
 	b.Logf("goal: app and figure within %.1fx barefloor; load average after: %s", firstFrameGoal, loadAverage())
