@@ -45,6 +45,8 @@
   // Figures further than FAR_MARGIN from the viewport are released (their page unloaded,
   // its WebGL context given back) and at most MAX_LIVE are loaded at once.
   var FAR_MARGIN = "200% 0px";
+  // Figures within NEAR_PX of the viewport start loading.
+  var NEAR_PX = 200;
   var MAX_LIVE = 4;
 
   // --- Posters ------------------------------------------------------------------------
@@ -236,6 +238,13 @@
 
   function request(img, src) {
     if (img && src && !img.getAttribute("src")) img.src = src;
+  }
+
+  // nearNow says whether fig is within the near margin of the viewport (loadObserver's
+  // 200 px) at this moment.
+  function nearNow(fig) {
+    var r = fig.iframe.getBoundingClientRect();
+    return r.bottom > -NEAR_PX && r.top < window.innerHeight + NEAR_PX;
   }
 
   function distance(fig) {
@@ -492,6 +501,11 @@
         fig.requested = false;
         return;
       }
+      // Scrolled past while it waited (the observers tell a frame late): its turn goes.
+      if (loadObserver && !fig.asked && !nearNow(fig)) {
+        release(fig);
+        return;
+      }
       // No more than MAX_LIVE pages at once, counting those still being released: until one
       // is gone the poster stands in.
       if (liveCount() >= MAX_LIVE) {
@@ -533,7 +547,7 @@
           release(fig);
         }
       });
-    }, { rootMargin: "200px 0px" });
+    }, { rootMargin: NEAR_PX + "px 0px" });
     farObserver = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) release(entry.target.__raftlab);
