@@ -187,3 +187,32 @@ func TestAfterAFastScrollOnlyFiguresNearTheViewStart(t *testing.T) {
 		time.Sleep(3 * time.Second)
 	}
 }
+
+// A directive sent to a figure (a prose link, raftlabEmbed.act) that is released before
+// it answers settles with an error instead of staying pending for good. The figure's page
+// here never answers (the app's page is replaced by a silent one), and the reader scrolls
+// it into view and then far away.
+func TestADirectiveToAFigureReleasedBeforeItAnswersSettles(t *testing.T) {
+	base := pageServer(t, map[string]string{
+		"/r.html": boundPage(`<p style="height:3000px;margin:0">Text.</p>`,
+			`<div id="f" data-raftlab="roles" data-height="200" data-poster="none"></div>`),
+		"/index.html": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>silent</title></head><body></body></html>`,
+	})
+	b := newBrowser(t, 800, 800)
+	b.navigate(base + "r.html")
+	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 1`)
+	b.waitFor(`!raftlabEmbed.figures()[0].visible`) // the observers have looked
+	evalJS[chromedp.Void](b, `window.answer = null;
+		raftlabEmbed.act("f", "crash etcd-1").then(function (a) { window.answer = a; });
+		document.getElementById("f").scrollIntoView({block: "center"})`)
+	b.waitFor(`raftlabEmbed.figures()[0].visible && raftlabEmbed.figures()[0].loaded`)
+	evalJS[chromedp.Void](b, `window.scrollTo(0, 0)`)
+	if err := b.poll(`window.answer !== null`, 15*time.Second); err != nil {
+		t.Fatalf("the directive to a figure released before it answered never settled: %s", boundState(b, 0))
+	}
+	a := evalJS[map[string]any](b, `window.answer`)
+	st := boundState(b, 0)
+	if a["raftlab"] != "error" || !strings.Contains(st, `"releases":1`) {
+		t.Errorf("answer %v with the figure %s, want an error from the released figure", a, st)
+	}
+}

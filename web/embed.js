@@ -786,6 +786,7 @@
     if (!fig.started) {
       // Still waiting to start: there is nothing to unload.
       fig.requested = fig.asked = false;
+      settlePending(fig);
       if (fig.playButton) {
         fig.playButton.disabled = false;
         fig.playButton.textContent = PLAY_LABEL;
@@ -803,7 +804,7 @@
       if (fig.near && !evict) return; // it came back while asked
       fig.requested = fig.loaded = fig.listening = fig.started = fig.asked = false;
       fig.releases++;
-      fig.waiting = {};
+      settlePending(fig);
       fig.iframe.src = "about:blank";
       // Its poster stands in again until the figure comes back and draws.
       if (fig.poster) {
@@ -840,6 +841,19 @@
   }
   function claim(f) {
     return f.asked ? 3 : standing(f);
+  }
+
+  // settlePending answers, with an error, every directive still waiting on fig when its page
+  // goes or never comes: those queued until it listens and those sent and not yet answered,
+  // so that a prose link never stays pending.
+  function settlePending(fig) {
+    var gone = { raftlab: "error", error: "the figure was released before it answered" };
+    var queued = fig.queue;
+    var waiting = fig.waiting;
+    fig.queue = [];
+    fig.waiting = {};
+    queued.forEach(function (q) { q.resolve(gone); });
+    Object.keys(waiting).forEach(function (id) { waiting[id](gone); });
   }
 
   // keepBounded makes room for keep, which is about to start: it releases the live figures
