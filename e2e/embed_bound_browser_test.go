@@ -151,15 +151,18 @@ func TestAfterAFastScrollOnlyFiguresNearTheViewStart(t *testing.T) {
 	b.navigate(base + "r.html")
 	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 17`)
 	b.waitFor(`raftlabEmbed.figures()[0].listening`)
+	// Each page's start is noted as it happens (a mutation record comes right after the
+	// script that set the frame's src), with how far the figure then is from the view.
 	evalJS[chromedp.Void](b, `window.starts = []; (function () {
-		var seen = {};
-		setInterval(function () {
-			document.querySelectorAll("iframe").forEach(function (f, i) {
-				var s = f.getAttribute("src"); var on = !!(s && s !== "about:blank");
-				if (on && !seen[i]) { var r = f.getBoundingClientRect(); window.starts.push([i, Math.round(performance.now()), Math.round(r.bottom < 0 ? -r.bottom : r.top > innerHeight ? r.top - innerHeight : 0)]); }
-				seen[i] = on;
+		var frames = Array.prototype.slice.call(document.querySelectorAll("iframe"));
+		new MutationObserver(function (records) {
+			records.forEach(function (m) {
+				var f = m.target, s = f.getAttribute("src");
+				if (!s || s === "about:blank") return;
+				var r = f.getBoundingClientRect();
+				window.starts.push([frames.indexOf(f), Math.round(performance.now()), Math.round(r.bottom < 0 ? -r.bottom : r.top > innerHeight ? r.top - innerHeight : 0)]);
 			});
-		}, 4);
+		}).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["src"]});
 	})()`)
 	for _, stop := range []int{10, 3, 14} {
 		cur := evalJS[int](b, `(function () { var best = 0, d = 1e9; for (var i = 0; i < 17; i++) { var r = document.getElementById("fig-" + i).getBoundingClientRect(); var x = Math.abs(r.top + r.height/2 - innerHeight/2); if (x < d) { d = x; best = i; } } return best; })()`)

@@ -508,7 +508,7 @@
       }
       // No more than MAX_LIVE pages at once, counting those still being released: until one
       // is gone the poster stands in.
-      if (liveCount() >= MAX_LIVE) {
+      if (liveCount() >= MAX_LIVE || outranked(fig)) {
         keepBounded(fig);
         setTimeout(wait, 50);
         return;
@@ -707,10 +707,10 @@
   // is loaded first, and the directives wait until it listens.
   function act(fig, text) {
     if (!fig) return Promise.resolve({ raftlab: "error", error: "no raftlab figure by that id" });
+    ask(fig);
     if (!fig.listening) {
       return new Promise(function (resolve) {
         fig.queue.push({ text: text, resolve: resolve });
-        ask(fig);
         load(fig);
       });
     }
@@ -806,18 +806,20 @@
       fig.releases++;
       settlePending(fig);
       fig.iframe.src = "about:blank";
+      fig.live = false;
       // Its poster stands in again until the figure comes back and draws.
       if (fig.poster) {
-        fig.live = false;
         fig.poster.classList.remove("raftlab-gone");
         fig.poster.removeAttribute("aria-hidden");
-        // A figure that waits for a click waits for one again.
-        if (fig.playButton) {
-          fig.playButton.disabled = false;
-          fig.playButton.textContent = PLAY_LABEL;
-          fig.el.appendChild(fig.playButton);
-        }
       }
+      // A figure that waits for a click waits for one again, poster or not.
+      if (fig.playButton) {
+        fig.playButton.disabled = false;
+        fig.playButton.textContent = PLAY_LABEL;
+        fig.el.appendChild(fig.playButton);
+      }
+      // One that gave its place while the reader sees it waits for the next free one.
+      if (evict && fig.visible && !fig.clickToPlay && loadObserver) load(fig);
     };
     if (fig.listening) send(fig, { raftlab: "link" }).then(unload);
     setTimeout(unload, 2000);
@@ -828,7 +830,7 @@
   // near it, then the rest. A figure about to start may take the place only of one standing
   // lower than its claim, so a figure coming near never pushes out one in view, and one the
   // reader asked for can push out one they merely scrolled past, or one they asked for
-  // earlier.
+  // earlier; one with directives waiting for it may push out any that has none in flight.
   var asks = 0;
   function ask(f) {
     f.asked = true;
@@ -840,7 +842,25 @@
     return f.near ? 1 : 0;
   }
   function claim(f) {
+    // Directives waiting for it to start come first of all, so that every one is answered.
+    if (f.queue.length > 0) return 4;
     return f.asked ? 3 : standing(f);
+  }
+
+  // outranked says whether another figure waiting to start has a higher claim than fig: the
+  // next free place is its, so that one that gave its place does not take it straight back.
+  function outranked(fig) {
+    var mine = claim(fig);
+    for (var i = 0; i < figures.length; i++) {
+      var f = figures[i];
+      if (f !== fig && f.requested && !f.started && claim(f) > mine) return true;
+    }
+    return false;
+  }
+
+  // busy says whether fig has directives not yet answered: it keeps its place until they are.
+  function busy(f) {
+    return f.queue.length > 0 || Object.keys(f.waiting).length > 0;
   }
 
   // settlePending answers, with an error, every directive still waiting on fig when its page
@@ -869,7 +889,7 @@
     if (over <= 0) return;
     var most = claim(keep);
     var loaded = figures.filter(function (f) {
-      if (!f.started || f.releasing || f === keep) return false;
+      if (!f.started || f.releasing || f === keep || busy(f)) return false;
       return standing(f) < most || (keep.asked && f.asked && standing(f) === most && f.askedAt < keep.askedAt);
     });
     loaded.sort(function (a, b) {
