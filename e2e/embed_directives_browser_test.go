@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"raftlab/internal/webserver"
 )
 
 // fourAndAClick is four automatic figures and a click figure, 200 px each, all in a
@@ -58,12 +56,7 @@ func TestADirectiveToAFigureGivingItsPlaceSettles(t *testing.T) {
 // (and a link's data-raftlab-result) settles; it does not hang until the reader plays the
 // figure again, perhaps never.
 func TestADirectiveToAFigureLetGoBeforeItStartsSettles(t *testing.T) {
-	dir := webDir(t)
-	requireAppBuild(t, dir)
-	files, err := webserver.Handler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := appFiles(t)
 	slowPosters := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/posters/majority") {
 			time.Sleep(6 * time.Second)
@@ -117,12 +110,7 @@ func TestAFigureDrivenByAProseLinkKeepsItsPlace(t *testing.T) {
 // On a host without web/posters a click figure is played, scrolled far away (released)
 // and back: it can be played again.
 func TestAReleasedClickFigureWithoutPosterCanPlayAgain(t *testing.T) {
-	dir := webDir(t)
-	requireAppBuild(t, dir)
-	files, err := webserver.Handler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := appFiles(t)
 	noPosters := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/posters/") {
 			http.NotFound(w, r)

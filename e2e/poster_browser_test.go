@@ -48,13 +48,19 @@ p{margin:0 0 1200px}p:first-child{margin:0}figure{margin:24px 0}</style></head><
 // its base URL, ending in "/".
 func pageServer(t testing.TB, pages map[string]string) string {
 	t.Helper()
+	return pagesOver(t, appFiles(t), pages)
+}
+
+// appFiles is the built app's web directory as the site serves it.
+func appFiles(t testing.TB) http.Handler {
+	t.Helper()
 	dir := webDir(t)
 	requireAppBuild(t, dir)
 	files, err := webserver.Handler(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pagesOver(t, files, pages)
+	return files
 }
 
 // pagesOver serves the given pages, by path, and everything else from files, and returns
