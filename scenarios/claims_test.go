@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,5 +130,62 @@ func TestAWrongClaimIsCaught(t *testing.T) {
 	s.Steps[len(s.Steps)-1].Claims = claims(sameHistories(nil))
 	if bad, _ = playClaims(s, 1); len(bad) != 1 {
 		t.Fatalf("two-worlds said to end in agreement, and nothing objected: %q", bad)
+	}
+}
+
+// TestTheLeaseFiguresOpenOnWhatTheWorldDid: the first words of node-lease
+// and quorum-and-leases say that three kubelets renew and a controller
+// judges them at the figure's intervals, and the claim reads what the
+// world did by the opening. A world run at another renew interval or
+// monitor period than the words give, or with a kubelet that never
+// renewed, makes it false; one whose kubelet's clock runs fast, renewing
+// at its own clock's interval, does not.
+func TestTheLeaseFiguresOpenOnWhatTheWorldDid(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		untrue []string // what the claim may say instead (any of them); nil: it holds
+		change func(s *Scenario)
+	}{
+		{"as built", nil, func(*Scenario) {}},
+		{"a kubelet whose clock runs 10% fast", nil, func(s *Scenario) {
+			s.Script = append(s.Script, raftcore.Action{Do: raftcore.DoDrift, Node: 5, Rate: 1.1})
+		}},
+		{"renewing every 5 s", []string{"renewal reached the API server"}, func(s *Scenario) { s.Base.Kube.RenewMs = 5000 }},
+		{"renewing every 9.5 s", []string{"renewal reached the API server"}, func(s *Scenario) { s.Base.Kube.RenewMs = 9500 }},
+		// Renewing less often, a kubelet may have renewed only once by the opening.
+		{"renewing every 11 s", []string{"renewal reached the API server", "renewal committed", "one interval after another"}, func(s *Scenario) { s.Base.Kube.RenewMs = 11000 }},
+		{"looking every 4 s", []string{"the node lifecycle controller looked at the Leases"}, func(s *Scenario) { s.Base.Kube.MonitorMs = 4000 }},
+		{"looking every 6 s", []string{"the node lifecycle controller looked at the Leases"}, func(s *Scenario) { s.Base.Kube.MonitorMs = 6000 }},
+		{"a worker crashed from the start", []string{"worker-2 has had 0 renewals committed"}, func(s *Scenario) {
+			s.Script = append(s.Script, raftcore.Action{Do: raftcore.DoCrash, Node: 5})
+		}},
+		{"a worker paused from the start", []string{"worker-3 has had 0 renewals committed"}, func(s *Scenario) {
+			s.Script = append(s.Script, raftcore.Action{Do: raftcore.DoPause, Node: 6})
+		}},
+	} {
+		for _, fig := range []string{"node-lease", "quorum-and-leases"} {
+			t.Run(fig+"/"+c.name, func(t *testing.T) {
+				for seed := int64(1); seed <= 3; seed++ {
+					s, _ := Get(fig)
+					c.change(s)
+					v, err := opening(s, seed)
+					if err != nil {
+						t.Fatal(err)
+					}
+					err = s.Steps[0].Claims(v)
+					switch {
+					case c.untrue == nil && err != nil:
+						t.Fatalf("seed %d: %v", seed, err)
+					case c.untrue != nil && (err == nil || !slices.ContainsFunc(c.untrue, func(u string) bool { return strings.Contains(err.Error(), u) })):
+						t.Fatalf("seed %d: want the opening's words untrue (%q), got %v", seed, c.untrue, err)
+					}
+					// At the start nothing has happened that could contradict them.
+					w, _ := raftcore.NewWorld(s.Config(seed))
+					if err := s.Steps[0].Claims(&View{W: w, h: newHistory()}); err != nil {
+						t.Fatalf("seed %d, at the start: %v", seed, err)
+					}
+				}
+			})
+		}
 	}
 }
