@@ -189,3 +189,43 @@ func TestTheLeaseFiguresOpenOnWhatTheWorldDid(t *testing.T) {
 		}
 	}
 }
+
+// TestTheLeaseFiguresFirstWordsHoldUntilTheSecondStep: the full lab shows
+// a figure's first words from the start of its world, before the kubelets
+// have renewed; the lease figures' first claims hold at every moment from
+// there until the second step is reached (once the actions of a moment
+// are all applied), on every setting.
+func TestTheLeaseFiguresFirstWordsHoldUntilTheSecondStep(t *testing.T) {
+	for _, s := range everyVariant(t) {
+		if s.ID != "node-lease" && s.ID != "quorum-and-leases" {
+			continue
+		}
+		t.Run(label(s), func(t *testing.T) {
+			for seed := int64(1); seed <= claimSeeds(s); seed++ {
+				w := raftcore.MustWorld(s.Config(seed))
+				tr := NewTracker(s)
+				tr.Observe(w)
+				acts := s.Autoplay()
+				for tr.Step() == 0 {
+					next, ok := w.NextEventAt()
+					if len(acts) > 0 && (!ok || acts[0].AtUs() <= next) {
+						w.RunUntil(acts[0].AtUs())
+						if err := w.Apply(acts[0]); err != nil {
+							t.Fatal(err)
+						}
+						acts = acts[1:]
+					} else if !w.Step() {
+						t.Fatalf("seed %d: the world stopped at step 0", seed)
+					}
+					tr.Observe(w)
+					if next, ok := w.NextEventAt(); tr.Step() > 0 || (ok && next == w.Now()) || (len(acts) > 0 && acts[0].AtUs() == w.Now()) {
+						continue
+					}
+					if err := s.Steps[0].Claims(tr.view(w)); err != nil {
+						t.Fatalf("seed %d at %s: %v", seed, ms(w.Now()), err)
+					}
+				}
+			}
+		})
+	}
+}
