@@ -36,7 +36,7 @@ func playClaims(s *Scenario, seed int64) ([]string, error) {
 			bad = append(bad, fmt.Sprintf("step %d at %s (%q): %v", i, ms(v.W.Now()), stepText(st, v), err))
 		}
 	})
-	if err != nil || s.UI.OpenMs == 0 || s.Steps[0].Claims == nil || openingUnheld[label(s)] {
+	if err != nil || s.UI.OpenMs == 0 || s.Steps[0].Claims == nil {
 		return bad, err
 	}
 	v, err := opening(s, seed)
@@ -48,11 +48,6 @@ func playClaims(s *Scenario, seed int64) ([]string, error) {
 	}
 	return bad, nil
 }
-
-// openingUnheld are the figures whose first step's claims are not held at
-// the opening: notebooks under raft says every notebook is empty, true at
-// the start, and by its opening the first leader has written an entry.
-var openingUnheld = map[string]bool{"notebooks protocol=raft": true}
 
 // opening plays s's autoplay with one seed up to the moment its figure
 // opens (UI.OpenMs), where the first step's words are the setting of the
