@@ -88,6 +88,22 @@ func emptyLogs() claim {
 	}
 }
 
+// noOrders: no machine has recorded an order yet (a leader's empty entry,
+// written when it is elected, is no order).
+func noOrders() claim {
+	return func(v *View) error {
+		for _, n := range all(v.W) {
+			nd := v.W.Node(n)
+			for i := uint64(1); i <= nd.LastIndex(); i++ {
+				if d := nd.Entry(i).Data; d.Kind == raftcore.OpPut || d.Kind == raftcore.OpDelete {
+					return fmt.Errorf("the words say no order is recorded yet; %s holds %s at index %d", name(v.W, n), d, i)
+				}
+			}
+		}
+		return nil
+	}
+}
+
 // noneLeads: no machine believes it leads (or is the authority).
 //
 //go:noinline

@@ -147,10 +147,8 @@ var nodeLease = def{id: "node-lease",
 		steps := []Step{
 			{Text: "Each worker's kubelet renews its node's Lease every " + span(renewUs) +
 				" through the API server, into etcd. After " + span(graceUs) + " without a renewal the controller marks the node NotReady.",
-				Claims: claims(machines(3), that("three workers renew and are judged at the knob's intervals", func(v *View) bool {
-					c := v.W.Config()
-					return c.Workers == 3 && c.Kube.RenewMs == tm.renew && c.Kube.GraceMs == tm.grace && c.Kube.MonitorMs == tm.monitor
-				}))},
+				Claims: claims(machines(3), renewsAndJudged("three workers renew and are judged at the knob's intervals",
+					[]id{4, 5, 6}, renewUs, graceUs, monitorUs, ms2us(at.open)))},
 			{Text: "worker-1 crashed. Nothing tells the control plane: its Lease simply stops being renewed. Watch its bar: time since the controller last saw a renewal.",
 				When: func(v *View) bool { return v.W.Status(crashedWorker) == raftcore.StatusCrashed },
 				Live: func(v *View) string {

@@ -92,7 +92,7 @@ var notebooks = def{id: "notebooks",
 		s.Prompt = "Under raft now. Predict first: when the delayed notebook is back, whose orders survive? Then play it."
 		s.Steps = []Step{
 			{Text: "The same three notebooks, now kept under raft. Predict first: when the delayed notebook is back, whose orders will survive, and what becomes of the rest? Then let one order reach only two of them.",
-				Claims: claims(machines(3), emptyLogs())},
+				Claims: claims(machines(3), noOrders())},
 			{Text: "A copy was lost, but the notebook in charge saw the other lagging and sent the order again: all three match.",
 				When: func(v *View) bool {
 					return lostKind(v.h, raftcore.MsgApp) && logsEqual(v.W, nil) && v.W.Node(1).LastIndex() > 1

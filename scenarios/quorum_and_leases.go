@@ -132,10 +132,8 @@ var quorumAndLeases = def{id: "quorum-and-leases", build: func(values) *Scenario
 		Steps: []Step{
 			{Text: fmt.Sprintf("Three etcd members hold the cluster's state. The kubelet on each of three worker nodes renews its node's Lease every %s through an API server: a write that etcd commits once a majority has it. The node lifecycle controller reads the Leases every %s; a node whose Lease it has not seen renewed for %s it marks NotReady.",
 				qlSpan(renewUs), qlSpan(monitorUs), qlSpan(graceUs)),
-				Claims: claims(machines(3), that("three workers renew and are judged at Kubernetes' intervals", func(v *View) bool {
-					c := v.W.Config()
-					return c.Workers == len(qlWorkers) && c.Kube.RenewMs == 10000 && c.Kube.GraceMs == 50000 && c.Kube.MonitorMs == 5000
-				}), that("the network is whole", func(v *View) bool { return whole(v.W) }), noneNotReady)},
+				Claims: claims(machines(3), renewsAndJudged("three workers renew and are judged at Kubernetes' intervals",
+					qlWorkers, 10_000_000, 50_000_000, 5_000_000, qlOpenMs*1000), that("the network is whole", func(v *View) bool { return whole(v.W) }), noneNotReady)},
 			{Text: "etcd is split: no member reaches another, so no side holds a majority. Every kubelet still reaches every API server.",
 				When: noQuorum,
 				Live: func(v *View) string {

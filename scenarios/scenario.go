@@ -476,15 +476,9 @@ func (s *Scenario) run(seed int64, onReach func(i int, v *View)) (*raftcore.Worl
 	}
 	t := NewTracker(s)
 	t.onReach = onReach
-	t.Observe(w)
-	for i, a := range s.Autoplay() {
-		runObserved(w, t, a.AtUs())
-		if err := w.Apply(a); err != nil {
-			return w, Result{}, fmt.Errorf("scenario %s: autoplay action %d (%s): %v", s.ID, i, a, err)
-		}
-		t.Observe(w)
+	if err := s.play(w, t, s.Autoplay(), int64(s.UntilMs*1000)); err != nil {
+		return w, Result{}, err
 	}
-	runObserved(w, t, int64(s.UntilMs*1000))
 	res := Result{Final: s.final(t.view(w)), Expect: s.Expect(w)}
 	for i, r := range t.reached {
 		res.StepsReached = append(res.StepsReached, i)
@@ -492,6 +486,21 @@ func (s *Scenario) run(seed int64, onReach func(i int, v *View)) (*raftcore.Worl
 		res.Texts = append(res.Texts, r.text)
 	}
 	return w, res, nil
+}
+
+// play applies acts to w, each at its time, and runs it on to until, with
+// t following the story after every event.
+func (s *Scenario) play(w *raftcore.World, t *Tracker, acts []raftcore.Action, until int64) error {
+	t.Observe(w)
+	for i, a := range acts {
+		runObserved(w, t, a.AtUs())
+		if err := w.Apply(a); err != nil {
+			return fmt.Errorf("scenario %s: autoplay action %d (%s): %v", s.ID, i, a, err)
+		}
+		t.Observe(w)
+	}
+	runObserved(w, t, until)
+	return nil
 }
 
 // runObserved advances w to time t like World.RunUntil, letting the tracker
