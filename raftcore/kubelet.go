@@ -199,6 +199,10 @@ func (w *World) kubeletRenew(id NodeID) {
 	w.schedule(event{at: w.now + w.ownUs(id, k.set.RenewUs), kind: evKube, node: id, op: kubeGiveUp, gen: kl.renewing})
 }
 
+// KubeletLongestBackoffUs is the longest a kubelet waits before it retries
+// a failed renewal (its last retry's backoff), for judges of its timing.
+func KubeletLongestBackoffUs() int64 { return kube.Backoff(kube.MaxRetries) }
+
 // kubeletFailed moves the kubelet to the next API server and retries with
 // backoff, up to MaxRetries times within one interval.
 func (w *World) kubeletFailed(id NodeID) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"raftlab/raftcore"
-	"raftlab/raftcore/kube"
 )
 
 // renewsAndJudged is the claim, named what, that the workers' kubelets
@@ -90,8 +89,8 @@ func renewedAndJudged(w *raftcore.World, workers []id, renewUs, graceUs, monitor
 // of them sent at a tick of its interval, one interval or more after its
 // first attempt. The kubelet's ticks fall renewUs of its own clock apart
 // from its first attempt on; a failed attempt is retried after a backoff
-// (kube.Backoff), between the ticks. So a committed renewal that reached
-// the API server longer than the longest backoff and a round trip after
+// (raftcore.KubeletLongestBackoffUs at most), between the ticks. So a
+// committed renewal that reached the API server longer than the longest backoff and a round trip after
 // every failed attempt (or, one still waiting, after the interval the
 // kubelet gives it) was sent at a tick, and must have reached it a
 // whole number of intervals after the first attempt did, within the
@@ -118,7 +117,7 @@ func renewalsSpaced(w *raftcore.World, wk id, renewUs int64) (committed, spaced 
 		}
 		maxUs = max(maxUs, to.LatencyMaxUs, from.LatencyMaxUs)
 	}
-	spread, retryUs := maxUs-minUs, ownSpan(w, wk, kube.Backoff(kube.MaxRetries))+2*maxUs
+	spread, retryUs := maxUs-minUs, ownSpan(w, wk, raftcore.KubeletLongestBackoffUs())+2*maxUs
 	tick := ownSpan(w, wk, renewUs)
 	first := tried[0].InvokeUs
 	// triedAt reports whether the kubelet made an attempt at the k-th
