@@ -24,6 +24,20 @@ func boundPage(figs ...string) string {
 	return b.String()
 }
 
+// openBoundPage serves figs as a boundPage, opens it in a w×h view, and waits until
+// embed.js has mounted every figure and those numbered in live listen.
+func openBoundPage(t *testing.T, w, h int, figs []string, live ...int) *browser {
+	t.Helper()
+	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
+	b := newBrowser(t, w, h)
+	b.navigate(base + "r.html")
+	b.waitFor(fmt.Sprintf(`window.raftlabEmbed && raftlabEmbed.figures().length === %d`, strings.Count(strings.Join(figs, ""), "data-raftlab=")))
+	for _, i := range live {
+		b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
+	}
+	return b
+}
+
 // boundState is what the page says of figure i: its state in embed.js, its Play button's
 // text ("" without one) and how many figures are live.
 func boundState(b *browser, i int) string {
@@ -45,13 +59,7 @@ func TestPlayPressedWhileFourFiguresInViewAreLive(t *testing.T) {
 		figs = append(figs, fmt.Sprintf(`<div id="a%d" data-raftlab="roles" data-height="200"></div>`, i))
 	}
 	figs = append(figs, `<div id="c" data-raftlab="roles" data-height="200" data-live="click"></div>`)
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 800, 1400)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 5`)
-	for i := range 4 {
-		b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
-	}
+	b := openBoundPage(t, 800, 1400, figs, 0, 1, 2, 3)
 	evalJS[chromedp.Void](b, `document.querySelector("#c .raftlab-poster-play").click()`)
 	if err := b.poll(`raftlabEmbed.figures()[4].listening`, 20*time.Second); err != nil {
 		t.Errorf("the clicked figure, in view, is not live 20 s after its Play button was pressed: %s", boundState(b, 4))
@@ -69,13 +77,7 @@ func TestAWatchedClickFigureKeepsItsPlace(t *testing.T) {
 	}
 	// 800..1250: text; the fourth automatic figure at 1250, 250 px below a 1000 px view.
 	figs = append(figs, `<p style="height:450px;margin:0">Text.</p>`, `<div id="a3" data-raftlab="roles" data-height="200"></div>`)
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 800, 1000)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 5`)
-	for i := 1; i <= 3; i++ {
-		b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
-	}
+	b := openBoundPage(t, 800, 1000, figs, 1, 2, 3)
 	if r := evalJS[bool](b, `raftlabEmbed.figures()[4].requested`); r {
 		t.Fatalf("the fourth automatic figure was requested before the scroll")
 	}
@@ -116,10 +118,7 @@ func TestAFigureInViewTakesThePlaceOfOneOutOfView(t *testing.T) {
 	for i := range 5 {
 		figs = append(figs, fmt.Sprintf(`<div id="a%d" data-raftlab="roles" data-height="150"></div>`, i))
 	}
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 800, 600)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 5`)
+	b := openBoundPage(t, 800, 600, figs)
 	b.waitFor(`raftlabEmbed.figures().filter(function (f) { return f.listening; }).length === 4`)
 	w := evalJS[int](b, `raftlabEmbed.figures().findIndex(function (f) { return !f.listening; })`)
 	t.Logf("figure %d waits", w)
@@ -146,11 +145,7 @@ func TestAfterAFastScrollOnlyFiguresNearTheViewStart(t *testing.T) {
 	for i := range 17 {
 		figs = append(figs, fmt.Sprintf(`<p style="height:500px;margin:0">Text %d.</p><div id="fig-%d" data-raftlab="%s" data-height="400"></div>`, i, i, ids[i%len(ids)]))
 	}
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 1280, 800)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 17`)
-	b.waitFor(`raftlabEmbed.figures()[0].listening`)
+	b := openBoundPage(t, 1280, 800, figs, 0)
 	// Each page's start is noted as it happens (a mutation record comes right after the
 	// script that set the frame's src), with how far the figure then is from the view.
 	evalJS[chromedp.Void](b, `window.starts = []; (function () {

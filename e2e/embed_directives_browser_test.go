@@ -24,13 +24,7 @@ func fourAndAClick(t *testing.T) *browser {
 	}
 	figs = append(figs, `<div id="c" data-raftlab="roles" data-height="200" data-live="click"></div>`)
 	figs = append(figs, `<a href="#" id="l0" style="position:fixed;right:0;top:0" data-raftlab-act="next" data-raftlab-target="a0">next on a0</a>`)
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 800, 1400)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 5`)
-	for i := range 4 {
-		b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
-	}
+	b := openBoundPage(t, 800, 1400, figs, 0, 1, 2, 3)
 	return b
 }
 
@@ -149,13 +143,7 @@ func TestAFarFigureDrivenByActGivesItsPlaceBack(t *testing.T) {
 		figs = append(figs, fmt.Sprintf(`<div id="a%d" data-raftlab="roles" data-height="200"></div>`, i))
 	}
 	figs = append(figs, `<p style="height:5000px;margin:0">Text.</p>`, `<div id="e" data-raftlab="roles" data-height="200"></div>`)
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 800, 1000)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 5`)
-	for i := range 4 {
-		b.waitFor(fmt.Sprintf(`raftlabEmbed.figures()[%d].listening`, i))
-	}
+	b := openBoundPage(t, 800, 1000, figs, 0, 1, 2, 3)
 	if r := evalJS[map[string]any](b, `raftlabEmbed.act("e", "next")`); r["raftlab"] != "done" {
 		t.Fatalf("act on e: %v", r)
 	}
@@ -188,10 +176,7 @@ func TestAnActAndClickStormStaysBoundedAndSettles(t *testing.T) {
 		}
 		figs = append(figs, fmt.Sprintf(`<div id="f%d" data-raftlab="roles" data-height="150"%s></div>`, i, live))
 	}
-	base := pageServer(t, map[string]string{"/r.html": boundPage(figs...)})
-	b := newBrowser(t, 800, 1000)
-	b.navigate(base + "r.html")
-	b.waitFor(`window.raftlabEmbed && raftlabEmbed.figures().length === 6`)
+	b := openBoundPage(t, 800, 1000, figs)
 	evalJS[chromedp.Void](b, `window.mostStarted = 0; setInterval(function () {
 		var n = 0;
 		document.querySelectorAll("iframe").forEach(function (f) { var s = f.getAttribute("src"); if (s && s !== "about:blank") n++; });

@@ -787,10 +787,7 @@
       // Still waiting to start: there is nothing to unload.
       fig.requested = fig.asked = false;
       settlePending(fig);
-      if (fig.playButton) {
-        fig.playButton.disabled = false;
-        fig.playButton.textContent = PLAY_LABEL;
-      }
+      offerPlay(fig);
       return;
     }
     fig.releasing = true;
@@ -812,17 +809,21 @@
         fig.poster.classList.remove("raftlab-gone");
         fig.poster.removeAttribute("aria-hidden");
       }
-      // A figure that waits for a click waits for one again, poster or not.
-      if (fig.playButton) {
-        fig.playButton.disabled = false;
-        fig.playButton.textContent = PLAY_LABEL;
-        fig.el.appendChild(fig.playButton);
-      }
+      offerPlay(fig);
       // One that gave its place while the reader sees it waits for the next free one.
       if (evict && fig.visible && !fig.clickToPlay && loadObserver) load(fig);
     };
     if (fig.listening) send(fig, { raftlab: "link" }).then(unload);
     setTimeout(unload, 2000);
+  }
+
+  // offerPlay gives a figure that waits for a click its Play button back, poster or not,
+  // once its live figure is gone or was let go before it started.
+  function offerPlay(fig) {
+    if (!fig.playButton) return;
+    fig.playButton.disabled = false;
+    fig.playButton.textContent = PLAY_LABEL;
+    fig.el.appendChild(fig.playButton);
   }
 
   // standing says how much a live figure is worth keeping when another needs its place:
